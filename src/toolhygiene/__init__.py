@@ -1,0 +1,55 @@
+"""toolhygiene: what a failing tool puts into a model's context, made short, true, safe
+and actionable; retry caps as counters in code; stale errors cleared once the agent
+recovers.
+
+::
+
+    import toolhygiene as th
+
+    @th.tool(max_failures=2)
+    def get_order(order_id: str) -> dict:
+        \"\"\"Fetch one order by its id.\"\"\"
+        ...
+
+    session = th.Session([get_order])
+    outcome = session.call("get_order", {"order_id": "ORD-1"})
+    outcome.content   # exactly what the model sees
+"""
+
+from toolhygiene import testing
+from toolhygiene._config import Settings, configure
+from toolhygiene._exceptions import UsageError
+from toolhygiene.classify import classify, summarize
+from toolhygiene.errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
+from toolhygiene.frames import user_frame
+from toolhygiene.redact import redact, sanitize
+from toolhygiene.rules import Rule, add_rule, clear_rules
+from toolhygiene.session import Outcome, Session
+from toolhygiene.tool import Tool, tool
+
+__all__ = [
+    "Category",
+    "CoarseClass",
+    "Empty",
+    "FAILURE_SCHEMA",
+    "Failure",
+    "Outcome",
+    "Rule",
+    "Session",
+    "Settings",
+    "Tool",
+    "ToolError",
+    "UsageError",
+    "add_rule",
+    "classify",
+    "clear_rules",
+    "configure",
+    "redact",
+    "sanitize",
+    "summarize",
+    "testing",
+    "tool",
+    "user_frame",
+]
+
+__version__ = "0.1.0.dev0"

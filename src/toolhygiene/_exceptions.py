@@ -1,0 +1,21 @@
+"""The exceptions toolhygiene itself raises.
+
+::
+
+    Exception
+     ├── ToolError    a tool's own account of a failure; shown to the model (errors.py)
+     └── UsageError   a mistake of the developer using toolhygiene; never shown to the model
+
+A tool raises ``ToolError``; toolhygiene raises ``UsageError`` at the developer (bad
+configuration, duplicate tool names, an unknown format). Everything else a tool raises is
+classified by ``classify()``. ``BaseException``s that are not ``Exception``s
+(``KeyboardInterrupt``, ``SystemExit``, ``asyncio.CancelledError``) are never caught.
+"""
+
+from __future__ import annotations
+
+__all__ = ["UsageError"]
+
+
+class UsageError(Exception):
+    """The developer used toolhygiene wrongly; the message says how to fix it."""

@@ -1,0 +1,151 @@
+"""HTTP facts read off any exception by duck typing: status code, headers, Retry-After.
+
+SDKs wrap transport errors and change their HTTP library between versions, so nothing
+here imports or names an HTTP library: it reads ``status_code``, ``status``, ``code``,
+``response.status_code``, ``response.headers``, ``headers``, and botocore's response dict.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
+from http import HTTPStatus
+from typing import Any
+
+from toolhygiene.errors import Category
+
+__all__ = ["category_for_status", "headers_of", "reason_for", "retry_after", "status_of"]
+
+
+def _as_status(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599:
+        return value
+    return None
+
+
+def _botocore_meta(exc: BaseException) -> Mapping[str, Any] | None:
+    response = getattr(exc, "response", None)
+    if isinstance(response, Mapping):
+        meta = response.get("ResponseMetadata")
+        if isinstance(meta, Mapping):
+            return meta
+    return None
+
+
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status an exception carries, if any (OSError's errno is not one)."""
+    for name in ("status_code", "status"):
+        found = _as_status(getattr(exc, name, None))
+        if found is not None:
+            return found
+    if not isinstance(exc, OSError) or type(exc).__name__ == "HTTPError":
+        found = _as_status(getattr(exc, "code", None))
+        if found is not None:
+            return found
+    response = getattr(exc, "response", None)
+    if response is not None and not isinstance(response, Mapping):
+        for name in ("status_code", "status"):
+            found = _as_status(getattr(response, name, None))
+            if found is not None:
+                return found
+    meta = _botocore_meta(exc)
+    if meta is not None:
+        return _as_status(meta.get("HTTPStatusCode"))
+    return None
+
+
+def headers_of(exc: BaseException) -> Mapping[str, Any] | None:
+    """The response headers an exception carries, if any."""
+    response = getattr(exc, "response", None)
+    if response is not None and not isinstance(response, Mapping):
+        headers = getattr(response, "headers", None)
+        if headers is not None and hasattr(headers, "get"):
+            return headers  # type: ignore[no-any-return]
+    headers = getattr(exc, "headers", None)
+    if headers is not None and hasattr(headers, "get"):
+        return headers  # type: ignore[no-any-return]
+    meta = _botocore_meta(exc)
+    if meta is not None:
+        found = meta.get("HTTPHeaders")
+        if isinstance(found, Mapping):
+            return found
+    return None
+
+
+def _header(headers: Mapping[str, Any], name: str) -> str | None:
+    try:
+        value = headers.get(name)
+        if value is None:
+            value = headers.get(name.title())
+    except Exception:  # a hostile or broken mapping is no Retry-After
+        return None
+    return value if isinstance(value, str) else None
+
+
+def retry_after(headers: Mapping[str, Any] | None, ceiling: float) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP
+    date); ``None`` when absent, negative, not finite or above ``ceiling``."""
+    if headers is None:
+        return None
+    seconds: float | None = None
+    raw_ms = _header(headers, "retry-after-ms")
+    if raw_ms is not None:
+        try:
+            seconds = float(raw_ms) / 1000.0
+        except ValueError:
+            seconds = None
+    if seconds is None:
+        raw = _header(headers, "retry-after")
+        if raw is None:
+            return None
+        try:
+            seconds = float(raw)
+        except ValueError:
+            try:
+                seconds = parsedate_to_datetime(raw).timestamp() - time.time()
+            except (TypeError, ValueError, IndexError, OverflowError):
+                return None
+            seconds = max(seconds, 0.0)
+    if not math.isfinite(seconds) or seconds < 0 or seconds > ceiling:
+        return None
+    return seconds
+
+
+_STATUS: dict[int, tuple[Category, bool]] = {
+    402: (Category.BUSINESS, False),
+    407: (Category.AUTH, False),
+    408: (Category.CONNECTIVITY, True),
+    409: (Category.CONNECTIVITY, True),
+    429: (Category.RATE_LIMIT, True),
+    501: (Category.UPSTREAM, False),
+    505: (Category.UPSTREAM, False),
+    529: (Category.UPSTREAM, True),
+}
+
+
+def category_for_status(status: int) -> tuple[Category, bool]:
+    """The category and retryability of an HTTP status code."""
+    known = _STATUS.get(status)
+    if known is not None:
+        return known
+    if status in (401, 403):
+        return Category.AUTH, False
+    if status in (404, 410):
+        return Category.NOT_FOUND, False
+    if status >= 500:
+        return Category.UPSTREAM, True
+    if status >= 400:
+        return Category.BAD_REQUEST, False
+    return Category.UNKNOWN, False
+
+
+def reason_for(status: int) -> str:
+    """``429 Too Many Requests``; 529 is Anthropic's ``Overloaded``."""
+    if status == 529:
+        return "529 Overloaded"
+    try:
+        return f"{status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return str(status)

@@ -1,0 +1,206 @@
+"""Any exception to a ``Failure``: walk the chain, pick the most specific verdict.
+
+User rules win, then a ``ToolError`` anywhere in the chain, then an HTTP status, then
+the built-in table of library classes, then builtins; ``unknown`` when nothing matches.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from toolhygiene import _config
+from toolhygiene._http import headers_of, retry_after
+from toolhygiene._library import (
+    SCORE_RULE,
+    SCORE_TOOL_ERROR,
+    SCORE_UNKNOWN,
+    Verdict,
+    library_verdict,
+)
+from toolhygiene.errors import Category, Failure, ToolError
+from toolhygiene.frames import user_frame
+from toolhygiene.redact import sanitize
+from toolhygiene.rules import Rule, global_rules
+
+__all__ = ["classify", "exception_text", "summarize"]
+
+_MAX_CHAIN = 64
+_GROUP = getattr(builtins, "BaseExceptionGroup", None)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it came from, depth first: group members, then the cause (or the
+    context, unless suppressed). Cycles and absurd depths are cut."""
+    seen: set[int] = set()
+    found: list[BaseException] = []
+    stack = [exc]
+    while stack and len(found) < _MAX_CHAIN:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        found.append(current)
+        below: list[BaseException] = []
+        if _GROUP is not None and isinstance(current, _GROUP):
+            below.extend(current.exceptions)
+        if current.__cause__ is not None:
+            below.append(current.__cause__)
+        elif current.__context__ is not None and not current.__suppress_context__:
+            below.append(current.__context__)
+        stack.extend(reversed(below))
+    return found
+
+
+_ERRNO_PREFIX = re.compile(r"^\[Errno -?\d+\]\s*|^<urlopen error (.*)>$", re.DOTALL)
+
+
+def exception_text(exc: BaseException) -> str:
+    """The message of ``exc`` as plain text, whatever ``__str__`` does.
+
+    A ``__str__`` that raises or returns a non-str, an empty message, bytes and
+    ``KeyError``'s quoting all give a readable text.
+    """
+    try:
+        text = str(exc)
+    except Exception:  # a hostile __str__ must not break the agent loop
+        return f"{type(exc).__name__} (its message could not be read)"
+    if isinstance(exc, KeyError) and len(exc.args) == 1:
+        return f"no such key: {text}"
+    text = text.strip()
+    while True:
+        m = _ERRNO_PREFIX.match(text)
+        if m is None:
+            break
+        text = (m.group(1) or text[m.end() :]).strip()
+    return text
+
+
+def _rule_verdict(exc: BaseException, rules: Iterable[Rule]) -> tuple[Verdict, str] | None:
+    for rule in rules:
+        if rule.matches(exc):
+            retryable = rule.category.retryable if rule.retryable is None else rule.retryable
+            return Verdict(rule.category, retryable, SCORE_RULE), rule.hint
+    return None
+
+
+def _tool_error_verdict(exc: ToolError) -> Verdict:
+    return Verdict(exc.category, exc.retryable, SCORE_TOOL_ERROR, None, exc.what)
+
+
+def classify(
+    exc: BaseException,
+    tool: str | None = None,
+    *,
+    rules: Iterable[Rule] = (),
+    cap: int | None = None,
+) -> Failure:
+    """Turn any exception into a ``Failure`` with category, retryability and wait.
+
+    Args:
+        exc: the exception (its ``__cause__``/``__context__`` chain and exception-group
+            members are read too).
+        tool: the tool's name, for the line; ``"tool"`` when not given.
+        rules: rules that win over the process-wide and built-in ones, first match first.
+        cap: the line cap (default: the configured one).
+
+    The most specific verdict in the chain wins; among equals, the outermost. The message
+    is the outermost exception's text followed by the winning cause's, redacted and
+    folded to one line.
+    """
+    cap = cap or _config.settings.line_cap
+    chain = _chain(exc)
+    all_rules = (*rules, *global_rules())
+    best: Verdict | None = None
+    best_at = 0
+    hint = ""
+    for at, current in enumerate(chain):
+        verdict: Verdict | None
+        found = _rule_verdict(current, all_rules) if all_rules else None
+        if found is not None:
+            verdict, rule_hint = found
+        else:
+            rule_hint = ""
+            if isinstance(current, ToolError):
+                verdict = _tool_error_verdict(current)
+            else:
+                verdict = library_verdict(current)
+        if verdict is not None and (best is None or verdict.score > best.score):
+            best, best_at, hint = verdict, at, rule_hint
+    if best is None:
+        best = Verdict(Category.UNKNOWN, Category.UNKNOWN.retryable, SCORE_UNKNOWN)
+    chosen = chain[best_at]
+    return Failure(
+        tool=tool or "tool",
+        category=best.category,
+        retryable=best.retryable,
+        message=sanitize(_message(chain, best_at, best), cap),
+        hint=sanitize(hint, cap) if hint else "",
+        retry_after=_wait(chain, best_at),
+        alternatives=_tool_error_field(chosen, "alternatives", ()),
+        partial_results=_tool_error_field(chosen, "partial_results", None),
+        instead=sanitize(_tool_error_field(chosen, "instead", ""), cap),
+        exc_type=_type_name(exc),
+        frame=user_frame(exc),
+        never_ran=_never_ran(chain, best_at, best),
+    )
+
+
+def _tool_error_field(exc: BaseException, name: str, default: Any) -> Any:
+    return getattr(exc, name, default) if isinstance(exc, ToolError) else default
+
+
+def _type_name(exc: BaseException) -> str:
+    cls = type(exc)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _message(chain: list[BaseException], at: int, verdict: Verdict) -> str:
+    chosen = verdict.message or exception_text(chain[at]) or f"{type(chain[at]).__name__}"
+    parts = []
+    if at > 0:
+        outer = exception_text(chain[0]).rstrip(".")
+        if outer and outer != chosen:
+            parts.append(outer)
+    parts.append(chosen)
+    if verdict.message is None and at + 1 < len(chain):
+        # A wrapper's own text ("Connection error.") says less than its cause's.
+        inner = library_verdict(chain[at + 1])
+        if inner is not None and inner.category is verdict.category:
+            detail = exception_text(chain[at + 1])
+            if detail and detail not in chosen:
+                parts[-1] = chosen.rstrip(".")
+                parts.append(detail)
+    text = ": ".join(parts)
+    if not text:
+        return f"{type(chain[0]).__name__} with no message"
+    return text
+
+
+def _wait(chain: list[BaseException], at: int) -> float | None:
+    chosen = chain[at]
+    if isinstance(chosen, ToolError):
+        return chosen.retry_after
+    ceiling = _config.settings.retry_after_ceiling
+    for current in (chosen, *chain):
+        seconds = retry_after(headers_of(current), ceiling)
+        if seconds is not None:
+            return seconds
+    return None
+
+
+def _never_ran(chain: list[BaseException], at: int, verdict: Verdict) -> bool:
+    if verdict.never_ran is not None or verdict.category is not Category.CONNECTIVITY:
+        return bool(verdict.never_ran)
+    for current in chain[at + 1 :]:
+        inner = library_verdict(current)
+        if inner is not None and inner.never_ran is not None:
+            return inner.never_ran
+    return False
+
+
+def summarize(exc: BaseException, tool: str) -> str:
+    """The one line the model sees for ``exc`` raised by ``tool``."""
+    return classify(exc, tool).line()

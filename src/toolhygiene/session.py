@@ -1,0 +1,457 @@
+"""``Session``: one conversation's tools, caps, local retries and tails.
+
+The decisions (which tool, closed or not, what counts, what the model sees, whether to
+retry locally and how long to wait) are plain methods shared by ``call`` and ``acall``;
+the two differ only in how they run an attempt and sleep, which tenacity's ``Retrying``
+and ``AsyncRetrying`` do for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import itertools
+import random
+import threading
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import tenacity
+
+from toolhygiene import _config, _observe
+from toolhygiene._exceptions import UsageError
+from toolhygiene._log import logger, safe, traceback_text
+from toolhygiene.classify import classify
+from toolhygiene.errors import Category, CoarseClass, Failure, content_of
+from toolhygiene.redact import sanitize
+from toolhygiene.rules import Rule
+from toolhygiene.tool import Format, Tool, as_tool
+
+__all__ = ["Outcome", "Session"]
+
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of one tool call as the model will see it.
+
+    ``content`` is exactly the text the model sees; ``value`` is the tool's return value
+    on success; ``failure`` the record on failure; ``attempts`` how many times the tool
+    ran (0 when it did not run at all).
+    """
+
+    tool: str
+    ok: bool
+    content: str
+    value: Any = None
+    failure: Failure | None = None
+    attempts: int = 0
+    index: int = 0
+
+
+@dataclass(slots=True)
+class _Pending:
+    index: int
+    tool: str
+    category: Category
+    fingerprint: str
+    line: str
+
+
+@dataclass(slots=True)
+class _Plan:
+    tool: Tool[Any, Any]
+    values: dict[str, Any]
+    arguments: Mapping[str, Any]
+    index: int
+    seen: dict[int, Failure] = dataclasses.field(default_factory=dict)
+
+
+class Session:
+    """One conversation: per-tool failure caps, the same-failure breaker, local retries,
+    pending errors and their tails.
+
+    Args:
+        tools: ``@tool``-decorated functions or plain callables (default settings).
+        max_failures: failures of one tool the model may see before the tool closes.
+        max_wait: the longest single local wait (a longer Retry-After goes to the model).
+        retry_budget: seconds all local retries of one call may take together.
+        rules: classification rules for every tool of this session.
+        line_cap: most characters in a line the model sees (default: configured, 300).
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Tool[Any, Any] | Any],
+        *,
+        max_failures: int = 2,
+        max_wait: float = 30.0,
+        retry_budget: float = 60.0,
+        rules: Iterable[Rule] = (),
+        line_cap: int | None = None,
+    ) -> None:
+        if max_failures < 1:
+            raise UsageError(f"max_failures must be at least 1, got {max_failures}")
+        self.tools: dict[str, Tool[Any, Any]] = {}
+        for item in tools:
+            prepared = as_tool(item)
+            if prepared.name in self.tools:
+                raise UsageError(f"two tools are named {prepared.name!r}; names must be unique")
+            self.tools[prepared.name] = prepared
+        self.id = f"s{next(_ids)}"
+        self.max_failures = max_failures
+        self.max_wait = max_wait
+        self.retry_budget = retry_budget
+        self.rules = tuple(rules)
+        self.line_cap = line_cap
+        self._lock = threading.Lock()
+        self._calls = 0
+        self._successes = 0
+        self._local_retries = 0
+        self._failures: Counter[str] = Counter()
+        self._repeats: Counter[tuple[str, str]] = Counter()
+        self._closed: set[str] = set()
+        self._pending: list[_Pending] = []
+        self._tails: list[dict[str, Any]] = []
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._log = logger.bind(session=self.id)
+        self.is_closed = False
+
+    # -- the shared decisions ---------------------------------------------------------
+
+    def _cap(self, tool: str) -> int:
+        found = self.tools.get(tool)
+        return (found.max_failures if found else None) or self.max_failures
+
+    def _begin(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> _Plan | Outcome:
+        with self._lock:
+            self._calls += 1
+            index = self._calls
+        found = self.tools.get(name)
+        if found is None:
+            known = ", ".join(sorted(self.tools)) or "none"
+            failure = Failure(
+                tool=sanitize(str(name), 64) or "?", category=Category.BAD_REQUEST, retryable=False,
+                message=sanitize(f"there is no tool named {name!r}", self._line_cap()),
+                instead=f"Call one of the tools that exist: {known}",
+                exc_type="UnknownTool",
+            )
+            return self._record_failure(failure, index, attempts=0, exc=None)
+        with self._lock:
+            closed = name in self._closed
+            count = self._failures[name]
+        if closed:
+            failure = Failure(
+                tool=name, category=Category.UNKNOWN, retryable=False, message="",
+                status="closed", count=count, exc_type="Closed",
+            )
+            outcome = Outcome(name, False, failure.line(self._line_cap()), failure=failure,
+                              index=index)
+            self._log.info("tool.refused", tool=name, failures=count)
+            _observe.notify(outcome)
+            return outcome
+        try:
+            values = found.validate(arguments)
+        except Exception as exc:  # validate raises ToolError; anything else is reported too
+            shown = arguments if isinstance(arguments, Mapping) else {}
+            return self._failed(_Plan(found, {}, shown, index), exc, attempts=0)
+        shown = arguments if isinstance(arguments, Mapping) else values
+        return _Plan(found, values, shown, index)
+
+    def _line_cap(self) -> int:
+        return self.line_cap or _config.settings.line_cap
+
+    def _classify(self, plan: _Plan, exc: BaseException) -> Failure:
+        cached = plan.seen.get(id(exc))
+        if cached is None:
+            cached = classify(exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules),
+                              cap=self._line_cap())
+            plan.seen = {id(exc): cached}
+        return cached
+
+    def _retry_locally(self, plan: _Plan, exc: BaseException) -> bool:
+        failure = self._classify(plan, exc)
+        return (
+            failure.retryable
+            and failure.category.coarse is CoarseClass.TRANSIENT
+            and (plan.tool.idempotent or failure.never_ran)
+            and (failure.retry_after is None or failure.retry_after <= self.max_wait)
+        )
+
+    def _wait(self, state: tenacity.RetryCallState) -> float:
+        if _config.settings.instant_retries:
+            return 0.0
+        exc = state.outcome.exception() if state.outcome else None
+        plan: _Plan = state.kwargs["plan"]
+        failure = self._classify(plan, exc) if exc is not None else None
+        if failure is not None and failure.retry_after is not None:
+            return min(failure.retry_after, self.max_wait)
+        base = min(0.25 * 2 ** (state.attempt_number - 1), self.max_wait)
+        return base + random.uniform(0, base / 2)  # noqa: S311 - jitter, not secrecy
+
+    def _before_sleep(self, state: tenacity.RetryCallState) -> None:
+        plan: _Plan = state.kwargs["plan"]
+        exc = state.outcome.exception() if state.outcome else None
+        with self._lock:
+            self._local_retries += 1
+        failure = self._classify(plan, exc) if exc is not None else None
+        self._log.info(
+            "tool.retry", tool=plan.tool.name, attempt=state.attempt_number,
+            wait=state.upcoming_sleep, category=failure.category.value if failure else None,
+        )
+
+    def _retrying_options(self, plan: _Plan) -> dict[str, Any]:
+        return {
+            "retry": tenacity.retry_if_exception(lambda e: self._retry_locally(plan, e)),
+            "wait": self._wait,
+            "stop": tenacity.stop_after_attempt(plan.tool.retries + 1)
+            | tenacity.stop_after_delay(self.retry_budget),
+            "before_sleep": self._before_sleep,
+            "reraise": True,
+        }
+
+    def _succeeded(self, plan: _Plan, value: Any, attempts: int) -> Outcome:
+        name = plan.tool.name
+        outcome = Outcome(name, True, content_of(value, name), value=value,
+                          attempts=attempts, index=plan.index)
+        with self._lock:
+            self._successes += 1
+            resolved, self._pending = self._pending, []
+            tails = [self._tail(p, plan.index, "recovered") for p in resolved]
+        for tail in tails:
+            self._log.info("error.recovered", recovered_by=name, **tail)
+        _observe.notify(outcome)
+        return outcome
+
+    def _tail(self, pending: _Pending, index: int, how: str) -> dict[str, Any]:
+        tail = {"tool": pending.tool, "category": pending.category.value,
+                "fingerprint": pending.fingerprint, "line": pending.line,
+                "tail": index - pending.index, "outcome": how}
+        self._tails.append(tail)
+        return tail
+
+    def _failed(self, plan: _Plan, exc: BaseException, attempts: int) -> Outcome:
+        failure = self._classify(plan, exc)
+        if plan.arguments:
+            cap = self._line_cap()
+            attempted = {str(k)[:64]: _safe_argument(v, cap) for k, v in plan.arguments.items()}
+            failure = dataclasses.replace(failure, attempted=attempted)
+        if plan.tool.instead and not failure.instead:
+            failure = dataclasses.replace(failure, instead=sanitize(plan.tool.instead, 300))
+        return self._record_failure(failure, plan.index, attempts, exc)
+
+    def _record_failure(
+        self, failure: Failure, index: int, attempts: int, exc: BaseException | None
+    ) -> Outcome:
+        name = failure.tool
+        cap = self._cap(name)
+        with self._lock:
+            if name in self._closed:
+                failure = dataclasses.replace(failure, status="closed",
+                                              count=self._failures[name])
+            else:
+                self._failures[name] += 1
+                count = self._failures[name]
+                key = (name, failure.fingerprint)
+                self._repeats[key] += 1
+                status = "repeated" if self._repeats[key] >= 2 else "failed"
+                closes = name in self.tools and count >= cap
+                if closes:
+                    self._closed.add(name)
+                repeats = self._repeats[key]
+                failure = dataclasses.replace(
+                    failure, status=status, count=repeats if status == "repeated" else count,
+                    closes=closes,
+                )
+            line = failure.line(self._line_cap())
+            if failure.status != "closed":
+                self._pending.append(_Pending(index, name, failure.category,
+                                              failure.fingerprint, line))
+        self._log.warning(
+            "tool.failed", tool=name, category=failure.category.value,
+            fingerprint=failure.fingerprint, retryable=failure.retryable,
+            status=failure.status, attempts=attempts, exc_type=failure.exc_type,
+            frame=failure.frame, line=line,
+            traceback=traceback_text(exc) if exc is not None else None,
+        )
+        if failure.closes:
+            self._log.warning("tool.closed", tool=name, failures=self._failures[name])
+        outcome = Outcome(name, False, line, failure=failure, attempts=attempts, index=index)
+        _observe.notify(outcome)
+        return outcome
+
+    # -- sync shell -------------------------------------------------------------------
+
+    def call(self, name: str, arguments: Mapping[str, Any] | str | bytes | None = None) -> Outcome:
+        """Run one tool call the model asked for; never raises for the tool's failures.
+
+        ``arguments`` is a dict or the JSON string the model sent.
+        """
+        plan = self._begin(name, arguments)
+        if isinstance(plan, Outcome):
+            return plan
+        try:
+            value = self._attempt(plan)
+        except Exception as first:
+            return self._retry(plan, first)
+        return self._succeeded(plan, value, 1)
+
+    def _attempt(self, plan: _Plan) -> Any:
+        tool = plan.tool
+        if tool.is_async:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                return asyncio.run(_with_timeout(tool.invoke(plan.values), tool))
+            raise UsageError(f"{tool.name} is async and an event loop is running: use acall()")
+        if tool.timeout is None:
+            return tool.invoke(plan.values)
+        future = self._pool().submit(tool.invoke, plan.values)
+        try:
+            return future.result(timeout=tool.timeout)
+        except concurrent.futures.TimeoutError:
+            if not future.done():
+                raise _timed_out(tool) from None
+            raise
+
+    def _retry(self, plan: _Plan, first: Exception) -> Outcome:
+        if not self._retry_locally(plan, first):
+            return self._failed(plan, first, 1)
+        replay: list[Exception] = [first]
+        retrying = tenacity.Retrying(**self._retrying_options(plan))
+        try:
+            value = retrying(self._replay_or_attempt, replay, plan=plan)
+        except Exception as last:
+            return self._failed(plan, last, _attempts(retrying))
+        return self._succeeded(plan, value, _attempts(retrying))
+
+    def _replay_or_attempt(self, replay: list[Exception], *, plan: _Plan) -> Any:
+        if replay:
+            raise replay.pop()
+        return self._attempt(plan)
+
+    def _pool(self) -> concurrent.futures.ThreadPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = concurrent.futures.ThreadPoolExecutor(
+                    thread_name_prefix=f"toolhygiene-{self.id}")
+            return self._executor
+
+    # -- async shell ------------------------------------------------------------------
+
+    async def acall(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes | None = None
+    ) -> Outcome:
+        """``call`` for async code; sync tools run in a worker thread, off the loop."""
+        plan = self._begin(name, arguments)
+        if isinstance(plan, Outcome):
+            return plan
+        try:
+            value = await self._aattempt(plan)
+        except Exception as first:
+            return await self._aretry(plan, first)
+        return self._succeeded(plan, value, 1)
+
+    async def _aattempt(self, plan: _Plan) -> Any:
+        tool = plan.tool
+        if tool.is_async:
+            return await _with_timeout(tool.invoke(plan.values), tool)
+        return await _with_timeout(asyncio.to_thread(tool.invoke, plan.values), tool)
+
+    async def _aretry(self, plan: _Plan, first: Exception) -> Outcome:
+        if not self._retry_locally(plan, first):
+            return self._failed(plan, first, 1)
+        replay: list[Exception] = [first]
+        retrying = tenacity.AsyncRetrying(**self._retrying_options(plan))
+        try:
+            value = await retrying(self._areplay_or_attempt, replay, plan=plan)
+        except Exception as last:
+            return self._failed(plan, last, _attempts(retrying))
+        return self._succeeded(plan, value, _attempts(retrying))
+
+    async def _areplay_or_attempt(self, replay: list[Exception], *, plan: _Plan) -> Any:
+        if replay:
+            raise replay.pop()
+        return await self._aattempt(plan)
+
+    # -- the conversation -------------------------------------------------------------
+
+    def schemas(self, fmt: Format) -> list[dict[str, Any]]:
+        """The tool definitions for one API: ``"anthropic"``, ``"openai_chat"`` or
+        ``"openai_responses"``."""
+        return [t.schema(fmt) for t in self.tools.values()]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts and tails so far: calls, successes, failures per tool, closed tools,
+        local retries, pending errors and each finished error's tail."""
+        with self._lock:
+            return {
+                "calls": self._calls,
+                "successes": self._successes,
+                "failures": dict(self._failures),
+                "closed": sorted(self._closed),
+                "local_retries": self._local_retries,
+                "pending": len(self._pending),
+                "tails": [dict(t) for t in self._tails],
+            }
+
+    def close(self) -> None:
+        """End the conversation: errors never recovered get their tail (``stopped``)."""
+        with self._lock:
+            if self.is_closed:
+                return
+            self.is_closed = True
+            stopped, self._pending = self._pending, []
+            tails = [self._tail(p, self._calls, "stopped") for p in stopped]
+            executor, self._executor = self._executor, None
+        for tail in tails:
+            self._log.info("error.stopped", **tail)
+        self._log.info("session.closed", calls=self._calls, failures=sum(self._failures.values()))
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _attempts(retrying: tenacity.BaseRetrying) -> int:
+    return int(retrying.statistics.get("attempt_number", 1))
+
+
+def _timed_out(tool: Tool[Any, Any]) -> TimeoutError:
+    return TimeoutError(f"{tool.name} did not finish within {tool.timeout:g} s")
+
+
+async def _with_timeout(awaitable: Any, tool: Tool[Any, Any]) -> Any:
+    if tool.timeout is None:
+        return await awaitable
+    task = asyncio.ensure_future(awaitable)
+    done, _ = await asyncio.wait({task}, timeout=tool.timeout)
+    if not done:
+        task.cancel()
+        raise _timed_out(tool)
+    return task.result()
+
+
+def _safe_argument(value: Any, cap: int) -> Any:
+    if isinstance(value, str):
+        return sanitize(value, cap // 2)
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return sanitize(repr(value), cap // 2)
+
+
