@@ -46,8 +46,12 @@ SCORE_BUILTIN = 40
 SCORE_UNKNOWN = 0
 
 
-def _v(category: Category, retryable: bool | None = None, never_ran: bool | None = None,
-       score: int = SCORE_LIBRARY) -> Verdict:
+def _v(
+    category: Category,
+    retryable: bool | None = None,
+    never_ran: bool | None = None,
+    score: int = SCORE_LIBRARY,
+) -> Verdict:
     return Verdict(
         category, category.retryable if retryable is None else retryable, score, never_ran
     )
@@ -86,18 +90,26 @@ def status_verdict(exc: BaseException) -> Verdict | None:
 _ERRNO: dict[int, Verdict] = {}
 for _names, _verdict in (
     (("ECONNREFUSED",), _v(C.CONNECTIVITY, never_ran=True, score=SCORE_ERRNO)),
-    (("ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN", "EADDRNOTAVAIL"),
-     _v(C.CONNECTIVITY, never_ran=True, score=SCORE_ERRNO)),
-    (("ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "ESHUTDOWN"),
-     _v(C.CONNECTIVITY, never_ran=False, score=SCORE_ERRNO)),
+    (
+        ("ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN", "EADDRNOTAVAIL"),
+        _v(C.CONNECTIVITY, never_ran=True, score=SCORE_ERRNO),
+    ),
+    (
+        ("ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "ESHUTDOWN"),
+        _v(C.CONNECTIVITY, never_ran=False, score=SCORE_ERRNO),
+    ),
     (("ENOENT", "ENXIO", "ENODEV"), _v(C.NOT_FOUND, score=SCORE_ERRNO)),
     (("EACCES", "EPERM"), _v(C.AUTH, score=SCORE_ERRNO)),
     (("EEXIST", "ENOTEMPTY", "EROFS", "EXDEV"), _v(C.BUSINESS, score=SCORE_ERRNO)),
     (("ENOSPC", "EDQUOT", "EFBIG"), _v(C.UPSTREAM, retryable=False, score=SCORE_ERRNO)),
-    (("EMFILE", "ENFILE", "EAGAIN", "EBUSY", "ENOMEM", "ENOBUFS", "EINTR"),
-     _v(C.UPSTREAM, retryable=True, score=SCORE_ERRNO)),
-    (("EINVAL", "ENOTDIR", "EISDIR", "ENAMETOOLONG", "ELOOP", "EBADF"),
-     _v(C.BAD_REQUEST, score=SCORE_ERRNO)),
+    (
+        ("EMFILE", "ENFILE", "EAGAIN", "EBUSY", "ENOMEM", "ENOBUFS", "EINTR"),
+        _v(C.UPSTREAM, retryable=True, score=SCORE_ERRNO),
+    ),
+    (
+        ("EINVAL", "ENOTDIR", "EISDIR", "ENAMETOOLONG", "ELOOP", "EBADF"),
+        _v(C.BAD_REQUEST, score=SCORE_ERRNO),
+    ),
 ):
     for _name in _names:
         if hasattr(errno, _name):
@@ -158,36 +170,89 @@ def _psycopg(exc: BaseException) -> Verdict:
     return _v(C.CONNECTIVITY, never_ran=never_ran or None)
 
 
-_BOTO_THROTTLE = frozenset({
-    "Throttling", "ThrottlingException", "ThrottledException", "TooManyRequestsException",
-    "RequestLimitExceeded", "RequestThrottled", "RequestThrottledException", "SlowDown",
-    "ProvisionedThroughputExceededException", "TransactionInProgressException",
-    "BandwidthLimitExceeded", "LimitExceededException", "PriorRequestNotComplete",
-    "EC2ThrottledException", "RequestTimeTooSkewed",
-})
-_BOTO_AUTH = frozenset({
-    "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "InvalidClientTokenId",
-    "ExpiredToken", "ExpiredTokenException", "SignatureDoesNotMatch", "UnrecognizedClientException",
-    "InvalidAccessKeyId", "AuthFailure", "NotAuthorized", "MissingAuthenticationToken",
-})
-_BOTO_NOT_FOUND = frozenset({
-    "NoSuchKey", "NoSuchBucket", "NotFound", "ResourceNotFoundException", "NoSuchEntity",
-    "NoSuchUpload", "NoSuchVersion", "QueueDoesNotExist", "NotFoundException",
-})
-_BOTO_BAD = frozenset({
-    "ValidationException", "ValidationError", "InvalidParameterValue", "InvalidParameter",
-    "InvalidParameterException", "InvalidRequest", "MalformedPolicyDocument",
-    "InvalidArgument", "SerializationException", "MissingParameter",
-})
-_BOTO_UPSTREAM = frozenset({
-    "InternalError", "InternalFailure", "ServiceUnavailable", "ServiceUnavailableException",
-    "InternalServerError", "InternalServerException",
-})
-_BOTO_BUSINESS = frozenset({
-    "ConditionalCheckFailedException", "BucketAlreadyExists", "BucketAlreadyOwnedByYou",
-    "ResourceInUseException", "ConflictException", "EntityAlreadyExists",
-    "PreconditionFailed",
-})
+_BOTO_THROTTLE = frozenset(
+    {
+        "Throttling",
+        "ThrottlingException",
+        "ThrottledException",
+        "TooManyRequestsException",
+        "RequestLimitExceeded",
+        "RequestThrottled",
+        "RequestThrottledException",
+        "SlowDown",
+        "ProvisionedThroughputExceededException",
+        "TransactionInProgressException",
+        "BandwidthLimitExceeded",
+        "LimitExceededException",
+        "PriorRequestNotComplete",
+        "EC2ThrottledException",
+        "RequestTimeTooSkewed",
+    }
+)
+_BOTO_AUTH = frozenset(
+    {
+        "AccessDenied",
+        "AccessDeniedException",
+        "UnauthorizedOperation",
+        "InvalidClientTokenId",
+        "ExpiredToken",
+        "ExpiredTokenException",
+        "SignatureDoesNotMatch",
+        "UnrecognizedClientException",
+        "InvalidAccessKeyId",
+        "AuthFailure",
+        "NotAuthorized",
+        "MissingAuthenticationToken",
+    }
+)
+_BOTO_NOT_FOUND = frozenset(
+    {
+        "NoSuchKey",
+        "NoSuchBucket",
+        "NotFound",
+        "ResourceNotFoundException",
+        "NoSuchEntity",
+        "NoSuchUpload",
+        "NoSuchVersion",
+        "QueueDoesNotExist",
+        "NotFoundException",
+    }
+)
+_BOTO_BAD = frozenset(
+    {
+        "ValidationException",
+        "ValidationError",
+        "InvalidParameterValue",
+        "InvalidParameter",
+        "InvalidParameterException",
+        "InvalidRequest",
+        "MalformedPolicyDocument",
+        "InvalidArgument",
+        "SerializationException",
+        "MissingParameter",
+    }
+)
+_BOTO_UPSTREAM = frozenset(
+    {
+        "InternalError",
+        "InternalFailure",
+        "ServiceUnavailable",
+        "ServiceUnavailableException",
+        "InternalServerError",
+        "InternalServerException",
+    }
+)
+_BOTO_BUSINESS = frozenset(
+    {
+        "ConditionalCheckFailedException",
+        "BucketAlreadyExists",
+        "BucketAlreadyOwnedByYou",
+        "ResourceInUseException",
+        "ConflictException",
+        "EntityAlreadyExists",
+        "PreconditionFailed",
+    }
+)
 
 
 def _botocore_client(exc: BaseException) -> Verdict:
@@ -198,13 +263,22 @@ def _botocore_client(exc: BaseException) -> Verdict:
         if isinstance(error, Mapping):
             code = str(error.get("Code", ""))
     for codes, category in (
-        (_BOTO_THROTTLE, C.RATE_LIMIT), (_BOTO_AUTH, C.AUTH), (_BOTO_NOT_FOUND, C.NOT_FOUND),
-        (_BOTO_BAD, C.BAD_REQUEST), (_BOTO_UPSTREAM, C.UPSTREAM), (_BOTO_BUSINESS, C.BUSINESS),
+        (_BOTO_THROTTLE, C.RATE_LIMIT),
+        (_BOTO_AUTH, C.AUTH),
+        (_BOTO_NOT_FOUND, C.NOT_FOUND),
+        (_BOTO_BAD, C.BAD_REQUEST),
+        (_BOTO_UPSTREAM, C.UPSTREAM),
+        (_BOTO_BUSINESS, C.BUSINESS),
     ):
         if code in codes:
             verdict = status_verdict(exc)
-            return Verdict(category, category.retryable, SCORE_STATUS + 1, None,
-                           verdict.message if verdict else None)
+            return Verdict(
+                category,
+                category.retryable,
+                SCORE_STATUS + 1,
+                None,
+                verdict.message if verdict else None,
+            )
     return status_verdict(exc) or _v(C.UNKNOWN)
 
 
@@ -219,6 +293,15 @@ def _status_or(verdict: Verdict) -> Handler:
     return lambda exc: status_verdict(exc) or verdict
 
 
+def _url_error(exc: BaseException) -> Verdict:
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, BaseException):
+        inner = library_verdict(reason)
+        if inner is not None:
+            return Verdict(inner.category, inner.retryable, SCORE_LIBRARY, inner.never_ran)
+    return _NETWORK
+
+
 _CONNECT = _v(C.CONNECTIVITY, never_ran=True)
 _TIMEOUT = _v(C.CONNECTIVITY, never_ran=False)
 _NETWORK = _v(C.CONNECTIVITY)
@@ -226,12 +309,23 @@ _BAD = _v(C.BAD_REQUEST)
 _UPSTREAM_BAD_BODY = _v(C.UPSTREAM, retryable=False)
 
 _HTTPX = {
-    "ConnectError": _CONNECT, "ConnectTimeout": _CONNECT, "ProxyError": _NETWORK,
-    "ReadTimeout": _TIMEOUT, "WriteTimeout": _TIMEOUT, "PoolTimeout": _CONNECT,
-    "TimeoutException": _TIMEOUT, "RemoteProtocolError": _TIMEOUT, "ReadError": _TIMEOUT,
-    "WriteError": _TIMEOUT, "NetworkError": _NETWORK, "TransportError": _NETWORK,
-    "LocalProtocolError": _BAD, "UnsupportedProtocol": _BAD, "InvalidURL": _BAD,
-    "TooManyRedirects": _v(C.UPSTREAM, retryable=False), "DecodingError": _UPSTREAM_BAD_BODY,
+    "ConnectError": _CONNECT,
+    "ConnectTimeout": _CONNECT,
+    "ProxyError": _NETWORK,
+    "ReadTimeout": _TIMEOUT,
+    "WriteTimeout": _TIMEOUT,
+    "PoolTimeout": _CONNECT,
+    "TimeoutException": _TIMEOUT,
+    "RemoteProtocolError": _TIMEOUT,
+    "ReadError": _TIMEOUT,
+    "WriteError": _TIMEOUT,
+    "NetworkError": _NETWORK,
+    "TransportError": _NETWORK,
+    "LocalProtocolError": _BAD,
+    "UnsupportedProtocol": _BAD,
+    "InvalidURL": _BAD,
+    "TooManyRedirects": _v(C.UPSTREAM, retryable=False),
+    "DecodingError": _UPSTREAM_BAD_BODY,
 }
 
 _TABLE: dict[str, Handler] = {}
@@ -249,75 +343,68 @@ for _root in ("openai", "anthropic"):
     _TABLE[f"{_root}.ContentFilterFinishReasonError"] = _const(_v(C.BUSINESS))
     _TABLE[f"{_root}.AuthenticationError"] = _status_or(_v(C.AUTH))
 
-_TABLE.update({
-    "requests.ConnectTimeout": _const(_CONNECT),
-    "requests.ReadTimeout": _const(_TIMEOUT),
-    "requests.Timeout": _const(_TIMEOUT),
-    "requests.ConnectionError": _const(_NETWORK),
-    "requests.HTTPError": _status_or(_v(C.UPSTREAM)),
-    "requests.TooManyRedirects": _const(_v(C.UPSTREAM, retryable=False)),
-    "requests.MissingSchema": _const(_BAD),
-    "requests.InvalidSchema": _const(_BAD),
-    "requests.InvalidURL": _const(_BAD),
-    "requests.InvalidHeader": _const(_BAD),
-    "requests.JSONDecodeError": _const(_UPSTREAM_BAD_BODY),
-    "requests.ContentDecodingError": _const(_UPSTREAM_BAD_BODY),
-    "requests.ChunkedEncodingError": _const(_TIMEOUT),
-    "urllib3.NewConnectionError": _const(_CONNECT),
-    "urllib3.NameResolutionError": _const(_CONNECT),
-    "urllib3.ConnectTimeoutError": _const(_CONNECT),
-    "urllib3.ReadTimeoutError": _const(_TIMEOUT),
-    "urllib3.ProtocolError": _const(_TIMEOUT),
-    "urllib3.MaxRetryError": _const(_NETWORK),
-    "aiohttp.ClientConnectorDNSError": _const(_CONNECT),
-    "aiohttp.ClientConnectorError": _const(_CONNECT),
-    "aiohttp.ConnectionTimeoutError": _const(_CONNECT),
-    "aiohttp.SocketTimeoutError": _const(_TIMEOUT),
-    "aiohttp.ServerTimeoutError": _const(_TIMEOUT),
-    "aiohttp.ServerDisconnectedError": _const(_TIMEOUT),
-    "aiohttp.ClientResponseError": _status_or(_v(C.UPSTREAM)),
-    "aiohttp.ClientPayloadError": _const(_UPSTREAM_BAD_BODY),
-    "aiohttp.ContentTypeError": _const(_UPSTREAM_BAD_BODY),
-    "aiohttp.InvalidURL": _const(_BAD),
-    "aiohttp.ClientOSError": lambda exc: _oserror(exc) or _NETWORK,
-    "urllib.HTTPError": _status_or(_v(C.UPSTREAM)),
-    "urllib.URLError": lambda exc: _url_error(exc),
-    "http.RemoteDisconnected": _const(_TIMEOUT),
-    "http.IncompleteRead": _const(_TIMEOUT),
-    "http.InvalidURL": _const(_BAD),
-    "socket.gaierror": _gaierror,
-    "socket.herror": _const(_CONNECT),
-    "ssl.SSLCertVerificationError": _const(_v(C.CONNECTIVITY, retryable=False, never_ran=True)),
-    "ssl.SSLError": _const(_NETWORK),
-    "json.JSONDecodeError": _const(_UPSTREAM_BAD_BODY),
-    "sqlite3.OperationalError": _sqlite_operational,
-    "sqlite3.IntegrityError": _const(_v(C.BUSINESS)),
-    "sqlite3.ProgrammingError": _const(_BAD),
-    "sqlite3.DataError": _const(_BAD),
-    "sqlite3.NotSupportedError": _const(_v(C.BUSINESS)),
-    "psycopg.Error": _psycopg,
-    "psycopg2.Error": _psycopg,
-    "botocore.ClientError": _botocore_client,
-    "botocore.EndpointConnectionError": _const(_CONNECT),
-    "botocore.ConnectTimeoutError": _const(_CONNECT),
-    "botocore.ReadTimeoutError": _const(_TIMEOUT),
-    "botocore.ConnectionClosedError": _const(_TIMEOUT),
-    "botocore.NoCredentialsError": _const(_v(C.AUTH)),
-    "botocore.PartialCredentialsError": _const(_v(C.AUTH)),
-    "botocore.ParamValidationError": _const(_BAD),
-    "pydantic_core.ValidationError": _const(_BAD),
-    "asyncio.TimeoutError": _const(_TIMEOUT),
-    "concurrent.TimeoutError": _const(_TIMEOUT),
-})
-
-
-def _url_error(exc: BaseException) -> Verdict:
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, BaseException):
-        inner = library_verdict(reason)
-        if inner is not None:
-            return Verdict(inner.category, inner.retryable, SCORE_LIBRARY, inner.never_ran)
-    return _NETWORK
+_TABLE.update(
+    {
+        "requests.ConnectTimeout": _const(_CONNECT),
+        "requests.ReadTimeout": _const(_TIMEOUT),
+        "requests.Timeout": _const(_TIMEOUT),
+        "requests.ConnectionError": _const(_NETWORK),
+        "requests.HTTPError": _status_or(_v(C.UPSTREAM)),
+        "requests.TooManyRedirects": _const(_v(C.UPSTREAM, retryable=False)),
+        "requests.MissingSchema": _const(_BAD),
+        "requests.InvalidSchema": _const(_BAD),
+        "requests.InvalidURL": _const(_BAD),
+        "requests.InvalidHeader": _const(_BAD),
+        "requests.JSONDecodeError": _const(_UPSTREAM_BAD_BODY),
+        "requests.ContentDecodingError": _const(_UPSTREAM_BAD_BODY),
+        "requests.ChunkedEncodingError": _const(_TIMEOUT),
+        "urllib3.NewConnectionError": _const(_CONNECT),
+        "urllib3.NameResolutionError": _const(_CONNECT),
+        "urllib3.ConnectTimeoutError": _const(_CONNECT),
+        "urllib3.ReadTimeoutError": _const(_TIMEOUT),
+        "urllib3.ProtocolError": _const(_TIMEOUT),
+        "urllib3.MaxRetryError": _const(_NETWORK),
+        "aiohttp.ClientConnectorDNSError": _const(_CONNECT),
+        "aiohttp.ClientConnectorError": _const(_CONNECT),
+        "aiohttp.ConnectionTimeoutError": _const(_CONNECT),
+        "aiohttp.SocketTimeoutError": _const(_TIMEOUT),
+        "aiohttp.ServerTimeoutError": _const(_TIMEOUT),
+        "aiohttp.ServerDisconnectedError": _const(_TIMEOUT),
+        "aiohttp.ClientResponseError": _status_or(_v(C.UPSTREAM)),
+        "aiohttp.ClientPayloadError": _const(_UPSTREAM_BAD_BODY),
+        "aiohttp.ContentTypeError": _const(_UPSTREAM_BAD_BODY),
+        "aiohttp.InvalidURL": _const(_BAD),
+        "aiohttp.ClientOSError": lambda exc: _oserror(exc) or _NETWORK,
+        "urllib.HTTPError": _status_or(_v(C.UPSTREAM)),
+        "urllib.URLError": _url_error,
+        "http.RemoteDisconnected": _const(_TIMEOUT),
+        "http.IncompleteRead": _const(_TIMEOUT),
+        "http.InvalidURL": _const(_BAD),
+        "socket.gaierror": _gaierror,
+        "socket.herror": _const(_CONNECT),
+        "ssl.SSLCertVerificationError": _const(_v(C.CONNECTIVITY, retryable=False, never_ran=True)),
+        "ssl.SSLError": _const(_NETWORK),
+        "json.JSONDecodeError": _const(_UPSTREAM_BAD_BODY),
+        "sqlite3.OperationalError": _sqlite_operational,
+        "sqlite3.IntegrityError": _const(_v(C.BUSINESS)),
+        "sqlite3.ProgrammingError": _const(_BAD),
+        "sqlite3.DataError": _const(_BAD),
+        "sqlite3.NotSupportedError": _const(_v(C.BUSINESS)),
+        "psycopg.Error": _psycopg,
+        "psycopg2.Error": _psycopg,
+        "botocore.ClientError": _botocore_client,
+        "botocore.EndpointConnectionError": _const(_CONNECT),
+        "botocore.ConnectTimeoutError": _const(_CONNECT),
+        "botocore.ReadTimeoutError": _const(_TIMEOUT),
+        "botocore.ConnectionClosedError": _const(_TIMEOUT),
+        "botocore.NoCredentialsError": _const(_v(C.AUTH)),
+        "botocore.PartialCredentialsError": _const(_v(C.AUTH)),
+        "botocore.ParamValidationError": _const(_BAD),
+        "pydantic_core.ValidationError": _const(_BAD),
+        "asyncio.TimeoutError": _const(_TIMEOUT),
+        "concurrent.TimeoutError": _const(_TIMEOUT),
+    }
+)
 
 
 _BUILTIN: dict[str, Verdict] = {

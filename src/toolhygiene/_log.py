@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import traceback
-from typing import Any
 
 import structlog
 
@@ -19,10 +18,3 @@ def traceback_text(exc: BaseException) -> str:
     """The whole traceback with causes and context, for humans reading logs."""
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return redact(text) if _config.settings.redact_logs else text
-
-
-def safe(value: Any) -> Any:
-    """A string for the logs, redacted unless redaction of logs is off."""
-    if isinstance(value, str) and _config.settings.redact_logs:
-        return redact(value)
-    return value

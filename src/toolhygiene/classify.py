@@ -154,7 +154,9 @@ def _tool_error_field(exc: BaseException, name: str, default: Any) -> Any:
 
 def _type_name(exc: BaseException) -> str:
     cls = type(exc)
-    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    return (
+        cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    )
 
 
 def _message(chain: list[BaseException], at: int, verdict: Verdict) -> str:

@@ -68,8 +68,10 @@ _TRAITS: dict[Category, tuple[bool, CoarseClass, str]] = {
     Category.CONNECTIVITY: (
         True,
         CoarseClass.TRANSIENT,
-        "Wait a few seconds, then call {tool} again with the same arguments; if it fails "
-        "again, continue without it.",
+        (
+            "Wait a few seconds, then call {tool} again with the same arguments; if it fails "
+            "again, continue without it."
+        ),
     ),
     Category.RATE_LIMIT: (
         True,
@@ -79,8 +81,10 @@ _TRAITS: dict[Category, tuple[bool, CoarseClass, str]] = {
     Category.UPSTREAM: (
         True,
         CoarseClass.TRANSIENT,
-        "The service behind {tool} is failing; try once more later, else continue without "
-        "it and tell the user.",
+        (
+            "The service behind {tool} is failing; try once more later, else continue without "
+            "it and tell the user."
+        ),
     ),
     Category.BAD_REQUEST: (
         False,
@@ -174,9 +178,15 @@ class Failure:
             if self.retryable == self.category.retryable:
                 advice = self.category.hint_for(self.tool)
             elif self.retryable:
-                advice = f"Call {self.tool} once more with the same arguments; if it fails again, continue without it"
+                advice = (
+                    f"Call {self.tool} once more with the same arguments; if it fails again, "
+                    "continue without it"
+                )
             else:
-                advice = f"Do not repeat the call; continue without {self.tool}, or tell the user what failed"
+                advice = (
+                    f"Do not repeat the call; continue without {self.tool}, "
+                    "or tell the user what failed"
+                )
         advice = advice[:1].upper() + advice[1:]
         if self.alternatives:
             advice = _sentence(advice) + " Alternatives: " + "; ".join(self.alternatives)
@@ -339,9 +349,10 @@ class Empty:
         """The one line the model sees: nothing matched, and a retry will not change it."""
         cap = _config.settings.line_cap
         note = self.note or "Broaden or change the query, or tell the user nothing matched"
+        query = sanitize(self.query, cap // 2)
         text = (
-            f"[empty] {tool}: nothing matched {sanitize(self.query, cap // 2)}. The search ran "
-            f"fine; repeating it unchanged will return nothing again. {_sentence(sanitize(note, cap))}"
+            f"[empty] {tool}: nothing matched {query}. The search ran fine; repeating it "
+            f"unchanged will return nothing again. {_sentence(sanitize(note, cap))}"
         )
         return truncate(text, cap)
 

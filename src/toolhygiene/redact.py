@@ -64,7 +64,7 @@ _HOME = r"(?P<prefix>/home/|/Users/|[A-Za-z]:\\{1,2}Users\\{1,2})(?P<user>[^/\\\
 # OpenAI's ``sk-``.
 _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (
-        ('-----begin',),
+        ("-----begin",),
         re.compile(
             r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?"
             r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|\Z)"
@@ -72,7 +72,7 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("private-key"),
     ),
     (
-        ('://',),
+        ("://",),
         re.compile(
             r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
             r"sqlserver|oracle|clickhouse|cockroachdb)(?:\+[a-z0-9]{1,20})?://[^\s'\"<>`]{1,2048}",
@@ -81,22 +81,27 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("connection-string"),
     ),
     (
-        ('jdbc:',),
+        ("jdbc:",),
         re.compile(r"\bjdbc:[a-z0-9]{1,20}:[^\s'\"<>`]{1,2048}", re.IGNORECASE),
         _replace_all("connection-string"),
     ),
     (
-        ('hooks.slack.com',),
-        re.compile(r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,200}"),
+        ("hooks.slack.com",),
+        re.compile(
+            r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,200}"
+        ),
         _replace_all("slack-webhook"),
     ),
     (
-        ('://',),
-        re.compile(r"\b([a-z][a-z0-9+.-]{1,20}://)[^\s/:@'\"<>]{1,256}:[^\s/@'\"<>]{1,256}@", re.I),
+        ("://",),
+        re.compile(
+            r"\b([a-z][a-z0-9+.-]{1,20}://)[^\s/:@'\"<>]{1,256}:[^\s/@'\"<>]{1,256}@",
+            re.IGNORECASE,
+        ),
         _keep_group(1, "credentials", None),
     ),
     (
-        ('authorization',),
+        ("authorization",),
         re.compile(
             r"\b((?:proxy-)?authorization[\"']?\s{0,5}[:=]\s{0,5}[\"']?)"
             r"(?:(?:bearer|basic|token|digest|negotiate|apikey)\s{1,5})?[^\s,;'\"]{1,4096}",
@@ -105,36 +110,38 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _keep_group(1, "authorization"),
     ),
     (
-        ('bearer',),
+        ("bearer",),
         re.compile(r"\b(bearer\s{1,5})[A-Za-z0-9\-._~+/]{8,4096}=*", re.IGNORECASE),
         _keep_group(1, "bearer-token"),
     ),
     (
-        ('basic',),
+        ("basic",),
         re.compile(r"\b(basic\s{1,5})[A-Za-z0-9+/]{8,4096}={0,2}(?![A-Za-z0-9+/=])"),
         _keep_group(1, "basic-credentials"),
     ),
+    (("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,512}"), _replace_all("anthropic-key")),
     (
-        ('sk-ant-',), re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,512}"), _replace_all("anthropic-key")),
-    (
-        ('sk-',),
+        ("sk-",),
         re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,512}"),
         _replace_all("openai-key"),
     ),
     (
-        ('_live_', '_test_'),
+        ("_live_", "_test_"),
         re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,256}"),
         _replace_all("stripe-key"),
     ),
     (
-        ('whsec_',), re.compile(r"\bwhsec_[A-Za-z0-9]{16,256}"), _replace_all("stripe-webhook-secret")),
+        ("whsec_",),
+        re.compile(r"\bwhsec_[A-Za-z0-9]{16,256}"),
+        _replace_all("stripe-webhook-secret"),
+    ),
     (
-        ('akia', 'asia', 'abia', 'acca', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'apka'),
+        ("akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "apka"),
         re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b"),
         _replace_all("aws-access-key-id"),
     ),
     (
-        ('secret',),
+        ("secret",),
         re.compile(
             r"((?:aws)?_?secret_?(?:access)?_?key[\"']?\s{0,5}[:=]\s{0,5}[\"']?)"
             r"[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])",
@@ -143,40 +150,45 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _keep_group(1, "aws-secret-key"),
     ),
     (
-        ('aiza',), re.compile(r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"), _replace_all("google-api-key")),
+        ("aiza",),
+        re.compile(r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
+        _replace_all("google-api-key"),
+    ),
+    (("gh",), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"), _replace_all("github-token")),
     (
-        ('gh',), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"), _replace_all("github-token")),
+        ("github_pat_",),
+        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
+        _replace_all("github-token"),
+    ),
     (
-        ('github_pat_',), re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"), _replace_all("github-token")),
-    (
-        ('gl',),
+        ("gl",),
         re.compile(r"\bgl(?:pat|dt|rt|ptt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,255}"),
         _replace_all("gitlab-token"),
     ),
+    (("xox",), re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
+    (("xapp-",), re.compile(r"\bxapp-\d-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
+    (("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), _replace_all("npm-token")),
+    (("pypi-age",), re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,1024}"), _replace_all("pypi-token")),
+    (("rubygems_",), re.compile(r"\brubygems_[a-f0-9]{48}\b"), _replace_all("rubygems-token")),
     (
-        ('xox',), re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
+        ("dckr_pat_",),
+        re.compile(r"\bdckr_pat_[A-Za-z0-9_\-]{20,255}"),
+        _replace_all("docker-token"),
+    ),
     (
-        ('xapp-',), re.compile(r"\bxapp-\d-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
-    (
-        ('npm_',), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), _replace_all("npm-token")),
-    (
-        ('pypi-age',), re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,1024}"), _replace_all("pypi-token")),
-    (
-        ('rubygems_',), re.compile(r"\brubygems_[a-f0-9]{48}\b"), _replace_all("rubygems-token")),
-    (
-        ('dckr_pat_',), re.compile(r"\bdckr_pat_[A-Za-z0-9_\-]{20,255}"), _replace_all("docker-token")),
-    (
-        ('eyj',),
-        re.compile(r"\beyJ[A-Za-z0-9_\-]{8,4096}\.eyJ[A-Za-z0-9_\-]{2,8192}\.[A-Za-z0-9_\-]{0,4096}"),
+        ("eyj",),
+        re.compile(
+            r"\beyJ[A-Za-z0-9_\-]{8,4096}\.eyJ[A-Za-z0-9_\-]{2,8192}\.[A-Za-z0-9_\-]{0,4096}"
+        ),
         _replace_all("jwt"),
     ),
     (
-        ('cookie',),
+        ("cookie",),
         re.compile(r"\b((?:set-)?cookie\s{0,5}:\s{0,5})[^\r\n]{1,8192}", re.IGNORECASE),
         _keep_group(1, "cookie"),
     ),
     (
-        ('sess',),
+        ("sess",),
         re.compile(
             r"\b((?:php|j|asp\.net_)?sess(?:ion)?[_-]?id\s{0,5}[=:]\s{0,5})[^\s;&,'\"]{4,1024}",
             re.IGNORECASE,
@@ -184,7 +196,7 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _keep_group(1, "session-id"),
     ),
     (
-        ('pass', 'pwd', 'secret', 'key', 'token', 'credential', 'signature'),
+        ("pass", "pwd", "secret", "key", "token", "credential", "signature"),
         re.compile(
             r"(?P<key>\b[A-Za-z0-9_.\-]{0,40}(?:password|passwd|passphrase|pwd|secret|"
             r"api[_\-]?key|apikey|access[_\-]?key|access[_\-]?token|auth[_\-]?token|"
@@ -197,12 +209,14 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _secret_value,
     ),
     (
-        ('@',),
-        re.compile(r"\b[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}\.[A-Za-z]{2,24}\b"),
+        ("@",),
+        re.compile(
+            r"\b[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}\.[A-Za-z]{2,24}\b"
+        ),
         _replace_all("email"),
     ),
     (
-        ('10.', '127.', '192.168.', '172.', '169.254.', '100.'),
+        ("10.", "127.", "192.168.", "172.", "169.254.", "100."),
         re.compile(
             r"(?<![\d.])(?:10(?:\.\d{1,3}){3}|127(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|"
             r"172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|"
@@ -211,14 +225,14 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("private-ip"),
     ),
     (
-        ('::', 'fc', 'fd', 'fe80:'),
+        ("::", "fc", "fd", "fe80:"),
         re.compile(
             r"(?<![\w:])(?:::1|(?:f[cd][0-9a-f]{2}|fe80):[0-9a-f:]{2,39})(?![\w:])", re.IGNORECASE
         ),
         _replace_all("private-ip"),
     ),
     (
-        ('.internal', '.local', '.corp', '.lan', '.intranet', 'home.arpa', 'localhost'),
+        (".internal", ".local", ".corp", ".lan", ".intranet", "home.arpa", "localhost"),
         re.compile(
             r"\b(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.){1,10}"
             r"(?:internal|local|corp|lan|intranet|localdomain|home\.arpa)\b|\blocalhost\b",
@@ -227,7 +241,7 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("internal-host"),
     ),
     (
-        ('/home/', '/users/', 'users\\'),
+        ("/home/", "/users/", "users\\"),
         re.compile(_HOME),
         lambda m: m.group("prefix") + _placeholder("user"),
     ),

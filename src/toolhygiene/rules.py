@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.errors import Category
@@ -37,15 +38,19 @@ class Rule:
     def __post_init__(self) -> None:
         object.__setattr__(self, "category", Category(self.category))
         if not (callable(self.match) or isinstance(self.match, tuple)):
-            raise UsageError("Rule.match must be an exception class, a tuple of them or a predicate")
+            raise UsageError(
+                "Rule.match must be an exception class, a tuple of them or a predicate"
+            )
 
     def matches(self, exc: BaseException) -> bool:
         """Whether the rule applies; a predicate that raises does not apply."""
         match = self.match
-        if isinstance(match, tuple) or (isinstance(match, type) and issubclass(match, BaseException)):
+        if isinstance(match, tuple) or (
+            isinstance(match, type) and issubclass(match, BaseException)
+        ):
             return isinstance(exc, match)
         try:
-            return bool(match(exc))
+            return bool(cast(Callable[[BaseException], bool], match)(exc))
         except Exception:  # a broken user predicate must not break the agent loop
             return False
 

@@ -14,7 +14,6 @@ import dataclasses
 import itertools
 import random
 import threading
-
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,9 +23,9 @@ import tenacity
 
 from toolhygiene import _config, _observe
 from toolhygiene._exceptions import UsageError
-from toolhygiene._log import logger, safe, traceback_text
+from toolhygiene._log import logger, traceback_text
 from toolhygiene.classify import classify
-from toolhygiene.errors import Category, CoarseClass, Failure, content_of
+from toolhygiene.errors import Category, CoarseClass, Failure, FailureStatus, content_of
 from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
 from toolhygiene.tool import Format, Tool, as_tool
@@ -128,7 +127,9 @@ class Session:
         found = self.tools.get(tool)
         return (found.max_failures if found else None) or self.max_failures
 
-    def _begin(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> _Plan | Outcome:
+    def _begin(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes | None
+    ) -> _Plan | Outcome:
         with self._lock:
             self._calls += 1
             index = self._calls
@@ -136,7 +137,9 @@ class Session:
         if found is None:
             known = ", ".join(sorted(self.tools)) or "none"
             failure = Failure(
-                tool=sanitize(str(name), 64) or "?", category=Category.BAD_REQUEST, retryable=False,
+                tool=sanitize(str(name), 64) or "?",
+                category=Category.BAD_REQUEST,
+                retryable=False,
                 message=sanitize(f"there is no tool named {name!r}", self._line_cap()),
                 instead=f"Call one of the tools that exist: {known}",
                 exc_type="UnknownTool",
@@ -147,11 +150,17 @@ class Session:
             count = self._failures[name]
         if closed:
             failure = Failure(
-                tool=name, category=Category.UNKNOWN, retryable=False, message="",
-                status="closed", count=count, exc_type="Closed",
+                tool=name,
+                category=Category.UNKNOWN,
+                retryable=False,
+                message="",
+                status="closed",
+                count=count,
+                exc_type="Closed",
             )
-            outcome = Outcome(name, False, failure.line(self._line_cap()), failure=failure,
-                              index=index)
+            outcome = Outcome(
+                name, False, failure.line(self._line_cap()), failure=failure, index=index
+            )
             self._log.info("tool.refused", tool=name, failures=count)
             _observe.notify(outcome)
             return outcome
@@ -169,8 +178,9 @@ class Session:
     def _classify(self, plan: _Plan, exc: BaseException) -> Failure:
         cached = plan.seen.get(id(exc))
         if cached is None:
-            cached = classify(exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules),
-                              cap=self._line_cap())
+            cached = classify(
+                exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules), cap=self._line_cap()
+            )
             plan.seen = {id(exc): cached}
         return cached
 
@@ -190,8 +200,8 @@ class Session:
         plan: _Plan = state.kwargs["plan"]
         failure = self._classify(plan, exc) if exc is not None else None
         if failure is not None and failure.retry_after is not None:
-            return min(failure.retry_after, self.max_wait)
-        base = min(0.25 * 2 ** (state.attempt_number - 1), self.max_wait)
+            return float(min(failure.retry_after, self.max_wait))
+        base = float(min(0.25 * 2.0 ** (state.attempt_number - 1), self.max_wait))
         return base + random.uniform(0, base / 2)  # noqa: S311 - jitter, not secrecy
 
     def _before_sleep(self, state: tenacity.RetryCallState) -> None:
@@ -201,8 +211,11 @@ class Session:
             self._local_retries += 1
         failure = self._classify(plan, exc) if exc is not None else None
         self._log.info(
-            "tool.retry", tool=plan.tool.name, attempt=state.attempt_number,
-            wait=state.upcoming_sleep, category=failure.category.value if failure else None,
+            "tool.retry",
+            tool=plan.tool.name,
+            attempt=state.attempt_number,
+            wait=state.upcoming_sleep,
+            category=failure.category.value if failure else None,
         )
 
     def _retrying_options(self, plan: _Plan) -> dict[str, Any]:
@@ -217,8 +230,9 @@ class Session:
 
     def _succeeded(self, plan: _Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
-        outcome = Outcome(name, True, content_of(value, name), value=value,
-                          attempts=attempts, index=plan.index)
+        outcome = Outcome(
+            name, True, content_of(value, name), value=value, attempts=attempts, index=plan.index
+        )
         with self._lock:
             self._successes += 1
             resolved, self._pending = self._pending, []
@@ -229,9 +243,14 @@ class Session:
         return outcome
 
     def _tail(self, pending: _Pending, index: int, how: str) -> dict[str, Any]:
-        tail = {"tool": pending.tool, "category": pending.category.value,
-                "fingerprint": pending.fingerprint, "line": pending.line,
-                "tail": index - pending.index, "outcome": how}
+        tail = {
+            "tool": pending.tool,
+            "category": pending.category.value,
+            "fingerprint": pending.fingerprint,
+            "line": pending.line,
+            "tail": index - pending.index,
+            "outcome": how,
+        }
         self._tails.append(tail)
         return tail
 
@@ -252,31 +271,39 @@ class Session:
         cap = self._cap(name)
         with self._lock:
             if name in self._closed:
-                failure = dataclasses.replace(failure, status="closed",
-                                              count=self._failures[name])
+                failure = dataclasses.replace(failure, status="closed", count=self._failures[name])
             else:
                 self._failures[name] += 1
                 count = self._failures[name]
                 key = (name, failure.fingerprint)
                 self._repeats[key] += 1
-                status = "repeated" if self._repeats[key] >= 2 else "failed"
+                status: FailureStatus = "repeated" if self._repeats[key] >= 2 else "failed"
                 closes = name in self.tools and count >= cap
                 if closes:
                     self._closed.add(name)
                 repeats = self._repeats[key]
                 failure = dataclasses.replace(
-                    failure, status=status, count=repeats if status == "repeated" else count,
+                    failure,
+                    status=status,
+                    count=repeats if status == "repeated" else count,
                     closes=closes,
                 )
             line = failure.line(self._line_cap())
             if failure.status != "closed":
-                self._pending.append(_Pending(index, name, failure.category,
-                                              failure.fingerprint, line))
+                self._pending.append(
+                    _Pending(index, name, failure.category, failure.fingerprint, line)
+                )
         self._log.warning(
-            "tool.failed", tool=name, category=failure.category.value,
-            fingerprint=failure.fingerprint, retryable=failure.retryable,
-            status=failure.status, attempts=attempts, exc_type=failure.exc_type,
-            frame=failure.frame, line=line,
+            "tool.failed",
+            tool=name,
+            category=failure.category.value,
+            fingerprint=failure.fingerprint,
+            retryable=failure.retryable,
+            status=failure.status,
+            attempts=attempts,
+            exc_type=failure.exc_type,
+            frame=failure.frame,
+            line=line,
             traceback=traceback_text(exc) if exc is not None else None,
         )
         if failure.closes:
@@ -339,7 +366,8 @@ class Session:
         with self._lock:
             if self._executor is None:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
-                    thread_name_prefix=f"toolhygiene-{self.id}")
+                    thread_name_prefix=f"toolhygiene-{self.id}"
+                )
             return self._executor
 
     # -- async shell ------------------------------------------------------------------
@@ -369,7 +397,7 @@ class Session:
         replay: list[Exception] = [first]
         retrying = tenacity.AsyncRetrying(**self._retrying_options(plan))
         try:
-            value = await retrying(self._areplay_or_attempt, replay, plan=plan)
+            value: Any = await retrying(self._areplay_or_attempt, replay, plan=plan)
         except Exception as last:
             return self._failed(plan, last, _attempts(retrying))
         return self._succeeded(plan, value, _attempts(retrying))
@@ -453,5 +481,3 @@ def _safe_argument(value: Any, cap: int) -> Any:
     if isinstance(value, (int, float, bool)) or value is None:
         return value
     return sanitize(repr(value), cap // 2)
-
-

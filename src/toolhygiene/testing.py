@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,14 +38,14 @@ class Captured:
     """What was captured: every ``Outcome`` and toolhygiene's log events."""
 
     outcomes: list[Any] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[MutableMapping[str, Any]] = field(default_factory=list)
 
     @property
     def contents(self) -> list[str]:
         """Exactly the texts the model saw, in order."""
         return [o.content for o in self.outcomes]
 
-    def named(self, event: str) -> list[dict[str, Any]]:
+    def named(self, event: str) -> list[MutableMapping[str, Any]]:
         """The log events with this name (``tool.failed``, ``tool.retry``, ...)."""
         return [e for e in self.events if e.get("event") == event]
 

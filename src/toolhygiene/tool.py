@@ -87,9 +87,14 @@ def _strip_titles(node: Any, in_properties: bool = False) -> Any:
 def _describe_type(schema: Mapping[str, Any]) -> str:
     if "type" in schema:
         kind = schema["type"]
-        return {"integer": "a whole number", "number": "a number", "string": "a string",
-                "boolean": "true or false", "array": "a list", "object": "an object"}.get(
-                    str(kind), str(kind))
+        return {
+            "integer": "a whole number",
+            "number": "a number",
+            "string": "a string",
+            "boolean": "true or false",
+            "array": "a list",
+            "object": "an object",
+        }.get(str(kind), str(kind))
     if "enum" in schema:
         return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
     if "anyOf" in schema:
@@ -124,7 +129,7 @@ class Tool(Generic[P, R]):
         if not callable(fn):
             raise UsageError(f"@tool needs a function, got {type(fn).__name__}")
         self.fn = fn
-        self.name = name or getattr(fn, "__name__", type(fn).__name__)
+        self.name: str = str(name or getattr(fn, "__name__", type(fn).__name__))
         if not _NAME.match(self.name):
             raise UsageError(
                 f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-' (API rule)"
@@ -147,7 +152,7 @@ class Tool(Generic[P, R]):
         self._model, self._positional, self._var_keyword = self._build_model(param_docs)
         self.parameters: dict[str, Any] = _strip_titles(self._model.model_json_schema())
         self.parameters.setdefault("properties", {})
-        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        functools.update_wrapper(self, fn)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         return self.fn(*args, **kwargs)
@@ -183,7 +188,7 @@ class Tool(Generic[P, R]):
         config = pydantic.ConfigDict(
             extra="allow" if var_keyword else "forbid", arbitrary_types_allowed=True
         )
-        model = pydantic.create_model(  # type: ignore[call-overload]
+        model = pydantic.create_model(
             f"{self.name}_arguments", __config__=config, **fields
         )
         return model, tuple(positional), var_keyword
@@ -261,20 +266,32 @@ class Tool(Generic[P, R]):
         """Call the function with validated values (positional-only ones by position)."""
         args = [values[name] for name in self._positional if name in values]
         kwargs = {k: v for k, v in values.items() if k not in self._positional}
-        return self.fn(*args, **kwargs)  # type: ignore[arg-type]
+        return self.fn(*args, **kwargs)
 
     def schema(self, fmt: Format) -> dict[str, Any]:
         """This tool's definition in one API's format."""
         if fmt == "anthropic":
-            return {"name": self.name, "description": self.description,
-                    "input_schema": self.parameters}
+            return {
+                "name": self.name,
+                "description": self.description,
+                "input_schema": self.parameters,
+            }
         if fmt == "openai_chat":
-            return {"type": "function", "function": {
-                "name": self.name, "description": self.description,
-                "parameters": self.parameters}}
+            return {
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": self.parameters,
+                },
+            }
         if fmt == "openai_responses":
-            return {"type": "function", "name": self.name, "description": self.description,
-                    "parameters": self.parameters}
+            return {
+                "type": "function",
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            }
         raise UsageError(
             f"unknown format {fmt!r}: use 'anthropic', 'openai_chat' or 'openai_responses'"
         )
@@ -332,9 +349,17 @@ def tool(
     """
 
     def wrap(f: Callable[P, R]) -> Tool[P, R]:
-        return Tool(f, name=name, description=description, max_failures=max_failures,
-                    retries=retries, timeout=timeout, idempotent=idempotent, instead=instead,
-                    rules=rules)
+        return Tool(
+            f,
+            name=name,
+            description=description,
+            max_failures=max_failures,
+            retries=retries,
+            timeout=timeout,
+            idempotent=idempotent,
+            instead=instead,
+            rules=rules,
+        )
 
     return wrap(fn) if fn is not None else wrap
 

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import toolhygiene as th
+from scripted_server import ScriptedServer
+
+
+@pytest.fixture(scope="session")
+def _server() -> Iterator[ScriptedServer]:
+    server = ScriptedServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def server(_server: ScriptedServer) -> Iterator[ScriptedServer]:
+    _server.reset()
+    yield _server
+    _server.reset()
+
+
+@pytest.fixture(autouse=True)
+def _clean_rules() -> Iterator[None]:
+    yield
+    th.clear_rules()
+
+
+@pytest.fixture
+def instant() -> Iterator[None]:
+    with th.testing.instant_retries():
+        yield

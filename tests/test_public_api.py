@@ -1,0 +1,52 @@
+"""The public names are a contract: present, sorted, and nothing else imported."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import toolhygiene as th
+
+DESIGN_NAMES = [
+    "ToolError", "Category", "Failure", "FAILURE_SCHEMA", "Empty", "classify",
+    "summarize", "redact", "tool", "Session",
+]
+
+
+def test_design_names_are_exported() -> None:
+    for name in DESIGN_NAMES:
+        assert name in th.__all__
+        assert hasattr(th, name)
+
+
+def test_all_is_sorted_and_complete() -> None:
+    assert th.__all__ == sorted(th.__all__)
+    public = {n for n in vars(th) if not n.startswith("_")}
+    modules = {"classify", "errors", "frames", "redact", "rules", "session", "tool", "testing"}
+    assert public - modules - set(th.__all__) <= {"formats", "transcript", "annotations"}
+
+
+def test_core_imports_without_the_recognised_libraries() -> None:
+    """toolhygiene recognises their exceptions by name; importing it imports none of them."""
+    blocked = ["httpx", "httpx2", "requests", "aiohttp", "openai", "anthropic", "botocore",
+               "psycopg", "psycopg2", "urllib3"]
+    code = (
+        "import sys\n"
+        f"blocked = {blocked!r}\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in blocked:\n"
+        "            raise ImportError('blocked: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import toolhygiene as th\n"
+        "try:\n"
+        "    raise ConnectionRefusedError(111, 'Connection refused')\n"
+        "except OSError as e:\n"
+        "    print(th.summarize(e, 'probe'))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in blocked))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("[error] probe: connectivity.")
+    assert lines[1] == "[]"
