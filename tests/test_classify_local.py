@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -250,8 +251,9 @@ def test_cyclic_chain_terminates() -> None:
     assert th.classify(a).category is C.UNKNOWN
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="ExceptionGroup is 3.11+")
 def test_exception_group_member_decides() -> None:
-    group = ExceptionGroup("several", [RuntimeError("x"), ExceptionGroup("inner", [
+    group = ExceptionGroup("several", [RuntimeError("x"), ExceptionGroup("inner", [  # noqa: F821
         ConnectionRefusedError(111, "Connection refused")])])
     failure = th.classify(group)
     assert failure.category is C.CONNECTIVITY and failure.never_ran

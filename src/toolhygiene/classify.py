@@ -22,7 +22,7 @@ from toolhygiene._library import (
 )
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.frames import user_frame
-from toolhygiene.redact import sanitize
+from toolhygiene.redact import redact_data, sanitize
 from toolhygiene.rules import Rule, global_rules
 
 __all__ = ["classify", "exception_text", "summarize"]
@@ -139,8 +139,10 @@ def classify(
         message=sanitize(_message(chain, best_at, best), cap),
         hint=sanitize(hint, cap) if hint else "",
         retry_after=_wait(chain, best_at),
-        alternatives=_tool_error_field(chosen, "alternatives", ()),
-        partial_results=_tool_error_field(chosen, "partial_results", None),
+        alternatives=tuple(
+            sanitize(a, cap // 2) for a in _tool_error_field(chosen, "alternatives", ())
+        ),
+        partial_results=redact_data(_tool_error_field(chosen, "partial_results", None)),
         instead=sanitize(_tool_error_field(chosen, "instead", ""), cap),
         exc_type=_type_name(exc),
         frame=user_frame(exc),
@@ -160,7 +162,11 @@ def _type_name(exc: BaseException) -> str:
 
 
 def _message(chain: list[BaseException], at: int, verdict: Verdict) -> str:
-    chosen = verdict.message or exception_text(chain[at]) or f"{type(chain[at]).__name__}"
+    chosen = (
+        verdict.message
+        or exception_text(chain[at])
+        or f"{type(chain[at]).__name__} with no message"
+    )
     parts = []
     if at > 0:
         outer = exception_text(chain[0]).rstrip(".")
@@ -175,10 +181,7 @@ def _message(chain: list[BaseException], at: int, verdict: Verdict) -> str:
             if detail and detail not in chosen:
                 parts[-1] = chosen.rstrip(".")
                 parts.append(detail)
-    text = ": ".join(parts)
-    if not text:
-        return f"{type(chain[0]).__name__} with no message"
-    return text
+    return ": ".join(parts)
 
 
 def _wait(chain: list[BaseException], at: int) -> float | None:

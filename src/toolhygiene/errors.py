@@ -328,7 +328,7 @@ class ToolError(Exception):
             message=sanitize(self.what, cap),
             instead=sanitize(self.instead, cap),
             retry_after=self.retry_after,
-            alternatives=tuple(sanitize(a, 120) for a in self.alternatives),
+            alternatives=tuple(sanitize(a, cap // 2) for a in self.alternatives),
             exc_type="ToolError",
         ).line()
 

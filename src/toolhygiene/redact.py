@@ -11,9 +11,10 @@ any shape costs time in proportion to its length.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-__all__ = ["RAW_CAP", "fold", "neutralise", "redact", "sanitize", "truncate"]
+__all__ = ["RAW_CAP", "fold", "neutralise", "redact", "redact_data", "sanitize", "truncate"]
 
 RAW_CAP = 65_536
 """Characters of raw text read at most; the rest is dropped before any other work."""
@@ -46,10 +47,9 @@ _ALLOWED_VALUES = frozenset({"true", "false", "null", "none", "nil", "undefined"
 
 
 def _secret_value(m: re.Match[str]) -> str:
-    value = m.group("value")
-    lowered = value.lower().strip("\"'")
+    value = m.group("value").strip("\"'")
     if (
-        lowered in _ALLOWED_VALUES
+        value.lower() in _ALLOWED_VALUES
         or value.startswith(("$", "{{", "<", "%(", "[redacted:"))
         or set(value) <= {"*", "x", "X", "•"}
     ):
@@ -338,3 +338,17 @@ def sanitize(text: str, cap: int, *, redacting: bool = True) -> str:
     if redacting:
         text = redact(text)
     return truncate(fold(neutralise(text)), cap)
+
+
+def redact_data(value: Any, depth: int = 0) -> Any:
+    """``value`` with every string in it redacted: dicts, lists and tuples are walked
+    (keys too), other objects are left as they are. Deeper than 20 levels is cut."""
+    if isinstance(value, str):
+        return redact(value[:RAW_CAP])
+    if depth > 20:
+        return "[cut: nested too deep]"
+    if isinstance(value, Mapping):
+        return {redact_data(k, depth + 1): redact_data(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_data(v, depth + 1) for v in value]
+    return value

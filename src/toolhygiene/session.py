@@ -68,7 +68,7 @@ class _Plan:
     values: dict[str, Any]
     arguments: Mapping[str, Any]
     index: int
-    seen: dict[int, Failure] = dataclasses.field(default_factory=dict)
+    seen: tuple[BaseException, Failure] | None = None
 
 
 class Session:
@@ -176,15 +176,18 @@ class Session:
         return self.line_cap or _config.settings.line_cap
 
     def _classify(self, plan: _Plan, exc: BaseException) -> Failure:
-        cached = plan.seen.get(id(exc))
-        if cached is None:
-            cached = classify(
-                exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules), cap=self._line_cap()
-            )
-            plan.seen = {id(exc): cached}
-        return cached
+        # Holding the exception itself (not its id) keeps a new one from aliasing it.
+        if plan.seen is not None and plan.seen[0] is exc:
+            return plan.seen[1]
+        failure = classify(
+            exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules), cap=self._line_cap()
+        )
+        plan.seen = (exc, failure)
+        return failure
 
     def _retry_locally(self, plan: _Plan, exc: BaseException) -> bool:
+        if not isinstance(exc, Exception):
+            return False  # KeyboardInterrupt, SystemExit, CancelledError: never retried
         failure = self._classify(plan, exc)
         return (
             failure.retryable

@@ -188,9 +188,7 @@ class Tool(Generic[P, R]):
         config = pydantic.ConfigDict(
             extra="allow" if var_keyword else "forbid", arbitrary_types_allowed=True
         )
-        model = pydantic.create_model(
-            f"{self.name}_arguments", __config__=config, **fields
-        )
+        model = pydantic.create_model(f"{self.name}_arguments", __config__=config, **fields)
         return model, tuple(positional), var_keyword
 
     def signature_text(self) -> str:
