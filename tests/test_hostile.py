@@ -20,7 +20,7 @@ class StrRaises(Exception):
 
 class StrNotStr(Exception):
     def __str__(self) -> Any:
-        return 42
+        return 42  # noqa: PLE0307
 
 
 class StrRecurses(Exception):

@@ -7,9 +7,9 @@ the built-in table of library classes, then builtins; ``unknown`` when nothing m
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from toolhygiene import _config
 from toolhygiene._http import headers_of, retry_after
@@ -34,6 +34,12 @@ _GROUP = getattr(builtins, "BaseExceptionGroup", None)
 def _chain(exc: BaseException) -> list[BaseException]:
     """``exc`` and what it came from, depth first: group members, then the cause (or the
     context, unless suppressed). Cycles and absurd depths are cut."""
+    if (
+        exc.__cause__ is None
+        and exc.__context__ is None
+        and not (_GROUP is not None and isinstance(exc, _GROUP))
+    ):
+        return [exc]
     seen: set[int] = set()
     found: list[BaseException] = []
     stack = [exc]
@@ -70,7 +76,7 @@ def exception_text(exc: BaseException) -> str:
     if isinstance(exc, KeyError) and len(exc.args) == 1:
         return f"no such key: {text}"
     text = text.strip()
-    while True:
+    while text[:1] in ("[", "<"):
         m = _ERRNO_PREFIX.match(text)
         if m is None:
             break
@@ -132,26 +138,25 @@ def classify(
     if best is None:
         best = Verdict(Category.UNKNOWN, Category.UNKNOWN.retryable, SCORE_UNKNOWN)
     chosen = chain[best_at]
-    return Failure(
+    failure = Failure(
         tool=tool or "tool",
         category=best.category,
         retryable=best.retryable,
         message=sanitize(_message(chain, best_at, best), cap),
         hint=sanitize(hint, cap) if hint else "",
         retry_after=_wait(chain, best_at),
-        alternatives=tuple(
-            sanitize(a, cap // 2) for a in _tool_error_field(chosen, "alternatives", ())
-        ),
-        partial_results=redact_data(_tool_error_field(chosen, "partial_results", None)),
-        instead=sanitize(_tool_error_field(chosen, "instead", ""), cap),
         exc_type=_type_name(exc),
         frame=user_frame(exc),
         never_ran=_never_ran(chain, best_at, best),
     )
-
-
-def _tool_error_field(exc: BaseException, name: str, default: Any) -> Any:
-    return getattr(exc, name, default) if isinstance(exc, ToolError) else default
+    if isinstance(chosen, ToolError):
+        failure = dataclasses.replace(
+            failure,
+            alternatives=tuple(sanitize(a, cap // 2) for a in chosen.alternatives),
+            partial_results=redact_data(chosen.partial_results),
+            instead=sanitize(chosen.instead, cap),
+        )
+    return failure
 
 
 def _type_name(exc: BaseException) -> str:
@@ -189,7 +194,7 @@ def _wait(chain: list[BaseException], at: int) -> float | None:
     if isinstance(chosen, ToolError):
         return chosen.retry_after
     ceiling = _config.settings.retry_after_ceiling
-    for current in (chosen, *chain):
+    for current in (chosen, *chain[:at], *chain[at + 1 :]):
         seconds = retry_after(headers_of(current), ceiling)
         if seconds is not None:
             return seconds

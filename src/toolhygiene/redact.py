@@ -21,7 +21,7 @@ RAW_CAP = 65_536
 
 _ELLIPSIS = "…"
 
-_Sub = Callable[[str], str]
+_Sub = Callable[[re.Match[str]], str]
 
 
 def _placeholder(name: str) -> str:
@@ -62,7 +62,14 @@ _HOME = r"(?P<prefix>/home/|/Users/|[A-Za-z]:\\{1,2}Users\\{1,2})(?P<user>[^/\\\
 # Most specific first: a PEM block before anything that could match inside it, a
 # connection string before the generic URL-credentials rule, Anthropic keys before
 # OpenAI's ``sk-``.
-_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+# Each rule runs only where its gate lets it: a regex found in the text, or one of a
+# tuple of lowercase substrings present. When a tuple's first member is part of all the
+# others, it is checked alone first: one search rules out the whole group.
+_AWS_ID_GATE = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}")
+
+Gate = tuple[str, ...] | re.Pattern[str]
+
+_RULES: tuple[tuple[Gate, re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (
         ("-----begin",),
         re.compile(
@@ -72,7 +79,19 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("private-key"),
     ),
     (
-        ("://",),
+        (
+            "postgres",
+            "mysql",
+            "mariadb",
+            "mongodb",
+            "redis",
+            "amqp",
+            "mssql",
+            "sqlserver",
+            "oracle",
+            "clickhouse",
+            "cockroach",
+        ),
         re.compile(
             r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
             r"sqlserver|oracle|clickhouse|cockroachdb)(?:\+[a-z0-9]{1,20})?://[^\s'\"<>`]{1,2048}",
@@ -93,7 +112,7 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("slack-webhook"),
     ),
     (
-        ("://",),
+        ("@",),
         re.compile(
             r"\b([a-z][a-z0-9+.-]{1,20}://)[^\s/:@'\"<>]{1,256}:[^\s/@'\"<>]{1,256}@",
             re.IGNORECASE,
@@ -126,6 +145,25 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("openai-key"),
     ),
     (
+        (
+            "gl",
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "glcbt-",
+            "glsoat-",
+            "glft-",
+            "glimt-",
+            "glagent-",
+        ),
+        re.compile(r"\bgl(?:pat|dt|rt|ptt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,255}"),
+        _replace_all("gitlab-token"),
+    ),
+    (("xox",), re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
+    (("xapp-",), re.compile(r"\bxapp-\d-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
+    (("pypi-age",), re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,1024}"), _replace_all("pypi-token")),
+    (
         ("_live_", "_test_"),
         re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,256}"),
         _replace_all("stripe-key"),
@@ -136,7 +174,24 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("stripe-webhook-secret"),
     ),
     (
-        ("akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "apka"),
+        ("gh_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
+        _replace_all("github-token"),
+    ),
+    (
+        ("github_pat_",),
+        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
+        _replace_all("github-token"),
+    ),
+    (("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), _replace_all("npm-token")),
+    (("rubygems_",), re.compile(r"\brubygems_[a-f0-9]{48}\b"), _replace_all("rubygems-token")),
+    (
+        ("dckr_pat_",),
+        re.compile(r"\bdckr_pat_[A-Za-z0-9_\-]{20,255}"),
+        _replace_all("docker-token"),
+    ),
+    (
+        _AWS_ID_GATE,
         re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b"),
         _replace_all("aws-access-key-id"),
     ),
@@ -153,27 +208,6 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         ("aiza",),
         re.compile(r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
         _replace_all("google-api-key"),
-    ),
-    (("gh",), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"), _replace_all("github-token")),
-    (
-        ("github_pat_",),
-        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
-        _replace_all("github-token"),
-    ),
-    (
-        ("gl",),
-        re.compile(r"\bgl(?:pat|dt|rt|ptt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,255}"),
-        _replace_all("gitlab-token"),
-    ),
-    (("xox",), re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
-    (("xapp-",), re.compile(r"\bxapp-\d-[A-Za-z0-9\-]{10,255}"), _replace_all("slack-token")),
-    (("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), _replace_all("npm-token")),
-    (("pypi-age",), re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,1024}"), _replace_all("pypi-token")),
-    (("rubygems_",), re.compile(r"\brubygems_[a-f0-9]{48}\b"), _replace_all("rubygems-token")),
-    (
-        ("dckr_pat_",),
-        re.compile(r"\bdckr_pat_[A-Za-z0-9_\-]{20,255}"),
-        _replace_all("docker-token"),
     ),
     (
         ("eyj",),
@@ -216,7 +250,7 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
         _replace_all("email"),
     ),
     (
-        ("10.", "127.", "192.168.", "172.", "169.254.", "100."),
+        (".", "10.", "127.", "192.168.", "172.", "169.254.", "100."),
         re.compile(
             r"(?<![\d.])(?:10(?:\.\d{1,3}){3}|127(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|"
             r"172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|"
@@ -248,6 +282,18 @@ _RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], 
 )
 
 
+def _compile_gate(gate: Gate) -> tuple[str | None, tuple[str, ...], re.Pattern[str] | None]:
+    if isinstance(gate, re.Pattern):
+        return None, (), gate
+    first, rest = gate[0], gate[1:]
+    if rest and all(first in other for other in rest):
+        return first, rest, None
+    return None, gate, None
+
+
+_PLAN = tuple((*_compile_gate(gate), pattern, sub) for gate, pattern, sub in _RULES)
+
+
 def redact(text: str) -> str:
     """Replace secrets and internals in ``text`` with ``[redacted:<what>]`` placeholders.
 
@@ -258,13 +304,20 @@ def redact(text: str) -> str:
     Ids the model needs (UUIDs, order numbers, hashes, versions, public URLs) stay.
     """
     lowered = text.lower()
-    for triggers, pattern, sub in _RULES:
-        # A pattern runs only where a substring it cannot match without is present:
-        # most text skips most patterns at the cost of a substring search.
-        if any(t in lowered for t in triggers):
-            changed = pattern.sub(sub, text)
-            if changed != text:
-                text, lowered = changed, changed.lower()
+    for common, any_of, regex, pattern, sub in _PLAN:
+        if regex is not None:
+            if regex.search(text) is None:
+                continue
+        elif common is not None and common not in lowered:
+            continue
+        else:
+            # Inline, not any(): this loop is most of the cost of redacting short text.
+            for needle in any_of:
+                if needle in lowered:
+                    break
+            else:
+                continue
+        text = pattern.sub(sub, text)
     return text
 
 
@@ -283,6 +336,10 @@ _INJECTION = re.compile(
 )
 
 
+_ROLES = ("system", "assistant", "human", "user", "developer")
+_STEERING = ("ignore", "disregard", "forget", "override")
+
+
 def _markup_sub(m: re.Match[str]) -> str:
     tag = m.group("tag")
     return f"[markup:{tag.lower()}]" if tag else "[markup]"
@@ -291,14 +348,22 @@ def _markup_sub(m: re.Match[str]) -> str:
 def neutralise(text: str) -> str:
     """Defuse text written to steer a model: role tags, chat-template tokens, role
     markers at line starts and "ignore previous instructions" phrasing."""
+    lowered = text.lower()
     if "<" in text:
         text = _MARKUP.sub(_markup_sub, text)
-    if ":" in text:
+    if ":" in text and _any_in(_ROLES, lowered):
         text = _ROLE_MARKER.sub(lambda m: f"[role:{m.group(1).lower()}]", text)
-    lowered = text.lower()
-    if any(w in lowered for w in ("ignore", "disregard", "forget", "override")):
+    if _any_in(_STEERING, lowered):
         text = _INJECTION.sub("[instruction-like text removed]", text)
     return text
+
+
+def _any_in(needles: tuple[str, ...], haystack: str) -> bool:
+    # A plain loop: any() over a generator costs more than the searches it saves here.
+    for needle in needles:  # noqa: SIM110
+        if needle in haystack:
+            return True
+    return False
 
 
 _INVISIBLE = re.compile(
@@ -334,6 +399,8 @@ def sanitize(text: str, cap: int, *, redacting: bool = True) -> str:
 
     The order is the point: cap the raw text, redact, neutralise, fold, truncate.
     """
+    if not text:
+        return ""
     text = text[:RAW_CAP]
     if redacting:
         text = redact(text)

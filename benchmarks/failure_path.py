@@ -1,0 +1,48 @@
+"""The failure path: classify + redact + line, for a 200-character and a 1 MB message.
+
+Prints microseconds per failure and the ratio to a baseline measured in the same run:
+``repr(exc)``, what a blind loop would paste. Targets: <= 30 us and <= 5 ms.
+Run: ``make bench`` (or ``.venv/bin/python benchmarks/failure_path.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+import timeit
+from pathlib import Path
+
+import toolhygiene as th
+
+
+def raised(message: str) -> Exception:
+    try:
+        Path("/nonexistent") / "x"
+        raise ConnectionRefusedError(111, message)
+    except ConnectionRefusedError as exc:
+        return exc
+
+
+def measure(label: str, exc: Exception, number: int) -> float:
+    best = min(timeit.repeat(lambda: th.summarize(exc, "get_order"), number=number, repeat=5))
+    base = min(timeit.repeat(lambda: repr(exc), number=number, repeat=5))
+    per = best / number
+    print(f"{label:<28} {per * 1e6:>10.1f} us/failure   repr(exc): {base / number * 1e6:>8.2f} us"
+          f"   ratio {per / (base / number):>8.1f}x")
+    return per
+
+
+def main() -> int:
+    short = ("connect to orders service failed for customer C-4821 while fetching order "
+             "ORD-88213 from https://api.example.com/v1/orders; retried 0 times; upstream "
+             "said: connection refused by peer")[:200]
+    big = ("upstream body <html>" + "lorem ipsum dolor sit amet " * 40_000)[:1_000_000]
+    print(f"python {sys.version.split()[0]}, failure path = classify + redact + line")
+    small = measure("200-char message", raised(short), 2000)
+    large = measure("1 MB message", raised(big), 20)
+    print(f"targets: 200 chars <= 30 us: {'met' if small <= 30e-6 else 'MISSED'}; "
+          f"1 MB <= 5 ms: {'met' if large <= 5e-3 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
