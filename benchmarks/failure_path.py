@@ -7,19 +7,30 @@ Run: ``make bench`` (or ``.venv/bin/python benchmarks/failure_path.py``).
 
 from __future__ import annotations
 
+import socket
 import sys
 import timeit
-from pathlib import Path
 
 import toolhygiene as th
 
 
-def raised(message: str) -> Exception:
+def refused() -> ConnectionRefusedError:
+    """A real refused connection on loopback (nothing listens on the port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     try:
-        Path("/nonexistent") / "x"
-        raise ConnectionRefusedError(111, message)
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
     except ConnectionRefusedError as exc:
         return exc
+    raise RuntimeError("the port was not closed")
+
+
+def raised(message: str) -> Exception:
+    exc = refused()
+    exc.strerror = message
+    exc.args = (exc.errno, message)
+    return exc
 
 
 def measure(label: str, exc: Exception, number: int) -> float:

@@ -322,6 +322,8 @@ class Session:
 
         ``arguments`` is a dict or the JSON string the model sent.
         """
+        if self.tools.get(name) is not None and self.tools[name].is_async and _loop_running():
+            raise UsageError(f"{name} is async and an event loop is running: use acall()")
         plan = self._begin(name, arguments)
         if isinstance(plan, Outcome):
             return plan
@@ -334,11 +336,7 @@ class Session:
     def _attempt(self, plan: _Plan) -> Any:
         tool = plan.tool
         if tool.is_async:
-            try:
-                asyncio.get_running_loop()
-            except RuntimeError:
-                return asyncio.run(_with_timeout(tool.invoke(plan.values), tool))
-            raise UsageError(f"{tool.name} is async and an event loop is running: use acall()")
+            return asyncio.run(_with_timeout(tool.invoke(plan.values), tool))
         if tool.timeout is None:
             return tool.invoke(plan.values)
         future = self._pool().submit(tool.invoke, plan.values)
@@ -457,6 +455,14 @@ class Session:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _attempts(retrying: tenacity.BaseRetrying) -> int:

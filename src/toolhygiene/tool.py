@@ -10,6 +10,7 @@ import functools
 import inspect
 import json
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, Literal, ParamSpec, TypeVar, get_type_hints, overload
 
@@ -125,6 +126,7 @@ class Tool(Generic[P, R]):
         idempotent: bool = True,
         instead: str = "",
         rules: Iterable[Rule] = (),
+        localns: Mapping[str, Any] | None = None,
     ) -> None:
         if not callable(fn):
             raise UsageError(f"@tool needs a function, got {type(fn).__name__}")
@@ -149,7 +151,7 @@ class Tool(Generic[P, R]):
         self.instead = instead
         self.rules = tuple(rules)
         self.is_async = inspect.iscoroutinefunction(fn)
-        self._model, self._positional, self._var_keyword = self._build_model(param_docs)
+        self._model, self._positional, self._var_keyword = self._build_model(param_docs, localns)
         self.parameters: dict[str, Any] = _strip_titles(self._model.model_json_schema())
         self.parameters.setdefault("properties", {})
         functools.update_wrapper(self, fn)
@@ -161,11 +163,11 @@ class Tool(Generic[P, R]):
         return f"<Tool {self.name}>"
 
     def _build_model(
-        self, docs: Mapping[str, str]
+        self, docs: Mapping[str, str], localns: Mapping[str, Any] | None
     ) -> tuple[type[pydantic.BaseModel], tuple[str, ...], bool]:
         try:
             signature = inspect.signature(self.fn)
-            hints = _type_hints(self.fn)
+            hints = _type_hints(self.fn, localns)
         except (TypeError, ValueError, NameError) as exc:
             raise UsageError(f"cannot read the signature of {self.name}: {exc}") from exc
         fields: dict[str, Any] = {}
@@ -295,9 +297,9 @@ class Tool(Generic[P, R]):
         )
 
 
-def _type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+def _type_hints(fn: Callable[..., Any], localns: Mapping[str, Any] | None) -> dict[str, Any]:
     target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else type(fn).__call__
-    return get_type_hints(target, include_extras=True)
+    return get_type_hints(target, localns=dict(localns or {}), include_extras=True)
 
 
 @overload
@@ -346,6 +348,10 @@ def tool(
         rules: classification rules for this tool's own exceptions.
     """
 
+    # The decorating scope's names resolve string annotations of classes defined there
+    # (``from __future__ import annotations`` with a local pydantic model).
+    scope = sys._getframe(1).f_locals
+
     def wrap(f: Callable[P, R]) -> Tool[P, R]:
         return Tool(
             f,
@@ -357,6 +363,7 @@ def tool(
             idempotent=idempotent,
             instead=instead,
             rules=rules,
+            localns=scope,
         )
 
     return wrap(fn) if fn is not None else wrap

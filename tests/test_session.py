@@ -1,0 +1,473 @@
+"""Session: caps in code, the same-failure breaker, local retries, timeouts, logs, tails."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+
+import toolhygiene as th
+from scripted_server import ScriptedServer, closed_port
+
+Call = Callable[..., Any]
+
+
+@pytest.fixture(params=["sync", "async"])
+def call(request: pytest.FixtureRequest) -> Callable[[th.Session], Call]:
+    """Each behaviour runs through ``call`` and through ``acall``."""
+    if request.param == "sync":
+        return lambda session: session.call
+
+    def via_acall(session: th.Session) -> Call:
+        return lambda *args: asyncio.run(session.acall(*args))
+
+    return via_acall
+
+
+def not_found(order_id: str) -> th.ToolError:
+    return th.ToolError(f"no order with id {order_id} exists", retryable=False,
+                        category="not_found", instead="use search_orders to find it")
+
+
+def test_success_outcome(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def get_order(order_id: str) -> dict[str, Any]:
+        return {"id": order_id, "total": 12.5}
+
+    outcome = call(th.Session([get_order]))("get_order", {"order_id": "ORD-1"})
+    assert outcome.ok and outcome.failure is None and outcome.attempts == 1
+    assert outcome.value == {"id": "ORD-1", "total": 12.5}
+    assert outcome.content == '{"id": "ORD-1", "total": 12.5}'
+
+
+def test_empty_is_a_success_that_says_retrying_will_not_help(
+        call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def search_orders(customer: str) -> th.Empty:
+        return th.Empty(f"orders of customer {customer}")
+
+    session = th.Session([search_orders])
+    outcome = call(session)("search_orders", {"customer": "C-1"})
+    assert outcome.ok and outcome.content.startswith("[empty] search_orders:")
+    assert session.stats()["failures"] == {}
+
+
+def test_cap_closes_the_tool_and_it_no_longer_runs(call: Callable[[th.Session], Call]) -> None:
+    runs = []
+
+    @th.tool
+    def get_order(order_id: str) -> None:
+        runs.append(order_id)
+        raise not_found(order_id)
+
+    session = th.Session([get_order], max_failures=2)
+    run = call(session)
+    first, second, third = (run("get_order", {"order_id": f"ORD-{i}"}) for i in range(3))
+    assert "Not transient" in first.content
+    assert second.content.endswith("get_order is now closed for this conversation.")
+    assert third.content == (
+        "[error] get_order: unavailable. get_order has failed 2 times in this conversation "
+        "and is now closed. Continue without it, or tell the user what you could not do.")
+    assert runs == ["ORD-0", "ORD-1"]
+    assert third.attempts == 0
+    assert session.stats()["closed"] == ["get_order"]
+
+
+def test_per_tool_cap_overrides_the_session(call: Callable[[th.Session], Call]) -> None:
+    @th.tool(max_failures=1)
+    def fragile() -> None:
+        raise ValueError("bad")
+
+    @th.tool
+    def sturdy() -> None:
+        raise ValueError("bad")
+
+    session = th.Session([fragile, sturdy], max_failures=3)
+    run = call(session)
+    assert run("fragile").failure.closes
+    assert "unavailable" in run("fragile").content
+    assert [run("sturdy").failure.closes for _ in range(3)] == [False, False, True]
+
+
+def test_successes_do_not_reset_the_cap(call: Callable[[th.Session], Call]) -> None:
+    state = {"fail": True}
+
+    @th.tool
+    def flip(x: int) -> str:
+        if x < 0:
+            raise ValueError(f"x must be positive, got {x}")
+        return "ok"
+
+    session = th.Session([flip], max_failures=2)
+    run = call(session)
+    run("flip", {"x": -1})
+    assert run("flip", {"x": 1}).ok
+    assert run("flip", {"x": -2}).failure.closes
+    assert "unavailable" in run("flip", {"x": 1}).content
+    del state
+
+
+def test_same_failure_twice_changes_the_message_whatever_the_arguments(
+        call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def get_order(order_id: str) -> None:
+        raise not_found(order_id)
+
+    session = th.Session([get_order], max_failures=5)
+    run = call(session)
+    run("get_order", {"order_id": "ORD-1"})
+    second = run("get_order", {"order_id": "ORD-2"})
+    assert second.failure.status == "repeated"
+    assert "This exact failure has now happened 2 times" in second.content
+    assert "Try a different approach" in second.content
+
+
+def test_different_failures_are_not_repeats(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def parse(text: str) -> int:
+        return {}[text] if not text else int(text)
+
+    session = th.Session([parse], max_failures=5)
+    run = call(session)
+    run("parse", {"text": "x"})
+    assert run("parse", {"text": ""}).failure.status == "failed"
+
+
+def test_attempted_call_is_recorded_and_redacted(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def login(user: str, password: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    outcome = call(th.Session([login]))("login", {"user": "ann@example.com", "password": "hunter2"})
+    attempted = outcome.failure.to_dict()["attempted_query"]
+    assert attempted == {"tool": "login", "arguments": {"user": "[redacted:email]",
+                                                        "password": "hunter2"}}
+
+
+# -- local retries through a real HTTP server --------------------------------------------
+
+def test_transient_blip_is_retried_locally_and_never_seen(
+        server: ScriptedServer, call: Callable[[th.Session], Call], instant: None) -> None:
+    server.push(503, "<html>busy</html>")
+    server.push(502, "<html>bad gateway</html>")
+    server.push(200, {"stock": 4})
+
+    @th.tool(retries=2)
+    def check_stock(sku: str) -> Any:
+        response = httpx.get(f"{server.url}/stock/{sku}", timeout=5)
+        response.raise_for_status()
+        return response.json()
+
+    session = th.Session([check_stock])
+    with th.testing.capture() as seen:
+        outcome = call(session)("check_stock", {"sku": "A-1"})
+    assert outcome.ok and outcome.value == {"stock": 4} and outcome.attempts == 3
+    assert seen.contents == ['{"stock": 4}']
+    assert len(seen.named("tool.retry")) == 2
+    assert session.stats()["local_retries"] == 2
+    assert session.stats()["failures"] == {}
+
+
+def test_retries_exhausted_reach_the_model_once(
+        server: ScriptedServer, call: Callable[[th.Session], Call], instant: None) -> None:
+    for _ in range(3):
+        server.push(503, "<html>down</html>")
+
+    @th.tool(retries=2)
+    def check_stock() -> Any:
+        httpx.get(server.url, timeout=5).raise_for_status()
+
+    session = th.Session([check_stock])
+    outcome = call(session)("check_stock")
+    assert outcome.attempts == 3
+    assert outcome.content.startswith("[error] check_stock: upstream. the service answered HTTP 503")
+    assert session.stats()["failures"] == {"check_stock": 1}
+    assert len(server.requests) == 3
+
+
+def test_retry_after_is_honoured(server: ScriptedServer, call: Callable[[th.Session], Call]) -> None:
+    server.push(429, {}, {"retry-after": "0.2"})
+    server.push(200, {"ok": True})
+
+    @th.tool
+    def fetch() -> Any:
+        response = httpx.get(server.url, timeout=5)
+        response.raise_for_status()
+        return response.json()
+
+    with th.testing.capture() as seen:
+        outcome = call(th.Session([fetch]))("fetch")
+    assert outcome.ok
+    assert [e["wait"] for e in seen.named("tool.retry")] == [0.2]
+    assert len(server.requests) == 2
+
+
+def test_retry_after_beyond_max_wait_goes_to_the_model(
+        server: ScriptedServer, call: Callable[[th.Session], Call]) -> None:
+    server.push(429, {}, {"retry-after": "120"})
+
+    @th.tool
+    def fetch() -> Any:
+        httpx.get(server.url, timeout=5).raise_for_status()
+
+    outcome = call(th.Session([fetch], max_wait=5))("fetch")
+    assert outcome.attempts == 1 and len(server.requests) == 1
+    assert "Transient: retry after 120 s." in outcome.content
+
+
+def test_non_transient_failures_are_not_retried(
+        server: ScriptedServer, call: Callable[[th.Session], Call], instant: None) -> None:
+    server.push(404, {})
+
+    @th.tool(retries=3)
+    def fetch() -> Any:
+        httpx.get(server.url, timeout=5).raise_for_status()
+
+    assert call(th.Session([fetch]))("fetch").attempts == 1
+    assert len(server.requests) == 1
+
+
+def test_not_idempotent_is_not_retried_after_a_timeout(
+        server: ScriptedServer, call: Callable[[th.Session], Call], instant: None) -> None:
+    server.push(200, {}, delay=0.6)
+
+    @th.tool(idempotent=False, retries=3)
+    def charge_card() -> Any:
+        return httpx.post(server.url + "/charge", timeout=0.2).json()
+
+    outcome = call(th.Session([charge_card]))("charge_card")
+    assert outcome.attempts == 1
+    assert outcome.failure.category is th.Category.CONNECTIVITY
+    assert len(server.requests) == 1
+
+
+def test_not_idempotent_is_retried_when_the_call_never_ran(
+        server: ScriptedServer, call: Callable[[th.Session], Call], instant: None) -> None:
+    urls = [f"http://127.0.0.1:{closed_port()}/charge", server.url + "/charge"]
+    server.push(200, {"charged": True})
+
+    @th.tool(idempotent=False, retries=2)
+    def charge_card() -> Any:
+        return httpx.post(urls.pop(0), timeout=2).json()
+
+    outcome = call(th.Session([charge_card]))("charge_card")
+    assert outcome.ok and outcome.attempts == 2
+    assert len(server.requests) == 1
+
+
+def test_retry_budget_stops_local_retries(call: Callable[[th.Session], Call]) -> None:
+    runs = []
+
+    @th.tool(retries=50)
+    def flaky() -> None:
+        runs.append(time.monotonic())
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    outcome = call(th.Session([flaky], retry_budget=0.5, max_wait=0.2))("flaky")
+    assert not outcome.ok
+    assert 2 <= len(runs) < 50
+    assert runs[-1] - runs[0] < 1.5
+
+
+# -- timeouts ------------------------------------------------------------------------------
+
+def test_async_tool_timeout_is_enforced() -> None:
+    cancelled = []
+
+    @th.tool(timeout=0.1, retries=0)
+    async def slow() -> str:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+        return "late"
+
+    outcome = asyncio.run(th.Session([slow]).acall("slow"))
+    assert outcome.content.startswith("[error] slow: connectivity. slow did not finish within 0.1 s.")
+    assert cancelled == [True]
+
+
+def test_sync_tool_timeout_is_enforced_in_a_worker_thread(call: Callable[[th.Session], Call]) -> None:
+    release = threading.Event()
+
+    @th.tool(timeout=0.1, retries=0)
+    def slow() -> str:
+        release.wait(5)
+        return "late"
+
+    outcome = call(th.Session([slow]))("slow")
+    release.set()
+    assert "slow did not finish within 0.1 s" in outcome.content
+
+
+async def test_sync_tools_run_off_the_event_loop() -> None:
+    loop_thread = threading.get_ident()
+
+    @th.tool
+    def where() -> int:
+        return threading.get_ident()
+
+    outcome = await th.Session([where]).acall("where")
+    assert outcome.value != loop_thread
+
+
+def test_async_tool_through_sync_call() -> None:
+    @th.tool
+    async def ping() -> str:
+        return "pong"
+
+    assert th.Session([ping]).call("ping").value == "pong"
+
+
+async def test_async_tool_through_sync_call_inside_a_loop_is_a_usage_error() -> None:
+    @th.tool
+    async def ping() -> str:
+        return "pong"
+
+    with pytest.raises(th.UsageError, match="use acall"):
+        th.Session([ping]).call("ping")
+
+
+# -- concurrency ---------------------------------------------------------------------------
+
+async def test_a_thousand_concurrent_calls_keep_exact_counts() -> None:
+    @th.tool
+    async def echo(i: int) -> int:
+        await asyncio.sleep(0)
+        if i % 10 == 0:
+            raise ValueError(f"{i} is a multiple of ten")
+        return i
+
+    session = th.Session([echo], max_failures=10_000)
+    outcomes = await asyncio.gather(*(session.acall("echo", {"i": i}) for i in range(1000)))
+    stats = session.stats()
+    assert stats["calls"] == 1000
+    assert stats["successes"] == 900 == sum(o.ok for o in outcomes)
+    assert stats["failures"] == {"echo": 100}
+
+
+async def test_burst_closes_the_tool_at_exactly_the_cap() -> None:
+    @th.tool(max_failures=3)
+    async def broken(i: int) -> None:
+        await asyncio.sleep(0.01)
+        raise ValueError("always broken")
+
+    session = th.Session([broken])
+    outcomes = await asyncio.gather(*(session.acall("broken", {"i": i}) for i in range(1000)))
+    counted = [o for o in outcomes if o.failure and o.failure.status != "closed"]
+    assert len(counted) == 3
+    assert session.stats()["failures"] == {"broken": 3}
+    assert all("unavailable" in o.content for o in outcomes if o not in counted)
+
+
+def test_eight_threads_keep_exact_counts() -> None:
+    @th.tool
+    def work(i: int) -> int:
+        if i % 4 == 0:
+            raise ValueError("no multiples of four")
+        return i
+
+    session = th.Session([work], max_failures=1_000_000)
+    with ThreadPoolExecutor(8) as pool:
+        outcomes = list(pool.map(lambda i: session.call("work", {"i": i}), range(4000)))
+    assert session.stats()["calls"] == 4000
+    assert session.stats()["failures"] == {"work": 1000}
+    assert sum(o.ok for o in outcomes) == 3000
+
+
+# -- logs, tails, stats ----------------------------------------------------------------------
+
+def test_every_failure_is_logged_with_its_full_traceback(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def read(path: str) -> str:
+        with open(path) as handle:
+            return handle.read()
+
+    with th.testing.capture() as seen:
+        call(th.Session([read]))("read", {"path": "/home/alice/missing.txt"})
+    [event] = seen.named("tool.failed")
+    assert event["category"] == "not_found" and event["tool"] == "read"
+    assert event["fingerprint"] and event["retryable"] is False
+    assert "Traceback (most recent call last)" in event["traceback"]
+    assert "in read" in event["traceback"]
+    assert "alice" not in event["traceback"]
+
+
+def test_log_redaction_can_be_turned_off(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def read(path: str) -> str:
+        with open(path) as handle:
+            return handle.read()
+
+    previous = th.configure(redact_logs=False)
+    try:
+        with th.testing.capture() as seen:
+            outcome = call(th.Session([read]))("read", {"path": "/home/alice/missing.txt"})
+    finally:
+        th.configure(redact_logs=previous.redact_logs)
+    assert "alice" in seen.named("tool.failed")[0]["traceback"]
+    assert "alice" not in outcome.content
+
+
+def test_tail_is_measured_until_recovery(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def get_order(order_id: str) -> str:
+        if order_id != "ORD-3":
+            raise not_found(order_id)
+        return "found"
+
+    session = th.Session([get_order], max_failures=5)
+    run = call(session)
+    with th.testing.capture() as seen:
+        for order in ("ORD-1", "ORD-2", "ORD-3"):
+            run("get_order", {"order_id": order})
+    tails = [(e["tail"], e["outcome"]) for e in seen.named("error.recovered")]
+    assert tails == [(2, "recovered"), (1, "recovered")]
+    assert session.stats()["pending"] == 0
+
+
+def test_close_records_tails_of_errors_never_recovered(call: Callable[[th.Session], Call]) -> None:
+    @th.tool
+    def broken() -> None:
+        raise ValueError("no")
+
+    with th.testing.capture() as seen:
+        with th.Session([broken], max_failures=5) as session:
+            run = call(session)
+            run("broken")
+            run("broken")
+            run("broken")
+    assert [e["tail"] for e in seen.named("error.stopped")] == [2, 1, 0]
+    assert seen.named("session.closed")
+    assert [t["outcome"] for t in session.stats()["tails"]] == ["stopped"] * 3
+
+
+def test_closed_tool_is_logged(call: Callable[[th.Session], Call]) -> None:
+    @th.tool(max_failures=1)
+    def broken() -> None:
+        raise ValueError("no")
+
+    with th.testing.capture() as seen:
+        call(th.Session([broken]))("broken")
+    assert seen.named("tool.closed") == [
+        {"event": "tool.closed", "tool": "broken", "failures": 1, "log_level": "warning",
+         "session": seen.named("tool.closed")[0]["session"]}]
+
+
+def test_instant_retries_restores_the_previous_setting() -> None:
+    from toolhygiene import _config
+
+    assert _config.settings.instant_retries is False
+    with th.testing.instant_retries():
+        assert _config.settings.instant_retries is True
+        with th.testing.instant_retries(False):
+            assert _config.settings.instant_retries is False
+        assert _config.settings.instant_retries is True
+    assert _config.settings.instant_retries is False

@@ -1,0 +1,158 @@
+"""@tool: direct calls still work, schemas come from the signature, arguments are checked."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel
+
+import toolhygiene as th
+
+
+@th.tool
+def get_weather(city: str, days: int = 1, unit: Literal["C", "F"] = "C") -> str:
+    """Get the weather forecast for a city.
+
+    Args:
+        city: the city's name, e.g. "Paris".
+        days: how many days ahead,
+            from 1 to 7.
+        unit: the temperature unit.
+
+    Returns:
+        The forecast.
+    """
+    return f"{city}: {days} day(s) in {unit}"
+
+
+def test_decorated_function_still_works_directly() -> None:
+    assert get_weather("Paris", 2) == "Paris: 2 day(s) in C"
+    assert get_weather.__name__ == "get_weather"
+    assert "forecast" in (get_weather.__doc__ or "")
+
+
+def test_schema_from_signature_hints_and_docstring() -> None:
+    assert get_weather.description == "Get the weather forecast for a city."
+    params = get_weather.parameters
+    assert params["required"] == ["city"]
+    assert params["additionalProperties"] is False
+    assert params["properties"]["city"] == {"type": "string",
+                                            "description": 'the city\'s name, e.g. "Paris".'}
+    assert params["properties"]["days"]["description"] == "how many days ahead, from 1 to 7."
+    assert params["properties"]["unit"]["enum"] == ["C", "F"]
+
+
+def test_sphinx_docstrings() -> None:
+    @th.tool
+    def find(query: str) -> str:
+        """Search the catalogue.
+
+        :param query: words to look for
+        """
+        return query
+
+    assert find.parameters["properties"]["query"]["description"] == "words to look for"
+    assert find.description == "Search the catalogue."
+
+
+def test_options() -> None:
+    @th.tool(name="charge_card", description="Charge a card.", max_failures=1, retries=0,
+             timeout=3.0, idempotent=False, instead="ask the user for another card")
+    def charge(amount: float) -> str:
+        return "ok"
+
+    assert (charge.name, charge.description, charge.max_failures, charge.retries,
+            charge.timeout, charge.idempotent) == ("charge_card", "Charge a card.", 1, 0, 3.0,
+                                                   False)
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])
+def test_schema_formats(fmt: str) -> None:
+    schema = get_weather.schema(fmt)  # type: ignore[arg-type]
+    if fmt == "anthropic":
+        assert set(schema) == {"name", "description", "input_schema"}
+    elif fmt == "openai_chat":
+        assert schema["type"] == "function" and schema["function"]["name"] == "get_weather"
+    else:
+        assert schema["type"] == "function" and schema["parameters"]["required"] == ["city"]
+
+
+def test_unknown_format_is_a_usage_error() -> None:
+    with pytest.raises(th.UsageError, match="unknown format"):
+        get_weather.schema("gemini")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"days": 2}, "missing required argument 'city' (a string)"),
+        ({"city": "Paris", "country": "FR"}, "unexpected argument 'country' (allowed: city, days, unit)"),
+        ({"city": "Paris", "days": "many"}, "argument 'days' must be a valid integer"),
+        ({"city": "Paris", "unit": "K"}, "argument 'unit' must be 'C' or 'F', got \"K\""),
+        ('{"city": "Paris", "days": }', "the arguments are not valid JSON: Expecting value at line 1 column 27"),
+        ("[1, 2]", "the arguments must be a JSON object, got list"),
+    ],
+)
+def test_bad_arguments_name_the_argument(arguments: object, expected: str) -> None:
+    outcome = th.Session([get_weather]).call("get_weather", arguments)  # type: ignore[arg-type]
+    assert not outcome.ok and outcome.attempts == 0
+    assert outcome.content.startswith("[error] get_weather: bad_request.")
+    assert expected in outcome.content
+    assert "city: a string, days: a whole number (optional)" in outcome.content
+
+
+def test_json_string_arguments_are_accepted() -> None:
+    outcome = th.Session([get_weather]).call("get_weather", '{"city": "Paris", "days": "3"}')
+    assert outcome.ok and outcome.value == "Paris: 3 day(s) in C"
+
+
+def test_pydantic_model_arguments() -> None:
+    class Address(BaseModel):
+        street: str
+        zip: str
+
+    @th.tool
+    def ship(to: Address) -> str:
+        return to.zip
+
+    session = th.Session([ship])
+    assert session.call("ship", {"to": {"street": "Main", "zip": "75001"}}).value == "75001"
+    bad = session.call("ship", {"to": {"street": "Main"}})
+    assert "missing required argument 'to.zip'" in bad.content
+
+
+def test_plain_functions_get_default_settings() -> None:
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    session = th.Session([add])
+    assert session.call("add", {"a": 1, "b": 2}).content == "3"
+    assert session.schemas("anthropic")[0]["description"] == "Add two numbers."
+
+
+def test_positional_only_and_var_keyword() -> None:
+    def f(a: int, /, **extra: str) -> str:
+        return f"{a}{sorted(extra.items())}"
+
+    assert th.Session([f]).call("f", {"a": 1, "x": "y"}).value == "1[('x', 'y')]"
+
+
+def test_unknown_tool_is_answered_with_the_names_that_exist() -> None:
+    outcome = th.Session([get_weather]).call("get_wether", {"city": "Paris"})
+    assert outcome.content.startswith("[error] get_wether: bad_request. there is no tool named 'get_wether'.")
+    assert "Call one of the tools that exist: get_weather." in outcome.content
+
+
+@pytest.mark.parametrize("bad", [
+    {"max_failures": 0}, {"retries": -1}, {"timeout": 0}, {"name": "has space"},
+])
+def test_bad_settings_are_usage_errors(bad: dict[str, object]) -> None:
+    with pytest.raises(th.UsageError):
+        th.tool(**bad)(lambda: None)  # type: ignore[call-overload]
+
+
+def test_duplicate_names_are_a_usage_error() -> None:
+    with pytest.raises(th.UsageError, match="two tools are named 'get_weather'"):
+        th.Session([get_weather, get_weather])
