@@ -152,6 +152,7 @@ class Tool(Generic[P, R]):
         self.rules = tuple(rules)
         self.is_async = inspect.iscoroutinefunction(fn)
         self._model, self._positional, self._var_keyword = self._build_model(param_docs, localns)
+        self._validator = self._model.__pydantic_validator__
         self.parameters: dict[str, Any] = _strip_titles(self._model.model_json_schema())
         self.parameters.setdefault("properties", {})
         functools.update_wrapper(self, fn)
@@ -218,8 +219,20 @@ class Tool(Generic[P, R]):
             ToolError: a ``bad_request`` naming the argument and what was expected, or
                 where malformed JSON broke.
         """
+        if type(arguments) is not dict:
+            arguments = self._as_mapping(arguments)
+        try:
+            model = self._validator.validate_python(arguments)
+        except pydantic.ValidationError as exc:
+            raise self._bad_arguments(self._explain(exc)) from exc
+        values: dict[str, Any] = model.__dict__  # the validated fields, by name
+        if self._var_keyword and model.model_extra:
+            values = {**values, **model.model_extra}
+        return values
+
+    def _as_mapping(self, arguments: Mapping[str, Any] | str | bytes | None) -> dict[str, Any]:
         if arguments is None or arguments in ("", b""):
-            arguments = {}
+            return {}
         if isinstance(arguments, (str, bytes, bytearray)):
             try:
                 arguments = json.loads(arguments)
@@ -234,14 +247,7 @@ class Tool(Generic[P, R]):
             raise self._bad_arguments(
                 f"the arguments must be a JSON object, got {type(arguments).__name__}"
             )
-        try:
-            model = self._model.model_validate(dict(arguments))
-        except pydantic.ValidationError as exc:
-            raise self._bad_arguments(self._explain(exc)) from exc
-        values = {name: getattr(model, name) for name in type(model).model_fields}
-        if self._var_keyword and model.model_extra:
-            values.update(model.model_extra)
-        return values
+        return dict(arguments)
 
     def _explain(self, exc: pydantic.ValidationError) -> str:
         properties = self.parameters["properties"]
@@ -264,6 +270,8 @@ class Tool(Generic[P, R]):
 
     def invoke(self, values: Mapping[str, Any]) -> Any:
         """Call the function with validated values (positional-only ones by position)."""
+        if not self._positional:
+            return self.fn(**values)  # type: ignore[call-arg]
         args = [values[name] for name in self._positional if name in values]
         kwargs = {k: v for k, v in values.items() if k not in self._positional}
         return self.fn(*args, **kwargs)
