@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 
 import toolhygiene as th
-from scripted_server import ScriptedServer
+from toolhygiene.testing import ScriptedServer
 
 
 @pytest.fixture(scope="session")

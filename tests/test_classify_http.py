@@ -18,7 +18,7 @@ import pytest
 import requests
 
 import toolhygiene as th
-from scripted_server import ScriptedServer, closed_port
+from toolhygiene.testing import ScriptedServer, closed_port
 
 C = th.Category
 HTML_500 = "<html><head><title>500</title></head><body><pre>Traceback (most recent call last):\n  File \"/srv/app.py\"</pre></body></html>"

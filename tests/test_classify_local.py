@@ -19,7 +19,7 @@ import pytest
 
 import toolhygiene as th
 from pg_server import PgServer
-from scripted_server import ScriptedServer, closed_port
+from toolhygiene.testing import ScriptedServer, closed_port
 
 C = th.Category
 

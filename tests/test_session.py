@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import toolhygiene as th
-from scripted_server import ScriptedServer, closed_port
+from toolhygiene.testing import ScriptedServer, closed_port
 
 Call = Callable[..., Any]
 

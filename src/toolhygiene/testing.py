@@ -18,8 +18,17 @@ from typing import Any
 import structlog.testing
 
 from toolhygiene import _config, _observe
+from toolhygiene._scripted import Reply, ScriptedServer, Seen, closed_port
 
-__all__ = ["Captured", "capture", "instant_retries"]
+__all__ = [
+    "Captured",
+    "Reply",
+    "ScriptedServer",
+    "Seen",
+    "capture",
+    "closed_port",
+    "instant_retries",
+]
 
 
 @contextmanager

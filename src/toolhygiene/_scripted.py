@@ -1,7 +1,8 @@
-"""A scripted HTTP server on 127.0.0.1 for tests: real clients, real sockets, no network.
+"""A scripted HTTP server on 127.0.0.1: real clients, real sockets, no network.
 
-Each request takes the next scripted reply; every request is recorded with its JSON body
-so tests can assert on what a real SDK client actually sent.
+Each request takes the next scripted reply (or the default one); every request is
+recorded with its parsed JSON body, so a test can assert on what a real SDK client sent.
+Point an SDK at ``server.url`` and script model turns with ``push``.
 """
 
 from __future__ import annotations
@@ -15,9 +16,14 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+__all__ = ["Reply", "ScriptedServer", "Seen", "closed_port"]
+
 
 @dataclass
 class Reply:
+    """One scripted answer: status, body (dict/list as JSON, str as HTML, bytes raw),
+    headers, and a delay before answering (to provoke read timeouts)."""
+
     status: int = 200
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -26,24 +32,42 @@ class Reply:
 
 @dataclass
 class Seen:
+    """One request as the server received it."""
+
     method: str
     path: str
     headers: dict[str, str]
     body: Any
 
 
+class _Quiet(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients that time out on purpose reset their connections
+
+
 class ScriptedServer:
+    """Serve scripted replies on 127.0.0.1 until ``stop()``; usable as a context manager."""
+
     def __init__(self) -> None:
         self.replies: deque[Reply] = deque()
         self.default = Reply(404, {"error": {"type": "not_found_error", "message": "no script"}})
         self.requests: list[Seen] = []
         self._lock = threading.Lock()
+        self.httpd = _Quiet(("127.0.0.1", 0), self._handler())
+        self.port = int(self.httpd.server_address[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args: Any) -> None:  # quiet
+            def log_message(self, *args: Any) -> None:
                 pass
 
             def _handle(self) -> None:
@@ -53,11 +77,7 @@ class ScriptedServer:
                     body = json.loads(raw) if raw else None
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
-                with server._lock:
-                    server.requests.append(
-                        Seen(self.command, self.path, dict(self.headers.items()), body)
-                    )
-                    reply = server.replies.popleft() if server.replies else server.default
+                reply = server._take(Seen(self.command, self.path, dict(self.headers), body))
                 if reply.delay:
                     time.sleep(reply.delay)
                 if isinstance(reply.body, (bytes, bytearray)):
@@ -68,8 +88,7 @@ class ScriptedServer:
                     payload, kind = json.dumps(reply.body).encode(), "application/json"
                 try:
                     self.send_response(reply.status)
-                    headers = {"content-type": kind, **reply.headers}
-                    for key, value in headers.items():
+                    for key, value in {"content-type": kind, **reply.headers}.items():
                         self.send_header(key, value)
                     self.send_header("content-length", str(len(payload)))
                     self.end_headers()
@@ -77,36 +96,46 @@ class ScriptedServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-            do_GET = do_POST = do_PUT = do_DELETE = _handle
+            do_GET = do_POST = do_PUT = do_DELETE = _handle  # noqa: N815 - http.server names
 
-        class Quiet(ThreadingHTTPServer):
-            def handle_error(self, request: Any, client_address: Any) -> None:
-                pass  # clients that time out on purpose reset their connections
+        return Handler
 
-        self.httpd = Quiet(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self._thread.start()
+    def _take(self, seen: Seen) -> Reply:
+        with self._lock:
+            self.requests.append(seen)
+            return self.replies.popleft() if self.replies else self.default
 
-    def push(self, status: int = 200, body: Any = None, headers: dict[str, str] | None = None,
-             delay: float = 0.0) -> None:
+    def push(
+        self,
+        status: int = 200,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> None:
+        """Script the next reply."""
         with self._lock:
             self.replies.append(Reply(status, body, headers or {}, delay))
 
     def reset(self) -> None:
+        """Forget scripted replies and recorded requests."""
         with self._lock:
             self.replies.clear()
             self.requests.clear()
 
     def stop(self) -> None:
+        """Stop serving and close the socket."""
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def __enter__(self) -> ScriptedServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
 
 def closed_port() -> int:
-    """A loopback port that nothing listens on (connection refused)."""
+    """A loopback port that nothing listens on (connecting to it is refused)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
