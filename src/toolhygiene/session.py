@@ -21,14 +21,16 @@ from typing import Any, NamedTuple
 
 import tenacity
 
-from toolhygiene import _config, _observe
+from toolhygiene import _config, _observe, loop
 from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger, traceback_text
 from toolhygiene.classify import classify
 from toolhygiene.errors import Category, CoarseClass, Failure, FailureStatus, content_of
+from toolhygiene.formats._base import Messages
 from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
 from toolhygiene.tool import Format, Tool, as_tool
+from toolhygiene.transcript import Clearing, Transcript
 
 __all__ = ["Outcome", "Session"]
 
@@ -84,6 +86,9 @@ class Session:
         retry_budget: seconds all local retries of one call may take together.
         rules: classification rules for every tool of this session.
         line_cap: most characters in a line the model sees (default: configured, 300).
+        clearing: what ``handle`` does with errors once the agent recovers: ``"remove"``
+            (whole rounds of failures go, others shrink to a stub), ``"stub"`` (only
+            shrink) or ``"off"``.
     """
 
     def __init__(
@@ -95,6 +100,7 @@ class Session:
         retry_budget: float = 60.0,
         rules: Iterable[Rule] = (),
         line_cap: int | None = None,
+        clearing: Clearing = "remove",
     ) -> None:
         if max_failures < 1:
             raise UsageError(f"max_failures must be at least 1, got {max_failures}")
@@ -120,6 +126,8 @@ class Session:
         self._pending: list[_Pending] = []
         self._tails: list[dict[str, Any]] = []
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._transcript = Transcript(clearing)
         self._log = logger.bind(session=self.id)
         self.is_closed = False
 
@@ -369,8 +377,16 @@ class Session:
             raise replay.pop()
         return self._attempt(plan)
 
-    def _pool(self) -> concurrent.futures.ThreadPoolExecutor:
+    def _pool(self, *, rounds: bool = False) -> concurrent.futures.ThreadPoolExecutor:
+        # Two pools: a round's calls wait on their own timeouts' workers, and sharing one
+        # pool could fill it with waiters.
         with self._lock:
+            if rounds:
+                if self._round_executor is None:
+                    self._round_executor = concurrent.futures.ThreadPoolExecutor(
+                        thread_name_prefix=f"toolhygiene-{self.id}-round"
+                    )
+                return self._round_executor
             if self._executor is None:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
                     thread_name_prefix=f"toolhygiene-{self.id}"
@@ -414,6 +430,49 @@ class Session:
             raise replay.pop()
         return await self._aattempt(plan)
 
+    # -- the agent loop -----------------------------------------------------------------
+
+    def handle(
+        self,
+        response: Any,
+        messages: Messages,
+        *,
+        format: Format | None = None,  # noqa: A002
+    ) -> bool:
+        """Append the model's turn and the results of its tool calls to ``messages``.
+
+        ``response`` is the SDK's own object (anthropic ``Message``, openai
+        ``ChatCompletion`` or ``Response``) or a dict of the API's JSON (``format`` tells
+        which when it cannot be seen). Parallel calls run concurrently. Errors the agent
+        has recovered from are cleared. Returns whether the model asked for tools, that
+        is, whether the loop should go on.
+        """
+        turn = loop.begin(response, messages, format)
+        if not turn.calls:
+            return False
+        if len(turn.calls) == 1:
+            outcomes = [self.call(turn.calls[0].name, turn.calls[0].arguments)]
+        else:
+            pool = self._pool(rounds=True)
+            outcomes = list(pool.map(lambda c: self.call(c.name, c.arguments), turn.calls))
+        loop.finish(turn, outcomes, messages, self._transcript)
+        return True
+
+    async def ahandle(
+        self,
+        response: Any,
+        messages: Messages,
+        *,
+        format: Format | None = None,  # noqa: A002
+    ) -> bool:
+        """``handle`` for async code; parallel calls run with ``asyncio.gather``."""
+        turn = loop.begin(response, messages, format)
+        if not turn.calls:
+            return False
+        outcomes = await asyncio.gather(*(self.acall(c.name, c.arguments) for c in turn.calls))
+        loop.finish(turn, outcomes, messages, self._transcript)
+        return True
+
     # -- the conversation -------------------------------------------------------------
 
     def schemas(self, fmt: Format) -> list[dict[str, Any]]:
@@ -443,11 +502,12 @@ class Session:
             self.is_closed = True
             stopped, self._pending = self._pending, []
             tails = [self._tail(p, self._calls, "stopped") for p in stopped]
-            executor, self._executor = self._executor, None
+            executors = [e for e in (self._executor, self._round_executor) if e is not None]
+            self._executor = self._round_executor = None
         for tail in tails:
             self._log.info("error.stopped", **tail)
         self._log.info("session.closed", calls=self._calls, failures=sum(self._failures.values()))
-        if executor is not None:
+        for executor in executors:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> Session:

@@ -1,0 +1,62 @@
+"""The three message formats toolhygiene writes: Anthropic Messages, OpenAI Chat
+Completions and OpenAI Responses; each from the SDK's own objects or plain dicts.
+
+``check(messages, fmt)`` is the validator the tests run after every step: it raises
+``UsageError`` at the first place the API would reject the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from toolhygiene._exceptions import UsageError
+from toolhygiene.formats._base import STUB, Adapter, Call, Round
+from toolhygiene.formats.anthropic import AnthropicMessages
+from toolhygiene.formats.openai_chat import OpenAIChat
+from toolhygiene.formats.openai_responses import OpenAIResponses
+
+__all__ = ["STUB", "Adapter", "Call", "Format", "Round", "adapter", "check", "detect"]
+
+Format = Literal["anthropic", "openai_chat", "openai_responses"]
+
+_ADAPTERS: dict[str, Adapter] = {
+    "anthropic": AnthropicMessages(),
+    "openai_chat": OpenAIChat(),
+    "openai_responses": OpenAIResponses(),
+}
+
+
+def adapter(fmt: str) -> Adapter:
+    """The adapter for a format name."""
+    try:
+        return _ADAPTERS[fmt]
+    except KeyError:
+        raise UsageError(
+            f"unknown format {fmt!r}: use 'anthropic', 'openai_chat' or 'openai_responses'"
+        ) from None
+
+
+def detect(response: Any) -> Format:
+    """The format of a model response: an SDK object or a dict of the API's JSON."""
+
+    def has(name: str) -> bool:
+        return name in response if isinstance(response, Mapping) else hasattr(response, name)
+
+    if has("choices"):
+        return "openai_chat"
+    if has("output") and not has("stop_reason"):
+        return "openai_responses"
+    if has("content") and has("stop_reason"):
+        return "anthropic"
+    raise UsageError(
+        f"cannot tell the format of a {type(response).__name__}: pass format='anthropic', "
+        "'openai_chat' or 'openai_responses'"
+    )
+
+
+def check(messages: Sequence[Any], fmt: str) -> None:
+    """Raise ``UsageError`` where the API would reject ``messages``: a call without
+    exactly one result, a result without its call, roles out of order, results not first
+    in an Anthropic user turn."""
+    adapter(fmt).check(messages)

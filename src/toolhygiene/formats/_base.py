@@ -1,0 +1,117 @@
+"""What every message format provides: reading a model turn, writing results, finding,
+removing and shrinking an earlier round, and checking that a list pairs every call."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from toolhygiene._exceptions import UsageError
+
+__all__ = [
+    "STUB",
+    "Adapter",
+    "Call",
+    "Messages",
+    "Round",
+    "as_dict",
+    "as_dicts",
+    "field",
+    "with_note",
+]
+
+STUB = "[error cleared]"
+"""What a cleared error's result shrinks to when its round cannot be removed whole."""
+
+Messages = MutableSequence[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One tool call the model asked for."""
+
+    id: str
+    name: str
+    arguments: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """An earlier round (assistant turn + its results) with errors still to clear.
+
+    ``failed``: ids whose results are errors to clear; ``removable``: every call failed
+    and the assistant said nothing else, so the whole round can go.
+    """
+
+    ids: tuple[str, ...]
+    failed: tuple[str, ...]
+    tools: tuple[str, ...]
+    removable: bool
+
+
+class Adapter(Protocol):
+    """One API's message format."""
+
+    name: str
+
+    def assistant_items(self, response: Any) -> list[dict[str, Any]]:
+        """The model's turn as the items to append to the message list."""
+
+    def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
+        """The tool calls in the model's turn."""
+
+    def said_more(self, items: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether the turn holds anything besides tool calls (text, reasoning)."""
+
+    def result_items(
+        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+    ) -> list[dict[str, Any]]:
+        """The items carrying each call's result (content, is-error) and the note."""
+
+    def remove(self, messages: Messages, round_: Round) -> bool:
+        """Remove the round whole; ``False`` (nothing changed) when that is not safe."""
+
+    def stub(self, messages: Messages, round_: Round) -> None:
+        """Shrink the round's failed results to ``STUB``, keeping every pairing."""
+
+    def check(self, messages: Sequence[Any]) -> None:
+        """Raise ``UsageError`` naming the first place the API would reject."""
+
+
+def as_dict(item: Any) -> dict[str, Any]:
+    """An SDK object (pydantic model) or a mapping as a plain dict for the message list."""
+    if isinstance(item, Mapping):
+        return dict(item)
+    dump = getattr(item, "model_dump", None)
+    if callable(dump):
+        result = dump(mode="json", exclude_none=True)
+        if isinstance(result, dict):
+            return result
+    raise UsageError(f"cannot read a message item of type {type(item).__name__}")
+
+
+def as_dicts(items: Any) -> list[dict[str, Any]]:
+    """A sequence of SDK objects or mappings as plain dicts."""
+    return [as_dict(item) for item in items or ()]
+
+
+def field(item: Any, name: str, default: Any = None) -> Any:
+    """``item[name]`` for a mapping, ``item.name`` for an SDK object."""
+    if isinstance(item, Mapping):
+        return item.get(name, default)
+    return getattr(item, name, default)
+
+
+def with_note(
+    results: Sequence[tuple[Call, str, bool]], note: str | None
+) -> list[tuple[Call, str, bool]]:
+    """The results with ``note`` on its own line after the first successful content:
+    where the API allows no text item between a call and its result, the note rides in
+    the successful result itself."""
+    out = []
+    for call, content, ok in results:
+        if note and ok:
+            content, note = f"{content}\n\n{note}", None  # noqa: PLW2901
+        out.append((call, content, ok))
+    return out

@@ -1,0 +1,119 @@
+"""Anthropic Messages: ``tool_use`` blocks in the assistant turn, ``tool_result`` blocks
+(first) in the next user turn, ``is_error`` on failures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolhygiene._exceptions import UsageError
+from toolhygiene.formats._base import STUB, Call, Messages, Round, as_dicts, field
+
+__all__ = ["AnthropicMessages"]
+
+
+def _blocks(message: Any) -> list[Any]:
+    content = field(message, "content")
+    return list(content) if isinstance(content, list) else []
+
+
+def _tool_use_ids(message: Any) -> list[str]:
+    return [str(field(b, "id")) for b in _blocks(message) if field(b, "type") == "tool_use"]
+
+
+class AnthropicMessages:
+    name = "anthropic"
+
+    def assistant_items(self, response: Any) -> list[dict[str, Any]]:
+        return [{"role": "assistant", "content": as_dicts(field(response, "content"))}]
+
+    def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
+        return [
+            Call(str(b["id"]), str(b["name"]), b.get("input") or {})
+            for item in items
+            for b in item["content"]
+            if b.get("type") == "tool_use"
+        ]
+
+    def said_more(self, items: Sequence[Mapping[str, Any]]) -> bool:
+        return any(
+            b.get("type") != "tool_use" and (b.get("type") != "text" or b.get("text", "").strip())
+            for item in items
+            for b in item["content"]
+        )
+
+    def result_items(
+        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+    ) -> list[dict[str, Any]]:
+        blocks: list[dict[str, Any]] = []
+        for call, content, ok in results:
+            block: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_use_id": call.id,
+                "content": content,
+            }
+            if not ok:
+                block["is_error"] = True
+            blocks.append(block)
+        if note:
+            blocks.append({"type": "text", "text": note})
+        return [{"role": "user", "content": blocks}]
+
+    def _find(self, messages: Messages, round_: Round) -> int | None:
+        for at in range(len(messages) - 1, -1, -1):
+            if round_.ids[0] in _tool_use_ids(messages[at]):
+                return at
+        return None
+
+    def remove(self, messages: Messages, round_: Round) -> bool:
+        at = self._find(messages, round_)
+        if at is None or at + 1 >= len(messages):
+            return False
+        results = _blocks(messages[at + 1])
+        if {str(field(b, "tool_use_id")) for b in results} != set(round_.ids) or any(
+            field(b, "type") != "tool_result" for b in results
+        ):
+            return False
+        del messages[at : at + 2]
+        return True
+
+    def stub(self, messages: Messages, round_: Round) -> None:
+        at = self._find(messages, round_)
+        if at is None or at + 1 >= len(messages):
+            return
+        for block in _blocks(messages[at + 1]):
+            if isinstance(block, dict) and block.get("tool_use_id") in round_.failed:
+                block["content"] = STUB
+                block.pop("is_error", None)
+
+    def check(self, messages: Sequence[Any]) -> None:
+        expected = "user"
+        open_ids: list[str] = []
+        seen: set[str] = set()
+        for at, message in enumerate(messages):
+            role = field(message, "role")
+            if role != expected:
+                raise UsageError(f"message {at}: role {role!r} where {expected!r} must come")
+            if role == "assistant":
+                open_ids = _tool_use_ids(message)
+                if seen.intersection(open_ids):
+                    raise UsageError(f"message {at}: a tool_use id is used twice")
+                seen.update(open_ids)
+                expected = "user"
+                continue
+            content = field(message, "content")
+            blocks = _blocks(message) if not isinstance(content, str) else []
+            kinds = [field(b, "type") for b in blocks]
+            results = [
+                str(field(b, "tool_use_id")) for b in blocks if field(b, "type") == "tool_result"
+            ]
+            if results and kinds[: len(results)] != ["tool_result"] * len(results):
+                raise UsageError(f"message {at}: tool_result blocks must come first")
+            if sorted(results) != sorted(open_ids):
+                raise UsageError(
+                    f"message {at}: results {sorted(results)} do not match calls {sorted(open_ids)}"
+                )
+            open_ids = []
+            expected = "assistant"
+        if open_ids:
+            raise UsageError(f"the last assistant turn has calls without results: {open_ids}")

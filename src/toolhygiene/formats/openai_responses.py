@@ -1,0 +1,86 @@
+"""OpenAI Responses: ``function_call`` items in the output, one ``function_call_output``
+item per ``call_id`` after them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolhygiene._exceptions import UsageError
+from toolhygiene.formats._base import STUB, Call, Messages, Round, as_dicts, field, with_note
+
+__all__ = ["OpenAIResponses"]
+
+
+class OpenAIResponses:
+    name = "openai_responses"
+
+    def assistant_items(self, response: Any) -> list[dict[str, Any]]:
+        return as_dicts(field(response, "output"))
+
+    def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
+        return [
+            Call(str(i["call_id"]), str(i["name"]), i.get("arguments") or "{}")
+            for i in items
+            if i.get("type") == "function_call"
+        ]
+
+    def said_more(self, items: Sequence[Mapping[str, Any]]) -> bool:
+        return any(i.get("type") != "function_call" for i in items)
+
+    def result_items(
+        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+    ) -> list[dict[str, Any]]:
+        return [
+            {"type": "function_call_output", "call_id": call.id, "output": text}
+            for call, text, _ in with_note(results, note)
+        ]
+
+    def _span(self, messages: Messages, round_: Round) -> list[int]:
+        ids = set(round_.ids)
+        found: list[int] = []
+        for at in range(len(messages) - 1, -1, -1):
+            kind = field(messages[at], "type")
+            if (
+                kind in ("function_call", "function_call_output")
+                and field(messages[at], "call_id") in ids
+            ):
+                found.append(at)
+            if kind == "function_call" and field(messages[at], "call_id") == round_.ids[0]:
+                break
+        return sorted(found)
+
+    def remove(self, messages: Messages, round_: Round) -> bool:
+        span = self._span(messages, round_)
+        if len(span) != 2 * len(round_.ids) or span != list(range(span[0], span[0] + len(span))):
+            return False
+        del messages[span[0] : span[-1] + 1]
+        return True
+
+    def stub(self, messages: Messages, round_: Round) -> None:
+        for at in self._span(messages, round_):
+            item = messages[at]
+            if (
+                isinstance(item, dict)
+                and item.get("type") == "function_call_output"
+                and item.get("call_id") in round_.failed
+            ):
+                item["output"] = STUB
+
+    def check(self, messages: Sequence[Any]) -> None:
+        calls: dict[str, int] = {}
+        answered: set[str] = set()
+        for at, item in enumerate(messages):
+            kind = field(item, "type")
+            call_id = field(item, "call_id")
+            if kind == "function_call":
+                if call_id in calls:
+                    raise UsageError(f"item {at}: call_id {call_id!r} is used twice")
+                calls[call_id] = at
+            elif kind == "function_call_output":
+                if call_id not in calls or call_id in answered:
+                    raise UsageError(f"item {at}: output {call_id!r} has no open call")
+                answered.add(call_id)
+        missing = sorted(set(calls) - answered)
+        if missing:
+            raise UsageError(f"calls without outputs: {missing}")
