@@ -142,8 +142,9 @@ class Failure:
     ``message`` is already safe for the model (redacted, one line). ``status`` is
     ``"failed"`` for an ordinary failure, ``"repeated"`` when the same failure has been
     seen before in the session, ``"closed"`` when the tool had reached its cap and was not
-    run; ``count`` is how many failures of this tool the session has seen, and
-    ``closes`` says this failure reached the cap.
+    run; ``count`` is how many failures of this tool the session has seen, ``repeats``
+    how many times this same failure was seen, and ``closes`` says this failure reached
+    the cap.
     """
 
     tool: str
@@ -160,6 +161,7 @@ class Failure:
     never_ran: bool = False
     status: FailureStatus = "failed"
     count: int = 0
+    repeats: int = 0
     closes: bool = False
     instead: str = field(default="", repr=False)
 
@@ -195,7 +197,7 @@ class Failure:
     def _retry_sentence(self) -> str:
         if self.status == "repeated":
             return (
-                f"This exact failure has now happened {self.count} times; repeating the call, "
+                f"This exact failure has now happened {self.repeats} times; repeating the call, "
                 "even with other arguments, will fail again. Try a different approach."
             )
         if not self.retryable:

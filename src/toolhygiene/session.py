@@ -14,7 +14,6 @@ import dataclasses
 import itertools
 import random
 import threading
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -25,8 +24,9 @@ from toolhygiene import _config, _observe, loop
 from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger, traceback_text
 from toolhygiene.classify import classify
-from toolhygiene.errors import Category, CoarseClass, Failure, FailureStatus, content_of
+from toolhygiene.errors import Category, CoarseClass, Failure, content_of
 from toolhygiene.formats._base import Messages
+from toolhygiene.ledger import Ledger
 from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
 from toolhygiene.tool import Format, Tool, as_tool
@@ -55,15 +55,6 @@ class Outcome(NamedTuple):
     failure: Failure | None = None
     attempts: int = 0
     number: int = 0
-
-
-@dataclass(slots=True)
-class _Pending:
-    index: int
-    tool: str
-    category: Category
-    fingerprint: str
-    line: str
 
 
 @dataclass(slots=True)
@@ -117,14 +108,7 @@ class Session:
         self.rules = tuple(rules)
         self.line_cap = line_cap
         self._lock = threading.Lock()
-        self._calls = 0
-        self._successes = 0
-        self._local_retries = 0
-        self._failures: Counter[str] = Counter()
-        self._repeats: Counter[tuple[str, str]] = Counter()
-        self._closed: set[str] = set()
-        self._pending: list[_Pending] = []
-        self._tails: list[dict[str, Any]] = []
+        self._ledger = Ledger()
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._transcript = Transcript(clearing)
@@ -141,11 +125,7 @@ class Session:
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None
     ) -> _Plan | Outcome:
         found = self.tools.get(name)
-        with self._lock:
-            self._calls += 1
-            index = self._calls
-            closed = name in self._closed
-            count = self._failures[name] if closed else 0
+        index, closed_after = self._ledger.start(name)
         if found is None:
             known = ", ".join(sorted(self.tools)) or "none"
             failure = Failure(
@@ -157,7 +137,8 @@ class Session:
                 exc_type="UnknownTool",
             )
             return self._record_failure(failure, index, attempts=0, exc=None)
-        if closed:
+        if closed_after is not None:
+            count = closed_after
             failure = Failure(
                 tool=name,
                 category=Category.UNKNOWN,
@@ -217,8 +198,7 @@ class Session:
     def _before_sleep(self, state: tenacity.RetryCallState) -> None:
         plan: _Plan = state.kwargs["plan"]
         exc = state.outcome.exception() if state.outcome else None
-        with self._lock:
-            self._local_retries += 1
+        self._ledger.retried()
         failure = self._classify(plan, exc) if exc is not None else None
         self._log.info(
             "tool.retry",
@@ -241,29 +221,10 @@ class Session:
     def _succeeded(self, plan: _Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
         outcome = Outcome(name, True, content_of(value, name), value, None, attempts, plan.index)
-        with self._lock:
-            self._successes += 1
-            if self._pending:
-                resolved, self._pending = self._pending, []
-                tails = [self._tail(p, plan.index, "recovered") for p in resolved]
-            else:
-                tails = []
-        for tail in tails:
+        for tail in self._ledger.succeeded(plan.index):
             self._log.info("error.recovered", recovered_by=name, **tail)
         _observe.notify(outcome)
         return outcome
-
-    def _tail(self, pending: _Pending, index: int, how: str) -> dict[str, Any]:
-        tail = {
-            "tool": pending.tool,
-            "category": pending.category.value,
-            "fingerprint": pending.fingerprint,
-            "line": pending.line,
-            "tail": index - pending.index,
-            "outcome": how,
-        }
-        self._tails.append(tail)
-        return tail
 
     def _failed(self, plan: _Plan, exc: BaseException, attempts: int) -> Outcome:
         failure = self._classify(plan, exc)
@@ -280,31 +241,10 @@ class Session:
         self, failure: Failure, index: int, attempts: int, exc: BaseException | None
     ) -> Outcome:
         name = failure.tool
-        cap = self._cap(name)
-        with self._lock:
-            if name in self._closed:
-                failure = dataclasses.replace(failure, status="closed", count=self._failures[name])
-            else:
-                self._failures[name] += 1
-                count = self._failures[name]
-                key = (name, failure.fingerprint)
-                self._repeats[key] += 1
-                status: FailureStatus = "repeated" if self._repeats[key] >= 2 else "failed"
-                closes = name in self.tools and count >= cap
-                if closes:
-                    self._closed.add(name)
-                repeats = self._repeats[key]
-                failure = dataclasses.replace(
-                    failure,
-                    status=status,
-                    count=repeats if status == "repeated" else count,
-                    closes=closes,
-                )
-            line = failure.line(self._line_cap())
-            if failure.status != "closed":
-                self._pending.append(
-                    _Pending(index, name, failure.category, failure.fingerprint, line)
-                )
+        failure = self._ledger.failed(
+            failure, index, self._cap(name) if name in self.tools else None
+        )
+        line = failure.line(self._line_cap())
         self._log.warning(
             "tool.failed",
             tool=name,
@@ -319,7 +259,7 @@ class Session:
             traceback=traceback_text(exc) if exc is not None else None,
         )
         if failure.closes:
-            self._log.warning("tool.closed", tool=name, failures=self._failures[name])
+            self._log.warning("tool.closed", tool=name, failures=failure.count)
         outcome = Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
         _observe.notify(outcome)
         return outcome
@@ -483,16 +423,7 @@ class Session:
     def stats(self) -> dict[str, Any]:
         """Counts and tails so far: calls, successes, failures per tool, closed tools,
         local retries, pending errors and each finished error's tail."""
-        with self._lock:
-            return {
-                "calls": self._calls,
-                "successes": self._successes,
-                "failures": dict(self._failures),
-                "closed": sorted(self._closed),
-                "local_retries": self._local_retries,
-                "pending": len(self._pending),
-                "tails": [dict(t) for t in self._tails],
-            }
+        return self._ledger.stats()
 
     def close(self) -> None:
         """End the conversation: errors never recovered get their tail (``stopped``)."""
@@ -500,13 +431,15 @@ class Session:
             if self.is_closed:
                 return
             self.is_closed = True
-            stopped, self._pending = self._pending, []
-            tails = [self._tail(p, self._calls, "stopped") for p in stopped]
+            tails = self._ledger.stop()
             executors = [e for e in (self._executor, self._round_executor) if e is not None]
             self._executor = self._round_executor = None
         for tail in tails:
             self._log.info("error.stopped", **tail)
-        self._log.info("session.closed", calls=self._calls, failures=sum(self._failures.values()))
+        stats = self._ledger.stats()
+        self._log.info(
+            "session.closed", calls=stats["calls"], failures=sum(stats["failures"].values())
+        )
         for executor in executors:
             executor.shutdown(wait=False, cancel_futures=True)
 

@@ -1,0 +1,115 @@
+"""One conversation's facts in code: calls, failures per tool, repeats of the same
+failure, closed tools, pending errors and their tails. Every change is under one lock,
+so counts stay exact with many threads or tasks at once."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from toolhygiene.errors import Category, Failure, FailureStatus
+
+__all__ = ["Ledger"]
+
+
+@dataclass(slots=True)
+class _Pending:
+    index: int
+    tool: str
+    category: Category
+    fingerprint: str
+    line: str
+
+
+class Ledger:
+    """Counters and tails of one conversation."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.successes = 0
+        self.local_retries = 0
+        self.failures: Counter[str] = Counter()
+        self._repeats: Counter[tuple[str, str]] = Counter()
+        self.closed: set[str] = set()
+        self._pending: list[_Pending] = []
+        self.tails: list[dict[str, Any]] = []
+
+    def start(self, tool: str) -> tuple[int, int | None]:
+        """Count a call; its number, and the tool's failures if it is closed (else None)."""
+        with self._lock:
+            self.calls += 1
+            return self.calls, (self.failures[tool] if tool in self.closed else None)
+
+    def succeeded(self, index: int) -> list[dict[str, Any]]:
+        """Count a success; the tails of the pending errors it recovers."""
+        with self._lock:
+            self.successes += 1
+            if not self._pending:
+                return []
+            resolved, self._pending = self._pending, []
+            return [self._tail(p, index, "recovered") for p in resolved]
+
+    def retried(self) -> None:
+        """Count a local retry."""
+        with self._lock:
+            self.local_retries += 1
+
+    def failed(self, failure: Failure, index: int, cap: int | None) -> Failure:
+        """Count a failure the model will see; returns it with its status: ``closed`` if
+        the tool closed meanwhile, ``repeated`` if the same failure was seen before, and
+        ``closes`` set when it reaches ``cap`` (``None``: an unknown tool, never closed)."""
+        name = failure.tool
+        with self._lock:
+            if name in self.closed:
+                return dataclasses.replace(failure, status="closed", count=self.failures[name])
+            self.failures[name] += 1
+            count = self.failures[name]
+            key = (name, failure.fingerprint)
+            self._repeats[key] += 1
+            repeats = self._repeats[key]
+            status: FailureStatus = "repeated" if repeats >= 2 else "failed"
+            closes = cap is not None and count >= cap
+            if closes:
+                self.closed.add(name)
+            failure = dataclasses.replace(
+                failure, status=status, count=count, repeats=repeats, closes=closes
+            )
+            self._pending.append(
+                _Pending(index, name, failure.category, failure.fingerprint, failure.line())
+            )
+            return failure
+
+    def stop(self) -> list[dict[str, Any]]:
+        """The conversation ended: tails of the errors never recovered."""
+        with self._lock:
+            stopped, self._pending = self._pending, []
+            return [self._tail(p, self.calls, "stopped") for p in stopped]
+
+    def _tail(self, pending: _Pending, index: int, how: str) -> dict[str, Any]:
+        tail = {
+            "tool": pending.tool,
+            "category": pending.category.value,
+            "fingerprint": pending.fingerprint,
+            "line": pending.line,
+            "tail": index - pending.index,
+            "outcome": how,
+        }
+        self.tails.append(tail)
+        return tail
+
+    def stats(self) -> dict[str, Any]:
+        """A snapshot of the counts and tails."""
+        with self._lock:
+            return {
+                "calls": self.calls,
+                "successes": self.successes,
+                "failures": dict(self.failures),
+                "closed": sorted(self.closed),
+                "local_retries": self.local_retries,
+                "pending": len(self._pending),
+                "tails": [dict(t) for t in self.tails],
+            }
