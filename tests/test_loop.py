@@ -13,9 +13,9 @@ import openai
 import pytest
 
 import toolhygiene as th
+from toolhygiene._turns import TURNS
 from toolhygiene.formats import STUB, check
 from toolhygiene.testing import ScriptedServer
-from turns import TURNS
 
 FORMATS = ["anthropic", "openai_chat", "openai_responses"]
 

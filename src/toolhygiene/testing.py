@@ -19,6 +19,7 @@ import structlog.testing
 
 from toolhygiene import _config, _observe
 from toolhygiene._scripted import Reply, ScriptedServer, Seen, closed_port
+from toolhygiene._turns import model_turn
 
 __all__ = [
     "Captured",
@@ -28,6 +29,7 @@ __all__ = [
     "capture",
     "closed_port",
     "instant_retries",
+    "model_turn",
 ]
 
 

@@ -1,0 +1,35 @@
+"""The examples and the demo run offline, end to end, with the real SDK clients."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120, check=True)
+    return done.stdout
+
+
+def test_anthropic_loop_offline() -> None:
+    assert "In Paris it is 14:05, 21C and clear." in run("examples/anthropic_loop.py")
+
+
+@pytest.mark.parametrize(("argv", "name"), [([], "chat"), (["responses"], "responses")])
+def test_openai_loop_offline(argv: list[str], name: str) -> None:
+    assert "4 desk lamps (A-1) are in stock." in run("examples/openai_loop.py", *argv)
+
+
+def test_demo_shows_both_loops() -> None:
+    out = run("examples/demo.py")
+    assert "blind appending" in out and "toolhygiene" in out
+    assert "[error] get_weather: not_found." in out
+    assert "x the context" in out
