@@ -31,6 +31,7 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(PY) benchmarks/failure_path.py
 	$(PY) benchmarks/redact_scaling.py
+	$(PY) benchmarks/handle_scaling.py
 	$(PY) benchmarks/success_path.py
 
 clean:
