@@ -18,18 +18,11 @@ import pytest
 import requests
 
 import toolhygiene as th
+from helpers import raised
 from toolhygiene.testing import ScriptedServer, closed_port
 
 C = th.Category
 HTML_500 = "<html><head><title>500</title></head><body><pre>Traceback (most recent call last):\n  File \"/srv/app.py\"</pre></body></html>"
-
-
-def raised(fn: Callable[[], Any]) -> BaseException:
-    try:
-        fn()
-    except Exception as exc:
-        return exc
-    raise AssertionError("nothing was raised")
 
 
 def via_httpx(server: ScriptedServer) -> Callable[[], Any]:

@@ -18,18 +18,11 @@ import psycopg
 import pytest
 
 import toolhygiene as th
+from helpers import raised
 from pg_server import PgServer
 from toolhygiene.testing import ScriptedServer, closed_port
 
 C = th.Category
-
-
-def raised(fn: Callable[[], Any]) -> BaseException:
-    try:
-        fn()
-    except Exception as exc:
-        return exc
-    raise AssertionError("nothing was raised")
 
 
 # -- sqlite3 ---------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """``Session``: one conversation's tools, caps, local retries and tails.
 
-The decisions (which tool, closed or not, what counts, what the model sees, whether to
-retry locally and how long to wait) are plain methods shared by ``call`` and ``acall``;
-the two differ only in how they run an attempt and sleep, which tenacity's ``Retrying``
-and ``AsyncRetrying`` do for them.
+The decisions (which tool, closed or not, what counts, what the model sees) are plain
+methods shared by ``call`` and ``acall``, and so is the retry policy (``_retrying``); the
+two differ only in how they run an attempt (``_running``) and sleep, which tenacity's
+``Retrying`` and ``AsyncRetrying`` do for them.
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import itertools
-import random
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import tenacity
@@ -23,8 +21,9 @@ import tenacity
 from toolhygiene import _config, _observe, loop
 from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger, traceback_text
-from toolhygiene.classify import classify
-from toolhygiene.errors import Category, CoarseClass, Failure, content_of
+from toolhygiene._retrying import LocalRetries, Plan, attempts_made
+from toolhygiene._running import loop_running, run_async, run_sync
+from toolhygiene.errors import Category, Failure, content_of
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
 from toolhygiene.redact import sanitize
@@ -55,15 +54,6 @@ class Outcome(NamedTuple):
     failure: Failure | None = None
     attempts: int = 0
     number: int = 0
-
-
-@dataclass(slots=True)
-class _Plan:
-    tool: Tool[Any, Any]
-    values: dict[str, Any]
-    arguments: Mapping[str, Any] | str | bytes | None
-    index: int
-    seen: tuple[BaseException, Failure] | None = None
 
 
 class Session:
@@ -109,10 +99,18 @@ class Session:
         self.line_cap = line_cap
         self._lock = threading.Lock()
         self._ledger = Ledger()
+        self._log = logger.bind(session=self.id)
+        self._retries = LocalRetries(
+            max_wait=max_wait,
+            budget=retry_budget,
+            rules=self.rules,
+            line_cap=self._line_cap,
+            ledger=self._ledger,
+            log=self._log,
+        )
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._transcript = Transcript(clearing)
-        self._log = logger.bind(session=self.id)
         self.is_closed = False
 
     # -- the shared decisions ---------------------------------------------------------
@@ -123,7 +121,7 @@ class Session:
 
     def _begin(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None
-    ) -> _Plan | Outcome:
+    ) -> Plan | Outcome:
         found = self.tools.get(name)
         index, closed_after = self._ledger.start(name)
         if found is None:
@@ -157,68 +155,13 @@ class Session:
         try:
             values = found.validate(arguments)
         except Exception as exc:  # validate raises ToolError; anything else is reported too
-            return self._failed(_Plan(found, {}, arguments, index), exc, attempts=0)
-        return _Plan(found, values, arguments, index)
+            return self._failed(Plan(found, {}, arguments, index), exc, attempts=0)
+        return Plan(found, values, arguments, index)
 
     def _line_cap(self) -> int:
         return self.line_cap or _config.settings.line_cap
 
-    def _classify(self, plan: _Plan, exc: BaseException) -> Failure:
-        # Holding the exception itself (not its id) keeps a new one from aliasing it.
-        if plan.seen is not None and plan.seen[0] is exc:
-            return plan.seen[1]
-        failure = classify(
-            exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules), cap=self._line_cap()
-        )
-        plan.seen = (exc, failure)
-        return failure
-
-    def _retry_locally(self, plan: _Plan, exc: BaseException) -> bool:
-        if not isinstance(exc, Exception):
-            return False  # KeyboardInterrupt, SystemExit, CancelledError: never retried
-        failure = self._classify(plan, exc)
-        return (
-            failure.retryable
-            and failure.category.coarse is CoarseClass.TRANSIENT
-            and (plan.tool.idempotent or failure.never_ran)
-            and (failure.retry_after is None or failure.retry_after <= self.max_wait)
-        )
-
-    def _wait(self, state: tenacity.RetryCallState) -> float:
-        if _config.settings.instant_retries:
-            return 0.0
-        exc = state.outcome.exception() if state.outcome else None
-        plan: _Plan = state.kwargs["plan"]
-        failure = self._classify(plan, exc) if exc is not None else None
-        if failure is not None and failure.retry_after is not None:
-            return float(min(failure.retry_after, self.max_wait))
-        base = float(min(0.25 * 2.0 ** (state.attempt_number - 1), self.max_wait))
-        return base + random.uniform(0, base / 2)  # noqa: S311 - jitter, not secrecy
-
-    def _before_sleep(self, state: tenacity.RetryCallState) -> None:
-        plan: _Plan = state.kwargs["plan"]
-        exc = state.outcome.exception() if state.outcome else None
-        self._ledger.retried()
-        failure = self._classify(plan, exc) if exc is not None else None
-        self._log.info(
-            "tool.retry",
-            tool=plan.tool.name,
-            attempt=state.attempt_number,
-            wait=state.upcoming_sleep,
-            category=failure.category.value if failure else None,
-        )
-
-    def _retrying_options(self, plan: _Plan) -> dict[str, Any]:
-        return {
-            "retry": tenacity.retry_if_exception(lambda e: self._retry_locally(plan, e)),
-            "wait": self._wait,
-            "stop": tenacity.stop_after_attempt(plan.tool.retries + 1)
-            | tenacity.stop_after_delay(self.retry_budget),
-            "before_sleep": self._before_sleep,
-            "reraise": True,
-        }
-
-    def _succeeded(self, plan: _Plan, value: Any, attempts: int) -> Outcome:
+    def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
         outcome = Outcome(name, True, content_of(value, name), value, None, attempts, plan.index)
         for tail in self._ledger.succeeded(plan.index):
@@ -226,8 +169,8 @@ class Session:
         _observe.notify(outcome)
         return outcome
 
-    def _failed(self, plan: _Plan, exc: BaseException, attempts: int) -> Outcome:
-        failure = self._classify(plan, exc)
+    def _failed(self, plan: Plan, exc: BaseException, attempts: int) -> Outcome:
+        failure = self._retries.classify(plan, exc)
         shown = plan.arguments if isinstance(plan.arguments, Mapping) else plan.values
         if shown:
             cap = self._line_cap()
@@ -272,7 +215,7 @@ class Session:
         ``arguments`` is a dict or the JSON string the model sent.
         """
         found = self.tools.get(name)
-        if found is not None and found.is_async and _loop_running():
+        if found is not None and found.is_async and loop_running():
             raise UsageError(f"{name} is async and an event loop is running: use acall()")
         plan = self._begin(name, arguments)
         if isinstance(plan, Outcome):
@@ -282,40 +225,26 @@ class Session:
             if tool.timeout is None and not tool.is_async:
                 value = tool.invoke(plan.values)  # the success path: a plain call
             else:
-                value = self._attempt(plan)
+                value = run_sync(tool, plan.values, self._pool())
         except Exception as first:
             return self._retry(plan, first)
         return self._succeeded(plan, value, 1)
 
-    def _attempt(self, plan: _Plan) -> Any:
-        tool = plan.tool
-        if tool.is_async:
-            return asyncio.run(_with_timeout(tool.invoke(plan.values), tool))
-        if tool.timeout is None:
-            return tool.invoke(plan.values)
-        future = self._pool().submit(tool.invoke, plan.values)
-        try:
-            return future.result(timeout=tool.timeout)
-        except concurrent.futures.TimeoutError:
-            if not future.done():
-                raise _timed_out(tool) from None
-            raise
-
-    def _retry(self, plan: _Plan, first: Exception) -> Outcome:
-        if not self._retry_locally(plan, first):
+    def _retry(self, plan: Plan, first: Exception) -> Outcome:
+        if not self._retries.wanted(plan, first):
             return self._failed(plan, first, 1)
         replay: list[Exception] = [first]
-        retrying = tenacity.Retrying(**self._retrying_options(plan))
+        retrying = tenacity.Retrying(**self._retries.options(plan))
         try:
             value = retrying(self._replay_or_attempt, replay, plan=plan)
         except Exception as last:
-            return self._failed(plan, last, _attempts(retrying))
-        return self._succeeded(plan, value, _attempts(retrying))
+            return self._failed(plan, last, attempts_made(retrying))
+        return self._succeeded(plan, value, attempts_made(retrying))
 
-    def _replay_or_attempt(self, replay: list[Exception], *, plan: _Plan) -> Any:
+    def _replay_or_attempt(self, replay: list[Exception], *, plan: Plan) -> Any:
         if replay:
             raise replay.pop()
-        return self._attempt(plan)
+        return run_sync(plan.tool, plan.values, self._pool())
 
     def _pool(self, *, rounds: bool = False) -> concurrent.futures.ThreadPoolExecutor:
         # Two pools: a round's calls wait on their own timeouts' workers, and sharing one
@@ -343,32 +272,26 @@ class Session:
         if isinstance(plan, Outcome):
             return plan
         try:
-            value = await self._aattempt(plan)
+            value = await run_async(plan.tool, plan.values)
         except Exception as first:
             return await self._aretry(plan, first)
         return self._succeeded(plan, value, 1)
 
-    async def _aattempt(self, plan: _Plan) -> Any:
-        tool = plan.tool
-        if tool.is_async:
-            return await _with_timeout(tool.invoke(plan.values), tool)
-        return await _with_timeout(asyncio.to_thread(tool.invoke, plan.values), tool)
-
-    async def _aretry(self, plan: _Plan, first: Exception) -> Outcome:
-        if not self._retry_locally(plan, first):
+    async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
+        if not self._retries.wanted(plan, first):
             return self._failed(plan, first, 1)
         replay: list[Exception] = [first]
-        retrying = tenacity.AsyncRetrying(**self._retrying_options(plan))
+        retrying = tenacity.AsyncRetrying(**self._retries.options(plan))
         try:
             value: Any = await retrying(self._areplay_or_attempt, replay, plan=plan)
         except Exception as last:
-            return self._failed(plan, last, _attempts(retrying))
-        return self._succeeded(plan, value, _attempts(retrying))
+            return self._failed(plan, last, attempts_made(retrying))
+        return self._succeeded(plan, value, attempts_made(retrying))
 
-    async def _areplay_or_attempt(self, replay: list[Exception], *, plan: _Plan) -> Any:
+    async def _areplay_or_attempt(self, replay: list[Exception], *, plan: Plan) -> Any:
         if replay:
             raise replay.pop()
-        return await self._aattempt(plan)
+        return await run_async(plan.tool, plan.values)
 
     # -- the agent loop -----------------------------------------------------------------
 
@@ -454,33 +377,6 @@ class Session:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _loop_running() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def _attempts(retrying: tenacity.BaseRetrying) -> int:
-    return int(retrying.statistics.get("attempt_number", 1))
-
-
-def _timed_out(tool: Tool[Any, Any]) -> TimeoutError:
-    return TimeoutError(f"{tool.name} did not finish within {tool.timeout:g} s")
-
-
-async def _with_timeout(awaitable: Any, tool: Tool[Any, Any]) -> Any:
-    if tool.timeout is None:
-        return await awaitable
-    task = asyncio.ensure_future(awaitable)
-    done, _ = await asyncio.wait({task}, timeout=tool.timeout)
-    if not done:
-        task.cancel()
-        raise _timed_out(tool)
-    return task.result()
 
 
 def _safe_argument(value: Any, cap: int) -> Any:
