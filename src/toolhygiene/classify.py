@@ -195,6 +195,8 @@ def _wait(chain: list[BaseException], at: int) -> float | None:
         return chosen.retry_after
     ceiling = _config.settings.retry_after_ceiling
     for current in (chosen, *chain[:at], *chain[at + 1 :]):
+        if type(current).__module__ == "builtins":
+            continue  # builtin exceptions carry no HTTP headers
         seconds = retry_after(headers_of(current), ceiling)
         if seconds is not None:
             return seconds

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sysconfig
-import traceback
 
 __all__ = ["user_frame"]
 
@@ -46,11 +45,17 @@ def user_frame(exc: BaseException) -> str | None:
     ``None`` when no frame of the user's own code is in the traceback. Source files are
     not read.
     """
-    found: tuple[str, int, str] | None = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        code = frame.f_code
-        if _is_users(code.co_filename):
-            found = (code.co_filename, lineno, code.co_name)
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        verdict = _VERDICTS.get(code.co_filename)
+        if verdict is None:
+            verdict = _is_users(code.co_filename)
+        if verdict:
+            found = tb
+        tb = tb.tb_next
     if found is None:
         return None
-    return f"{os.path.basename(found[0])}:{found[1]} in {found[2]}"
+    code = found.tb_frame.f_code
+    return f"{os.path.basename(code.co_filename)}:{found.tb_lineno} in {code.co_name}"
