@@ -23,6 +23,7 @@ from toolhygiene.classify import classify, summarize
 from toolhygiene.errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
 from toolhygiene.frames import user_frame
 from toolhygiene.redact import redact, sanitize
+from toolhygiene.report import Ranked, rank
 from toolhygiene.rules import Rule, add_rule, clear_rules
 from toolhygiene.session import Outcome, Session
 from toolhygiene.tool import Tool, tool
@@ -34,6 +35,7 @@ __all__ = [
     "FAILURE_SCHEMA",
     "Failure",
     "Outcome",
+    "Ranked",
     "Rule",
     "Session",
     "Settings",
@@ -44,6 +46,7 @@ __all__ = [
     "classify",
     "clear_rules",
     "configure",
+    "rank",
     "redact",
     "sanitize",
     "summarize",
