@@ -471,3 +471,21 @@ def test_instant_retries_restores_the_previous_setting() -> None:
             assert _config.settings.instant_retries is False
         assert _config.settings.instant_retries is True
     assert _config.settings.instant_retries is False
+
+
+def test_advice_precedence(call: Callable[[th.Session], Call]) -> None:
+    """The ToolError's own advice, then a rule's hint, then the tool's default."""
+
+    @th.tool(instead="ask the user for the order id",
+             rules=[th.Rule(KeyError, th.Category.NOT_FOUND, hint="Search the catalogue first.")])
+    def lookup(kind: str) -> None:
+        if kind == "own":
+            raise th.ToolError("no such order", retryable=False, instead="use search_orders")
+        if kind == "rule":
+            raise KeyError(kind)
+        raise ValueError("bad")
+
+    run = call(th.Session([lookup], max_failures=10))
+    assert run("lookup", {"kind": "own"}).content.endswith("Use search_orders.")
+    assert run("lookup", {"kind": "rule"}).content.endswith("Search the catalogue first.")
+    assert run("lookup", {"kind": "other"}).content.endswith("Ask the user for the order id.")

@@ -58,14 +58,18 @@ class Ledger:
         with self._lock:
             self.local_retries += 1
 
-    def failed(self, failure: Failure, index: int, cap: int | None) -> Failure:
-        """Count a failure the model will see; returns it with its status: ``closed`` if
-        the tool closed meanwhile, ``repeated`` if the same failure was seen before, and
-        ``closes`` set when it reaches ``cap`` (``None``: an unknown tool, never closed)."""
+    def failed(
+        self, failure: Failure, index: int, cap: int | None, line_cap: int
+    ) -> tuple[Failure, str]:
+        """Count a failure the model will see; returns it with its status (``closed`` if
+        the tool closed meanwhile, ``repeated`` if the same failure was seen before,
+        ``closes`` set when it reaches ``cap``; ``None``: an unknown tool, never closed)
+        and the line the model sees."""
         name = failure.tool
         with self._lock:
             if name in self.closed:
-                return dataclasses.replace(failure, status="closed", count=self.failures[name])
+                failure = dataclasses.replace(failure, status="closed", count=self.failures[name])
+                return failure, failure.line(line_cap)
             self.failures[name] += 1
             count = self.failures[name]
             key = (name, failure.fingerprint)
@@ -78,10 +82,9 @@ class Ledger:
             failure = dataclasses.replace(
                 failure, status=status, count=count, repeats=repeats, closes=closes
             )
-            self._pending.append(
-                _Pending(index, name, failure.category, failure.fingerprint, failure.line())
-            )
-            return failure
+            line = failure.line(line_cap)
+            self._pending.append(_Pending(index, name, failure.category, failure.fingerprint, line))
+            return failure, line
 
     def stop(self) -> list[dict[str, Any]]:
         """The conversation ended: tails of the errors never recovered."""

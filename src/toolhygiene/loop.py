@@ -59,12 +59,18 @@ def finish(
             [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)], note
         )
     )
+    # A closed tool's notice, and the failure that closed it, are never cleared: the model
+    # must keep knowing the tool is gone.
+    kept = [
+        o.failure is not None and (o.failure.status == "closed" or o.failure.closes)
+        for o in outcomes
+    ]
     failed = [
         (c.id, c.name)
-        for c, o in zip(calls, outcomes, strict=True)
-        if o.failure is not None and o.failure.status != "closed"
+        for c, o, keep in zip(calls, outcomes, kept, strict=True)
+        if o.failure is not None and not keep
     ]
-    closed = sum(1 for o in outcomes if o.failure is not None and o.failure.status == "closed")
+    closed = sum(kept)
     transcript.add(
         [c.id for c in calls], failed, said_more=adapter.said_more(turn.items), closed=closed
     )

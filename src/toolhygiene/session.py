@@ -176,18 +176,19 @@ class Session:
             cap = self._line_cap()
             attempted = {str(k)[:64]: _safe_argument(v, cap) for k, v in shown.items()}
             failure = dataclasses.replace(failure, attempted=attempted)
-        if plan.tool.instead and not failure.instead:
-            failure = dataclasses.replace(failure, instead=sanitize(plan.tool.instead, 300))
+        if plan.tool.instead and not (failure.instead or failure.hint):
+            # A ToolError's own advice and a rule's hint know more than the tool's default.
+            instead = sanitize(plan.tool.instead, self._line_cap())
+            failure = dataclasses.replace(failure, instead=instead)
         return self._record_failure(failure, plan.index, attempts, exc)
 
     def _record_failure(
         self, failure: Failure, index: int, attempts: int, exc: BaseException | None
     ) -> Outcome:
         name = failure.tool
-        failure = self._ledger.failed(
-            failure, index, self._cap(name) if name in self.tools else None
+        failure, line = self._ledger.failed(
+            failure, index, self._cap(name) if name in self.tools else None, self._line_cap()
         )
-        line = failure.line(self._line_cap())
         self._log.warning(
             "tool.failed",
             tool=name,

@@ -54,7 +54,8 @@ class Transcript:
         """Record a round the model is about to see, if it holds errors to clear later.
 
         ``failed``: (call id, tool) of ordinary failures; ``closed``: how many results
-        are closed-tool notices, which are never cleared and keep the round in place.
+        are closed-tool notices (or the failure that closed the tool), which are never
+        cleared and keep the round in place.
         """
         if not failed or self.clearing == "off":
             return
