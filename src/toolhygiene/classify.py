@@ -69,6 +69,17 @@ def exception_text(exc: BaseException) -> str:
     A ``__str__`` that raises or returns a non-str, an empty message, bytes and
     ``KeyError``'s quoting all give a readable text.
     """
+    if (
+        isinstance(exc, OSError)
+        and type(exc).__module__ == "builtins"
+        and exc.errno is not None
+        and isinstance(exc.strerror, str)
+        and exc.filename2 is None
+    ):
+        # str() would say "[Errno 2] No such file or directory: 'x'"; the number goes.
+        if exc.filename is None:
+            return exc.strerror.strip()
+        return f"{exc.strerror.strip()}: {exc.filename!r}"
     try:
         text = str(exc)
     except Exception:  # a hostile __str__ must not break the agent loop

@@ -47,25 +47,26 @@ class Category(str, enum.Enum):
     @property
     def retryable(self) -> bool:
         """Whether a failure of this kind can pass if the same call is made again."""
-        return _TRAITS[self][0]
+        return _TRAITS[self._value_][0]
 
     @property
     def coarse(self) -> CoarseClass:
         """The coarse class (``transient``, ``validation``, ...)."""
-        return _TRAITS[self][1]
+        return _TRAITS[self._value_][1]
 
     @property
     def hint(self) -> str:
         """One actionable sentence, with ``{tool}`` where the tool's name goes."""
-        return _TRAITS[self][2]
+        return _TRAITS[self._value_][2]
 
     def hint_for(self, tool: str) -> str:
         """The hint with the tool's name filled in."""
         return self.hint.replace("{tool}", tool)
 
 
-_TRAITS: dict[Category, tuple[bool, CoarseClass, str]] = {
-    Category.CONNECTIVITY: (
+# Keyed by value: a str hashes in C, an Enum member in Python.
+_TRAITS: dict[str, tuple[bool, CoarseClass, str]] = {
+    "connectivity": (
         True,
         CoarseClass.TRANSIENT,
         (
@@ -73,12 +74,12 @@ _TRAITS: dict[Category, tuple[bool, CoarseClass, str]] = {
             "again, continue without it."
         ),
     ),
-    Category.RATE_LIMIT: (
+    "rate_limit": (
         True,
         CoarseClass.TRANSIENT,
         "Wait, then call {tool} again with the same arguments; do not call it in a tight loop.",
     ),
-    Category.UPSTREAM: (
+    "upstream": (
         True,
         CoarseClass.TRANSIENT,
         (
@@ -86,27 +87,27 @@ _TRAITS: dict[Category, tuple[bool, CoarseClass, str]] = {
             "it and tell the user."
         ),
     ),
-    Category.BAD_REQUEST: (
+    "bad_request": (
         False,
         CoarseClass.VALIDATION,
         "Fix the arguments to match {tool}'s schema, then call it again.",
     ),
-    Category.AUTH: (
+    "auth": (
         False,
         CoarseClass.PERMISSION,
         "Do not retry; tell the user that {tool} needs credentials or permissions it lacks.",
     ),
-    Category.NOT_FOUND: (
+    "not_found": (
         False,
         CoarseClass.VALIDATION,
         "Check the name or id, or search for it first, instead of repeating the call.",
     ),
-    Category.BUSINESS: (
+    "business": (
         False,
         CoarseClass.BUSINESS,
         "A rule forbids this; tell the user, or choose a different action.",
     ),
-    Category.UNKNOWN: (
+    "unknown": (
         False,
         CoarseClass.OTHER,
         "Do not repeat the same call; try a different approach or tell the user what failed.",

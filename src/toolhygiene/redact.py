@@ -65,7 +65,11 @@ _HOME = r"(?P<prefix>/home/|/Users/|[A-Za-z]:\\{1,2}Users\\{1,2})(?P<user>[^/\\\
 # Each rule runs only where its gate lets it: a regex found in the text, or one of a
 # tuple of lowercase substrings present. When a tuple's first member is part of all the
 # others, it is checked alone first: one search rules out the whole group.
+# Regex gates start with a rare literal or a digit, so the search skips most positions:
+# cheaper than a substring search per needle where a rule has many.
 _AWS_ID_GATE = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}")
+_PRIVATE_V4_GATE = re.compile(r"1(?:0|27|92\.168|72|69\.254|00)\.\d")
+
 
 Gate = tuple[str, ...] | re.Pattern[str]
 
@@ -174,7 +178,7 @@ _RULES: tuple[tuple[Gate, re.Pattern[str], Callable[[re.Match[str]], str]], ...]
         _replace_all("stripe-webhook-secret"),
     ),
     (
-        ("gh_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        ("gh", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
         re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
         _replace_all("github-token"),
     ),
@@ -250,7 +254,7 @@ _RULES: tuple[tuple[Gate, re.Pattern[str], Callable[[re.Match[str]], str]], ...]
         _replace_all("email"),
     ),
     (
-        (".", "10.", "127.", "192.168.", "172.", "169.254.", "100."),
+        _PRIVATE_V4_GATE,
         re.compile(
             r"(?<![\d.])(?:10(?:\.\d{1,3}){3}|127(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|"
             r"172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|"
