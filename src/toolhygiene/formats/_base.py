@@ -115,3 +115,11 @@ def with_note(
             content, note = f"{content}\n\n{note}", None  # noqa: PLW2901
         out.append((call, content, ok))
     return out
+
+
+def register_ids(seen: set[str], ids: Sequence[str], at: int) -> None:
+    """Add a turn's call ids to ``seen``; an id used twice is a ``UsageError``."""
+    again = seen.intersection(ids)
+    if again:
+        raise UsageError(f"message {at}: call id {min(again)!r} is used twice")
+    seen.update(ids)

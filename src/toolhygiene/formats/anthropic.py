@@ -7,7 +7,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.formats._base import STUB, Call, Messages, Round, as_dicts, field
+from toolhygiene.formats._base import (
+    STUB,
+    Call,
+    Messages,
+    Round,
+    as_dicts,
+    field,
+    register_ids,
+)
 
 __all__ = ["AnthropicMessages"]
 
@@ -96,9 +104,7 @@ class AnthropicMessages:
                 raise UsageError(f"message {at}: role {role!r} where {expected!r} must come")
             if role == "assistant":
                 open_ids = _tool_use_ids(message)
-                if seen.intersection(open_ids):
-                    raise UsageError(f"message {at}: a tool_use id is used twice")
-                seen.update(open_ids)
+                register_ids(seen, open_ids, at)
                 expected = "user"
                 continue
             content = field(message, "content")

@@ -7,7 +7,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.formats._base import STUB, Call, Messages, Round, as_dict, field, with_note
+from toolhygiene.formats._base import (
+    STUB,
+    Call,
+    Messages,
+    Round,
+    as_dict,
+    field,
+    register_ids,
+    with_note,
+)
 
 __all__ = ["OpenAIChat"]
 
@@ -88,8 +97,6 @@ class OpenAIChat:
                 raise UsageError(f"message {at}: calls {open_ids} have no results before it")
             if role == "assistant":
                 open_ids = _call_ids(message)
-                if seen.intersection(open_ids):
-                    raise UsageError(f"message {at}: a tool call id is used twice")
-                seen.update(open_ids)
+                register_ids(seen, open_ids, at)
         if open_ids:
             raise UsageError(f"the last assistant message has calls without results: {open_ids}")
