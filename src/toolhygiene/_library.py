@@ -10,6 +10,7 @@ parents.
 from __future__ import annotations
 
 import errno
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -123,8 +124,7 @@ def _oserror(exc: BaseException) -> Verdict | None:
 
 def _gaierror(exc: BaseException) -> Verdict:
     # EAI_AGAIN is a passing DNS failure; an unknown name stays unknown on retry.
-    code = getattr(exc, "errno", None)
-    transient = code == getattr(__import__("socket"), "EAI_AGAIN", -3)
+    transient = getattr(exc, "errno", None) == getattr(socket, "EAI_AGAIN", -3)
     return _v(C.CONNECTIVITY, retryable=transient, never_ran=True)
 
 

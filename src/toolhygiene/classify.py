@@ -10,6 +10,7 @@ import builtins
 import dataclasses
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from toolhygiene import _config
 from toolhygiene._http import headers_of, retry_after
@@ -133,6 +134,7 @@ def classify(
     best: Verdict | None = None
     best_at = 0
     hint = ""
+    known: list[Any] = [_UNSEEN] * len(chain)
     for at, current in enumerate(chain):
         verdict: Verdict | None
         found = _rule_verdict(current, all_rules) if all_rules else None
@@ -143,7 +145,7 @@ def classify(
             if isinstance(current, ToolError):
                 verdict = _tool_error_verdict(current)
             else:
-                verdict = library_verdict(current)
+                verdict = known[at] = library_verdict(current)
         if verdict is not None and (best is None or verdict.score > best.score):
             best, best_at, hint = verdict, at, rule_hint
     if best is None:
@@ -153,12 +155,12 @@ def classify(
         tool=tool or "tool",
         category=best.category,
         retryable=best.retryable,
-        message=sanitize(_message(chain, best_at, best), cap),
+        message=sanitize(_message(chain, best_at, best, known), cap),
         hint=sanitize(hint, cap) if hint else "",
         retry_after=_wait(chain, best_at),
         exc_type=_type_name(exc),
         frame=user_frame(exc),
-        never_ran=_never_ran(chain, best_at, best),
+        never_ran=_never_ran(chain, best_at, best, known),
     )
     if isinstance(chosen, ToolError):
         failure = dataclasses.replace(
@@ -177,7 +179,17 @@ def _type_name(exc: BaseException) -> str:
     )
 
 
-def _message(chain: list[BaseException], at: int, verdict: Verdict) -> str:
+_UNSEEN: Any = object()
+
+
+def _known(chain: list[BaseException], known: list[Any], at: int) -> Verdict | None:
+    """Member ``at``'s built-in verdict, looked up once per ``classify``."""
+    if known[at] is _UNSEEN:
+        known[at] = library_verdict(chain[at])
+    return known[at]  # type: ignore[no-any-return]
+
+
+def _message(chain: list[BaseException], at: int, verdict: Verdict, known: list[Any]) -> str:
     chosen = (
         verdict.message
         or exception_text(chain[at])
@@ -191,7 +203,7 @@ def _message(chain: list[BaseException], at: int, verdict: Verdict) -> str:
     parts.append(chosen)
     if verdict.message is None and at + 1 < len(chain):
         # A wrapper's own text ("Connection error.") says less than its cause's.
-        inner = library_verdict(chain[at + 1])
+        inner = _known(chain, known, at + 1)
         if inner is not None and inner.category is verdict.category:
             detail = exception_text(chain[at + 1])
             if detail and detail not in chosen:
@@ -214,11 +226,11 @@ def _wait(chain: list[BaseException], at: int) -> float | None:
     return None
 
 
-def _never_ran(chain: list[BaseException], at: int, verdict: Verdict) -> bool:
+def _never_ran(chain: list[BaseException], at: int, verdict: Verdict, known: list[Any]) -> bool:
     if verdict.never_ran is not None or verdict.category is not Category.CONNECTIVITY:
         return bool(verdict.never_ran)
-    for current in chain[at + 1 :]:
-        inner = library_verdict(current)
+    for deeper in range(at + 1, len(chain)):
+        inner = _known(chain, known, deeper)
         if inner is not None and inner.never_ran is not None:
             return inner.never_ran
     return False

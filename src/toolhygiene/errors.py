@@ -171,10 +171,6 @@ class Failure:
         """Tool + category + masked message: the same failure, whatever the arguments."""
         return fingerprint(self.tool, self.category, self.message)
 
-    @property
-    def coarse(self) -> CoarseClass:
-        return self.category.coarse
-
     def _advice(self) -> str:
         advice = self.instead or self.hint
         if not advice:

@@ -72,7 +72,8 @@ class Ledger:
                 return failure, failure.line(line_cap)
             self.failures[name] += 1
             count = self.failures[name]
-            key = (name, failure.fingerprint)
+            fingerprint = failure.fingerprint  # a hash: computed once here
+            key = (name, fingerprint)
             self._repeats[key] += 1
             repeats = self._repeats[key]
             status: FailureStatus = "repeated" if repeats >= 2 else "failed"
@@ -83,7 +84,7 @@ class Ledger:
                 failure, status=status, count=count, repeats=repeats, closes=closes
             )
             line = failure.line(line_cap)
-            self._pending.append(_Pending(index, name, failure.category, failure.fingerprint, line))
+            self._pending.append(_Pending(index, name, failure.category, fingerprint, line))
             return failure, line
 
     def stop(self) -> list[dict[str, Any]]:
