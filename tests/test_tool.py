@@ -56,6 +56,26 @@ def test_sphinx_docstrings() -> None:
     assert find.description == "Search the catalogue."
 
 
+def test_numpy_docstrings() -> None:
+    @th.tool
+    def convert(amount: float, currency: str) -> str:
+        """Convert an amount to euros.
+
+        Parameters
+        ----------
+        amount : float
+            how much, in the given currency
+        currency : str
+            an ISO 4217 code
+        """
+        return "ok"
+
+    props = convert.parameters["properties"]
+    assert props["amount"]["description"] == "how much, in the given currency"
+    assert props["currency"]["description"] == "an ISO 4217 code"
+    assert convert.description == "Convert an amount to euros."
+
+
 def test_options() -> None:
     @th.tool(name="charge_card", description="Charge a card.", max_failures=1, retries=0,
              timeout=3.0, idempotent=False, instead="ask the user for another card")

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, Literal, ParamSpec, TypeVar, get_type_hints, overload
 
+import docstring_parser
 import pydantic
 
 from toolhygiene._exceptions import UsageError
@@ -28,49 +29,17 @@ R = TypeVar("R")
 Format = Literal["anthropic", "openai_chat", "openai_responses"]
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters|Params)\s*:\s*$")
-_GOOGLE_ARG = re.compile(r"^\s+\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-_SPHINX_ARG = re.compile(r"^\s*:param\s+(?:[^:\s]+\s+)?(\w+)\s*:\s*(.*)$")
-_SECTION = re.compile(r"^\s*[A-Z][A-Za-z ]{0,30}:\s*$")
 
 
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    """The summary (text before any section) and the per-argument descriptions."""
+    """The description (text before any section) and each argument's description, from
+    Google, NumPy, Sphinx or Epydoc docstrings."""
     if not doc:
         return "", {}
-    lines = inspect.cleandoc(doc).splitlines()
-    summary: list[str] = []
-    params: dict[str, str] = {}
-    current: str | None = None
-    in_args = False
-    for line in lines:
-        sphinx = _SPHINX_ARG.match(line)
-        if sphinx:
-            current = sphinx.group(1)
-            params[current] = sphinx.group(2).strip()
-            continue
-        if _ARGS_HEADER.match(line):
-            in_args, current = True, None
-            continue
-        if in_args:
-            google = _GOOGLE_ARG.match(line)
-            if google:
-                current = google.group(1)
-                params[current] = google.group(2).strip()
-            elif _SECTION.match(line):
-                in_args, current = False, None
-            elif not line.strip():
-                current = None
-            elif current is not None:
-                params[current] = f"{params[current]} {line.strip()}".strip()
-            continue
-        if line.lstrip().startswith(":") or _SECTION.match(line):
-            current = None
-            continue
-        if current is None and not params:
-            summary.append(line)
-    text = " ".join(" ".join(summary).split())
-    return text, params
+    parsed = docstring_parser.parse(doc)
+    text = " ".join(p for p in (parsed.short_description, parsed.long_description) if p)
+    params = {p.arg_name: " ".join((p.description or "").split()) for p in parsed.params}
+    return " ".join(text.split()), params
 
 
 def _strip_titles(node: Any, in_properties: bool = False) -> Any:
