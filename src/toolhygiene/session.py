@@ -136,20 +136,19 @@ class Session:
             )
             return self._record_failure(failure, index, attempts=0, exc=None)
         if closed_after is not None:
-            count = closed_after
             failure = Failure(
                 tool=name,
                 category=Category.UNKNOWN,
                 retryable=False,
                 message="",
                 status="closed",
-                count=count,
+                count=closed_after,
                 exc_type="Closed",
             )
             outcome = Outcome(
                 name, False, failure.line(self._line_cap()), failure=failure, number=index
             )
-            self._log.info("tool.refused", tool=name, failures=count)
+            self._log.info("tool.refused", tool=name, failures=closed_after)
             _observe.notify(outcome)
             return outcome
         try:
