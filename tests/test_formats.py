@@ -27,8 +27,12 @@ def anthropic_results(*ids: str, text_first: bool = False) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("messages", "problem"), [
     ([anthropic_call("a")], "role 'assistant' where 'user' must come"),
-    ([USER, USER], "role 'user' where 'assistant' must come"),
-    ([USER, anthropic_call("a"), anthropic_results()], "do not match calls"),
+    ([USER, {"role": "system", "content": "x"}], "role 'system' where 'user' or"),
+    ([USER, {"role": "assistant", "content": []}], "empty assistant message"),
+    ([USER, {"role": "assistant", "content": [{"type": "text", "text": " "}]}], "empty text"),
+    ([USER, anthropic_call("a"), anthropic_results()], "empty user message"),
+    ([USER, anthropic_call("a"), USER], "do not match calls"),
+    ([USER, anthropic_call("a"), anthropic_call("b")], "have no results before it"),
     ([USER, anthropic_call("a"), anthropic_results("a", "b")], "do not match calls"),
     ([USER, anthropic_call("a"), anthropic_results("a", text_first=True)], "must come first"),
     ([USER, anthropic_call("a")], "calls without results"),
@@ -52,6 +56,8 @@ def chat_result(i: str) -> dict[str, Any]:
     ([USER, chat_result("a")], "has no open call"),
     ([USER, chat_call("a", "b"), chat_result("a"), USER], "have no results before it"),
     ([USER, chat_call("a")], "calls without results"),
+    ([USER, {"role": "assistant", "content": None}], "no content or calls"),
+    ([USER, {"role": "assistant", "content": ""}], "no content or calls"),
     ([USER, chat_call("a"), chat_result("a"), chat_call("a"), chat_result("a")], "used twice"),
 ])
 def test_openai_chat_problems(messages: list[Any], problem: str) -> None:
@@ -72,6 +78,7 @@ def out(i: str) -> dict[str, Any]:
     ([USER, fc("a"), out("a"), out("a")], "has no open call"),
     ([USER, fc("a")], "calls without outputs"),
     ([USER, fc("a"), out("a"), fc("a")], "used twice"),
+    ([USER, {"type": "message", "role": "assistant", "content": []}], "message with no content"),
 ])
 def test_openai_responses_problems(items: list[Any], problem: str) -> None:
     with pytest.raises(th.UsageError, match=problem):
@@ -80,6 +87,9 @@ def test_openai_responses_problems(items: list[Any], problem: str) -> None:
 
 @pytest.mark.parametrize(("fmt", "messages"), [
     ("anthropic", [USER, anthropic_call("a", "b"), anthropic_results("b", "a")]),
+    # The API merges consecutive turns of one role (a paused turn and its continuation).
+    ("anthropic", [USER, USER, {"role": "assistant", "content": "a"},
+                   {"role": "assistant", "content": [{"type": "text", "text": "b"}]}]),
     ("openai_chat", [{"role": "system", "content": "s"}, USER, chat_call("a", "b"),
                      chat_result("b"), chat_result("a"), USER]),
     ("openai_responses", [USER, fc("a"), fc("b"), out("b"), out("a")]),

@@ -107,7 +107,8 @@ def test_design_example_with_the_real_sdk(server: ScriptedServer, fmt: str) -> N
     assert rounds == 3
     sent = texts(sent_messages(server, fmt))
     assert "Pariss" in sent and "Pari'" not in sent and '"Pari"' not in sent  # round 2 gone
-    assert STUB in sent and "[recovered] earlier get_weather errors are resolved." in sent
+    note = "[recovered] get_weather succeeded after 2 failed calls; those errors were removed."
+    assert STUB in sent and note in sent
     assert "no city named" not in sent
     assert "14:05" in sent and "21C, clear" in sent
     assert len(server.requests) == 4
@@ -167,19 +168,36 @@ def test_anthropic_failure_shape() -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_current_round_errors_stay_visible(fmt: str) -> None:
-    """A round with a success and a failure clears earlier errors, not its own."""
+    """A round where the tool both succeeds and fails clears earlier errors, not its own."""
     turn = TURNS[fmt]
     session = th.Session([get_weather, get_time], max_failures=5)
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
-    session.handle(turn([("get_weather", {"city": "Nice"}), ("get_time", {"city": "Paris"})]),
+    session.handle(turn([("get_weather", {"city": "Nice"}), ("get_weather", {"city": "Paris"})]),
                    messages)
     check(messages, fmt)
     assert "Lyon" not in texts(messages)  # the all-failure round is gone
     assert "no city named 'Nice'" in texts(messages)  # the current error stays
-    session.handle(turn([("get_time", {"city": "Paris"})]), messages)
+    assert "get_weather succeeded after 1 failed call; that error was removed." in texts(messages)
+    session.handle(turn([("get_weather", {"city": "Paris"})]), messages)
     check(messages, fmt)
     assert "no city named 'Nice'" not in texts(messages)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_unrelated_success_clears_nothing(fmt: str) -> None:
+    """get_time working says nothing about get_weather: its error stays, no note."""
+    turn = TURNS[fmt]
+    session = th.Session([get_weather, get_time], max_failures=5)
+    messages = first_user(fmt)
+    session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
+    session.handle(turn([("get_time", {"city": "Paris"})]), messages)
+    session.handle(turn([("get_time", {"city": "Paris"}), ("get_time", {"city": "Nice"})]),
+                   messages)
+    check(messages, fmt)
+    assert "no city named 'Lyon'" in texts(messages)
+    assert "[recovered]" not in texts(messages) and STUB not in texts(messages)
+    assert session.stats()["pending"] == 1
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -191,8 +209,8 @@ def test_closed_tool_notice_is_never_cleared(fmt: str) -> None:
     session.handle(turn([("get_weather", {"city": "Paris"})]), messages)  # refused: closed
     session.handle(turn([("get_time", {"city": "Paris"})]), messages)
     check(messages, fmt)
-    assert "get_weather: unavailable. get_weather has failed 1 times" in texts(messages)
-    assert "get_weather is now closed for this conversation." in texts(messages)
+    assert "get_weather: unavailable. get_weather was closed after 1 failure" in texts(messages)
+    assert "get_weather has failed 1 time in this conversation and is now closed" in texts(messages)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -201,7 +219,7 @@ def test_text_beside_failed_calls_keeps_the_round(fmt: str) -> None:
     session = th.Session([get_weather, get_time])
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})], text="Checking Lyon."), messages)
-    session.handle(turn([("get_time", {"city": "Paris"})]), messages)
+    session.handle(turn([("get_weather", {"city": "Paris"})]), messages)
     check(messages, fmt)
     assert "Checking Lyon." in texts(messages) and STUB in texts(messages)
 
@@ -213,7 +231,7 @@ def test_clearing_modes(fmt: str, clearing: str) -> None:
     session = th.Session([get_weather, get_time], clearing=clearing)  # type: ignore[arg-type]
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
-    session.handle(turn([("get_time", {"city": "Paris"})]), messages)
+    session.handle(turn([("get_weather", {"city": "Paris"})]), messages)
     check(messages, fmt)
     if clearing == "stub":
         assert "Lyon" in texts(messages) and STUB in texts(messages)
@@ -292,7 +310,8 @@ def test_parallel_async_calls_run_concurrently(fmt: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_unknown_tool_round_is_cleared_too(fmt: str) -> None:
+def test_unknown_tool_error_stays(fmt: str) -> None:
+    """No tool of that name can ever succeed, so nothing can say its error recovered."""
     turn = TURNS[fmt]
     session = th.Session([get_time])
     messages = first_user(fmt)
@@ -300,8 +319,8 @@ def test_unknown_tool_round_is_cleared_too(fmt: str) -> None:
     assert "Call one of the tools that exist: get_time." in texts(messages)
     session.handle(turn([("get_time", {"city": "Paris"})]), messages)
     check(messages, fmt)
-    assert "there is no tool named" not in texts(messages)
-    assert "[recovered] earlier get_wether errors are resolved." in texts(messages)
+    assert "there is no tool named 'get_wether'" in texts(messages)
+    assert "[recovered]" not in texts(messages)
 
 
 def test_unknown_response_needs_a_format() -> None:

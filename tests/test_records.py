@@ -38,6 +38,8 @@ def test_line_shape_for_every_category(category: th.Category, retryable: bool,
     assert line.startswith(f"[error] get_order: {category.value}. no order with id ORD-88213")
     if retryable:
         assert "Transient: a retry may succeed." in line
+    elif category is th.Category.UNKNOWN:
+        assert "Cause not known: repeating it is not advised." in line
     else:
         assert "Not transient: the same call will fail the same way." in line
     if instead:
@@ -82,20 +84,22 @@ def test_cap_cuts_at_a_word_boundary_with_an_ellipsis() -> None:
                    message="word " * 200)
     line = long.line()
     assert len(line) <= 300
-    assert "… Not transient" in line  # the what is cut, the advice survives
-    short = long.line(cap=120)
-    assert len(short) <= 120 and short.endswith("…")
-    assert not short[:-1].endswith(" ")
+    assert "word… Cause not known" in line  # the what is cut, the advice survives
+    assert line.endswith("tell the user what failed.")
+    short = long.line(cap=160)  # too little room for a useful part of what failed: it goes
+    assert short == (
+        "[error] t: unknown. Cause not known: repeating it is not advised. Do not repeat the "
+        "same call; try a different approach or tell the user what failed.")
 
 
 def test_configured_cap_applies() -> None:
-    previous = th.configure(line_cap=100)
+    previous = th.configure(line_cap=160)
     try:
-        assert len(failure(th.Category.UPSTREAM).line()) <= 100
+        assert len(failure(th.Category.UPSTREAM).line()) <= 160
     finally:
         th.configure(line_cap=previous.line_cap)
-    with pytest.raises(th.UsageError):
-        th.configure(line_cap=10)
+    with pytest.raises(th.UsageError, match="line_cap must be at least 160"):
+        th.configure(line_cap=159)
 
 
 def test_optional_fields_are_absent_not_null() -> None:

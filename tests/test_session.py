@@ -69,10 +69,14 @@ def test_cap_closes_the_tool_and_it_no_longer_runs(call: Callable[[th.Session], 
     run = call(session)
     first, second, third = (run("get_order", {"order_id": f"ORD-{i}"}) for i in range(3))
     assert "Not transient" in first.content
-    assert second.content.endswith("get_order is now closed for this conversation.")
+    assert second.content == (
+        "[error] get_order: not_found. no order with id ORD-1 exists. get_order has failed 2 "
+        "times in this conversation and is now closed: do not call it again. Use search_orders "
+        "to find it.")
     assert third.content == (
-        "[error] get_order: unavailable. get_order has failed 2 times in this conversation "
-        "and is now closed. Continue without it, or tell the user what you could not do.")
+        "[error] get_order: unavailable. get_order was closed after 2 failures in this "
+        "conversation; this call did not run. Continue without it, or tell the user what you "
+        "could not do.")
     assert runs == ["ORD-0", "ORD-1"]
     assert third.attempts == 0
     assert session.stats()["closed"] == ["get_order"]
@@ -112,8 +116,9 @@ def test_successes_do_not_reset_the_cap(call: Callable[[th.Session], Call]) -> N
     del state
 
 
-def test_same_failure_twice_changes_the_message_whatever_the_arguments(
+def test_same_failure_with_other_arguments_says_so_and_no_more(
         call: Callable[[th.Session], Call]) -> None:
+    """C-9 and C-7 failing alike proves nothing about C-1: no claim about the future."""
     @th.tool
     def get_order(order_id: str) -> None:
         raise not_found(order_id)
@@ -122,9 +127,14 @@ def test_same_failure_twice_changes_the_message_whatever_the_arguments(
     run = call(session)
     run("get_order", {"order_id": "ORD-1"})
     second = run("get_order", {"order_id": "ORD-2"})
-    assert second.failure.status == "repeated"
-    assert "This exact failure has now happened 2 times" in second.content
-    assert "Try a different approach" in second.content
+    assert second.failure.status == "similar" and second.failure.repeats == 2
+    assert ("2 calls with different arguments failed the same way: the approach, not the "
+            "argument, may be wrong.") in second.content
+    assert "will fail again" not in second.content and "exact" not in second.content
+    third = run("get_order", '{"order_id": "ORD-2"}')  # the exact same call, as JSON
+    assert third.failure.status == "repeated" and third.failure.repeats == 2
+    assert "This exact call has now failed 2 times the same way: do not repeat it." in (
+        third.content)
 
 
 def test_different_failures_are_not_repeats(call: Callable[[th.Session], Call]) -> None:

@@ -22,6 +22,7 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene.classify import classify, summarize
 from toolhygiene.errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
 from toolhygiene.frames import user_frame
+from toolhygiene.loop import Step
 from toolhygiene.redact import redact, sanitize
 from toolhygiene.report import Ranked, rank
 from toolhygiene.rules import Rule, add_rule, clear_rules
@@ -39,6 +40,7 @@ __all__ = [
     "Rule",
     "Session",
     "Settings",
+    "Step",
     "Tool",
     "ToolError",
     "UsageError",

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from toolhygiene._exceptions import UsageError
+from toolhygiene._words import MIN_LINE_CAP
 
 __all__ = ["Settings", "configure", "settings"]
 
@@ -45,13 +46,13 @@ def configure(
     """Change process-wide settings; return the previous ones (to restore later).
 
     Raises:
-        UsageError: a value out of range (a line cap under 80 characters, a ceiling
+        UsageError: a value out of range (a line cap under 160 characters, a ceiling
             that is not a positive finite number).
     """
     previous = dataclasses.replace(settings)
     if line_cap is not None:
-        if line_cap < 80:
-            raise UsageError(f"line_cap must be at least 80 characters, got {line_cap}")
+        if line_cap < MIN_LINE_CAP:
+            raise UsageError(f"line_cap must be at least {MIN_LINE_CAP} characters, got {line_cap}")
         settings.line_cap = line_cap
     if retry_after_ceiling is not None:
         if not (math.isfinite(retry_after_ceiling) and retry_after_ceiling > 0):

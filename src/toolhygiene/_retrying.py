@@ -63,7 +63,11 @@ class LocalRetries:
         if plan.seen is not None and plan.seen[0] is exc:
             return plan.seen[1]
         failure = classify(
-            exc, plan.tool.name, rules=(*plan.tool.rules, *self.rules), cap=self.line_cap()
+            exc,
+            plan.tool.name,
+            rules=(*plan.tool.rules, *self.rules),
+            cap=self.line_cap(),
+            idempotent=plan.tool.idempotent,
         )
         plan.seen = (exc, failure)
         return failure

@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any
+from typing import Any, Literal
 
 __all__ = ["TURNS", "anthropic_turn", "chat_turn", "model_turn", "responses_turn"]
 
 ToolCall = tuple[str, dict[str, Any]]
 """(tool name, arguments)"""
 
+Ending = Literal["finished", "truncated", "paused", "refused"]
+"""How the turn ends: finished, cut by the token limit, paused by the API (Anthropic),
+refused."""
+
+_ANTHROPIC_REASONS = {"truncated": "max_tokens", "paused": "pause_turn", "refused": "refusal"}
+
 _ids = itertools.count(1)
 
 
-def anthropic_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
+def anthropic_turn(
+    calls: list[ToolCall], text: str = "", ending: Ending = "finished"
+) -> dict[str, Any]:
     """An Anthropic ``Message`` asking for ``calls`` (or ending the turn with ``text``)."""
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     content += [
@@ -28,15 +36,23 @@ def anthropic_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
         "role": "assistant",
         "model": "claude-test",
         "content": content,
-        "stop_reason": "tool_use" if calls else "end_turn",
+        "stop_reason": _ANTHROPIC_REASONS.get(ending, "tool_use" if calls else "end_turn"),
         "stop_sequence": None,
         "usage": {"input_tokens": 1, "output_tokens": 1},
     }
 
 
-def chat_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
+def chat_turn(calls: list[ToolCall], text: str = "", ending: Ending = "finished") -> dict[str, Any]:
     """An OpenAI ``ChatCompletion`` asking for ``calls``."""
+    if ending == "paused":
+        raise ValueError("OpenAI chat completions have no paused turns")
     message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if ending == "refused":
+        message["refusal"] = text or "I can't help with that."
+        message["content"] = None
+    reason = {"truncated": "length", "refused": "stop"}.get(
+        ending, "tool_calls" if calls else "stop"
+    )
     if calls:
         message["tool_calls"] = [
             {
@@ -51,24 +67,31 @@ def chat_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
         "object": "chat.completion",
         "created": 0,
         "model": "gpt-test",
-        "choices": [
-            {"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": reason}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
 
 
-def responses_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
+def responses_turn(
+    calls: list[ToolCall], text: str = "", ending: Ending = "finished"
+) -> dict[str, Any]:
     """An OpenAI ``Response`` whose output asks for ``calls``."""
+    if ending == "paused":
+        raise ValueError("OpenAI responses have no paused turns")
     output: list[dict[str, Any]] = []
-    if text:
+    if text or ending == "refused":
+        part = (
+            {"type": "refusal", "refusal": text or "I can't help with that."}
+            if ending == "refused"
+            else {"type": "output_text", "text": text, "annotations": []}
+        )
         output.append(
             {
                 "type": "message",
                 "id": f"msg_{next(_ids)}",
                 "role": "assistant",
                 "status": "completed",
-                "content": [{"type": "output_text", "text": text, "annotations": []}],
+                "content": [part],
             }
         )
     for name, args in calls:
@@ -83,11 +106,13 @@ def responses_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
                 "status": "completed",
             }
         )
+    cut = ending == "truncated"
     return {
         "id": f"resp_{next(_ids)}",
         "object": "response",
         "created_at": 0,
-        "status": "completed",
+        "status": "incomplete" if cut else "completed",
+        "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
         "model": "gpt-test",
         "output": output,
         "parallel_tool_calls": True,
@@ -99,7 +124,10 @@ def responses_turn(calls: list[ToolCall], text: str = "") -> dict[str, Any]:
 TURNS = {"anthropic": anthropic_turn, "openai_chat": chat_turn, "openai_responses": responses_turn}
 
 
-def model_turn(fmt: str, calls: list[ToolCall], text: str = "") -> dict[str, Any]:
+def model_turn(
+    fmt: str, calls: list[ToolCall], text: str = "", ending: Ending = "finished"
+) -> dict[str, Any]:
     """A model turn in the JSON of ``fmt`` (``anthropic``, ``openai_chat``,
-    ``openai_responses``) calling ``calls`` with ids unique in the process."""
-    return TURNS[fmt](calls, text)
+    ``openai_responses``) calling ``calls`` with ids unique in the process; ``ending``
+    makes it a turn cut by the token limit, paused (Anthropic) or refused."""
+    return TURNS[fmt](calls, text, ending)

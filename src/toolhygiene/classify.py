@@ -114,6 +114,7 @@ def classify(
     *,
     rules: Iterable[Rule] = (),
     cap: int | None = None,
+    idempotent: bool = True,
 ) -> Failure:
     """Turn any exception into a ``Failure`` with category, retryability and wait.
 
@@ -123,6 +124,10 @@ def classify(
         tool: the tool's name, for the line; ``"tool"`` when not given.
         rules: rules that win over the process-wide and built-in ones, first match first.
         cap: the line cap (default: the configured one).
+        idempotent: ``False`` for a tool whose call must not run twice: a transient
+            failure that came after the call may have taken effect (a read timeout, a 5xx
+            answer; not a refused connection) is then ``uncertain`` and not retryable,
+            unless the tool's own ``ToolError`` said otherwise.
 
     The most specific verdict in the chain wins; among equals, the outermost. The message
     is the outermost exception's text followed by the winning cause's, redacted and
@@ -162,6 +167,14 @@ def classify(
         frame=user_frame(exc),
         never_ran=_never_ran(chain, best_at, best, known),
     )
+    if (
+        not idempotent
+        and not failure.never_ran
+        and failure.retryable
+        and failure.category in (Category.CONNECTIVITY, Category.UPSTREAM)
+        and not isinstance(chosen, ToolError)
+    ):
+        failure = dataclasses.replace(failure, retryable=False, uncertain=True, retry_after=None)
     if isinstance(chosen, ToolError):
         failure = dataclasses.replace(
             failure,

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolhygiene import _config
-from toolhygiene.redact import sanitize, truncate
+from toolhygiene import _config, _words
+from toolhygiene._words import HINTS
+from toolhygiene.redact import sanitize
 
 __all__ = ["FAILURE_SCHEMA", "Category", "CoarseClass", "Empty", "Failure", "ToolError"]
 
@@ -66,57 +67,15 @@ class Category(str, enum.Enum):
 
 # Keyed by value: a str hashes in C, an Enum member in Python.
 _TRAITS: dict[str, tuple[bool, CoarseClass, str]] = {
-    "connectivity": (
-        True,
-        CoarseClass.TRANSIENT,
-        (
-            "Wait a few seconds, then call {tool} again with the same arguments; if it fails "
-            "again, continue without it."
-        ),
-    ),
-    "rate_limit": (
-        True,
-        CoarseClass.TRANSIENT,
-        "Wait, then call {tool} again with the same arguments; do not call it in a tight loop.",
-    ),
-    "upstream": (
-        True,
-        CoarseClass.TRANSIENT,
-        (
-            "The service behind {tool} is failing; try once more later, else continue without "
-            "it and tell the user."
-        ),
-    ),
-    "bad_request": (
-        False,
-        CoarseClass.VALIDATION,
-        "Fix the arguments to match {tool}'s schema, then call it again.",
-    ),
-    "auth": (
-        False,
-        CoarseClass.PERMISSION,
-        "Do not retry; tell the user that {tool} needs credentials or permissions it lacks.",
-    ),
-    "not_found": (
-        False,
-        CoarseClass.VALIDATION,
-        "Check the name or id, or search for it first, instead of repeating the call.",
-    ),
-    "business": (
-        False,
-        CoarseClass.BUSINESS,
-        "A rule forbids this; tell the user, or choose a different action.",
-    ),
-    "unknown": (
-        False,
-        CoarseClass.OTHER,
-        "Do not repeat the same call; try a different approach or tell the user what failed.",
-    ),
+    "connectivity": (True, CoarseClass.TRANSIENT, HINTS["connectivity"]),
+    "rate_limit": (True, CoarseClass.TRANSIENT, HINTS["rate_limit"]),
+    "upstream": (True, CoarseClass.TRANSIENT, HINTS["upstream"]),
+    "bad_request": (False, CoarseClass.VALIDATION, HINTS["bad_request"]),
+    "auth": (False, CoarseClass.PERMISSION, HINTS["auth"]),
+    "not_found": (False, CoarseClass.VALIDATION, HINTS["not_found"]),
+    "business": (False, CoarseClass.BUSINESS, HINTS["business"]),
+    "unknown": (False, CoarseClass.OTHER, HINTS["unknown"]),
 }
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
 
 
 _VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|\S*\d\S*")
@@ -133,7 +92,7 @@ def fingerprint(tool: str, category: Category, message: str) -> str:
     return digest.hexdigest()
 
 
-FailureStatus = Literal["failed", "repeated", "closed"]
+FailureStatus = Literal["failed", "repeated", "similar", "closed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +100,14 @@ class Failure:
     """The record of one failed tool call.
 
     ``message`` is already safe for the model (redacted, one line). ``status`` is
-    ``"failed"`` for an ordinary failure, ``"repeated"`` when the same failure has been
-    seen before in the session, ``"closed"`` when the tool had reached its cap and was not
-    run; ``count`` is how many failures of this tool the session has seen, ``repeats``
-    how many times this same failure was seen, and ``closes`` says this failure reached
-    the cap.
+    ``"failed"`` for an ordinary failure, ``"repeated"`` when this exact call (same tool,
+    same arguments) failed the same way before, ``"similar"`` when calls with other
+    arguments failed the same way before, ``"closed"`` when the tool had reached its cap
+    and was not run; ``count`` is how many failures of this tool the session has seen,
+    ``repeats`` how many times this exact call (``repeated``) or how many different
+    calls (``similar``) failed this way, and ``closes`` says this failure reached the
+    cap. ``uncertain``: the tool is not idempotent and the failure came after the call
+    may have taken effect (a read timeout, a 5xx answer), so nobody knows whether it did.
     """
 
     tool: str
@@ -160,6 +122,7 @@ class Failure:
     exc_type: str = ""
     frame: str | None = None
     never_ran: bool = False
+    uncertain: bool = False
     status: FailureStatus = "failed"
     count: int = 0
     repeats: int = 0
@@ -171,65 +134,20 @@ class Failure:
         """Tool + category + masked message: the same failure, whatever the arguments."""
         return fingerprint(self.tool, self.category, self.message)
 
-    def _advice(self) -> str:
-        advice = self.instead or self.hint
-        if not advice:
-            if self.retryable == self.category.retryable:
-                advice = self.category.hint_for(self.tool)
-            elif self.retryable:
-                advice = (
-                    f"Call {self.tool} once more with the same arguments; if it fails again, "
-                    "continue without it"
-                )
-            else:
-                advice = (
-                    f"Do not repeat the call; continue without {self.tool}, "
-                    "or tell the user what failed"
-                )
-        advice = advice[:1].upper() + advice[1:]
-        if self.alternatives:
-            advice = _sentence(advice) + " Alternatives: " + "; ".join(self.alternatives)
-        return _sentence(advice)
-
-    def _retry_sentence(self) -> str:
-        if self.status == "repeated":
-            return (
-                f"This exact failure has now happened {self.repeats} times; repeating the call, "
-                "even with other arguments, will fail again. Try a different approach."
-            )
-        if not self.retryable:
-            return "Not transient: the same call will fail the same way."
-        if self.retry_after is not None:
-            return f"Transient: retry after {_seconds(self.retry_after)} s."
-        return "Transient: a retry may succeed."
-
     def line(self, cap: int | None = None) -> str:
         """The one line the model sees, at most ``cap`` characters (default: the
         configured line cap, 300)."""
         cap = cap or _config.settings.line_cap
         if self.status == "closed":
-            text = (
-                f"[error] {self.tool}: unavailable. {self.tool} has failed {self.count} times "
-                "in this conversation and is now closed. Continue without it, or tell the "
-                "user what you could not do."
-            )
-            return truncate(text, cap)
-        head = f"[error] {self.tool}: {self.category.value}. "
-        tail = " " + self._retry_sentence() + " " + self._advice()
-        if self.closes:
-            tail += f" {self.tool} is now closed for this conversation."
-        room = cap - len(head) - len(tail)
-        what = _sentence(self.message or "it failed")
-        if room >= 40:
-            return head + truncate(what, room) + tail
-        return truncate(head + what + tail, cap)
+            return _words.closed_line(self.tool, self.count, cap)
+        return _words.failure_line(self, cap)
 
     def to_dict(self) -> dict[str, Any]:
         """The structured payload; optional fields are absent when unknown."""
         payload: dict[str, Any] = {
             "isError": True,
             "errorCategory": self.category.coarse.value,
-            "isRetryable": self.retryable and self.status == "failed",
+            "isRetryable": self.retryable and not self.closes and self.status != "closed",
             "message": self.line(),
             "tool": self.tool,
             "category": self.category.value,
@@ -243,13 +161,6 @@ class Failure:
         if self.alternatives:
             payload["alternatives"] = list(self.alternatives)
         return payload
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    return text if text[-1] in ".!?…" else text + "."
 
 
 FAILURE_SCHEMA: dict[str, Any] = {
@@ -347,13 +258,8 @@ class Empty:
     def for_model(self, tool: str = "tool") -> str:
         """The one line the model sees: nothing matched, and a retry will not change it."""
         cap = _config.settings.line_cap
-        note = self.note or "Broaden or change the query, or tell the user nothing matched"
-        query = sanitize(self.query, cap // 2)
-        text = (
-            f"[empty] {tool}: nothing matched {query}. The search ran fine; repeating it "
-            f"unchanged will return nothing again. {_sentence(sanitize(note, cap))}"
-        )
-        return truncate(text, cap)
+        query, note = sanitize(self.query, cap // 2), sanitize(self.note, cap)
+        return _words.empty_line(tool, query, note, cap)
 
 
 def content_of(value: Any, tool: str) -> str:

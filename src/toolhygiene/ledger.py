@@ -1,6 +1,7 @@
 """One conversation's facts in code: calls, failures per tool, repeats of the same
-failure, closed tools, pending errors and their tails. Every change is under one lock,
-so counts stay exact with many threads or tasks at once."""
+failure (by the exact call, and by other arguments), closed tools, pending errors and
+their tails. Every change is under one lock, so counts stay exact with many threads or
+tasks at once. A success of a tool recovers that tool's pending errors and no others."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ class Ledger:
         self.successes = 0
         self.local_retries = 0
         self.failures: Counter[str] = Counter()
-        self._repeats: Counter[tuple[str, str]] = Counter()
+        self._repeats: Counter[tuple[str, str, str]] = Counter()
+        self._variants: dict[tuple[str, str], set[str]] = {}
         self.closed: set[str] = set()
         self._pending: list[_Pending] = []
         self.tails: list[dict[str, Any]] = []
@@ -44,13 +46,17 @@ class Ledger:
             self.calls += 1
             return self.calls, (self.failures[tool] if tool in self.closed else None)
 
-    def succeeded(self, index: int) -> list[dict[str, Any]]:
-        """Count a success; the tails of the pending errors it recovers."""
+    def succeeded(self, tool: str, index: int) -> list[dict[str, Any]]:
+        """Count a success of ``tool``; the tails of that tool's pending errors, which it
+        recovers (other tools' errors stay pending)."""
         with self._lock:
             self.successes += 1
             if not self._pending:
                 return []
-            resolved, self._pending = self._pending, []
+            resolved = [p for p in self._pending if p.tool == tool]
+            if not resolved:
+                return []
+            self._pending = [p for p in self._pending if p.tool != tool]
             return [self._tail(p, index, "recovered") for p in resolved]
 
     def retried(self) -> None:
@@ -59,12 +65,16 @@ class Ledger:
             self.local_retries += 1
 
     def failed(
-        self, failure: Failure, index: int, cap: int | None, line_cap: int
+        self, failure: Failure, index: int, cap: int | None, line_cap: int, call: str = ""
     ) -> tuple[Failure, str]:
-        """Count a failure the model will see; returns it with its status (``closed`` if
-        the tool closed meanwhile, ``repeated`` if the same failure was seen before,
-        ``closes`` set when it reaches ``cap``; ``None``: an unknown tool, never closed)
-        and the line the model sees."""
+        """Count a failure the model will see; returns it with its status and the line
+        the model sees.
+
+        The status is ``closed`` if the tool closed meanwhile, ``repeated`` if this exact
+        call (``call``: a key of the tool's arguments) failed the same way before,
+        ``similar`` if calls with other arguments did; ``closes`` is set when the failure
+        reaches ``cap`` (``None``: an unknown tool, never closed).
+        """
         name = failure.tool
         with self._lock:
             if name in self.closed:
@@ -73,10 +83,16 @@ class Ledger:
             self.failures[name] += 1
             count = self.failures[name]
             fingerprint = failure.fingerprint  # a hash: computed once here
-            key = (name, fingerprint)
+            key = (name, fingerprint, call)
             self._repeats[key] += 1
+            variants = self._variants.setdefault((name, fingerprint), set())
+            variants.add(call)
+            status: FailureStatus = "failed"
             repeats = self._repeats[key]
-            status: FailureStatus = "repeated" if repeats >= 2 else "failed"
+            if repeats >= 2:
+                status = "repeated"
+            elif len(variants) >= 2:
+                status, repeats = "similar", len(variants)
             closes = cap is not None and count >= cap
             if closes:
                 self.closed.add(name)

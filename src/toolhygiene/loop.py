@@ -1,17 +1,23 @@
-"""One round of a hand-rolled agent loop: read the model's turn, run its calls, append
-the turn and the results to the message list, clear errors the agent recovered from.
+"""One round of a hand-rolled agent loop: read the model's turn, decide whether its calls
+may run, append the turn and the results to the message list, clear errors the agent
+recovered from.
 
-``Session.handle`` and ``Session.ahandle`` are thin shells over ``begin`` and ``finish``;
-only the running of the calls differs (threads or ``asyncio.gather``).
+``Session.handle`` and ``Session.ahandle`` are thin shells over ``read``, ``Conversation``
+and ``finish``; only the running of the calls differs (threads or ``asyncio.gather``).
+Nothing is appended until every call has its result, so a list is never left with a call
+and no result.
 """
 
 from __future__ import annotations
 
+import enum
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import formats
+from toolhygiene import _words, formats
+from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger
 from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
@@ -20,44 +26,124 @@ if TYPE_CHECKING:
     from toolhygiene.session import Outcome
     from toolhygiene.transcript import Transcript
 
-__all__ = ["Turn", "begin", "finish"]
+__all__ = ["Conversation", "Step", "Turn", "finish", "read"]
+
+
+class Step(str, enum.Enum):
+    """What ``Session.handle`` did with a model turn, and whether the loop goes on.
+
+    A ``Step`` is true when the loop should call the model again (``TOOLS``, ``PAUSED``)
+    and false when it should stop (``DONE``, ``REFUSED``, ``TRUNCATED``), so
+    ``while session.handle(response, messages)`` keeps working.
+    """
+
+    TOOLS = "tools"
+    """The model asked for tools; they ran, and the turn and every result were appended."""
+    PAUSED = "paused"
+    """The API paused a long turn (Anthropic ``pause_turn``): the turn was appended as it
+    is and nothing ran; send the list again to let the model continue."""
+    DONE = "done"
+    """The model finished its turn without calling tools; its turn was appended (unless
+    it was empty)."""
+    REFUSED = "refused"
+    """The model refused (Anthropic ``refusal``, OpenAI ``content_filter`` or a refusal
+    part): nothing ran; the turn was appended only if it held text and no calls."""
+    TRUNCATED = "truncated"
+    """The turn was cut by the token limit (Anthropic ``max_tokens``, OpenAI ``length``,
+    Responses ``incomplete``): its calls may have cut arguments, so none ran, none
+    counted, and nothing was appended. Ask again with a larger token limit."""
+
+    def __bool__(self) -> bool:
+        return self in (Step.TOOLS, Step.PAUSED)
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """The model's turn, appended, with the calls still to run."""
+    """The model's turn: the items to append, the calls in it, what to do with it."""
 
     adapter: Adapter
     items: list[dict[str, Any]]
     calls: list[Call]
+    step: Step
 
 
-def begin(response: Any, messages: Messages, fmt: str | None) -> Turn:
-    """Append the model's turn to ``messages`` and return it with its tool calls."""
+def read(response: Any, fmt: str | None) -> Turn:
+    """The model's turn in ``response``, with what ``handle`` may do with it."""
     adapter = formats.adapter(fmt or formats.detect(response))
     items = adapter.assistant_items(response)
-    messages.extend(items)
-    return Turn(adapter, items, adapter.calls(items))
+    calls = adapter.calls(items)
+    state = adapter.stop_state(response)
+    step = (Step.TOOLS if calls else Step.DONE) if state == "finished" else Step(state)
+    if step is Step.TRUNCATED or (step is Step.REFUSED and calls):
+        items, calls = [], []
+    elif step is not Step.TOOLS:
+        calls = []
+    return Turn(adapter, items, calls, step)
+
+
+class Conversation:
+    """The one message list a Session serves: its format and its latest calls.
+
+    A Session that served one conversation refuses another one's list (it would carry
+    the first one's closed tools and pending errors into it), and refuses everything
+    once closed.
+    """
+
+    def __init__(self) -> None:
+        self.format: str | None = None
+        self.last_call: str | None = None
+        self.closed = False
+        self._lock = threading.Lock()
+
+    def check(self, turn: Turn, messages: Messages) -> None:
+        """Raise ``UsageError`` if ``messages`` is not this Session's conversation."""
+        with self._lock:
+            if self.closed:
+                raise UsageError(
+                    "this Session is closed: make a new Session for a new conversation"
+                )
+            fmt, last = self.format, self.last_call
+        if fmt is not None and fmt != turn.adapter.name:
+            raise UsageError(
+                f"this Session serves an {fmt} conversation, and this response is "
+                f"{turn.adapter.name}: one Session per conversation"
+            )
+        if last is not None and turn.adapter.position(messages, last) is None:
+            raise UsageError(
+                f"the message list does not hold this Session's latest tool call {last!r}: "
+                "it belongs to another conversation. Make one Session per conversation, "
+                "or call session.reset() before reusing it for a new one"
+            )
+
+    def served(self, turn: Turn) -> None:
+        """Remember the turn just appended."""
+        with self._lock:
+            self.format = turn.adapter.name
+            if turn.calls:
+                self.last_call = turn.calls[-1].id
 
 
 def finish(
     turn: Turn, outcomes: Sequence[Outcome], messages: Messages, transcript: Transcript
 ) -> None:
-    """Clear recovered errors, append the results (with the note), record new errors."""
+    """Append the turn and its results (with the note), clear the errors of the tools
+    that succeeded now, record the new errors."""
     adapter, calls = turn.adapter, turn.calls
-    note = None
-    if any(o.ok for o in outcomes):
-        cleared, note = transcript.clear(adapter, messages)
-        if cleared:
-            logger.info(
-                "transcript.cleared",
-                rounds=len(cleared),
-                errors=sum(len(r.failed) for r in cleared),
-            )
+    if not calls:
+        messages.extend(turn.items)
+        return
+    succeeded = {o.tool for o in outcomes if o.ok}
+    counts = transcript.clear(adapter, messages, succeeded)
+    note = _words.recovered_note(counts) if counts else None
+    if counts:
+        logger.info("transcript.cleared", errors=sum(counts.values()), tools=dict(counts))
     messages.extend(
-        adapter.result_items(
-            [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)], note
-        )
+        [
+            *turn.items,
+            *adapter.result_items(
+                [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)], note
+            ),
+        ]
     )
     # A closed tool's notice, and the failure that closed it, are never cleared: the model
     # must keep knowing the tool is gone.
@@ -70,7 +156,6 @@ def finish(
         for c, o, keep in zip(calls, outcomes, kept, strict=True)
         if o.failure is not None and not keep
     ]
-    closed = sum(kept)
     transcript.add(
-        [c.id for c in calls], failed, said_more=adapter.said_more(turn.items), closed=closed
+        [c.id for c in calls], failed, said_more=adapter.said_more(turn.items), closed=sum(kept)
     )

@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+import hashlib
 import itertools
+import json
+import math
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import tenacity
 
-from toolhygiene import _config, _observe, loop
+from toolhygiene import _config, _observe, _words, loop
 from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger, traceback_text
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
@@ -26,10 +29,11 @@ from toolhygiene._running import loop_running, run_async, run_sync
 from toolhygiene.errors import Category, Failure, content_of
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
+from toolhygiene.loop import Conversation, Step
 from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
 from toolhygiene.tool import Format, Tool, as_tool
-from toolhygiene.transcript import Clearing, Transcript
+from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
 __all__ = ["Outcome", "Session"]
 
@@ -83,8 +87,7 @@ class Session:
         line_cap: int | None = None,
         clearing: Clearing = "remove",
     ) -> None:
-        if max_failures < 1:
-            raise UsageError(f"max_failures must be at least 1, got {max_failures}")
+        _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
         self.tools: dict[str, Tool[Any, Any]] = {}
         for item in tools:
             prepared = as_tool(item)
@@ -110,7 +113,9 @@ class Session:
         )
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self.clearing: Clearing = clearing
         self._transcript = Transcript(clearing)
+        self._conversation = Conversation()
         self.is_closed = False
 
     # -- the shared decisions ---------------------------------------------------------
@@ -122,19 +127,21 @@ class Session:
     def _begin(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None
     ) -> Plan | Outcome:
+        if self.is_closed:
+            raise UsageError("this Session is closed: make a new Session for a new conversation")
         found = self.tools.get(name)
         index, closed_after = self._ledger.start(name)
         if found is None:
-            known = ", ".join(sorted(self.tools)) or "none"
+            what, instead = _words.unknown_tool(str(name), list(self.tools))
             failure = Failure(
                 tool=sanitize(str(name), 64) or "?",
                 category=Category.BAD_REQUEST,
                 retryable=False,
-                message=sanitize(f"there is no tool named {name!r}", self._line_cap()),
-                instead=f"Call one of the tools that exist: {known}",
+                message=sanitize(what, self._line_cap()),
+                instead=instead,
                 exc_type="UnknownTool",
             )
-            return self._record_failure(failure, index, attempts=0, exc=None)
+            return self._record_failure(failure, index, attempts=0, exc=None, call="")
         if closed_after is not None:
             failure = Failure(
                 tool=name,
@@ -163,7 +170,7 @@ class Session:
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
         outcome = Outcome(name, True, content_of(value, name), value, None, attempts, plan.index)
-        for tail in self._ledger.succeeded(plan.index):
+        for tail in self._ledger.succeeded(name, plan.index):
             self._log.info("error.recovered", recovered_by=name, **tail)
         _observe.notify(outcome)
         return outcome
@@ -175,18 +182,27 @@ class Session:
             cap = self._line_cap()
             attempted = {str(k)[:64]: _safe_argument(v, cap) for k, v in shown.items()}
             failure = dataclasses.replace(failure, attempted=attempted)
-        if plan.tool.instead and not (failure.instead or failure.hint):
-            # A ToolError's own advice and a rule's hint know more than the tool's default.
-            instead = sanitize(plan.tool.instead, self._line_cap())
-            failure = dataclasses.replace(failure, instead=instead)
-        return self._record_failure(failure, plan.index, attempts, exc)
+        if plan.tool.instead:
+            failure = _words.with_tool_advice(
+                failure, sanitize(plan.tool.instead, self._line_cap())
+            )
+        return self._record_failure(failure, plan.index, attempts, exc, _call_key(plan.arguments))
 
     def _record_failure(
-        self, failure: Failure, index: int, attempts: int, exc: BaseException | None
+        self,
+        failure: Failure,
+        index: int,
+        attempts: int,
+        exc: BaseException | None,
+        call: str,
     ) -> Outcome:
         name = failure.tool
         failure, line = self._ledger.failed(
-            failure, index, self._cap(name) if name in self.tools else None, self._line_cap()
+            failure,
+            index,
+            self._cap(name) if name in self.tools else None,
+            self._line_cap(),
+            call,
         )
         self._log.warning(
             "tool.failed",
@@ -301,25 +317,32 @@ class Session:
         messages: Messages,
         *,
         format: Format | None = None,  # noqa: A002
-    ) -> bool:
+    ) -> Step:
         """Append the model's turn and the results of its tool calls to ``messages``.
 
         ``response`` is the SDK's own object (anthropic ``Message``, openai
         ``ChatCompletion`` or ``Response``) or a dict of the API's JSON (``format`` tells
-        which when it cannot be seen). Parallel calls run concurrently. Errors the agent
-        has recovered from are cleared. Returns whether the model asked for tools, that
-        is, whether the loop should go on.
+        which when it cannot be seen). Only a finished turn's calls run; parallel calls
+        run concurrently; the turn and all its results are appended together. Errors of a
+        tool that has now succeeded are cleared. Returns a ``Step``, true when the loop
+        should call the model again.
+
+        Raises:
+            UsageError: ``messages`` is another conversation's list, or the Session is
+                closed.
         """
-        turn = loop.begin(response, messages, format)
-        if not turn.calls:
-            return False
+        turn = loop.read(response, format)
+        self._conversation.check(turn, messages)
         if len(turn.calls) == 1:
             outcomes = [self.call(turn.calls[0].name, turn.calls[0].arguments)]
-        else:
+        elif turn.calls:
             pool = self._pool(rounds=True)
             outcomes = list(pool.map(lambda c: self.call(c.name, c.arguments), turn.calls))
+        else:
+            outcomes = []
         loop.finish(turn, outcomes, messages, self._transcript)
-        return True
+        self._conversation.served(turn)
+        return turn.step
 
     async def ahandle(
         self,
@@ -327,14 +350,14 @@ class Session:
         messages: Messages,
         *,
         format: Format | None = None,  # noqa: A002
-    ) -> bool:
+    ) -> Step:
         """``handle`` for async code; parallel calls run with ``asyncio.gather``."""
-        turn = loop.begin(response, messages, format)
-        if not turn.calls:
-            return False
+        turn = loop.read(response, format)
+        self._conversation.check(turn, messages)
         outcomes = await asyncio.gather(*(self.acall(c.name, c.arguments) for c in turn.calls))
         loop.finish(turn, outcomes, messages, self._transcript)
-        return True
+        self._conversation.served(turn)
+        return turn.step
 
     # -- the conversation -------------------------------------------------------------
 
@@ -349,22 +372,39 @@ class Session:
         return self._ledger.stats()
 
     def close(self) -> None:
-        """End the conversation: errors never recovered get their tail (``stopped``)."""
+        """End the conversation: errors never recovered get their tail (``stopped``).
+        A closed Session refuses further calls with ``UsageError``."""
         with self._lock:
             if self.is_closed:
                 return
             self.is_closed = True
-            tails = self._ledger.stop()
+            self._conversation.closed = True
             executors = [e for e in (self._executor, self._round_executor) if e is not None]
             self._executor = self._round_executor = None
-        for tail in tails:
+        self._end_conversation()
+        for executor in executors:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def reset(self) -> None:
+        """Start a new conversation with the same tools and settings: the old one's
+        counters, closed tools and pending errors are forgotten (its unrecovered errors
+        get their tail, ``stopped``), and the next ``handle`` may take a new list."""
+        if self.is_closed:
+            raise UsageError("this Session is closed: make a new Session for a new conversation")
+        self._end_conversation()
+        with self._lock:
+            self._ledger = Ledger()
+            self._retries.ledger = self._ledger
+            self._transcript = Transcript(self.clearing)
+            self._conversation = Conversation()
+
+    def _end_conversation(self) -> None:
+        for tail in self._ledger.stop():
             self._log.info("error.stopped", **tail)
         stats = self._ledger.stats()
         self._log.info(
             "session.closed", calls=stats["calls"], failures=sum(stats["failures"].values())
         )
-        for executor in executors:
-            executor.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> Session:
         return self
@@ -377,6 +417,45 @@ class Session:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _check_settings(
+    max_failures: int, max_wait: float, retry_budget: float, line_cap: int | None, clearing: str
+) -> None:
+    """Raise ``UsageError`` for a setting no conversation can use."""
+    if isinstance(max_failures, bool) or not isinstance(max_failures, int) or max_failures < 1:
+        raise UsageError(f"max_failures must be a whole number of at least 1, got {max_failures!r}")
+    for name, value in (("max_wait", max_wait), ("retry_budget", retry_budget)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not (math.isfinite(value) and value >= 0)
+        ):
+            raise UsageError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
+    least = _words.MIN_LINE_CAP
+    if line_cap is not None and (
+        isinstance(line_cap, bool) or not isinstance(line_cap, int) or line_cap < least
+    ):
+        raise UsageError(
+            f"line_cap must be a whole number of at least {_words.MIN_LINE_CAP}, got {line_cap!r}"
+        )
+    if clearing not in CLEARINGS:
+        raise UsageError(f"clearing must be one of {', '.join(CLEARINGS)}, got {clearing!r}")
+
+
+def _call_key(arguments: Mapping[str, Any] | str | bytes | None) -> str:
+    """A short key of the arguments the model sent: equal for the exact same call."""
+    source: Any = arguments
+    if isinstance(source, (str, bytes)):
+        try:
+            source = json.loads(source)
+        except (ValueError, RecursionError):
+            source = arguments
+    try:
+        text = json.dumps(source, sort_keys=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(source)
+    return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
 
 
 def _safe_argument(value: Any, cap: int) -> Any:

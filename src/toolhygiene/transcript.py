@@ -1,16 +1,20 @@
 """Pending errors and their clearing, whatever the message format.
 
-An error is pending once the model has seen it. When a later round has a success, every
-pending round is cleared: removed whole when every call in it failed and the assistant
-said nothing else, else each failed result shrinks to a stub, keeping its pairing. Closed
-tools' notices are never cleared. Only the rounds since the first pending error are
-touched, so the cached prefix of the conversation stays as it was.
+An error is pending once the model has seen it. A pending error of tool T is cleared when
+T later succeeds, and only then: a success of another tool proves nothing about T. A round
+is removed whole once every failed call in it has been cleared, no call in it succeeded or
+closed its tool, and the assistant said nothing else; otherwise each cleared result
+shrinks to a stub and keeps its pairing. Closed tools' notices are never cleared. Only
+rounds since the first pending error are touched, so the cached prefix of the conversation
+stays as it was.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from toolhygiene.formats import Adapter, Round
@@ -19,6 +23,17 @@ from toolhygiene.formats._base import Messages
 __all__ = ["Clearing", "Transcript"]
 
 Clearing = Literal["remove", "stub", "off"]
+CLEARINGS: tuple[Clearing, ...] = ("remove", "stub", "off")
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A round the model has seen, with failures not yet cleared."""
+
+    ids: tuple[str, ...]
+    failed: dict[str, str]  # call id -> tool, still pending
+    whole: bool  # every call failed (none closed its tool) and the assistant said nothing else
+    cleared: set[str] = field(default_factory=set)
 
 
 class Transcript:
@@ -26,22 +41,39 @@ class Transcript:
 
     def __init__(self, clearing: Clearing = "remove") -> None:
         self.clearing = clearing
-        self.pending: list[Round] = []
+        self._pending: list[_Pending] = []
         self._lock = threading.Lock()
 
-    def clear(self, adapter: Adapter, messages: Messages) -> tuple[list[Round], str | None]:
-        """Clear every pending round; returns them and the ``[recovered]`` note."""
+    @property
+    def pending(self) -> int:
+        """How many failed results are waiting to be cleared."""
         with self._lock:
-            rounds, self.pending = self.pending, []
-        if not rounds:
-            return [], None
-        for round_ in reversed(rounds):
-            removable = self.clearing == "remove" and round_.removable
-            if not (removable and adapter.remove(messages, round_)):
-                adapter.stub(messages, round_)
-        tools = sorted({t for r in rounds for t in r.tools})
-        shown = ", ".join(tools[:3]) + (f" and {len(tools) - 3} more" if len(tools) > 3 else "")
-        return rounds, f"[recovered] earlier {shown} errors are resolved."
+            return sum(len(p.failed) for p in self._pending)
+
+    def clear(
+        self, adapter: Adapter, messages: Messages, succeeded: Collection[str]
+    ) -> Mapping[str, int]:
+        """Clear the pending errors of the tools in ``succeeded``; returns how many
+        failed calls of each tool were cleared (empty when none)."""
+        if not succeeded:
+            return {}
+        counts: Counter[str] = Counter()
+        work: list[tuple[_Pending, tuple[str, ...]]] = []
+        with self._lock:
+            for pending in self._pending:
+                now = tuple(i for i, t in pending.failed.items() if t in succeeded)
+                if not now:
+                    continue
+                for call_id in now:
+                    counts[pending.failed.pop(call_id)] += 1
+                pending.cleared.update(now)
+                work.append((pending, now))
+            self._pending = [p for p in self._pending if p.failed]
+        for pending, now in reversed(work):
+            removable = self.clearing == "remove" and pending.whole and not pending.failed
+            if not (removable and adapter.remove(messages, Round(pending.ids, now, True))):
+                adapter.stub(messages, Round(pending.ids, now, False))
+        return counts
 
     def add(
         self,
@@ -59,11 +91,10 @@ class Transcript:
         """
         if not failed or self.clearing == "off":
             return
-        round_ = Round(
+        pending = _Pending(
             ids=tuple(ids),
-            failed=tuple(i for i, _ in failed),
-            tools=tuple(sorted({t for _, t in failed})),
-            removable=len(failed) == len(ids) and not said_more and not closed,
+            failed=dict(failed),
+            whole=len(failed) == len(ids) and not said_more and not closed,
         )
         with self._lock:
-            self.pending.append(round_)
+            self._pending.append(pending)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from toolhygiene._exceptions import UsageError
+from toolhygiene._words import STUB
 
 __all__ = [
     "STUB",
@@ -15,14 +16,13 @@ __all__ = [
     "Call",
     "Messages",
     "Round",
+    "StopState",
     "as_dict",
     "as_dicts",
     "field",
     "with_note",
 ]
 
-STUB = "[error cleared]"
-"""What a cleared error's result shrinks to when its round cannot be removed whole."""
 
 Messages = MutableSequence[Any]
 
@@ -38,16 +38,21 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """An earlier round (assistant turn + its results) with errors still to clear.
+    """An earlier round (assistant turn + its results) with errors to clear.
 
-    ``failed``: ids whose results are errors to clear; ``removable``: every call failed
-    and the assistant said nothing else, so the whole round can go.
+    ``ids``: every call of the round; ``failed``: the ids whose results are cleared now
+    (shrunk to ``STUB``); ``removable``: every call of the round failed, every failure is
+    now cleared and the assistant said nothing else, so the whole round can go.
     """
 
     ids: tuple[str, ...]
     failed: tuple[str, ...]
-    tools: tuple[str, ...]
     removable: bool
+
+
+StopState = Literal["finished", "paused", "refused", "truncated"]
+"""How a model turn ended: finished (its calls may run), paused by the API, refused, or
+cut by the token limit (its calls may have cut arguments)."""
 
 
 class Adapter(Protocol):
@@ -56,7 +61,14 @@ class Adapter(Protocol):
     name: str
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
-        """The model's turn as the items to append to the message list."""
+        """The model's turn as the items to append to the message list, without empty
+        parts; an empty list when the turn holds nothing."""
+
+    def stop_state(self, response: Any) -> StopState:
+        """How the model's turn ended."""
+
+    def position(self, messages: Sequence[Any], call_id: str) -> int | None:
+        """Where the call ``call_id`` stands in ``messages`` (searched from the end)."""
 
     def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
         """The tool calls in the model's turn."""

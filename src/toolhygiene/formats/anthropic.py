@@ -12,6 +12,7 @@ from toolhygiene.formats._base import (
     Call,
     Messages,
     Round,
+    StopState,
     as_dicts,
     field,
     register_ids,
@@ -29,11 +30,36 @@ def _tool_use_ids(message: Any) -> list[str]:
     return [str(field(b, "id")) for b in _blocks(message) if field(b, "type") == "tool_use"]
 
 
+def _blank(block: Any) -> bool:
+    """A text block with no visible text: the API rejects it."""
+    return field(block, "type") == "text" and not str(field(block, "text") or "").strip()
+
+
+_STATES: dict[str, StopState] = {
+    "max_tokens": "truncated",
+    "model_context_window_exceeded": "truncated",
+    "pause_turn": "paused",
+    "refusal": "refused",
+}
+
+
 class AnthropicMessages:
     name = "anthropic"
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
-        return [{"role": "assistant", "content": as_dicts(field(response, "content"))}]
+        blocks = [b for b in as_dicts(field(response, "content")) if not _blank(b)]
+        return [{"role": "assistant", "content": blocks}] if blocks else []
+
+    def stop_state(self, response: Any) -> StopState:
+        return _STATES.get(str(field(response, "stop_reason")), "finished")
+
+    def position(self, messages: Sequence[Any], call_id: str) -> int | None:
+        for at in range(len(messages) - 1, -1, -1):
+            if field(messages[at], "role") == "assistant" and call_id in _tool_use_ids(
+                messages[at]
+            ):
+                return at
+        return None
 
     def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
         return [
@@ -67,14 +93,8 @@ class AnthropicMessages:
             blocks.append({"type": "text", "text": note})
         return [{"role": "user", "content": blocks}]
 
-    def _find(self, messages: Messages, round_: Round) -> int | None:
-        for at in range(len(messages) - 1, -1, -1):
-            if round_.ids[0] in _tool_use_ids(messages[at]):
-                return at
-        return None
-
     def remove(self, messages: Messages, round_: Round) -> bool:
-        at = self._find(messages, round_)
+        at = self.position(messages, round_.ids[0])
         if at is None or at + 1 >= len(messages):
             return False
         results = _blocks(messages[at + 1])
@@ -86,7 +106,7 @@ class AnthropicMessages:
         return True
 
     def stub(self, messages: Messages, round_: Round) -> None:
-        at = self._find(messages, round_)
+        at = self.position(messages, round_.ids[0])
         if at is None or at + 1 >= len(messages):
             return
         for block in _blocks(messages[at + 1]):
@@ -95,20 +115,30 @@ class AnthropicMessages:
                 block.pop("is_error", None)
 
     def check(self, messages: Sequence[Any]) -> None:
-        expected = "user"
+        # Consecutive turns of one role are merged by the API, except that the results of
+        # an assistant turn's calls must open the very next user turn.
         open_ids: list[str] = []
         seen: set[str] = set()
         for at, message in enumerate(messages):
             role = field(message, "role")
-            if role != expected:
-                raise UsageError(f"message {at}: role {role!r} where {expected!r} must come")
-            if role == "assistant":
-                open_ids = _tool_use_ids(message)
-                register_ids(seen, open_ids, at)
-                expected = "user"
-                continue
+            if at == 0 and role != "user":
+                raise UsageError(f"message 0: role {role!r} where 'user' must come")
+            if role not in ("user", "assistant"):
+                raise UsageError(
+                    f"message {at}: role {role!r} where 'user' or 'assistant' must come"
+                )
             content = field(message, "content")
             blocks = _blocks(message) if not isinstance(content, str) else []
+            if not (blocks or (isinstance(content, str) and content.strip())) or any(
+                _blank(b) for b in blocks
+            ):
+                raise UsageError(f"message {at}: empty {role} message or empty text block")
+            if role == "assistant":
+                if open_ids:
+                    raise UsageError(f"message {at}: calls {open_ids} have no results before it")
+                open_ids = _tool_use_ids(message)
+                register_ids(seen, open_ids, at)
+                continue
             kinds = [field(b, "type") for b in blocks]
             results = [
                 str(field(b, "tool_use_id")) for b in blocks if field(b, "type") == "tool_result"
@@ -120,6 +150,5 @@ class AnthropicMessages:
                     f"message {at}: results {sorted(results)} do not match calls {sorted(open_ids)}"
                 )
             open_ids = []
-            expected = "assistant"
         if open_ids:
             raise UsageError(f"the last assistant turn has calls without results: {open_ids}")

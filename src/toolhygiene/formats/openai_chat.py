@@ -12,6 +12,7 @@ from toolhygiene.formats._base import (
     Call,
     Messages,
     Round,
+    StopState,
     as_dict,
     field,
     register_ids,
@@ -25,16 +26,40 @@ def _call_ids(message: Any) -> list[str]:
     return [str(field(c, "id")) for c in field(message, "tool_calls") or ()]
 
 
+def _choice(response: Any) -> Any:
+    choices = field(response, "choices") or []
+    if not choices:
+        raise UsageError("the chat completion has no choices")
+    return choices[0]
+
+
+def _empty(message: Any) -> bool:
+    """An assistant message with neither content nor calls: the API rejects it."""
+    return not field(message, "content") and not field(message, "tool_calls")
+
+
 class OpenAIChat:
     name = "openai_chat"
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
-        choices = field(response, "choices") or []
-        if not choices:
-            raise UsageError("the chat completion has no choices")
-        message = as_dict(field(choices[0], "message"))
+        message = as_dict(field(_choice(response), "message"))
         message["role"] = "assistant"
-        return [message]
+        return [] if _empty(message) else [message]
+
+    def stop_state(self, response: Any) -> StopState:
+        choice = _choice(response)
+        reason = field(choice, "finish_reason")
+        if reason == "length":
+            return "truncated"
+        if reason == "content_filter" or field(field(choice, "message"), "refusal"):
+            return "refused"
+        return "finished"
+
+    def position(self, messages: Sequence[Any], call_id: str) -> int | None:
+        for at in range(len(messages) - 1, -1, -1):
+            if field(messages[at], "role") == "assistant" and call_id in _call_ids(messages[at]):
+                return at
+        return None
 
     def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
         return [
@@ -55,16 +80,8 @@ class OpenAIChat:
             for call, text, _ in with_note(results, note)
         ]
 
-    def _find(self, messages: Messages, round_: Round) -> int | None:
-        for at in range(len(messages) - 1, -1, -1):
-            if field(messages[at], "role") == "assistant" and round_.ids[0] in _call_ids(
-                messages[at]
-            ):
-                return at
-        return None
-
     def remove(self, messages: Messages, round_: Round) -> bool:
-        at = self._find(messages, round_)
+        at = self.position(messages, round_.ids[0])
         if at is None:
             return False
         end = at + 1 + len(round_.ids)
@@ -75,7 +92,7 @@ class OpenAIChat:
         return True
 
     def stub(self, messages: Messages, round_: Round) -> None:
-        at = self._find(messages, round_)
+        at = self.position(messages, round_.ids[0])
         if at is None:
             return
         for message in messages[at + 1 : at + 1 + len(round_.ids)]:
@@ -96,6 +113,8 @@ class OpenAIChat:
             if open_ids:
                 raise UsageError(f"message {at}: calls {open_ids} have no results before it")
             if role == "assistant":
+                if _empty(message):
+                    raise UsageError(f"message {at}: assistant message with no content or calls")
                 open_ids = _call_ids(message)
                 register_ids(seen, open_ids, at)
         if open_ids:

@@ -7,16 +7,65 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.formats._base import STUB, Call, Messages, Round, as_dicts, field, with_note
+from toolhygiene.formats._base import (
+    STUB,
+    Call,
+    Messages,
+    Round,
+    StopState,
+    as_dicts,
+    field,
+    with_note,
+)
 
 __all__ = ["OpenAIResponses"]
+
+
+_UNFINISHED = ("incomplete", "in_progress")
+
+
+def _empty(item: Any) -> bool:
+    """An output message with no content: the API rejects it as input."""
+    return field(item, "type") == "message" and not field(item, "content")
 
 
 class OpenAIResponses:
     name = "openai_responses"
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
-        return as_dicts(field(response, "output"))
+        return [i for i in as_dicts(field(response, "output")) if not _empty(i)]
+
+    def stop_state(self, response: Any) -> StopState:
+        status = field(response, "status")
+        if status in ("queued", "in_progress", "failed", "cancelled"):
+            raise UsageError(
+                f"the response is {status}: it holds no finished turn; pass the completed "
+                "response (for a background one, poll it until it completes)"
+            )
+        if status == "incomplete":
+            reason = field(field(response, "incomplete_details"), "reason")
+            return "refused" if reason == "content_filter" else "truncated"
+        output = field(response, "output") or ()
+        if any(
+            field(i, "type") == "function_call" and field(i, "status") in _UNFINISHED
+            for i in output
+        ):
+            return "truncated"
+        if any(
+            field(part, "type") == "refusal"
+            for i in output
+            if field(i, "type") == "message"
+            for part in field(i, "content") or ()
+        ):
+            return "refused"
+        return "finished"
+
+    def position(self, messages: Sequence[Any], call_id: str) -> int | None:
+        for at in range(len(messages) - 1, -1, -1):
+            item = messages[at]
+            if field(item, "type") == "function_call" and field(item, "call_id") == call_id:
+                return at
+        return None
 
     def calls(self, items: Sequence[Mapping[str, Any]]) -> list[Call]:
         return [
@@ -73,6 +122,8 @@ class OpenAIResponses:
         for at, item in enumerate(messages):
             kind = field(item, "type")
             call_id = field(item, "call_id")
+            if _empty(item):
+                raise UsageError(f"item {at}: message with no content")
             if kind == "function_call":
                 if call_id in calls:
                     raise UsageError(f"item {at}: call_id {call_id!r} is used twice")

@@ -1,0 +1,237 @@
+"""Every word the model reads, in one place, so that all of it can be checked for truth at
+once: the failure line, the closed and unknown-tool notices, the ``Empty`` line, the stub
+of a cleared error, the ``[recovered]`` note, and the precedence of advice.
+
+Each text says only what is known. A failure line is built from parts, and when it is
+longer than the cap the least useful part goes first: what failed is shortened, then the
+same-failure remark is dropped, then the verdict and the closing notice take their short
+forms, and only then is the advice shortened. The tool, the category, the verdict, the
+closing notice and the advice are in every line, whatever the cap (``MIN_LINE_CAP`` up).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from toolhygiene.redact import truncate
+
+if TYPE_CHECKING:
+    from toolhygiene.errors import Failure
+
+__all__ = [
+    "HINTS",
+    "MIN_LINE_CAP",
+    "STUB",
+    "closed_line",
+    "empty_line",
+    "failure_line",
+    "recovered_note",
+    "unknown_tool",
+    "with_tool_advice",
+]
+
+MIN_LINE_CAP = 160
+"""The smallest line cap: room for a 64-character tool name and every part that must stay."""
+
+STUB = "[error cleared]"
+"""What a cleared error's result shrinks to when its round cannot be removed whole."""
+
+HINTS: Mapping[str, str] = {
+    "connectivity": (
+        "Wait a few seconds, then call {tool} again with the same arguments; if it fails "
+        "again, continue without it."
+    ),
+    "rate_limit": (
+        "Wait, then call {tool} again with the same arguments; do not call it in a tight loop."
+    ),
+    "upstream": (
+        "The service behind {tool} is failing; try once more later, else continue without "
+        "it and tell the user."
+    ),
+    "bad_request": "Fix the arguments to match {tool}'s schema, then call it again.",
+    "auth": "Do not retry; tell the user that {tool} needs credentials or permissions it lacks.",
+    "not_found": "Check the name or id, or search for it first, instead of repeating the call.",
+    "business": "A rule forbids this; tell the user, or choose a different action.",
+    "unknown": (
+        "Do not repeat the same call; try a different approach or tell the user what failed."
+    ),
+}
+"""Each category's advice, with ``{tool}`` where the tool's name goes."""
+
+_CHECK_FIRST = "Check whether it took effect before calling {tool} again."
+_BROADEN = "Broaden or change the query, or tell the user nothing matched"
+_GO_ON = "Continue without it, or tell the user what you could not do."
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    return text if text[-1] in ".!?…" else text + "."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _times(n: int) -> str:
+    return "1 time" if n == 1 else f"{n} times"
+
+
+def _failures(n: int) -> str:
+    return "1 failure" if n == 1 else f"{n} failures"
+
+
+def seconds(value: float) -> str:
+    """A wait in seconds as the model reads it: ``7``, ``0.5``, ``90``."""
+    return f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
+
+
+# -- the failure line -------------------------------------------------------------------
+
+
+def with_tool_advice(failure: Failure, tool_instead: str) -> Failure:
+    """``failure`` with the tool's default advice, where nothing knows better.
+
+    Precedence of advice, highest first: the tool's own ``ToolError(instead=...)``, a
+    classification rule's hint, the tool's ``@tool(instead=...)``, the category's hint.
+    """
+    if not tool_instead or failure.instead or failure.hint:
+        return failure
+    return dataclasses.replace(failure, instead=tool_instead)
+
+
+def _advice(failure: Failure) -> str:
+    tool = failure.tool
+    if failure.uncertain and not failure.closes:
+        advice = _CHECK_FIRST.format(tool=tool)
+    elif failure.instead or failure.hint:
+        advice = _sentence(_capital(failure.instead or failure.hint))
+    elif failure.closes:
+        advice = _GO_ON
+    elif failure.retryable == failure.category.retryable:
+        advice = HINTS[failure.category.value].replace("{tool}", tool)
+    elif failure.retryable:
+        advice = (
+            f"Call {tool} once more with the same arguments; if it fails again, "
+            "continue without it."
+        )
+    else:
+        advice = f"Do not repeat the call; continue without {tool}, or tell the user what failed."
+    if failure.alternatives:
+        advice += " Alternatives: " + _sentence("; ".join(failure.alternatives))
+    return advice
+
+
+def _verdict(failure: Failure, short: bool) -> str:
+    """Whether calling again can help, as far as it is known."""
+    tool = failure.tool
+    if failure.closes:
+        if short:
+            return f"{tool} is now closed."
+        return (
+            f"{tool} has failed {_times(failure.count)} in this conversation and is now "
+            "closed: do not call it again."
+        )
+    if failure.uncertain:
+        if short:
+            return "Outcome unknown: it may have taken effect."
+        return "Outcome unknown: the call may have taken effect before it failed."
+    if failure.retryable:
+        if failure.retry_after is not None:
+            return f"Transient: retry after {seconds(failure.retry_after)} s."
+        return "Transient." if short else "Transient: a retry may succeed."
+    if failure.category.value == "unknown":
+        return "Cause not known." if short else "Cause not known: repeating it is not advised."
+    return "Not transient." if short else "Not transient: the same call will fail the same way."
+
+
+def _breaker(failure: Failure) -> str:
+    """What the same-failure counter knows; nothing about the future."""
+    if failure.retryable or failure.closes:
+        return ""
+    if failure.status == "repeated":
+        return (
+            f"This exact call has now failed {_times(failure.repeats)} the same way: "
+            "do not repeat it."
+        )
+    if failure.status == "similar":
+        return (
+            f"{failure.repeats} calls with different arguments failed the same way: the "
+            "approach, not the argument, may be wrong."
+        )
+    return ""
+
+
+def _join(*parts: str) -> str:
+    return " ".join(p for p in parts if p)
+
+
+def failure_line(failure: Failure, cap: int) -> str:
+    """The one line the model sees for ``failure``, at most ``cap`` characters."""
+    head = f"[error] {failure.tool}: {failure.category.value}."
+    what = _sentence(failure.message or "it failed")
+    verdict, breaker, advice = _verdict(failure, False), _breaker(failure), _advice(failure)
+    line = _join(head, what, verdict, breaker, advice)
+    if len(line) <= cap:
+        return line
+    # What failed is cut first; a stub of it shorter than this says nothing.
+    rest = len(_join(head, verdict, breaker, advice)) + 1
+    if cap - rest >= 24:
+        return _join(head, truncate(what, cap - rest), verdict, breaker, advice)
+    for verdict in (_verdict(failure, False), _verdict(failure, True)):
+        line = _join(head, verdict, advice)
+        if len(line) <= cap:
+            return line
+    room = cap - len(_join(head, verdict)) - 1
+    return _join(head, verdict, truncate(advice, room))
+
+
+def closed_line(tool: str, count: int, cap: int) -> str:
+    """The notice for a call of a tool that was closed: it did not run."""
+    long = (
+        f"[error] {tool}: unavailable. {tool} was closed after {_failures(count)} in this "
+        f"conversation; this call did not run. {_GO_ON}"
+    )
+    if len(long) <= cap:
+        return long
+    return truncate(
+        f"[error] {tool}: unavailable. Closed after {_failures(count)}; this call did not run. "
+        "Continue without it.",
+        cap,
+    )
+
+
+def unknown_tool(name: str, known: list[str]) -> tuple[str, str]:
+    """What failed and what to do instead, for a call of a tool that does not exist."""
+    listed = ", ".join(sorted(known)) or "none"
+    return f"there is no tool named {name!r}", f"Call one of the tools that exist: {listed}"
+
+
+# -- other notices ------------------------------------------------------------------------
+
+
+def empty_line(tool: str, query: str, note: str, cap: int) -> str:
+    """The line for a search that ran fine and found nothing; the query is cut first."""
+    note = _sentence(_capital(note or _BROADEN))
+    rest = f"The search ran fine; repeating it unchanged will return nothing again. {note}"
+    head = f"[empty] {tool}: nothing matched"
+    room = cap - len(head) - len(rest) - 3
+    if room >= 12:
+        return f"{head} {truncate(query, room)}. {rest}"
+    return truncate(f"{head}. {rest}", cap)
+
+
+def recovered_note(counts: Mapping[str, int]) -> str:
+    """The note that goes beside a success: exactly which tools recovered, from how many
+    failed calls, and that those errors were removed from the conversation."""
+    parts = []
+    for n, (tool, count) in enumerate(sorted(counts.items())):
+        calls = "call" if count == 1 else "calls"
+        parts.append(
+            f"{tool} succeeded after {count} failed {calls}" if n == 0 else f"{tool} after {count}"
+        )
+    those = "that error was" if sum(counts.values()) == 1 else "those errors were"
+    return f"[recovered] {', '.join(parts)}; {those} removed."
