@@ -1,15 +1,23 @@
-"""Offline demo: one scripted conversation, run with blind appending and with toolhygiene.
+"""Offline demo: one scripted conversation, run three ways.
 
 The model (a scripted server on 127.0.0.1, driven through the real anthropic SDK) asks
 for the weather in Paris, misspells the city twice, then hits a 503 blip from the weather
-service. The blind loop pastes ``repr(exc)`` and the traceback into the context and
-keeps every error; toolhygiene sends one line per failure, retries the blip locally and
-clears the errors once the agent recovers. Printed: the context each request carried.
+service. Compared:
+
+- ``Error: {exc}``: what most hand-rolled loops append as the tool result, kept forever;
+- the same with the full traceback appended (what some loops and frameworks send);
+- toolhygiene: one line per failure, the blip retried locally, the errors cleared once
+  get_weather succeeds.
+
+Printed: the characters of the messages list each request carried. The servers' address
+(a random port) is replaced by one fixed name and file paths are made relative before
+counting, so the figures are the same on every machine.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -41,8 +49,13 @@ def make_tools(weather: ScriptedServer) -> tuple[Callable[..., Any], Callable[..
     return get_weather, get_time
 
 
-def blind_handle(response: Any, messages: list[Any], tools: dict[str, Callable[..., Any]]) -> bool:
-    """The anti-pattern: append whatever the tool raised, traceback and all, forever."""
+Blind = str  # "" for toolhygiene, else "message" or "traceback"
+
+
+def blind_handle(
+    response: Any, messages: list[Any], tools: dict[str, Callable[..., Any]], how: Blind
+) -> bool:
+    """A typical hand-rolled loop: append whatever the tool raised, and keep it forever."""
     messages.append(
         {
             "role": "assistant",
@@ -57,7 +70,9 @@ def blind_handle(response: Any, messages: list[Any], tools: dict[str, Callable[.
         try:
             content, is_error = json.dumps(tools[call.name](**call.input)), False
         except Exception as exc:
-            content, is_error = f"Error: {exc!r}\n{traceback.format_exc()}", True
+            content, is_error = f"Error: {exc}", True
+            if how == "traceback":
+                content += "\n" + traceback.format_exc()
         results.append(
             {
                 "type": "tool_result",
@@ -70,7 +85,19 @@ def blind_handle(response: Any, messages: list[Any], tools: dict[str, Callable[.
     return True
 
 
-def run(blind: bool) -> tuple[list[int], str]:
+ROOT = re.escape(str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+
+
+def measured(body: Any, addresses: list[str]) -> int:
+    """Characters of a request's messages, with machine-specific text made fixed."""
+    text = json.dumps(body["messages"])
+    for address in addresses:
+        text = text.replace(address.removeprefix("http://"), "weather.internal")
+    text = re.sub(r"(?:/[^\s\"']*)?/site-packages/", "site-packages/", text)
+    return len(re.sub(ROOT, ".", text))
+
+
+def run(how: Blind) -> tuple[list[int], str]:
     model, weather = ScriptedServer(), ScriptedServer()
     turns: list[list[tuple[str, dict[str, Any]]]] = [
         [("get_weather", {"city": "Pariss"}), ("get_time", {"city": "Paris"})],
@@ -80,7 +107,7 @@ def run(blind: bool) -> tuple[list[int], str]:
     weather.push(404, NOT_FOUND_PAGE)
     weather.push(404, NOT_FOUND_PAGE)
     weather.push(503, BUSY_PAGE)  # a blip: toolhygiene retries it locally
-    if blind:  # the blind loop's model sees the 503 and calls again
+    if how:  # the blind loop's model sees the 503 and calls again
         turns.append([("get_weather", {"city": "Paris"})])
     weather.push(200, WEATHER_OK)
     for calls in turns:
@@ -97,11 +124,11 @@ def run(blind: bool) -> tuple[list[int], str]:
             response = client.messages.create(
                 model="demo", max_tokens=512, messages=messages, tools=session.schemas("anthropic")
             )
-            sizes.append(len(json.dumps(model.requests[-1].body["messages"])))
+            sizes.append(measured(model.requests[-1].body, [weather.url, model.url]))
             tools = {"get_weather": get_weather, "get_time": get_time}
             going = (
-                blind_handle(response, messages, tools)
-                if blind
+                blind_handle(response, messages, tools, how)
+                if how
                 else session.handle(response, messages)
             )
             if not going:
@@ -110,32 +137,33 @@ def run(blind: bool) -> tuple[list[int], str]:
     weather.stop()
     first_error = (
         messages[2]["content"][0]["content"]
-        if blind
+        if how
         else next(c for c in seen.contents if c.startswith("[error]"))
     )
-    return sizes, first_error
+    return sizes, first_error.replace(weather.url, "http://weather.internal")
 
 
 def main() -> None:
     structlog.configure(logger_factory=structlog.ReturnLoggerFactory())  # quiet demo
-    (blind, blind_error), (clean, clean_error) = run(blind=True), run(blind=False)
+    (plain, plain_error), (full, _), (clean, clean_error) = (
+        run("message"),
+        run("traceback"),
+        run(""),
+    )
     print("Context sent with each request (characters of the messages list):\n")
-    print(f"{'request':>8} {'blind appending':>17} {'toolhygiene':>13}")
-    for i in range(max(len(blind), len(clean))):
-        left = f"{blind[i]:,}" if i < len(blind) else "-"
-        right = f"{clean[i]:,}" if i < len(clean) else "-"
-        print(f"{i + 1:>8} {left:>17} {right:>13}")
+    print(f"{'request':>8} {'Error: {exc}':>14} {'+ traceback':>12} {'toolhygiene':>12}")
+    for i in range(max(len(plain), len(clean))):
+        cells = [f"{c[i]:,}" if i < len(c) else "-" for c in (plain, full, clean)]
+        print(f"{i + 1:>8} {cells[0]:>14} {cells[1]:>12} {cells[2]:>12}")
     print(
-        f"\n{'total':>8} {sum(blind):>17,} {sum(clean):>13,}   "
-        f"({sum(blind) / sum(clean):.1f}x the context, {len(blind) - len(clean)} more request)"
+        f"\n{'total':>8} {sum(plain):>14,} {sum(full):>12,} {sum(clean):>12,}\n"
+        f"toolhygiene carried {sum(plain) / sum(clean):.1f}x less context than 'Error: {{exc}}' "
+        f"and {sum(full) / sum(clean):.1f}x less than with tracebacks, in "
+        f"{len(plain) - len(clean)} request fewer (the 503 blip was retried locally)."
     )
-    lines = blind_error.splitlines()
-    print(
-        f"\nThe first failure, blind ({len(lines)} lines, {len(blind_error):,} characters, "
-        "kept to the end):"
-    )
-    print("  " + "\n  ".join(lines[:3]) + "\n  ...")
-    print("The first failure, toolhygiene (one line, cleared once the agent recovered):")
+    print("\nThe first failure, 'Error: {exc}' (kept to the end):")
+    print("  " + "\n  ".join(plain_error.splitlines()))
+    print("The first failure, toolhygiene (one line, cleared once get_weather succeeded):")
     print("  " + clean_error)
 
 

@@ -141,7 +141,8 @@ def test_sdk_error_message_from_json_body(server: ScriptedServer) -> None:
     assert type(exc).__module__.startswith("anthropic")
     failure = th.classify(exc, "ask_claude")
     assert failure.category is C.UPSTREAM and failure.retryable
-    assert failure.message == "the service answered HTTP 529 Overloaded: Overloaded"
+    assert failure.message == (
+        "the service answered HTTP 529 Overloaded to POST /v1/messages: Overloaded")
 
 
 def test_openai_retry_after_ms(server: ScriptedServer) -> None:

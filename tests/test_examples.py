@@ -28,8 +28,11 @@ def test_openai_loop_offline(argv: list[str], name: str) -> None:
     assert "4 desk lamps (A-1) are in stock." in run("examples/openai_loop.py", *argv)
 
 
-def test_demo_shows_both_loops() -> None:
+def test_demo_compares_with_what_users_write_and_is_the_same_everywhere() -> None:
     out = run("examples/demo.py")
-    assert "blind appending" in out and "toolhygiene" in out
+    assert "Error: {exc}" in out and "+ traceback" in out and "toolhygiene" in out
     assert "[error] get_weather: not_found." in out
-    assert "x the context" in out
+    assert "to GET /weather?city=Pariss" in out  # the fact the model needs survives
+    assert "x less context than 'Error: {exc}'" in out
+    assert "127.0.0.1" not in out and str(ROOT) not in out
+    assert run("examples/demo.py") == out  # no port or path changes a figure

@@ -8,15 +8,25 @@ here imports or names an HTTP library: it reads ``status_code``, ``status``, ``c
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import urlsplit
 
 from toolhygiene.errors import Category
+from toolhygiene.redact import redact
 
-__all__ = ["category_for_status", "headers_of", "reason_for", "retry_after", "status_of"]
+__all__ = [
+    "category_for_status",
+    "headers_of",
+    "reason_for",
+    "request_of",
+    "retry_after",
+    "status_of",
+]
 
 
 def _as_status(value: Any) -> int | None:
@@ -54,6 +64,44 @@ def status_of(exc: BaseException) -> int | None:
     if meta is not None:
         return _as_status(meta.get("HTTPStatusCode"))
     return None
+
+
+def _attribute(obj: Any, name: str) -> Any:
+    """``obj.name``, or ``None`` when it is missing or its property raises (httpx raises
+    ``RuntimeError`` for a request that was never set)."""
+    try:
+        return getattr(obj, name, None)
+    except Exception:
+        return None
+
+
+def request_of(exc: BaseException) -> str | None:
+    """The request a failed HTTP call made, as the model can use it: method, and the path
+    with its query (``GET /weather?city=Pariss``). The host is shown only when it is a
+    public name; ports, credentials and fragments never are."""
+    request = _attribute(exc, "request")
+    if request is None:
+        response = _attribute(exc, "response")
+        request = _attribute(response, "request") if response is not None else None
+    info = _attribute(exc, "request_info")  # aiohttp
+    source = request if request is not None else info
+    url = _attribute(source, "real_url") or _attribute(source, "url") or _attribute(exc, "url")
+    if not url:
+        return None
+    parts = urlsplit(str(url))
+    if not parts.path and not parts.hostname:
+        return None
+    method = _attribute(source, "method")
+    host = parts.hostname or ""
+    if (host and redact(host) != host) or _PRIVATE_ADDRESS.match(host):
+        host = ""
+    target = host + (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return f"{method} {target}" if isinstance(method, str) and method else target
+
+
+_PRIVATE_ADDRESS = re.compile(
+    r"^(?:localhost|127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|\[?::1)"
+)
 
 
 def headers_of(exc: BaseException) -> Mapping[str, Any] | None:

@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from toolhygiene._http import category_for_status, reason_for, status_of
+from toolhygiene._http import category_for_status, reason_for, request_of, status_of
 from toolhygiene.errors import Category
 
 __all__ = ["Verdict", "library_verdict"]
@@ -82,6 +82,9 @@ def status_verdict(exc: BaseException) -> Verdict | None:
         return None
     category, retryable = category_for_status(status)
     message = f"the service answered HTTP {reason_for(status)}"
+    request = request_of(exc)
+    if request:
+        message += f" to {request}"
     detail = _api_message(exc)
     if detail:
         message += f": {detail}"

@@ -16,18 +16,33 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["Reply", "ScriptedServer", "Seen", "closed_port"]
+__all__ = ["Event", "Reply", "ScriptedServer", "Seen", "closed_port"]
+
+
+Event = tuple[str | None, Any]
+"""One server-sent event: its name (or ``None``) and its data (JSON unless a str)."""
 
 
 @dataclass
 class Reply:
     """One scripted answer: status, body (dict/list as JSON, str as HTML, bytes raw),
-    headers, and a delay before answering (to provoke read timeouts)."""
+    headers, a delay before answering (to provoke read timeouts), or ``events`` to
+    answer as a stream of server-sent events (what ``stream=True`` clients read)."""
 
     status: int = 200
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    events: list[Event] | None = None
+
+
+def _event_stream(events: list[Event]) -> bytes:
+    out = []
+    for name, data in events:
+        head = f"event: {name}\n" if name else ""
+        text = data if isinstance(data, str) else json.dumps(data)
+        out.append(f"{head}data: {text}\n\n")
+    return "".join(out).encode()
 
 
 @dataclass
@@ -80,7 +95,9 @@ class ScriptedServer:
                 reply = server._take(Seen(self.command, self.path, dict(self.headers), body))
                 if reply.delay:
                     time.sleep(reply.delay)
-                if isinstance(reply.body, (bytes, bytearray)):
+                if reply.events is not None:
+                    payload, kind = _event_stream(reply.events), "text/event-stream"
+                elif isinstance(reply.body, (bytes, bytearray)):
                     payload, kind = bytes(reply.body), "application/octet-stream"
                 elif isinstance(reply.body, str):
                     payload, kind = reply.body.encode(), "text/html; charset=utf-8"
@@ -111,10 +128,12 @@ class ScriptedServer:
         body: Any = None,
         headers: dict[str, str] | None = None,
         delay: float = 0.0,
+        *,
+        events: list[Event] | None = None,
     ) -> None:
-        """Script the next reply."""
+        """Script the next reply (``events``: a stream of server-sent events)."""
         with self._lock:
-            self.replies.append(Reply(status, body, headers or {}, delay))
+            self.replies.append(Reply(status, body, headers or {}, delay, events))
 
     def reset(self) -> None:
         """Forget scripted replies and recorded requests."""

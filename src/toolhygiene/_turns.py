@@ -7,7 +7,14 @@ import itertools
 import json
 from typing import Any, Literal
 
-__all__ = ["TURNS", "anthropic_turn", "chat_turn", "model_turn", "responses_turn"]
+__all__ = [
+    "TURNS",
+    "anthropic_turn",
+    "chat_turn",
+    "model_turn",
+    "responses_turn",
+    "stream_events",
+]
 
 ToolCall = tuple[str, dict[str, Any]]
 """(tool name, arguments)"""
@@ -131,3 +138,96 @@ def model_turn(
     ``openai_responses``) calling ``calls`` with ids unique in the process; ``ending``
     makes it a turn cut by the token limit, paused (Anthropic) or refused."""
     return TURNS[fmt](calls, text, ending)
+
+
+def _pieces(text: str, cut_to: int | None) -> list[str]:
+    if cut_to is not None:
+        text = text[:cut_to]
+    return [text[i : i + 7] for i in range(0, len(text), 7)] or [""]
+
+
+def stream_events(
+    fmt: str, turn: dict[str, Any], cut_to: int | None = None
+) -> list[tuple[str | None, Any]]:
+    """``turn`` (from ``model_turn``) as the server-sent events of a streamed answer, for
+    ``ScriptedServer.push(events=...)``: Anthropic Messages or OpenAI chat. ``cut_to``
+    cuts the last call's JSON arguments to that many characters, as the token limit does."""
+    if fmt == "anthropic":
+        return _anthropic_events(turn, cut_to)
+    if fmt == "openai_chat":
+        return _chat_chunks(turn, cut_to)
+    raise ValueError(f"no stream for {fmt!r}")
+
+
+def _anthropic_events(turn: dict[str, Any], cut_to: int | None) -> list[tuple[str | None, Any]]:
+    start = {**turn, "content": [], "stop_reason": None}
+    events: list[tuple[str | None, Any]] = [
+        ("message_start", {"type": "message_start", "message": start})
+    ]
+    blocks = turn["content"]
+    for index, block in enumerate(blocks):
+        first: dict[str, Any]
+        if block["type"] == "text":
+            first = {"type": "text", "text": ""}
+            deltas = [{"type": "text_delta", "text": block["text"]}]
+        else:
+            first = {**block, "input": {}}
+            last = index == len(blocks) - 1
+            deltas = [
+                {"type": "input_json_delta", "partial_json": piece}
+                for piece in _pieces(json.dumps(block["input"]), cut_to if last else None)
+            ]
+        events.append(
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": first},
+            )
+        )
+        events += [
+            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+            for d in deltas
+        ]
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+    events.append(
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": turn["stop_reason"], "stop_sequence": None},
+                "usage": {"output_tokens": 1},
+            },
+        )
+    )
+    events.append(("message_stop", {"type": "message_stop"}))
+    return events
+
+
+def _chat_chunks(turn: dict[str, Any], cut_to: int | None) -> list[tuple[str | None, Any]]:
+    choice = turn["choices"][0]
+    message = choice["message"]
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> tuple[str | None, Any]:
+        return (
+            None,
+            {
+                "id": turn["id"],
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": turn["model"],
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            },
+        )
+
+    events = [chunk({"role": "assistant", "content": message.get("content")})]
+    calls = message.get("tool_calls") or []
+    for index, call in enumerate(calls):
+        head = {**call, "index": index, "function": {**call["function"], "arguments": ""}}
+        events.append(chunk({"tool_calls": [head]}))
+        last = index == len(calls) - 1
+        events.extend(
+            chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+            for piece in _pieces(call["function"]["arguments"], cut_to if last else None)
+        )
+    events.append(chunk({}, choice["finish_reason"]))
+    events.append((None, "[DONE]"))
+    return events

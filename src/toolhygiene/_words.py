@@ -130,7 +130,7 @@ def _verdict(failure: Failure, short: bool) -> str:
     tool = failure.tool
     if failure.closes:
         if short:
-            return f"{tool} is now closed."
+            return "It is now closed: do not call it again."
         return (
             f"{tool} has failed {_times(failure.count)} in this conversation and is now "
             "closed: do not call it again."
@@ -185,8 +185,8 @@ def failure_line(failure: Failure, cap: int) -> str:
         line = _join(head, verdict, advice)
         if len(line) <= cap:
             return line
-    room = cap - len(_join(head, verdict)) - 1
-    return _join(head, verdict, truncate(advice, room))
+    room = max(cap - len(_join(head, verdict)) - 1, 0)
+    return _join(head, verdict, truncate(advice, room)) if room >= 8 else _join(head, verdict)
 
 
 def closed_line(tool: str, count: int, cap: int) -> str:

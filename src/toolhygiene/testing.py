@@ -18,11 +18,12 @@ from typing import Any
 import structlog.testing
 
 from toolhygiene import _config, _observe
-from toolhygiene._scripted import Reply, ScriptedServer, Seen, closed_port
-from toolhygiene._turns import model_turn
+from toolhygiene._scripted import Event, Reply, ScriptedServer, Seen, closed_port
+from toolhygiene._turns import model_turn, stream_events
 
 __all__ = [
     "Captured",
+    "Event",
     "Reply",
     "ScriptedServer",
     "Seen",
@@ -30,6 +31,7 @@ __all__ = [
     "closed_port",
     "instant_retries",
     "model_turn",
+    "stream_events",
 ]
 
 

@@ -1,0 +1,165 @@
+"""Every string the model reads, word for word, in every situation; and the cap keeps what
+the model acts on, whatever the cap and the text."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from toolhygiene import _words
+from toolhygiene.errors import Failure
+
+C = th.Category
+
+
+def f(category: th.Category = C.NOT_FOUND, **extra: Any) -> Failure:
+    fields: dict[str, Any] = {"tool": "get_order", "category": category,
+                              "retryable": category.retryable,
+                              "message": "no order with id ORD-7 exists"}
+    fields.update(extra)
+    return Failure(**fields)
+
+
+@pytest.mark.parametrize(("failure", "line"), [
+    (f(), "[error] get_order: not_found. no order with id ORD-7 exists. Not transient: the "
+          "same call will fail the same way. Check the name or id, or search for it first, "
+          "instead of repeating the call."),
+    (f(C.UPSTREAM, message="the service answered HTTP 503 Service Unavailable to GET /orders/7"),
+     "[error] get_order: upstream. the service answered HTTP 503 Service Unavailable to GET "
+     "/orders/7. Transient: a retry may succeed. The service behind get_order is failing; try "
+     "once more later, else continue without it and tell the user."),
+    (f(C.RATE_LIMIT, message="slow down", retry_after=7.0),
+     "[error] get_order: rate_limit. slow down. Transient: retry after 7 s. Wait, then call "
+     "get_order again with the same arguments; do not call it in a tight loop."),
+    (f(C.UNKNOWN, message="RuntimeError with no message"),
+     "[error] get_order: unknown. RuntimeError with no message. Cause not known: repeating it "
+     "is not advised. Do not repeat the same call; try a different approach or tell the user "
+     "what failed."),
+    (f(C.UPSTREAM, retryable=False, uncertain=True, message="read timed out"),
+     "[error] get_order: upstream. read timed out. Outcome unknown: the call may have taken "
+     "effect before it failed. Check whether it took effect before calling get_order again."),
+    (f(status="repeated", repeats=2),
+     "[error] get_order: not_found. no order with id ORD-7 exists. Not transient: the same "
+     "call will fail the same way. This exact call has now failed 2 times the same way: do "
+     "not repeat it. Check the name or id, or search for it first, instead of repeating the "
+     "call."),
+    (f(status="similar", repeats=3, instead="search_orders finds orders by customer"),
+     "[error] get_order: not_found. no order with id ORD-7 exists. Not transient: the same "
+     "call will fail the same way. 3 calls with different arguments failed the same way: the "
+     "approach, not the argument, may be wrong. Search_orders finds orders by customer."),
+    (f(closes=True, count=2),
+     "[error] get_order: not_found. no order with id ORD-7 exists. get_order has failed 2 "
+     "times in this conversation and is now closed: do not call it again. Continue without "
+     "it, or tell the user what you could not do."),
+    (f(C.CONNECTIVITY, closes=True, count=1, alternatives=("use cached_order",)),
+     "[error] get_order: connectivity. no order with id ORD-7 exists. get_order has failed 1 "
+     "time in this conversation and is now closed: do not call it again. Continue without it, "
+     "or tell the user what you could not do. Alternatives: use cached_order."),
+    (f(C.BUSINESS, retryable=True),
+     "[error] get_order: business. no order with id ORD-7 exists. Transient: a retry may "
+     "succeed. Call get_order once more with the same arguments; if it fails again, continue "
+     "without it."),
+    (f(C.UPSTREAM, retryable=False),
+     "[error] get_order: upstream. no order with id ORD-7 exists. Not transient: the same call "
+     "will fail the same way. Do not repeat the call; continue without get_order, or tell the "
+     "user what failed."),
+    (f(status="closed", count=2),
+     "[error] get_order: unavailable. get_order was closed after 2 failures in this "
+     "conversation; this call did not run. Continue without it, or tell the user what you "
+     "could not do."),
+])
+def test_the_failure_line_word_for_word(failure: Failure, line: str) -> None:
+    assert failure.line() == line
+
+
+def test_a_transient_repeat_keeps_its_verdict_and_makes_no_claim() -> None:
+    line = f(C.UPSTREAM, status="repeated", repeats=2).line()
+    assert "Transient: a retry may succeed." in line and "exact call" not in line
+
+
+def test_advice_precedence() -> None:
+    """ToolError's instead > a rule's hint > the tool's instead > the category's hint."""
+    own = f(instead="ask for the order number", hint="rule hint")
+    assert own.line().endswith("Ask for the order number.")
+    assert _words.with_tool_advice(own, "tool default") is own
+    ruled = f(hint="the rule says wait")
+    assert _words.with_tool_advice(ruled, "tool default").line().endswith("The rule says wait.")
+    plain = _words.with_tool_advice(f(), "use search_orders")
+    assert plain.line().endswith("Use search_orders.")
+    uncertain = _words.with_tool_advice(f(C.UPSTREAM, retryable=False, uncertain=True), "x")
+    assert uncertain.line().endswith("Check whether it took effect before calling get_order "
+                                     "again.")
+
+
+def test_the_other_notices_word_for_word() -> None:
+    assert th.Empty("orders of C-4").for_model("search_orders") == (
+        "[empty] search_orders: nothing matched orders of C-4. The search ran fine; repeating "
+        "it unchanged will return nothing again. Broaden or change the query, or tell the user "
+        "nothing matched.")
+    assert _words.unknown_tool("get_wether", ["get_weather", "get_time"]) == (
+        "there is no tool named 'get_wether'",
+        "Call one of the tools that exist: get_time, get_weather")
+    assert _words.STUB == "[error cleared]"
+    assert _words.recovered_note({"get_weather": 1}) == (
+        "[recovered] get_weather succeeded after 1 failed call; that error was removed.")
+    assert _words.recovered_note({"get_weather": 2}) == (
+        "[recovered] get_weather succeeded after 2 failed calls; those errors were removed.")
+    assert _words.recovered_note({"get_weather": 2, "get_time": 1}) == (
+        "[recovered] get_time succeeded after 1 failed call, get_weather after 2; those errors "
+        "were removed.")
+
+
+def test_an_empty_query_is_cut_before_the_notice() -> None:
+    line = th.Empty("x" * 400, note="ask for a date").for_model("search")
+    assert len(line) <= 300 and line.endswith("repeating it unchanged will return nothing "
+                                              "again. Ask for a date.")
+
+
+NAMES = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True)
+TEXT = st.text(min_size=0, max_size=600).map(lambda t: " ".join(t.split()))
+
+
+@given(NAMES, st.sampled_from(list(C)), st.booleans(), TEXT, TEXT,
+       st.sampled_from(["failed", "repeated", "similar"]), st.booleans(), st.booleans(),
+       st.integers(min_value=_words.MIN_LINE_CAP, max_value=1000))
+def test_the_cap_keeps_what_the_model_acts_on(
+        tool: str, category: th.Category, retryable: bool, message: str, instead: str,
+        status: str, closes: bool, uncertain: bool, cap: int) -> None:
+    failure = Failure(tool=tool, category=category, retryable=retryable and not uncertain,
+                      message=message, instead=instead, status=status,  # type: ignore[arg-type]
+                      repeats=2, closes=closes, count=3, uncertain=uncertain)
+    line = failure.line(cap)
+    assert len(line) <= cap and "\n" not in line
+    assert line.startswith(f"[error] {tool}: {category.value}. ")
+    full = failure.line(10_000)
+    verdicts = [_words._verdict(failure, short) for short in (False, True)]
+    assert any(v in line for v in verdicts)
+    if closes:
+        assert "closed" in line
+    advice = _words._advice(failure)
+    if advice in full:
+        # The advice survives whole, or its beginning does, cut at the very end.
+        assert advice in line or (line.endswith("…") and advice[:12] in line)
+    if len(full) <= cap:
+        assert line == full
+
+
+@pytest.mark.parametrize("cap", [160, 200, 300])
+def test_what_failed_is_cut_first(cap: int) -> None:
+    long = f(message="x " * 400, instead="use search_orders with the customer's id")
+    line = long.line(cap)
+    assert line.endswith("Use search_orders with the customer's id.")
+    assert "Not transient" in line
+
+
+def test_a_closing_line_with_the_longest_name_still_says_closed() -> None:
+    name = "t" * 64
+    line = dataclasses.replace(f(closes=True, count=2), tool=name,
+                               message="m " * 200, instead="x " * 200).line(160)
+    assert len(line) <= 160 and re.search(r"closed", line)
