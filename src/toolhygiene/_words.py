@@ -12,8 +12,9 @@ closing notice and the advice are in every line, whatever the cap (``MIN_LINE_CA
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene.redact import truncate
 
@@ -25,9 +26,11 @@ __all__ = [
     "MIN_LINE_CAP",
     "STUB",
     "closed_line",
+    "content_of",
     "empty_line",
     "failure_line",
     "recovered_note",
+    "schema_advice",
     "unknown_tool",
     "with_tool_advice",
 ]
@@ -235,3 +238,26 @@ def recovered_note(counts: Mapping[str, int]) -> str:
         )
     those = "that error was" if sum(counts.values()) == 1 else "those errors were"
     return f"[recovered] {', '.join(parts)}; {those} removed."
+
+
+def schema_advice(tool: str, signature: str) -> str:
+    """What to do when the model's arguments do not match the tool's schema."""
+    return f"Call {tool} again with arguments matching its schema: {signature}"
+
+
+# -- success --------------------------------------------------------------------------------
+
+
+def content_of(value: Any, tool: str) -> str:
+    """The text the model sees for a tool's successful return value: a str as it is, an
+    ``Empty`` as its line, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    from toolhygiene.errors import Empty  # errors imports this module
+
+    if isinstance(value, Empty):
+        return value.for_model(tool)
+    dump = getattr(value, "model_dump_json", None)
+    if callable(dump):
+        return str(dump())
+    return json.dumps(value, ensure_ascii=False, default=str)

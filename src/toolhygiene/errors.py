@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -260,15 +259,3 @@ class Empty:
         cap = _config.settings.line_cap
         query, note = sanitize(self.query, cap // 2), sanitize(self.note, cap)
         return _words.empty_line(tool, query, note, cap)
-
-
-def content_of(value: Any, tool: str) -> str:
-    """The text the model sees for a tool's successful return value."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Empty):
-        return value.for_model(tool)
-    dump = getattr(value, "model_dump_json", None)
-    if callable(dump):
-        return str(dump())
-    return json.dumps(value, ensure_ascii=False, default=str)

@@ -26,7 +26,8 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger, traceback_text
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import loop_running, run_async, run_sync
-from toolhygiene.errors import Category, Failure, content_of
+from toolhygiene._words import content_of
+from toolhygiene.errors import Category, Failure
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
 from toolhygiene.loop import Conversation, Step

@@ -18,6 +18,7 @@ import docstring_parser
 import pydantic
 
 from toolhygiene._exceptions import UsageError
+from toolhygiene._words import schema_advice
 from toolhygiene.errors import Category, ToolError
 from toolhygiene.rules import Rule
 
@@ -177,8 +178,7 @@ class Tool(Generic[P, R]):
             what,
             retryable=False,
             category=Category.BAD_REQUEST,
-            instead=f"Call {self.name} again with arguments matching its schema: "
-            f"{self.signature_text()}",
+            instead=schema_advice(self.name, self.signature_text()),
         )
 
     def validate(self, arguments: Mapping[str, Any] | str | bytes | None) -> dict[str, Any]:
