@@ -339,3 +339,19 @@ def test_validator_catches_broken_lists(fmt: str) -> None:
     with pytest.raises(th.UsageError):
         check(broken, fmt)
 
+
+
+@pytest.mark.parametrize("fmt", ["openai_chat", "openai_responses"])
+def test_the_note_rides_in_the_result_of_the_tool_that_recovered(fmt: str) -> None:
+    turn = TURNS[fmt]
+    session = th.Session([get_weather, get_time])
+    messages = first_user(fmt)
+    session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
+    session.handle(turn([("get_time", {"city": "Paris"}), ("get_weather", {"city": "Paris"})]),
+                   messages)
+    check(messages, fmt)
+    key = "content" if fmt == "openai_chat" else "output"
+    time_result, weather_result = (m[key] for m in messages[-2:])
+    assert time_result == "14:05"
+    assert weather_result == ("21C, clear\n\n[recovered] get_weather succeeded after 1 failed "
+                              "call; that error was removed.")

@@ -141,7 +141,9 @@ def finish(
         [
             *turn.items,
             *adapter.result_items(
-                [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)], note
+                [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)],
+                note,
+                counts.keys(),
             ),
         ]
     )

@@ -3,7 +3,7 @@ removing and shrinking an earlier round, and checking that a list pairs every ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableSequence, Sequence
+from collections.abc import Collection, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -77,9 +77,13 @@ class Adapter(Protocol):
         """Whether the turn holds anything besides tool calls (text, reasoning)."""
 
     def result_items(
-        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+        self,
+        results: Sequence[tuple[Call, str, bool]],
+        note: str | None,
+        recovered: Collection[str] = (),
     ) -> list[dict[str, Any]]:
-        """The items carrying each call's result (content, is-error) and the note."""
+        """The items carrying each call's result (content, is-error) and the note about
+        the ``recovered`` tools."""
 
     def remove(self, messages: Messages, round_: Round) -> bool:
         """Remove the round whole; ``False`` (nothing changed) when that is not safe."""
@@ -116,14 +120,14 @@ def field(item: Any, name: str, default: Any = None) -> Any:
 
 
 def with_note(
-    results: Sequence[tuple[Call, str, bool]], note: str | None
+    results: Sequence[tuple[Call, str, bool]], note: str | None, recovered: Collection[str]
 ) -> list[tuple[Call, str, bool]]:
-    """The results with ``note`` on its own line after the first successful content:
-    where the API allows no text item between a call and its result, the note rides in
-    the successful result itself."""
+    """The results with ``note`` on its own line after the content of the first success of
+    a ``recovered`` tool: where the API allows no text item between a call and its result,
+    the note rides in the successful result itself."""
     out = []
     for call, content, ok in results:
-        if note and ok:
+        if note and ok and call.name in recovered:
             content, note = f"{content}\n\n{note}", None  # noqa: PLW2901
         out.append((call, content, ok))
     return out

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
@@ -77,7 +77,10 @@ class AnthropicMessages:
         )
 
     def result_items(
-        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+        self,
+        results: Sequence[tuple[Call, str, bool]],
+        note: str | None,
+        recovered: Collection[str] = (),
     ) -> list[dict[str, Any]]:
         blocks: list[dict[str, Any]] = []
         for call, content, ok in results:

@@ -3,7 +3,7 @@ per call with its ``tool_call_id``, right after it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
@@ -73,11 +73,14 @@ class OpenAIChat:
         return any(bool(item.get("content")) for item in items)
 
     def result_items(
-        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+        self,
+        results: Sequence[tuple[Call, str, bool]],
+        note: str | None,
+        recovered: Collection[str] = (),
     ) -> list[dict[str, Any]]:
         return [
             {"role": "tool", "tool_call_id": call.id, "content": text}
-            for call, text, _ in with_note(results, note)
+            for call, text, _ in with_note(results, note, recovered)
         ]
 
     def remove(self, messages: Messages, round_: Round) -> bool:

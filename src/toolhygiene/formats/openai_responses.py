@@ -3,7 +3,7 @@ item per ``call_id`` after them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
@@ -78,11 +78,14 @@ class OpenAIResponses:
         return any(i.get("type") != "function_call" for i in items)
 
     def result_items(
-        self, results: Sequence[tuple[Call, str, bool]], note: str | None
+        self,
+        results: Sequence[tuple[Call, str, bool]],
+        note: str | None,
+        recovered: Collection[str] = (),
     ) -> list[dict[str, Any]]:
         return [
             {"type": "function_call_output", "call_id": call.id, "output": text}
-            for call, text, _ in with_note(results, note)
+            for call, text, _ in with_note(results, note, recovered)
         ]
 
     def _span(self, messages: Messages, round_: Round) -> list[int]:
