@@ -86,10 +86,10 @@ def test_cap_cuts_at_a_word_boundary_with_an_ellipsis() -> None:
     assert len(line) <= 300
     assert "word… Cause not known" in line  # the what is cut, the advice survives
     assert line.endswith("tell the user what failed.")
-    short = long.line(cap=160)  # too little room for a useful part of what failed: it goes
+    short = long.line(cap=160)  # what failed is cut, then the verdict takes its short form
     assert short == (
-        "[error] t: unknown. Cause not known: repeating it is not advised. Do not repeat the "
-        "same call; try a different approach or tell the user what failed.")
+        "[error] t: unknown. word word word word word word word… Cause not known. Do not "
+        "repeat the same call; try a different approach or tell the user what failed.")
 
 
 def test_configured_cap_applies() -> None:
@@ -98,7 +98,7 @@ def test_configured_cap_applies() -> None:
         assert len(failure(th.Category.UPSTREAM).line()) <= 160
     finally:
         th.configure(line_cap=previous.line_cap)
-    with pytest.raises(th.UsageError, match="line_cap must be at least 160"):
+    with pytest.raises(th.UsageError, match="line_cap must be a whole number of at least 160"):
         th.configure(line_cap=159)
 
 

@@ -362,18 +362,26 @@ async def test_a_thousand_concurrent_calls_keep_exact_counts() -> None:
     assert stats["failures"] == {"echo": 100}
 
 
-async def test_burst_closes_the_tool_at_exactly_the_cap() -> None:
+async def test_a_burst_is_told_the_truth_about_every_call() -> None:
+    """Calls that started before the tool closed ran: each is told as the failure it was,
+    with the closing notice, never "did not run"; calls after the close do not run."""
+    ran: list[int] = []
+
     @th.tool(max_failures=3)
     async def broken(i: int) -> None:
+        ran.append(i)
         await asyncio.sleep(0.01)
         raise ValueError("always broken")
 
     session = th.Session([broken])
     outcomes = await asyncio.gather(*(session.acall("broken", {"i": i}) for i in range(1000)))
-    counted = [o for o in outcomes if o.failure and o.failure.status != "closed"]
-    assert len(counted) == 3
-    assert session.stats()["failures"] == {"broken": 3}
-    assert all("unavailable" in o.content for o in outcomes if o not in counted)
+    assert len(ran) == 1000 == session.stats()["failures"]["broken"]
+    assert not any("did not run" in o.content for o in outcomes)
+    closing = [o for o in outcomes if o.failure is not None and o.failure.closes]
+    assert len(closing) == 998  # the third failure closed it; the rest ran and failed too
+    assert all("is now closed: do not call it again" in o.content for o in closing)
+    later = await session.acall("broken", {"i": -1})
+    assert "this call did not run" in later.content and len(ran) == 1000
 
 
 def test_eight_threads_keep_exact_counts() -> None:

@@ -439,3 +439,132 @@ def test_nothing_is_accepted_after_close() -> None:
 def test_settings_are_checked_at_construction(settings: dict[str, Any], named: str) -> None:
     with pytest.raises(th.UsageError, match=f"^{named} must"):
         th.Session([], **settings)
+
+
+# -- found by trying it cold --------------------------------------------------------------
+
+
+def test_an_uncertain_failure_is_never_cleared(server: ScriptedServer, instant: None) -> None:
+    """charge(A) may have gone out; charge(B) working says nothing about A."""
+    server.push(503, "<html>busy</html>")
+    server.push(200, {"ok": True})
+    tool = charging_tool(server.url, idempotent=False)
+    session, messages = th.Session([tool], max_failures=5), start()
+    session.handle(model_turn("anthropic", [("charge", {"order_id": "A", "amount_cents": 1})]),
+                   messages)
+    session.handle(model_turn("anthropic", [("charge", {"order_id": "B", "amount_cents": 1})]),
+                   messages)
+    text = json.dumps(messages)
+    assert "Outcome unknown" in text and "[recovered]" not in text
+    check(messages, "anthropic")
+
+
+def test_a_closing_uncertain_failure_still_says_it_may_have_taken_effect(
+        server: ScriptedServer, instant: None) -> None:
+    server.push(503, "<html>busy</html>")
+    session = th.Session([charging_tool(server.url, idempotent=False)], max_failures=1,
+                         line_cap=400)
+    outcome = session.call("charge", {"order_id": "A", "amount_cents": 1})
+    assert outcome.content == (
+        "[error] charge: upstream. the service answered HTTP 503 Service Unavailable to POST "
+        "/charges. Outcome unknown: the call may have taken effect before it failed. charge has "
+        "failed 1 time in this conversation and is now closed: do not call it again. Tell the "
+        "user it may have taken effect, and check it if you can.")
+
+
+@pytest.mark.parametrize("url", [
+    "https://hooks.slack.com/services/T0AAAAAAA/B0BBBBBBB/abcdefghijklmnopqrstuvwx",
+    "http://user:hunter2@db-prod-1:5432/orders",
+    "https://payments.svc/charge",
+    "http://0.0.0.0:8080/charge",
+    "http://kubernetes.default.svc/api",
+    "http://10.1.2.3/charge",
+])
+def test_the_request_in_a_line_shows_no_secret_and_no_internal_host(url: str) -> None:
+    request = httpx.Request("POST", url)
+    exc = httpx.HTTPStatusError("failed", request=request,
+                                response=httpx.Response(500, request=request))
+    line = th.summarize(exc, "charge")
+    for secret in ("abcdefghijklmnopqrstuvwx", "hunter2", "db-prod-1", "payments.svc", "0.0.0.0",
+                   "kubernetes", "10.1.2.3", "8080", "5432"):
+        assert secret not in line
+    assert "to POST " in line
+
+
+def test_a_public_host_is_shown() -> None:
+    request = httpx.Request("GET", "https://api.weather.example.com:8443/v1/now?city=Pariss")
+    exc = httpx.HTTPStatusError("x", request=request,
+                                response=httpx.Response(404, request=request))
+    assert "to GET api.weather.example.com/v1/now?city=Pariss." in th.summarize(exc, "w")
+
+
+def ping() -> str:
+    """A valid tool, so that only the setting under test can be wrong."""
+    return "pong"
+
+
+@pytest.mark.parametrize(("build", "named"), [
+    (lambda: th.tool(idempotent="false")(ping), "idempotent"),  # type: ignore[arg-type]
+    (lambda: th.tool(max_failures="3")(ping), "max_failures"),  # type: ignore[arg-type]
+    (lambda: th.tool(retries=1.5)(ping), "retries"),  # type: ignore[arg-type]
+    (lambda: th.tool(instead=5)(ping), "instead"),  # type: ignore[arg-type]
+    (lambda: th.tool(timeout=0)(ping), "timeout"),
+    (lambda: th.Session([], rules="x"), "rules"),  # type: ignore[arg-type]
+    (lambda: th.Session([], rules=[1]), "rules"),  # type: ignore[list-item]
+    (lambda: th.configure(line_cap="200"), "line_cap"),  # type: ignore[arg-type]
+    (lambda: th.configure(line_cap=160.5), "line_cap"),  # type: ignore[arg-type]
+    (lambda: th.Session([]).handle(model_turn("anthropic", []), ()), "messages"),  # type: ignore[arg-type]
+])
+def test_every_wrong_setting_names_itself(build: Any, named: str) -> None:
+    with pytest.raises(th.UsageError, match=f"^{named} must"):
+        build()
+
+
+def test_an_unknown_responses_status_runs_nothing() -> None:
+    shop = Shop()
+    turn = model_turn("openai_responses", [("find_orders", {"customer": "C"})])
+    turn["status"] = "weird"
+    with pytest.raises(th.UsageError, match="the response is weird"):
+        th.Session(shop.tools).handle(turn, start())
+    assert shop.ran == []
+
+
+def test_a_blank_responses_message_is_not_appended_and_is_rejected() -> None:
+    session, messages = th.Session(Shop().tools), start()
+    assert session.handle(model_turn("openai_responses", [], "  "), messages) is th.Step.DONE
+    assert messages == start()
+    for blank in ({"role": "assistant", "content": ""},
+                  {"type": "message", "role": "assistant",
+                   "content": [{"type": "output_text", "text": " ", "annotations": []}]}):
+        with pytest.raises(th.UsageError, match="no content"):
+            check([*start(), blank], "openai_responses")
+
+
+def test_a_streamed_chat_refusal_is_a_refusal(server: ScriptedServer) -> None:
+    shop = Shop()
+    turn = model_turn("openai_chat", [], "No.", ending="refused")
+    server.push(200, events=stream_events("openai_chat", turn))
+    session, messages = th.Session(shop.tools), start()
+    client = sdk("openai_chat", server.url)
+    with client.chat.completions.stream(model="m", messages=messages) as stream:
+        final = stream.get_final_completion()
+    assert session.handle(final, messages) is th.Step.REFUSED and messages == start()
+
+
+def test_defaults_written_out_are_the_same_call() -> None:
+    @th.tool
+    def get_customer(customer_id: str, region: str = "eu", verbose: bool = False) -> str:
+        """A customer."""
+        raise th.ToolError(f"no customer {customer_id}", retryable=False, category="not_found")
+
+    session = th.Session([get_customer], max_failures=5)
+    session.call("get_customer", {"customer_id": "C-1"})
+    again = session.call("get_customer", {"customer_id": "C-1", "region": "eu",
+                                          "verbose": "false"})
+    assert again.failure is not None and again.failure.status == "repeated"
+
+
+def test_a_format_that_contradicts_the_response_is_named() -> None:
+    with pytest.raises(th.UsageError, match="format='openai_chat' was given for a response "
+                                            "that is anthropic"):
+        th.Session([]).handle(model_turn("anthropic", []), start(), format="openai_chat")

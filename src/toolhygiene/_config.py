@@ -10,6 +10,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
 from toolhygiene._words import MIN_LINE_CAP
 
@@ -51,9 +52,7 @@ def configure(
     """
     previous = dataclasses.replace(settings)
     if line_cap is not None:
-        if line_cap < MIN_LINE_CAP:
-            raise UsageError(f"line_cap must be at least {MIN_LINE_CAP} characters, got {line_cap}")
-        settings.line_cap = line_cap
+        settings.line_cap = _checks.whole("line_cap", line_cap, MIN_LINE_CAP)
     if retry_after_ceiling is not None:
         if not (math.isfinite(retry_after_ceiling) and retry_after_ceiling > 0):
             raise UsageError(
@@ -61,5 +60,5 @@ def configure(
             )
         settings.retry_after_ceiling = retry_after_ceiling
     if redact_logs is not None:
-        settings.redact_logs = redact_logs
+        settings.redact_logs = _checks.flag("redact_logs", redact_logs)
     return previous

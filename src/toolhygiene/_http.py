@@ -8,7 +8,6 @@ here imports or names an HTTP library: it reads ``status_code``, ``status``, ``c
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
@@ -77,8 +76,9 @@ def _attribute(obj: Any, name: str) -> Any:
 
 def request_of(exc: BaseException) -> str | None:
     """The request a failed HTTP call made, as the model can use it: method, and the path
-    with its query (``GET /weather?city=Pariss``). The host is shown only when it is a
-    public name; ports, credentials and fragments never are."""
+    with its query (``GET /weather?city=Pariss``), redacted as a whole URL (so a webhook
+    or a signed URL is recognised). The host is shown only when it is a public name; ports,
+    credentials and fragments never are."""
     request = _attribute(exc, "request")
     if request is None:
         response = _attribute(exc, "response")
@@ -88,20 +88,53 @@ def request_of(exc: BaseException) -> str | None:
     url = _attribute(source, "real_url") or _attribute(source, "url") or _attribute(exc, "url")
     if not url:
         return None
-    parts = urlsplit(str(url))
-    if not parts.path and not parts.hostname:
+    try:
+        parts = urlsplit(str(url))
+        host = (parts.hostname or "").lower()
+    except ValueError:
         return None
+    if not parts.path and not host:
+        return None
+    base = f"{parts.scheme or 'https'}://{host}"
+    text = redact(base + (parts.path or "/") + (f"?{parts.query}" if parts.query else ""))
+    if text.startswith(base + "/"):
+        shown = text[len(base) :]
+        if _public(host):
+            shown = host + shown
+    elif "://" not in text:  # the whole URL was one secret (a webhook): its placeholder
+        shown = text
+    else:  # the host itself was redacted: keep what follows it
+        after = text.find("/", text.find("://") + 3)
+        shown = text[after:] if after > 0 else ""
     method = _attribute(source, "method")
-    host = parts.hostname or ""
-    if (host and redact(host) != host) or _PRIVATE_ADDRESS.match(host):
-        host = ""
-    target = host + (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return f"{method} {target}" if isinstance(method, str) and method else target
+    return f"{method} {shown}" if isinstance(method, str) and method else shown or None
 
 
-_PRIVATE_ADDRESS = re.compile(
-    r"^(?:localhost|127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|\[?::1)"
+_INTERNAL_SUFFIXES = (
+    ".internal",
+    ".local",
+    ".localdomain",
+    ".lan",
+    ".corp",
+    ".home",
+    ".intranet",
+    ".private",
+    ".svc",
+    ".cluster.local",
+    ".home.arpa",
+    ".test",
+    ".invalid",
+    ".localhost",
 )
+
+
+def _public(host: str) -> bool:
+    """A host name that anyone could resolve: dotted, a letters-only top-level domain, not
+    an address, not a name of an internal zone."""
+    if "." not in host or host.endswith(_INTERNAL_SUFFIXES):
+        return False
+    top = host.rsplit(".", 1)[1]
+    return len(top) >= 2 and top.isalpha() and redact(host) == host
 
 
 def headers_of(exc: BaseException) -> Mapping[str, Any] | None:

@@ -218,7 +218,10 @@ def _chat_chunks(turn: dict[str, Any], cut_to: int | None) -> list[tuple[str | N
             },
         )
 
-    events = [chunk({"role": "assistant", "content": message.get("content")})]
+    first = {"role": "assistant", "content": message.get("content")}
+    if message.get("refusal"):
+        first["refusal"] = message["refusal"]
+    events = [chunk(first)]
     calls = message.get("tool_calls") or []
     for index, call in enumerate(calls):
         head = {**call, "index": index, "function": {**call["function"], "arguments": ""}}

@@ -63,7 +63,9 @@ HINTS: Mapping[str, str] = {
 }
 """Each category's advice, with ``{tool}`` where the tool's name goes."""
 
+_UNKNOWN = "Outcome unknown: the call may have taken effect before it failed."
 _CHECK_FIRST = "Check whether it took effect before calling {tool} again."
+_CHECK_CLOSED = "Tell the user it may have taken effect, and check it if you can."
 _BROADEN = "Broaden or change the query, or tell the user nothing matched"
 _GO_ON = "Continue without it, or tell the user what you could not do."
 
@@ -106,42 +108,46 @@ def with_tool_advice(failure: Failure, tool_instead: str) -> Failure:
     return dataclasses.replace(failure, instead=tool_instead)
 
 
-def _advice(failure: Failure) -> str:
+def _advice(failure: Failure, compact: bool = False) -> str:
+    """What to do next; ``compact`` says "it" where the tool's name would go."""
     tool = failure.tool
-    if failure.uncertain and not failure.closes:
-        advice = _CHECK_FIRST.format(tool=tool)
+    if failure.uncertain:
+        advice = _CHECK_CLOSED if failure.closes else _CHECK_FIRST
     elif failure.instead or failure.hint:
         advice = _sentence(_capital(failure.instead or failure.hint))
     elif failure.closes:
         advice = _GO_ON
     elif failure.retryable == failure.category.retryable:
-        advice = HINTS[failure.category.value].replace("{tool}", tool)
+        advice = HINTS[failure.category.value]
     elif failure.retryable:
         advice = (
-            f"Call {tool} once more with the same arguments; if it fails again, "
-            "continue without it."
+            "Call {tool} once more with the same arguments; if it fails again, continue without it."
         )
     else:
-        advice = f"Do not repeat the call; continue without {tool}, or tell the user what failed."
+        advice = "Do not repeat the call; continue without {tool}, or tell the user what failed."
     if failure.alternatives:
         advice += " Alternatives: " + _sentence("; ".join(failure.alternatives))
-    return advice
+    if compact:
+        return advice.replace("{tool}'s", "its").replace("{tool}", "it")
+    return advice.replace("{tool}", tool)
 
 
 def _verdict(failure: Failure, short: bool) -> str:
     """Whether calling again can help, as far as it is known."""
-    tool = failure.tool
     if failure.closes:
-        if short:
-            return "It is now closed: do not call it again."
-        return (
-            f"{tool} has failed {_times(failure.count)} in this conversation and is now "
-            "closed: do not call it again."
+        closed = (
+            "It is now closed: do not call it again."
+            if short
+            else f"{failure.tool} has failed {_times(failure.count)} in this conversation and "
+            "is now closed: do not call it again."
         )
+        if failure.uncertain:
+            return _join(
+                "Outcome unknown: it may have taken effect." if short else _UNKNOWN, closed
+            )
+        return closed
     if failure.uncertain:
-        if short:
-            return "Outcome unknown: it may have taken effect."
-        return "Outcome unknown: the call may have taken effect before it failed."
+        return "Outcome unknown: it may have taken effect." if short else _UNKNOWN
     if failure.retryable:
         if failure.retry_after is not None:
             return f"Transient: retry after {seconds(failure.retry_after)} s."
@@ -172,23 +178,35 @@ def _join(*parts: str) -> str:
     return " ".join(p for p in parts if p)
 
 
+_LEAST_OF_WHAT = 16
+"""Fewer characters of what failed than this say nothing: then it goes whole."""
+
+
 def failure_line(failure: Failure, cap: int) -> str:
-    """The one line the model sees for ``failure``, at most ``cap`` characters."""
+    """The one line the model sees for ``failure``, at most ``cap`` characters.
+
+    Parts are given up in this order until the line fits: what failed is shortened (to
+    ``_LEAST_OF_WHAT`` characters), the same-failure remark goes, the verdict takes its
+    short form, the advice says "it" for the tool's name; then what failed goes, and last
+    the advice is shortened at its end.
+    """
     head = f"[error] {failure.tool}: {failure.category.value}."
     what = _sentence(failure.message or "it failed")
-    verdict, breaker, advice = _verdict(failure, False), _breaker(failure), _advice(failure)
-    line = _join(head, what, verdict, breaker, advice)
-    if len(line) <= cap:
-        return line
-    # What failed is cut first; a stub of it shorter than this says nothing.
-    rest = len(_join(head, verdict, breaker, advice)) + 1
-    if cap - rest >= 24:
-        return _join(head, truncate(what, cap - rest), verdict, breaker, advice)
-    for verdict in (_verdict(failure, False), _verdict(failure, True)):
-        line = _join(head, verdict, advice)
-        if len(line) <= cap:
-            return line
-    room = max(cap - len(_join(head, verdict)) - 1, 0)
+    breaker = _breaker(failure)
+    stages = (
+        (_verdict(failure, False), breaker, _advice(failure)),
+        (_verdict(failure, False), "", _advice(failure)),
+        (_verdict(failure, True), "", _advice(failure)),
+        (_verdict(failure, True), "", _advice(failure, compact=True)),
+    )
+    for verdict, remark, advice in stages:
+        room = cap - len(_join(head, verdict, remark, advice)) - 1
+        if room >= min(len(what), _LEAST_OF_WHAT):
+            return _join(head, truncate(what, room), verdict, remark, advice)
+    verdict, _, advice = stages[-1]
+    room = cap - len(_join(head, verdict)) - 1
+    if room >= len(advice):
+        return _join(head, verdict, advice)
     return _join(head, verdict, truncate(advice, room)) if room >= 8 else _join(head, verdict)
 
 

@@ -70,16 +70,16 @@ class Ledger:
         """Count a failure the model will see; returns it with its status and the line
         the model sees.
 
-        The status is ``closed`` if the tool closed meanwhile, ``repeated`` if this exact
+        The status is ``repeated`` if this exact
         call (``call``: a key of the tool's arguments) failed the same way before,
         ``similar`` if calls with other arguments did; ``closes`` is set when the failure
-        reaches ``cap`` (``None``: an unknown tool, never closed).
+        reaches ``cap``, or when the tool closed while this call was running (``cap``
+        ``None``: an unknown tool, never closed).
         """
         name = failure.tool
         with self._lock:
-            if name in self.closed:
-                failure = dataclasses.replace(failure, status="closed", count=self.failures[name])
-                return failure, failure.line(line_cap)
+            # A call that started before its tool closed has run: it is counted and told as
+            # what it is, a failure of a tool that is now closed.
             self.failures[name] += 1
             count = self.failures[name]
             fingerprint = failure.fingerprint  # a hash: computed once here
@@ -93,7 +93,7 @@ class Ledger:
                 status = "repeated"
             elif len(variants) >= 2:
                 status, repeats = "similar", len(variants)
-            closes = cap is not None and count >= cap
+            closes = name in self.closed or (cap is not None and count >= cap)
             if closes:
                 self.closed.add(name)
             failure = dataclasses.replace(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +70,10 @@ class Turn:
 def read(response: Any, fmt: str | None) -> Turn:
     """The model's turn in ``response``, with what ``handle`` may do with it."""
     adapter = formats.adapter(fmt or formats.detect(response))
+    if fmt is not None:
+        seen = formats.detect(response, None)
+        if seen is not None and seen != fmt:
+            raise UsageError(f"format={fmt!r} was given for a response that is {seen}")
     items = adapter.assistant_items(response)
     calls = adapter.calls(items)
     state = adapter.stop_state(response)
@@ -97,6 +101,10 @@ class Conversation:
 
     def check(self, turn: Turn, messages: Messages) -> None:
         """Raise ``UsageError`` if ``messages`` is not this Session's conversation."""
+        if not isinstance(messages, MutableSequence):
+            raise UsageError(
+                f"messages must be the conversation's list, got a {type(messages).__name__}"
+            )
         with self._lock:
             if self.closed:
                 raise UsageError(
@@ -147,10 +155,12 @@ def finish(
             ),
         ]
     )
-    # A closed tool's notice, and the failure that closed it, are never cleared: the model
-    # must keep knowing the tool is gone.
+    # A closed tool's notice, the failure that closed it, and a failure that may have
+    # taken effect are never cleared: the model must keep knowing the tool is gone, and
+    # that a charge or an e-mail may have gone out (a later success proves nothing of it).
     kept = [
-        o.failure is not None and (o.failure.status == "closed" or o.failure.closes)
+        o.failure is not None
+        and (o.failure.status == "closed" or o.failure.closes or o.failure.uncertain)
         for o in outcomes
     ]
     failed = [

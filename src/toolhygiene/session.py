@@ -14,14 +14,13 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import math
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import tenacity
 
-from toolhygiene import _config, _observe, _words, loop
+from toolhygiene import _checks, _config, _observe, _words, loop
 from toolhygiene._exceptions import UsageError
 from toolhygiene._log import logger, traceback_text
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
@@ -99,7 +98,7 @@ class Session:
         self.max_failures = max_failures
         self.max_wait = max_wait
         self.retry_budget = retry_budget
-        self.rules = tuple(rules)
+        self.rules = _checks.rules("rules", rules)
         self.line_cap = line_cap
         self._lock = threading.Lock()
         self._ledger = Ledger()
@@ -187,7 +186,10 @@ class Session:
             failure = _words.with_tool_advice(
                 failure, sanitize(plan.tool.instead, self._line_cap())
             )
-        return self._record_failure(failure, plan.index, attempts, exc, _call_key(plan.arguments))
+        # The key of the call is what the function received (defaults filled in, "false"
+        # read as False); arguments that never validated are keyed as they were sent.
+        key = _call_key(plan.values if attempts else plan.arguments)
+        return self._record_failure(failure, plan.index, attempts, exc, key)
 
     def _record_failure(
         self,
@@ -424,22 +426,11 @@ def _check_settings(
     max_failures: int, max_wait: float, retry_budget: float, line_cap: int | None, clearing: str
 ) -> None:
     """Raise ``UsageError`` for a setting no conversation can use."""
-    if isinstance(max_failures, bool) or not isinstance(max_failures, int) or max_failures < 1:
-        raise UsageError(f"max_failures must be a whole number of at least 1, got {max_failures!r}")
-    for name, value in (("max_wait", max_wait), ("retry_budget", retry_budget)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or not (math.isfinite(value) and value >= 0)
-        ):
-            raise UsageError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
-    least = _words.MIN_LINE_CAP
-    if line_cap is not None and (
-        isinstance(line_cap, bool) or not isinstance(line_cap, int) or line_cap < least
-    ):
-        raise UsageError(
-            f"line_cap must be a whole number of at least {_words.MIN_LINE_CAP}, got {line_cap!r}"
-        )
+    _checks.whole("max_failures", max_failures, 1)
+    _checks.seconds("max_wait", max_wait)
+    _checks.seconds("retry_budget", retry_budget)
+    if line_cap is not None:
+        _checks.whole("line_cap", line_cap, _words.MIN_LINE_CAP)
     if clearing not in CLEARINGS:
         raise UsageError(f"clearing must be one of {', '.join(CLEARINGS)}, got {clearing!r}")
 

@@ -17,6 +17,7 @@ from typing import Any, Generic, Literal, ParamSpec, TypeVar, get_type_hints, ov
 import docstring_parser
 import pydantic
 
+from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
 from toolhygiene._words import schema_advice
 from toolhygiene.errors import Category, ToolError
@@ -108,18 +109,16 @@ class Tool(Generic[P, R]):
             )
         summary, param_docs = _parse_docstring(inspect.getdoc(fn))
         self.description = description if description is not None else summary
-        if max_failures is not None and max_failures < 1:
-            raise UsageError(f"max_failures must be at least 1, got {max_failures}")
-        if retries < 0:
-            raise UsageError(f"retries must be 0 or more, got {retries}")
-        if timeout is not None and not timeout > 0:
-            raise UsageError(f"timeout must be a positive number of seconds, got {timeout}")
+        if max_failures is not None:
+            _checks.whole("max_failures", max_failures, 1)
         self.max_failures = max_failures
-        self.retries = retries
-        self.timeout = timeout
-        self.idempotent = idempotent
-        self.instead = instead
-        self.rules = tuple(rules)
+        self.retries = _checks.whole("retries", retries, 0)
+        self.timeout = (
+            None if timeout is None else _checks.seconds("timeout", timeout, positive=True)
+        )
+        self.idempotent = _checks.flag("idempotent", idempotent)
+        self.instead = _checks.text("instead", instead)
+        self.rules = _checks.rules("rules", rules)
         self.is_async = inspect.iscoroutinefunction(fn)
         self._model, self._positional, self._var_keyword = self._build_model(param_docs, localns)
         self._validator = self._model.__pydantic_validator__

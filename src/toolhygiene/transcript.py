@@ -4,7 +4,8 @@ An error is pending once the model has seen it. A pending error of tool T is cle
 T later succeeds, and only then: a success of another tool proves nothing about T. A round
 is removed whole once every failed call in it has been cleared, no call in it succeeded or
 closed its tool, and the assistant said nothing else; otherwise each cleared result
-shrinks to a stub and keeps its pairing. Closed tools' notices are never cleared. Only
+shrinks to a stub and keeps its pairing. Closed tools' notices, the failure that closed a
+tool, and failures that may have taken effect are never cleared. Only
 rounds since the first pending error are touched, so the cached prefix of the conversation
 stays as it was.
 """
@@ -85,9 +86,9 @@ class Transcript:
     ) -> None:
         """Record a round the model is about to see, if it holds errors to clear later.
 
-        ``failed``: (call id, tool) of ordinary failures; ``closed``: how many results
-        are closed-tool notices (or the failure that closed the tool), which are never
-        cleared and keep the round in place.
+        ``failed``: (call id, tool) of the failures to clear later; ``closed``: how many
+        results are never cleared (closed-tool notices, the failure that closed a tool, a
+        failure that may have taken effect) and keep the round in place.
         """
         if not failed or self.clearing == "off":
             return

@@ -37,8 +37,12 @@ def adapter(fmt: str) -> Adapter:
         ) from None
 
 
-def detect(response: Any) -> Format:
-    """The format of a model response: an SDK object or a dict of the API's JSON."""
+_UNSET: Any = object()
+
+
+def detect(response: Any, default: Any = _UNSET) -> Format:
+    """The format of a model response: an SDK object or a dict of the API's JSON;
+    ``default`` (if given) when it cannot be told, else ``UsageError``."""
 
     def has(name: str) -> bool:
         return name in response if isinstance(response, Mapping) else hasattr(response, name)
@@ -49,6 +53,8 @@ def detect(response: Any) -> Format:
         return "openai_responses"
     if has("content") and has("stop_reason"):
         return "anthropic"
+    if default is not _UNSET:
+        return default  # type: ignore[no-any-return]
     raise UsageError(
         f"cannot tell the format of a {type(response).__name__}: pass format='anthropic', "
         "'openai_chat' or 'openai_responses'"

@@ -25,8 +25,17 @@ _UNFINISHED = ("incomplete", "in_progress")
 
 
 def _empty(item: Any) -> bool:
-    """An output message with no content: the API rejects it as input."""
-    return field(item, "type") == "message" and not field(item, "content")
+    """An assistant message with no content, or only blank text: the API rejects it."""
+    if field(item, "type", "message") != "message" or field(item, "role") != "assistant":
+        return False
+    content = field(item, "content")
+    if isinstance(content, str):
+        return not content.strip()
+    return not any(
+        field(part, "type") not in ("output_text", "input_text")
+        or str(field(part, "text") or "").strip()
+        for part in content or ()
+    )
 
 
 class OpenAIResponses:
@@ -37,7 +46,7 @@ class OpenAIResponses:
 
     def stop_state(self, response: Any) -> StopState:
         status = field(response, "status")
-        if status in ("queued", "in_progress", "failed", "cancelled"):
+        if status not in (None, "completed", "incomplete"):
             raise UsageError(
                 f"the response is {status}: it holds no finished turn; pass the completed "
                 "response (for a background one, poll it until it completes)"
