@@ -39,6 +39,8 @@ class Client:
     """One SDK client of one format; ``send`` makes the real request and returns the
     SDK's own response object."""
 
+    strict: bool | None = None  # what ``send`` asks ``session.schemas`` for
+
     def __init__(self, fmt: str, url: str, session: th.Session) -> None:
         self.fmt, self.session = fmt, session
         if fmt == "anthropic":
@@ -47,7 +49,7 @@ class Client:
             self.sdk = openai.OpenAI(base_url=url + "/v1", api_key="test", max_retries=0)
 
     def send(self, messages: list[Any]) -> Any:
-        tools = self.session.schemas(self.fmt)  # type: ignore[arg-type]
+        tools = self.session.schemas(self.fmt, strict=self.strict)  # type: ignore[arg-type]
         if self.fmt == "anthropic":
             return self.sdk.messages.create(model="m", max_tokens=100, tools=tools,
                                             messages=messages)

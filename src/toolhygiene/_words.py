@@ -12,10 +12,10 @@ closing notice and the advice are in every line, whatever the cap (``MIN_LINE_CA
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from toolhygiene._results import UnserializableError, to_json
 from toolhygiene.redact import truncate
 
 if TYPE_CHECKING:
@@ -268,14 +268,27 @@ def schema_advice(tool: str, signature: str) -> str:
 
 def content_of(value: Any, tool: str) -> str:
     """The text the model sees for a tool's successful return value: a str as it is, an
-    ``Empty`` as its line, anything else as JSON."""
+    ``Empty`` as its line, anything else as JSON (``_results.to_json``, the same for every
+    format).
+
+    Raises:
+        ToolError: the value has no faithful JSON form (NaN, infinity, an object JSON
+            cannot carry); the message says where, so the failure line is true.
+    """
     if isinstance(value, str):
         return value
     from toolhygiene.errors import Empty  # errors imports this module
 
     if isinstance(value, Empty):
         return value.for_model(tool)
-    dump = getattr(value, "model_dump_json", None)
-    if callable(dump):
-        return str(dump())
-    return json.dumps(value, ensure_ascii=False, default=str)
+    try:
+        return to_json(value)
+    except UnserializableError as exc:
+        from toolhygiene.errors import Category, ToolError
+
+        raise ToolError(
+            f"{tool} ran, but {exc}",
+            retryable=False,
+            category=Category.UNKNOWN,
+            instead=f"Tell the user that {tool} returned a result that cannot be shown",
+        ) from exc

@@ -26,13 +26,13 @@ from toolhygiene._log import logger, traceback_text
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import loop_running, run_async, run_sync
 from toolhygiene._words import content_of
-from toolhygiene.errors import Category, Failure
+from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
 from toolhygiene.loop import Conversation, Step
 from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
-from toolhygiene.tool import Format, Tool, as_tool
+from toolhygiene.tool import Format, Tool, as_tool, definitions
 from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
 __all__ = ["Outcome", "Session"]
@@ -169,7 +169,11 @@ class Session:
 
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
-        outcome = Outcome(name, True, content_of(value, name), value, None, attempts, plan.index)
+        try:
+            content = content_of(value, name)
+        except ToolError as exc:  # a result with no faithful JSON form
+            return self._failed(plan, exc, attempts)
+        outcome = Outcome(name, True, content, value, None, attempts, plan.index)
         for tail in self._ledger.succeeded(name, plan.index):
             self._log.info("error.recovered", recovered_by=name, **tail)
         _observe.notify(outcome)
@@ -364,10 +368,17 @@ class Session:
 
     # -- the conversation -------------------------------------------------------------
 
-    def schemas(self, fmt: Format) -> list[dict[str, Any]]:
+    def schemas(
+        self,
+        fmt: Format,
+        *,
+        strict: bool | None = None,
+        cache_control: Mapping[str, Any] | bool | None = None,
+    ) -> list[dict[str, Any]]:
         """The tool definitions for one API: ``"anthropic"``, ``"openai_chat"`` or
-        ``"openai_responses"``."""
-        return [t.schema(fmt) for t in self.tools.values()]
+        ``"openai_responses"``. ``strict=True``: strict-mode schemas (each tool's own
+        ``strict`` wins); ``cache_control`` (Anthropic): a cache breakpoint on the last."""
+        return definitions(self.tools.values(), fmt, strict=strict, cache_control=cache_control)
 
     def stats(self) -> dict[str, Any]:
         """Counts and tails so far: calls, successes, failures per tool, closed tools,

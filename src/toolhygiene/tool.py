@@ -6,57 +6,54 @@ arguments are validated (pydantic) and its failures get hygiene.
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import dataclasses
 import functools
-import inspect
 import json
+import math
 import re
 import sys
+import types
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, Literal, ParamSpec, TypeVar, get_type_hints, overload
+from typing import Any, Generic, Literal, ParamSpec, TypeVar, overload
 
-import docstring_parser
 import pydantic
 
 from toolhygiene import _checks
+from toolhygiene._arguments import Arguments, build_arguments
+from toolhygiene._callee import callee_of, parse_docstring
 from toolhygiene._exceptions import UsageError
+from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
 from toolhygiene._words import schema_advice
 from toolhygiene.errors import Category, ToolError
+from toolhygiene.formats import adapter
+from toolhygiene.formats._base import Definition
 from toolhygiene.rules import Rule
 
-__all__ = ["Tool", "as_tool", "tool"]
+__all__ = ["Tool", "as_tool", "definitions", "tool"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 Format = Literal["anthropic", "openai_chat", "openai_responses"]
 
+_WALKED = frozenset({float, dict, list})
+"""Argument types that may hold a NaN or a ``null`` standing for a default."""
+
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    """The description (text before any section) and each argument's description, from
-    Google, NumPy, Sphinx or Epydoc docstrings."""
-    if not doc:
-        return "", {}
-    parsed = docstring_parser.parse(doc)
-    text = " ".join(p for p in (parsed.short_description, parsed.long_description) if p)
-    params = {p.arg_name: " ".join((p.description or "").split()) for p in parsed.params}
-    return " ".join(text.split()), params
-
-
-def _strip_titles(node: Any, in_properties: bool = False) -> Any:
-    if isinstance(node, dict):
-        if not in_properties and isinstance(node.get("title"), str):
-            del node["title"]
-        for key, value in node.items():
-            _strip_titles(value, key in ("properties", "$defs", "definitions"))
-    elif isinstance(node, list):
-        for item in node:
-            _strip_titles(item)
-    return node
-
-
-def _describe_type(schema: Mapping[str, Any]) -> str:
+def _describe_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        schema = defs.get(ref.rsplit("/", 1)[-1], {})
+    if "enum" in schema:
+        return (
+            "one of "
+            + ", ".join(json.dumps(v) for v in schema["enum"][:8])
+            + (", …" if len(schema["enum"]) > 8 else "")
+        )
     if "type" in schema:
         kind = schema["type"]
         return {
@@ -67,10 +64,11 @@ def _describe_type(schema: Mapping[str, Any]) -> str:
             "array": "a list",
             "object": "an object",
         }.get(str(kind), str(kind))
-    if "enum" in schema:
-        return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
-    if "anyOf" in schema:
-        return " or ".join(_describe_type(s) for s in schema["anyOf"] if isinstance(s, Mapping))
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:
+        return " or ".join(_describe_type(s, defs) for s in alternatives if isinstance(s, Mapping))
+    if "properties" in schema:
+        return "an object"
     return "a value"
 
 
@@ -82,7 +80,10 @@ def _shown(value: Any) -> str:
 class Tool(Generic[P, R]):
     """A function prepared for a model: name, description, argument schema, settings.
 
-    Calling the ``Tool`` calls the function unchanged.
+    Calling the ``Tool`` calls the function unchanged. On a method it binds like one
+    (``instance.method`` is a ``Tool`` of the bound method; ``self``/``cls`` are never
+    in the schema). Annotations are read at decoration time, or at first use when they
+    name a class defined later in the module.
     """
 
     def __init__(
@@ -98,16 +99,22 @@ class Tool(Generic[P, R]):
         instead: str = "",
         rules: Iterable[Rule] = (),
         localns: Mapping[str, Any] | None = None,
+        strict: bool | None = None,
+        input_examples: Iterable[Mapping[str, Any]] | None = None,
+        defer_loading: bool | None = None,
+        cache_control: Mapping[str, Any] | None = None,
     ) -> None:
-        if not callable(fn):
-            raise UsageError(f"@tool needs a function, got {type(fn).__name__}")
-        self.fn = fn
-        self.name: str = str(name or getattr(fn, "__name__", type(fn).__name__))
+        try:
+            self._callee = callee_of(fn)
+        except TypeError as exc:
+            raise UsageError(f"@tool needs a function: {exc}") from exc
+        self.fn: Callable[P, R] = self._callee.fn
+        self.name: str = str(name or self._callee.name)
         if not _NAME.match(self.name):
             raise UsageError(
                 f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-' (API rule)"
             )
-        summary, param_docs = _parse_docstring(inspect.getdoc(fn))
+        summary, self._param_docs = parse_docstring(*self._callee.docs)
         self.description = description if description is not None else summary
         if max_failures is not None:
             _checks.whole("max_failures", max_failures, 1)
@@ -119,57 +126,102 @@ class Tool(Generic[P, R]):
         self.idempotent = _checks.flag("idempotent", idempotent)
         self.instead = _checks.text("instead", instead)
         self.rules = _checks.rules("rules", rules)
-        self.is_async = inspect.iscoroutinefunction(fn)
-        self._model, self._positional, self._var_keyword = self._build_model(param_docs, localns)
-        self._validator = self._model.__pydantic_validator__
-        self.parameters: dict[str, Any] = _strip_titles(self._model.model_json_schema())
-        self.parameters.setdefault("properties", {})
-        functools.update_wrapper(self, fn)
+        self.strict = strict
+        self.input_examples = (
+            None if input_examples is None else tuple(dict(e) for e in input_examples)
+        )
+        self.defer_loading = defer_loading
+        self.cache_control = None if cache_control is None else dict(cache_control)
+        self.is_async = self._callee.is_async
+        self._localns = localns
+        self._arguments: Arguments | None = None
+        self._strict: dict[str, dict[str, Any]] = {}
+        functools.update_wrapper(self, self._callee.docs[0], updated=())
+        self.__wrapped__ = fn
+        with contextlib.suppress(NameError):  # a class defined later: resolved at first use
+            self._build()
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         return self.fn(*args, **kwargs)
 
+    def __get__(self, instance: Any, owner: type | None = None) -> Tool[..., R]:
+        kind = self._callee.kind
+        if kind == "function" or (kind == "method" and instance is None):
+            return self
+        target = instance if kind == "method" else (owner or type(instance))
+        bound: Tool[..., R] = copy.copy(self)
+        bound.fn = types.MethodType(self._callee.fn, target)
+        bound._callee = dataclasses.replace(self._callee, fn=bound.fn, kind="function")
+        return bound
+
     def __repr__(self) -> str:
         return f"<Tool {self.name}>"
 
-    def _build_model(
-        self, docs: Mapping[str, str], localns: Mapping[str, Any] | None
-    ) -> tuple[type[pydantic.BaseModel], tuple[str, ...], bool]:
+    @property
+    def needs_binding(self) -> bool:
+        """A method taken from its class: it has no instance to run on yet."""
+        return self._callee.kind != "function"
+
+    def _build(self) -> Arguments:
+        if self._arguments is None:
+            try:
+                arguments = build_arguments(
+                    self._callee, self._param_docs, self._localns, self.name
+                )
+            except TypeError as exc:
+                raise UsageError(f"cannot build the argument schema of {self.name}: {exc}") from exc
+            self._arguments = arguments
+            if self.strict:
+                self.strict_parameters("anthropic")
+                self.strict_parameters("openai")
+            for number, example in enumerate(self.input_examples or (), 1):
+                self._check_example(arguments, number, example)
+        return self._arguments
+
+    def _check_example(self, arguments: Arguments, number: int, example: Mapping[str, Any]) -> None:
         try:
-            signature = inspect.signature(self.fn)
-            hints = _type_hints(self.fn, localns)
-        except (TypeError, ValueError, NameError) as exc:
-            raise UsageError(f"cannot read the signature of {self.name}: {exc}") from exc
-        fields: dict[str, Any] = {}
-        positional: list[str] = []
-        var_keyword = False
-        for param in signature.parameters.values():
-            if param.kind is param.VAR_POSITIONAL:
-                continue
-            if param.kind is param.VAR_KEYWORD:
-                var_keyword = True
-                continue
-            if param.kind is param.POSITIONAL_ONLY:
-                positional.append(param.name)
-            annotation = hints.get(param.name, Any)
-            default = ... if param.default is param.empty else param.default
-            fields[param.name] = (
-                annotation,
-                pydantic.Field(default=default, description=docs.get(param.name) or None),
-            )
-        config = pydantic.ConfigDict(
-            extra="allow" if var_keyword else "forbid", arbitrary_types_allowed=True
-        )
-        model = pydantic.create_model(f"{self.name}_arguments", __config__=config, **fields)
-        return model, tuple(positional), var_keyword
+            arguments.model.model_validate(example)
+        except pydantic.ValidationError as exc:
+            raise UsageError(
+                f"input example {number} of {self.name} does not match its arguments: "
+                f"{self._explain(exc)}"
+            ) from exc
+
+    def _ready(self) -> Arguments:
+        try:
+            return self._build()
+        except NameError as exc:
+            raise UsageError(f"cannot resolve the annotations of {self.name}: {exc}") from exc
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The JSON schema of the arguments (what a non-strict definition carries)."""
+        return self._ready().schema
+
+    def strict_parameters(self, api: Api) -> dict[str, Any]:
+        """The arguments' schema under ``api``'s strict-mode rules (``"anthropic"`` or
+        ``"openai"``).
+
+        Raises:
+            UsageError: the signature has something strict mode cannot express.
+        """
+        if api not in self._strict:
+            try:
+                self._strict[api] = strict_schema(self.parameters, api)
+            except StrictError as exc:
+                raise UsageError(
+                    f"{self.name} cannot be strict: {exc} (or give it @tool(strict=False))"
+                ) from exc
+        return self._strict[api]
 
     def signature_text(self) -> str:
         """``city: a string, days: a whole number (optional)``: the arguments in words."""
         required = set(self.parameters.get("required", ()))
+        defs = self.parameters.get("$defs", {})
         parts = []
         for name, schema in self.parameters["properties"].items():
             optional = "" if name in required else " (optional)"
-            parts.append(f"{name}: {_describe_type(schema)}{optional}")
+            parts.append(f"{name}: {_describe_type(schema, defs)}{optional}")
         return ", ".join(parts) or "no arguments"
 
     def _bad_arguments(self, what: str) -> ToolError:
@@ -189,14 +241,29 @@ class Tool(Generic[P, R]):
         """
         if type(arguments) is not dict:
             arguments = self._as_mapping(arguments)
+        ready = self._arguments or self._ready()
+        for value in arguments.values():
+            if value is None or type(value) in _WALKED:  # most calls: strings and ints
+                arguments = self._nulls_and_numbers(arguments, ready)
+                break
         try:
-            model = self._validator.validate_python(arguments)
+            model = ready.model.__pydantic_validator__.validate_python(arguments)
         except pydantic.ValidationError as exc:
             raise self._bad_arguments(self._explain(exc)) from exc
         values: dict[str, Any] = model.__dict__  # the validated fields, by name
-        if self._var_keyword and model.model_extra:
+        if ready.var_keyword and model.model_extra:
             values = {**values, **model.model_extra}
         return values
+
+    def _nulls_and_numbers(self, arguments: dict[str, Any], ready: Arguments) -> dict[str, Any]:
+        """``null`` as the default where it stands for one; NaN and infinity refused."""
+        arguments = drop_default_nulls(arguments, ready.schema)
+        where = _non_finite(arguments, "")
+        if where is not None:
+            raise self._bad_arguments(
+                f"argument '{where}' must be a finite number (JSON has no NaN or infinity)"
+            )
+        return arguments
 
     def _as_mapping(self, arguments: Mapping[str, Any] | str | bytes | None) -> dict[str, Any]:
         if arguments is None or arguments in ("", b""):
@@ -219,13 +286,14 @@ class Tool(Generic[P, R]):
 
     def _explain(self, exc: pydantic.ValidationError) -> str:
         properties = self.parameters["properties"]
+        defs = self.parameters.get("$defs", {})
         problems = []
         for error in exc.errors(include_url=False):
             loc = ".".join(str(p) for p in error["loc"]) or "arguments"
             top = str(error["loc"][0]) if error["loc"] else ""
             kind = error["type"]
             if kind == "missing":
-                expected = _describe_type(properties.get(top, {}))
+                expected = _describe_type(properties.get(top, {}), defs)
                 problems.append(f"missing required argument '{loc}' ({expected})")
             elif kind == "extra_forbidden":
                 allowed = ", ".join(properties) or "none"
@@ -238,44 +306,64 @@ class Tool(Generic[P, R]):
 
     def invoke(self, values: Mapping[str, Any]) -> Any:
         """Call the function with validated values (positional-only ones by position)."""
-        if not self._positional:
+        positional = (self._arguments or self._ready()).positional
+        if not positional:
             return self.fn(**values)  # type: ignore[call-arg]
-        args = [values[name] for name in self._positional if name in values]
-        kwargs = {k: v for k, v in values.items() if k not in self._positional}
+        args = [values[name] for name in positional if name in values]
+        kwargs = {k: v for k, v in values.items() if k not in positional}
         return self.fn(*args, **kwargs)
 
-    def schema(self, fmt: Format) -> dict[str, Any]:
-        """This tool's definition in one API's format."""
-        if fmt == "anthropic":
-            return {
-                "name": self.name,
-                "description": self.description,
-                "input_schema": self.parameters,
-            }
-        if fmt == "openai_chat":
-            return {
-                "type": "function",
-                "function": {
-                    "name": self.name,
-                    "description": self.description,
-                    "parameters": self.parameters,
-                },
-            }
-        if fmt == "openai_responses":
-            return {
-                "type": "function",
-                "name": self.name,
-                "description": self.description,
-                "parameters": self.parameters,
-            }
-        raise UsageError(
-            f"unknown format {fmt!r}: use 'anthropic', 'openai_chat' or 'openai_responses'"
+    def schema(self, fmt: Format, *, strict: bool | None = None) -> dict[str, Any]:
+        """This tool's definition in one API's format; strict when the tool says so, else
+        when ``strict`` asks."""
+        use_strict = self.strict if self.strict is not None else bool(strict)
+        to = adapter(fmt)
+        parameters = self.strict_parameters(api_of(fmt)) if use_strict else self.parameters
+        options = {
+            "input_examples": None if self.input_examples is None else list(self.input_examples),
+            "defer_loading": self.defer_loading,
+            "cache_control": self.cache_control,
+        }
+        return to.definition(
+            Definition(self.name, self.description, parameters, use_strict, options)
         )
 
 
-def _type_hints(fn: Callable[..., Any], localns: Mapping[str, Any] | None) -> dict[str, Any]:
-    target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else type(fn).__call__
-    return get_type_hints(target, localns=dict(localns or {}), include_extras=True)
+def definitions(
+    tools: Iterable[Tool[Any, Any]],
+    fmt: Format,
+    *,
+    strict: bool | None = None,
+    cache_control: Mapping[str, Any] | bool | None = None,
+) -> list[dict[str, Any]]:
+    """The definitions of ``tools`` for one API; ``cache_control`` (Anthropic only; ``True``
+    for ``{"type": "ephemeral"}``) goes on the last one, where a prompt-cache breakpoint
+    covers every definition."""
+    out = [t.schema(fmt, strict=strict) for t in tools]
+    if cache_control:
+        if fmt != "anthropic":
+            raise UsageError(f"cache_control is an Anthropic field; {fmt} caches prompts itself")
+        if out:
+            marker = {"type": "ephemeral"} if cache_control is True else dict(cache_control)
+            out[-1] = {**out[-1], "cache_control": marker}
+    return out
+
+
+def _non_finite(value: Any, path: str) -> str | None:
+    """Where ``value`` holds NaN or infinity (``None`` when it holds neither)."""
+    if type(value) is float:
+        return None if math.isfinite(value) else path or "arguments"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _non_finite(item, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _non_finite(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 @overload
@@ -293,6 +381,10 @@ def tool(
     idempotent: bool = True,
     instead: str = "",
     rules: Iterable[Rule] = (),
+    strict: bool | None = None,
+    input_examples: Iterable[Mapping[str, Any]] | None = None,
+    defer_loading: bool | None = None,
+    cache_control: Mapping[str, Any] | None = None,
 ) -> Callable[[Callable[P, R]], Tool[P, R]]: ...
 
 
@@ -308,6 +400,10 @@ def tool(
     idempotent: bool = True,
     instead: str = "",
     rules: Iterable[Rule] = (),
+    strict: bool | None = None,
+    input_examples: Iterable[Mapping[str, Any]] | None = None,
+    defer_loading: bool | None = None,
+    cache_control: Mapping[str, Any] | None = None,
 ) -> Tool[P, R] | Callable[[Callable[P, R]], Tool[P, R]]:
     """Make a function a tool; usable bare (``@tool``) or with options.
 
@@ -322,6 +418,12 @@ def tool(
             are retried locally only when the failure proves the call never ran.
         instead: what the model should do instead when this tool fails.
         rules: classification rules for this tool's own exceptions.
+        strict: ``True``: always a strict definition (its signature is checked now);
+            ``False``: never; ``None``: as ``Session.schemas(fmt, strict=...)`` asks.
+        input_examples: example arguments (Anthropic ``input_examples``), each checked
+            against the signature.
+        defer_loading: Anthropic and OpenAI Responses ``defer_loading`` (tool search).
+        cache_control: Anthropic ``cache_control`` on this definition.
     """
 
     # The decorating scope's names resolve string annotations of classes defined there
@@ -340,6 +442,10 @@ def tool(
             instead=instead,
             rules=rules,
             localns=scope,
+            strict=strict,
+            input_examples=input_examples,
+            defer_loading=defer_loading,
+            cache_control=cache_control,
         )
 
     return wrap(fn) if fn is not None else wrap
@@ -347,4 +453,10 @@ def tool(
 
 def as_tool(obj: Tool[Any, Any] | Callable[..., Any]) -> Tool[Any, Any]:
     """A ``Tool`` as it is; a plain callable as a tool with default settings."""
-    return obj if isinstance(obj, Tool) else Tool(obj)
+    found = obj if isinstance(obj, Tool) else Tool(obj)
+    if found.needs_binding:
+        raise UsageError(
+            f"{found.name} is a method taken from its class: give the Session the method of "
+            f"an instance (instance.{found.name})"
+        )
+    return found

@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.formats._base import STUB, Adapter, Call, Round
+from toolhygiene.formats._base import STUB, Adapter, Call, Definition, Round
 from toolhygiene.formats.anthropic import AnthropicMessages
 from toolhygiene.formats.openai_chat import OpenAIChat
 from toolhygiene.formats.openai_responses import OpenAIResponses
 
-__all__ = ["STUB", "Adapter", "Call", "Format", "Round", "adapter", "check", "detect"]
+__all__ = ["STUB", "Adapter", "Call", "Definition", "Format", "Round", "adapter", "check", "detect"]
 
 Format = Literal["anthropic", "openai_chat", "openai_responses"]
 

@@ -14,6 +14,7 @@ __all__ = [
     "STUB",
     "Adapter",
     "Call",
+    "Definition",
     "Messages",
     "Round",
     "StopState",
@@ -55,10 +56,42 @@ StopState = Literal["finished", "paused", "refused", "truncated"]
 cut by the token limit (its calls may have cut arguments)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """What a tool definition says, before any API's spelling: ``parameters`` is already
+    the strict schema when ``strict``; ``options`` the definition fields the tool was
+    given (``input_examples``, ``defer_loading``, ``cache_control``), each API taking
+    those it accepts."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+    options: Mapping[str, Any]
+
+    def spelled(self, schema_key: str) -> dict[str, Any]:
+        """Name, description, the schema under ``schema_key`` and ``strict`` when set."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            schema_key: self.parameters,
+        }
+        if self.strict:
+            out["strict"] = True
+        return out
+
+    def taken(self, *names: str) -> dict[str, Any]:
+        """The options among ``names`` that were given."""
+        return {k: self.options[k] for k in names if self.options.get(k) is not None}
+
+
 class Adapter(Protocol):
     """One API's message format."""
 
     name: str
+
+    def definition(self, tool: Definition) -> dict[str, Any]:
+        """One tool's definition as this API's ``tools`` list takes it."""
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
         """The model's turn as the items to append to the message list, without empty

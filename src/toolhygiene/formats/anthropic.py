@@ -10,6 +10,7 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
     Call,
+    Definition,
     Messages,
     Round,
     StopState,
@@ -45,6 +46,12 @@ _STATES: dict[str, StopState] = {
 
 class AnthropicMessages:
     name = "anthropic"
+
+    def definition(self, tool: Definition) -> dict[str, Any]:
+        return {
+            **tool.spelled("input_schema"),
+            **tool.taken("input_examples", "defer_loading", "cache_control"),
+        }
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
         blocks = [b for b in as_dicts(field(response, "content")) if not _blank(b)]

@@ -10,6 +10,7 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
     Call,
+    Definition,
     Messages,
     Round,
     StopState,
@@ -40,6 +41,9 @@ def _empty(message: Any) -> bool:
 
 class OpenAIChat:
     name = "openai_chat"
+
+    def definition(self, tool: Definition) -> dict[str, Any]:
+        return {"type": "function", "function": tool.spelled("parameters")}
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
         message = as_dict(field(_choice(response), "message"))

@@ -10,6 +10,7 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
     Call,
+    Definition,
     Messages,
     Round,
     StopState,
@@ -40,6 +41,15 @@ def _empty(item: Any) -> bool:
 
 class OpenAIResponses:
     name = "openai_responses"
+
+    def definition(self, tool: Definition) -> dict[str, Any]:
+        # The Responses API makes a function strict unless told otherwise: always say.
+        return {
+            "type": "function",
+            **tool.spelled("parameters"),
+            "strict": tool.strict,
+            **tool.taken("defer_loading"),
+        }
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
         return [i for i in as_dicts(field(response, "output")) if not _empty(i)]

@@ -1,0 +1,200 @@
+"""The README's schema table: each Python parameter type, the JSON schema toolhygiene
+sends (non-strict and strict), and what pydantic-ai and the OpenAI Agents SDK send for
+the same function.
+
+    python benchmarks/schema_table.py            # print the table
+    python benchmarks/schema_table.py --write    # replace it in README.md
+
+pydantic-ai and openai-agents come from the ``bench`` extra (``pip install -e '.[bench]'``);
+toolhygiene itself never imports them. A missing one is reported in its column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
+
+import toolhygiene as th
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+START, END = "<!-- schema-table:start -->", "<!-- schema-table:end -->"
+
+
+class Unit(enum.Enum):
+    C = "C"
+    F = "F"
+
+
+class Address(BaseModel):
+    street: str
+    zip: str = "00000"
+
+
+class Filters(TypedDict):
+    tag: str
+
+
+@dataclasses.dataclass
+class Window:
+    start: datetime.date
+    days: int = 1
+
+
+NAMESPACE: dict[str, Any] = {
+    "Annotated": Annotated, "Any": Any, "Literal": Literal, "Field": Field, "Unit": Unit,
+    "Address": Address, "Filters": Filters, "Window": Window, "datetime": datetime,
+}
+
+PARAMETERS = [
+    "x: str",
+    'x: Annotated[int, Field(description="seats", gt=0, le=9)]',
+    'x: int = Field(description="seats")',
+    "x: int = 3",
+    "x: float",
+    "x: bool = False",
+    'x: Literal["a", "b"]',
+    "x: Unit = Unit.C",
+    "x: int | None = None",
+    'x: str = Field("ab", min_length=2)',
+    "x: list[str]",
+    "x: set[int]",
+    "x: tuple[int, str]",
+    "x: dict[str, int]",
+    "x: datetime.date",
+    "x: Address",
+    "x: Filters",
+    "x: Window",
+    "x: Any",
+]
+
+
+def make(parameter: str) -> Any:
+    source = (
+        f"def f({parameter}) -> str:\n"
+        '    """Do it.\n\n    Args:\n        x: the value.\n    """\n'
+        '    return ""\n'
+    )
+    scope = dict(NAMESPACE)
+    exec(source, scope)
+    return scope["f"]
+
+
+def _deref(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            return {**_deref(defs.get(name, {}), defs), **{k: v for k, v in node.items()
+                                                           if k != "$ref"}}
+        return {k: _deref(v, defs) for k, v in node.items() if k != "title"}
+    if isinstance(node, list):
+        return [_deref(v, defs) for v in node]
+    return node
+
+
+def cell(schema: dict[str, Any]) -> str:
+    """The ``x`` property of ``schema``, references resolved, and whether it is required."""
+    if "x" not in schema.get("properties", {}):
+        whole = json.dumps(_deref(schema, schema.get("$defs", {})), separators=(",", ":"))
+        return f"`{whole}` (no `x`: the model's fields are the arguments)"
+    prop = _deref(schema["properties"]["x"], schema.get("$defs", {}))
+    need = "required" if "x" in schema.get("required", ()) else "optional"
+    text = json.dumps(prop, ensure_ascii=False, separators=(",", ":")).replace("|", "\\|")
+    return f"`{text}` {need}"
+
+
+def failed(exc: Exception) -> str:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    first = first if len(first) <= 90 else first[:89] + "…"
+    return f"refused: {first}".replace("|", "\\|").replace("`", "'")
+
+
+def ours(fn: Any, strict: bool) -> str:
+    try:
+        tool = th.tool(fn)
+        return cell(tool.strict_parameters("openai") if strict else tool.parameters)
+    except th.UsageError as exc:
+        return failed(exc)
+
+
+def words(fn: Any) -> str:
+    try:
+        return th.tool(fn).signature_text()
+    except th.UsageError as exc:
+        return failed(exc)
+
+
+def pydantic_ai(fn: Any) -> dict[str, Any]:
+    from pydantic_ai import Tool
+    from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+
+    schema = Tool(fn).function_schema.json_schema
+    return OpenAIJsonSchemaTransformer(schema, strict=True).walk()
+
+
+def agents_sdk(fn: Any) -> dict[str, Any]:
+    from agents import function_tool
+
+    return function_tool(fn).params_json_schema
+
+
+def peer(schema_of: Callable[[Any], dict[str, Any]], fn: Any) -> str:
+    """One peer's cell: its schema, what it refused, or that it is not installed."""
+    try:
+        return cell(schema_of(fn))
+    except ImportError:
+        return "not installed"
+    except Exception as exc:
+        return failed(exc)
+
+
+def table() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    def ver(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    intro = (
+        f"Generated by `benchmarks/schema_table.py` (pydantic-ai-slim "
+        f"{ver('pydantic-ai-slim')}, openai-agents {ver('openai-agents')}). Each row is "
+        "`def f(<parameter>)` with the docstring `x: the value.`; a cell is the schema of `x` "
+        "as sent (references resolved) and whether `x` is in `required`."
+    )
+    header = (
+        "| parameter | toolhygiene | toolhygiene strict (OpenAI) | in words (error advice) "
+        "| pydantic-ai strict (OpenAI) | OpenAI Agents SDK (strict) |"
+    )
+    lines = [intro, "", header, "|---|---|---|---|---|---|"]
+    for parameter in PARAMETERS:
+        fn = make(parameter)
+        row = [f"`{parameter}`", ours(fn, False), ours(fn, True), words(fn),
+               peer(pydantic_ai, fn), peer(agents_sdk, fn)]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    text = table()
+    if "--write" not in sys.argv[1:]:
+        print(text)
+        return
+    readme = README.read_text(encoding="utf-8")
+    head, rest = readme.split(START, 1)
+    _, tail = rest.split(END, 1)
+    README.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""A callable's arguments as a pydantic model and its JSON schema: every description and
+constraint kept (``Annotated[..., Field(...)]``, ``x: int = Field(...)``, the docstring's
+argument docs, which an explicit ``Field`` description overrides)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
+
+import pydantic
+
+from toolhygiene._callee import Callee
+from toolhygiene._typeddict import readable
+
+__all__ = ["Arguments", "build_arguments"]
+
+
+@dataclass(frozen=True, slots=True)
+class Arguments:
+    """The validating model, the JSON schema the model reads, and how to call."""
+
+    model: type[pydantic.BaseModel]
+    schema: dict[str, Any]
+    positional: tuple[str, ...]
+    var_keyword: bool
+
+
+def _strip_titles(node: Any, in_properties: bool = False) -> Any:
+    if isinstance(node, dict):
+        if not in_properties and isinstance(node.get("title"), str):
+            del node["title"]
+        for key, value in node.items():
+            _strip_titles(value, key in ("properties", "$defs", "definitions"))
+    elif isinstance(node, list):
+        for item in node:
+            _strip_titles(item)
+    return node
+
+
+def _with_doc(annotation: Any, doc: str | None) -> Any:
+    """``annotation`` with the docstring's description first, so that a description in
+    ``Annotated`` metadata or a ``Field`` default overrides it."""
+    if not doc:
+        return annotation
+    described = pydantic.Field(description=doc)
+    if get_origin(annotation) is Annotated:
+        base, *meta = get_args(annotation)
+        return Annotated.__class_getitem__((base, described, *meta))
+    return Annotated[annotation, described]
+
+
+def _hints(callee: Callee, localns: Mapping[str, Any] | None) -> dict[str, Any]:
+    return get_type_hints(callee.annotated, localns=dict(localns or {}), include_extras=True)
+
+
+def build_arguments(
+    callee: Callee, docs: Mapping[str, str], localns: Mapping[str, Any] | None, name: str
+) -> Arguments:
+    """The arguments model of ``callee``.
+
+    Raises:
+        NameError: an annotation names something not defined yet (retried at first use).
+        TypeError: the signature cannot be read or has no JSON schema; the message says
+            which argument and why.
+    """
+    signature = inspect.signature(callee.fn)
+    hints = _hints(callee, localns)
+    fields: dict[str, Any] = {}
+    positional: list[str] = []
+    var_keyword = False
+    for param in signature.parameters.values():
+        if param.name in callee.hidden or param.kind is param.VAR_POSITIONAL:
+            continue
+        if param.kind is param.VAR_KEYWORD:
+            var_keyword = True
+            continue
+        if param.kind is param.POSITIONAL_ONLY:
+            positional.append(param.name)
+        try:
+            annotation = readable(hints.get(param.name, Any), localns)
+        except TypeError as exc:
+            raise TypeError(f"argument {param.name!r}: {exc}") from exc
+        default = ... if param.default is param.empty else param.default
+        fields[param.name] = (_with_doc(annotation, docs.get(param.name)), default)
+    config = pydantic.ConfigDict(
+        extra="allow" if var_keyword else "forbid",
+        arbitrary_types_allowed=True,
+        allow_inf_nan=False,
+    )
+    try:
+        model = pydantic.create_model(f"{name}_arguments", __config__=config, **fields)
+        schema = _strip_titles(model.model_json_schema())
+    except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError) as exc:
+        raise TypeError(str(exc).splitlines()[0]) from exc
+    schema.setdefault("properties", {})
+    return Arguments(model, schema, tuple(positional), var_keyword)

@@ -1,0 +1,105 @@
+"""A tool's return value as the JSON text the model reads, the same for every format.
+
+pydantic models (their own serialisers honoured), dataclasses, mappings (TypedDicts
+among them), enums (their value), datetimes (ISO 8601), sets (sorted, so the text is
+stable for prompt caching), bytes (standard base64), and whatever else pydantic knows
+(UUID, Decimal, paths, IP addresses). NaN and infinity are refused with the place they
+were found: JSON has no such numbers, and ``null`` in their place would be a lie.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import enum
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pydantic
+import pydantic_core
+
+__all__ = ["UnserializableError", "to_json"]
+
+_LEAVES = (str, int, bool, type(None))
+
+
+class UnserializableError(ValueError):
+    """A return value that has no faithful JSON form; the message says where and why."""
+
+
+def to_json(value: Any) -> str:
+    """``value`` as JSON text (``UnserializableError`` when it has no faithful JSON form)."""
+    return json.dumps(_plain(value, "", set()), ensure_ascii=False, allow_nan=False)
+
+
+def _at(path: str) -> str:
+    return f" at {path}" if path else ""
+
+
+def _plain(value: Any, path: str, active: set[int]) -> Any:
+    if isinstance(value, _LEAVES) and not isinstance(value, enum.Enum):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            shown = "NaN" if math.isnan(value) else "infinity"
+            raise UnserializableError(
+                f"the result holds {shown}{_at(path)}, which JSON cannot carry"
+            )
+        return value
+    if isinstance(value, enum.Enum):
+        return _plain(value.value, path, active)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if id(value) in active:
+        raise UnserializableError(f"the result refers to itself{_at(path)}")
+    active.add(id(value))
+    try:
+        return _container(value, path, active)
+    finally:
+        active.discard(id(value))
+
+
+def _container(value: Any, path: str, active: set[int]) -> Any:
+    if isinstance(value, pydantic.BaseModel):
+        value = value.model_dump(mode="python")
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {
+            _key(k, path): _plain(v, f"{path}.{k}" if path else str(k), active)
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, f"{path}[{i}]", active) for i, v in enumerate(value)]
+    if isinstance(value, (set, frozenset)):
+        items = [_plain(v, f"{path}{{}}", active) for v in value]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    try:
+        known = pydantic_core.to_jsonable_python(value)
+    except pydantic_core.PydanticSerializationError:
+        known = _MISSING
+    if known is not _MISSING:
+        return _plain(known, path, active)
+    kind: Any = type(value)
+    if kind.__str__ is not object.__str__ or kind.__repr__ is not object.__repr__:
+        return str(value)
+    raise UnserializableError(
+        f"the result holds a value of type {kind.__name__}{_at(path)}, which has no JSON form"
+    )
+
+
+_MISSING = object()
+
+
+def _key(key: Any, path: str) -> str:
+    if isinstance(key, enum.Enum):
+        key = key.value
+    if isinstance(key, str):
+        return key
+    if isinstance(key, (int, float, bool)) or key is None:
+        return json.dumps(key)
+    raise UnserializableError(
+        f"the result has a {type(key).__name__} key{_at(path)}, which JSON cannot carry"
+    )
