@@ -163,3 +163,42 @@ def test_a_closing_line_with_the_longest_name_still_says_closed() -> None:
     line = dataclasses.replace(f(closes=True, count=2), tool=name,
                                message="m " * 200, instead="x " * 200).line(160)
     assert len(line) <= 160 and re.search(r"closed", line)
+
+
+def test_not_finite_argument() -> None:
+    assert _words.not_finite_argument("item.weight") == (
+        "argument 'item.weight' must be a finite number (JSON has no NaN or infinity)")
+
+
+@pytest.mark.parametrize(("keyword", "value", "words"), [
+    ("minimum", 1, "at least 1"), ("maximum", 9, "at most 9"),
+    ("exclusiveMinimum", 0, "greater than 0"), ("exclusiveMaximum", 5, "less than 5"),
+    ("multipleOf", 5, "a multiple of 5"), ("minLength", 1, "at least 1 character"),
+    ("maxLength", 8, "at most 8 characters"), ("pattern", "^[a-z]+$",
+                                               "matching the regular expression ^[a-z]+$"),
+    ("format", "uri", "in uri format"), ("minItems", 2, "at least 2 items"),
+    ("maxItems", 1, "at most 1 item"), ("minProperties", 1, "at least 1 key"),
+    ("maxProperties", 3, "at most 3 keys"), ("uniqueItems", True, "no repeated items"),
+    ("uniqueItems", False, None), ("examples", [1], None),
+])
+def test_constraints_in_words(keyword: str, value: Any, words: str | None) -> None:
+    assert _words.constraint(keyword, value) == words
+
+
+def test_default_note() -> None:
+    assert _words.default_note(3) == "null for the default, 3"
+    assert _words.default_note("C") == 'null for the default, "C"'
+
+
+@pytest.mark.parametrize(("problem", "detail", "path", "words"), [
+    ("non_finite", "NaN", "prices[2]", "the result holds NaN at prices[2], which JSON cannot carry"),
+    ("non_finite", "infinity", "", "the result holds infinity, which JSON cannot carry"),
+    ("refers_to_itself", "", "[0]", "the result refers to itself at [0]"),
+    ("no_json_form", "Socket", "conn", "the result holds a value of type Socket at conn, which "
+                                       "has no JSON form"),
+    ("bad_key", "tuple", "", "the result has a tuple key, which JSON cannot carry"),
+])
+def test_results_json_cannot_carry(problem: Any, detail: str, path: str, words: str) -> None:
+    from toolhygiene._results import UnserializableError
+
+    assert _words.not_json(UnserializableError(problem, detail, path)) == words

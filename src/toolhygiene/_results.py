@@ -15,7 +15,7 @@ import enum
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import pydantic
 import pydantic_core
@@ -24,18 +24,22 @@ __all__ = ["UnserializableError", "to_json"]
 
 _LEAVES = (str, int, bool, type(None))
 
+Problem = Literal["non_finite", "refers_to_itself", "no_json_form", "bad_key"]
+
 
 class UnserializableError(ValueError):
-    """A return value that has no faithful JSON form; the message says where and why."""
+    """A return value that has no faithful JSON form: the ``problem``, its ``detail``
+    (``NaN``, a type's name) and the ``path`` where it was found (``""`` at the top);
+    ``_words.not_json`` says it in words."""
+
+    def __init__(self, problem: Problem, detail: str, path: str) -> None:
+        super().__init__(problem, detail, path)
+        self.problem, self.detail, self.path = problem, detail, path
 
 
 def to_json(value: Any) -> str:
     """``value`` as JSON text (``UnserializableError`` when it has no faithful JSON form)."""
     return json.dumps(_plain(value, "", set()), ensure_ascii=False, allow_nan=False)
-
-
-def _at(path: str) -> str:
-    return f" at {path}" if path else ""
 
 
 def _plain(value: Any, path: str, active: set[int]) -> Any:
@@ -44,16 +48,14 @@ def _plain(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             shown = "NaN" if math.isnan(value) else "infinity"
-            raise UnserializableError(
-                f"the result holds {shown}{_at(path)}, which JSON cannot carry"
-            )
+            raise UnserializableError("non_finite", shown, path)
         return value
     if isinstance(value, enum.Enum):
         return _plain(value.value, path, active)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
     if id(value) in active:
-        raise UnserializableError(f"the result refers to itself{_at(path)}")
+        raise UnserializableError("refers_to_itself", "", path)
     active.add(id(value))
     try:
         return _container(value, path, active)
@@ -85,9 +87,7 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
     kind: Any = type(value)
     if kind.__str__ is not object.__str__ or kind.__repr__ is not object.__repr__:
         return str(value)
-    raise UnserializableError(
-        f"the result holds a value of type {kind.__name__}{_at(path)}, which has no JSON form"
-    )
+    raise UnserializableError("no_json_form", kind.__name__, path)
 
 
 _MISSING = object()
@@ -100,6 +100,4 @@ def _key(key: Any, path: str) -> str:
         return key
     if isinstance(key, (int, float, bool)) or key is None:
         return json.dumps(key)
-    raise UnserializableError(
-        f"the result has a {type(key).__name__} key{_at(path)}, which JSON cannot carry"
-    )
+    raise UnserializableError("bad_key", type(key).__name__, path)

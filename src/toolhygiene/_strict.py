@@ -12,9 +12,10 @@ What strict mode cannot express at all (free-form values, mappings with free key
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
+
+from toolhygiene._words import CONSTRAINTS, constraint, default_note
 
 __all__ = ["Api", "StrictError", "api_of", "drop_default_nulls", "strict_schema"]
 
@@ -41,21 +42,6 @@ _FORMATS: dict[str, frozenset[str]] = {
         {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6"}
         | {"uuid"}
     ),
-}
-_WORDS = {
-    "minimum": "at least {}",
-    "maximum": "at most {}",
-    "exclusiveMinimum": "greater than {}",
-    "exclusiveMaximum": "less than {}",
-    "multipleOf": "a multiple of {}",
-    "minLength": "at least {} characters",
-    "maxLength": "at most {} characters",
-    "pattern": "matching the regular expression {}",
-    "format": "in {} format",
-    "minItems": "at least {} items",
-    "maxItems": "at most {} items",
-    "minProperties": "at least {} keys",
-    "maxProperties": "at most {} keys",
 }
 _REFUSED = {
     "not": "uses 'not'",
@@ -191,8 +177,7 @@ def _nullable(node: dict[str, Any], default: Any) -> dict[str, Any]:
         if description:
             node["description"] = description
     if default is not _MISSING and default is not None:
-        shown = json.dumps(default, ensure_ascii=False, default=str)
-        note = f"null for the default, {shown}"
+        note = default_note(default)
         node["description"] = f"{node['description']} ({note})" if "description" in node else note
     return node
 
@@ -200,17 +185,16 @@ def _nullable(node: dict[str, Any], default: Any) -> dict[str, Any]:
 def _move_to_description(node: dict[str, Any], api: Api) -> None:
     kept = _KEPT[api]
     words = []
-    order = list(_WORDS)
-    rank = {k: order.index(k) if k in _WORDS else len(order) for k in node}
+    order = list(CONSTRAINTS)
+    rank = {k: order.index(k) if k in CONSTRAINTS else len(order) for k in node}
     for keyword in sorted((k for k in node if k not in _STRUCTURE), key=rank.__getitem__):
         value = node.pop(keyword)
         if keyword in kept and _supported(keyword, value, api):
             node[keyword] = value
-        elif keyword in _WORDS:
-            said = _WORDS[keyword].format(value)
-            words.append(said[:-1] if value == 1 and said.endswith("s") else said)
-        elif keyword == "uniqueItems" and value:
-            words.append("no repeated items")
+        else:
+            said = constraint(keyword, value)
+            if said:
+                words.append(said)
     if words:
         said = "; ".join(words)
         node["description"] = f"{node['description']} ({said})" if "description" in node else said

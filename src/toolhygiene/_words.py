@@ -12,6 +12,7 @@ closing notice and the advice are in every line, whatever the cap (``MIN_LINE_CA
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +26,15 @@ __all__ = [
     "HINTS",
     "MIN_LINE_CAP",
     "STUB",
+    "CONSTRAINTS",
     "closed_line",
+    "constraint",
     "content_of",
+    "default_note",
     "empty_line",
     "failure_line",
+    "not_finite_argument",
+    "not_json",
     "recovered_note",
     "schema_advice",
     "unknown_tool",
@@ -263,7 +269,60 @@ def schema_advice(tool: str, signature: str) -> str:
     return f"Call {tool} again with arguments matching its schema: {signature}"
 
 
+def not_finite_argument(where: str) -> str:
+    """What failed when an argument holds NaN or infinity."""
+    return f"argument '{where}' must be a finite number (JSON has no NaN or infinity)"
+
+
+# -- definitions ----------------------------------------------------------------------------
+
+CONSTRAINTS = {
+    "minimum": "at least {}",
+    "maximum": "at most {}",
+    "exclusiveMinimum": "greater than {}",
+    "exclusiveMaximum": "less than {}",
+    "multipleOf": "a multiple of {}",
+    "minLength": "at least {} characters",
+    "maxLength": "at most {} characters",
+    "pattern": "matching the regular expression {}",
+    "format": "in {} format",
+    "minItems": "at least {} items",
+    "maxItems": "at most {} items",
+    "minProperties": "at least {} keys",
+    "maxProperties": "at most {} keys",
+    "uniqueItems": "no repeated items",
+}
+"""A schema keyword a strict API does not take, in the words its description carries
+instead (in this order)."""
+
+
+def constraint(keyword: str, value: Any) -> str | None:
+    """``keyword: value`` in words, ``None`` for one that says nothing (``uniqueItems:
+    false``) or is not a constraint."""
+    if keyword not in CONSTRAINTS or value is False:
+        return None
+    said = CONSTRAINTS[keyword].format(value)
+    return said[:-1] if type(value) is int and value == 1 and said.endswith("s") else said
+
+
+def default_note(default: Any) -> str:
+    """What ``null`` means for an optional argument of a strict schema."""
+    return f"null for the default, {json.dumps(default, ensure_ascii=False, default=str)}"
+
+
 # -- success --------------------------------------------------------------------------------
+
+
+def not_json(error: UnserializableError) -> str:
+    """Why a result cannot reach the model: what it holds, and where."""
+    at = f" at {error.path}" if error.path else ""
+    return {
+        "non_finite": f"the result holds {error.detail}{at}, which JSON cannot carry",
+        "refers_to_itself": f"the result refers to itself{at}",
+        "no_json_form": f"the result holds a value of type {error.detail}{at}, which has no "
+        "JSON form",
+        "bad_key": f"the result has a {error.detail} key{at}, which JSON cannot carry",
+    }[error.problem]
 
 
 def content_of(value: Any, tool: str) -> str:
@@ -287,7 +346,7 @@ def content_of(value: Any, tool: str) -> str:
         from toolhygiene.errors import Category, ToolError
 
         raise ToolError(
-            f"{tool} ran, but {exc}",
+            f"{tool} ran, but {not_json(exc)}",
             retryable=False,
             category=Category.UNKNOWN,
             instead=f"Tell the user that {tool} returned a result that cannot be shown",

@@ -25,7 +25,7 @@ from toolhygiene._arguments import Arguments, build_arguments
 from toolhygiene._callee import callee_of, parse_docstring
 from toolhygiene._exceptions import UsageError
 from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
-from toolhygiene._words import schema_advice
+from toolhygiene._words import not_finite_argument, schema_advice
 from toolhygiene.errors import Category, ToolError
 from toolhygiene.formats import adapter
 from toolhygiene.formats._base import Definition
@@ -260,9 +260,7 @@ class Tool(Generic[P, R]):
         arguments = drop_default_nulls(arguments, ready.schema)
         where = _non_finite(arguments, "")
         if where is not None:
-            raise self._bad_arguments(
-                f"argument '{where}' must be a finite number (JSON has no NaN or infinity)"
-            )
+            raise self._bad_arguments(not_finite_argument(where))
         return arguments
 
     def _as_mapping(self, arguments: Mapping[str, Any] | str | bytes | None) -> dict[str, Any]:
