@@ -251,15 +251,19 @@ def empty_line(tool: str, query: str, note: str, cap: int) -> str:
     return truncate(f"{head}. {rest}", cap)
 
 
-def recovered_note(counts: Mapping[str, int]) -> str:
+def recovered_note(counts: Mapping[str, int], *, removed: bool = True) -> str:
     """The note that goes beside a success: exactly which tools recovered, from how many
-    failed calls, and that those errors were removed from the conversation."""
+    failed calls, and, when they were (``removed``), that those errors were removed from
+    the conversation. Where the errors stay (held by the server, ``append_only``, or
+    waiting for ``clear_at_least``) the note says nothing about them."""
     parts = []
     for n, (tool, count) in enumerate(sorted(counts.items())):
         calls = "call" if count == 1 else "calls"
         parts.append(
             f"{tool} succeeded after {count} failed {calls}" if n == 0 else f"{tool} after {count}"
         )
+    if not removed:
+        return f"[recovered] {', '.join(parts)}."
     those = "that error was" if sum(counts.values()) == 1 else "those errors were"
     return f"[recovered] {', '.join(parts)}; {those} removed."
 

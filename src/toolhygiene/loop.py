@@ -5,19 +5,22 @@ recovered from.
 ``Session.handle`` and ``Session.ahandle`` are thin shells over ``read``, ``Conversation``
 and ``finish``; only the running of the calls differs (threads or ``asyncio.gather``).
 Nothing is appended until every call has its result, so a list is never left with a call
-and no result.
+and no result. Where the server holds the conversation (``history="server"``), only what
+the next request must send is appended (``_history``).
 """
 
 from __future__ import annotations
 
+import copy
 import enum
 import threading
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import _words, formats
+from toolhygiene import _streams, _words, formats
 from toolhygiene._exceptions import UsageError
+from toolhygiene._history import Chain, ServerHistory, answered, chain_of
 from toolhygiene._log import logger
 from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
     from toolhygiene.session import Outcome
     from toolhygiene.transcript import Transcript
 
-__all__ = ["Conversation", "Step", "Turn", "finish", "read"]
+__all__ = ["Conversation", "Step", "Turn", "aread", "finish", "read"]
 
 
 class Step(str, enum.Enum):
@@ -65,10 +68,21 @@ class Turn:
     items: list[dict[str, Any]]
     calls: list[Call]
     step: Step
+    chain: Chain
 
 
 def read(response: Any, fmt: str | None) -> Turn:
-    """The model's turn in ``response``, with what ``handle`` may do with it."""
+    """The model's turn in ``response`` (or in a stream of it), with what ``handle`` may
+    do with it."""
+    return _turn(_streams.settle(response), fmt)
+
+
+async def aread(response: Any, fmt: str | None) -> Turn:
+    """``read`` for async streams and stream helpers too."""
+    return _turn(await _streams.asettle(response), fmt)
+
+
+def _turn(response: Any, fmt: str | None) -> Turn:
     adapter = formats.adapter(fmt or formats.detect(response))
     if fmt is not None:
         seen = formats.detect(response, None)
@@ -82,7 +96,7 @@ def read(response: Any, fmt: str | None) -> Turn:
         items, calls = [], []
     elif step is not Step.TOOLS:
         calls = []
-    return Turn(adapter, items, calls, step)
+    return Turn(adapter, items, calls, step, chain_of(adapter.name, response))
 
 
 class Conversation:
@@ -93,10 +107,11 @@ class Conversation:
     once closed.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerHistory) -> None:
         self.format: str | None = None
         self.last_call: str | None = None
         self.closed = False
+        self.server = server
         self._lock = threading.Lock()
 
     def check(self, turn: Turn, messages: Messages) -> None:
@@ -116,6 +131,21 @@ class Conversation:
                 f"this Session serves an {fmt} conversation, and this response is "
                 f"{turn.adapter.name}: one Session per conversation"
             )
+        self.server.check(turn.adapter.name, turn.chain)
+        if self.server.mode == "server":
+            if last is not None and turn.adapter.position(messages, last) is not None:
+                raise UsageError(
+                    f"the list holds the model's call {last!r}, which the server already "
+                    "holds: in history='server' pass a new list for each request (only the "
+                    "tool outputs go in it), or the API rejects the duplicate"
+                )
+            if last is not None and last in answered(messages):
+                raise UsageError(
+                    f"the list still holds the output of call {last!r}, which was sent "
+                    "already and the server holds: in history='server' pass a new list for "
+                    "each request, or the API rejects the duplicate"
+                )
+            return
         if last is not None and turn.adapter.position(messages, last) is None:
             raise UsageError(
                 f"the message list does not hold this Session's latest tool call {last!r}: "
@@ -132,28 +162,54 @@ class Conversation:
 
 
 def finish(
-    turn: Turn, outcomes: Sequence[Outcome], messages: Messages, transcript: Transcript
+    turn: Turn,
+    outcomes: Sequence[Outcome],
+    messages: Messages,
+    transcript: Transcript,
+    server: ServerHistory,
+    *,
+    mirror: Messages | None = None,
 ) -> None:
     """Append the turn and its results (with the note), clear the errors of the tools
-    that succeeded now, record the new errors."""
+    that succeeded now (once they weigh ``clear_at_least``), record the new errors.
+
+    Server-held (``server.mode == "server"``): only the results go in ``messages``; the
+    turn and the results go in ``mirror``, a full local copy, and only there are errors
+    cleared."""
     adapter, calls = turn.adapter, turn.calls
+    held = server.mode == "server"
     if not calls:
-        messages.extend(turn.items)
+        if not held:
+            messages.extend(turn.items)
+        elif mirror is not None:
+            mirror.extend(copy.deepcopy(turn.items))
+        server.served(turn.chain, 0, ())
         return
     succeeded = {o.tool for o in outcomes if o.ok}
-    counts = transcript.clear(adapter, messages, succeeded)
-    note = _words.recovered_note(counts) if counts else None
-    if counts:
-        logger.info("transcript.cleared", errors=sum(counts.values()), tools=dict(counts))
-    messages.extend(
-        [
-            *turn.items,
-            *adapter.result_items(
-                [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)],
-                note,
-                counts.keys(),
-            ),
-        ]
+    counts = transcript.recover(succeeded)
+    before = transcript.saved
+    rounds = transcript.sweep()
+    target = mirror if held else messages
+    if rounds and target is not None:
+        transcript.apply(adapter, target, rounds)
+        logger.info("transcript.cleared", rounds=len(rounds), held_by_server=held)
+    removed = bool(counts) and bool(rounds) and not held
+    note = _words.recovered_note(counts, removed=removed) if counts else None
+    results = adapter.result_items(
+        [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)],
+        note,
+        counts.keys(),
+    )
+    if held:
+        messages.extend(results)
+        if mirror is not None:
+            mirror.extend(copy.deepcopy([*turn.items, *results]))
+    else:
+        messages.extend([*turn.items, *results])
+    server.served(
+        turn.chain,
+        transcript.saved - before if held and mirror is not None else 0,
+        [i for r in rounds if r.removable for i in r.ids] if held else (),
     )
     # A closed tool's notice, the failure that closed it, and a failure that may have
     # taken effect are never cleared: the model must keep knowing the tool is gone, and
@@ -164,7 +220,7 @@ def finish(
         for o in outcomes
     ]
     failed = [
-        (c.id, c.name)
+        (c.id, c.name, len(o.content) + len(str(c.arguments)))
         for c, o, keep in zip(calls, outcomes, kept, strict=True)
         if o.failure is not None and not keep
     ]

@@ -22,6 +22,7 @@ import tenacity
 
 from toolhygiene import _checks, _config, _observe, _words, loop
 from toolhygiene._exceptions import UsageError
+from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._log import logger, traceback_text
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import loop_running, run_async, run_sync
@@ -73,7 +74,13 @@ class Session:
         line_cap: most characters in a line the model sees (default: configured, 300).
         clearing: what ``handle`` does with errors once the agent recovers: ``"remove"``
             (whole rounds of failures go, others shrink to a stub), ``"stub"`` (only
-            shrink) or ``"off"``.
+            shrink), ``"append_only"`` (errors stay; the note says only what recovered)
+            or ``"off"``.
+        history: ``"client"`` (the list is the whole conversation) or ``"server"`` (the
+            server holds it: Responses ``previous_response_id`` / ``conversation=``,
+            Anthropic threads; ``handle`` appends only what the next request sends).
+        clear_at_least: characters (or ``"N tokens"``) of recovered errors below which
+            clearing waits; in server mode, the saving at which a re-seed is due.
     """
 
     def __init__(
@@ -86,8 +93,14 @@ class Session:
         rules: Iterable[Rule] = (),
         line_cap: int | None = None,
         clearing: Clearing = "remove",
+        history: History = "client",
+        clear_at_least: int | str = 0,
     ) -> None:
         _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
+        if history not in HISTORIES:
+            raise UsageError(f"history must be 'client' or 'server', got {history!r}")
+        self.history: History = history
+        self.clear_at_least = threshold(clear_at_least)
         self.tools: dict[str, Tool[Any, Any]] = {}
         for item in tools:
             prepared = as_tool(item)
@@ -114,8 +127,9 @@ class Session:
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
         self.clearing: Clearing = clearing
-        self._transcript = Transcript(clearing)
-        self._conversation = Conversation()
+        self.server = ServerHistory(history, self.clear_at_least)
+        self._transcript = self._new_transcript()
+        self._conversation = Conversation(self.server)
         self.is_closed = False
 
     # -- the shared decisions ---------------------------------------------------------
@@ -324,15 +338,20 @@ class Session:
         messages: Messages,
         *,
         format: Format | None = None,  # noqa: A002
+        mirror: Messages | None = None,
     ) -> Step:
         """Append the model's turn and the results of its tool calls to ``messages``.
 
         ``response`` is the SDK's own object (anthropic ``Message``, openai
         ``ChatCompletion`` or ``Response``) or a dict of the API's JSON (``format`` tells
-        which when it cannot be seen). Only a finished turn's calls run; parallel calls
+        which when it cannot be seen), or a stream of it (a stream helper, a
+        ``stream=True`` stream, or the events read from one). Only a finished turn's calls
+        run; parallel calls
         run concurrently; the turn and all its results are appended together. Errors of a
         tool that has now succeeded are cleared. Returns a ``Step``, true when the loop
-        should call the model again.
+        should call the model again. With ``history="server"`` only the tool results (and
+        the note) are appended, and ``mirror``, a full local copy, gets the turn too and
+        is the list cleared (for a re-seed).
 
         Raises:
             UsageError: ``messages`` is another conversation's list, or the Session is
@@ -347,7 +366,7 @@ class Session:
             outcomes = list(pool.map(lambda c: self.call(c.name, c.arguments), turn.calls))
         else:
             outcomes = []
-        loop.finish(turn, outcomes, messages, self._transcript)
+        loop.finish(turn, outcomes, messages, self._transcript, self.server, mirror=mirror)
         self._conversation.served(turn)
         return turn.step
 
@@ -357,12 +376,14 @@ class Session:
         messages: Messages,
         *,
         format: Format | None = None,  # noqa: A002
+        mirror: Messages | None = None,
     ) -> Step:
-        """``handle`` for async code; parallel calls run with ``asyncio.gather``."""
-        turn = loop.read(response, format)
+        """``handle`` for async code (async streams too); parallel calls run with
+        ``asyncio.gather``."""
+        turn = await loop.aread(response, format)
         self._conversation.check(turn, messages)
         outcomes = await asyncio.gather(*(self.acall(c.name, c.arguments) for c in turn.calls))
-        loop.finish(turn, outcomes, messages, self._transcript)
+        loop.finish(turn, outcomes, messages, self._transcript, self.server, mirror=mirror)
         self._conversation.served(turn)
         return turn.step
 
@@ -409,8 +430,15 @@ class Session:
         with self._lock:
             self._ledger = Ledger()
             self._retries.ledger = self._ledger
-            self._transcript = Transcript(self.clearing)
-            self._conversation = Conversation()
+            self.server = ServerHistory(self.history, self.clear_at_least)
+            self._transcript = self._new_transcript()
+            self._conversation = Conversation(self.server)
+
+    def _new_transcript(self) -> Transcript:
+        # Server-held: the mirror is a local list, cleared at once; the threshold is the
+        # re-seed's.
+        local = self.clear_at_least if self.history == "client" else 0
+        return Transcript(self.clearing, local)
 
     def _end_conversation(self) -> None:
         for tail in self._ledger.stop():

@@ -23,8 +23,8 @@ from toolhygiene.formats._base import Messages
 
 __all__ = ["Clearing", "Transcript"]
 
-Clearing = Literal["remove", "stub", "off"]
-CLEARINGS: tuple[Clearing, ...] = ("remove", "stub", "off")
+Clearing = Literal["remove", "stub", "append_only", "off"]
+CLEARINGS: tuple[Clearing, ...] = ("remove", "stub", "append_only", "off")
 
 
 @dataclass(slots=True)
@@ -34,68 +34,102 @@ class _Pending:
     ids: tuple[str, ...]
     failed: dict[str, str]  # call id -> tool, still pending
     whole: bool  # every call failed (none closed its tool) and the assistant said nothing else
-    cleared: set[str] = field(default_factory=set)
+    sizes: dict[str, int]  # call id -> characters its clearing saves
+    recovered: set[str] = field(default_factory=set)  # recovered, not yet cleared
 
 
 class Transcript:
-    """The pending rounds of one conversation's message list."""
+    """The pending rounds of one conversation's message list.
 
-    def __init__(self, clearing: Clearing = "remove") -> None:
+    ``recover`` marks the errors of the tools that succeeded; ``sweep`` hands out the
+    rounds to edit once the recovered errors weigh ``clear_at_least`` characters or more
+    (0: at once), and ``apply`` edits a list. ``append_only`` keeps the bookkeeping (the
+    note) and never edits; ``off`` keeps nothing.
+    """
+
+    def __init__(self, clearing: Clearing = "remove", clear_at_least: int = 0) -> None:
         self.clearing = clearing
+        self.clear_at_least = clear_at_least
+        self.saved = 0
+        """Characters the cleared errors took (results, and the calls of removed rounds)."""
         self._pending: list[_Pending] = []
         self._lock = threading.Lock()
 
     @property
     def pending(self) -> int:
-        """How many failed results are waiting to be cleared."""
+        """How many failed results are waiting to be cleared (recovered ones included)."""
         with self._lock:
-            return sum(len(p.failed) for p in self._pending)
+            return sum(len(p.failed) + len(p.recovered) for p in self._pending)
 
-    def clear(
-        self, adapter: Adapter, messages: Messages, succeeded: Collection[str]
-    ) -> Mapping[str, int]:
-        """Clear the pending errors of the tools in ``succeeded``; returns how many
-        failed calls of each tool were cleared (empty when none)."""
-        if not succeeded:
-            return {}
+    @property
+    def waiting(self) -> int:
+        """Characters of recovered errors waiting for ``clear_at_least``."""
+        with self._lock:
+            return sum(p.sizes[i] for p in self._pending for i in p.recovered)
+
+    def recover(self, succeeded: Collection[str]) -> Mapping[str, int]:
+        """Mark the pending errors of the tools in ``succeeded`` as recovered; returns how
+        many failed calls of each tool recovered now (empty when none)."""
         counts: Counter[str] = Counter()
-        work: list[tuple[_Pending, tuple[str, ...]]] = []
+        if not succeeded:
+            return counts
         with self._lock:
             for pending in self._pending:
-                now = tuple(i for i, t in pending.failed.items() if t in succeeded)
-                if not now:
-                    continue
+                now = [i for i, t in pending.failed.items() if t in succeeded]
                 for call_id in now:
                     counts[pending.failed.pop(call_id)] += 1
-                pending.cleared.update(now)
-                work.append((pending, now))
-            self._pending = [p for p in self._pending if p.failed]
-        for pending, now in reversed(work):
-            removable = self.clearing == "remove" and pending.whole and not pending.failed
-            if not (removable and adapter.remove(messages, Round(pending.ids, now, True))):
-                adapter.stub(messages, Round(pending.ids, now, False))
+                pending.recovered.update(now)
         return counts
+
+    def sweep(self) -> list[Round]:
+        """The rounds to edit now: every recovered error, once together they weigh at
+        least ``clear_at_least`` characters; none before (nor ever in ``append_only``)."""
+        if self.clearing not in ("remove", "stub"):
+            return []
+        with self._lock:
+            ready = [p for p in self._pending if p.recovered]
+            weight = sum(p.sizes[i] for p in ready for i in p.recovered)
+            if not ready or weight < max(self.clear_at_least, 1):
+                return []
+            rounds = []
+            for pending in ready:
+                removable = self.clearing == "remove" and pending.whole and not pending.failed
+                rounds.append(Round(pending.ids, tuple(sorted(pending.recovered)), removable))
+                pending.recovered.clear()
+            self._pending = [p for p in self._pending if p.failed]
+            self.saved += weight
+        return rounds
+
+    @staticmethod
+    def apply(adapter: Adapter, messages: Messages, rounds: Sequence[Round]) -> None:
+        """Edit ``messages``: remove the removable rounds whole, shrink the others' cleared
+        results to the stub."""
+        for round_ in reversed(rounds):
+            if not (round_.removable and adapter.remove(messages, round_)):
+                adapter.stub(messages, round_)
 
     def add(
         self,
         ids: Sequence[str],
-        failed: Sequence[tuple[str, str]],
+        failed: Sequence[tuple[str, str, int]],
         *,
         said_more: bool,
         closed: int,
     ) -> None:
         """Record a round the model is about to see, if it holds errors to clear later.
 
-        ``failed``: (call id, tool) of the failures to clear later; ``closed``: how many
-        results are never cleared (closed-tool notices, the failure that closed a tool, a
-        failure that may have taken effect) and keep the round in place.
+        ``failed``: (call id, tool, characters its clearing would save) of the failures to
+        clear later; ``closed``: how many results are never cleared (closed-tool notices,
+        the failure that closed a tool, a failure that may have taken effect) and keep the
+        round in place.
         """
         if not failed or self.clearing == "off":
             return
         pending = _Pending(
             ids=tuple(ids),
-            failed=dict(failed),
+            failed={i: t for i, t, _ in failed},
             whole=len(failed) == len(ids) and not said_more and not closed,
+            sizes={i: n for i, _, n in failed},
         )
         with self._lock:
             self._pending.append(pending)

@@ -58,7 +58,13 @@ class AnthropicMessages:
         return [{"role": "assistant", "content": blocks}] if blocks else []
 
     def stop_state(self, response: Any) -> StopState:
-        return _STATES.get(str(field(response, "stop_reason")), "finished")
+        reason = field(response, "stop_reason")
+        if not reason:
+            raise UsageError(
+                "the message has no stop_reason: it is not finished (a stream's snapshot?). "
+                "Pass the stream, or its get_final_message()"
+            )
+        return _STATES.get(str(reason), "finished")
 
     def position(self, messages: Sequence[Any], call_id: str) -> int | None:
         for at in range(len(messages) - 1, -1, -1):

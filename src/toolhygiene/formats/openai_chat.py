@@ -53,6 +53,11 @@ class OpenAIChat:
     def stop_state(self, response: Any) -> StopState:
         choice = _choice(response)
         reason = field(choice, "finish_reason")
+        if not reason:
+            raise UsageError(
+                "the completion has no finish_reason: it is not finished. Pass the stream, "
+                "the chunks read from it, or the helper's get_final_completion()"
+            )
         if reason == "length":
             return "truncated"
         if reason == "content_filter" or field(field(choice, "message"), "refusal"):
