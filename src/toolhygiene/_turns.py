@@ -150,12 +150,15 @@ def stream_events(
     fmt: str, turn: dict[str, Any], cut_to: int | None = None
 ) -> list[tuple[str | None, Any]]:
     """``turn`` (from ``model_turn``) as the server-sent events of a streamed answer, for
-    ``ScriptedServer.push(events=...)``: Anthropic Messages or OpenAI chat. ``cut_to``
-    cuts the last call's JSON arguments to that many characters, as the token limit does."""
+    ``ScriptedServer.push(events=...)``: Anthropic Messages, OpenAI chat or Responses.
+    ``cut_to`` cuts the last call's JSON arguments to that many characters, as the token
+    limit does."""
     if fmt == "anthropic":
         return _anthropic_events(turn, cut_to)
     if fmt == "openai_chat":
         return _chat_chunks(turn, cut_to)
+    if fmt == "openai_responses":
+        return _responses_events(turn, cut_to)
     raise ValueError(f"no stream for {fmt!r}")
 
 
@@ -170,6 +173,14 @@ def _anthropic_events(turn: dict[str, Any], cut_to: int | None) -> list[tuple[st
         if block["type"] == "text":
             first = {"type": "text", "text": ""}
             deltas = [{"type": "text_delta", "text": block["text"]}]
+        elif block["type"] == "thinking":
+            first = {"type": "thinking", "thinking": "", "signature": ""}
+            deltas = [
+                {"type": "thinking_delta", "thinking": piece}
+                for piece in _pieces(block["thinking"], None)
+            ] + [{"type": "signature_delta", "signature": block["signature"]}]
+        elif block["type"] != "tool_use":
+            first, deltas = dict(block), []
         else:
             first = {**block, "input": {}}
             last = index == len(blocks) - 1
@@ -233,4 +244,52 @@ def _chat_chunks(turn: dict[str, Any], cut_to: int | None) -> list[tuple[str | N
         )
     events.append(chunk({}, choice["finish_reason"]))
     events.append((None, "[DONE]"))
+    return events
+
+
+def _responses_events(turn: dict[str, Any], cut_to: int | None) -> list[tuple[str | None, Any]]:
+    output = turn["output"]
+    numbers = itertools.count()
+    start = {**turn, "status": "in_progress", "output": []}
+
+    def event(kind: str, **data: Any) -> tuple[str | None, Any]:
+        return (kind, {"type": kind, "sequence_number": next(numbers), **data})
+
+    events = [event("response.created", response=start)]
+    for index, item in enumerate(output):
+        if item["type"] != "function_call":
+            events.append(event("response.output_item.added", output_index=index, item=item))
+            events.append(event("response.output_item.done", output_index=index, item=item))
+            continue
+        last = index == len(output) - 1
+        pieces = _pieces(item["arguments"], cut_to if last else None)
+        head = {**item, "arguments": "", "status": "in_progress"}
+        events.append(event("response.output_item.added", output_index=index, item=head))
+        events += [
+            event(
+                "response.function_call_arguments.delta",
+                output_index=index,
+                item_id=item["id"],
+                delta=piece,
+            )
+            for piece in pieces
+        ]
+        if cut_to is None or not last:
+            events.append(
+                event(
+                    "response.function_call_arguments.done",
+                    output_index=index,
+                    item_id=item["id"],
+                    arguments=item["arguments"],
+                )
+            )
+            events.append(event("response.output_item.done", output_index=index, item=item))
+    final = dict(turn)
+    if cut_to is not None and output and output[-1]["type"] == "function_call":
+        cut = dict(output[-1])
+        cut["arguments"] = cut["arguments"][:cut_to]
+        cut["status"] = "incomplete"
+        final["output"] = [*output[:-1], cut]
+    kind = "response.incomplete" if final["status"] == "incomplete" else "response.completed"
+    events.append(event(kind, response=final))
     return events
