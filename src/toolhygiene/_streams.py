@@ -39,8 +39,17 @@ def _completion_of(exc: Exception) -> Any:
     (``LengthFinishReasonError``, ``ContentFilterFinishReasonError``)."""
     completion = getattr(exc, "completion", None)
     if completion is None:
-        raise exc
+        raise UsageError(
+            f"the stream helper holds no finished turn ({exc}): its calls may be cut, so "
+            "none runs. Pass the helper before reading it, or the events you read from it"
+        ) from exc
     return completion
+
+
+def _events_first(response: Any) -> bool:
+    """A Responses stream helper: its events carry the final response even when the turn
+    was cut (its ``get_final_response`` then raises)."""
+    return callable(getattr(response, "get_final_response", None))
 
 
 def _is_events(response: Any) -> bool:
@@ -60,6 +69,10 @@ def settle(response: Any) -> Any:
             raise UsageError(
                 f"a {type(response).__name__} is async: use `await session.ahandle(...)`"
             )
+        if _events_first(response):
+            events = list(response)
+            if events:
+                return assemble(events)
         try:
             return method()
         except Exception as exc:
@@ -75,6 +88,10 @@ async def asettle(response: Any) -> Any:
     """``settle`` for async streams and stream helpers."""
     method = _final_method(response)
     if method is not None:
+        if _events_first(response) and hasattr(response, "__aiter__"):
+            events = [event async for event in response]
+            if events:
+                return assemble(events)
         try:
             final = method()
             return await final if inspect.isawaitable(final) else final
