@@ -13,9 +13,9 @@ from typing import Any
 import anthropic
 import openai
 import pytest
-from holding import THREADS_BETA, HoldingServer
 
 import toolhygiene as th
+from holding import THREADS_BETA, HoldingServer
 from toolhygiene.formats import check
 from toolhygiene.testing import model_turn
 
@@ -84,8 +84,7 @@ def test_previous_response_id_sends_only_outputs_and_never_claims_a_removal(
                                             previous_response_id=response.id)
     assert holding.rejected == []
     sent = bodies(holding, "/v1/responses")
-    assert [b.get("previous_response_id") for b in sent][1:] == [
-        r for r in list(holding.responses)[:2]]
+    assert [b.get("previous_response_id") for b in sent][1:] == list(holding.responses)[:2]
     assert sent[0]["input"] == [USER]
     for body in sent[1:]:  # only outputs: never the model's own items
         assert {i["type"] for i in body["input"]} == {"function_call_output"}
@@ -133,9 +132,9 @@ def test_a_list_reused_in_server_mode_is_refused_before_the_api_sees_it(
     assert [i["type"] for i in items[1:]] == ["function_call_output"]
     with pytest.raises(th.UsageError, match="still holds the output"):
         session.handle(response, items)  # the same list: its output would go twice
+    other = model_turn("openai_responses", [("lookup", {"order_id": "X"})])
+    other["previous_response_id"] = "resp_elsewhere"
     with pytest.raises(th.UsageError, match="latest response"):
-        other = model_turn("openai_responses", [("lookup", {"order_id": "X"})])
-        other["previous_response_id"] = "resp_elsewhere"
         session.handle(other, [])
 
 

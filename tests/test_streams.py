@@ -150,7 +150,7 @@ def test_a_cut_responses_stream_read_out_by_the_helper_is_refused(
     turn = model_turn("openai_responses", [FIND], ending="truncated")
     server.push(200, events=stream_events("openai_responses", turn, cut_to=5))
     with _openai(server.url).responses.stream(model="m", input=START) as stream:
-        with pytest.raises(RuntimeError, match="response.completed"):
+        with pytest.raises(RuntimeError, match=r"response\.completed"):
             stream.get_final_response()
         with pytest.raises(th.UsageError, match="holds no finished turn"):
             th.Session([tool]).handle(stream, list(START))
