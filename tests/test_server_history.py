@@ -337,3 +337,24 @@ def test_history_settings_are_checked(settings: dict[str, Any], named: str) -> N
 def test_clear_at_least_in_tokens_is_four_characters_each() -> None:
     assert th.Session([], clear_at_least="500 tokens").clear_at_least == 2000
     assert th.Session([], clear_at_least="300 chars").clear_at_least == 300
+
+
+def test_a_paused_thread_turn_sends_nothing_and_continues(holding: HoldingServer) -> None:
+    paused = model_turn("anthropic", [], ending="paused")
+    paused["content"] = [{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+                          "input": {"query": "ORD-1"}}]
+    holding.push(200, paused)
+    holding.push(200, model_turn("anthropic", [], "ORD-1 has shipped."))
+    client = anthropic_client(holding)
+    session = th.Session([flaky()], history="server")
+    thread = client.beta.messages.thread(model="m", max_tokens=100)
+    items: list[Any] = []
+    assert session.handle(thread.send(USER), items) is th.Step.PAUSED
+    assert items == []  # the server holds the paused turn
+    reply = thread.send(*items)
+    assert session.handle(reply, []) is th.Step.DONE
+    assert holding.rejected == []
+    last = bodies(holding, "/v1/messages")[-1]
+    assert last["thread"]["type"] == "continue" and last["messages"] == []
+    assert [m["role"] for m in holding.held_thread(reply.id)] == ["user", "assistant",
+                                                                  "assistant"]

@@ -8,6 +8,10 @@ shrinks to a stub and keeps its pairing. Closed tools' notices, the failure that
 tool, and failures that may have taken effect are never cleared. Only
 rounds since the first pending error are touched, so the cached prefix of the conversation
 stays as it was.
+
+Every rewrite changes the prefix from the first edited item on, so ``clear_at_least``
+lets recovered errors wait until together they weigh that many characters, and
+``append_only`` never edits (the errors stay; only the note tells what recovered).
 """
 
 from __future__ import annotations
