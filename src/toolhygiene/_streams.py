@@ -185,8 +185,10 @@ def _responses(events: list[dict[str, Any]]) -> dict[str, Any]:
 def _anthropic(events: list[dict[str, Any]]) -> dict[str, Any]:
     message: dict[str, Any] | None = None
     partial: dict[int, str] = {}
+    stopped = False
     for event in events:
         kind = event.get("type")
+        stopped = stopped or kind == "message_stop"
         if kind == "message_start":
             message = {**event["message"], "content": list(event["message"].get("content") or [])}
         elif message is None:
@@ -215,6 +217,8 @@ def _anthropic(events: list[dict[str, Any]]) -> dict[str, Any]:
         raise _unfinished("no message_start")
     if not message.get("stop_reason"):
         raise _unfinished("no stop_reason")
+    if not stopped:
+        raise _unfinished("no message_stop")
     cut = message["stop_reason"] in ("max_tokens", "model_context_window_exceeded")
     for at, text in partial.items():
         message["content"][at]["input"] = _arguments(text, cut)
