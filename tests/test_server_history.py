@@ -317,6 +317,14 @@ def test_a_plain_thread_request_and_a_continue_after_an_edit(holding: HoldingSer
     check(mirror, "anthropic")
 
 
+def test_a_mirror_in_client_mode_is_refused_before_anything_runs() -> None:
+    session = th.Session([flaky()])
+    with pytest.raises(th.UsageError, match="mirror= is for history='server'"):
+        session.handle(model_turn("anthropic", [("lookup", {"order_id": "1"})]), [USER],
+                       mirror=[])
+    assert session.stats()["calls"] == 0
+
+
 def test_chat_completions_cannot_be_server_held() -> None:
     session = th.Session([flaky()], history="server")
     with pytest.raises(th.UsageError, match="Chat Completions holds no conversation"):

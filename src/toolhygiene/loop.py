@@ -114,12 +114,20 @@ class Conversation:
         self.server = server
         self._lock = threading.Lock()
 
-    def check(self, turn: Turn, messages: Messages) -> None:
-        """Raise ``UsageError`` if ``messages`` is not this Session's conversation."""
+    def check(self, turn: Turn, messages: Messages, mirror: Messages | None = None) -> None:
+        """Raise ``UsageError`` if ``messages`` is not this Session's conversation (or a
+        ``mirror`` is given where the list itself is the whole conversation)."""
         if not isinstance(messages, MutableSequence):
             raise UsageError(
                 f"messages must be the conversation's list, got a {type(messages).__name__}"
             )
+        if mirror is not None and self.server.mode == "client":
+            raise UsageError(
+                "mirror= is for history='server': in client mode the list itself is the "
+                "whole conversation"
+            )
+        if mirror is not None and not isinstance(mirror, MutableSequence):
+            raise UsageError(f"mirror must be a list, got a {type(mirror).__name__}")
         with self._lock:
             if self.closed:
                 raise UsageError(

@@ -346,8 +346,8 @@ class Session:
         ``ChatCompletion`` or ``Response``) or a dict of the API's JSON (``format`` tells
         which when it cannot be seen), or a stream of it (a stream helper, a
         ``stream=True`` stream, or the events read from one). Only a finished turn's calls
-        run; parallel calls
-        run concurrently; the turn and all its results are appended together. Errors of a
+        run; parallel calls run concurrently; the turn and all its results are appended
+        together. Errors of a
         tool that has now succeeded are cleared. Returns a ``Step``, true when the loop
         should call the model again. With ``history="server"`` only the tool results (and
         the note) are appended, and ``mirror``, a full local copy, gets the turn too and
@@ -358,7 +358,7 @@ class Session:
                 closed.
         """
         turn = loop.read(response, format)
-        self._conversation.check(turn, messages)
+        self._conversation.check(turn, messages, mirror)
         if len(turn.calls) == 1:
             outcomes = [self.call(turn.calls[0].name, turn.calls[0].arguments)]
         elif turn.calls:
@@ -381,7 +381,7 @@ class Session:
         """``handle`` for async code (async streams too); parallel calls run with
         ``asyncio.gather``."""
         turn = await loop.aread(response, format)
-        self._conversation.check(turn, messages)
+        self._conversation.check(turn, messages, mirror)
         outcomes = await asyncio.gather(*(self.acall(c.name, c.arguments) for c in turn.calls))
         loop.finish(turn, outcomes, messages, self._transcript, self.server, mirror=mirror)
         self._conversation.served(turn)
