@@ -568,3 +568,20 @@ def test_a_format_that_contradicts_the_response_is_named() -> None:
     with pytest.raises(th.UsageError, match="format='openai_chat' was given for a response "
                                             "that is anthropic"):
         th.Session([]).handle(model_turn("anthropic", []), start(), format="openai_chat")
+
+
+def test_a_chat_turn_goes_back_as_the_api_takes_it(server: ScriptedServer) -> None:
+    """The stream helper adds ``index`` and ``parsed_arguments`` to calls; the API's
+    assistant message parameter has neither."""
+    shop = Shop()
+    turn = model_turn("openai_chat", [("find_orders", {"customer": "C"})])
+    server.push(200, events=stream_events("openai_chat", turn))
+    session, messages = th.Session(shop.tools), start()
+    client = sdk("openai_chat", server.url)
+    with client.chat.completions.stream(model="m", messages=messages,
+                                        tools=session.schemas("openai_chat")) as stream:
+        final = stream.get_final_completion()
+    assert session.handle(final, messages) is th.Step.TOOLS
+    assert messages[1] == {"role": "assistant", "tool_calls": [
+        {"id": turn["choices"][0]["message"]["tool_calls"][0]["id"], "type": "function",
+         "function": {"name": "find_orders", "arguments": '{"customer": "C"}'}}]}

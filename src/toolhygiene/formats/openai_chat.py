@@ -34,6 +34,36 @@ def _choice(response: Any) -> Any:
     return choices[0]
 
 
+_MESSAGE_KEYS = ("content", "refusal", "name", "audio")
+
+
+def _as_param(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The assistant message as the API takes it back: only the fields of an assistant
+    message parameter (a response's ``annotations``, or the ``index``/``parsed_arguments``
+    the SDK's stream helper adds to calls, are not accepted as input)."""
+    param: dict[str, Any] = {"role": "assistant"}
+    param.update((k, message[k]) for k in _MESSAGE_KEYS if message.get(k) is not None)
+    audio = param.get("audio")
+    if isinstance(audio, Mapping):
+        param["audio"] = {"id": audio.get("id")}
+    calls = message.get("tool_calls")
+    if calls:
+        param["tool_calls"] = [
+            {
+                "id": c.get("id"),
+                "type": c.get("type", "function"),
+                "function": {
+                    "name": (c.get("function") or {}).get("name"),
+                    "arguments": (c.get("function") or {}).get("arguments"),
+                },
+            }
+            if c.get("type", "function") == "function"
+            else c
+            for c in calls
+        ]
+    return param
+
+
 def _empty(message: Any) -> bool:
     """An assistant message with neither content nor calls: the API rejects it."""
     return not field(message, "content") and not field(message, "tool_calls")
@@ -46,8 +76,7 @@ class OpenAIChat:
         return {"type": "function", "function": tool.spelled("parameters")}
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
-        message = as_dict(field(_choice(response), "message"))
-        message["role"] = "assistant"
+        message = _as_param(as_dict(field(_choice(response), "message")))
         return [] if _empty(message) else [message]
 
     def stop_state(self, response: Any) -> StopState:
