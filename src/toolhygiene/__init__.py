@@ -19,6 +19,7 @@ recovers.
 from toolhygiene import testing
 from toolhygiene._config import Settings, configure
 from toolhygiene._exceptions import UsageError
+from toolhygiene._registry import add_redaction, clear_redactions, never_redact
 from toolhygiene.classify import classify, summarize
 from toolhygiene.errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
 from toolhygiene.frames import user_frame
@@ -44,10 +45,13 @@ __all__ = [
     "Tool",
     "ToolError",
     "UsageError",
+    "add_redaction",
     "add_rule",
     "classify",
+    "clear_redactions",
     "clear_rules",
     "configure",
+    "never_redact",
     "rank",
     "redact",
     "sanitize",

@@ -257,5 +257,7 @@ class Empty:
     def for_model(self, tool: str = "tool") -> str:
         """The one line the model sees: nothing matched, and a retry will not change it."""
         cap = _config.settings.line_cap
-        query, note = sanitize(self.query, cap // 2), sanitize(self.note, cap)
+        # The query is the model's own words: only what is secret-shaped goes.
+        query = sanitize(self.query, cap // 2, internals=False)
+        note = sanitize(self.note, cap)
         return _words.empty_line(tool, query, note, cap)

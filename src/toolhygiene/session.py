@@ -20,18 +20,17 @@ from typing import Any, NamedTuple
 
 import tenacity
 
-from toolhygiene import _checks, _config, _observe, _words, loop
+from toolhygiene import _checks, _config, _observe, _safe_results, _words, loop
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._log import logger, traceback_text
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import loop_running, run_async, run_sync
-from toolhygiene._words import content_of
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
 from toolhygiene.loop import Conversation, Step
-from toolhygiene.redact import sanitize
+from toolhygiene.redact import safe_arguments, sanitize
 from toolhygiene.rules import Rule
 from toolhygiene.tool import Format, Tool, as_tool, definitions
 from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
@@ -81,6 +80,8 @@ class Session:
             Anthropic threads; ``handle`` appends only what the next request sends).
         clear_at_least: characters (or ``"N tokens"``) of recovered errors below which
             clearing waits; in server mode, the saving at which a re-seed is due.
+        result_cap: most characters of one successful result the model sees (a tool's
+            own ``result_cap`` wins; default: ``configure(result_cap=...)``, 20,000).
     """
 
     def __init__(
@@ -95,6 +96,7 @@ class Session:
         clearing: Clearing = "remove",
         history: History = "client",
         clear_at_least: int | str = 0,
+        result_cap: int | None = None,
     ) -> None:
         _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
         if history not in HISTORIES:
@@ -113,6 +115,7 @@ class Session:
         self.retry_budget = retry_budget
         self.rules = _checks.rules("rules", rules)
         self.line_cap = line_cap
+        self.result_cap = _config.check_result_cap(result_cap)
         self._lock = threading.Lock()
         self._ledger = Ledger()
         self._log = logger.bind(session=self.id)
@@ -184,7 +187,7 @@ class Session:
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
         try:
-            content = content_of(value, name)
+            content = _safe_results.for_model(value, plan.tool, self.result_cap)
         except ToolError as exc:  # a result with no faithful JSON form
             return self._failed(plan, exc, attempts)
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
@@ -197,8 +200,7 @@ class Session:
         failure = self._retries.classify(plan, exc)
         shown = plan.arguments if isinstance(plan.arguments, Mapping) else plan.values
         if shown:
-            cap = self._line_cap()
-            attempted = {str(k)[:64]: _safe_argument(v, cap) for k, v in shown.items()}
+            attempted = safe_arguments(shown, self._line_cap())
             failure = dataclasses.replace(failure, attempted=attempted)
         if plan.tool.instead:
             failure = _words.with_tool_advice(
@@ -487,11 +489,3 @@ def _call_key(arguments: Mapping[str, Any] | str | bytes | None) -> str:
     except (TypeError, ValueError, RecursionError):
         text = repr(source)
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
-
-
-def _safe_argument(value: Any, cap: int) -> Any:
-    if isinstance(value, str):
-        return sanitize(value, cap // 2)
-    if isinstance(value, (int, float, bool)) or value is None:
-        return value
-    return sanitize(repr(value), cap // 2)

@@ -23,6 +23,7 @@ import pydantic
 from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
 from toolhygiene._callee import callee_of, parse_docstring
+from toolhygiene._config import check_result_cap
 from toolhygiene._exceptions import UsageError
 from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
 from toolhygiene._words import not_finite_argument, schema_advice
@@ -103,6 +104,9 @@ class Tool(Generic[P, R]):
         input_examples: Iterable[Mapping[str, Any]] | None = None,
         defer_loading: bool | None = None,
         cache_control: Mapping[str, Any] | None = None,
+        untrusted: bool = False,
+        redact_results: bool = True,
+        result_cap: int | None = None,
     ) -> None:
         try:
             self._callee = callee_of(fn)
@@ -126,6 +130,9 @@ class Tool(Generic[P, R]):
         self.idempotent = _checks.flag("idempotent", idempotent)
         self.instead = _checks.text("instead", instead)
         self.rules = _checks.rules("rules", rules)
+        self.untrusted = _checks.flag("untrusted", untrusted)
+        self.redact_results = _checks.flag("redact_results", redact_results)
+        self.result_cap = check_result_cap(result_cap)
         self.strict = strict
         self.input_examples = (
             None if input_examples is None else tuple(dict(e) for e in input_examples)
@@ -383,6 +390,9 @@ def tool(
     input_examples: Iterable[Mapping[str, Any]] | None = None,
     defer_loading: bool | None = None,
     cache_control: Mapping[str, Any] | None = None,
+    untrusted: bool = False,
+    redact_results: bool = True,
+    result_cap: int | None = None,
 ) -> Callable[[Callable[P, R]], Tool[P, R]]: ...
 
 
@@ -402,6 +412,9 @@ def tool(
     input_examples: Iterable[Mapping[str, Any]] | None = None,
     defer_loading: bool | None = None,
     cache_control: Mapping[str, Any] | None = None,
+    untrusted: bool = False,
+    redact_results: bool = True,
+    result_cap: int | None = None,
 ) -> Tool[P, R] | Callable[[Callable[P, R]], Tool[P, R]]:
     """Make a function a tool; usable bare (``@tool``) or with options.
 
@@ -422,6 +435,12 @@ def tool(
             against the signature.
         defer_loading: Anthropic and OpenAI Responses ``defer_loading`` (tool search).
         cache_control: Anthropic ``cache_control`` on this definition.
+        untrusted: the tool brings in outside text (web pages, e-mails, documents,
+            search results): instruction-like markup in its results is neutralised.
+        redact_results: secrets in successful results are redacted (the default);
+            ``False`` for a tool whose results are credentials the model must relay.
+        result_cap: most characters of one successful result the model sees (default:
+            the session's, else ``configure(result_cap=...)``, 20,000).
     """
 
     # The decorating scope's names resolve string annotations of classes defined there
@@ -444,6 +463,9 @@ def tool(
             input_examples=input_examples,
             defer_loading=defer_loading,
             cache_control=cache_control,
+            untrusted=untrusted,
+            redact_results=redact_results,
+            result_cap=result_cap,
         )
 
     return wrap(fn) if fn is not None else wrap

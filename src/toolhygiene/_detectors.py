@@ -1,0 +1,607 @@
+"""Layers 2 and 3 of redaction, and the internals: detectors that need context, as data.
+
+A ``Detector`` is a placeholder name, a regex and its needles (lowercase substrings, one
+of which must occur for the regex to run at all). An *anchored* detector's matches begin
+at a needle (or up to ``back`` characters before it, over ``back_chars``), so the engine
+tries the regex only there instead of scanning the whole text. Where the regex has a group named
+``secret``, only that group is replaced (the label before it stays readable); otherwise
+the whole match is. ``check`` decides, for a match, whether it really is a secret (a
+placeholder such as ``${DB_PASSWORD}`` or prose such as "password: must be at least 12
+characters" is not). Users add detectors of the same kind (``th.add_redaction``).
+
+Every regex is linear: bounded quantifiers and no nested repetition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["BUILT_IN", "Detector", "Kind", "is_secret_label", "plausible_value"]
+
+Kind = Literal["secret", "email", "internal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Detector:
+    """One detector: ``name`` goes into ``[redacted:<name>]``."""
+
+    name: str
+    pattern: re.Pattern[str]
+    gate: tuple[str, ...] = ()
+    kind: Kind = "secret"
+    check: Callable[[re.Match[str]], bool] | None = None
+    anchored: bool = False
+    back: int = 0
+    back_chars: str = ""
+
+
+# -- labels -----------------------------------------------------------------------------
+
+_STRONG = frozenset(
+    [
+        "secret",
+        "secrets",
+        "token",
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "pass",
+        "credential",
+        "credentials",
+        "creds",
+        "signature",
+        "sig",
+        "cookie",
+        "cookies",
+        "auth",
+        "apikey",
+        "privatekey",
+        "secretkey",
+        "accesskey",
+        "sessionid",
+        "sessid",
+        "session",
+        "sid",
+        "jsessionid",
+        "phpsessid",
+        "otp",
+        "totp",
+        "dsn",
+    ]
+)
+_KEY_QUALIFIERS = frozenset(
+    [
+        "api",
+        "access",
+        "secret",
+        "private",
+        "signing",
+        "encryption",
+        "decryption",
+        "master",
+        "app",
+        "client",
+        "account",
+        "shared",
+        "license",
+        "auth",
+        "session",
+        "service",
+        "sas",
+        "storage",
+        "subscription",
+        "consumer",
+        "deploy",
+        "webhook",
+        "ssh",
+        "gpg",
+        "pgp",
+        "hmac",
+        "jwt",
+        "aes",
+        "rsa",
+        "admin",
+        "root",
+        "bot",
+        "integration",
+        "server",
+        "write",
+        "developer",
+        "project",
+        "org",
+        "partner",
+        "merchant",
+        "live",
+        "prod",
+        "production",
+        "sandbox",
+        "x",
+        "instrumentation",
+        "ingest",
+        "personal",
+        "user",
+        "sdk",
+        "management",
+        "mgmt",
+        "license",
+        "publishable",
+        "restricted",
+    ]
+)
+_META = frozenset(
+    [
+        "error",
+        "errors",
+        "exception",
+        "count",
+        "length",
+        "len",
+        "size",
+        "type",
+        "name",
+        "names",
+        "version",
+        "expiry",
+        "expires",
+        "expiration",
+        "expired",
+        "ttl",
+        "url",
+        "uri",
+        "endpoint",
+        "path",
+        "file",
+        "filename",
+        "header",
+        "field",
+        "param",
+        "hint",
+        "policy",
+        "required",
+        "missing",
+        "invalid",
+        "format",
+        "enabled",
+        "disabled",
+        "timeout",
+        "provider",
+        "algorithm",
+        "alg",
+        "method",
+        "scheme",
+        "strength",
+        "rotation",
+        "label",
+        "prefix",
+        "suffix",
+        "manager",
+        "store",
+        "env",
+        "var",
+        "min",
+        "max",
+        "limit",
+        "usage",
+        "used",
+        "left",
+        "remaining",
+        "budget",
+        "mode",
+        "kind",
+        "status",
+        "state",
+        "location",
+        "source",
+        "created",
+        "updated",
+        "at",
+        "ref",
+        "reference",
+        "id_type",
+        "lifetime",
+        "age",
+        "domain",
+        "samesite",
+        "secure",
+        "httponly",
+    ]
+)
+_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _parts(key: str) -> list[str]:
+    return [p.lower() for p in _PARTS.findall(key)]
+
+
+def is_secret_label(key: str) -> bool | None:
+    """Whether a key names a secret: ``True`` (``db_password``, ``X-Api-Key``,
+    ``SECRET_KEY``), ``None`` when it may (a bare ``key``: the value decides) or
+    ``False`` (``token_count``, ``KeyError``, ``primary_key`` is ``None``)."""
+    parts = _parts(key)
+    if not parts or parts[-1] in _META:
+        return False
+    verdict: bool | None = False
+    for index, part in enumerate(parts):
+        if part in _STRONG:
+            return True
+        if part in ("key", "keys"):
+            before = parts[index - 1] if index else ""
+            if before in _KEY_QUALIFIERS:
+                return True
+            verdict = None
+    return verdict
+
+
+_PLACEHOLDERS = frozenset(
+    [
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "empty",
+        "redacted",
+        "hidden",
+        "masked",
+        "changeme",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "bool",
+        "int",
+    ]
+)
+_PROSE = frozenset(
+    [
+        "expired",
+        "invalid",
+        "missing",
+        "required",
+        "revoked",
+        "incorrect",
+        "wrong",
+        "denied",
+        "rejected",
+        "unknown",
+        "not",
+        "must",
+        "should",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "be",
+        "been",
+        "cannot",
+        "can",
+        "can't",
+        "could",
+        "does",
+        "did",
+        "do",
+        "too",
+        "empty",
+        "malformed",
+        "unauthorized",
+        "forbidden",
+        "blank",
+        "mismatch",
+        "changed",
+        "reset",
+        "updated",
+        "set",
+        "unset",
+        "accepted",
+        "verified",
+        "ok",
+        "failed",
+        "failure",
+        "error",
+        "the",
+        "a",
+        "an",
+        "for",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "was",
+        "not_found",
+        "mismatched",
+        "expires",
+        "expiring",
+        "needed",
+        "needs",
+        "please",
+        "see",
+        "use",
+        "check",
+        "contains",
+        "authentication",
+        "authorization",
+        "validation",
+        "length",
+    ]
+)
+
+
+def plausible_value(value: str, *, prose_allowed: bool) -> bool:
+    """Whether a labelled value is a real value rather than a placeholder or prose."""
+    bare = value.strip().strip("\"'`").strip()
+    if not bare or bare.lower() in _PLACEHOLDERS:
+        return False
+    if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
+        return False
+    if set(bare) <= {"*", "x", "X", "•", ".", "-", "_", "#"}:
+        return False
+    return not (prose_allowed and bare.isalpha() and bare.lower() in _PROSE)
+
+
+_SECRETISH = re.compile(
+    r"[A-Za-z][^\s]*[0-9]|[0-9][^\s]*[A-Za-z]|[a-z][^\s]*[A-Z]|[A-Z][^\s]*[a-z]"
+)
+
+
+def _labelled(m: re.Match[str]) -> bool:
+    verdict = is_secret_label(m.group("key"))
+    if verdict is False:
+        return False
+    value = m.group("secret")
+    quoted = value.lstrip("\\")[:1] in "\"'"
+    colon = ":" in m.group("sep") or "\uff1a" in m.group("sep")
+    if not plausible_value(value, prose_allowed=colon and not quoted):
+        return False
+    if verdict is None:  # a bare "key": only a credential-looking value counts
+        bare = value.strip("\"'")
+        return (
+            len(bare) >= 8 and "/" not in bare and "." not in bare and " " not in bare
+        ) and _SECRETISH.search(bare) is not None
+    return True
+
+
+def _credential(m: re.Match[str]) -> bool:
+    value = m.group("secret")
+    if value.isalpha() and value.islower():
+        return False  # "basic authentication failed", "bearer token missing"
+    return not value.isdigit()
+
+
+def _anything(m: re.Match[str]) -> bool:
+    return plausible_value(m.group("secret"), prose_allowed=False)
+
+
+_LABEL_WORDS = (
+    "secret",
+    "key",
+    "token",
+    "pass",
+    "pwd",
+    "auth",
+    "cred",
+    "sig",
+    "cookie",
+    "sess",
+    "sid",
+    "otp",
+    "dsn",
+)
+_KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+_VALUE = (
+    r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|\\{0,3}'[^'\r\n]{0,1024}'|"
+    r"[^\s\"',;&{}()\[\]<>`|]{1,1024})"
+)
+# Outside an Authorization header (which takes any scheme), the scheme words whose
+# credential is commonly quoted bare in logs and messages.
+_SCHEMES = ("bearer", "basic", "token", "bot", "ssws")
+_NETRC_BEFORE = re.compile(r"\b(?:login|machine|account)\s{1,20}\S{1,256}\s{1,20}\Z", re.IGNORECASE)
+
+
+def _netrc(m: re.Match[str]) -> bool:
+    before = m.string[max(0, m.start() - 300) : m.start()]
+    return _NETRC_BEFORE.search(before) is not None and _anything(m)
+
+
+BUILT_IN: tuple[Detector, ...] = (
+    Detector(
+        "private-key",
+        re.compile(
+            r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?"
+            r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|\Z)"
+        ),
+        ("-----begin",),
+        anchored=True,
+    ),
+    Detector(
+        "connection-string",
+        re.compile(
+            r"(?<![\w.+\-])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
+            r"sqlserver|oracle|clickhouse|cockroachdb|snowflake|db2|neo4j(?:\+s)?|cassandra|"
+            r"couchbases?|redshift|trino|presto|teradata|vertica|ibm_db_sa|kafka|nats)"
+            r"(?:\+[a-z0-9_]{1,30}){0,2}://[^\s'\"<>`]{1,2048}",
+            re.IGNORECASE,
+        ),
+        ("://",),
+        anchored=True,
+        back=48,
+        back_chars=_KEY_CHARS + "+",
+    ),
+    Detector(
+        "connection-string",
+        re.compile(r"(?<![\w.\-])jdbc:[a-z0-9]{1,20}:[^\s'\"<>`]{1,2048}", re.IGNORECASE),
+        ("jdbc:",),
+        anchored=True,
+    ),
+    Detector(
+        "slack-webhook",
+        re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,200}"),
+        ("hooks.slack.com/",),
+        anchored=True,
+    ),
+    Detector(
+        "teams-webhook",
+        re.compile(r"[a-z0-9.\-]{1,100}\.webhook\.office\.com/[^\s'\"<>`]{10,1024}"),
+        ("webhook.office.com/",),
+    ),
+    Detector(
+        "telegram-bot-token",
+        re.compile(r"(?<![0-9])[0-9]{6,12}:AA[A-Za-z0-9_\-]{30,40}"),
+        (":aa",),
+    ),
+    Detector(
+        "credentials",
+        re.compile(r"://(?P<secret>[^\s/@'\"<>:]{0,256}:[^\s/'\"<>]{1,256})@"),
+        ("://",),
+        anchored=True,
+    ),
+    Detector(
+        "authorization",
+        re.compile(
+            r"(?<![\w])authori[sz]ation[\"']?\s{0,5}[:=\uff1a]\s{0,5}[\"']?"
+            r"(?:[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5})?(?P<secret>[^\s\"'][^\r\n\"']{0,4095})",
+            re.IGNORECASE,
+        ),
+        ("authori",),
+        check=_anything,
+        anchored=True,
+    ),
+    Detector(
+        "cookie",
+        re.compile(
+            r"(?<![\w])cookie[ \t]{0,5}[:\uff1a][ \t]{0,5}(?P<secret>[^\s\"'][^\r\n\"']{0,8191})",
+            re.IGNORECASE,
+        ),
+        ("cookie",),
+        check=_anything,
+        anchored=True,
+    ),
+    Detector(
+        "credentials",
+        re.compile(
+            r"(?<![\w\-])(?:" + "|".join(_SCHEMES) + r")"
+            r"[ \t]{1,5}(?P<secret>[A-Za-z0-9\-._~+/]{8,4096}=*)(?![A-Za-z0-9\-._~+/=])",
+            re.IGNORECASE,
+        ),
+        _SCHEMES,
+        check=_credential,
+        anchored=True,
+    ),
+    Detector(
+        "secret",
+        re.compile(
+            r"(?<![\w.\-])(?P<key>[\w.\-]{0,40}?(?:" + "|".join(_LABEL_WORDS) + r")[\w.\-]{0,40})"
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})" + _VALUE,
+            re.IGNORECASE,
+        ),
+        _LABEL_WORDS,
+        check=_labelled,
+        anchored=True,
+        back=40,
+        back_chars=_KEY_CHARS,
+    ),
+    Detector(
+        "secret",
+        re.compile(
+            r"(?<![\w-])--(?P<key>[a-z0-9\-]{0,30}(?:password|passwd|token|secret|api-?key|"
+            r"access-key|private-key)[a-z0-9\-]{0,20})(?P<sep>[ \t]{1,5})"
+            r"(?P<secret>[^\s\"'\-][^\s\"']{0,1023})",
+            re.IGNORECASE,
+        ),
+        ("--",),
+        check=_labelled,
+        anchored=True,
+    ),
+    Detector(
+        "netrc-password",
+        re.compile(r"(?<![\w])password\s{1,20}(?P<secret>[^\s:=]\S{0,255})", re.IGNORECASE),
+        ("password",),
+        check=_netrc,
+        anchored=True,
+    ),
+    Detector("mailchimp-key", re.compile(r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"), ("-us",)),
+    Detector(
+        "azure-client-secret",
+        re.compile(r"(?<![\w~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![\w~.\-])"),
+        ("q~",),
+    ),
+    Detector(
+        "terraform-token",
+        re.compile(r"\b[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,80}"),
+        ("atlasv1",),
+    ),
+    # -- internals: not secrets, but not the model's business in a failure line -------
+    Detector(
+        "email",
+        re.compile(
+            r"(?<![\w.%+\-/])[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}"
+            r"(?:\.[A-Za-z0-9\-]{1,63}){0,8}\.[A-Za-z]{2,24}\b(?![:@]|\.[A-Za-z0-9])"
+        ),
+        ("@",),
+        kind="email",
+        anchored=True,
+        back=64,
+        back_chars=_KEY_CHARS + "%+",
+    ),
+    Detector(
+        "private-ip",
+        re.compile(
+            r"(?<![\d.])(?:10(?:\.\d{1,3}){3}|127(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|"
+            r"172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|"
+            r"100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2})(?![\d.]*\d)"
+        ),
+        ("10.", "127.", "192.168.", "172.", "169.254.", "100."),
+        kind="internal",
+        anchored=True,
+    ),
+    Detector(
+        "private-ip",
+        re.compile(
+            r"(?<![\w:])(?:::1|(?:f[cd][0-9a-f]{2}|fe80):[0-9a-f:]{2,39})(?![\w:])", re.IGNORECASE
+        ),
+        ("::1", "fc", "fd", "fe80:"),
+        kind="internal",
+        anchored=True,
+    ),
+    Detector(
+        "internal-host",
+        re.compile(
+            r"(?<![\w.\-])(?:(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.){1,10}"
+            r"(?:internal|local|corp|lan|intranet|localdomain|home\.arpa)|localhost)"
+            r"\b(?![.\-][a-z0-9])",
+            re.IGNORECASE,
+        ),
+        (".int", "local", ".corp", ".lan", "home.arpa"),
+        kind="internal",
+        anchored=True,
+        back=253,
+        back_chars=_KEY_CHARS,
+    ),
+    Detector(
+        "user",
+        re.compile(r"(?:/home/|/Users/)(?P<secret>[^/\\\s'\"<>:]{1,64})"),
+        ("/home/", "/users/"),
+        kind="internal",
+        anchored=True,
+    ),
+    Detector(
+        "user",
+        re.compile(r"[A-Za-z]:\\{1,2}Users\\{1,2}(?P<secret>[^/\\\s'\"<>:]{1,64})"),
+        ("users\\",),
+        kind="internal",
+    ),
+)

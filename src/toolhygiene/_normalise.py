@@ -1,0 +1,56 @@
+"""Normalising: what can hide a secret or a marker is taken out before anything matches.
+
+Terminal escapes (ANSI CSI and OSC sequences), control characters and invisible
+characters (zero-width, joiners, bidi controls, soft hyphens, variation selectors,
+Unicode tag characters) are removed, so that ``sk_live_`` in red, ``gh\u200bp_…`` or
+``</tool\u00ad_result>`` read as what they are; so are the same characters written out
+as escapes (``\\u200b``, ``\\x1b[31m``), as a repr or a log line shows them. Line
+breaks stay: folding to one line is a later step, and a wrapped token is joined only
+where the join is a secret (``redact`` decides, with its own detectors).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["normalise"]
+
+_ESCAPES = re.compile(
+    r"[\x1b\x9b]\[?[0-?]{0,32}[ -/]{0,8}[@-~]"  # CSI (colours, cursor moves), 7- and 8-bit
+    r"|\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, hyperlinks)
+    r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?"  # DCS, PM, APC, SOS strings
+    r"|\x1b[ -/]{0,4}[0-~]?"  # any other escape
+)
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"  # soft hyphen, fillers
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f"  # zero-width, joiners, bidi controls
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0"  # fillers, variation selectors, BOM
+    "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"  # tag characters, variation selectors
+)
+
+# The same, written out as escapes (a repr, a log line): ``"\\u200b"`` inside a token.
+_ESCAPED = re.compile(
+    r"\\(?:u(?:200[b-f]|00ad|034f|206[0-9a-f]|feff|202[a-e])|x(?:ad|9b)|xad)"
+    r"|\\(?:x1b|033|u001b|e)\[[0-9;]{0,32}[A-Za-z]",
+    re.IGNORECASE,
+)
+
+
+def normalise(text: str) -> str:
+    """``text`` without terminal escapes, control and invisible characters.
+
+    Tabs and line breaks are kept (``fold`` turns them into spaces later); everything
+    else that renders as nothing is removed, so it cannot split a token or a tag.
+    """
+    if "\\" in text:
+        text = _ESCAPED.sub("", text)
+    if text.isascii():
+        if text.isprintable():
+            return text
+        if "\x1b" in text:
+            text = _ESCAPES.sub("", text)
+        return _HIDDEN.sub("", text)
+    if "\x1b" in text or "\x9b" in text:
+        text = _ESCAPES.sub("", text)
+    return _HIDDEN.sub("", text)

@@ -1,0 +1,88 @@
+"""Redaction rules a user adds: more detectors, and values that are never redacted.
+
+Process-wide, like classification rules (``add_rule``): a detector added here runs after
+the built-in ones in every ``redact``, ``sanitize`` and success result; an allowed value
+(a string, or a compiled pattern that must match all of it) survives every detector.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from toolhygiene._detectors import Detector
+from toolhygiene._exceptions import UsageError
+
+__all__ = ["add_redaction", "allowed", "clear_redactions", "never_redact", "user_detectors"]
+
+_lock = threading.Lock()
+_detectors: tuple[Detector, ...] = ()
+_values: frozenset[str] = frozenset()
+_patterns: tuple[re.Pattern[str], ...] = ()
+_NAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,39}")
+
+
+def add_redaction(
+    name: str,
+    pattern: str | re.Pattern[str],
+    *,
+    gate: tuple[str, ...] | str = (),
+    internal: bool = False,
+) -> None:
+    """Redact what ``pattern`` matches as ``[redacted:<name>]``, everywhere.
+
+    Args:
+        name: lowercase letters, digits and ``-`` (``"acme-key"``).
+        pattern: a regex; with a group named ``secret`` only that group is replaced, so
+            a label before it can stay (``r"acme_id=(?P<secret>\\w+)"``).
+        gate: lowercase substrings of which one must occur for the regex to run (a
+            cheap filter, worth giving for a pattern that starts with a literal).
+        internal: an internal detail rather than a secret: like e-mail addresses and
+            private addresses, it is redacted in failures and logs but left in what the
+            model itself sent and in successful results.
+
+    Raises:
+        UsageError: a bad name or a pattern that does not compile.
+    """
+    global _detectors
+    if not _NAME.fullmatch(name):
+        raise UsageError(f"redaction name {name!r} must be lowercase letters, digits and '-'")
+    try:
+        compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
+    except re.error as exc:
+        raise UsageError(f"redaction {name!r}: the pattern does not compile: {exc}") from exc
+    gates = (gate,) if isinstance(gate, str) else tuple(gate)
+    detector = Detector(
+        name, compiled, tuple(g.lower() for g in gates), "internal" if internal else "secret"
+    )
+    with _lock:
+        _detectors = (*_detectors, detector)
+
+
+def never_redact(*values: str | re.Pattern[str]) -> None:
+    """Keep these values whatever a detector says: exact strings, or compiled patterns
+    that must match the whole redacted value (``re.compile(r"AKIA[A-Z0-9]{12}TEST")``)."""
+    global _values, _patterns
+    with _lock:
+        _values = _values | {v for v in values if isinstance(v, str)}
+        _patterns = (*_patterns, *(v for v in values if isinstance(v, re.Pattern)))
+
+
+def clear_redactions() -> None:
+    """Remove every detector and allowed value added by the user."""
+    global _detectors, _values, _patterns
+    with _lock:
+        _detectors, _values, _patterns = (), frozenset(), ()
+
+
+def user_detectors() -> tuple[Detector, ...]:
+    """The detectors added with ``add_redaction``, in order."""
+    return _detectors
+
+
+def allowed(value: str) -> bool:
+    """Whether ``value`` was allowed with ``never_redact``."""
+    if not _values and not _patterns:
+        return False
+    bare = value.strip("\"'")
+    return bare in _values or any(p.fullmatch(bare) for p in _patterns)

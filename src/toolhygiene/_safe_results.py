@@ -1,0 +1,64 @@
+"""What a successful call puts in the context: capped, secrets redacted, outside text defused.
+
+The same order as for a failure line, without the folding (a result keeps its lines):
+cap the raw text (a little past the cap, so a secret across the cut is still seen
+whole), normalise, redact secrets (not internals: a tool that lists servers or customers
+exists to show them), neutralise instruction-like markup when the tool brings in
+outside text, then cut to the cap with a marker saying how much was left out and how to
+ask for less.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolhygiene import _config
+from toolhygiene._engine import scrub
+from toolhygiene._normalise import normalise
+from toolhygiene._words import content_of
+from toolhygiene.redact import neutralise
+from toolhygiene.tool import Tool
+
+__all__ = ["cut", "for_model"]
+
+_MARGIN = 4_096
+"""Characters read past the cap, so that a secret across the cut is redacted whole."""
+
+
+def cut(text: str, cap: int, total: int, tool: str) -> str:
+    """``text`` within ``cap`` characters; when it is longer (``total`` counts the
+    characters before any processing), cut at a line or word boundary and end with a
+    marker the model can act on."""
+    if len(text) <= cap:
+        return text
+    marker = (
+        f"\n[result cut: the first {{shown:,}} of {total:,} characters are shown above. "
+        f"To see the rest, call {tool} again asking for less at a time (a narrower query, "
+        "a filter, fewer fields or the next page).]"
+    )
+    room = cap - len(marker.format(shown=cap))
+    head = text[:room]
+    boundary = max(head.rfind("\n"), head.rfind(" "))
+    if boundary >= room // 2:
+        head = head[:boundary]
+    return head + marker.format(shown=len(head))
+
+
+def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
+    """The text the model sees for ``tool``'s successful return ``value``."""
+    text = content_of(value, tool.name)
+    cap = tool.result_cap or session_cap or _config.settings.result_cap
+    total = len(text)
+    if total > cap + _MARGIN:
+        text = text[: cap + _MARGIN]
+    if tool.untrusted:
+        text = normalise(text)
+        if tool.redact_results:
+            text = scrub(text, internals=False)
+        text = neutralise(text)
+    elif tool.redact_results:
+        clean = normalise(text)
+        scrubbed = scrub(clean, internals=False)
+        if scrubbed is not clean:  # unchanged text stays byte for byte what the tool gave
+            text = scrubbed
+    return cut(text, cap, total, tool.name)
