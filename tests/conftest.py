@@ -32,6 +32,7 @@ def server(_server: ScriptedServer) -> Iterator[ScriptedServer]:
 def _clean_rules() -> Iterator[None]:
     yield
     th.clear_rules()
+    th.clear_redactions()
 
 
 @pytest.fixture

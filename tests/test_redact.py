@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene.redact import RAW_CAP, fold, neutralise, truncate
+from toolhygiene.redact import RAW_CAP, fold, neutralise, normalise, truncate
 
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"
@@ -22,8 +23,8 @@ PEM = (
 SECRETS: list[tuple[str, str, str]] = [
     ("key AKIAIOSFODNN7EXAMPLE used", "AKIAIOSFODNN7EXAMPLE", "aws-access-key-id"),
     ("id ASIAY34FZKBOKMUTVV7A", "ASIAY34FZKBOKMUTVV7A", "aws-access-key-id"),
-    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws-secret-key"),
-    ("SecretAccessKey: 'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY'", "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY", "aws-secret-key"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "secret"),
+    ("SecretAccessKey: 'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY'", "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY", "secret"),
     ("maps key=AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", ""),
     ("url?key AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", "google-api-key"),
     ("push with ghp_1234567890abcdefghijklmnopqrstuvwxyz", "ghp_1234567890abcdefghijklmnopqrstuvwxyz", "github-token"),
@@ -52,7 +53,8 @@ SECRETS: list[tuple[str, str, str]] = [
     ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "private-key"),
     ("Authorization: Bearer abc123def456ghi789jkl", "abc123def456ghi789jkl", "authorization"),
     ("headers={'authorization': 'Basic dXNlcjpwYXNzd29yZA=='}", "dXNlcjpwYXNzd29yZA==", "authorization"),
-    ("sent Bearer ya29.a0AfH6SMBx3kLmNoPqRsTuVwXyZ", "ya29.a0AfH6SMBx3kLmNoPqRsTuVwXyZ", "bearer-token"),
+    ("sent Bearer ya29.a0AfH6SMBx3kLmNoPqRsTuVwXyZ", "ya29.a0AfH6SMBx3kLmNoPqRsTuVwXyZ", "google-oauth-token"),
+    ("sent Bearer 9f8E7d6C5b4A3f2E1d0C", "9f8E7d6C5b4A3f2E1d0C", "credentials"),
     ("fetch https://admin:pa55w0rd@api.example.com/v1 failed", "pa55w0rd", "credentials"),
     ("dsn postgres://app:s3cr3t@db.example.com:5432/orders", "s3cr3t", "connection-string"),
     ("dsn postgresql+psycopg://app:s3cr3t@10.0.0.5/orders", "s3cr3t", "connection-string"),
@@ -68,8 +70,8 @@ SECRETS: list[tuple[str, str, str]] = [
     ("db_passwd=Tr0ub4dor&3", "Tr0ub4dor", "secret"),
     ("Cookie: session=9f8e7d6c5b4a; theme=dark", "9f8e7d6c5b4a", "cookie"),
     ("Set-Cookie: sid=abc123xyz; HttpOnly", "abc123xyz", "cookie"),
-    ("url /cart;jsessionid=A1B2C3D4E5F6G7H8", "A1B2C3D4E5F6G7H8", "session-id"),
-    ("PHPSESSID=el4ukv0kqbvoirg7nkp4dncpk3 expired", "el4ukv0kqbvoirg7nkp4dncpk3", "session-id"),
+    ("url /cart;jsessionid=A1B2C3D4E5F6G7H8", "A1B2C3D4E5F6G7H8", "secret"),
+    ("PHPSESSID=el4ukv0kqbvoirg7nkp4dncpk3 expired", "el4ukv0kqbvoirg7nkp4dncpk3", "secret"),
     ("mail to jane.doe+orders@example.co.uk bounced", "jane.doe+orders@example.co.uk", "email"),
     ("connect 10.20.30.40:5432 refused", "10.20.30.40", "private-ip"),
     ("host 192.168.1.17 down", "192.168.1.17", "private-ip"),
@@ -239,3 +241,101 @@ def test_adversarial_inputs_finish(text: str) -> None:
 def test_random_punctuation_soup_finishes_and_is_one_line(text: str) -> None:
     out = th.sanitize(text, 300)
     assert len(out) <= 300 and "\n" not in out
+
+
+# -- rules as data: the user's own detectors and allowed values ---------------------------
+
+def test_a_user_detector_redacts_everywhere() -> None:
+    th.add_redaction("acme-key", r"acme_[0-9a-f]{24}", gate="acme_")
+    text = "call failed with acme_0123456789abcdef01234567"
+    assert th.redact(text) == "call failed with [redacted:acme-key]"
+    assert "acme_0123" not in th.sanitize(text, 300)
+
+
+def test_a_user_detector_can_keep_its_label() -> None:
+    th.add_redaction("employee-id", r"employee=(?P<secret>E\d{6})")
+    assert th.redact("employee=E123456 not found") == "employee=[redacted:employee-id] not found"
+
+
+def test_an_internal_user_detector_is_kept_in_what_the_model_sent() -> None:
+    th.add_redaction("ticket", r"TICKET-\d{4}", internal=True)
+    assert th.redact("see TICKET-1234") == "see [redacted:ticket]"
+    assert th.sanitize("see TICKET-1234", 300, internals=False) == "see TICKET-1234"
+
+
+def test_an_allowed_value_survives_every_detector() -> None:
+    th.never_redact("AKIAIOSFODNN7EXAMPLE", re.compile(r"sk_test_[A-Za-z0-9]{24}"))
+    text = "docs use AKIAIOSFODNN7EXAMPLE and sk_test_4eC39HqLyjWDarjtT1zdp7dc; real AKIAQ3EGRYLAXJ7NZ5GQ"
+    assert th.redact(text) == (
+        "docs use AKIAIOSFODNN7EXAMPLE and sk_test_4eC39HqLyjWDarjtT1zdp7dc; "
+        "real [redacted:aws-access-key-id]"
+    )
+
+
+def test_clearing_removes_user_rules() -> None:
+    th.add_redaction("acme-key", r"acme_[0-9a-f]{24}")
+    th.never_redact("AKIAIOSFODNN7EXAMPLE")
+    th.clear_redactions()
+    assert th.redact("acme_0123456789abcdef01234567") == "acme_0123456789abcdef01234567"
+    assert th.redact("AKIAIOSFODNN7EXAMPLE") == "[redacted:aws-access-key-id]"
+
+
+@pytest.mark.parametrize(("name", "pattern"), [("Bad Name", r"x"), ("ok", r"(unclosed")])
+def test_bad_user_rules_are_usage_errors(name: str, pattern: str) -> None:
+    with pytest.raises(th.UsageError):
+        th.add_redaction(name, pattern)
+
+
+# -- normalising: nothing hides a secret or a marker ---------------------------------------
+
+HIDERS = ["\u200b", "\u00ad", "\u2060", "\ufeff", "\u202e", "\x1b[0m", "\x1b]8;;http://x\x07", "\U000e0041", "\ufe0f"]
+
+
+@given(st.sampled_from(HIDERS), st.integers(min_value=1, max_value=30), st.sampled_from(
+    ["ghp_1234567890abcdefghijklmnopqrstuvwxyz", "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+     "AKIAQ3EGRYLAXJ7NZ5GQ", "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"]))
+def test_an_invisible_character_inside_a_token_does_not_hide_it(hider: str, at: int, token: str) -> None:
+    at = min(at, len(token) - 1)
+    out = th.redact(f"key {token[:at]}{hider}{token[at:]} used")
+    assert token[-12:] not in out and token[:at] + token[at:] not in out
+
+
+def test_normalise_keeps_line_breaks_and_removes_what_renders_as_nothing() -> None:
+    assert normalise("a\u200bb\nc\x1b[1mD\x1b[0m\te\u00adf") == "ab\ncD\tef"
+    assert normalise("plain text") == "plain text"
+
+
+def test_escaped_invisible_characters_are_removed_too() -> None:
+    assert normalise(r"gh\u200bp_x and \x1b[31mred\x1b[0m") == "ghp_x and red"
+
+
+def test_decoded_views_put_back_what_they_redact() -> None:
+    out = th.redact("GET /cb?next=%2Flogin%3Fpassword%3Dhunter2xyz&page=2 failed")
+    assert "hunter2xyz" not in out and "[redacted:secret]" in out and "page=2" in out
+    body = json.dumps({"detail": json.dumps({"token": "Zq8Lm2Xw9Vb7Nc6"})})
+    assert json.loads(json.loads(th.redact(body))["detail"]) == {"token": "[redacted:secret]"}
+
+
+# -- layer 4: random-looking strings, and the shapes that survive ---------------------------
+
+@given(st.integers(min_value=32, max_value=64), st.sampled_from(["urlsafe", "hex_upper_mixed", "b64"]))
+def test_random_tokens_of_32_or_more_characters_are_redacted(size: int, kind: str) -> None:
+    import base64
+    import secrets
+
+    raw = secrets.token_bytes(size)
+    token = {
+        "urlsafe": base64.urlsafe_b64encode(raw).decode().rstrip("="),
+        "hex_upper_mixed": "".join(c.upper() if i % 3 else c for i, c in enumerate(raw.hex())),
+        "b64": base64.b64encode(raw).decode(),
+    }[kind]
+    assert token[4:-4] not in th.redact(f"value {token} rejected")
+
+
+@pytest.mark.parametrize("text", [
+    "uuid 3f2504e0-4f89-41d3-9a0c-0305e82c3301", "digest 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+    "DIGEST 9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B", "release 2026.11.30-rc.2+build.1845",
+    "at 2026-11-30T13:45:01.123456+00:00", "AbstractSingletonProxyFactoryBean",
+])
+def test_survivor_shapes_stay(text: str) -> None:
+    assert th.redact(text) == text

@@ -155,8 +155,8 @@ def test_attempted_call_is_recorded_and_redacted(call: Callable[[th.Session], Ca
 
     outcome = call(th.Session([login]))("login", {"user": "ann@example.com", "password": "hunter2"})
     attempted = outcome.failure.to_dict()["attempted_query"]
-    assert attempted == {"tool": "login", "arguments": {"user": "[redacted:email]",
-                                                        "password": "hunter2"}}
+    assert attempted == {"tool": "login", "arguments": {"user": "ann@example.com",
+                                                        "password": "[redacted:secret]"}}
 
 
 # -- local retries through a real HTTP server --------------------------------------------

@@ -100,11 +100,25 @@ def _detect(text: str, internals: bool) -> list[Span]:
         check = detector.check
         for m in _matches(detector, text, lowered):
             if check is None or check(m):
-                start, end = m.span(group)
+                start, end = _inside_quotes(text, *m.span(group))
                 if start < end:
                     spans.append((start, end, detector.name, rank))
     _tokens.find(text, spans)
     return spans
+
+
+def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
+    """A quoted value's span without its quotes (and their escapes), so that the
+    placeholder stays a string in JSON, a dict repr or escaped JSON."""
+    if end - start >= 2 and text[end - 1] in "\"'" and text[start] in "\"'\\":
+        value = text[start:end]
+        inner = value.lstrip("\\")
+        if inner[:1] == value[-1]:
+            left = start + len(value) - len(inner) + 1
+            right = end - 1 - (len(value[:-1]) - len(value[:-1].rstrip("\\")))
+            if left <= right:
+                return left, right
+    return start, end
 
 
 def _merge(spans: list[Span]) -> list[Span]:

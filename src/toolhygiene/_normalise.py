@@ -16,8 +16,8 @@ import re
 __all__ = ["normalise"]
 
 _ESCAPES = re.compile(
-    r"[\x1b\x9b]\[?[0-?]{0,32}[ -/]{0,8}[@-~]"  # CSI (colours, cursor moves), 7- and 8-bit
-    r"|\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, hyperlinks)
+    r"\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, hyperlinks)
+    r"|(?:\x1b\[|\x9b)[0-?]{0,32}[ -/]{0,8}[@-~]"  # CSI (colours, cursor moves)
     r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?"  # DCS, PM, APC, SOS strings
     r"|\x1b[ -/]{0,4}[0-~]?"  # any other escape
 )
