@@ -14,6 +14,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,9 @@ class Detector:
     anchored: bool = False
     back: int = 0
     back_chars: str = ""
+    scan: bool = True
+    """Whether one scan of the whole text is cheap enough to replace thousands of
+    anchored matches (not for a regex that tries an alternation at every word)."""
 
 
 # -- labels -----------------------------------------------------------------------------
@@ -217,6 +221,7 @@ def _parts(key: str) -> list[str]:
     return [p.lower() for p in _PARTS.findall(key)]
 
 
+@functools.lru_cache(maxsize=1024)
 def is_secret_label(key: str) -> bool | None:
     """Whether a key names a secret: ``True`` (``db_password``, ``X-Api-Key``,
     ``SECRET_KEY``), ``None`` when it may (a bare ``key``: the value decides) or
@@ -409,6 +414,38 @@ _VALUE = (
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages.
 _SCHEMES = ("bearer", "basic", "token", "bot", "ssws")
+# Connection strings of databases and queues name internals (hosts, databases, users)
+# even without a password: the whole string goes.
+_DATABASES = (
+    "postgres",
+    "postgresql",
+    "mysql",
+    "mariadb",
+    "mongodb",
+    "redis",
+    "rediss",
+    "amqp",
+    "amqps",
+    "mssql",
+    "sqlserver",
+    "oracle",
+    "clickhouse",
+    "cockroachdb",
+    "snowflake",
+    "db2",
+    "neo4j",
+    "cassandra",
+    "couchbase",
+    "couchbases",
+    "redshift",
+    "trino",
+    "presto",
+    "teradata",
+    "vertica",
+    "ibm_db_sa",
+    "kafka",
+    "nats",
+)
 _NETRC_BEFORE = re.compile(r"\b(?:login|machine|account)\s{1,20}\S{1,256}\s{1,20}\Z", re.IGNORECASE)
 
 
@@ -430,16 +467,12 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "connection-string",
         re.compile(
-            r"(?<![\w.+\-])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|"
-            r"sqlserver|oracle|clickhouse|cockroachdb|snowflake|db2|neo4j(?:\+s)?|cassandra|"
-            r"couchbases?|redshift|trino|presto|teradata|vertica|ibm_db_sa|kafka|nats)"
+            r"(?<![\w.+\-])(?:" + "|".join(sorted(_DATABASES, key=len, reverse=True)) + r")"
             r"(?:\+[a-z0-9_]{1,30}){0,2}://[^\s'\"<>`]{1,2048}",
             re.IGNORECASE,
         ),
-        ("://",),
+        _DATABASES,
         anchored=True,
-        back=48,
-        back_chars=_KEY_CHARS + "+",
     ),
     Detector(
         "connection-string",
@@ -513,6 +546,7 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS,
+        scan=False,
     ),
     Detector(
         "secret",

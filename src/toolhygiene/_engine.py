@@ -15,9 +15,13 @@ tell "nothing here" without comparing strings.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
+from collections.abc import Callable
 from urllib.parse import unquote
+
+from ahocorasick_rs import AhoCorasick
 
 from toolhygiene import _config, _registry, _tokens
 from toolhygiene._detectors import BUILT_IN, Detector
@@ -29,7 +33,6 @@ __all__ = ["placeholder", "scrub"]
 _PRIORITY = {"secret": 2, "email": 0, "internal": 0}
 _ECHO_MIN = 5
 _ECHO_MAX = 64
-_PLACEHOLDER = r"\[redacted:[a-z0-9\-]{1,40}\]"
 
 
 def placeholder(name: str) -> str:
@@ -37,47 +40,112 @@ def placeholder(name: str) -> str:
     return f"[redacted:{name}]"
 
 
-_DENSE = 32
-"""Needle occurrences above which a whole-text scan is cheaper than one match each."""
+_DENSE = 512
+"""Needle occurrences past which one scan of the whole text beats a match at each."""
 
 
-def _starts(detector: Detector, text: str, lowered: str) -> list[int] | None:
-    """Where an anchored detector's matches can begin; ``None``: scan the whole text."""
-    starts: set[int] = set()
-    back, back_chars = detector.back, detector.back_chars
-    for needle in detector.gate:
-        at = lowered.find(needle)
-        while at != -1:
-            if len(starts) >= _DENSE:
-                return None
-            start = at
-            if back:
-                before = text[max(0, at - back) : at]
-                start = at - (len(before) - len(before.rstrip(back_chars)))
-            starts.add(start)
-            at = lowered.find(needle, at + 1)
-    return sorted(starts)
+class _Plan:
+    """Every detector, with all their needles in one Aho-Corasick automaton: one pass over
+    the text says which detectors can match at all, and where anchored ones begin."""
+
+    def __init__(self, detectors: tuple[Detector, ...]) -> None:
+        self.detectors = detectors
+        self.groups: list[str | int] = [
+            "secret" if "secret" in d.pattern.groupindex else 0 for d in detectors
+        ]
+        needles: dict[str, list[int]] = {}
+        for index, detector in enumerate(detectors):
+            for needle in detector.gate:
+                needles.setdefault(needle, []).append(index)
+        self.needles = tuple(needles)
+        self.listed = {  # needles whose positions are wanted however many there are
+            needle: any(not detectors[i].scan for i in owners) for needle, owners in needles.items()
+        }
+        self.owners = [tuple(owners) for owners in needles.values()]
+        self.automaton = AhoCorasick(list(needles)) if needles else None
+        self.always = tuple(i for i, d in enumerate(detectors) if not d.gate)
+
+    def hits(self, lowered: str) -> dict[int, list[int]]:
+        """Detector index -> where its needles occur (ungated detectors: no positions).
+
+        Short text: one pass of the automaton. Long text: one count per needle first
+        (a search in C), so that a needle occurring thousands of times is never listed
+        one by one in Python: its detector scans the whole text instead."""
+        found: dict[int, list[int]] = {i: [] for i in self.always}
+        if self.automaton is None:
+            return found
+        if len(lowered) <= _SHORT:
+            for number, start, _ in self.automaton.find_matches_as_indexes(
+                lowered, overlapping=True
+            ):
+                for index in self.owners[number]:
+                    found.setdefault(index, []).append(start)
+            return found
+        for needle, owners in zip(self.needles, self.owners, strict=True):
+            count = lowered.count(needle)
+            if not count:
+                continue
+            dense = count > _DENSE
+            positions = _positions(lowered, needle) if not dense or self.listed[needle] else []
+            for index in owners:
+                listed = found.setdefault(index, [])
+                if listed is _DENSE_MARK:
+                    continue
+                if dense and self.detectors[index].scan:
+                    found[index] = _DENSE_MARK
+                else:
+                    found[index] = listed + positions
+        return found
 
 
-def _matches(detector: Detector, text: str, lowered: str) -> list[re.Match[str]]:
-    pattern = detector.pattern
-    if detector.anchored:
-        starts = _starts(detector, text, lowered)
-        if starts is not None:
-            found = [pattern.match(text, start) for start in starts]
-            return [m for m in found if m is not None]
-    return list(pattern.finditer(text))
+def _positions(text: str, needle: str) -> list[int]:
+    positions = []
+    at = text.find(needle)
+    while at != -1:
+        positions.append(at)
+        at = text.find(needle, at + 1)
+    return positions
 
 
-def _plan() -> list[tuple[tuple[str, ...], Detector, str | int, int]]:
-    plan: list[tuple[tuple[str, ...], Detector, str | int, int]] = []
-    for detector in (*BUILT_IN, *_registry.user_detectors()):
-        group = "secret" if "secret" in detector.pattern.groupindex else 0
-        plan.append((detector.gate, detector, group, _PRIORITY[detector.kind]))
+_SHORT = 4_096
+_DENSE_MARK: list[int] = []
+"""Stands for "too many to list": the detector scans the whole text."""
+
+
+_plans: dict[int, _Plan] = {}
+
+
+def _plan() -> _Plan:
+    user = _registry.user_detectors()
+    plan = _plans.get(id(user))
+    if plan is None or plan.detectors[len(BUILT_IN) :] != user:
+        _plans.clear()
+        plan = _plans[id(user)] = _Plan((*BUILT_IN, *user))
     return plan
 
 
-_BUILT_IN_PLAN = _plan()
+def _matches(detector: Detector, text: str, needles: list[int]) -> list[re.Match[str]]:
+    pattern = detector.pattern
+    if not detector.anchored:
+        return list(pattern.finditer(text))
+    if detector.scan and (needles is _DENSE_MARK or len(needles) > _DENSE):
+        return list(pattern.finditer(text))
+    back, back_chars = detector.back, detector.back_chars
+    starts = needles
+    if back:
+        starts = []
+        for at in needles:
+            before = text[max(0, at - back) : at]
+            starts.append(at - (len(before) - len(before.rstrip(back_chars))))
+    found, reach = [], -1
+    for start in sorted(set(starts)):
+        if start < reach:
+            continue  # inside the last match: its needles are part of it
+        m = pattern.match(text, start)
+        if m is not None:
+            found.append(m)
+            reach = m.end()
+    return found
 
 
 def _detect(text: str, internals: bool) -> list[Span]:
@@ -86,19 +154,14 @@ def _detect(text: str, internals: bool) -> list[Span]:
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = text.replace("\u0130", "i").lower()
     emails = _config.settings.redact_emails
-    plan = _BUILT_IN_PLAN if not _registry.user_detectors() else _plan()
-    for gate, detector, group, rank in plan:
-        for needle in gate:  # inline, not any(): this loop is most of the cost on short text
-            if needle in lowered:
-                break
-        else:
-            if gate:
-                continue
+    plan = _plan()
+    for index, needles in sorted(plan.hits(lowered).items()):
+        detector = plan.detectors[index]
         kind = detector.kind
         if kind != "secret" and not (internals and (emails or kind != "email")):
             continue
-        check = detector.check
-        for m in _matches(detector, text, lowered):
+        check, group, rank = detector.check, plan.groups[index], _PRIORITY[kind]
+        for m in _matches(detector, text, needles):
             if check is None or check(m):
                 start, end = _inside_quotes(text, *m.span(group))
                 if start < end:
@@ -136,7 +199,8 @@ def _merge(spans: list[Span]) -> list[Span]:
 
 def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
     parts: list[str] = []
-    echoes: dict[str, str] = {}
+    values: dict[str, str] = {}
+    names: set[str] = set()
     last = 0
     for start, end, name, rank in _merge(spans):
         value = text[start:end]
@@ -144,25 +208,24 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
             continue
         parts.append(text[last:start])
         parts.append(placeholder(name))
+        names.add(name)
         last = end
         bare = value.strip("\\\"'` ")
-        if rank > 0 and len(bare) >= _ECHO_MIN and len(echoes) < _ECHO_MAX:
-            echoes.setdefault(bare, name)
+        if rank > 0 and len(bare) >= _ECHO_MIN and len(values) < _ECHO_MAX:
+            values.setdefault(bare, name)
     parts.append(text[last:])
+    # A value that is part of a placeholder ("secret") would break it when echoed.
+    shown = "".join(placeholder(name) for name in names)
+    echoes = {v: n for v, n in values.items() if "[" not in v and "]" not in v and v not in shown}
     return "".join(parts), echoes
 
 
 def _echo(text: str, echoes: dict[str, str]) -> str:
-    present = sorted((v for v in echoes if v in text), key=len, reverse=True)
-    if not present:
-        return text
-    pattern = re.compile("|".join([_PLACEHOLDER, *map(re.escape, present)]))
-
-    def sub(m: re.Match[str]) -> str:
-        found = m.group()
-        return found if found.startswith("[redacted:") else placeholder(echoes[found])
-
-    return pattern.sub(sub, text)
+    for value in sorted(echoes, key=len, reverse=True):
+        if value in text:
+            name = echoes[value]
+            text = text.replace(value, placeholder(name))
+    return text
 
 
 _WRAP = re.compile(
@@ -172,17 +235,7 @@ _WRAP = re.compile(
 )
 
 
-def _unwrap(text: str) -> str:
-    """Join a token wrapped over lines where the joined token is a secret."""
-    cuts: list[tuple[int, int]] = []
-    for m in _WRAP.finditer(text):
-        left, right = m.group(1), m.group(3)
-        spans: list[Span] = []
-        _tokens.find(left + right, spans)
-        if any(start < len(left) < end for start, end, _, _ in spans):
-            cuts.append(m.span(2))
-    if not cuts:
-        return text
+def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     parts, last = [], 0
     for start, end in cuts:
         parts.append(text[last:start])
@@ -191,10 +244,42 @@ def _unwrap(text: str) -> str:
     return "".join(parts)
 
 
+def _unwrap(text: str) -> str:
+    """Join a token wrapped over lines where the joined token is a secret.
+
+    Every wrap point is joined in one view, the token layers run once over it, and only
+    the joins that a found secret crosses are kept."""
+    cuts = [m.span(2) for m in _WRAP.finditer(text)]
+    if not cuts:
+        return text
+    joined = _without(text, cuts)
+    points, removed = [], 0
+    for start, end in cuts:
+        points.append(start - removed)
+        removed += end - start
+    spans: list[Span] = []
+    _tokens.find(joined, spans)
+    if not spans:
+        return text
+    spans.sort()
+    kept = [cut for cut, at in zip(cuts, points, strict=True) if _crossed(spans, at)]
+    return _without(text, kept) if kept else text
+
+
+def _crossed(spans: list[Span], at: int) -> bool:
+    index = bisect.bisect_left(spans, (at,)) - 1
+    return (index >= 0 and spans[index][0] < at < spans[index][1]) or any(
+        start < at < end for start, end, _, _ in spans[max(0, index - 2) : index]
+    )
+
+
 _PERCENT = re.compile(
     r"(?<![^\s\"'<>])[^\s\"'<>%]{0,4096}(?:%[0-9A-Fa-f]{2}[^\s\"'<>%]{0,4096}){1,4096}"
 )
-_JSON_STRING = re.compile(r"\"(?:[^\"\\\r\n]|\\.){1,16384}\"")
+_JSON_STRING = re.compile(r"\"(?:[^\"\\\r\n]|\\.){8,16384}\"")
+_BETWEEN = "\n \x00 \n"
+"""Between decoded segments scrubbed together: whitespace stops every value and token,
+and a NUL cannot come out of a normalised segment."""
 
 
 def _url_decoded(segment: str) -> str:
@@ -215,25 +300,49 @@ def _json_decoded(literal: str) -> str:
 
 
 def _decoded(text: str, internals: bool) -> str:
-    """Scrub URL-encoded runs and escaped JSON strings in their decoded form."""
+    """Scrub URL-encoded runs and escaped JSON strings in their decoded form, and put
+    back those that held something: URL runs decoded, JSON strings re-encoded."""
     if "%" in text:
-        text = _PERCENT.sub(lambda m: _reveal(m.group(), _url_decoded, internals, False), text)
+        text = _reveal(text, _PERCENT, _url_decoded, internals, as_json=False)
     if "\\" in text:
-        text = _JSON_STRING.sub(lambda m: _reveal(m.group(), _json_decoded, internals, True), text)
+        text = _reveal(text, _JSON_STRING, _json_decoded, internals, as_json=True)
     return text
 
 
-def _reveal(segment: str, decode: object, internals: bool, as_json: bool) -> str:
-    if as_json and "\\" not in segment:
-        return segment
-    decoded = decode(segment)  # type: ignore[operator]
-    if decoded == segment:
-        return segment
-    clean = normalise(decoded)
-    scrubbed = scrub(clean, internals=internals, nested=True)
-    if scrubbed is clean:
-        return segment
-    return json.dumps(scrubbed, ensure_ascii=False) if as_json else scrubbed
+def _reveal(
+    text: str,
+    pattern: re.Pattern[str],
+    decode: Callable[[str], str],
+    internals: bool,
+    *,
+    as_json: bool,
+) -> str:
+    found: list[tuple[int, int, str]] = []
+    for m in pattern.finditer(text):
+        segment = m.group()
+        if as_json and "\\" not in segment:
+            continue
+        decoded = normalise(decode(segment))
+        if decoded != segment and len(decoded) >= _ECHO_MIN:
+            found.append((*m.span(), decoded))
+    if not found:
+        return text
+    # One scrub for all segments; each is looked at alone only when that found something.
+    together = _BETWEEN.join(decoded for _, _, decoded in found)
+    scrubbed = scrub(together, internals=internals, nested=True)
+    if scrubbed is together:
+        return text
+    pieces = scrubbed.split(_BETWEEN)
+    if len(pieces) != len(found):
+        pieces = [scrub(decoded, internals=internals, nested=True) for _, _, decoded in found]
+    parts, last = [], 0
+    for (start, end, decoded), piece in zip(found, pieces, strict=True):
+        if piece != decoded:
+            parts.append(text[last:start])
+            parts.append(json.dumps(piece, ensure_ascii=False) if as_json else piece)
+            last = end
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:

@@ -15,11 +15,14 @@ import re
 
 __all__ = ["normalise"]
 
+# Only sequences that cannot eat a character of what follows: colours (SGR, ending in
+# "m") and terminated strings (OSC titles and hyperlinks, DCS, APC). For any other
+# sequence only the escape character goes (with the control characters): a cursor move
+# whose final letter were the first letter of a key would otherwise take it along.
 _ESCAPES = re.compile(
     r"\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, hyperlinks)
-    r"|(?:\x1b\[|\x9b)[0-?]{0,32}[ -/]{0,8}[@-~]"  # CSI (colours, cursor moves)
+    r"|(?:\x1b\[|\x9b)[0-9;:]{0,32}m"  # SGR: colours and styles
     r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?"  # DCS, PM, APC, SOS strings
-    r"|\x1b[ -/]{0,4}[0-~]?"  # any other escape
 )
 _HIDDEN = re.compile(
     "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)

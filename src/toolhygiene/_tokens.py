@@ -26,16 +26,18 @@ Span = tuple[int, int, str, int]
 MIN_RUN = 16
 _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _SEPARATORS = b"/.=+~$"
-# Byte views of the text: in the first a token character (separators included) is "a",
-# anything else a space; in the second a separator is "/", anything else a space.
+# A byte view of the text: a token character (separators included) is "a", anything
+# else a space.
 _TABLE = bytes(ord("a") if b in _LETTERS + _SEPARATORS else ord(" ") for b in range(256))
-_SEPARATOR_TABLE = bytes(ord("/") if b in _SEPARATORS else ord(" ") for b in range(256))
-# A run without a digit or a capital letter is words (``max_retries_exceeded``): no
-# provider format and no random string of 16 characters or more looks like that.
+# A run with fewer than three digits or capital letters is words and paths
+# (``//api.example.com/v1/orders``): no random string of 16 characters or more looks like
+# that, and ``is_random`` could not say yes (it needs a class change every third
+# character, and each such character makes at most two).
 _MIXED_TABLE = bytes(
     ord("D") if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" else ord(" ") for b in range(256)
 )
 _RUN = b"a" * MIN_RUN
+_MIXED_MIN = 3
 _HEADS = by_head()
 
 _PIECES = re.compile(r"[^.=$~]{20,}")
@@ -49,8 +51,13 @@ def is_random(piece: str) -> bool:
     """Whether ``piece`` reads as random characters rather than words, paths, ids or a
     survivor shape: at least 20 characters, classes (lower, upper, digit) changing at
     least every third character, less than 80% of it in word-like runs."""
-    kept = [p for p in piece.split("/") if not (_HEX.fullmatch(p) or _UUID.fullmatch(p))]
-    text = "/".join(kept).strip("/-_+")
+    if "/" in piece:
+        kept = [p for p in piece.split("/") if not (_HEX.fullmatch(p) or _UUID.fullmatch(p))]
+        text = "/".join(kept).strip("/-_+")
+    elif _HEX.fullmatch(piece) or _UUID.fullmatch(piece):
+        return False
+    else:
+        text = piece
     size = len(text)
     if size < 20 or (text.isalpha() and (text.islower() or text.isupper())):
         return False
@@ -59,26 +66,35 @@ def is_random(piece: str) -> bool:
     return sum(map(len, _WORDS.findall(text))) < 0.8 * size
 
 
-def _providers(text: str, view: bytes, begin: int, end: int, spans: list[Span]) -> int:
-    """Provider credentials in the run ``text[begin:end]``; returns how many were found."""
-    found = 0
-    position = begin
-    while position < end:
-        entries = _HEADS.get(text[position : position + 2])
-        if entries is not None:
-            for name, pattern in entries:
-                m = pattern.match(text, position, end)
-                if m is not None:
-                    spans.append((position, m.end(), name, 3))
-                    found += 1
-                    position = m.end()
-                    break
-        # a family can start only at the run's start or right after a separator
-        position = view.find(b"/", position, end)
-        if position == -1:
-            break
-        position += 1
-    return found
+def _head_pattern() -> re.Pattern[str]:
+    """Any family's first two characters at a boundary, grouped by the first one."""
+    seconds: dict[str, set[str]] = {}
+    for head in _HEADS:
+        seconds.setdefault(head[0], set()).add(head[1])
+    branches = (
+        re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
+        for first, rest in sorted(seconds.items())
+    )
+    return re.compile(r"(?<![A-Za-z0-9_\-])(?:" + "|".join(branches) + ")")
+
+
+_HEAD = _head_pattern()
+
+
+def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
+    """Provider credentials in the run ``text[begin:end]``, tried where a family can
+    start: at the run's start or right after a separator."""
+    reach = begin
+    for head in _HEAD.finditer(text, begin, end):
+        position = head.start()
+        if position < reach:
+            continue
+        for name, pattern in _HEADS[head.group()]:
+            m = pattern.match(text, position, end)
+            if m is not None:
+                spans.append((position, m.end(), name, 3))
+                reach = m.end()
+                break
 
 
 def _runs(view: bytes) -> list[tuple[int, int]]:
@@ -100,13 +116,12 @@ def find(text: str, spans: list[Span]) -> None:
     runs = _runs(ascii_text.translate(_TABLE))
     if not runs:
         return
-    separators = ascii_text.translate(_SEPARATOR_TABLE)
     mixed = ascii_text.translate(_MIXED_TABLE)
     for begin, end in runs:
-        if mixed.find(b"D", begin, end) == -1:
+        if mixed.count(b"D", begin, end) < _MIXED_MIN:
             continue
         before = len(spans)
-        _providers(text, separators, begin, end, spans)
+        _providers(text, begin, end, spans)
         covered = spans[before:]
         if end - begin < 20:
             continue
