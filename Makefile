@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/handle_scaling.py
 	$(PY) benchmarks/success_path.py
 	$(PY) benchmarks/history_costs.py
+	$(PY) benchmarks/success_redaction.py
 
 # The README's schema table, next to pydantic-ai and the OpenAI Agents SDK (the bench extra).
 schema-table: $(STAMP)

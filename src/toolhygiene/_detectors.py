@@ -556,9 +556,11 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?P<secret>[^\s\"'\-][^\s\"']{0,1023})",
             re.IGNORECASE,
         ),
-        ("--",),
+        ("password", "passwd", "token", "secret", "api-key", "apikey", "access-key", "private-key"),
         check=_labelled,
         anchored=True,
+        back=40,
+        back_chars=_KEY_CHARS.replace("_", "").replace(".", ""),
     ),
     Detector(
         "netrc-password",

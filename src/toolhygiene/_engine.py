@@ -16,7 +16,9 @@ tell "nothing here" without comparing strings.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
+import operator
 import re
 from collections.abc import Callable
 from urllib.parse import unquote
@@ -57,59 +59,33 @@ class _Plan:
         for index, detector in enumerate(detectors):
             for needle in detector.gate:
                 needles.setdefault(needle, []).append(index)
-        self.needles = tuple(needles)
-        self.listed = {  # needles whose positions are wanted however many there are
-            needle: any(not detectors[i].scan for i in owners) for needle, owners in needles.items()
-        }
         self.owners = [tuple(owners) for owners in needles.values()]
         self.automaton = AhoCorasick(list(needles)) if needles else None
         self.always = tuple(i for i, d in enumerate(detectors) if not d.gate)
 
     def hits(self, lowered: str) -> dict[int, list[int]]:
-        """Detector index -> where its needles occur (ungated detectors: no positions).
-
-        Short text: one pass of the automaton. Long text: one count per needle first
-        (a search in C), so that a needle occurring thousands of times is never listed
-        one by one in Python: its detector scans the whole text instead."""
+        """Detector index -> where its needles occur (ungated detectors: no positions)."""
         found: dict[int, list[int]] = {i: [] for i in self.always}
         if self.automaton is None:
             return found
-        if len(lowered) <= _SHORT:
-            for number, start, _ in self.automaton.find_matches_as_indexes(
-                lowered, overlapping=True
-            ):
+        matches = self.automaton.find_matches_as_indexes(lowered, overlapping=True)
+        if len(matches) <= _FEW:
+            for number, start, _ in matches:
                 for index in self.owners[number]:
                     found.setdefault(index, []).append(start)
             return found
-        for needle, owners in zip(self.needles, self.owners, strict=True):
-            count = lowered.count(needle)
-            if not count:
-                continue
-            dense = count > _DENSE
-            positions = _positions(lowered, needle) if not dense or self.listed[needle] else []
-            for index in owners:
-                listed = found.setdefault(index, [])
-                if listed is _DENSE_MARK:
-                    continue
-                if dense and self.detectors[index].scan:
-                    found[index] = _DENSE_MARK
-                else:
-                    found[index] = listed + positions
+        # Many matches (hostile or repetitive text): group them in C, not one by one.
+        matches.sort()
+        for number, group in itertools.groupby(matches, key=_FIRST):
+            starts = list(map(_SECOND, group))
+            for index in self.owners[number]:
+                found.setdefault(index, []).extend(starts)
         return found
 
 
-def _positions(text: str, needle: str) -> list[int]:
-    positions = []
-    at = text.find(needle)
-    while at != -1:
-        positions.append(at)
-        at = text.find(needle, at + 1)
-    return positions
-
-
-_SHORT = 4_096
-_DENSE_MARK: list[int] = []
-"""Stands for "too many to list": the detector scans the whole text."""
+_FEW = 256
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 
 
 _plans: dict[int, _Plan] = {}
@@ -128,7 +104,7 @@ def _matches(detector: Detector, text: str, needles: list[int]) -> list[re.Match
     pattern = detector.pattern
     if not detector.anchored:
         return list(pattern.finditer(text))
-    if detector.scan and (needles is _DENSE_MARK or len(needles) > _DENSE):
+    if detector.scan and len(needles) > _DENSE:
         return list(pattern.finditer(text))
     back, back_chars = detector.back, detector.back_chars
     starts = needles

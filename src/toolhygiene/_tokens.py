@@ -41,10 +41,31 @@ _MIXED_MIN = 3
 _HEADS = by_head()
 
 _PIECES = re.compile(r"[^.=$~]{20,}")
-_HEX = re.compile(r"[0-9a-f]{8,}|[0-9A-F]{8,}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_TRANSITIONS = re.compile(r"[a-z](?=[A-Z0-9])|[A-Z](?=[a-z0-9])|[0-9](?=[A-Za-z])")
-_WORDS = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
+# Character classes as bytes (lower "l", upper "u", digit "d", anything else "o"): the
+# class changes are then six substring counts, and word-like runs one bytes regex.
+_CLASSES = bytes(
+    ord("l")
+    if chr(b).islower() and b < 128
+    else ord("u")
+    if chr(b).isupper() and b < 128
+    else ord("d")
+    if chr(b).isdigit() and b < 128
+    else ord("o")
+    for b in range(256)
+)
+_CHANGES = (b"lu", b"ld", b"ul", b"ud", b"dl", b"du")
+_WORDS = re.compile(rb"u?l{3,}|u{3,}(?!l)")
+
+
+def _survivor(part: str) -> bool:
+    return (len(part) >= 8 and (not part.strip(_LOWER_HEX) or not part.strip(_UPPER_HEX))) or (
+        _UUID.fullmatch(part) is not None
+    )
+
+
+_LOWER_HEX = "0123456789abcdef"
+_UPPER_HEX = "0123456789ABCDEF"
 
 
 def is_random(piece: str) -> bool:
@@ -52,18 +73,18 @@ def is_random(piece: str) -> bool:
     survivor shape: at least 20 characters, classes (lower, upper, digit) changing at
     least every third character, less than 80% of it in word-like runs."""
     if "/" in piece:
-        kept = [p for p in piece.split("/") if not (_HEX.fullmatch(p) or _UUID.fullmatch(p))]
-        text = "/".join(kept).strip("/-_+")
-    elif _HEX.fullmatch(piece) or _UUID.fullmatch(piece):
+        text = "/".join(p for p in piece.split("/") if not _survivor(p)).strip("/-_+")
+    elif _survivor(piece):
         return False
     else:
         text = piece
     size = len(text)
     if size < 20 or (text.isalpha() and (text.islower() or text.isupper())):
         return False
-    if len(_TRANSITIONS.findall(text)) < 0.3 * size:
+    classes = text.encode("ascii", "replace").translate(_CLASSES)
+    if sum(map(classes.count, _CHANGES)) < 0.3 * size:
         return False
-    return sum(map(len, _WORDS.findall(text))) < 0.8 * size
+    return sum(map(len, _WORDS.findall(classes))) < 0.8 * size
 
 
 def _head_pattern() -> re.Pattern[str]:

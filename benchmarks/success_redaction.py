@@ -1,0 +1,80 @@
+"""What a successful result costs: a 100 KB result redacted and capped.
+
+A tool returns 100 KB of JSON records (ids, names, e-mail addresses, URLs, timestamps,
+hashes, one API key in a note): prints the time ``Session.call`` spends turning it into
+the content the model sees (secrets redacted, capped at 20,000 characters; then with a
+cap above 100 KB, so that all of it is redacted), against a baseline measured in the
+same run: ``json.dumps`` of the same value. The untrusted variants also neutralise
+markup. Target: <= 10 ms.
+Run: ``make bench`` (or ``.venv/bin/python benchmarks/success_redaction.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import timeit
+from typing import Any
+
+import toolhygiene as th
+
+
+def records(size: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    i = 0
+    while len(json.dumps(rows)) < size:
+        rows.append({
+            "id": f"ORD-{88_213 + i}",
+            "customer": {"name": f"Customer {i}", "email": f"c{i}@example.com"},
+            "url": f"https://shop.example.com/orders/ORD-{88_213 + i}?view=full&page={i % 7}",
+            "created": f"2026-11-{1 + i % 28:02d}T06:14:{i % 60:02d}Z",
+            "sha": f"{(i * 2654435761) % 2**160:040x}",
+            "uuid": f"123e4567-e89b-12d3-a456-{i:012d}",
+            "note": "paid with key sk_live_51H8xYzAbCdEfGhIjKlMnOpQr" if i == 17 else "ok",
+        })
+        i += 1
+    return rows
+
+
+def measure(label: str, session: th.Session, value: Any, baseline: float) -> float:
+    def run() -> None:
+        session.call("orders", {})
+
+    per = min(timeit.Timer(run, timer=time.process_time).repeat(number=20, repeat=5)) / 20
+    print(f"{label:<30} {per * 1e3:>7.2f} ms   json.dumps: {baseline * 1e3:>6.2f} ms"
+          f"   ratio {per / baseline:>5.1f}x")
+    return per
+
+
+def main() -> int:
+    value = records(100_000)
+    text = json.dumps(value)
+    print(f"python {sys.version.split()[0]}; a {len(text):,}-character result, process time")
+    baseline = min(timeit.Timer(lambda: json.dumps(value), timer=time.process_time)
+                   .repeat(number=20, repeat=5)) / 20
+
+    def orders() -> list[dict[str, Any]]:
+        return value
+
+    worst = 0.0
+    cases: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("redacted, capped (default)", {}),
+        ("redacted, capped, untrusted", {"untrusted": True}),
+        ("all 100 KB redacted", {"result_cap": 200_000}),
+        ("all 100 KB, untrusted", {"result_cap": 200_000, "untrusted": True}),
+        ("not redacted (opt-out)", {"redact_results": False}),
+    )
+    for label, options in cases:
+        session = th.Session([th.tool(name="orders", **options)(orders)])
+        content = session.call("orders", {}).content
+        assert "sk_live_51H8" not in content or options.get("redact_results") is False
+        per = measure(label, session, value, baseline)
+        if options.get("redact_results", True):
+            worst = max(worst, per)
+    print(f"target: <= 10 ms: {'met' if worst <= 0.010 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
