@@ -113,6 +113,10 @@ def test_the_other_notices_word_for_word() -> None:
     assert _words.recovered_note({"get_weather": 2, "get_time": 1}) == (
         "[recovered] get_time succeeded after 1 failed call, get_weather after 2; those errors "
         "were removed.")
+    assert _words.result_cut("get_logs", 19_802, 1_130_000) == (
+        "\n[result cut: the first 19,802 of 1,130,000 characters are shown above. To see the "
+        "rest, call get_logs again asking for less at a time (a narrower query, a filter, fewer "
+        "fields or the next page).]")
 
 
 def test_an_empty_query_is_cut_before_the_notice() -> None:

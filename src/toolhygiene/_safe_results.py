@@ -15,7 +15,7 @@ from typing import Any
 from toolhygiene import _config
 from toolhygiene._engine import scrub
 from toolhygiene._normalise import normalise
-from toolhygiene._words import content_of
+from toolhygiene._words import content_of, result_cut
 from toolhygiene.redact import neutralise
 from toolhygiene.tool import Tool
 
@@ -31,17 +31,12 @@ def cut(text: str, cap: int, total: int, tool: str) -> str:
     marker the model can act on."""
     if len(text) <= cap:
         return text
-    marker = (
-        f"\n[result cut: the first {{shown:,}} of {total:,} characters are shown above. "
-        f"To see the rest, call {tool} again asking for less at a time (a narrower query, "
-        "a filter, fewer fields or the next page).]"
-    )
-    room = cap - len(marker.format(shown=cap))
+    room = cap - len(result_cut(tool, cap, total))
     head = text[:room]
     boundary = max(head.rfind("\n"), head.rfind(" "))
     if boundary >= room // 2:
         head = head[:boundary]
-    return head + marker.format(shown=len(head))
+    return head + result_cut(tool, len(head), total)
 
 
 def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:

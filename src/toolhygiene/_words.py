@@ -1,6 +1,7 @@
 """Every word the model reads, in one place, so that all of it can be checked for truth at
 once: the failure line, the closed and unknown-tool notices, the ``Empty`` line, the stub
-of a cleared error, the ``[recovered]`` note, and the precedence of advice.
+of a cleared error, the ``[recovered]`` note, the marker of a cut result, and the
+precedence of advice.
 
 Each text says only what is known. A failure line is built from parts, and when it is
 longer than the cap the least useful part goes first: what failed is shortened, then the
@@ -36,6 +37,7 @@ __all__ = [
     "not_finite_argument",
     "not_json",
     "recovered_note",
+    "result_cut",
     "schema_advice",
     "unknown_tool",
     "with_tool_advice",
@@ -355,3 +357,13 @@ def content_of(value: Any, tool: str) -> str:
             category=Category.UNKNOWN,
             instead=f"Tell the user that {tool} returned a result that cannot be shown",
         ) from exc
+
+
+def result_cut(tool: str, shown: int, total: int) -> str:
+    """The last line of a successful result cut to the result cap: how much is shown, and
+    how to ask for less."""
+    return (
+        f"\n[result cut: the first {shown:,} of {total:,} characters are shown above. "
+        f"To see the rest, call {tool} again asking for less at a time (a narrower query, "
+        "a filter, fewer fields or the next page).]"
+    )
