@@ -22,8 +22,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from toolhygiene._detectors import is_secret_label, plausible_value
 from toolhygiene._engine import placeholder, scrub
+from toolhygiene._labels import is_secret_label, plausible_value
 from toolhygiene._normalise import normalise
 
 __all__ = [

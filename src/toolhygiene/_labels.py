@@ -1,0 +1,332 @@
+"""Whether a key names a secret, and whether a value is a real one: the judgement behind
+the labelled-values layer of redaction (``_detectors``) and behind ``redact_data`` and the
+model's own arguments (``redact``).
+
+A key is read by its parts (``SECRET_KEY`` -> secret, key; ``apiKey`` -> api, key): a strong
+part names a secret wherever it stands; ``key`` does so after a qualifier (``api_key``,
+``signing_key``) and otherwise only with a credential-looking value (``primary_key``); a
+key ending in a word about the secret rather than the secret (``token_count``,
+``KeyError``, ``password_policy``) is not a label. A value is real unless it is a
+placeholder (``null``, ``${VAR}``, ``***``) or, after a colon, a word of prose
+("Invalid token: expired").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["is_secret_label", "plausible_value"]
+
+_STRONG = frozenset(
+    [
+        "secret",
+        "secrets",
+        "token",
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "pass",
+        "credential",
+        "credentials",
+        "creds",
+        "signature",
+        "sig",
+        "cookie",
+        "cookies",
+        "auth",
+        "apikey",
+        "privatekey",
+        "secretkey",
+        "accesskey",
+        "sessionid",
+        "sessid",
+        "session",
+        "sid",
+        "jsessionid",
+        "phpsessid",
+        "otp",
+        "totp",
+        "dsn",
+    ]
+)
+_KEY_QUALIFIERS = frozenset(
+    [
+        "api",
+        "access",
+        "secret",
+        "private",
+        "signing",
+        "encryption",
+        "decryption",
+        "master",
+        "app",
+        "client",
+        "account",
+        "shared",
+        "license",
+        "auth",
+        "session",
+        "service",
+        "sas",
+        "storage",
+        "subscription",
+        "consumer",
+        "deploy",
+        "webhook",
+        "ssh",
+        "gpg",
+        "pgp",
+        "hmac",
+        "jwt",
+        "aes",
+        "rsa",
+        "admin",
+        "root",
+        "bot",
+        "integration",
+        "server",
+        "write",
+        "developer",
+        "project",
+        "org",
+        "partner",
+        "merchant",
+        "live",
+        "prod",
+        "production",
+        "sandbox",
+        "x",
+        "instrumentation",
+        "ingest",
+        "personal",
+        "user",
+        "sdk",
+        "management",
+        "mgmt",
+        "license",
+        "publishable",
+        "restricted",
+    ]
+)
+_META = frozenset(
+    [
+        "error",
+        "errors",
+        "exception",
+        "count",
+        "length",
+        "len",
+        "size",
+        "type",
+        "name",
+        "names",
+        "version",
+        "expiry",
+        "expires",
+        "expiration",
+        "expired",
+        "ttl",
+        "url",
+        "uri",
+        "endpoint",
+        "path",
+        "file",
+        "filename",
+        "header",
+        "field",
+        "param",
+        "hint",
+        "policy",
+        "required",
+        "missing",
+        "invalid",
+        "format",
+        "enabled",
+        "disabled",
+        "timeout",
+        "provider",
+        "algorithm",
+        "alg",
+        "method",
+        "scheme",
+        "strength",
+        "rotation",
+        "label",
+        "prefix",
+        "suffix",
+        "manager",
+        "store",
+        "env",
+        "var",
+        "min",
+        "max",
+        "limit",
+        "usage",
+        "used",
+        "left",
+        "remaining",
+        "budget",
+        "mode",
+        "kind",
+        "status",
+        "state",
+        "location",
+        "source",
+        "created",
+        "updated",
+        "at",
+        "ref",
+        "reference",
+        "id_type",
+        "lifetime",
+        "age",
+        "domain",
+        "samesite",
+        "secure",
+        "httponly",
+    ]
+)
+_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _parts(key: str) -> list[str]:
+    return [p.lower() for p in _PARTS.findall(key)]
+
+
+@functools.lru_cache(maxsize=1024)
+def is_secret_label(key: str) -> bool | None:
+    """Whether a key names a secret: ``True`` (``db_password``, ``X-Api-Key``,
+    ``SECRET_KEY``), ``None`` when it may (a bare ``key``: the value decides) or
+    ``False`` (``token_count``, ``KeyError``, ``primary_key`` is ``None``)."""
+    parts = _parts(key)
+    if not parts or parts[-1] in _META:
+        return False
+    verdict: bool | None = False
+    for index, part in enumerate(parts):
+        if part in _STRONG:
+            return True
+        if part in ("key", "keys"):
+            before = parts[index - 1] if index else ""
+            if before in _KEY_QUALIFIERS:
+                return True
+            verdict = None
+    return verdict
+
+
+_PLACEHOLDERS = frozenset(
+    [
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "empty",
+        "redacted",
+        "hidden",
+        "masked",
+        "changeme",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "bool",
+        "int",
+    ]
+)
+_PROSE = frozenset(
+    [
+        "expired",
+        "invalid",
+        "missing",
+        "required",
+        "revoked",
+        "incorrect",
+        "wrong",
+        "denied",
+        "rejected",
+        "unknown",
+        "not",
+        "must",
+        "should",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "be",
+        "been",
+        "cannot",
+        "can",
+        "can't",
+        "could",
+        "does",
+        "did",
+        "do",
+        "too",
+        "empty",
+        "malformed",
+        "unauthorized",
+        "forbidden",
+        "blank",
+        "mismatch",
+        "changed",
+        "reset",
+        "updated",
+        "set",
+        "unset",
+        "accepted",
+        "verified",
+        "ok",
+        "failed",
+        "failure",
+        "error",
+        "the",
+        "a",
+        "an",
+        "for",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "was",
+        "not_found",
+        "mismatched",
+        "expires",
+        "expiring",
+        "needed",
+        "needs",
+        "please",
+        "see",
+        "use",
+        "check",
+        "contains",
+        "authentication",
+        "authorization",
+        "validation",
+        "length",
+    ]
+)
+
+
+def plausible_value(value: str, *, prose_allowed: bool) -> bool:
+    """Whether a labelled value is a real value rather than a placeholder or prose."""
+    bare = value.strip().strip("\"'`").strip()
+    if not bare or bare.lower() in _PLACEHOLDERS:
+        return False
+    if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
+        return False
+    if set(bare) <= {"*", "x", "X", "•", ".", "-", "_", "#"}:
+        return False
+    return not (prose_allowed and bare.isalpha() and bare.lower() in _PROSE)
