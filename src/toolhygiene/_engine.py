@@ -88,15 +88,17 @@ _FIRST = operator.itemgetter(0)
 _SECOND = operator.itemgetter(1)
 
 
-_plans: dict[int, _Plan] = {}
+_current: list[tuple[tuple[Detector, ...], _Plan]] = []
 
 
 def _plan() -> _Plan:
+    """The plan for the built-in detectors and the user's current ones (rebuilt only when
+    the user's change: ``_registry`` replaces its tuple on every change)."""
     user = _registry.user_detectors()
-    plan = _plans.get(id(user))
-    if plan is None or plan.detectors[len(BUILT_IN) :] != user:
-        _plans.clear()
-        plan = _plans[id(user)] = _Plan((*BUILT_IN, *user))
+    if _current and _current[0][0] is user:
+        return _current[0][1]
+    plan = _Plan((*BUILT_IN, *user))
+    _current[:] = [(user, plan)]
     return plan
 
 
