@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import time
 import timeit
 
 import toolhygiene as th
@@ -34,8 +35,11 @@ def raised(message: str) -> Exception:
 
 
 def measure(label: str, exc: Exception, number: int) -> float:
-    best = min(timeit.repeat(lambda: th.summarize(exc, "get_order"), number=number, repeat=5))
-    base = min(timeit.repeat(lambda: repr(exc), number=number, repeat=5))
+    # Process time, not wall time: other processes on a shared machine do not count.
+    best = min(timeit.repeat(lambda: th.summarize(exc, "get_order"), number=number, repeat=9,
+                             timer=time.process_time))
+    base = min(timeit.repeat(lambda: repr(exc), number=number, repeat=9,
+                             timer=time.process_time))
     per = best / number
     print(f"{label:<28} {per * 1e6:>10.1f} us/failure   repr(exc): {base / number * 1e6:>8.2f} us"
           f"   ratio {per / (base / number):>8.1f}x")

@@ -222,7 +222,9 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         re.compile(
-            r"(?<![\w.\-])(?P<key>[\w.\-]{0,40}?(?:" + "|".join(_LABEL_WORDS) + r")[\w.\-]{0,40})"
+            # The key is the whole identifier: the needles put the match at its start,
+            # and is_secret_label reads it (no alternation tried at every character).
+            r"(?<![\w.\-])(?P<key>[\w.\-]{1,80})"
             r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})" + _VALUE,
             re.IGNORECASE,
         ),
@@ -236,8 +238,7 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         re.compile(
-            r"(?<![\w-])--(?P<key>[a-z0-9\-]{0,30}(?:password|passwd|token|secret|api-?key|"
-            r"access-key|private-key)[a-z0-9\-]{0,20})(?P<sep>[ \t]{1,5})"
+            r"(?<![\w-])--(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
             r"(?P<secret>[^\s\"'\-][^\s\"']{0,1023})",
             re.IGNORECASE,
         ),
