@@ -167,9 +167,13 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "slack-webhook",
-        re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,200}"),
+        re.compile(
+            r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,200}"
+        ),
         ("hooks.slack.com/",),
         anchored=True,
+        back=8,  # the whole URL is the secret: start at its scheme
+        back_chars="htps:/",
     ),
     Detector(
         "teams-webhook",
