@@ -111,7 +111,7 @@ def test_hostile_exception_through_a_session(name: str, instant: None) -> None:
     assert len(outcome.content) <= 300 and "\n" not in outcome.content
     failed = seen.named("tool.failed")
     assert failed
-    assert "Traceback (most recent call last)" in failed[0]["traceback"]
+    assert "Traceback (most recent call last)" in failed[0]["exception"]
 
 
 @pytest.mark.parametrize("kind", [KeyboardInterrupt, SystemExit, GeneratorExit,

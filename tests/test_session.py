@@ -412,9 +412,9 @@ def test_every_failure_is_logged_with_its_full_traceback(call: Callable[[th.Sess
     [event] = seen.named("tool.failed")
     assert event["category"] == "not_found" and event["tool"] == "read"
     assert event["fingerprint"] and event["retryable"] is False
-    assert "Traceback (most recent call last)" in event["traceback"]
-    assert "in read" in event["traceback"]
-    assert "alice" not in event["traceback"]
+    assert "Traceback (most recent call last)" in event["exception"]
+    assert "in read" in event["exception"]
+    assert "alice" not in event["exception"]
 
 
 def test_log_redaction_can_be_turned_off(call: Callable[[th.Session], Call]) -> None:
@@ -429,7 +429,7 @@ def test_log_redaction_can_be_turned_off(call: Callable[[th.Session], Call]) -> 
             outcome = call(th.Session([read]))("read", {"path": "/home/alice/missing.txt"})
     finally:
         th.configure(redact_logs=previous.redact_logs)
-    assert "alice" in seen.named("tool.failed")[0]["traceback"]
+    assert "alice" in seen.named("tool.failed")[0]["exception"]
     assert "alice" not in outcome.content
 
 
@@ -471,11 +471,12 @@ def test_closed_tool_is_logged(call: Callable[[th.Session], Call]) -> None:
     def broken() -> None:
         raise ValueError("no")
 
+    session = th.Session([broken])
     with th.testing.capture() as seen:
-        call(th.Session([broken]))("broken")
+        call(session)("broken")
     assert seen.named("tool.closed") == [
         {"event": "tool.closed", "tool": "broken", "failures": 1, "log_level": "warning",
-         "session": seen.named("tool.closed")[0]["session"]}]
+         "session.id": session.id}]
 
 
 def test_instant_retries_restores_the_previous_setting() -> None:

@@ -19,6 +19,9 @@ recovers.
 from toolhygiene import testing
 from toolhygiene._config import Settings, configure
 from toolhygiene._exceptions import UsageError
+from toolhygiene._observe import Call as HookCall
+from toolhygiene._observe import Event as HookEvent
+from toolhygiene._observe import Hooks, add_hooks
 from toolhygiene._registry import add_redaction, clear_redactions, never_redact
 from toolhygiene.classify import classify, summarize
 from toolhygiene.errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
@@ -36,6 +39,9 @@ __all__ = [
     "Empty",
     "FAILURE_SCHEMA",
     "Failure",
+    "HookCall",
+    "HookEvent",
+    "Hooks",
     "Outcome",
     "Ranked",
     "Rule",
@@ -45,6 +51,7 @@ __all__ = [
     "Tool",
     "ToolError",
     "UsageError",
+    "add_hooks",
     "add_redaction",
     "add_rule",
     "classify",

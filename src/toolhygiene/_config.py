@@ -1,4 +1,5 @@
-"""Process-wide settings: the line and result caps, Retry-After bounds, redaction, test mode.
+"""Process-wide settings: the line and result caps, Retry-After bounds, redaction, logs,
+OpenTelemetry, test mode.
 
 One mutable object, read at call time, so ``configure()`` and the helpers in
 ``toolhygiene.testing`` take effect for sessions that already exist.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
@@ -36,6 +38,13 @@ class Settings:
         result_cap: most characters of a successful result the model sees, marker
             included (a tool's or a session's own cap wins).
         instant_retries: local retries do not sleep (set by ``testing.instant_retries``).
+        logs: where the log events go: ``True`` (structlog when the application
+            configured it, else ``logging``), ``False`` (nowhere), a ``logging.Logger``,
+            or a structlog-style logger.
+        opentelemetry: spans and the duration metric, when ``opentelemetry-api`` is
+            installed and the application set a provider.
+        trace_content: spans also carry the arguments, the result and the exception's
+            message (redacted); off by default, since they may be sensitive.
     """
 
     line_cap: int = 300
@@ -44,6 +53,9 @@ class Settings:
     redact_emails: bool = True
     result_cap: int = RESULT_CAP
     instant_retries: bool = False
+    logs: Any = True
+    opentelemetry: bool = True
+    trace_content: bool = False
 
 
 settings = Settings()
@@ -66,12 +78,17 @@ def configure(
     redact_logs: bool | None = None,
     redact_emails: bool | None = None,
     result_cap: int | None = None,
+    logs: Any = None,
+    opentelemetry: bool | None = None,
+    trace_content: bool | None = None,
 ) -> Settings:
     """Change process-wide settings; return the previous ones (to restore later).
 
     Raises:
         UsageError: a value out of range (a line cap under 160 characters, a ceiling
-            that is not a positive finite number, a result cap under 1,000 characters).
+            that is not a positive finite number, a result cap under 1,000 characters,
+            ``logs`` that is none of a bool, a ``logging.Logger`` or an object with
+            ``info`` and ``warning`` methods).
     """
     previous = dataclasses.replace(settings)
     if line_cap is not None:
@@ -82,10 +99,25 @@ def configure(
                 f"retry_after_ceiling must be a positive number, got {retry_after_ceiling}"
             )
         settings.retry_after_ceiling = retry_after_ceiling
+    if not (logs is None or isinstance(logs, bool) or _is_logger(logs)):
+        raise UsageError(
+            "logs must be True, False, a logging.Logger or a structlog-style logger "
+            f"(with info and warning methods), got {logs!r}"
+        )
     if redact_logs is not None:
         settings.redact_logs = _checks.flag("redact_logs", redact_logs)
     if redact_emails is not None:
         settings.redact_emails = _checks.flag("redact_emails", redact_emails)
     if result_cap is not None:
         settings.result_cap = check_result_cap(result_cap) or RESULT_CAP
+    if logs is not None:
+        settings.logs = logs
+    if opentelemetry is not None:
+        settings.opentelemetry = _checks.flag("opentelemetry", opentelemetry)
+    if trace_content is not None:
+        settings.trace_content = _checks.flag("trace_content", trace_content)
     return previous
+
+
+def _is_logger(value: Any) -> bool:
+    return all(callable(getattr(value, m, None)) for m in ("info", "warning"))

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolhygiene import _observe
 from toolhygiene._exceptions import UsageError
-from toolhygiene._log import logger
 from toolhygiene.formats._base import field
 
 __all__ = [
@@ -93,8 +93,9 @@ class ServerHistory:
     ``clear_at_least``.
     """
 
-    def __init__(self, mode: History, clear_at_least: int) -> None:
+    def __init__(self, mode: History, clear_at_least: int, session_id: str = "") -> None:
         self.mode: History = mode
+        self.session_id = session_id
         self.clear_at_least = clear_at_least
         self.saved = 0
         self.response_id: str | None = None
@@ -198,7 +199,10 @@ class ServerHistory:
     def _deleted(self, conversation: str, targets: Sequence[str]) -> int:
         with self._lock:
             self._deletable.clear()
-        logger.info("conversation.items_deleted", conversation=conversation, items=len(targets))
+        fields = {"conversation": conversation, "items": len(targets)}
+        _observe.emit(
+            _observe.Event("conversation.items_deleted", self.session_id, None, None, fields)
+        )
         return len(targets)
 
     def delete_recovered(self, client: Any) -> int:

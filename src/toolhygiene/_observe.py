@@ -1,32 +1,273 @@
-"""Who is watching what the model sees (``testing.capture`` registers here)."""
+"""Hooks: what toolhygiene tells the code that watches it.
+
+Every output is built on this one interface: the logs (``_log``), the OpenTelemetry spans
+(``_telemetry``), ``testing.capture()``, and the hooks users add with ``th.add_hooks()``
+to send metrics anywhere without parsing logs. A hook that raises is reported through
+``logging`` and never breaks a tool call.
+
+The calls that start and end a tool call (``on_call``/``on_outcome``) are made only when
+some hook asks for them, so the success path pays nothing when nobody watches.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["notify", "watch"]
+__all__ = [
+    "Call",
+    "Event",
+    "Hooks",
+    "add_hooks",
+    "around",
+    "around_async",
+    "emit",
+    "set_telemetry",
+    "watching",
+]
+
+_fallback = logging.getLogger("toolhygiene")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing toolhygiene noticed; ``name`` and ``fields`` are those of its log event.
+
+    Attributes:
+        name: ``tool.failed``, ``tool.refused``, ``tool.retry``, ``tool.closed``,
+            ``error.recovered``, ``error.stopped``, ``transcript.cleared``,
+            ``conversation.items_deleted`` or ``session.closed``.
+        session_id: the Session's id (``Session.id``).
+        tool: the tool concerned, when there is one.
+        call_id: the call's id in the model's turn, when known.
+        fields: the event's other documented fields (category, fingerprint, ...).
+        failure: the ``Failure`` record, for ``tool.failed``, ``tool.refused`` and
+            ``tool.retry``.
+        exc: the exception, for ``tool.failed`` and ``tool.retry`` (the full
+            traceback hangs on it).
+    """
+
+    name: str
+    session_id: str
+    tool: str | None = None
+    call_id: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    failure: Any = None
+    exc: BaseException | None = None
+
+    @property
+    def level(self) -> int:
+        """The ``logging`` level the event is logged at."""
+        if self.name == "tool.failed" and self.fields.get("category") == "unknown":
+            return logging.WARNING
+        return _LEVELS.get(self.name, logging.INFO)
+
+    def record(self) -> dict[str, Any]:
+        """The event as the flat dict its log line carries (without the traceback)."""
+        flat: dict[str, Any] = {"event": self.name, "session.id": self.session_id}
+        if self.tool is not None:
+            flat["tool"] = self.tool
+        if self.call_id is not None:
+            flat["call_id"] = self.call_id
+        flat.update(self.fields)
+        return flat
+
+
+# A failure the model sees is part of an agent's normal work: INFO, unless nobody could
+# say what it was (category unknown: probably a bug in the tool) or a tool closed.
+_LEVELS = {"tool.closed": logging.WARNING}
+
+
+class Call:
+    """One tool call in flight, as the ``on_call``/``on_outcome`` hooks see it.
+
+    Attributes:
+        session_id: the Session's id.
+        tool: the tool's name as the model sent it.
+        call_id: the call's id in the model's turn, when known.
+        arguments: what the model sent (a dict or the JSON text).
+        started: ``time.perf_counter()`` when the call started.
+        seconds: how long the call took (set before ``on_outcome``).
+        asynchronous: whether it runs through ``acall``/``ahandle``.
+    """
+
+    __slots__ = (
+        "_slots",
+        "arguments",
+        "asynchronous",
+        "call_id",
+        "seconds",
+        "session_id",
+        "started",
+        "tool",
+    )
+
+    def __init__(
+        self, session_id: str, tool: str, call_id: str | None, arguments: Any, asynchronous: bool
+    ) -> None:
+        self.session_id = session_id
+        self.tool = tool
+        self.call_id = call_id
+        self.arguments = arguments
+        self.asynchronous = asynchronous
+        self.started = time.perf_counter()
+        self.seconds = 0.0
+        self._slots: dict[int, Any] = {}
+
+    def keep(self, owner: object, value: Any) -> None:
+        """Keep ``value`` for ``owner`` (a hook) until the call ends."""
+        self._slots[id(owner)] = value
+
+    def kept(self, owner: object) -> Any:
+        """What ``owner`` kept on this call, or ``None``."""
+        return self._slots.get(id(owner))
+
+
+class Hooks:
+    """Subclass, override what you need, register with ``th.add_hooks(hooks)``.
+
+    Every method is called in the thread (or task) of the tool call, so keep them quick.
+    ``on_call`` and ``on_outcome`` are called only when some registered hook overrides
+    them.
+    """
+
+    def on_call(self, call: Call) -> None:
+        """A tool call starts (before its arguments are checked)."""
+
+    def on_outcome(self, call: Call, outcome: Any) -> None:
+        """A tool call ended: ``outcome`` is its ``Outcome``, or ``None`` when a
+        ``BaseException`` (cancellation, ``KeyboardInterrupt``) is going through it."""
+
+    def on_failure(self, event: Event) -> None:
+        """``tool.failed`` (the model sees a failure) or ``tool.refused`` (a closed
+        tool's call, not run)."""
+
+    def on_retry(self, event: Event) -> None:
+        """``tool.retry``: a transient failure is retried locally, after ``wait`` s."""
+
+    def on_close(self, event: Event) -> None:
+        """``tool.closed``: a tool reached its cap and is closed for the conversation."""
+
+    def on_clear(self, event: Event) -> None:
+        """``transcript.cleared``: errors left the message list after a recovery;
+        ``conversation.items_deleted``: recovered items deleted from a server-held
+        conversation."""
+
+    def on_tail(self, event: Event) -> None:
+        """``error.recovered`` or ``error.stopped``: an error's tail is known."""
+
+    def on_end(self, event: Event) -> None:
+        """``session.closed``: the conversation ended (``close()`` or ``reset()``)."""
+
+
+_METHODS = {
+    "tool.failed": "on_failure",
+    "tool.refused": "on_failure",
+    "tool.retry": "on_retry",
+    "tool.closed": "on_close",
+    "transcript.cleared": "on_clear",
+    "conversation.items_deleted": "on_clear",
+    "error.recovered": "on_tail",
+    "error.stopped": "on_tail",
+    "session.closed": "on_end",
+}
 
 _lock = threading.Lock()
-_watchers: list[Callable[[Any], None]] = []
+_hooks: tuple[Hooks, ...] = ()
+_call_hooks: tuple[Hooks, ...] = ()
+# The OpenTelemetry output joins the call hooks only while a provider is set and it is on.
+_telemetry: Any = None
 
 
-def watch(callback: Callable[[Any], None]) -> Callable[[], None]:
-    """Call ``callback(outcome)`` for every outcome; returns the function that stops it."""
+def _overrides(hooks: Hooks, name: str) -> bool:
+    return getattr(type(hooks), name) is not getattr(Hooks, name)
+
+
+def _rebuild(hooks: tuple[Hooks, ...]) -> None:
+    global _hooks, _call_hooks
+    _hooks = hooks
+    _call_hooks = tuple(h for h in hooks if _overrides(h, "on_call") or _overrides(h, "on_outcome"))
+
+
+def add_hooks(hooks: Hooks) -> Callable[[], None]:
+    """Send every event to ``hooks`` (a ``Hooks`` subclass); returns the function that
+    removes them again. Hooks are process-wide, like logging handlers."""
+    if not isinstance(hooks, Hooks):
+        from toolhygiene._exceptions import UsageError
+
+        raise UsageError(f"add_hooks takes a th.Hooks subclass instance, got {hooks!r}")
     with _lock:
-        _watchers.append(callback)
+        _rebuild((*_hooks, hooks))
 
-    def stop() -> None:
+    def remove() -> None:
         with _lock:
-            if callback in _watchers:
-                _watchers.remove(callback)
+            _rebuild(tuple(h for h in _hooks if h is not hooks))
 
-    return stop
+    return remove
 
 
-def notify(outcome: Any) -> None:
-    """Tell every watcher about ``outcome`` (cheap when nobody watches)."""
-    if _watchers:
-        for callback in tuple(_watchers):
-            callback(outcome)
+def set_telemetry(output: Any) -> None:
+    """Install the OpenTelemetry output (one object with ``live()`` and the hook methods)."""
+    global _telemetry
+    _telemetry = output
+
+
+def watching() -> tuple[Hooks, ...]:
+    """The hooks that see calls start and end; empty when the call can run bare."""
+    telemetry = _telemetry
+    if telemetry is not None and telemetry.live():
+        return (*_call_hooks, telemetry)
+    return _call_hooks
+
+
+def _guarded(method: Callable[..., None], *args: Any) -> None:
+    try:
+        method(*args)
+    except Exception:
+        _fallback.exception("a toolhygiene hook failed: %r", method)
+
+
+def emit(event: Event) -> None:
+    """Hand ``event`` to every hook that wants it (and to the OpenTelemetry output)."""
+    name = _METHODS[event.name]
+    for hooks in _hooks:
+        _guarded(getattr(hooks, name), event)
+    telemetry = _telemetry
+    if telemetry is not None and telemetry.live():
+        _guarded(getattr(telemetry, name), event)
+
+
+def around(hooks: tuple[Hooks, ...], run: Callable[..., Any], call: Call) -> Any:
+    """``run(tool, arguments, call_id)`` between ``on_call`` and ``on_outcome``."""
+    for each in hooks:
+        _guarded(each.on_call, call)
+    outcome = None
+    try:
+        outcome = run(call.tool, call.arguments, call.call_id)
+    finally:
+        _ended(hooks, call, outcome)
+    return outcome
+
+
+async def around_async(
+    hooks: tuple[Hooks, ...], run: Callable[..., Awaitable[Any]], call: Call
+) -> Any:
+    """``around`` for ``acall``."""
+    for each in hooks:
+        _guarded(each.on_call, call)
+    outcome = None
+    try:
+        outcome = await run(call.tool, call.arguments, call.call_id)
+    finally:
+        _ended(hooks, call, outcome)
+    return outcome
+
+
+def _ended(hooks: tuple[Hooks, ...], call: Call, outcome: Any) -> None:
+    call.seconds = time.perf_counter() - call.started
+    for each in reversed(hooks):
+        _guarded(each.on_outcome, call, outcome)

@@ -15,7 +15,7 @@ from typing import Any
 
 import tenacity
 
-from toolhygiene import _config
+from toolhygiene import _config, _observe
 from toolhygiene.classify import classify
 from toolhygiene.errors import CoarseClass, Failure
 from toolhygiene.ledger import Ledger
@@ -34,6 +34,7 @@ class Plan:
     values: dict[str, Any]
     arguments: Mapping[str, Any] | str | bytes | None
     index: int
+    call_id: str | None = None
     seen: tuple[BaseException, Failure] | None = None
 
 
@@ -48,14 +49,14 @@ class LocalRetries:
         rules: tuple[Rule, ...],
         line_cap: Callable[[], int],
         ledger: Ledger,
-        log: Any,
+        session_id: str,
     ) -> None:
         self.max_wait = max_wait
         self.budget = budget
         self.rules = rules
         self.line_cap = line_cap
         self.ledger = ledger
-        self.log = log
+        self.session_id = session_id
 
     def classify(self, plan: Plan, exc: BaseException) -> Failure:
         """``exc`` classified with the tool's and the session's rules, once per exception."""
@@ -100,12 +101,16 @@ class LocalRetries:
         exc = state.outcome.exception() if state.outcome else None
         self.ledger.retried()
         failure = self.classify(plan, exc) if exc is not None else None
-        self.log.info(
-            "tool.retry",
-            tool=plan.tool.name,
-            attempt=state.attempt_number,
-            wait=state.upcoming_sleep,
-            category=failure.category.value if failure else None,
+        fields = {
+            "attempt": state.attempt_number,
+            "wait": state.upcoming_sleep,
+            "category": failure.category.value if failure else None,
+            "fingerprint": failure.fingerprint if failure else None,
+        }
+        _observe.emit(
+            _observe.Event(
+                "tool.retry", self.session_id, plan.tool.name, plan.call_id, fields, failure, exc
+            )
         )
 
     def options(self, plan: Plan) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 from typing import Any
 
 from toolhygiene.tool import Tool
@@ -50,7 +51,8 @@ def run_sync(
         return asyncio.run(with_timeout(tool.invoke(values), tool))
     if tool.timeout is None or pool is None:
         return tool.invoke(values)
-    future = pool.submit(tool.invoke, values)
+    # In a copy of this context: the tool's own spans are children of the call's span.
+    future = pool.submit(contextvars.copy_context().run, tool.invoke, values)
     try:
         return future.result(timeout=tool.timeout)
     except concurrent.futures.TimeoutError:

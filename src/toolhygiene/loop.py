@@ -18,10 +18,9 @@ from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import _streams, _words, formats
+from toolhygiene import _observe, _streams, _words, formats
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import Chain, ServerHistory, answered, chain_of
-from toolhygiene._log import logger
 from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
 
@@ -176,6 +175,7 @@ def finish(
     transcript: Transcript,
     server: ServerHistory,
     *,
+    session_id: str,
     mirror: Messages | None = None,
 ) -> None:
     """Append the turn and its results (with the note), clear the errors of the tools
@@ -200,7 +200,8 @@ def finish(
     target = mirror if held else messages
     if rounds and target is not None:
         transcript.apply(adapter, target, rounds)
-        logger.info("transcript.cleared", rounds=len(rounds), held_by_server=held)
+        fields = {"rounds": len(rounds), "held_by_server": held}
+        _observe.emit(_observe.Event("transcript.cleared", session_id, None, None, fields))
     removed = bool(counts) and bool(rounds) and not held
     note = _words.recovered_note(counts, removed=removed) if counts else None
     results = adapter.result_items(

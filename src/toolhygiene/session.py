@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import dataclasses
 import hashlib
-import itertools
 import json
+import secrets
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import tenacity
 
-from toolhygiene import _checks, _config, _observe, _safe_results, _words, loop
+# _log and _telemetry are the outputs: importing them registers their hooks.
+from toolhygiene import _checks, _config, _log, _observe, _safe_results, _telemetry, _words, loop  # noqa: F401
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
-from toolhygiene._log import logger, traceback_text
+from toolhygiene._observe import Event
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import loop_running, run_async, run_sync
 from toolhygiene.errors import Category, Failure, ToolError
@@ -36,8 +38,6 @@ from toolhygiene.tool import Format, Tool, as_tool, definitions
 from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
 __all__ = ["Outcome", "Session"]
-
-_ids = itertools.count(1)
 
 
 class Outcome(NamedTuple):
@@ -82,6 +82,8 @@ class Session:
             clearing waits; in server mode, the saving at which a re-seed is due.
         result_cap: most characters of one successful result the model sees (a tool's
             own ``result_cap`` wins; default: ``configure(result_cap=...)``, 20,000).
+        session_id: the id every log event and span of this conversation carries (your
+            own conversation id); default: a random 16-character hex id.
     """
 
     def __init__(
@@ -97,10 +99,12 @@ class Session:
         history: History = "client",
         clear_at_least: int | str = 0,
         result_cap: int | None = None,
+        session_id: str | None = None,
     ) -> None:
         _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
         if history not in HISTORIES:
             raise UsageError(f"history must be 'client' or 'server', got {history!r}")
+        self.id = _session_id(session_id)
         self.history: History = history
         self.clear_at_least = threshold(clear_at_least)
         self.tools: dict[str, Tool[Any, Any]] = {}
@@ -109,7 +113,6 @@ class Session:
             if prepared.name in self.tools:
                 raise UsageError(f"two tools are named {prepared.name!r}; names must be unique")
             self.tools[prepared.name] = prepared
-        self.id = f"s{next(_ids)}"
         self.max_failures = max_failures
         self.max_wait = max_wait
         self.retry_budget = retry_budget
@@ -118,19 +121,18 @@ class Session:
         self.result_cap = _config.check_result_cap(result_cap)
         self._lock = threading.Lock()
         self._ledger = Ledger()
-        self._log = logger.bind(session=self.id)
         self._retries = LocalRetries(
             max_wait=max_wait,
             budget=retry_budget,
             rules=self.rules,
             line_cap=self._line_cap,
             ledger=self._ledger,
-            log=self._log,
+            session_id=self.id,
         )
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
         self.clearing: Clearing = clearing
-        self.server = ServerHistory(history, self.clear_at_least)
+        self.server = ServerHistory(history, self.clear_at_least, self.id)
         self._transcript = self._new_transcript()
         self._conversation = Conversation(self.server)
         self.is_closed = False
@@ -142,7 +144,7 @@ class Session:
         return (found.max_failures if found else None) or self.max_failures
 
     def _begin(
-        self, name: str, arguments: Mapping[str, Any] | str | bytes | None
+        self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
     ) -> Plan | Outcome:
         if self.is_closed:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
@@ -158,7 +160,7 @@ class Session:
                 instead=instead,
                 exc_type="UnknownTool",
             )
-            return self._record_failure(failure, index, attempts=0, exc=None, call="")
+            return self._record_failure(failure, index, 0, None, call="", call_id=call_id)
         if closed_after is not None:
             failure = Failure(
                 tool=name,
@@ -172,14 +174,15 @@ class Session:
             outcome = Outcome(
                 name, False, failure.line(self._line_cap()), failure=failure, number=index
             )
-            self._log.info("tool.refused", tool=name, failures=closed_after)
-            _observe.notify(outcome)
+            _observe.emit(
+                Event("tool.refused", self.id, name, call_id, {"failures": closed_after}, failure)
+            )
             return outcome
         try:
             values = found.validate(arguments)
         except Exception as exc:  # validate raises ToolError; anything else is reported too
-            return self._failed(Plan(found, {}, arguments, index), exc, attempts=0)
-        return Plan(found, values, arguments, index)
+            return self._failed(Plan(found, {}, arguments, index, call_id), exc, attempts=0)
+        return Plan(found, values, arguments, index, call_id)
 
     def _line_cap(self) -> int:
         return self.line_cap or _config.settings.line_cap
@@ -192,8 +195,7 @@ class Session:
             return self._failed(plan, exc, attempts)
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
         for tail in self._ledger.succeeded(name, plan.index):
-            self._log.info("error.recovered", recovered_by=name, **tail)
-        _observe.notify(outcome)
+            _observe.emit(Event("error.recovered", self.id, name, plan.call_id, tail))
         return outcome
 
     def _failed(self, plan: Plan, exc: BaseException, attempts: int) -> Outcome:
@@ -209,7 +211,9 @@ class Session:
         # The key of the call is what the function received (defaults filled in, "false"
         # read as False); arguments that never validated are keyed as they were sent.
         key = _call_key(plan.values if attempts else plan.arguments)
-        return self._record_failure(failure, plan.index, attempts, exc, key)
+        return self._record_failure(
+            failure, plan.index, attempts, exc, call=key, call_id=plan.call_id
+        )
 
     def _record_failure(
         self,
@@ -217,7 +221,9 @@ class Session:
         index: int,
         attempts: int,
         exc: BaseException | None,
+        *,
         call: str,
+        call_id: str | None,
     ) -> Outcome:
         name = failure.tool
         failure, line = self._ledger.failed(
@@ -227,36 +233,49 @@ class Session:
             self._line_cap(),
             call,
         )
-        self._log.warning(
-            "tool.failed",
-            tool=name,
-            category=failure.category.value,
-            fingerprint=failure.fingerprint,
-            retryable=failure.retryable,
-            status=failure.status,
-            attempts=attempts,
-            exc_type=failure.exc_type,
-            frame=failure.frame,
-            line=line,
-            traceback=traceback_text(exc) if exc is not None else None,
-        )
+        fields = {
+            "category": failure.category.value,
+            "fingerprint": failure.fingerprint,
+            "retryable": failure.retryable,
+            "status": failure.status,
+            "attempts": attempts,
+            "exc_type": failure.exc_type,
+            "frame": failure.frame,
+            "line": line,
+        }
+        _observe.emit(Event("tool.failed", self.id, name, call_id, fields, failure, exc))
         if failure.closes:
-            self._log.warning("tool.closed", tool=name, failures=failure.count)
-        outcome = Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
-        _observe.notify(outcome)
-        return outcome
+            _observe.emit(Event("tool.closed", self.id, name, call_id, {"failures": failure.count}))
+        return Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
 
     # -- sync shell -------------------------------------------------------------------
 
-    def call(self, name: str, arguments: Mapping[str, Any] | str | bytes | None = None) -> Outcome:
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes | None = None,
+        *,
+        call_id: str | None = None,
+    ) -> Outcome:
         """Run one tool call the model asked for; never raises for the tool's failures.
 
-        ``arguments`` is a dict or the JSON string the model sent.
+        ``arguments`` is a dict or the JSON string the model sent; ``call_id`` the call's
+        id in the model's turn, for the logs and spans (``handle`` passes it).
         """
+        hooks = _observe.watching()
+        if hooks:
+            call = _observe.Call(self.id, name, call_id, arguments, asynchronous=False)
+            outcome: Outcome = _observe.around(hooks, self._call, call)
+            return outcome
+        return self._call(name, arguments, call_id)
+
+    def _call(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
+    ) -> Outcome:
         found = self.tools.get(name)
         if found is not None and found.is_async and loop_running():
             raise UsageError(f"{name} is async and an event loop is running: use acall()")
-        plan = self._begin(name, arguments)
+        plan = self._begin(name, arguments, call_id)
         if isinstance(plan, Outcome):
             return plan
         tool = plan.tool
@@ -304,10 +323,24 @@ class Session:
     # -- async shell ------------------------------------------------------------------
 
     async def acall(
-        self, name: str, arguments: Mapping[str, Any] | str | bytes | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes | None = None,
+        *,
+        call_id: str | None = None,
     ) -> Outcome:
         """``call`` for async code; sync tools run in a worker thread, off the loop."""
-        plan = self._begin(name, arguments)
+        hooks = _observe.watching()
+        if hooks:
+            call = _observe.Call(self.id, name, call_id, arguments, asynchronous=True)
+            outcome: Outcome = await _observe.around_async(hooks, self._acall, call)
+            return outcome
+        return await self._acall(name, arguments, call_id)
+
+    async def _acall(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
+    ) -> Outcome:
+        plan = self._begin(name, arguments, call_id)
         if isinstance(plan, Outcome):
             return plan
         try:
@@ -362,13 +395,30 @@ class Session:
         turn = loop.read(response, format)
         self._conversation.check(turn, messages, mirror)
         if len(turn.calls) == 1:
-            outcomes = [self.call(turn.calls[0].name, turn.calls[0].arguments)]
+            first = turn.calls[0]
+            outcomes = [self.call(first.name, first.arguments, call_id=first.id)]
         elif turn.calls:
             pool = self._pool(rounds=True)
-            outcomes = list(pool.map(lambda c: self.call(c.name, c.arguments), turn.calls))
+            # Each call runs in a copy of this thread's context: its span's parent is the
+            # span current here.
+            futures = [
+                pool.submit(
+                    contextvars.copy_context().run, self.call, c.name, c.arguments, call_id=c.id
+                )
+                for c in turn.calls
+            ]
+            outcomes = [f.result() for f in futures]
         else:
             outcomes = []
-        loop.finish(turn, outcomes, messages, self._transcript, self.server, mirror=mirror)
+        loop.finish(
+            turn,
+            outcomes,
+            messages,
+            self._transcript,
+            self.server,
+            session_id=self.id,
+            mirror=mirror,
+        )
         self._conversation.served(turn)
         return turn.step
 
@@ -384,8 +434,18 @@ class Session:
         ``asyncio.gather``."""
         turn = await loop.aread(response, format)
         self._conversation.check(turn, messages, mirror)
-        outcomes = await asyncio.gather(*(self.acall(c.name, c.arguments) for c in turn.calls))
-        loop.finish(turn, outcomes, messages, self._transcript, self.server, mirror=mirror)
+        outcomes = await asyncio.gather(
+            *(self.acall(c.name, c.arguments, call_id=c.id) for c in turn.calls)
+        )
+        loop.finish(
+            turn,
+            outcomes,
+            messages,
+            self._transcript,
+            self.server,
+            session_id=self.id,
+            mirror=mirror,
+        )
         self._conversation.served(turn)
         return turn.step
 
@@ -432,7 +492,7 @@ class Session:
         with self._lock:
             self._ledger = Ledger()
             self._retries.ledger = self._ledger
-            self.server = ServerHistory(self.history, self.clear_at_least)
+            self.server = ServerHistory(self.history, self.clear_at_least, self.id)
             self._transcript = self._new_transcript()
             self._conversation = Conversation(self.server)
 
@@ -444,11 +504,10 @@ class Session:
 
     def _end_conversation(self) -> None:
         for tail in self._ledger.stop():
-            self._log.info("error.stopped", **tail)
+            _observe.emit(Event("error.stopped", self.id, tail["tool"], None, tail))
         stats = self._ledger.stats()
-        self._log.info(
-            "session.closed", calls=stats["calls"], failures=sum(stats["failures"].values())
-        )
+        counts = {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
+        _observe.emit(Event("session.closed", self.id, None, None, counts))
 
     def __enter__(self) -> Session:
         return self
@@ -474,6 +533,17 @@ def _check_settings(
         _checks.whole("line_cap", line_cap, _words.MIN_LINE_CAP)
     if clearing not in CLEARINGS:
         raise UsageError(f"clearing must be one of {', '.join(CLEARINGS)}, got {clearing!r}")
+
+
+def _session_id(given: str | None) -> str:
+    """The user's id for the conversation, or a random one unique across processes."""
+    if given is None:
+        return secrets.token_hex(8)
+    if not isinstance(given, str) or not given.strip() or len(given) > 256:
+        raise UsageError(
+            f"session_id must be a non-empty string of at most 256 characters, got {given!r}"
+        )
+    return given
 
 
 def _call_key(arguments: Mapping[str, Any] | str | bytes | None) -> str:

@@ -10,14 +10,14 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import structlog.testing
-
 from toolhygiene import _config, _observe
+from toolhygiene._log import traceback_text
 from toolhygiene._scripted import Event, Reply, ScriptedServer, Seen, closed_port
 from toolhygiene._turns import model_turn, stream_events
 
@@ -63,14 +63,34 @@ class Captured:
         return [e for e in self.events if e.get("event") == event]
 
 
+class _Recorder(_observe.Hooks):
+    """Hooks that keep every outcome and every event, as its log line's fields."""
+
+    def __init__(self, captured: Captured) -> None:
+        self.captured = captured
+
+    def on_outcome(self, call: _observe.Call, outcome: Any) -> None:
+        if outcome is not None:
+            self.captured.outcomes.append(outcome)
+
+    def on_failure(self, event: _observe.Event) -> None:
+        record = event.record()
+        record["log_level"] = logging.getLevelName(event.level).lower()
+        if event.exc is not None:
+            record["exception"] = traceback_text(event.exc)
+        self.captured.events.append(record)
+
+    on_retry = on_close = on_clear = on_tail = on_end = on_failure
+
+
 @contextmanager
 def capture() -> Iterator[Captured]:
-    """Capture what the model saw and the log events inside the block."""
+    """Capture what the model saw and every event inside the block (each as the dict of
+    its log line: ``event``, ``log_level``, ``session.id``, ``tool``, ...), whatever the
+    logging configuration."""
     captured = Captured()
-    stop = _observe.watch(captured.outcomes.append)
+    stop = _observe.add_hooks(_Recorder(captured))
     try:
-        with structlog.testing.capture_logs() as events:
-            captured.events = events
-            yield captured
+        yield captured
     finally:
         stop()

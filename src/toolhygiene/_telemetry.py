@@ -1,0 +1,203 @@
+"""The OpenTelemetry output: one span per tool call, its events, the duration metric.
+
+Follows the execute-tool conventions of the OpenTelemetry GenAI semantic conventions
+(``open-telemetry/semantic-conventions-genai``, Development status; attribute names as in
+the semantic-conventions 1.44.0 registry, ``SCHEMA_URL``). Used only when
+``opentelemetry-api`` is installed (the ``opentelemetry`` extra) and the application set a
+global tracer or meter provider; ``th.configure(opentelemetry=False)`` turns it off.
+
+- span ``execute_tool {gen_ai.tool.name}``, kind INTERNAL, a child of the current span:
+  ``gen_ai.operation.name=execute_tool``, ``gen_ai.tool.name``, ``gen_ai.tool.call.id``,
+  ``gen_ai.tool.type=function``, ``gen_ai.conversation.id`` (the Session's id); on failure
+  ``error.type`` (the category; ``unavailable`` for a closed tool's call) and status ERROR;
+- span event ``gen_ai.execute_tool.exception`` with ``exception.type`` only; the message and
+  the (redacted) stack trace only with ``th.configure(trace_content=True)``, which also adds
+  ``gen_ai.tool.call.arguments`` and ``gen_ai.tool.call.result``;
+- span events ``toolhygiene.tool.retry``, ``toolhygiene.tool.closed``,
+  ``toolhygiene.error.recovered`` and, on the span current in ``handle()``,
+  ``toolhygiene.transcript.cleared``;
+- histogram ``gen_ai.execute_tool.duration`` (s) with ``gen_ai.operation.name``,
+  ``gen_ai.tool.name`` and ``error.type``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from toolhygiene import _config, _observe
+from toolhygiene.redact import sanitize
+
+try:
+    from opentelemetry import context as otel_context
+    from opentelemetry import metrics, trace
+except ImportError:  # the optional extra is not installed: the core works without it
+    trace = None  # type: ignore[assignment]
+
+__all__ = ["SCHEMA_URL", "Telemetry"]
+
+SCHEMA_URL = "https://opentelemetry.io/schemas/1.44.0"
+# The GenAI conventions' advice for durations in seconds.
+BUCKETS = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
+_CONTENT_CAP = 4096
+
+
+def _name(tool: str) -> str:
+    """A tool name safe for a span name (the model may send any text)."""
+    return tool if len(tool) <= 64 and tool.isidentifier() else sanitize(tool, 64) or "?"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("toolhygiene")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        return "0"
+
+
+class Telemetry(_observe.Hooks):
+    """The hooks that make the spans, their events and the metric."""
+
+    def __init__(self) -> None:
+        self._ready = False
+        self._tracer: Any = None
+        self._duration: Any = None
+
+    def live(self) -> bool:
+        """On, and the application set a tracer or a meter provider (cheap to ask)."""
+        if not _config.settings.opentelemetry:
+            return False
+        return self._ready or self._probe()
+
+    def _probe(self) -> bool:
+        tracing = not isinstance(
+            trace.get_tracer_provider(), (trace.ProxyTracerProvider, trace.NoOpTracerProvider)
+        )
+        meters = metrics.get_meter_provider()
+        metering = not (
+            isinstance(meters, metrics.NoOpMeterProvider)
+            or type(meters).__name__ == "_ProxyMeterProvider"
+        )
+        if not (tracing or metering):
+            return False
+        # Both are proxies until set, so whichever comes later is followed too.
+        version = _version()
+        self._tracer = trace.get_tracer("toolhygiene", version, schema_url=SCHEMA_URL)
+        self._duration = metrics.get_meter(
+            "toolhygiene", version, schema_url=SCHEMA_URL
+        ).create_histogram(
+            "gen_ai.execute_tool.duration",
+            unit="s",
+            description="Duration of tool executions.",
+            explicit_bucket_boundaries_advisory=list(BUCKETS),
+        )
+        self._ready = True
+        return True
+
+    # -- the span of one call -------------------------------------------------------------
+
+    def on_call(self, call: _observe.Call) -> None:
+        name = _name(call.tool)
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": name,
+            "gen_ai.tool.type": "function",
+            "gen_ai.conversation.id": call.session_id,
+        }
+        if call.call_id is not None:
+            attributes["gen_ai.tool.call.id"] = call.call_id
+        if _config.settings.trace_content and call.arguments is not None:
+            attributes["gen_ai.tool.call.arguments"] = _arguments(call.arguments)
+        span = self._tracer.start_span(
+            f"execute_tool {name}", kind=trace.SpanKind.INTERNAL, attributes=attributes
+        )
+        token = otel_context.attach(trace.set_span_in_context(span))
+        call.keep(self, (span, token))
+
+    def on_outcome(self, call: _observe.Call, outcome: Any) -> None:
+        kept = call.kept(self)
+        if kept is None:
+            return
+        span, token = kept
+        error = _error_type(outcome)
+        try:
+            if error is not None:
+                span.set_attribute("error.type", error)
+                span.set_status(trace.Status(trace.StatusCode.ERROR))
+            if outcome is not None:
+                span.set_attribute("toolhygiene.attempts", outcome.attempts)
+                if outcome.failure is not None:
+                    span.set_attribute("toolhygiene.fingerprint", outcome.failure.fingerprint)
+                if _config.settings.trace_content:
+                    span.set_attribute("gen_ai.tool.call.result", outcome.content)
+        finally:
+            otel_context.detach(token)
+            span.end()
+        attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": _name(call.tool)}
+        if error is not None:
+            attributes["error.type"] = error
+        self._duration.record(call.seconds, attributes)
+
+    # -- events on the current span ---------------------------------------------------------
+
+    def on_failure(self, event: _observe.Event) -> None:
+        exc = event.exc
+        if exc is None:
+            return
+        attributes = {"exception.type": f"{type(exc).__module__}.{type(exc).__qualname__}"}
+        if _config.settings.trace_content:
+            from toolhygiene._log import traceback_text
+
+            attributes["exception.message"] = event.failure.message if event.failure else ""
+            attributes["exception.stacktrace"] = traceback_text(exc)
+        trace.get_current_span().add_event("gen_ai.execute_tool.exception", attributes)
+
+    def on_retry(self, event: _observe.Event) -> None:
+        _add("toolhygiene.tool.retry", event)
+
+    def on_close(self, event: _observe.Event) -> None:
+        _add("toolhygiene.tool.closed", event)
+
+    def on_clear(self, event: _observe.Event) -> None:
+        _add("toolhygiene.transcript.cleared", event)
+
+    def on_tail(self, event: _observe.Event) -> None:
+        if event.name == "error.recovered":
+            _add("toolhygiene.error.recovered", event)
+
+
+def _add(name: str, event: _observe.Event) -> None:
+    attributes: dict[str, Any] = {"gen_ai.conversation.id": event.session_id}
+    if event.tool is not None:
+        attributes["gen_ai.tool.name"] = _name(event.tool)
+    for key, value in event.fields.items():
+        if key in ("line", "tools"):
+            continue  # the model's words and tool maps stay in the logs
+        if isinstance(value, (str, bool, int, float)):
+            attributes[f"toolhygiene.{key}"] = value
+    trace.get_current_span().add_event(name, attributes)
+
+
+def _error_type(outcome: Any) -> str | None:
+    if outcome is None:  # a BaseException is going through the call
+        exc = sys.exc_info()[1]
+        return type(exc).__qualname__ if exc is not None else "cancelled"
+    if outcome.failure is None:
+        return None
+    if outcome.failure.status == "closed":
+        return "unavailable"
+    return str(outcome.failure.category.value)
+
+
+def _arguments(arguments: Any) -> str:
+    if isinstance(arguments, bytes):
+        arguments = arguments.decode("utf-8", "replace")
+    if not isinstance(arguments, str):
+        arguments = json.dumps(arguments, default=repr, sort_keys=True)
+    return sanitize(arguments, _CONTENT_CAP)
+
+
+if trace is not None:
+    _observe.set_telemetry(Telemetry())
