@@ -174,9 +174,8 @@ class Session:
             outcome = Outcome(
                 name, False, failure.line(self._line_cap()), failure=failure, number=index
             )
-            _observe.emit(
-                Event("tool.refused", self.id, name, call_id, {"failures": closed_after}, failure)
-            )
+            fields = {"category": "unavailable", "failures": closed_after}
+            _observe.emit(Event("tool.refused", self.id, name, call_id, fields, failure))
             return outcome
         try:
             values = found.validate(arguments)
@@ -245,7 +244,12 @@ class Session:
         }
         _observe.emit(Event("tool.failed", self.id, name, call_id, fields, failure, exc))
         if failure.closes:
-            _observe.emit(Event("tool.closed", self.id, name, call_id, {"failures": failure.count}))
+            closed = {
+                "category": failure.category.value,
+                "fingerprint": failure.fingerprint,
+                "failures": failure.count,
+            }
+            _observe.emit(Event("tool.closed", self.id, name, call_id, closed, failure))
         return Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
 
     # -- sync shell -------------------------------------------------------------------

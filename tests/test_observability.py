@@ -1,0 +1,324 @@
+"""Logs a library owes its users: quiet by default, never stdout, following the
+application's configuration at the time of each event; hooks; session and call ids."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import structlog
+import structlog.testing
+
+import toolhygiene as th
+from toolhygiene._turns import TURNS
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+FAILING_TOOL = """
+import toolhygiene as th
+
+@th.tool
+def broken() -> None:
+    raise {exc}
+
+with th.Session([broken]) as session:
+    session.call("broken")
+"""
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+
+
+def test_a_failing_tool_prints_nothing_on_stdout_when_nothing_is_configured() -> None:
+    """Python's own rules: an unknown failure is a warning (stderr, with its traceback);
+    a classified one is INFO (nothing shown); stdout stays untouched either way."""
+    unknown = run_python(FAILING_TOOL.format(exc='RuntimeError("layout not recognised")'))
+    assert unknown.stdout == ""
+    assert unknown.stderr.startswith("tool.failed session.id=")
+    assert "category='unknown'" in unknown.stderr
+    assert "Traceback (most recent call last)" in unknown.stderr
+    assert "RuntimeError: layout not recognised" in unknown.stderr
+
+    classified = run_python(FAILING_TOOL.format(exc='KeyError("ORD-1")'))
+    assert classified.stdout == "" and classified.stderr == ""
+
+
+def test_ids_from_two_processes_differ() -> None:
+    code = "import toolhygiene as th; print(th.Session([]).id, th.Session([]).id)"
+    first, second = run_python(code).stdout.split(), run_python(code).stdout.split()
+    ids = first + second
+    assert len(set(ids)) == 4
+    assert all(re.fullmatch(r"[0-9a-f]{16}", i) for i in ids)
+
+
+def test_the_users_own_session_id_is_used(caplog: pytest.LogCaptureFixture) -> None:
+    @th.tool
+    def broken() -> None:
+        raise KeyError("x")
+
+    session = th.Session([broken], session_id="conv-42")
+    assert session.id == "conv-42"
+    with th.testing.capture() as seen:
+        session.call("broken")
+        session.close()
+    assert {e["session.id"] for e in seen.events} == {"conv-42"}
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "x" * 257, 42])
+def test_a_session_id_that_cannot_be_one_is_refused(bad: Any) -> None:
+    with pytest.raises(th.UsageError, match="session_id must be"):
+        th.Session([], session_id=bad)
+
+
+@th.tool
+def not_found(order_id: str) -> str:
+    """Fetch an order."""
+    raise th.ToolError(f"no order {order_id}", retryable=False, category="not_found")
+
+
+def test_a_session_made_before_structlog_configure_follows_it() -> None:
+    session = th.Session([not_found])
+    out = io.StringIO()
+    structlog.configure(processors=[structlog.processors.JSONRenderer()],
+                        logger_factory=structlog.WriteLoggerFactory(file=out))
+    try:
+        session.call("not_found", {"order_id": "ORD-1"}, call_id="toolu_1")
+    finally:
+        structlog.reset_defaults()
+    [record] = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert record["event"] == "tool.failed"
+    assert record["session.id"] == session.id and record["call_id"] == "toolu_1"
+    assert record["tool"] == "not_found" and record["category"] == "not_found"
+    assert record["fingerprint"] and isinstance(record["exception"], str)
+    assert record["exception"].startswith("Traceback (most recent call last)")
+
+
+def test_console_renderers_print_the_traceback_as_a_traceback() -> None:
+    session = th.Session([not_found])
+    out = io.StringIO()
+    structlog.configure(processors=[structlog.dev.ConsoleRenderer(colors=False)],
+                        logger_factory=structlog.WriteLoggerFactory(file=out))
+    try:
+        session.call("not_found", {"order_id": "ORD-1"})
+    finally:
+        structlog.reset_defaults()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("tool.failed") and "session.id=" in lines[0]
+    assert "Traceback (most recent call last):" in lines
+    assert any(line.endswith("ToolError: no order ORD-1") for line in lines)
+
+
+def test_stdlib_handlers_get_the_fields_and_the_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="toolhygiene")
+    session = th.Session([not_found])
+    session.call("not_found", {"order_id": "ORD-1"}, call_id="toolu_9")
+    [record] = [r for r in caplog.records if r.name == "toolhygiene"]
+    assert record.levelno == logging.INFO
+    fields = record.toolhygiene  # type: ignore[attr-defined]
+    assert fields["event"] == "tool.failed" and fields["session.id"] == session.id
+    assert fields["call_id"] == "toolu_9" and fields["category"] == "not_found"
+    assert "Traceback (most recent call last)" in fields["exception"]
+    assert "Traceback (most recent call last)" in record.getMessage()
+
+
+def test_one_call_silences_the_logs(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="toolhygiene")
+    previous = th.configure(logs=False)
+    try:
+        th.Session([not_found]).call("not_found", {"order_id": "ORD-1"})
+    finally:
+        th.configure(logs=previous.logs)
+    assert not [r for r in caplog.records if r.name == "toolhygiene"]
+
+
+def test_one_call_redirects_the_logs(caplog: pytest.LogCaptureFixture) -> None:
+    mine = logging.getLogger("myapp.tools")
+    caplog.set_level(logging.INFO, logger="myapp.tools")
+    previous = th.configure(logs=mine)
+    try:
+        th.Session([not_found]).call("not_found", {"order_id": "ORD-1"})
+    finally:
+        th.configure(logs=previous.logs)
+    assert [r.toolhygiene["event"] for r in caplog.records  # type: ignore[attr-defined]
+            if r.name == "myapp.tools"] == ["tool.failed"]
+
+    capturing = structlog.testing.CapturingLogger()
+    previous = th.configure(logs=capturing)
+    try:
+        th.Session([not_found]).call("not_found", {"order_id": "ORD-2"})
+    finally:
+        th.configure(logs=previous.logs)
+    [call] = capturing.calls
+    assert call.method_name == "info" and call.args == ("tool.failed",)
+    assert call.kwargs["category"] == "not_found" and "exception" in call.kwargs
+
+
+def test_logs_must_be_something_that_logs() -> None:
+    with pytest.raises(th.UsageError, match="logs must be"):
+        th.configure(logs="stdout")
+
+
+# -- every documented event, with its fields ---------------------------------------------
+
+
+def documented_events() -> dict[str, list[str]]:
+    """The README's table of events: name -> fields."""
+    events = {}
+    for line in README.read_text().splitlines():
+        match = re.match(r"\| `([a-z]+\.[a-z]+)` \| ([^|]+) \| ([^|]+) \|", line)
+        if match:
+            fields = re.sub(r"\([^)]*\)", "", match.group(3))  # asides name no field
+            events[match.group(1)] = re.findall(r"`([a-z_.]+)`", fields)
+    return events
+
+
+def test_the_readme_documents_every_event() -> None:
+    assert set(documented_events()) == {
+        "tool.failed", "tool.refused", "tool.retry", "tool.closed", "error.recovered",
+        "error.stopped", "transcript.cleared", "session.closed"}
+
+
+def test_every_documented_event_appears_with_its_fields() -> None:
+    attempts: list[int] = []
+
+    @th.tool
+    def flaky() -> str:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ConnectionResetError("connection reset by peer")
+        return "ok"
+
+    @th.tool
+    def get_weather(city: str) -> str:
+        if city != "Paris":
+            raise th.ToolError(f"no city {city}", retryable=False, category="not_found")
+        return "21C"
+
+    @th.tool(max_failures=1)
+    def broken() -> None:
+        raise RuntimeError("layout not recognised")
+
+    turn = TURNS["anthropic"]
+    messages: list[Any] = [{"role": "user", "content": "go"}]
+    with th.testing.instant_retries(), th.testing.capture() as seen:
+        session = th.Session([flaky, get_weather, broken], max_failures=3)
+        session.handle(turn([("get_weather", {"city": "Lyon"}), ("broken", {}),
+                             ("flaky", {})]), messages)
+        session.handle(turn([("get_weather", {"city": "Paris"}), ("broken", {})]), messages)
+        session.close()
+    seen_names = {e["event"] for e in seen.events}
+    for name, fields in documented_events().items():
+        assert name in seen_names, name
+        for event in seen.named(name):
+            missing = [f for f in fields if f not in event]
+            assert not missing, (name, missing)
+            assert event["session.id"] == session.id
+    ids = {e.get("call_id") for e in seen.events if e["event"].startswith("tool.")}
+    assert None not in ids and len(ids) == 4  # every call of both rounds named by its id
+
+
+def test_levels_follow_what_an_application_must_see() -> None:
+    @th.tool(max_failures=1)
+    def broken() -> None:
+        raise RuntimeError("layout not recognised")
+
+    with th.testing.capture() as seen:
+        session = th.Session([broken, not_found])
+        session.call("not_found", {"order_id": "ORD-1"})
+        session.call("broken")
+    levels = {e["event"] + ":" + e.get("category", ""): e["log_level"] for e in seen.events}
+    assert levels == {"tool.failed:not_found": "info", "tool.failed:unknown": "warning",
+                      "tool.closed:unknown": "warning"}
+
+
+# -- hooks ----------------------------------------------------------------------------------
+
+
+class Metrics(th.Hooks):
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, Any]] = []
+
+    def on_call(self, call: th.HookCall) -> None:
+        self.seen.append(("call", call.tool))
+
+    def on_outcome(self, call: th.HookCall, outcome: Any) -> None:
+        assert call.seconds >= 0
+        self.seen.append(("outcome", outcome.ok))
+
+    def on_failure(self, event: th.HookEvent) -> None:
+        self.seen.append((event.name, event.failure.category.value))
+
+    def on_retry(self, event: th.HookEvent) -> None:
+        self.seen.append((event.name, event.fields["attempt"]))
+
+    def on_close(self, event: th.HookEvent) -> None:
+        self.seen.append((event.name, event.tool))
+
+    def on_clear(self, event: th.HookEvent) -> None:
+        self.seen.append((event.name, event.fields["errors"]))
+
+    def on_tail(self, event: th.HookEvent) -> None:
+        self.seen.append((event.name, event.fields["tail"]))
+
+    def on_end(self, event: th.HookEvent) -> None:
+        self.seen.append((event.name, event.fields["calls"]))
+
+
+def test_hooks_see_everything_without_parsing_logs() -> None:
+    @th.tool(max_failures=1)
+    def get_weather(city: str) -> str:
+        if city != "Paris":
+            raise th.ToolError(f"no city {city}", retryable=False, category="not_found")
+        return "21C"
+
+    metrics = Metrics()
+    remove = th.add_hooks(metrics)
+    try:
+        turn = TURNS["openai_chat"]
+        messages: list[Any] = [{"role": "user", "content": "go"}]
+        with th.Session([get_weather]) as session:
+            session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
+            session.handle(turn([("get_weather", {"city": "Paris"})]), messages)
+    finally:
+        remove()
+    assert metrics.seen == [
+        ("call", "get_weather"), ("tool.failed", "not_found"), ("tool.closed", "get_weather"),
+        ("outcome", False),
+        ("call", "get_weather"), ("tool.refused", "unknown"), ("outcome", False),
+        ("error.stopped", 1), ("session.closed", 2),
+    ]
+    th.Session([get_weather]).call("get_weather", {"city": "Paris"})
+    assert len(metrics.seen) == 9  # removed: nothing more
+
+
+def test_a_failing_hook_never_breaks_a_call(caplog: pytest.LogCaptureFixture) -> None:
+    class Broken(th.Hooks):
+        def on_call(self, call: th.HookCall) -> None:
+            raise ValueError("hook bug")
+
+        def on_failure(self, event: th.HookEvent) -> None:
+            raise ValueError("hook bug")
+
+    remove = th.add_hooks(Broken())
+    try:
+        outcome = th.Session([not_found]).call("not_found", {"order_id": "ORD-1"})
+    finally:
+        remove()
+    assert outcome.content.startswith("[error] not_found: not_found.")
+    failures = [r for r in caplog.records if "a toolhygiene hook failed" in r.getMessage()]
+    assert len(failures) == 2 and all(r.exc_info for r in failures)
+
+
+def test_add_hooks_takes_hooks() -> None:
+    with pytest.raises(th.UsageError, match=r"th\.Hooks subclass"):
+        th.add_hooks(print)  # type: ignore[arg-type]
