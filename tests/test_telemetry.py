@@ -1,0 +1,301 @@
+"""OpenTelemetry: one execute_tool span per call (GenAI conventions), its events, the
+duration histogram; read back with the SDK's in-memory exporters."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from opentelemetry import metrics, trace
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import SpanKind, StatusCode
+
+import toolhygiene as th
+from toolhygiene._turns import TURNS
+
+EXPORTER = InMemorySpanExporter()
+READER = InMemoryMetricReader()
+
+
+@pytest.fixture(scope="module")
+def providers() -> None:
+    """The global providers, set once for the process as an application does."""
+    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(EXPORTER))
+        trace.set_tracer_provider(provider)
+        metrics.set_meter_provider(MeterProvider(metric_readers=[READER]))
+
+
+@pytest.fixture
+def spans(providers: None) -> InMemorySpanExporter:
+    EXPORTER.clear()
+    return EXPORTER
+
+
+tracer = trace.get_tracer("tests")
+
+
+@th.tool
+def get_weather(city: str) -> str:
+    """Current weather in a city."""
+    if city != "Paris":
+        raise th.ToolError(f"no city named {city}", retryable=False, category="not_found")
+    return "21C, clear"
+
+
+@th.tool
+def get_time(city: str) -> str:
+    """Local time in a city."""
+    return "14:05"
+
+
+def tool_spans(exporter: InMemorySpanExporter) -> list[ReadableSpan]:
+    return [s for s in exporter.get_finished_spans() if s.name.startswith("execute_tool")]
+
+
+def only(exporter: InMemorySpanExporter, name: str) -> ReadableSpan:
+    [span] = [s for s in exporter.get_finished_spans() if s.name == name]
+    return span
+
+
+def test_a_successful_call_is_one_span_under_the_current_one(
+        spans: InMemorySpanExporter) -> None:
+    session = th.Session([get_weather])
+    messages: list[Any] = [{"role": "user", "content": "go"}]
+    turn = TURNS["anthropic"]([("get_weather", {"city": "Paris"})])
+    call_id = turn["content"][0]["id"]
+    with tracer.start_as_current_span("invoke_agent"):
+        session.handle(turn, messages)
+    agent = only(spans, "invoke_agent")
+    [span] = tool_spans(spans)
+    assert span.name == "execute_tool get_weather" and span.kind is SpanKind.INTERNAL
+    assert span.parent is not None and span.parent.span_id == agent.context.span_id
+    assert dict(span.attributes or {}) == {
+        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
+        "gen_ai.tool.type": "function", "gen_ai.tool.call.id": call_id,
+        "gen_ai.conversation.id": session.id, "toolhygiene.attempts": 1}
+    assert span.status.status_code is StatusCode.UNSET
+    assert span.instrumentation_scope is not None
+    assert span.instrumentation_scope.name == "toolhygiene"
+    assert span.instrumentation_scope.schema_url == "https://opentelemetry.io/schemas/1.44.0"
+
+
+def test_a_failure_has_its_category_and_an_exception_event_without_the_message(
+        spans: InMemorySpanExporter) -> None:
+    th.Session([get_weather]).call("get_weather", {"city": "Lyon"}, call_id="c1")
+    [span] = tool_spans(spans)
+    attributes = dict(span.attributes or {})
+    assert attributes["error.type"] == "not_found"
+    assert attributes["toolhygiene.fingerprint"]
+    assert span.status.status_code is StatusCode.ERROR and not span.status.description
+    [event] = span.events
+    assert event.name == "gen_ai.execute_tool.exception"
+    assert dict(event.attributes or {}) == {"exception.type": "toolhygiene.errors.ToolError"}
+    assert "Lyon" not in repr(attributes) and "Lyon" not in repr(span.events)
+
+
+def test_content_only_when_the_user_opts_in(spans: InMemorySpanExporter) -> None:
+    previous = th.configure(trace_content=True)
+    try:
+        session = th.Session([get_weather])
+        session.call("get_weather", {"city": "Lyon"})
+        session.call("get_weather", '{"city": "Paris"}')
+    finally:
+        th.configure(trace_content=previous.trace_content)
+    failed, worked = tool_spans(spans)
+    assert failed.attributes is not None and worked.attributes is not None
+    assert failed.attributes["gen_ai.tool.call.arguments"] == '{"city": "Lyon"}'
+    assert str(failed.attributes["gen_ai.tool.call.result"]).startswith("[error] get_weather")
+    [event] = failed.events
+    assert event.attributes is not None
+    assert event.attributes["exception.message"] == "no city named Lyon"
+    assert "Traceback (most recent call last)" in str(event.attributes["exception.stacktrace"])
+    assert worked.attributes["gen_ai.tool.call.arguments"] == '{"city": "Paris"}'
+    assert worked.attributes["gen_ai.tool.call.result"] == "21C, clear"
+
+
+def test_parallel_sync_calls_are_siblings_under_the_agent(spans: InMemorySpanExporter) -> None:
+    inner = trace.get_tracer("the tool's own library")
+
+    @th.tool(timeout=5)
+    def fetch(url: str) -> str:
+        with inner.start_as_current_span("GET"):
+            return url
+
+    session = th.Session([get_weather, get_time, fetch])
+    messages: list[Any] = [{"role": "user", "content": "go"}]
+    turn = TURNS["openai_chat"]([("get_weather", {"city": "Lyon"}),
+                                 ("get_time", {"city": "Paris"}), ("fetch", {"url": "/x"})])
+    with tracer.start_as_current_span("invoke_agent"):
+        session.handle(turn, messages)
+    agent = only(spans, "invoke_agent")
+    calls = tool_spans(spans)
+    assert sorted(s.name for s in calls) == [
+        "execute_tool fetch", "execute_tool get_time", "execute_tool get_weather"]
+    assert all(s.parent is not None and s.parent.span_id == agent.context.span_id
+               for s in calls)
+    ids = [c["id"] for c in turn["choices"][0]["message"]["tool_calls"]]
+    assert sorted(s.attributes["gen_ai.tool.call.id"] for s in calls  # type: ignore[index]
+                  ) == sorted(ids)
+    # the tool's own span (run in a worker thread for its timeout) is a child of its call
+    get = only(spans, "GET")
+    assert get.parent is not None
+    assert get.parent.span_id == only(spans, "execute_tool fetch").context.span_id
+    assert trace.get_current_span() is trace.INVALID_SPAN  # nothing left attached
+
+
+def test_parallel_async_calls_are_siblings_under_the_agent(spans: InMemorySpanExporter) -> None:
+    inner = trace.get_tracer("the tool's own library")
+
+    @th.tool
+    async def slow(n: int) -> int:
+        with inner.start_as_current_span(f"work {n}"):
+            await asyncio.sleep(0.01)
+        return n
+
+    session = th.Session([slow, get_weather])
+    messages: list[Any] = [{"role": "user", "content": "go"}]
+    turn = TURNS["openai_responses"]([("slow", {"n": 1}), ("slow", {"n": 2}),
+                                      ("get_weather", {"city": "Lyon"})])
+
+    async def run() -> None:
+        with tracer.start_as_current_span("invoke_agent"):
+            await session.ahandle(turn, messages)
+
+    asyncio.run(run())
+    agent = only(spans, "invoke_agent")
+    calls = tool_spans(spans)
+    assert len(calls) == 3 and len({s.context.span_id for s in calls}) == 3
+    assert all(s.parent is not None and s.parent.span_id == agent.context.span_id
+               for s in calls)
+    for n in (1, 2):
+        work = only(spans, f"work {n}")
+        assert work.parent is not None
+        [owner] = [s for s in calls if s.context.span_id == work.parent.span_id]
+        assert owner.name == "execute_tool slow"
+    [failed] = [s for s in calls if s.name == "execute_tool get_weather"]
+    assert failed.attributes is not None and failed.attributes["error.type"] == "not_found"
+
+
+def test_local_retries_closing_and_clearing_are_events(spans: InMemorySpanExporter) -> None:
+    attempts: list[int] = []
+
+    @th.tool
+    def flaky() -> str:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ConnectionResetError("connection reset by peer")
+        return "ok"
+
+    @th.tool(max_failures=1)
+    def broken() -> None:
+        raise RuntimeError("no")
+
+    session = th.Session([flaky, broken, get_weather], max_failures=3)
+    messages: list[Any] = [{"role": "user", "content": "go"}]
+    turn = TURNS["anthropic"]
+    with th.testing.instant_retries(), tracer.start_as_current_span("invoke_agent"):
+        session.handle(turn([("flaky", {}), ("broken", {}), ("get_weather", {"city": "Lyon"})]),
+                       messages)
+        session.handle(turn([("get_weather", {"city": "Paris"}), ("broken", {})]), messages)
+    agent = only(spans, "invoke_agent")
+    by_name: dict[str, list[ReadableSpan]] = {}
+    for span in tool_spans(spans):
+        by_name.setdefault(span.name, []).append(span)
+    [flaky_span] = by_name["execute_tool flaky"]
+    [retry] = flaky_span.events
+    assert retry.name == "toolhygiene.tool.retry"
+    assert retry.attributes is not None and retry.attributes["toolhygiene.attempt"] == 1
+    assert retry.attributes["toolhygiene.category"] == "connectivity"
+    assert flaky_span.attributes is not None and flaky_span.attributes["toolhygiene.attempts"] == 2
+    closing, refused = by_name["execute_tool broken"]
+    assert [e.name for e in closing.events] == ["gen_ai.execute_tool.exception",
+                                                "toolhygiene.tool.closed"]
+    assert refused.attributes is not None and refused.attributes["error.type"] == "unavailable"
+    recovered = by_name["execute_tool get_weather"][1]
+    assert [e.name for e in recovered.events] == ["toolhygiene.error.recovered"]
+    [cleared] = agent.events
+    assert cleared.name == "toolhygiene.transcript.cleared"
+    assert cleared.attributes is not None and cleared.attributes["toolhygiene.errors"] == 1
+    assert cleared.attributes["gen_ai.conversation.id"] == session.id
+
+
+def test_the_duration_histogram(spans: InMemorySpanExporter) -> None:
+    session = th.Session([get_weather])
+    session.call("get_weather", {"city": "Paris"})
+    session.call("get_weather", {"city": "Lyon"})
+    session.call("get_weather", {"city": "Nice"})
+    data = READER.get_metrics_data()
+    assert data is not None
+    points = [
+        point
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics if scope.scope.name == "toolhygiene"
+        for metric in scope.metrics if metric.name == "gen_ai.execute_tool.duration"
+        for point in metric.data.data_points  # type: ignore[union-attr]
+    ]
+    counts = {tuple(sorted((p.attributes or {}).items())): p.count for p in points}
+    base = (("gen_ai.operation.name", "execute_tool"), ("gen_ai.tool.name", "get_weather"))
+    assert counts[base] >= 1
+    assert counts[(("error.type", "not_found"), *base)] >= 2
+    assert all(p.explicit_bounds[0] == 0.01 for p in points)  # type: ignore[attr-defined]
+
+
+def test_one_call_turns_it_off(spans: InMemorySpanExporter) -> None:
+    previous = th.configure(opentelemetry=False)
+    try:
+        th.Session([get_weather]).call("get_weather", {"city": "Lyon"})
+    finally:
+        th.configure(opentelemetry=previous.opentelemetry)
+    assert tool_spans(spans) == []
+
+
+def test_a_base_exception_still_ends_the_span_and_detaches(spans: InMemorySpanExporter) -> None:
+    @th.tool
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    with tracer.start_as_current_span("invoke_agent") as agent:
+        with pytest.raises(KeyboardInterrupt):
+            th.Session([interrupted]).call("interrupted")
+        assert trace.get_current_span() is agent
+    [span] = tool_spans(spans)
+    assert span.attributes is not None and span.attributes["error.type"] == "KeyboardInterrupt"
+    assert span.end_time is not None
+
+
+def test_nothing_is_wrapped_until_a_provider_is_set() -> None:
+    code = ("import toolhygiene as th\n"
+            "from toolhygiene import _observe\n"
+            "print(th.Session([]).call('x').ok, _observe.watching())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == "False ()\n"
+
+
+def test_the_core_works_without_opentelemetry() -> None:
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'opentelemetry':\n"
+        "            raise ImportError('blocked: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import toolhygiene as th\n"
+        "@th.tool\n"
+        "def broken() -> None:\n"
+        "    raise KeyError('x')\n"
+        "print(th.Session([broken]).call('broken').content.split('.')[0])\n"
+        "print(any(m.startswith('opentelemetry') for m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == "[error] broken: not_found\nFalse\n"
