@@ -23,6 +23,7 @@ global tracer or meter provider; ``th.configure(opentelemetry=False)`` turns it 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -32,6 +33,7 @@ from toolhygiene.redact import sanitize
 try:
     from opentelemetry import context as otel_context
     from opentelemetry import metrics, trace
+    from opentelemetry.metrics import _internal as metrics_internal
 except ImportError:  # the optional extra is not installed: the core works without it
     trace = None  # type: ignore[assignment]
 
@@ -41,6 +43,11 @@ SCHEMA_URL = "https://opentelemetry.io/schemas/1.44.0"
 # The GenAI conventions' advice for durations in seconds.
 BUCKETS = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
 _CONTENT_CAP = 4096
+# A provider named by the environment is loaded by the first get_*_provider() call: then
+# only the public API can tell.
+_FROM_ENVIRONMENT = any(
+    os.environ.get(name) for name in ("OTEL_PYTHON_TRACER_PROVIDER", "OTEL_PYTHON_METER_PROVIDER")
+)
 
 
 def _name(tool: str) -> str:
@@ -67,11 +74,13 @@ class Telemetry(_observe.Hooks):
 
     def live(self) -> bool:
         """On, and the application set a tracer or a meter provider (cheap to ask)."""
-        if not _config.settings.opentelemetry:
-            return False
-        return self._ready or self._probe()
+        return _config.settings.opentelemetry and (self._ready or self._probe())
 
     def _probe(self) -> bool:
+        # The public get_*_provider() read the environment on every call while nothing is
+        # set: a look at the globals they read first keeps calls cheap until then.
+        if _PEEK and trace._TRACER_PROVIDER is None and metrics_internal._METER_PROVIDER is None:
+            return False
         tracing = not isinstance(
             trace.get_tracer_provider(), (trace.ProxyTracerProvider, trace.NoOpTracerProvider)
         )
@@ -200,4 +209,8 @@ def _arguments(arguments: Any) -> str:
 
 
 if trace is not None:
+    _PEEK = not _FROM_ENVIRONMENT and all(
+        hasattr(module, name)
+        for module, name in ((trace, "_TRACER_PROVIDER"), (metrics_internal, "_METER_PROVIDER"))
+    )
     _observe.set_telemetry(Telemetry())

@@ -403,15 +403,17 @@ class Session:
             outcomes = [self.call(first.name, first.arguments, call_id=first.id)]
         elif turn.calls:
             pool = self._pool(rounds=True)
-            # Each call runs in a copy of this thread's context: its span's parent is the
-            # span current here.
+            # The first call runs here, the others in workers, each in a copy of this
+            # thread's context (their spans' parent is the span current here).
+            first, *others = turn.calls
             futures = [
                 pool.submit(
                     contextvars.copy_context().run, self.call, c.name, c.arguments, call_id=c.id
                 )
-                for c in turn.calls
+                for c in others
             ]
-            outcomes = [f.result() for f in futures]
+            outcomes = [self.call(first.name, first.arguments, call_id=first.id)]
+            outcomes += [f.result() for f in futures]
         else:
             outcomes = []
         loop.finish(
