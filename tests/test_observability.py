@@ -17,6 +17,7 @@ import structlog
 import structlog.testing
 
 import toolhygiene as th
+from helpers import flaky
 from toolhygiene._turns import TURNS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -189,15 +190,6 @@ def test_the_readme_documents_every_event() -> None:
 
 
 def test_every_documented_event_appears_with_its_fields() -> None:
-    attempts: list[int] = []
-
-    @th.tool
-    def flaky() -> str:
-        attempts.append(1)
-        if len(attempts) == 1:
-            raise ConnectionResetError("connection reset by peer")
-        return "ok"
-
     @th.tool
     def get_weather(city: str) -> str:
         if city != "Paris":
@@ -211,7 +203,7 @@ def test_every_documented_event_appears_with_its_fields() -> None:
     turn = TURNS["anthropic"]
     messages: list[Any] = [{"role": "user", "content": "go"}]
     with th.testing.instant_retries(), th.testing.capture() as seen:
-        session = th.Session([flaky, get_weather, broken], max_failures=3)
+        session = th.Session([flaky(), get_weather, broken], max_failures=3)
         session.handle(turn([("get_weather", {"city": "Lyon"}), ("broken", {}),
                              ("flaky", {})]), messages)
         session.handle(turn([("get_weather", {"city": "Paris"}), ("broken", {})]), messages)

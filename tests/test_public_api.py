@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import toolhygiene as th
+from helpers import import_blocker
 
 DESIGN_NAMES = [
     "ToolError", "Category", "Failure", "FAILURE_SCHEMA", "Empty", "classify",
@@ -32,13 +33,7 @@ def test_core_imports_without_the_recognised_libraries() -> None:
     blocked = ["httpx", "httpx2", "requests", "aiohttp", "openai", "anthropic", "botocore",
                "psycopg", "psycopg2", "urllib3"]
     code = (
-        "import sys\n"
-        f"blocked = {blocked!r}\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in blocked:\n"
-        "            raise ImportError('blocked: ' + name)\n"
-        "sys.meta_path.insert(0, Block())\n"
+        import_blocker(blocked) +
         "import toolhygiene as th\n"
         "try:\n"
         "    raise ConnectionRefusedError(111, 'Connection refused')\n"

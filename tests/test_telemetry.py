@@ -18,6 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 
 import toolhygiene as th
+from helpers import flaky, import_blocker
 from toolhygiene._turns import TURNS
 
 EXPORTER = InMemorySpanExporter()
@@ -186,20 +187,11 @@ def test_parallel_async_calls_are_siblings_under_the_agent(spans: InMemorySpanEx
 
 
 def test_local_retries_closing_and_clearing_are_events(spans: InMemorySpanExporter) -> None:
-    attempts: list[int] = []
-
-    @th.tool
-    def flaky() -> str:
-        attempts.append(1)
-        if len(attempts) == 1:
-            raise ConnectionResetError("connection reset by peer")
-        return "ok"
-
     @th.tool(max_failures=1)
     def broken() -> None:
         raise RuntimeError("no")
 
-    session = th.Session([flaky, broken, get_weather], max_failures=3)
+    session = th.Session([flaky(), broken, get_weather], max_failures=3)
     messages: list[Any] = [{"role": "user", "content": "go"}]
     turn = TURNS["anthropic"]
     with th.testing.instant_retries(), tracer.start_as_current_span("invoke_agent"):
@@ -283,12 +275,7 @@ def test_nothing_is_wrapped_until_a_provider_is_set() -> None:
 
 def test_the_core_works_without_opentelemetry() -> None:
     code = (
-        "import sys\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] == 'opentelemetry':\n"
-        "            raise ImportError('blocked: ' + name)\n"
-        "sys.meta_path.insert(0, Block())\n"
+        import_blocker(["opentelemetry"]) +
         "import toolhygiene as th\n"
         "@th.tool\n"
         "def broken() -> None:\n"
