@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/success_path.py
 	$(PY) benchmarks/history_costs.py
 	$(PY) benchmarks/success_redaction.py
+	$(PY) benchmarks/observed_round.py
 
 # The README's schema table, next to pydantic-ai and the OpenAI Agents SDK (the bench extra).
 schema-table: $(STAMP)

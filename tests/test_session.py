@@ -474,9 +474,11 @@ def test_closed_tool_is_logged(call: Callable[[th.Session], Call]) -> None:
     session = th.Session([broken])
     with th.testing.capture() as seen:
         call(session)("broken")
+    [failed] = seen.named("tool.failed")
     assert seen.named("tool.closed") == [
         {"event": "tool.closed", "tool": "broken", "failures": 1, "log_level": "warning",
-         "session.id": session.id}]
+         "session.id": session.id, "category": "bad_request",
+         "fingerprint": failed["fingerprint"]}]
 
 
 def test_instant_retries_restores_the_previous_setting() -> None:
