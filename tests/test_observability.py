@@ -176,7 +176,7 @@ def documented_events() -> dict[str, list[str]]:
     """The README's table of events: name -> fields."""
     events = {}
     for line in README.read_text().splitlines():
-        match = re.match(r"\| `([a-z]+\.[a-z]+)` \| ([^|]+) \| ([^|]+) \|", line)
+        match = re.match(r"\| `([a-z_]+\.[a-z_]+)` \| ([^|]+) \| ([^|]+) \|", line)
         if match:
             fields = re.sub(r"\([^)]*\)", "", match.group(3))  # asides name no field
             events[match.group(1)] = re.findall(r"`([a-z_.]+)`", fields)
@@ -186,7 +186,7 @@ def documented_events() -> dict[str, list[str]]:
 def test_the_readme_documents_every_event() -> None:
     assert set(documented_events()) == {
         "tool.failed", "tool.refused", "tool.retry", "tool.closed", "error.recovered",
-        "error.stopped", "transcript.cleared", "session.closed"}
+        "error.stopped", "transcript.cleared", "conversation.items_deleted", "session.closed"}
 
 
 def test_every_documented_event_appears_with_its_fields() -> None:
@@ -209,7 +209,9 @@ def test_every_documented_event_appears_with_its_fields() -> None:
         session.handle(turn([("get_weather", {"city": "Paris"}), ("broken", {})]), messages)
         session.close()
     seen_names = {e["event"] for e in seen.events}
-    for name, fields in documented_events().items():
+    documented = documented_events()
+    del documented["conversation.items_deleted"]  # server-held only: test_server_history
+    for name, fields in documented.items():
         assert name in seen_names, name
         for event in seen.named(name):
             missing = [f for f in fields if f not in event]
@@ -257,7 +259,7 @@ class Metrics(th.Hooks):
         self.seen.append((event.name, event.tool))
 
     def on_clear(self, event: th.HookEvent) -> None:
-        self.seen.append((event.name, event.fields["errors"]))
+        self.seen.append((event.name, event.fields["rounds"]))
 
     def on_tail(self, event: th.HookEvent) -> None:
         self.seen.append((event.name, event.fields["tail"]))

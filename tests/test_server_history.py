@@ -205,8 +205,12 @@ def test_conversation_items_are_appended_and_recovered_ones_deleted_on_request(
     held = holding.conversations[conversation.id]
     assert outputs(held)[0].startswith(ERROR)  # held until deleted
     assert session.server.deletable
-    deleted = session.server.delete_recovered(client)
+    with th.testing.capture() as seen:
+        deleted = session.server.delete_recovered(client)
     assert deleted == 2
+    assert seen.named("conversation.items_deleted") == [
+        {"event": "conversation.items_deleted", "session.id": session.id, "log_level": "info",
+         "conversation": conversation.id, "items": 2}]
     deletes = [r for r in holding.requests if r.method == "DELETE"]
     assert len(deletes) == 2
     held = holding.conversations[conversation.id]

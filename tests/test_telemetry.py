@@ -216,7 +216,7 @@ def test_local_retries_closing_and_clearing_are_events(spans: InMemorySpanExport
     assert [e.name for e in recovered.events] == ["toolhygiene.error.recovered"]
     [cleared] = agent.events
     assert cleared.name == "toolhygiene.transcript.cleared"
-    assert cleared.attributes is not None and cleared.attributes["toolhygiene.errors"] == 1
+    assert cleared.attributes is not None and cleared.attributes["toolhygiene.rounds"] == 1
     assert cleared.attributes["gen_ai.conversation.id"] == session.id
 
 
