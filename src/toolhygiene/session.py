@@ -398,35 +398,22 @@ class Session:
         """
         turn = loop.read(response, format)
         self._conversation.check(turn, messages, mirror)
-        if len(turn.calls) == 1:
-            first = turn.calls[0]
-            outcomes = [self.call(first.name, first.arguments, call_id=first.id)]
-        elif turn.calls:
-            pool = self._pool(rounds=True)
+        outcomes: list[Outcome] = []
+        if turn.calls:
             # The first call runs here, the others in workers, each in a copy of this
             # thread's context (their spans' parent is the span current here).
             first, *others = turn.calls
+            pool = self._pool(rounds=True) if others else None
             futures = [
                 pool.submit(
                     contextvars.copy_context().run, self.call, c.name, c.arguments, call_id=c.id
                 )
                 for c in others
+                if pool is not None
             ]
-            outcomes = [self.call(first.name, first.arguments, call_id=first.id)]
+            outcomes.append(self.call(first.name, first.arguments, call_id=first.id))
             outcomes += [f.result() for f in futures]
-        else:
-            outcomes = []
-        loop.finish(
-            turn,
-            outcomes,
-            messages,
-            self._transcript,
-            self.server,
-            session_id=self.id,
-            mirror=mirror,
-        )
-        self._conversation.served(turn)
-        return turn.step
+        return self._finish(turn, outcomes, messages, mirror)
 
     async def ahandle(
         self,
@@ -443,6 +430,11 @@ class Session:
         outcomes = await asyncio.gather(
             *(self.acall(c.name, c.arguments, call_id=c.id) for c in turn.calls)
         )
+        return self._finish(turn, outcomes, messages, mirror)
+
+    def _finish(
+        self, turn: loop.Turn, outcomes: list[Outcome], messages: Messages, mirror: Messages | None
+    ) -> Step:
         loop.finish(
             turn,
             outcomes,
