@@ -6,7 +6,6 @@ the built-in table of library classes, then builtins; ``unknown`` when nothing m
 
 from __future__ import annotations
 
-import builtins
 import dataclasses
 import re
 from collections.abc import Iterable
@@ -29,17 +28,27 @@ from toolhygiene.rules import Rule, global_rules
 __all__ = ["classify", "exception_text", "summarize"]
 
 _MAX_CHAIN = 64
-_GROUP = getattr(builtins, "BaseExceptionGroup", None)
+
+
+def _members(exc: BaseException) -> tuple[BaseException, ...]:
+    """The members of an exception group, by duck typing: the builtin ``ExceptionGroup``
+    (3.11+), the ``exceptiongroup`` backport's (3.10, raised by anyio and trio), or any
+    exception carrying an ``exceptions`` tuple or list of exceptions."""
+    try:
+        members = getattr(exc, "exceptions", None)
+    except Exception:  # a hostile property must not break the agent loop
+        return ()
+    if not isinstance(members, (tuple, list)) or not members:
+        return ()
+    if not all(isinstance(m, BaseException) for m in members[:_MAX_CHAIN]):
+        return ()
+    return tuple(members[:_MAX_CHAIN])
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
     """``exc`` and what it came from, depth first: group members, then the cause (or the
     context, unless suppressed). Cycles and absurd depths are cut."""
-    if (
-        exc.__cause__ is None
-        and exc.__context__ is None
-        and not (_GROUP is not None and isinstance(exc, _GROUP))
-    ):
+    if exc.__cause__ is None and exc.__context__ is None and not _members(exc):
         return [exc]
     seen: set[int] = set()
     found: list[BaseException] = []
@@ -50,9 +59,7 @@ def _chain(exc: BaseException) -> list[BaseException]:
             continue
         seen.add(id(current))
         found.append(current)
-        below: list[BaseException] = []
-        if _GROUP is not None and isinstance(current, _GROUP):
-            below.extend(current.exceptions)
+        below = list(_members(current))
         if current.__cause__ is not None:
             below.append(current.__cause__)
         elif current.__context__ is not None and not current.__suppress_context__:
