@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import statistics
 import time
+from functools import partial
 from typing import Any
 
 import toolhygiene as th
-from toolhygiene._turns import TURNS
+from toolhygiene.testing import model_turn
+
+FORMATS = ["anthropic", "openai_chat", "openai_responses"]
 
 
 @th.tool
@@ -38,7 +41,7 @@ def history(fmt: str, size: int) -> list[Any]:
 
 
 def one(fmt: str, prefix: list[Any]) -> float:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([lookup], max_failures=10)
     messages = list(prefix)
     for key in ("a", "b", "c"):  # three pending errors
@@ -59,7 +62,7 @@ def main() -> None:
 
     structlog.configure(logger_factory=structlog.ReturnLoggerFactory())  # no log I/O timed
     print(f"{'format':<18} {'10 earlier':>12} {'10,000 earlier':>15} {'ratio':>7}  (target <= 2x)")
-    for fmt in TURNS:
+    for fmt in FORMATS:
         small, large = median(fmt, 10), median(fmt, 10_000)
         print(f"{fmt:<18} {small * 1e6:>10.1f}us {large * 1e6:>13.1f}us {large / small:>6.2f}x")
 

@@ -42,3 +42,7 @@ def import_blocker(blocked: list[str]) -> str:
         "            raise ImportError('blocked: ' + name)\n"
         "sys.meta_path.insert(0, Block())\n"
     )
+
+
+NO_KEYS: dict[str, int] = {}
+"""An empty mapping: looking anything up in it raises a real ``KeyError``."""

@@ -155,7 +155,7 @@ def test_openai_retry_after_ms(server: ScriptedServer) -> None:
     assert "Rate limit reached" in failure.message
 
 
-CONNECT = {
+CONNECT: dict[str, Callable[[str], object]] = {
     "httpx": lambda url: httpx.get(url, timeout=2),
     "requests": lambda url: requests.get(url, timeout=2),
     "urllib": lambda url: urllib.request.urlopen(url, timeout=2),
@@ -180,7 +180,7 @@ def test_connection_refused_is_connectivity_that_never_ran(client: str) -> None:
     assert "127.0.0.1" not in failure.line()
 
 
-STALL = {
+STALL: dict[str, Callable[[str], object]] = {
     "httpx": lambda url: httpx.get(url, timeout=0.2),
     "requests": lambda url: requests.get(url, timeout=0.2),
     "urllib": lambda url: urllib.request.urlopen(url, timeout=0.2),

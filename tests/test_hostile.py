@@ -12,6 +12,9 @@ import pytest
 
 import toolhygiene as th
 
+if sys.version_info < (3, 11):
+    from exceptiongroup import ExceptionGroup
+
 
 class StrRaises(Exception):
     def __str__(self) -> str:
@@ -51,7 +54,7 @@ def deep_chain() -> Exception:
 def nested_groups() -> BaseException:
     exc: Exception = ValueError("leaf")
     for i in range(200):
-        exc = ExceptionGroup(f"g{i}", [exc, RuntimeError(str(i))])  # noqa: F821
+        exc = ExceptionGroup(f"g{i}", [exc, RuntimeError(str(i))])
     return exc
 
 
@@ -71,9 +74,8 @@ HOSTILE: dict[str, Callable[[], BaseException]] = {
     "memory error": lambda: MemoryError(),
     "newlines and ansi": lambda: RuntimeError("line1\nline2\r\n\x1b[31mred\x1b[0m\u202eevil"),
     "many args": lambda: RuntimeError(*range(1000)),
+    "nested groups": nested_groups,
 }
-if sys.version_info >= (3, 11):
-    HOSTILE["nested groups"] = nested_groups
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import threading
+from functools import partial
 from typing import Any
 
 import anthropic
@@ -13,9 +14,8 @@ import openai
 import pytest
 
 import toolhygiene as th
-from toolhygiene._turns import TURNS
 from toolhygiene.formats import STUB, check
-from toolhygiene.testing import ScriptedServer
+from toolhygiene.testing import ScriptedServer, model_turn
 
 FORMATS = ["anthropic", "openai_chat", "openai_responses"]
 
@@ -69,7 +69,8 @@ class AsyncClient(Client):
 
 def sent_messages(server: ScriptedServer, fmt: str) -> list[Any]:
     body = server.requests[-1].body
-    return body["input"] if fmt == "openai_responses" else body["messages"]
+    sent: list[Any] = body["input"] if fmt == "openai_responses" else body["messages"]
+    return sent
 
 
 def first_user(fmt: str) -> list[dict[str, Any]]:
@@ -81,7 +82,7 @@ def texts(messages: list[Any]) -> str:
 
 
 def script_design_example(server: ScriptedServer, fmt: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     server.push(200, turn([("get_weather", {"city": "Pariss"}), ("get_time", {"city": "Paris"})],
                           text="Let me look both up."))
     server.push(200, turn([("get_weather", {"city": "Pari"})]))
@@ -149,7 +150,7 @@ async def _asend(client: AsyncClient, messages: list[Any]) -> Any:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_plain_dicts_with_a_format(fmt: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather])
     messages = first_user(fmt)
     assert session.handle(turn([("get_weather", {"city": "Lyon"})]), messages, format=fmt)  # type: ignore[arg-type]
@@ -162,7 +163,7 @@ def test_plain_dicts_with_a_format(fmt: str) -> None:
 def test_anthropic_failure_shape() -> None:
     session = th.Session([get_weather])
     messages = first_user("anthropic")
-    session.handle(TURNS["anthropic"]([("get_weather", {"city": "Lyon"})]), messages)
+    session.handle(partial(model_turn, "anthropic")([("get_weather", {"city": "Lyon"})]), messages)
     result = messages[-1]["content"][0]
     assert result["type"] == "tool_result" and result["is_error"] is True
     assert result["content"].startswith("[error] get_weather: not_found.")
@@ -171,7 +172,7 @@ def test_anthropic_failure_shape() -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_current_round_errors_stay_visible(fmt: str) -> None:
     """A round where the tool both succeeds and fails clears earlier errors, not its own."""
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time], max_failures=5)
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
@@ -189,7 +190,7 @@ def test_current_round_errors_stay_visible(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_unrelated_success_clears_nothing(fmt: str) -> None:
     """get_time working says nothing about get_weather: its error stays, no note."""
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time], max_failures=5)
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
@@ -204,7 +205,7 @@ def test_an_unrelated_success_clears_nothing(fmt: str) -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_closed_tool_notice_is_never_cleared(fmt: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time], max_failures=1)
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
@@ -217,7 +218,7 @@ def test_closed_tool_notice_is_never_cleared(fmt: str) -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_text_beside_failed_calls_keeps_the_round(fmt: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time])
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})], text="Checking Lyon."), messages)
@@ -229,7 +230,7 @@ def test_text_beside_failed_calls_keeps_the_round(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("clearing", ["stub", "off"])
 def test_clearing_modes(fmt: str, clearing: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time], clearing=clearing)  # type: ignore[arg-type]
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)
@@ -245,7 +246,7 @@ def test_clearing_modes(fmt: str, clearing: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_prefix_before_the_first_pending_error_is_untouched(fmt: str) -> None:
     """Prompt caching: nothing before the first pending error changes, not even identity."""
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time])
     messages = first_user(fmt)
     for _ in range(5):
@@ -262,49 +263,52 @@ def test_prefix_before_the_first_pending_error_is_untouched(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_parallel_calls_run_concurrently(fmt: str) -> None:
     """Both calls must be inside their tool at once to pass the barrier."""
-    barrier = threading.Barrier(2, timeout=10)
+    barrier = threading.Barrier(2, timeout=5)
 
-    @th.tool
+    @th.tool(retries=0)
     def left() -> str:
         barrier.wait()
         return "L"
 
-    @th.tool
+    @th.tool(retries=0)
     def right() -> str:
         barrier.wait()
         return "R"
 
     session = th.Session([left, right])
     messages = first_user(fmt)
-    session.handle(TURNS[fmt]([("left", {}), ("right", {})]), messages)
+    with th.testing.capture() as seen:
+        session.handle(model_turn(fmt, [("left", {}), ("right", {})]), messages)
     check(messages, fmt)
-    assert "'L'" in texts(messages) or '"L"' in texts(messages)
+    assert sorted(o.value for o in seen.outcomes) == ["L", "R"]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_parallel_async_calls_run_concurrently(fmt: str) -> None:
+    """Each call waits inside its tool until the other has started: run one after another,
+    the first would wait alone and fail (no local retry: ``retries=0``)."""
+
     async def run() -> list[Any]:
-        arrived: list[str] = []
-        event = asyncio.Event()
+        started = {"L": asyncio.Event(), "R": asyncio.Event()}
 
-        async def meet(name: str) -> str:
-            arrived.append(name)
-            if len(arrived) == 2:
-                event.set()
-            await asyncio.wait_for(event.wait(), 10)
-            return name
+        async def meet(me: str, other: str) -> str:
+            started[me].set()
+            await asyncio.wait_for(started[other].wait(), 5)  # a guard, not a measurement
+            return me
 
-        @th.tool
+        @th.tool(retries=0)
         async def left() -> str:
-            return await meet("L")
+            return await meet("L", "R")
 
-        @th.tool
+        @th.tool(retries=0)
         async def right() -> str:
-            return await meet("R")
+            return await meet("R", "L")
 
         session = th.Session([left, right])
         messages = first_user(fmt)
-        await session.ahandle(TURNS[fmt]([("left", {}), ("right", {})]), messages)
+        with th.testing.capture() as seen:
+            await session.ahandle(model_turn(fmt, [("left", {}), ("right", {})]), messages)
+        assert sorted(o.value for o in seen.outcomes) == ["L", "R"]
         return messages
 
     messages = asyncio.run(run())
@@ -314,7 +318,7 @@ def test_parallel_async_calls_run_concurrently(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_unknown_tool_error_stays(fmt: str) -> None:
     """No tool of that name can ever succeed, so nothing can say its error recovered."""
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_time])
     messages = first_user(fmt)
     session.handle(turn([("get_wether", {"city": "Paris"})]), messages)
@@ -332,7 +336,7 @@ def test_unknown_response_needs_a_format() -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_validator_catches_broken_lists(fmt: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_time])
     messages = first_user(fmt)
     session.handle(turn([("get_time", {"city": "Paris"})]), messages)
@@ -345,7 +349,7 @@ def test_validator_catches_broken_lists(fmt: str) -> None:
 
 @pytest.mark.parametrize("fmt", ["openai_chat", "openai_responses"])
 def test_the_note_rides_in_the_result_of_the_tool_that_recovered(fmt: str) -> None:
-    turn = TURNS[fmt]
+    turn = partial(model_turn, fmt)
     session = th.Session([get_weather, get_time])
     messages = first_user(fmt)
     session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)

@@ -10,14 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene.errors import Failure
+from helpers import NO_KEYS
 
 validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
 
 
 def failure(category: th.Category, *, retryable: bool | None = None, instead: str = "",
-            **extra: object) -> Failure:
-    return Failure(
+            **extra: object) -> th.Failure:
+    return th.Failure(
         tool="get_order",
         category=category,
         retryable=category.retryable if retryable is None else retryable,
@@ -80,7 +80,7 @@ def test_every_category_knows_its_traits() -> None:
 
 
 def test_cap_cuts_at_a_word_boundary_with_an_ellipsis() -> None:
-    long = Failure(tool="t", category=th.Category.UNKNOWN, retryable=False,
+    long = th.Failure(tool="t", category=th.Category.UNKNOWN, retryable=False,
                    message="word " * 200)
     line = long.line()
     assert len(line) <= 300
@@ -133,7 +133,7 @@ def test_tool_error_requires_retryable() -> None:
     with pytest.raises(TypeError):
         th.ToolError("no such order")  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        th.ToolError("no such order", False)  # type: ignore[misc]
+        th.ToolError("no such order", False)  # type: ignore[call-arg]
 
 
 def test_tool_error_for_model_is_the_line() -> None:
@@ -162,7 +162,7 @@ def test_empty_says_a_retry_will_not_change_it() -> None:
 
 def test_summarize_is_classify_line() -> None:
     try:
-        {}["ORD-1"]
+        NO_KEYS["ORD-1"]
     except KeyError as exc:
         assert th.summarize(exc, "get_order") == th.classify(exc, "get_order").line()
         assert th.summarize(exc, "get_order").startswith("[error] get_order: not_found.")
@@ -198,7 +198,7 @@ def test_user_frame_skips_stdlib_and_site_packages() -> None:
 def test_line_is_always_one_line_within_the_cap(message: str, category: th.Category,
                                                 retryable: bool, instead: str,
                                                 cap: int) -> None:
-    f = Failure(tool="t", category=category, retryable=retryable,
+    f = th.Failure(tool="t", category=category, retryable=retryable,
                 message=th.sanitize(message, cap), instead=th.sanitize(instead, cap))
     line = f.line(cap)
     assert len(line) <= cap

@@ -85,4 +85,4 @@ def test_read_tails_skips_everything_else() -> None:
         json.dumps({"event": "error.stopped", "tool": "x", "fingerprint": "f", "tail": 3}),
         "[1, 2]", "garbage",
     ]))
-    assert [r["tail"] for r in th.report.read_tails(stream)] == [3]  # type: ignore[attr-defined]
+    assert [r["tail"] for r in th.report.read_tails(stream)] == [3]

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 import toolhygiene as th
+from helpers import NO_KEYS
 from toolhygiene.testing import ScriptedServer, closed_port
 
 Call = Callable[..., Any]
@@ -140,7 +141,7 @@ def test_same_failure_with_other_arguments_says_so_and_no_more(
 def test_different_failures_are_not_repeats(call: Callable[[th.Session], Call]) -> None:
     @th.tool
     def parse(text: str) -> int:
-        return {}[text] if not text else int(text)
+        return NO_KEYS[text] if not text else int(text)
 
     session = th.Session([parse], max_failures=5)
     run = call(session)
@@ -303,17 +304,42 @@ def test_async_tool_timeout_is_enforced() -> None:
     assert cancelled == [True]
 
 
-def test_sync_tool_timeout_is_enforced_in_a_worker_thread(call: Callable[[th.Session], Call]) -> None:
-    release = threading.Event()
+def stuck_tool() -> tuple[th.Tool[[], str], threading.Event, threading.Event]:
+    """A sync tool that blocks until released, and says when it finished."""
+    release, finished = threading.Event(), threading.Event()
 
     @th.tool(timeout=0.1, retries=0)
     def slow() -> str:
-        release.wait(5)
+        release.wait(60)  # a guard against hanging the suite, never reached when it passes
+        finished.set()
         return "late"
 
-    outcome = call(th.Session([slow]))("slow")
+    return slow, release, finished
+
+
+def test_sync_tool_timeout_is_enforced_in_a_worker_thread() -> None:
+    """The call returns at the deadline while the function is still blocked; released,
+    the function runs on to its end in the background."""
+    slow, release, finished = stuck_tool()
+    outcome = th.Session([slow]).call("slow")
+    assert not finished.is_set()
     release.set()
     assert "slow did not finish within 0.1 s" in outcome.content
+    assert finished.wait(60)
+
+
+def test_sync_tool_timeout_is_enforced_through_acall() -> None:
+    slow, release, finished = stuck_tool()
+
+    async def run() -> th.Outcome:
+        outcome = await th.Session([slow]).acall("slow")
+        assert not finished.is_set()
+        release.set()  # before asyncio.run waits for its worker threads
+        return outcome
+
+    outcome = asyncio.run(run())
+    assert "slow did not finish within 0.1 s" in outcome.content
+    assert finished.wait(60)
 
 
 async def test_sync_tools_run_off_the_event_loop() -> None:
@@ -482,15 +508,16 @@ def test_closed_tool_is_logged(call: Callable[[th.Session], Call]) -> None:
 
 
 def test_instant_retries_restores_the_previous_setting() -> None:
-    from toolhygiene import _config
+    def instant() -> bool:
+        return th.configure().instant_retries  # configure() with nothing to change reads
 
-    assert _config.settings.instant_retries is False
+    assert instant() is False
     with th.testing.instant_retries():
-        assert _config.settings.instant_retries is True
+        assert instant() is True
         with th.testing.instant_retries(False):
-            assert _config.settings.instant_retries is False
-        assert _config.settings.instant_retries is True
-    assert _config.settings.instant_retries is False
+            assert instant() is False
+        assert instant() is True
+    assert instant() is False
 
 
 def test_advice_precedence(call: Callable[[th.Session], Call]) -> None:

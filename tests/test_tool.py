@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import pytest
@@ -28,7 +29,9 @@ def get_weather(city: str, days: int = 1, unit: Literal["C", "F"] = "C") -> str:
 
 def test_decorated_function_still_works_directly() -> None:
     assert get_weather("Paris", 2) == "Paris: 2 day(s) in C"
-    assert get_weather.__name__ == "get_weather"
+    # Tool copies the function's metadata at run time (functools.update_wrapper); its
+    # type does not declare it.
+    assert get_weather.__name__ == "get_weather"  # type: ignore[attr-defined]
     assert "forecast" in (get_weather.__doc__ or "")
 
 
@@ -165,12 +168,26 @@ def test_unknown_tool_is_answered_with_the_names_that_exist() -> None:
     assert "Call one of the tools that exist: get_weather." in outcome.content
 
 
-@pytest.mark.parametrize("bad", [
-    {"max_failures": 0}, {"retries": -1}, {"timeout": 0}, {"name": "has space"},
+def valid_name() -> None:
+    """A function whose name is a valid tool name: only the setting under test is wrong."""
+
+
+@pytest.mark.parametrize(("bad", "problem"), [
+    ({"max_failures": 0}, "max_failures must be at least 1, got 0"),
+    ({"max_failures": -3}, "max_failures must be at least 1, got -3"),
+    ({"retries": -1}, "retries must be 0 or more, got -1"),
+    ({"timeout": 0}, "timeout must be a positive number of seconds, got 0"),
+    ({"timeout": -1.5}, "timeout must be a positive number of seconds, got -1.5"),
+    ({"name": "has space"}, "tool name 'has space' must be 1-64 letters"),
 ])
-def test_bad_settings_are_usage_errors(bad: dict[str, object]) -> None:
-    with pytest.raises(th.UsageError):
-        th.tool(**bad)(lambda: None)  # type: ignore[call-overload]
+def test_bad_settings_are_usage_errors(bad: dict[str, object], problem: str) -> None:
+    with pytest.raises(th.UsageError, match=re.escape(problem)):
+        th.tool(**bad)(valid_name)  # type: ignore[call-overload]
+
+
+def test_good_settings_at_their_bounds_are_accepted() -> None:
+    tool = th.tool(max_failures=1, retries=0, timeout=0.001)(valid_name)
+    assert (tool.max_failures, tool.retries, tool.timeout) == (1, 0, 0.001)
 
 
 def test_duplicate_names_are_a_usage_error() -> None:
