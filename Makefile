@@ -1,32 +1,38 @@
-# Every target makes its own virtual environment: a clean clone needs only python3.
+# A clean clone needs only python3 and the package registries: .venv is made here, with uv
+# in it; nox then makes one environment per check under .nox (see noxfile.py).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+NOX := $(VENV)/bin/nox
 
-.PHONY: demo test lint typecheck unit bench schema-table clean
+.PHONY: demo test lint unit lowest docs bench schema-table clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet 'uv>=0.6'
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group dev
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(PY) examples/demo.py
 
-lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests examples benchmarks
-	$(VENV)/bin/ruff format --check src
+# Everything CI checks: lint and mypy, the suite on Python 3.10-3.13 (coverage on 3.11),
+# the suite at the lowest declared dependency versions, the API reference.
+test: $(STAMP)
+	$(NOX)
 
-typecheck: $(STAMP)
-	$(VENV)/bin/mypy
+lint: $(STAMP)
+	$(NOX) -s lint
 
 unit: $(STAMP)
-	$(VENV)/bin/coverage run -m pytest -q
-	$(VENV)/bin/coverage report --fail-under=85
+	$(NOX) -s tests-3.11
 
-test: lint typecheck unit
+lowest: $(STAMP)
+	$(NOX) -s lowest
+
+docs: $(STAMP)
+	$(NOX) -s docs
 
 bench: $(STAMP)
 	$(PY) benchmarks/failure_path.py
@@ -36,11 +42,12 @@ bench: $(STAMP)
 	$(PY) benchmarks/history_costs.py
 	$(PY) benchmarks/success_redaction.py
 	$(PY) benchmarks/observed_round.py
+	$(PY) benchmarks/import_time.py
 
-# The README's schema table, next to pydantic-ai and the OpenAI Agents SDK (the bench extra).
+# The README's schema table, next to pydantic-ai and the OpenAI Agents SDK (the bench group).
 schema-table: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[bench]'
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group bench
 	$(PY) benchmarks/schema_table.py --write
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .hypothesis
+	rm -rf $(VENV) .nox .pytest_cache .mypy_cache .ruff_cache .coverage .hypothesis site

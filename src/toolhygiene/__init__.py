@@ -16,7 +16,8 @@ recovers.
     outcome.content   # exactly what the model sees
 """
 
-from toolhygiene import testing
+import typing
+
 from toolhygiene._config import Settings, configure
 from toolhygiene._exceptions import UsageError
 from toolhygiene._observe import Call as HookCall
@@ -69,3 +70,21 @@ __all__ = [
 ]
 
 __version__ = "0.1.0.dev0"
+"""The one place the version is written; the build reads it from here."""
+
+if typing.TYPE_CHECKING:
+    from toolhygiene import testing
+
+
+def __getattr__(name: str) -> object:
+    """``th.testing`` is imported at first use: it brings an HTTP server that a program
+    which is not a test never needs."""
+    if name == "testing":
+        import toolhygiene.testing
+
+        return toolhygiene.testing
+    raise AttributeError(f"module 'toolhygiene' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), "testing"})
