@@ -66,7 +66,8 @@ def send(client: Any, fmt: str, session: th.Session, messages: list[Any]) -> Any
 
 def sent(server: ScriptedServer, fmt: str) -> list[Any]:
     body = server.requests[-1].body
-    return body["input"] if fmt == "openai_responses" else body["messages"]
+    messages: list[Any] = body["input"] if fmt == "openai_responses" else body["messages"]
+    return messages
 
 
 def start() -> list[Any]:
