@@ -139,11 +139,15 @@ def lowest(session: nox.Session) -> None:
     """The suite with every runtime dependency at its declared floor, on the oldest Python;
     the wheel built with the oldest hatchling allowed and its metadata validated."""
     tmp = Path(session.create_tmp()).resolve()
-    constraints = tmp / "lowest.txt"
-    session.run("uv", "pip", "compile", "pyproject.toml", "--resolution", "lowest-direct",
+    floors = _floors()
+    # Each runtime dependency pinned to its floor's release series (1.0 -> 1.0.*, as a floor
+    # may name a release that was never published), resolved lowest-first: the other
+    # packages then move to versions that accept every floor at once.
+    pins, constraints = tmp / "floors.txt", tmp / "lowest.txt"
+    pins.write_text("".join(f"{name}=={floor}.*\n" for name, floor in floors.items()))
+    session.run("uv", "pip", "compile", str(pins), "--resolution", "lowest-direct",
                 "--python-version", OLDEST, "--quiet", "--no-header", "-o", str(constraints))
     session.install("-e", ".", "--group", "test", "-c", str(constraints))
-    floors = _floors()
     session.run("python", "-c", _CHECK_FLOORS, repr(floors))
     session.run("pytest", *_pytest_args(session))
 
