@@ -173,11 +173,11 @@ def valid_name() -> None:
 
 
 @pytest.mark.parametrize(("bad", "problem"), [
-    ({"max_failures": 0}, "max_failures must be at least 1, got 0"),
-    ({"max_failures": -3}, "max_failures must be at least 1, got -3"),
-    ({"retries": -1}, "retries must be 0 or more, got -1"),
-    ({"timeout": 0}, "timeout must be a positive number of seconds, got 0"),
-    ({"timeout": -1.5}, "timeout must be a positive number of seconds, got -1.5"),
+    ({"max_failures": 0}, "max_failures must be a whole number of at least 1, got 0"),
+    ({"max_failures": -3}, "max_failures must be a whole number of at least 1, got -3"),
+    ({"retries": -1}, "retries must be a whole number of at least 0, got -1"),
+    ({"timeout": 0}, "timeout must be a finite number of seconds > 0, got 0"),
+    ({"timeout": -1.5}, "timeout must be a finite number of seconds > 0, got -1.5"),
     ({"name": "has space"}, "tool name 'has space' must be 1-64 letters"),
 ])
 def test_bad_settings_are_usage_errors(bad: dict[str, object], problem: str) -> None:
