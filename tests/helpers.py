@@ -46,3 +46,34 @@ def import_blocker(blocked: list[str]) -> str:
 
 NO_KEYS: dict[str, int] = {}
 """An empty mapping: looking anything up in it raises a real ``KeyError``."""
+
+
+class Ran:
+    """A side-effect counter: what ran, how often, when (monotonic) and on which thread."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self.events: list[tuple[str, float, str]] = []
+
+    def __call__(self, what: str) -> None:
+        import threading
+        import time
+
+        with self._lock:
+            self.events.append((what, time.monotonic(), threading.current_thread().name))
+
+    def count(self, what: str) -> int:
+        return sum(1 for event in self.events if event[0] == what)
+
+    def when(self, what: str) -> list[float]:
+        return [at for event, at, _ in self.events if event == what]
+
+
+def encodes(value: Any) -> bool:
+    """Whether ``value`` (text, or JSON-like data) is valid UTF-8 all through."""
+    import json
+
+    json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
+    return True

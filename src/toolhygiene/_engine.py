@@ -28,6 +28,7 @@ from ahocorasick_rs import AhoCorasick
 from toolhygiene import _config, _registry, _tokens
 from toolhygiene._detectors import BUILT_IN, Detector
 from toolhygiene._normalise import normalise
+from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 
 __all__ = ["placeholder", "scrub"]
@@ -68,7 +69,9 @@ class _Plan:
         found: dict[int, list[int]] = {i: [] for i in self.always}
         if self.automaton is None:
             return found
-        matches = self.automaton.find_matches_as_indexes(lowered, overlapping=True)
+        # A decoded view can hold lone surrogates; the matcher takes only valid UTF-8
+        # (one character replaced by one: positions stay).
+        matches = self.automaton.find_matches_as_indexes(valid(lowered), overlapping=True)
         if len(matches) <= _FEW:
             for number, start, _ in matches:
                 for index in self.owners[number]:

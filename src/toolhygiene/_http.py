@@ -15,6 +15,7 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
 
+from toolhygiene._reading import attr
 from toolhygiene.errors import Category
 from toolhygiene.redact import redact
 
@@ -35,7 +36,7 @@ def _as_status(value: Any) -> int | None:
 
 
 def _botocore_meta(exc: BaseException) -> Mapping[str, Any] | None:
-    response = getattr(exc, "response", None)
+    response = attr(exc, "response")
     if isinstance(response, Mapping):
         meta = response.get("ResponseMetadata")
         if isinstance(meta, Mapping):
@@ -46,17 +47,17 @@ def _botocore_meta(exc: BaseException) -> Mapping[str, Any] | None:
 def status_of(exc: BaseException) -> int | None:
     """The HTTP status an exception carries, if any (OSError's errno is not one)."""
     for name in ("status_code", "status"):
-        found = _as_status(getattr(exc, name, None))
+        found = _as_status(attr(exc, name))
         if found is not None:
             return found
     if not isinstance(exc, OSError) or type(exc).__name__ == "HTTPError":
-        found = _as_status(getattr(exc, "code", None))
+        found = _as_status(attr(exc, "code"))
         if found is not None:
             return found
-    response = getattr(exc, "response", None)
+    response = attr(exc, "response")
     if response is not None and not isinstance(response, Mapping):
         for name in ("status_code", "status"):
-            found = _as_status(getattr(response, name, None))
+            found = _as_status(attr(response, name))
             if found is not None:
                 return found
     meta = _botocore_meta(exc)
@@ -139,13 +140,13 @@ def _public(host: str) -> bool:
 
 def headers_of(exc: BaseException) -> Mapping[str, Any] | None:
     """The response headers an exception carries, if any."""
-    response = getattr(exc, "response", None)
+    response = attr(exc, "response")
     if response is not None and not isinstance(response, Mapping):
-        headers = getattr(response, "headers", None)
-        if headers is not None and hasattr(headers, "get"):
+        headers = attr(response, "headers")
+        if headers is not None and attr(headers, "get") is not None:
             return headers  # type: ignore[no-any-return]
-    headers = getattr(exc, "headers", None)
-    if headers is not None and hasattr(headers, "get"):
+    headers = attr(exc, "headers")
+    if headers is not None and attr(headers, "get") is not None:
         return headers  # type: ignore[no-any-return]
     meta = _botocore_meta(exc)
     if meta is not None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolhygiene._http import category_for_status, reason_for, request_of, status_of
+from toolhygiene._reading import attr, module_of, raw_message
 from toolhygiene.errors import Category
 
 __all__ = ["Verdict", "library_verdict"]
@@ -59,14 +60,14 @@ def _v(
 
 
 def _api_message(exc: BaseException) -> str | None:
-    body = getattr(exc, "body", None)
+    body = attr(exc, "body")
     if isinstance(body, Mapping):
         inner = body.get("error", body)
         if isinstance(inner, Mapping):
             text = inner.get("message")
             if isinstance(text, str) and text:
                 return text
-    response = getattr(exc, "response", None)
+    response = attr(exc, "response")
     if isinstance(response, Mapping):
         error = response.get("Error")
         if isinstance(error, Mapping):
@@ -121,19 +122,20 @@ for _names, _verdict in (
 
 
 def _oserror(exc: BaseException) -> Verdict | None:
-    code = getattr(exc, "errno", None)
+    code = attr(exc, "errno")
     return _ERRNO.get(code) if isinstance(code, int) else None
 
 
 def _gaierror(exc: BaseException) -> Verdict:
     # EAI_AGAIN is a passing DNS failure; an unknown name stays unknown on retry.
-    transient = getattr(exc, "errno", None) == getattr(socket, "EAI_AGAIN", -3)
+    transient = attr(exc, "errno") == getattr(socket, "EAI_AGAIN", -3)
     return _v(C.CONNECTIVITY, retryable=transient, never_ran=True)
 
 
 def _sqlite_operational(exc: BaseException) -> Verdict:
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    text = str(exc).lower()
+    name = attr(exc, "sqlite_errorname")
+    name = name if isinstance(name, str) else ""
+    text = (raw_message(exc, 4096) or "").lower()
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text or "busy" in text:
         return _v(C.UPSTREAM, retryable=True)
     if "no such" in text or "syntax error" in text or "has no column" in text:
@@ -146,7 +148,7 @@ def _sqlite_operational(exc: BaseException) -> Verdict:
 
 
 def _sqlstate(exc: BaseException) -> Verdict | None:
-    state = getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+    state = attr(exc, "sqlstate") or attr(exc, "pgcode")
     if not isinstance(state, str) or len(state) != 5:
         return None
     if state in ("40001", "40P01", "55P03", "57014") or state.startswith("53"):
@@ -168,7 +170,7 @@ def _psycopg(exc: BaseException) -> Verdict:
     found = _sqlstate(exc)
     if found is not None:
         return found
-    text = str(exc).lower()
+    text = (raw_message(exc, 4096) or "").lower()
     never_ran = "refused" in text or "could not translate host" in text
     return _v(C.CONNECTIVITY, never_ran=never_ran or None)
 
@@ -259,7 +261,7 @@ _BOTO_BUSINESS = frozenset(
 
 
 def _botocore_client(exc: BaseException) -> Verdict:
-    response = getattr(exc, "response", None)
+    response = attr(exc, "response")
     code = ""
     if isinstance(response, Mapping):
         error = response.get("Error")
@@ -297,7 +299,7 @@ def _status_or(verdict: Verdict) -> Handler:
 
 
 def _url_error(exc: BaseException) -> Verdict:
-    reason = getattr(exc, "reason", None)
+    reason = attr(exc, "reason")
     if isinstance(reason, BaseException):
         inner = library_verdict(reason)
         if inner is not None:
@@ -433,13 +435,13 @@ _BUILTIN: dict[str, Verdict] = {
 
 
 def _key(cls: type) -> str:
-    return f"{cls.__module__.partition('.')[0]}.{cls.__name__}"
+    return f"{module_of(cls).partition('.')[0]}.{cls.__name__}"
 
 
 def library_verdict(exc: BaseException) -> Verdict | None:
     """The built-in verdict for ``exc`` alone (not its chain), or ``None``."""
     for cls in type(exc).__mro__:
-        module = cls.__module__
+        module = module_of(cls)
         if module == "builtins":
             if cls.__name__ == "OSError" or issubclass(cls, OSError):
                 found = _oserror(exc)

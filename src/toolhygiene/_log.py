@@ -16,37 +16,113 @@ The traceback is the ``exception`` field (structlog's own name for it: console r
 print it as a traceback, JSON renderers as a string), redacted unless
 ``th.configure(redact_logs=False)``; for ``logging`` it follows the message on its own
 lines, and the record carries every field in ``record.toolhygiene``.
+
+Every string field of every event is valid UTF-8 and capped, whatever a tool or the
+model put in it, and the traceback of a failure costs the same for a 10 MB message or a
+100,000-deep cause chain as for an ordinary one: a few exceptions of the chain, a few
+frames of each, a few kilobytes of each message.
 """
 
 from __future__ import annotations
 
 import logging
 import traceback
+from types import TracebackType
 from typing import Any
 
 import structlog
 
 from toolhygiene import _config, _observe
-from toolhygiene.redact import redact
+from toolhygiene._reading import chain, raw_message, type_name
+from toolhygiene._text import plain, valid
+from toolhygiene.redact import redact, truncate
 
-__all__ = ["LogOutput", "traceback_text"]
+__all__ = [
+    "FIELD_CAP",
+    "TRACEBACK_EXCEPTIONS",
+    "TRACEBACK_FRAMES",
+    "TRACEBACK_MESSAGE",
+    "LogOutput",
+    "traceback_text",
+]
 
 stdlib_logger = logging.getLogger("toolhygiene")
 _structlog_logger = structlog.get_logger("toolhygiene")
 _METHOD = {logging.INFO: "info", logging.WARNING: "warning"}
 
 
+FIELD_CAP = 65_536
+"""Characters of one string field of a log event, at most (the traceback included)."""
+TRACEBACK_EXCEPTIONS = 8
+"""Exceptions of a chain (causes, contexts, group members) in a logged traceback."""
+TRACEBACK_FRAMES = (5, 25)
+"""Frames of each exception kept: the outermost and the innermost; the middle is cut."""
+TRACEBACK_MESSAGE = 4096
+"""Characters of each exception's message in a logged traceback."""
+
+_TRACEBACK = BaseException.__dict__["__traceback__"]
+_WALK = 100_000  # frames walked in one traceback at most
+
+
+def _frames(tb: TracebackType | None) -> list[str]:
+    entries: list[TracebackType] = []
+    while tb is not None and len(entries) < _WALK:
+        entries.append(tb)
+        tb = tb.tb_next
+    head, tail = TRACEBACK_FRAMES
+    cut = len(entries) > head + tail
+    parts = [entries[:head], entries[-tail:]] if cut else [entries]
+    lines: list[str] = []
+    for at, part in enumerate(parts):
+        if at:
+            lines.append(f"  ... {len(entries) - head - tail} frames not shown ...\n")
+        summary = traceback.StackSummary.extract(
+            ((t.tb_frame, t.tb_lineno) for t in part), lookup_lines=True
+        )
+        lines.extend(summary.format())
+    return lines
+
+
+def _one(exc: BaseException) -> str:
+    lines = ["Traceback (most recent call last):\n", *_frames(_TRACEBACK.__get__(exc))]
+    message = raw_message(exc, TRACEBACK_MESSAGE)
+    if message is None:
+        message = "(its message could not be read)"
+    lines.append(f"{type_name(exc)}: {message}\n" if message else f"{type_name(exc)}\n")
+    return "".join(lines)
+
+
 def traceback_text(exc: BaseException) -> str:
-    """The whole traceback with causes and context, for humans reading logs."""
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return redact(text) if _config.settings.redact_logs else text
+    """The traceback of ``exc`` and of what it came from, outermost first, bounded (see
+    the module constants), redacted unless ``configure(redact_logs=False)``."""
+    try:
+        members = chain(exc, TRACEBACK_EXCEPTIONS + 1)
+        blocks = [_one(m) for m in members[:TRACEBACK_EXCEPTIONS]]
+    except Exception as broken:  # a log line must never cost the call its answer
+        return f"(the traceback of {type(exc).__name__} could not be read: {broken!r:.200})"
+    text = "\nwhich came from:\n\n".join(blocks)
+    if len(members) > TRACEBACK_EXCEPTIONS:
+        text += f"\n(the chain goes on: only its first {TRACEBACK_EXCEPTIONS} exceptions shown)\n"
+    text = valid(text)
+    if _config.settings.redact_logs:
+        try:
+            text = redact(text)
+        except Exception as broken:  # never write what could not be redacted
+            return f"(the traceback of {type(exc).__name__} could not be redacted: {broken!r:.200})"
+    return truncate(text, FIELD_CAP)
+
+
+def _field(value: Any) -> Any:
+    if isinstance(value, str):
+        return valid(plain(value, FIELD_CAP))
+    return value
 
 
 def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
     level = event.level
     if not target.isEnabledFor(level):
         return  # the common case without configuration: nothing is formatted
-    record = event.record()
+    record = {k: _field(v) for k, v in event.record().items()}
     if event.exc is not None:
         record["exception"] = traceback_text(event.exc)
     text = " ".join(
@@ -58,7 +134,7 @@ def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
 
 
 def _structured(target: Any, event: _observe.Event) -> None:
-    record = event.record()
+    record = {k: _field(v) for k, v in event.record().items()}
     del record["event"]
     if event.exc is not None:
         record["exception"] = traceback_text(event.exc)

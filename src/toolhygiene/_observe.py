@@ -79,7 +79,11 @@ class Event:
 
 # A failure the model sees is part of an agent's normal work: INFO, unless nobody could
 # say what it was (category unknown: probably a bug in the tool) or a tool closed.
-_LEVELS = {"tool.closed": logging.WARNING}
+_LEVELS = {
+    "tool.closed": logging.WARNING,
+    "tool.unclassified": logging.WARNING,
+    "tool.still_running": logging.WARNING,
+}
 
 
 class Call:
@@ -167,6 +171,9 @@ class Hooks:
 _METHODS = {
     "tool.failed": "on_failure",
     "tool.refused": "on_failure",
+    "tool.unclassified": "on_failure",
+    "tool.still_running": "on_failure",
+    "tool.finished_late": "on_failure",
     "tool.retry": "on_retry",
     "tool.closed": "on_close",
     "transcript.cleared": "on_clear",

@@ -4,38 +4,39 @@ logged; the options tenacity's ``Retrying`` and ``AsyncRetrying`` both take.
 The first attempt is a plain call made by the session; tenacity is entered only after it
 failed, and replays that first failure as its own first attempt (so its wait and stop
 rules see it) without running the tool again.
+
+The retry budget is a deadline for the whole call, counted from its start: each
+attempt's timeout is clipped to what is left, and no wait begins that would end past it
+(a wait never shortens a Retry-After: the failure goes to the model instead). Every wait
+is at most ``max_wait``, jitter included. Nothing is retried once the tool has closed,
+nor after an attempt that may still be running.
+
+Retrying is shared out: no more calls of one tool retry at once than the failures the
+tool has left before it closes. A burst of calls to a failing tool then closes it after
+about one attempt each, instead of every call retrying before any failure is counted.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import tenacity
 
 from toolhygiene import _config, _observe
+from toolhygiene._log import traceback_text
+from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError, count_down
 from toolhygiene.classify import classify
-from toolhygiene.errors import CoarseClass, Failure
+from toolhygiene.errors import Category, CoarseClass, Failure
 from toolhygiene.ledger import Ledger
+from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
-from toolhygiene.tool import Tool
 
 __all__ = ["LocalRetries", "Plan", "attempts_made"]
-
-
-@dataclass(slots=True)
-class Plan:
-    """One call in flight: the tool, its validated values, what the model sent, its
-    number in the session, and the last exception classified (with its verdict)."""
-
-    tool: Tool[Any, Any]
-    values: dict[str, Any]
-    arguments: Mapping[str, Any] | str | bytes | None
-    index: int
-    call_id: str | None = None
-    seen: tuple[BaseException, Failure] | None = None
 
 
 class LocalRetries:
@@ -50,6 +51,7 @@ class LocalRetries:
         line_cap: Callable[[], int],
         ledger: Ledger,
         session_id: str,
+        cap: Callable[[str], int],
     ) -> None:
         self.max_wait = max_wait
         self.budget = budget
@@ -57,26 +59,55 @@ class LocalRetries:
         self.line_cap = line_cap
         self.ledger = ledger
         self.session_id = session_id
+        self.cap = cap
+        self._retrying: dict[str, int] = {}
+        self._lock = threading.Lock()
 
     def classify(self, plan: Plan, exc: BaseException) -> Failure:
-        """``exc`` classified with the tool's and the session's rules, once per exception."""
+        """``exc`` classified with the tool's and the session's rules, once per exception.
+
+        Never raises: an exception so hostile that classifying it fails still gives a
+        line that names its type, and the log says why."""
         # Holding the exception itself (not its id) keeps a new one from aliasing it.
         if plan.seen is not None and plan.seen[0] is exc:
             return plan.seen[1]
-        failure = classify(
-            exc,
-            plan.tool.name,
-            rules=(*plan.tool.rules, *self.rules),
-            cap=self.line_cap(),
-            idempotent=plan.tool.idempotent,
-        )
+        try:
+            failure = classify(
+                exc,
+                plan.tool.name,
+                rules=(*plan.tool.rules, *self.rules),
+                cap=self.line_cap(),
+                idempotent=plan.tool.idempotent,
+            )
+        except Exception as broken:
+            failure = _unreadable(plan.tool.name, exc)
+            _observe.emit(
+                _observe.Event(
+                    "tool.unclassified",
+                    self.session_id,
+                    plan.tool.name,
+                    plan.call_id,
+                    {"traceback": traceback_text(broken)},
+                )
+            )
+        # type() and issubclass(): isinstance() would ask a hostile __class__ property.
+        if issubclass(type(exc), AttemptTimeoutError) and not exc.started:  # type: ignore[attr-defined]
+            failure = dataclasses.replace(failure, never_ran=True)
         plan.seen = (exc, failure)
         return failure
 
     def wanted(self, plan: Plan, exc: BaseException) -> bool:
-        """Whether ``exc`` is retried locally: transient, and safe for this tool."""
-        if not isinstance(exc, Exception):
+        """Whether ``exc`` is retried locally: transient, safe for this tool, the tool
+        still open and its last attempt not still running."""
+        kind = type(exc)
+        if not issubclass(kind, Exception):
             return False  # KeyboardInterrupt, SystemExit, CancelledError: never retried
+        if issubclass(kind, StillRunningError) or (
+            issubclass(kind, AttemptTimeoutError) and exc.still_running  # type: ignore[attr-defined]
+        ):
+            return False
+        if plan.tool.name in self.ledger.closed:
+            return False
         failure = self.classify(plan, exc)
         return (
             failure.retryable
@@ -84,6 +115,31 @@ class LocalRetries:
             and (plan.tool.idempotent or failure.never_ran)
             and (failure.retry_after is None or failure.retry_after <= self.max_wait)
         )
+
+    def enter(self, plan: Plan, exc: BaseException) -> bool:
+        """Whether the call begins retrying after its first failure ``exc``: wanted, and
+        fewer calls of the tool retrying than the failures it has left (``leave`` after)."""
+        if not self.wanted(plan, exc):
+            return False
+        name = plan.tool.name
+        with self._lock:
+            retrying = self._retrying.get(name, 0)
+            if retrying + self.ledger.failures[name] >= self.cap(name):
+                return False
+            self._retrying[name] = retrying + 1
+        return True
+
+    def leave(self, plan: Plan) -> None:
+        """The call that ``enter`` let retry is done."""
+        with self._lock:
+            count_down(self._retrying, plan.tool.name)
+
+    def timeout(self, plan: Plan) -> float | None:
+        """The next attempt's timeout: the tool's, clipped to what is left of the budget."""
+        if plan.tool.timeout is None:
+            return None
+        left = plan.began + self.budget - time.monotonic()
+        return max(min(plan.tool.timeout, left), 0.001)
 
     def _wait(self, state: tenacity.RetryCallState) -> float:
         if _config.settings.instant_retries:
@@ -93,8 +149,17 @@ class LocalRetries:
         failure = self.classify(plan, exc) if exc is not None else None
         if failure is not None and failure.retry_after is not None:
             return float(min(failure.retry_after, self.max_wait))
-        base = float(min(0.25 * 2.0 ** (state.attempt_number - 1), self.max_wait))
-        return base + random.uniform(0, base / 2)  # noqa: S311 - jitter, not secrecy
+        base = 0.25 * 2.0 ** (state.attempt_number - 1)
+        jitter = random.uniform(0, base / 2)  # noqa: S311 - jitter, not secrecy
+        return float(min(base + jitter, self.max_wait))  # clamped after the jitter
+
+    def _stop(self, state: tenacity.RetryCallState) -> bool:
+        plan: Plan = state.kwargs["plan"]
+        return (
+            state.attempt_number > plan.tool.retries
+            or time.monotonic() + state.upcoming_sleep >= plan.began + self.budget
+            or plan.tool.name in self.ledger.closed
+        )
 
     def _before_sleep(self, state: tenacity.RetryCallState) -> None:
         plan: Plan = state.kwargs["plan"]
@@ -118,8 +183,7 @@ class LocalRetries:
         return {
             "retry": tenacity.retry_if_exception(lambda e: self.wanted(plan, e)),
             "wait": self._wait,
-            "stop": tenacity.stop_after_attempt(plan.tool.retries + 1)
-            | tenacity.stop_after_delay(self.budget),
+            "stop": self._stop,
             "before_sleep": self._before_sleep,
             "reraise": True,
         }
@@ -128,3 +192,14 @@ class LocalRetries:
 def attempts_made(retrying: tenacity.BaseRetrying) -> int:
     """How many attempts a finished tenacity run made (the replayed first one included)."""
     return int(retrying.statistics.get("attempt_number", 1))
+
+
+def _unreadable(tool: str, exc: BaseException) -> Failure:
+    name = sanitize(type(exc).__name__, 80)
+    return Failure(
+        tool=tool,
+        category=Category.UNKNOWN,
+        retryable=False,
+        message=f"it raised {name}, which could not be read",
+        exc_type=name,
+    )

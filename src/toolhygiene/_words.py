@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HINTS",
     "MIN_LINE_CAP",
+    "NESTED_TOO_DEEP",
     "STUB",
     "CONSTRAINTS",
     "closed_line",
@@ -45,6 +46,9 @@ __all__ = [
 
 MIN_LINE_CAP = 160
 """The smallest line cap: room for a 64-character tool name and every part that must stay."""
+
+NESTED_TOO_DEEP = "the arguments are nested too deeply to read"
+"""What failed when the model's arguments nest deeper than the stack can follow."""
 
 STUB = "[error cleared]"
 """What a cleared error's result shrinks to when its round cannot be removed whole."""

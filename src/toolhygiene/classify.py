@@ -20,79 +20,45 @@ from toolhygiene._library import (
     Verdict,
     library_verdict,
 )
+from toolhygiene._reading import chain as walk_chain
+from toolhygiene._reading import module_of, raw_message, type_name
+from toolhygiene._text import bounded_repr, plain
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.frames import user_frame
-from toolhygiene.redact import redact_data, sanitize
+from toolhygiene.redact import RAW_CAP, redact_data, sanitize
 from toolhygiene.rules import Rule, global_rules
 
 __all__ = ["classify", "exception_text", "summarize"]
 
 _MAX_CHAIN = 64
-
-
-def _members(exc: BaseException) -> tuple[BaseException, ...]:
-    """The members of an exception group, by duck typing: the builtin ``ExceptionGroup``
-    (3.11+), the ``exceptiongroup`` backport's (3.10, raised by anyio and trio), or any
-    exception carrying an ``exceptions`` tuple or list of exceptions."""
-    try:
-        members = getattr(exc, "exceptions", None)
-    except Exception:  # a hostile property must not break the agent loop
-        return ()
-    if not isinstance(members, (tuple, list)) or not members:
-        return ()
-    if not all(isinstance(m, BaseException) for m in members[:_MAX_CHAIN]):
-        return ()
-    return tuple(members[:_MAX_CHAIN])
-
-
-def _chain(exc: BaseException) -> list[BaseException]:
-    """``exc`` and what it came from, depth first: group members, then the cause (or the
-    context, unless suppressed). Cycles and absurd depths are cut."""
-    if exc.__cause__ is None and exc.__context__ is None and not _members(exc):
-        return [exc]
-    seen: set[int] = set()
-    found: list[BaseException] = []
-    stack = [exc]
-    while stack and len(found) < _MAX_CHAIN:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        found.append(current)
-        below = list(_members(current))
-        if current.__cause__ is not None:
-            below.append(current.__cause__)
-        elif current.__context__ is not None and not current.__suppress_context__:
-            below.append(current.__context__)
-        stack.extend(reversed(below))
-    return found
+"""Members of an exception's chain read, at most (a cause chain can be any length)."""
 
 
 _ERRNO_PREFIX = re.compile(r"^\[Errno -?\d+\]\s*|^<urlopen error (.*)>$", re.DOTALL)
 
 
-def exception_text(exc: BaseException) -> str:
-    """The message of ``exc`` as plain text, whatever ``__str__`` does.
+def exception_text(exc: BaseException, cap: int = RAW_CAP) -> str:
+    """The message of ``exc`` as plain text of at most ``cap`` characters, whatever
+    ``__str__`` does.
 
-    A ``__str__`` that raises or returns a non-str, an empty message, bytes and
-    ``KeyError``'s quoting all give a readable text.
+    A ``__str__`` that raises or returns a non-str, a ``str`` subclass, an empty message,
+    bytes, a huge argument and ``KeyError``'s quoting all give a readable text.
     """
     if (
         isinstance(exc, OSError)
-        and type(exc).__module__ == "builtins"
+        and module_of(type(exc)) == "builtins"
         and exc.errno is not None
         and isinstance(exc.strerror, str)
         and exc.filename2 is None
     ):
         # str() would say "[Errno 2] No such file or directory: 'x'"; the number goes.
         if exc.filename is None:
-            return exc.strerror.strip()
-        return f"{exc.strerror.strip()}: {exc.filename!r}"
-    try:
-        text = str(exc)
-    except Exception:  # a hostile __str__ must not break the agent loop
+            return exc.strerror[:cap].strip()
+        return f"{exc.strerror[:cap].strip()}: {bounded_repr(exc.filename, cap)}"
+    text = raw_message(exc, cap)
+    if text is None:  # a hostile __str__ must not break the agent loop
         return f"{type(exc).__name__} (its message could not be read)"
-    if isinstance(exc, KeyError) and len(exc.args) == 1:
+    if isinstance(exc, KeyError) and len(_ARGS.__get__(exc)) == 1:
         return f"no such key: {text}"
     text = text.strip()
     while text[:1] in ("[", "<"):
@@ -112,7 +78,7 @@ def _rule_verdict(exc: BaseException, rules: Iterable[Rule]) -> tuple[Verdict, s
 
 
 def _tool_error_verdict(exc: ToolError) -> Verdict:
-    return Verdict(exc.category, exc.retryable, SCORE_TOOL_ERROR, None, exc.what)
+    return Verdict(exc.category, exc.retryable, SCORE_TOOL_ERROR, None, plain(exc.what, RAW_CAP))
 
 
 def classify(
@@ -141,7 +107,7 @@ def classify(
     folded to one line.
     """
     cap = cap or _config.settings.line_cap
-    chain = _chain(exc)
+    chain = walk_chain(exc, _MAX_CHAIN)
     all_rules = (*rules, *global_rules())
     best: Verdict | None = None
     best_at = 0
@@ -170,7 +136,7 @@ def classify(
         message=sanitize(_message(chain, best_at, best, known), cap),
         hint=sanitize(hint, cap) if hint else "",
         retry_after=_wait(chain, best_at),
-        exc_type=_type_name(exc),
+        exc_type=type_name(exc),
         frame=user_frame(exc),
         never_ran=_never_ran(chain, best_at, best, known),
     )
@@ -185,20 +151,14 @@ def classify(
     if isinstance(chosen, ToolError):
         failure = dataclasses.replace(
             failure,
-            alternatives=tuple(sanitize(a, cap // 2) for a in chosen.alternatives),
+            alternatives=tuple(sanitize(plain(a, RAW_CAP), cap // 2) for a in chosen.alternatives),
             partial_results=redact_data(chosen.partial_results),
-            instead=sanitize(chosen.instead, cap),
+            instead=sanitize(plain(chosen.instead, RAW_CAP), cap),
         )
     return failure
 
 
-def _type_name(exc: BaseException) -> str:
-    cls = type(exc)
-    return (
-        cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
-    )
-
-
+_ARGS = BaseException.__dict__["args"]
 _UNSEEN: Any = object()
 
 
@@ -238,7 +198,7 @@ def _wait(chain: list[BaseException], at: int) -> float | None:
         return chosen.retry_after
     ceiling = _config.settings.retry_after_ceiling
     for current in (chosen, *chain[:at], *chain[at + 1 :]):
-        if type(current).__module__ == "builtins":
+        if module_of(type(current)) == "builtins":
             continue  # builtin exceptions carry no HTTP headers
         seconds = retry_after(headers_of(current), ceiling)
         if seconds is not None:

@@ -1,4 +1,9 @@
-"""``toolhygiene report LOG...``: rank the errors in JSON-lines logs by their tails."""
+"""``toolhygiene report LOG...``: rank the errors in JSON-lines logs by their tails.
+
+Logs are untrusted text: what is printed is folded to one line per row, stripped of
+terminal escapes and control characters, and valid UTF-8; a line the command cannot use
+is skipped and counted, never a crash.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,26 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from toolhygiene.report import rank, read_tails
+from toolhygiene._text import valid
+from toolhygiene.redact import fold, truncate
+from toolhygiene.report import Skipped, rank, read_tails
 
 __all__ = ["main"]
+
+
+def _shown(value: Any, cap: int = 400) -> str:
+    """Text from a log, safe to print on a terminal."""
+    return truncate(fold(valid(str(value))), cap)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{_shown(text, 40)!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -21,20 +43,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     report = commands.add_parser("report", help="rank errors found in JSON-lines logs")
     report.add_argument("logs", nargs="+", help="log files ('-' for standard input)")
-    report.add_argument("--top", type=int, default=20, help="how many rows (default 20)")
+    report.add_argument("--top", type=_positive, default=20, help="how many rows (default 20)")
     args = parser.parse_args(argv)
 
     records: list[dict[str, Any]] = []
+    skipped = Skipped()
     for name in args.logs:
         try:
             if name == "-":
-                records.extend(read_tails(sys.stdin))
+                records.extend(read_tails(sys.stdin, skipped))
             else:
                 with open(name, encoding="utf-8", errors="replace") as stream:
-                    records.extend(read_tails(stream))
-        except OSError as exc:
-            print(f"toolhygiene: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+                    records.extend(read_tails(stream, skipped))
+        except (OSError, UnicodeError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            print(f"toolhygiene: cannot read {_shown(name)}: {_shown(reason)}", file=sys.stderr)
             return 2
+    if skipped:
+        print(
+            f"toolhygiene: skipped {skipped.unreadable} lines that are not JSON or are nested "
+            f"too deep, and {skipped.too_long} lines longer than 1 MiB",
+            file=sys.stderr,
+        )
     ranked = rank(records)
     if not ranked:
         print("no error.recovered or error.stopped events found")
@@ -43,6 +73,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in ranked[: args.top]:
         print(
             f"{row.mean_tail:>9.1f} {row.max_tail:>4} {row.seen:>5} {row.stopped:>7}  "
-            f"{row.tool}: {row.line}"
+            f"{_shown(row.tool, 64)}: {_shown(row.line)}"
         )
     return 0

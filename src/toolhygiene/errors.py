@@ -77,7 +77,9 @@ _TRAITS: dict[str, tuple[bool, CoarseClass, str]] = {
 }
 
 
-_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|\S*\d\S*")
+# A token with a digit is matched from its start only: ``\S*\d\S*`` tried at every
+# position is quadratic on a long token without digits.
+_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|(?<!\S)(?=\S*\d)\S+")
 
 
 def fingerprint(tool: str, category: Category, message: str) -> str:

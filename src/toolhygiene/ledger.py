@@ -1,19 +1,47 @@
 """One conversation's facts in code: calls, failures per tool, repeats of the same
 failure (by the exact call, and by other arguments), closed tools, pending errors and
 their tails. Every change is under one lock, so counts stay exact with many threads or
-tasks at once. A success of a tool recovers that tool's pending errors and no others."""
+tasks at once. A success of a tool recovers that tool's pending errors and no others.
+
+Every record has a ceiling, so a conversation of any length holds a bounded amount:
+the counts caps depend on (failures of each real tool) are never dropped; unknown tool
+names beyond ``UNKNOWN_NAMES`` share one entry, the oldest of more than ``FINGERPRINTS``
+distinct failures are forgotten (a repeat of one is then counted afresh), at most
+``VARIANTS`` different arguments are told apart per failure, pending errors beyond
+``PENDING`` are counted but get no tail, and ``tails`` keeps the latest ``TAILS``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
 
 from toolhygiene.errors import Category, Failure, FailureStatus
 
-__all__ = ["Ledger"]
+__all__ = [
+    "FINGERPRINTS",
+    "OTHER_UNKNOWN",
+    "PENDING",
+    "TAILS",
+    "UNKNOWN_NAMES",
+    "VARIANTS",
+    "Ledger",
+]
+
+UNKNOWN_NAMES = 64
+"""Unknown tool names counted one by one; the rest are counted under ``OTHER_UNKNOWN``."""
+OTHER_UNKNOWN = "(other unknown tools)"
+FINGERPRINTS = 4096
+"""Distinct failures (tool + fingerprint + call) whose repeats are counted at once."""
+VARIANTS = 64
+"""Different arguments told apart for one failure (the count shown stops there)."""
+PENDING = 1024
+"""Pending errors whose tails are measured at once; more are counted as untracked."""
+TAILS = 1024
+"""Finished tails kept for ``stats()`` (every tail is logged as it finishes)."""
 
 
 @dataclass(slots=True)
@@ -38,7 +66,9 @@ class Ledger:
         self._variants: dict[tuple[str, str], set[str]] = {}
         self.closed: set[str] = set()
         self._pending: list[_Pending] = []
-        self.tails: list[dict[str, Any]] = []
+        self._untracked: Counter[str] = Counter()
+        self.tails: deque[dict[str, Any]] = deque(maxlen=TAILS)
+        self.tails_total = 0
 
     def start(self, tool: str) -> tuple[int, int | None]:
         """Count a call; its number, and the tool's failures if it is closed (else None)."""
@@ -51,6 +81,7 @@ class Ledger:
         recovers (other tools' errors stay pending)."""
         with self._lock:
             self.successes += 1
+            self._untracked.pop(tool, None)
             if not self._pending:
                 return []
             resolved = [p for p in self._pending if p.tool == tool]
@@ -80,13 +111,22 @@ class Ledger:
         with self._lock:
             # A call that started before its tool closed has run: it is counted and told as
             # what it is, a failure of a tool that is now closed.
+            if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
+                name = OTHER_UNKNOWN  # an unknown name has no cap: one entry for the rest
             self.failures[name] += 1
             count = self.failures[name]
             fingerprint = failure.fingerprint  # a hash: computed once here
             key = (name, fingerprint, call)
+            if key not in self._repeats and len(self._repeats) >= FINGERPRINTS:
+                del self._repeats[next(iter(self._repeats))]  # the oldest is forgotten
             self._repeats[key] += 1
-            variants = self._variants.setdefault((name, fingerprint), set())
-            variants.add(call)
+            variants = self._variants.get((name, fingerprint))
+            if variants is None:
+                if len(self._variants) >= FINGERPRINTS:
+                    del self._variants[next(iter(self._variants))]
+                variants = self._variants[(name, fingerprint)] = set()
+            if len(variants) < VARIANTS:
+                variants.add(call)
             status: FailureStatus = "failed"
             repeats = self._repeats[key]
             if repeats >= 2:
@@ -100,13 +140,17 @@ class Ledger:
                 failure, status=status, count=count, repeats=repeats, closes=closes
             )
             line = failure.line(line_cap)
-            self._pending.append(_Pending(index, name, failure.category, fingerprint, line))
+            if len(self._pending) < PENDING:
+                self._pending.append(_Pending(index, name, failure.category, fingerprint, line))
+            else:
+                self._untracked[name] += 1
             return failure, line
 
     def stop(self) -> list[dict[str, Any]]:
         """The conversation ended: tails of the errors never recovered."""
         with self._lock:
             stopped, self._pending = self._pending, []
+            self._untracked.clear()
             return [self._tail(p, self.calls, "stopped") for p in stopped]
 
     def _tail(self, pending: _Pending, index: int, how: str) -> dict[str, Any]:
@@ -119,6 +163,7 @@ class Ledger:
             "outcome": how,
         }
         self.tails.append(tail)
+        self.tails_total += 1
         return tail
 
     def stats(self) -> dict[str, Any]:
@@ -130,6 +175,7 @@ class Ledger:
                 "failures": dict(self.failures),
                 "closed": sorted(self.closed),
                 "local_retries": self.local_retries,
-                "pending": len(self._pending),
+                "pending": len(self._pending) + sum(self._untracked.values()),
                 "tails": [dict(t) for t in self.tails],
+                "tails_total": self.tails_total,
             }

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from toolhygiene import _observe, _streams, _words, formats
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import Chain, ServerHistory, answered, chain_of
+from toolhygiene._text import valid_data
 from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
 
@@ -87,7 +88,7 @@ def _turn(response: Any, fmt: str | None) -> Turn:
         seen = formats.detect(response, None)
         if seen is not None and seen != fmt:
             raise UsageError(f"format={fmt!r} was given for a response that is {seen}")
-    items = adapter.assistant_items(response)
+    items = valid_data(adapter.assistant_items(response))  # the next request must encode
     calls = adapter.calls(items)
     state = adapter.stop_state(response)
     step = (Step.TOOLS if calls else Step.DONE) if state == "finished" else Step(state)

@@ -25,6 +25,7 @@ from typing import Any
 from toolhygiene._engine import placeholder, scrub
 from toolhygiene._labels import is_secret_label, plausible_value
 from toolhygiene._normalise import normalise
+from toolhygiene._text import bounded_repr, plain, valid
 
 __all__ = [
     "RAW_CAP",
@@ -60,7 +61,7 @@ def redact(text: str) -> str:
     Ids the model needs (UUIDs, order numbers, hex digests, versions, dates, public URLs,
     file names) stay.
     """
-    return scrub(normalise(text))
+    return scrub(normalise(valid(text)))  # lone surrogates would stop the matcher
 
 
 _OPEN = "<\uff1c\ufe64\u2039\u27e8"
@@ -152,6 +153,7 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
     truncate. ``internals=False`` redacts secrets only (for what the model itself sent:
     an e-mail address it searched for is not news to it).
     """
+    text = valid(plain(text, RAW_CAP))  # an exact str, valid UTF-8, whatever came in
     if not text:
         return ""
     text = normalise(text[:RAW_CAP])
@@ -196,12 +198,12 @@ def safe_arguments(arguments: Mapping[Any, Any], cap: int) -> dict[str, Any]:
     E-mail addresses and host names it sent are not news to it and stay."""
     shown: dict[str, Any] = {}
     for key, value in arguments.items():
-        name = str(key)[:64]
+        name = valid(plain(key, 64))
         if _labelled(name, value):
             shown[name] = placeholder("secret")
         elif isinstance(value, (int, float, bool)) or value is None:
             shown[name] = value
         else:
-            text = value if isinstance(value, str) else repr(value)
+            text = value if isinstance(value, str) else bounded_repr(value, RAW_CAP)
             shown[name] = sanitize(text, cap // 2, internals=False)
     return shown

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-__all__ = ["Ranked", "rank", "read_tails"]
+from toolhygiene._text import bounded_repr
+
+__all__ = ["MAX_LINE", "Ranked", "Skipped", "rank", "read_tails"]
 
 TAIL_EVENTS = frozenset({"error.recovered", "error.stopped"})
 
@@ -31,6 +33,11 @@ class Ranked:
     stopped: int
 
 
+def _field(value: Any) -> str:
+    # A log is untrusted: a field may be any JSON, as deep as the parser allows.
+    return value if isinstance(value, str) else bounded_repr(value, 200)
+
+
 def rank(tails: Iterable[Mapping[str, Any]]) -> list[Ranked]:
     """Group tail records by tool and fingerprint; longest mean tail first.
 
@@ -42,7 +49,7 @@ def rank(tails: Iterable[Mapping[str, Any]]) -> list[Ranked]:
     for record in tails:
         if not isinstance(record.get("tail"), int):
             continue
-        key = (str(record.get("tool", "?")), str(record.get("fingerprint", "?")))
+        key = (_field(record.get("tool", "?")), _field(record.get("fingerprint", "?")))
         groups.setdefault(key, []).append(record)
     ranked = []
     for (tool, fingerprint), records in groups.items():
@@ -50,9 +57,9 @@ def rank(tails: Iterable[Mapping[str, Any]]) -> list[Ranked]:
         ranked.append(
             Ranked(
                 tool=tool,
-                category=str(records[-1].get("category", "")),
+                category=_field(records[-1].get("category", "")),
                 fingerprint=fingerprint,
-                line=str(records[-1].get("line", "")),
+                line=_field(records[-1].get("line", "")),
                 seen=len(records),
                 mean_tail=sum(lengths) / len(lengths),
                 max_tail=max(lengths),
@@ -62,16 +69,48 @@ def rank(tails: Iterable[Mapping[str, Any]]) -> list[Ranked]:
     return sorted(ranked, key=lambda r: (-r.mean_tail, -r.seen, r.tool, r.fingerprint))
 
 
-def read_tails(stream: TextIO) -> Iterator[dict[str, Any]]:
-    """Tail records from JSON-lines logs (structlog's ``JSONRenderer``); other lines,
-    and lines that are not JSON objects, are skipped."""
-    for line in stream:
+MAX_LINE = 1_048_576
+"""Characters of one log line read at most; a longer line is skipped (tail events are
+a few hundred characters)."""
+
+
+@dataclass
+class Skipped:
+    """Lines ``read_tails`` could not use: too long, not JSON, or nested too deep."""
+
+    too_long: int = 0
+    unreadable: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.too_long or self.unreadable)
+
+
+def _lines(stream: TextIO, skipped: Skipped) -> Iterator[str]:
+    while True:
+        line = stream.readline(MAX_LINE)
+        if not line:
+            return
+        if len(line) == MAX_LINE and not line.endswith("\n"):
+            skipped.too_long += 1
+            while line and not line.endswith("\n"):  # the rest of it, piece by piece
+                line = stream.readline(MAX_LINE)
+            continue
+        yield line
+
+
+def read_tails(stream: TextIO, skipped: Skipped | None = None) -> Iterator[dict[str, Any]]:
+    """Tail records from JSON-lines logs (structlog's ``JSONRenderer``); other lines are
+    skipped, and so are lines that are not JSON objects, are longer than ``MAX_LINE`` or
+    nested too deep to read (counted in ``skipped`` when given)."""
+    skipped = skipped if skipped is not None else Skipped()
+    for line in _lines(stream, skipped):
         text = line.strip()
         if not text.startswith("{"):
             continue
         try:
             record = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
+            skipped.unreadable += 1
             continue
         if isinstance(record, dict) and record.get("event") in TAIL_EVENTS:
             yield record

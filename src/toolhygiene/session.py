@@ -9,9 +9,9 @@ two differ only in how they run an attempt (``_running``) and sleep, which tenac
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextvars
 import dataclasses
+import functools
 import hashlib
 import json
 import secrets
@@ -27,7 +27,9 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._observe import Event
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
-from toolhygiene._running import loop_running, run_async, run_sync
+from toolhygiene._running import Runs, loop_running, result_text, run_async, run_sync
+from toolhygiene._text import bounded_repr
+from toolhygiene._workers import workers
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
@@ -68,7 +70,8 @@ class Session:
         tools: ``@tool``-decorated functions or plain callables (default settings).
         max_failures: failures of one tool the model may see before the tool closes.
         max_wait: the longest single local wait (a longer Retry-After goes to the model).
-        retry_budget: seconds all local retries of one call may take together.
+        retry_budget: seconds one call may take with all its local retries, counted from
+            its start (attempt timeouts are clipped to what is left).
         rules: classification rules for every tool of this session.
         line_cap: most characters in a line the model sees (default: configured, 300).
         clearing: what ``handle`` does with errors once the agent recovers: ``"remove"``
@@ -84,6 +87,8 @@ class Session:
             own ``result_cap`` wins; default: ``configure(result_cap=...)``, 20,000).
         session_id: the id every log event and span of this conversation carries (your
             own conversation id); default: a random 16-character hex id.
+        max_stuck: timed-out runs of one tool that may still be going before its next
+            call is refused (a tool that is not idempotent is refused while any is).
     """
 
     def __init__(
@@ -100,8 +105,11 @@ class Session:
         clear_at_least: int | str = 0,
         result_cap: int | None = None,
         session_id: str | None = None,
+        max_stuck: int = 2,
     ) -> None:
         _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
+        if isinstance(max_stuck, bool) or not isinstance(max_stuck, int) or max_stuck < 1:
+            raise UsageError(f"max_stuck must be a whole number of at least 1, got {max_stuck!r}")
         if history not in HISTORIES:
             raise UsageError(f"history must be 'client' or 'server', got {history!r}")
         self.id = _session_id(session_id)
@@ -128,9 +136,9 @@ class Session:
             line_cap=self._line_cap,
             ledger=self._ledger,
             session_id=self.id,
+            cap=self._cap,
         )
-        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
-        self._round_executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._runs = Runs(max_stuck=max_stuck, log=_RunEvents(self.id))
         self.clearing: Clearing = clearing
         self.server = ServerHistory(history, self.clear_at_least, self.id)
         self._transcript = self._new_transcript()
@@ -189,8 +197,10 @@ class Session:
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
         try:
-            content = _safe_results.for_model(value, plan.tool, self.result_cap)
-        except ToolError as exc:  # a result with no faithful JSON form
+            content = result_text(
+                lambda: _safe_results.for_model(value, plan.tool, self.result_cap), plan.tool
+            )
+        except ToolError as exc:  # a result with no faithful JSON form, or none at all
             return self._failed(plan, exc, attempts)
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
         for tail in self._ledger.succeeded(name, plan.index):
@@ -284,16 +294,16 @@ class Session:
             return plan
         tool = plan.tool
         try:
-            if tool.timeout is None and not tool.is_async:
+            if tool.timeout is None and not tool.is_async and not self._runs.going:
                 value = tool.invoke(plan.values)  # the success path: a plain call
             else:
-                value = run_sync(tool, plan.values, self._pool())
+                value = run_sync(tool, plan.values, self._retries.timeout(plan), self._runs)
         except Exception as first:
             return self._retry(plan, first)
         return self._succeeded(plan, value, 1)
 
     def _retry(self, plan: Plan, first: Exception) -> Outcome:
-        if not self._retries.wanted(plan, first):
+        if not self._retries.enter(plan, first):
             return self._failed(plan, first, 1)
         replay: list[Exception] = [first]
         retrying = tenacity.Retrying(**self._retries.options(plan))
@@ -301,28 +311,14 @@ class Session:
             value = retrying(self._replay_or_attempt, replay, plan=plan)
         except Exception as last:
             return self._failed(plan, last, attempts_made(retrying))
+        finally:
+            self._retries.leave(plan)
         return self._succeeded(plan, value, attempts_made(retrying))
 
     def _replay_or_attempt(self, replay: list[Exception], *, plan: Plan) -> Any:
         if replay:
             raise replay.pop()
-        return run_sync(plan.tool, plan.values, self._pool())
-
-    def _pool(self, *, rounds: bool = False) -> concurrent.futures.ThreadPoolExecutor:
-        # Two pools: a round's calls wait on their own timeouts' workers, and sharing one
-        # pool could fill it with waiters.
-        with self._lock:
-            if rounds:
-                if self._round_executor is None:
-                    self._round_executor = concurrent.futures.ThreadPoolExecutor(
-                        thread_name_prefix=f"toolhygiene-{self.id}-round"
-                    )
-                return self._round_executor
-            if self._executor is None:
-                self._executor = concurrent.futures.ThreadPoolExecutor(
-                    thread_name_prefix=f"toolhygiene-{self.id}"
-                )
-            return self._executor
+        return run_sync(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
 
     # -- async shell ------------------------------------------------------------------
 
@@ -348,13 +344,13 @@ class Session:
         if isinstance(plan, Outcome):
             return plan
         try:
-            value = await run_async(plan.tool, plan.values)
+            value = await run_async(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
         except Exception as first:
             return await self._aretry(plan, first)
         return self._succeeded(plan, value, 1)
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
-        if not self._retries.wanted(plan, first):
+        if not self._retries.enter(plan, first):
             return self._failed(plan, first, 1)
         replay: list[Exception] = [first]
         retrying = tenacity.AsyncRetrying(**self._retries.options(plan))
@@ -362,12 +358,14 @@ class Session:
             value: Any = await retrying(self._areplay_or_attempt, replay, plan=plan)
         except Exception as last:
             return self._failed(plan, last, attempts_made(retrying))
+        finally:
+            self._retries.leave(plan)
         return self._succeeded(plan, value, attempts_made(retrying))
 
     async def _areplay_or_attempt(self, replay: list[Exception], *, plan: Plan) -> Any:
         if replay:
             raise replay.pop()
-        return await run_async(plan.tool, plan.values)
+        return await run_async(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
 
     # -- the agent loop -----------------------------------------------------------------
 
@@ -400,19 +398,20 @@ class Session:
         self._conversation.check(turn, messages, mirror)
         outcomes: list[Outcome] = []
         if turn.calls:
-            # The first call runs here, the others in workers, each in a copy of this
-            # thread's context (their spans' parent is the span current here).
-            first, *others = turn.calls
-            pool = self._pool(rounds=True) if others else None
-            futures = [
-                pool.submit(
-                    contextvars.copy_context().run, self.call, c.name, c.arguments, call_id=c.id
+            # The first call runs on this thread, the others at once on the workers, each
+            # in a copy of this thread's context (their spans' parent is the span here).
+            first, *rest = turn.calls
+            running = [
+                workers.submit(
+                    contextvars.copy_context().run,
+                    functools.partial(self.call, call_id=c.id),
+                    c.name,
+                    c.arguments,
                 )
-                for c in others
-                if pool is not None
+                for c in rest
             ]
             outcomes.append(self.call(first.name, first.arguments, call_id=first.id))
-            outcomes += [f.result() for f in futures]
+            outcomes.extend(future.result() for future in running)
         return self._finish(turn, outcomes, messages, mirror)
 
     async def ahandle(
@@ -474,11 +473,7 @@ class Session:
                 return
             self.is_closed = True
             self._conversation.closed = True
-            executors = [e for e in (self._executor, self._round_executor) if e is not None]
-            self._executor = self._round_executor = None
         self._end_conversation()
-        for executor in executors:
-            executor.shutdown(wait=False, cancel_futures=True)
 
     def reset(self) -> None:
         """Start a new conversation with the same tools and settings: the old one's
@@ -554,6 +549,20 @@ def _call_key(arguments: Mapping[str, Any] | str | bytes | None) -> str:
             source = arguments
     try:
         text = json.dumps(source, sort_keys=True, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(source)
+    except Exception:  # nested past the stack, circular, or a repr() that raises
+        text = bounded_repr(source, 65_536)
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
+
+
+class _RunEvents:
+    """What ``Runs`` notices (a run still going, a run that finished late), as events."""
+
+    __slots__ = ("session_id",)
+
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+
+    def warning(self, event: str, *, tool: str, **fields: Any) -> None:
+        _observe.emit(_observe.Event(event, self.session_id, tool, None, fields))
+
+    info = warning

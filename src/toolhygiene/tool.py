@@ -26,7 +26,8 @@ from toolhygiene._callee import callee_of, parse_docstring
 from toolhygiene._config import check_result_cap
 from toolhygiene._exceptions import UsageError
 from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
-from toolhygiene._words import not_finite_argument, schema_advice
+from toolhygiene._text import bounded_repr
+from toolhygiene._words import NESTED_TOO_DEEP, not_finite_argument, schema_advice
 from toolhygiene.errors import Category, ToolError
 from toolhygiene.formats import adapter
 from toolhygiene.formats._base import Definition
@@ -74,7 +75,12 @@ def _describe_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    if isinstance(value, str):
+        value = value[:40]
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, TypeError, RecursionError):  # circular, or nested past the stack
+        text = bounded_repr(value, 40)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
@@ -251,7 +257,10 @@ class Tool(Generic[P, R]):
         ready = self._arguments or self._ready()
         for value in arguments.values():
             if value is None or type(value) in _WALKED:  # most calls: strings and ints
-                arguments = self._nulls_and_numbers(arguments, ready)
+                try:
+                    arguments = self._nulls_and_numbers(arguments, ready)
+                except RecursionError as exc:
+                    raise self._bad_arguments(NESTED_TOO_DEEP) from exc
                 break
         try:
             model = ready.model.__pydantic_validator__.validate_python(arguments)
@@ -283,6 +292,8 @@ class Tool(Generic[P, R]):
                 ) from exc
             except UnicodeDecodeError as exc:
                 raise self._bad_arguments("the arguments are not valid UTF-8 JSON") from exc
+            except RecursionError as exc:
+                raise self._bad_arguments(NESTED_TOO_DEEP) from exc
         if not isinstance(arguments, Mapping):
             raise self._bad_arguments(
                 f"the arguments must be a JSON object, got {type(arguments).__name__}"

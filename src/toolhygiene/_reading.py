@@ -1,0 +1,130 @@
+"""Reading an exception without trusting it: attributes, chain, message, type name.
+
+An exception is code written by someone else. Its ``response`` may be a property that
+raises, its ``__getattr__`` may raise anything, its ``__module__`` may be ``None``, its
+``__str__`` may return a ``str`` subclass whose methods raise or ten megabytes of text,
+its chain may be 100,000 causes deep. Everything here answers in bounded time and never
+raises for any of that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolhygiene._text import bounded_repr, plain
+
+__all__ = ["attr", "chain", "module_of", "raw_message", "type_name"]
+
+_ARGS = BaseException.__dict__["args"]
+_CAUSE = BaseException.__dict__["__cause__"]
+_CONTEXT = BaseException.__dict__["__context__"]
+_SUPPRESS = BaseException.__dict__["__suppress_context__"]
+_MODULE = type.__dict__["__module__"]
+_GROUP_WIDTH = 16
+"""Members of one exception group looked at, at most."""
+
+
+def attr(obj: Any, name: str) -> Any:
+    """``getattr(obj, name, None)``, and ``None`` too when reading it raises anything."""
+    try:
+        return getattr(obj, name, None)
+    except Exception:
+        return None
+
+
+def module_of(cls: type) -> str:
+    """The module a class says it comes from; ``""`` when that is not a string."""
+    try:
+        module = _MODULE.__get__(cls)  # type's own slot: a metaclass cannot hook it
+    except Exception:
+        return ""
+    return module if type(module) is str else ""
+
+
+def type_name(exc: BaseException) -> str:
+    """``ValueError`` for builtins, ``package.module.Class`` for the rest."""
+    cls = type(exc)
+    module = module_of(cls)
+    if module == "builtins":
+        return cls.__qualname__
+    return f"{module or '?'}.{cls.__qualname__}"
+
+
+def _members(exc: BaseException) -> list[BaseException]:
+    """The members of an exception group, by duck typing: the builtin ``ExceptionGroup``
+    (3.11+), the ``exceptiongroup`` backport's (3.10, raised by anyio and trio), or any
+    exception carrying an ``exceptions`` tuple or list of exceptions."""
+    members = attr(exc, "exceptions")
+    if not isinstance(members, (tuple, list)) or not members:
+        return []
+    return [m for m in members[:_GROUP_WIDTH] if isinstance(m, BaseException)]
+
+
+def _below(exc: BaseException) -> list[BaseException]:
+    """What ``exc`` came from: group members, then the cause (or the unsuppressed
+    context). The base class's own slots are read, never a subclass's properties."""
+    below = _members(exc)
+    cause = _CAUSE.__get__(exc)
+    if cause is not None:
+        below.append(cause)
+    else:
+        context = _CONTEXT.__get__(exc)
+        if context is not None and not _SUPPRESS.__get__(exc):
+            below.append(context)
+    return below
+
+
+def chain(exc: BaseException, limit: int) -> list[BaseException]:
+    """``exc`` and what it came from, depth first, at most ``limit`` members; cycles
+    are cut."""
+    if _CAUSE.__get__(exc) is None and _CONTEXT.__get__(exc) is None and not _members(exc):
+        return [exc]
+    seen: set[int] = set()
+    found: list[BaseException] = []
+    stack = [exc]
+    while stack and len(found) < limit:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        found.append(current)
+        stack.extend(reversed(_below(current)))
+    return found
+
+
+def _base_str(args: tuple[Any, ...], cap: int) -> str:
+    """What ``BaseException.__str__`` would say, bounded."""
+    if not args:
+        return ""
+    if len(args) > 1:
+        return bounded_repr(args, cap)
+    only = args[0]
+    if isinstance(only, str):
+        return plain(only, cap)
+    if isinstance(only, (bytes, bytearray, list, tuple, dict, set, frozenset, int)):
+        return bounded_repr(only, cap)  # str() of these is their repr
+    try:
+        return plain(str(only), cap)
+    except Exception:
+        return f"<{type(only).__name__}>"
+
+
+def raw_message(exc: BaseException, cap: int) -> str | None:
+    """The text of ``exc``, at most ``cap`` characters, an exact ``str``; ``None`` when
+    its ``__str__`` raises or returns something else than text.
+
+    The builtin ``__str__`` of ``BaseException`` and ``KeyError`` is re-done from
+    ``args`` within the cap, so a huge or deeply nested argument costs nothing; any
+    other ``__str__`` is the exception's own code and is called once.
+    """
+    method = type(exc).__str__
+    if method is BaseException.__str__ or method is KeyError.__str__:
+        args = _ARGS.__get__(exc)
+        if method is KeyError.__str__ and len(args) == 1:
+            return bounded_repr(args[0], cap)
+        return _base_str(args, cap)
+    try:
+        text = str(exc)
+    except Exception:
+        return None
+    return plain(text, cap)

@@ -1,0 +1,89 @@
+"""Text that can be written anywhere: an exact ``str``, valid UTF-8, of bounded size.
+
+Whatever a tool, an upstream or the model hands over (a lone surrogate from a JSON
+escape, a ``str`` subclass whose methods raise, a ten-megabyte object) becomes text here
+before it reaches the model or the log.
+"""
+
+from __future__ import annotations
+
+import re
+import reprlib
+import sys
+from typing import Any
+
+__all__ = ["DATA_DEPTH", "bounded_repr", "plain", "valid", "valid_data"]
+
+DATA_DEPTH = 256
+"""Levels of nested data ``valid_data`` walks; deeper values are left as they are."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_REPLACEMENT = "\ufffd"
+
+
+def valid(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, so it encodes as UTF-8."""
+    if str.isascii(text):
+        return text
+    return _SURROGATE.sub(_REPLACEMENT, text)
+
+
+def plain(value: Any, cap: int) -> str:
+    """An exact ``str`` of at most ``cap`` characters: a ``str`` (or a subclass, whose own
+    methods are never called) is cut, anything else is a bounded ``repr``."""
+    if type(value) is str:
+        return value[:cap]
+    if isinstance(value, str):
+        return str.__getitem__(value, slice(0, cap))  # an exact str, never the subclass
+    return bounded_repr(value, cap)
+
+
+class _Repr(reprlib.Repr):
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = self.maxlong = max(cap, 12)
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = 8
+        self.maxfrozenset = self.maxdeque = self.maxarray = 8
+
+
+_REPRS: dict[int, _Repr] = {}
+
+
+def bounded_repr(value: Any, cap: int) -> str:
+    """``repr(value)`` with containers cut at a few items and three levels, at most
+    ``cap`` characters; an object whose ``repr`` raises is named by its type."""
+    shown = _REPRS.get(cap)
+    if shown is None:
+        shown = _Repr(cap)
+        if len(_REPRS) < 32:
+            _REPRS[cap] = shown
+    try:
+        text = shown.repr(value)
+    except Exception:  # reprlib guards instances, not every container subclass
+        text = f"<{type(value).__name__}>"
+    return plain(text, cap) if type(text) is not str else text[:cap]
+
+
+def valid_data(value: Any, depth: int = 0) -> Any:
+    """``value`` with lone surrogates replaced in every string of its dicts and lists
+    (keys too), copied only where something changed. Deeper than ``DATA_DEPTH`` levels
+    is left as it is: walking it must not exhaust the stack."""
+    if isinstance(value, str):
+        return valid(value if type(value) is str else plain(value, sys.maxsize))
+    if depth > DATA_DEPTH:
+        return value
+    if isinstance(value, dict):
+        changed = False
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            new_key, new_item = valid_data(key, depth + 1), valid_data(item, depth + 1)
+            changed = changed or new_key is not key or new_item is not item
+            out[new_key] = new_item
+        return out if changed else value
+    if isinstance(value, list):
+        items = [valid_data(item, depth + 1) for item in value]
+        if any(new is not old for new, old in zip(items, value, strict=True)):
+            return items
+        return value
+    return value

@@ -1,0 +1,122 @@
+"""The retry budget is a deadline the whole call keeps, every wait is at most max_wait
+with its jitter, and a burst of calls to a failing tool does not multiply its retries.
+Real clients (httpx) against the local scripted server raise the errors."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from tests.helpers import Ran
+
+import toolhygiene as th
+from toolhygiene.testing import ScriptedServer, closed_port
+
+
+def test_retry_after_that_would_pass_the_deadline_is_not_waited(
+        server: ScriptedServer) -> None:
+    """Retry-After 0.5 s and a budget of 0.8 s: one wait fits, a second would end past
+    the deadline (two waits are 1 s), so the call stops after two requests and the model
+    sees the wait."""
+    for _ in range(5):
+        server.push(429, {"error": "slow down"}, {"retry-after": "0.5"})
+    client = httpx.Client(timeout=5)
+
+    @th.tool(retries=5)
+    def fetch() -> Any:
+        return client.get(server.url).raise_for_status().json()
+
+    with th.testing.capture() as seen:
+        outcome = th.Session([fetch], retry_budget=0.8).call("fetch")
+    client.close()
+    assert len(server.requests) == 2 and outcome.attempts == 2
+    assert [e["wait"] for e in seen.named("tool.retry")] == [0.5]
+    assert "retry after 0.5 s" in outcome.content
+
+
+def test_attempt_timeout_is_clipped_to_what_is_left_of_the_budget() -> None:
+    gate = threading.Event()
+
+    @th.tool(timeout=30.0, retries=0)
+    def stuck() -> str:
+        gate.wait(30)
+        return "late"
+
+    try:
+        outcome = th.Session([stuck], retry_budget=0.05).call("stuck")
+    finally:
+        gate.set()
+    found = re.search(r"did not finish within ([0-9.e-]+) s", outcome.content)
+    assert found is not None and float(found.group(1)) <= 0.05
+
+
+def test_every_wait_is_at_most_max_wait_jitter_included() -> None:
+    port = closed_port()
+
+    @th.tool(retries=6)
+    def connect() -> Any:
+        return httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+
+    with th.testing.capture() as seen:
+        outcome = th.Session([connect], max_wait=0.01, retry_budget=30).call("connect")
+    waits = [e["wait"] for e in seen.named("tool.retry")]
+    assert outcome.attempts == 7 and len(waits) == 6
+    assert all(0 <= w <= 0.01 for w in waits)
+
+
+@pytest.mark.parametrize("max_wait", [0.001, 0.3, 2.0])
+def test_wait_is_clamped_after_the_jitter(max_wait: float, monkeypatch: Any) -> None:
+    """With the jitter at its largest, the wait is still max_wait at most."""
+    import random
+
+    from toolhygiene._retrying import LocalRetries
+
+    monkeypatch.setattr(random, "uniform", lambda low, high: high)
+    retries = th.Session([], max_wait=max_wait)._retries
+    assert isinstance(retries, LocalRetries)
+    for attempt in range(1, 12):
+        state: Any = type("S", (), {"outcome": None, "attempt_number": attempt,
+                                    "kwargs": {"plan": None}})()
+        assert retries._wait(state) <= max_wait
+
+
+async def test_a_burst_to_a_failing_tool_does_not_multiply_its_retries() -> None:
+    """1,000 concurrent calls: every call's first attempt reaches the upstream (they all
+    began before any failure was known), but at most max_failures calls retry, and none
+    after the tool closed."""
+    upstream = Ran()
+
+    @th.tool(retries=2)
+    async def flaky() -> Any:
+        upstream("request")
+        response = httpx.Response(503, request=httpx.Request("GET", "https://api.example.com"))
+        return response.raise_for_status()
+
+    session = th.Session([flaky], max_failures=2, max_wait=0.01)
+    outcomes = await asyncio.gather(*(session.acall("flaky") for _ in range(1000)))
+    assert upstream.count("request") <= 1000 + 2 * 2
+    assert session.stats()["closed"] == ["flaky"]
+    assert not any(o.ok for o in outcomes)
+    assert sum(o.attempts for o in outcomes) == upstream.count("request")
+
+
+def test_no_local_retry_after_the_tool_closed_in_threads() -> None:
+    upstream = Ran()
+
+    @th.tool(retries=3)
+    def flaky() -> Any:
+        upstream("request")
+        response = httpx.Response(503, request=httpx.Request("GET", "https://api.example.com"))
+        return response.raise_for_status()
+
+    session = th.Session([flaky], max_failures=2, max_wait=0.01)
+    threads = [threading.Thread(target=session.call, args=("flaky",)) for _ in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert upstream.count("request") <= 50 + 2 * 3
