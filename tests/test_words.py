@@ -208,3 +208,26 @@ def test_results_json_cannot_carry(problem: Any, detail: str, path: str, words: 
     from toolhygiene._results import UnserializableError
 
     assert _words.not_json(UnserializableError(problem, detail, path)) == words
+
+
+def test_the_words_of_timeouts_refusals_and_unreadable_failures() -> None:
+    """Issue 10's situations, word for word: an attempt past its deadline (never started,
+    still running, stopped), a call refused while earlier runs are still going (idempotent
+    or not), a result that cannot be text, an exception too hostile to read."""
+    assert _words.timed_out("charge", 0.3, started=False, still_running=False) == (
+        "charge could not start within 0.3 s and was not run")
+    assert _words.timed_out("charge", 0.3, started=True, still_running=True) == (
+        "charge did not finish within 0.3 s and is still running")
+    assert _words.timed_out("charge", 0.3, started=True, still_running=False) == (
+        "charge did not finish within 0.3 s")
+    assert _words.still_running("lookup", 2, idempotent=True) == (
+        "2 earlier calls of lookup timed out and are still running",
+        "Wait a few seconds, then call lookup again")
+    assert _words.still_running("charge", 1, idempotent=False) == (
+        "the last call of charge timed out and is still running; it may yet take effect, so "
+        "it was not started again",
+        "Wait, then check whether the last call took effect before calling charge again")
+    assert _words.unrenderable("make", "ValueError") == (
+        "make ran, but its result could not be turned into text (ValueError)",
+        "Do not call make the same way again; tell the user what failed")
+    assert _words.unreadable("Lying") == "it raised Lying, which could not be read"

@@ -27,7 +27,7 @@ from typing import Any
 
 import tenacity
 
-from toolhygiene import _config, _observe
+from toolhygiene import _config, _observe, _words
 from toolhygiene._log import traceback_text
 from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError, count_down
 from toolhygiene.classify import classify
@@ -200,6 +200,6 @@ def _unreadable(tool: str, exc: BaseException) -> Failure:
         tool=tool,
         category=Category.UNKNOWN,
         retryable=False,
-        message=f"it raised {name}, which could not be read",
+        message=_words.unreadable(name),
         exc_type=name,
     )

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolhygiene import _words
 from toolhygiene._reading import type_name
 from toolhygiene._text import valid
 from toolhygiene._workers import workers
@@ -73,31 +74,16 @@ class AttemptTimeoutError(TimeoutError):
     def __init__(self, tool: str, seconds: float, *, started: bool, still_running: bool) -> None:
         self.tool, self.seconds = tool, seconds
         self.started, self.still_running = started, still_running
-        if not started:
-            text = f"{tool} could not start within {seconds:g} s and was not run"
-        elif still_running:
-            text = f"{tool} did not finish within {seconds:g} s and is still running"
-        else:
-            text = f"{tool} did not finish within {seconds:g} s"
-        super().__init__(text)
+        super().__init__(
+            _words.timed_out(tool, seconds, started=started, still_running=still_running)
+        )
 
 
 class StillRunningError(ToolError):
     """A call refused because earlier runs of the tool are still going."""
 
     def __init__(self, tool: Tool[Any, Any], going: int) -> None:
-        if tool.idempotent:
-            what = f"{going} earlier calls of {tool.name} timed out and are still running"
-            instead = f"Wait a few seconds, then call {tool.name} again"
-        else:
-            what = (
-                f"the last call of {tool.name} timed out and is still running; "
-                "it may yet take effect, so it was not started again"
-            )
-            instead = (
-                f"Wait, then check whether the last call took effect before calling "
-                f"{tool.name} again"
-            )
+        what, instead = _words.still_running(tool.name, going, idempotent=tool.idempotent)
         super().__init__(what, retryable=True, category=Category.UPSTREAM, instead=instead)
         self.going = going
 
@@ -153,12 +139,8 @@ def result_text(render: Callable[[], str], tool: Tool[Any, Any]) -> str:
     except ToolError:
         raise  # the renderer's own account of a value with no faithful JSON form
     except Exception as exc:
-        raise ToolError(
-            f"{tool.name} ran, but its result could not be turned into text ({type_name(exc)})",
-            retryable=False,
-            category=Category.UNKNOWN,
-            instead=f"Do not call {tool.name} the same way again; tell the user what failed",
-        ) from exc
+        what, instead = _words.unrenderable(tool.name, type_name(exc))
+        raise ToolError(what, retryable=False, category=Category.UNKNOWN, instead=instead) from exc
 
 
 def loop_running() -> bool:

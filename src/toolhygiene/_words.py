@@ -40,7 +40,11 @@ __all__ = [
     "recovered_note",
     "result_cut",
     "schema_advice",
+    "still_running",
+    "timed_out",
     "unknown_tool",
+    "unreadable",
+    "unrenderable",
     "with_tool_advice",
 ]
 
@@ -371,3 +375,44 @@ def result_cut(tool: str, shown: int, total: int) -> str:
         f"To see the rest, call {tool} again asking for less at a time (a narrower query, "
         "a filter, fewer fields or the next page).]"
     )
+
+
+def timed_out(tool: str, seconds: float, *, started: bool, still_running: bool) -> str:
+    """What failed when an attempt passed its deadline: never started, still running (it
+    may yet take effect), or stopped."""
+    if not started:
+        return f"{tool} could not start within {seconds:g} s and was not run"
+    if still_running:
+        return f"{tool} did not finish within {seconds:g} s and is still running"
+    return f"{tool} did not finish within {seconds:g} s"
+
+
+def still_running(tool: str, going: int, *, idempotent: bool) -> tuple[str, str]:
+    """What failed and what to do instead, when a call was refused because earlier runs
+    of the tool are still going."""
+    if idempotent:
+        return (
+            f"{going} earlier calls of {tool} timed out and are still running",
+            f"Wait a few seconds, then call {tool} again",
+        )
+    return (
+        (
+            f"the last call of {tool} timed out and is still running; it may yet take "
+            "effect, so it was not started again"
+        ),
+        f"Wait, then check whether the last call took effect before calling {tool} again",
+    )
+
+
+def unrenderable(tool: str, exc_type: str) -> tuple[str, str]:
+    """What failed and what to do instead, when a tool ran but its result could not be
+    made text."""
+    return (
+        f"{tool} ran, but its result could not be turned into text ({exc_type})",
+        f"Do not call {tool} the same way again; tell the user what failed",
+    )
+
+
+def unreadable(exc_type: str) -> str:
+    """What failed, when the exception was too hostile to classify."""
+    return f"it raised {exc_type}, which could not be read"
