@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers import encodes
 
 import toolhygiene as th
+from helpers import encodes
 from toolhygiene import ledger
 from toolhygiene._log import FIELD_CAP, TRACEBACK_EXCEPTIONS, traceback_text
 from toolhygiene.cli import main

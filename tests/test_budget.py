@@ -11,9 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.helpers import Ran
 
 import toolhygiene as th
+from helpers import Ran
 from toolhygiene.testing import ScriptedServer, closed_port
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import anthropic
 import pytest
-from tests.helpers import Ran, encodes
 
 import toolhygiene as th
+from helpers import Ran, encodes
 from toolhygiene.formats import check
 from toolhygiene.testing import ScriptedServer, model_turn
 

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.helpers import Ran
 
 import toolhygiene as th
+from helpers import Ran
 from toolhygiene._workers import Workers
 from toolhygiene.formats import check
 from toolhygiene.testing import model_turn
