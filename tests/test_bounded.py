@@ -36,8 +36,8 @@ def test_log_traceback_of_a_10_mb_message_is_capped() -> None:
     with th.testing.capture() as seen:
         outcome = th.Session([huge]).call("huge")
     event = seen.named("tool.failed")[0]
-    assert len(event["traceback"]) <= FIELD_CAP
-    assert "Traceback (most recent call last)" in event["traceback"]
+    assert len(event["exception"]) <= FIELD_CAP
+    assert "Traceback (most recent call last)" in event["exception"]
     assert len(outcome.content) <= 300
 
 
