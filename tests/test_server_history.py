@@ -138,6 +138,35 @@ def test_a_list_reused_in_server_mode_is_refused_before_the_api_sees_it(
         session.handle(other, [])
 
 
+def test_a_client_style_list_holding_the_first_call_is_refused_in_server_mode(
+        holding: HoldingServer) -> None:
+    script(holding, "openai_responses")
+    client = openai_client(holding)
+    session = th.Session([flaky()], history="server")
+    response = client.responses.create(model="m", input=[USER])
+    call_id = response.output[0].call_id
+    items: list[Any] = [USER, *(o.model_dump() for o in response.output)]
+    before = list(items)
+    with pytest.raises(th.UsageError, match=f"holds the model's call '{call_id}'"):
+        session.handle(response, items)  # the first call: no earlier call to compare with
+    assert items == before and session.stats()["calls"] == 0  # nothing ran
+    fresh: list[Any] = []
+    assert session.handle(response, fresh)  # a new list is served as usual
+    client.responses.create(model="m", input=fresh, previous_response_id=response.id)
+    assert holding.rejected == []
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai_responses"])
+def test_a_list_holding_the_turn_being_handled_is_refused(fmt: str) -> None:
+    session = th.Session([flaky()], history="server")
+    turn = model_turn(fmt, [("lookup", {"order_id": "1"}), ("lookup", {"order_id": "2"})])
+    held = turn["output"] if fmt == "openai_responses" else [
+        {"role": "assistant", "content": turn["content"]}]
+    with pytest.raises(th.UsageError, match="which the server already holds"):
+        session.handle(turn, [USER, *held], format=fmt)
+    assert session.stats()["calls"] == 0
+
+
 def test_reseed_from_the_mirror_drops_the_recovered_error(holding: HoldingServer) -> None:
     script(holding, "openai_responses")
     client = openai_client(holding)

@@ -141,9 +141,11 @@ class Conversation:
             )
         self.server.check(turn.adapter.name, turn.chain)
         if self.server.mode == "server":
-            if last is not None and turn.adapter.position(messages, last) is not None:
+            calls = [c.id for c in turn.calls] + ([last] if last is not None else [])
+            held = next((c for c in calls if turn.adapter.position(messages, c) is not None), None)
+            if held is not None:
                 raise UsageError(
-                    f"the list holds the model's call {last!r}, which the server already "
+                    f"the list holds the model's call {held!r}, which the server already "
                     "holds: in history='server' pass a new list for each request (only the "
                     "tool outputs go in it), or the API rejects the duplicate"
                 )
