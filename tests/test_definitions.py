@@ -100,6 +100,46 @@ def test_input_examples_must_match_the_signature() -> None:
             """F."""
 
 
+@pytest.mark.parametrize(("settings", "said"), [
+    ({"cache_control": {"type": "bogus"}},
+     "cache_control must be {'type': 'ephemeral'}, with an optional 'ttl' of '5m' or '1h', "
+     "got {'type': 'bogus'}"),
+    ({"cache_control": {"type": "ephemeral", "ttl": "2h"}}, "cache_control must be"),
+    ({"cache_control": {"type": "ephemeral", "scope": "x"}}, "cache_control must be"),
+    ({"cache_control": "ephemeral"}, "cache_control must be"),
+    ({"defer_loading": "yes"}, "defer_loading must be True or False, got 'yes'"),
+    ({"defer_loading": 1}, "defer_loading must be True or False, got 1"),
+    ({"input_examples": {"city": "x"}},
+     "input_examples must be a list of argument dicts, got {'city': 'x'}"),
+    ({"input_examples": ["city=x"]}, "input_examples must be a list of argument dicts"),
+    ({"input_examples": "city"}, "input_examples must be a list of argument dicts"),
+])
+def test_definition_fields_are_checked_when_decorating(settings: dict[str, Any],
+                                                       said: str) -> None:
+    def f(city: str) -> str:
+        """F."""
+        return city
+
+    with pytest.raises(th.UsageError) as caught:
+        th.tool(**settings)(f)
+    assert str(caught.value).startswith(said)
+
+
+@pytest.mark.parametrize("marker", [{"type": "ephemeral"}, {"type": "ephemeral", "ttl": "5m"},
+                                    {"type": "ephemeral", "ttl": "1h"}])
+def test_every_cache_control_the_api_takes_is_kept(marker: dict[str, str]) -> None:
+    @th.tool(cache_control=marker, defer_loading=False, input_examples=({"city": "x"},))
+    def f(city: str) -> str:
+        """F."""
+        return city
+
+    definition = f.schema("anthropic")
+    assert definition["cache_control"] == marker and definition["defer_loading"] is False
+    check_sdk_type(definition, "anthropic")
+    with pytest.raises(th.UsageError, match="cache_control must be"):
+        th.Session([f]).schemas("anthropic", cache_control={"type": "bogus"})
+
+
 def test_cache_control_on_the_last_definition_when_asked() -> None:
     session = th.Session([always_strict, forecast, never_strict])
     plain = session.schemas("anthropic")

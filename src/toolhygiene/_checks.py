@@ -4,12 +4,12 @@ names the setting, raised where it is set, never later inside a call."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
 
-__all__ = ["flag", "rules", "seconds", "text", "whole"]
+__all__ = ["cache_control", "examples", "flag", "rules", "seconds", "text", "whole"]
 
 
 def whole(name: str, value: Any, least: int) -> int:
@@ -55,3 +55,35 @@ def rules(name: str, value: Any) -> tuple[Any, ...]:
     if items is None or not all(isinstance(r, Rule) for r in items):
         raise UsageError(f"{name} must be a sequence of th.Rule, got {value!r}")
     return items
+
+
+CACHE_TTLS = ("5m", "1h")
+
+
+def cache_control(name: str, value: Any) -> dict[str, Any]:
+    """An Anthropic cache breakpoint: ``{"type": "ephemeral"}``, with an optional ``"ttl"``
+    of ``"5m"`` or ``"1h"`` and nothing else (the API's only shape)."""
+    ttl = value.get("ttl", "5m") if isinstance(value, Mapping) else None
+    if (
+        not isinstance(value, Mapping)
+        or value.get("type") != "ephemeral"
+        or set(value) - {"type", "ttl"}
+        or ttl not in CACHE_TTLS
+    ):
+        raise UsageError(
+            f"{name} must be {{'type': 'ephemeral'}}, with an optional 'ttl' of '5m' or '1h', "
+            f"got {value!r}"
+        )
+    return dict(value)
+
+
+def examples(name: str, value: Any) -> tuple[dict[str, Any], ...]:
+    """A sequence of argument mappings (a single mapping or a string is not one)."""
+    items = (
+        tuple(value)
+        if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))
+        else None
+    )
+    if items is None or not all(isinstance(e, Mapping) for e in items):
+        raise UsageError(f"{name} must be a list of argument dicts, got {value!r}")
+    return tuple(dict(e) for e in items)

@@ -141,10 +141,14 @@ class Tool(Generic[P, R]):
         self.result_cap = check_result_cap(result_cap)
         self.strict = strict
         self.input_examples = (
-            None if input_examples is None else tuple(dict(e) for e in input_examples)
+            None if input_examples is None else _checks.examples("input_examples", input_examples)
         )
-        self.defer_loading = defer_loading
-        self.cache_control = None if cache_control is None else dict(cache_control)
+        self.defer_loading = (
+            None if defer_loading is None else _checks.flag("defer_loading", defer_loading)
+        )
+        self.cache_control = (
+            None if cache_control is None else _checks.cache_control("cache_control", cache_control)
+        )
         self.is_async = self._callee.is_async
         self._localns = localns
         self._arguments: Arguments | None = None
@@ -360,7 +364,11 @@ def definitions(
         if fmt != "anthropic":
             raise UsageError(f"cache_control is an Anthropic field; {fmt} caches prompts itself")
         if out:
-            marker = {"type": "ephemeral"} if cache_control is True else dict(cache_control)
+            marker = (
+                {"type": "ephemeral"}
+                if cache_control is True
+                else _checks.cache_control("cache_control", cache_control)
+            )
             out[-1] = {**out[-1], "cache_control": marker}
     return out
 
