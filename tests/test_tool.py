@@ -6,6 +6,8 @@ import re
 from typing import Literal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import toolhygiene as th
@@ -160,6 +162,51 @@ def test_positional_only_and_var_keyword() -> None:
         return f"{a}{sorted(extra.items())}"
 
     assert th.Session([f]).call("f", {"a": 1, "x": "y"}).value == "1[('x', 'y')]"
+
+
+def va(first: str, *rest: int, **kw: str) -> tuple[str, tuple[int, ...], dict[str, str]]:
+    """Varargs.
+
+    Args:
+        first: the first.
+        rest: the rest.
+    """
+    return first, rest, kw
+
+
+def test_var_positional_is_an_array_argument_passed_by_position() -> None:
+    parameters = th.tool(va).parameters
+    assert parameters["properties"]["rest"] == {
+        "description": "the rest.", "items": {"type": "integer"}, "type": "array"}
+    assert parameters["required"] == ["first"]
+    session = th.Session([va])
+    assert session.call("va", {"first": "a", "rest": [1, 2]}).value == ("a", (1, 2), {})
+    assert session.call("va", {"first": "a", "k": "v"}).value == ("a", (), {"k": "v"})
+    refused = session.call("va", {"first": "a", "rest": ["x"]})
+    assert not refused.ok and "must be a valid integer" in refused.content
+
+
+@settings(max_examples=50, deadline=None)
+@given(first=st.text(), rest=st.lists(st.integers()), kw=st.dictionaries(
+    st.text(min_size=1).filter(lambda k: k not in ("first", "rest")), st.text(), max_size=3))
+def test_var_positional_reaches_the_function_whole(first: str, rest: list[int],
+                                                   kw: dict[str, str]) -> None:
+    got = th.Session([va]).call("va", {"first": first, "rest": rest, **kw})
+    assert got.value == (first, tuple(rest), kw)
+
+
+def test_only_var_positional_keeps_its_argument_in_strict_mode() -> None:
+    class Box:
+        @th.tool(strict=True)
+        def pack(self, *items: int) -> list[int]:
+            """Pack."""
+            return list(items)
+
+    strict = th.Session([Box().pack]).schemas("openai_chat")[0]["function"]["parameters"]
+    assert strict["required"] == ["items"] and "items" in strict["properties"]
+    session = th.Session([Box().pack])
+    assert session.call("pack", {"items": [3, 4]}).value == [3, 4]
+    assert session.call("pack", {"items": None}).value == []
 
 
 def test_unknown_tool_is_answered_with_the_names_that_exist() -> None:

@@ -25,6 +25,8 @@ class Arguments:
     schema: dict[str, Any]
     positional: tuple[str, ...]
     var_keyword: bool
+    var_positional: str | None = None
+    """The ``*args`` parameter, an array argument of that name passed by position."""
 
 
 def _strip_titles(node: Any, in_properties: bool = False) -> Any:
@@ -70,19 +72,24 @@ def build_arguments(
     fields: dict[str, Any] = {}
     positional: list[str] = []
     var_keyword = False
-    for param in signature.parameters.values():
-        if param.name in callee.hidden or param.kind is param.VAR_POSITIONAL:
-            continue
+    var_positional: str | None = None
+    params = [p for p in signature.parameters.values() if p.name not in callee.hidden]
+    # Before a ``*args``, every parameter must go by position, or ``*args`` cannot be passed.
+    before_star = next((i for i, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), 0)
+    for at, param in enumerate(params):
         if param.kind is param.VAR_KEYWORD:
             var_keyword = True
             continue
-        if param.kind is param.POSITIONAL_ONLY:
+        if param.kind is param.POSITIONAL_ONLY or at < before_star:
             positional.append(param.name)
         try:
             annotation = readable(hints.get(param.name, Any), localns)
         except TypeError as exc:
             raise TypeError(f"argument {param.name!r}: {exc}") from exc
         default = ... if param.default is param.empty else param.default
+        if param.kind is param.VAR_POSITIONAL:
+            var_positional = param.name
+            annotation, default = list[annotation], pydantic.Field(default_factory=list)  # type: ignore[valid-type]
         fields[param.name] = (_with_doc(annotation, docs.get(param.name)), default)
     config = pydantic.ConfigDict(
         extra="allow" if var_keyword else "forbid",
@@ -95,4 +102,4 @@ def build_arguments(
     except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError) as exc:
         raise TypeError(str(exc).splitlines()[0]) from exc
     schema.setdefault("properties", {})
-    return Arguments(model, schema, tuple(positional), var_keyword)
+    return Arguments(model, schema, tuple(positional), var_keyword, var_positional)

@@ -325,12 +325,16 @@ class Tool(Generic[P, R]):
         return "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else "")
 
     def invoke(self, values: Mapping[str, Any]) -> Any:
-        """Call the function with validated values (positional-only ones by position)."""
-        positional = (self._arguments or self._ready()).positional
-        if not positional:
+        """Call the function with validated values (positional-only ones, those before a
+        ``*args``, and the ``*args`` array itself by position)."""
+        ready = self._arguments or self._ready()
+        positional, star = ready.positional, ready.var_positional
+        if not positional and star is None:
             return self.fn(**values)  # type: ignore[call-arg]
         args = [values[name] for name in positional if name in values]
-        kwargs = {k: v for k, v in values.items() if k not in positional}
+        if star is not None:
+            args.extend(values.get(star, ()))
+        kwargs = {k: v for k, v in values.items() if k not in positional and k != star}
         return self.fn(*args, **kwargs)
 
     def schema(self, fmt: Format, *, strict: bool | None = None) -> dict[str, Any]:
