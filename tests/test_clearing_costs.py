@@ -82,7 +82,8 @@ def test_clear_at_least_waits_then_clears_in_one_batch(server: ScriptedServer,
     assert "removed" not in sent[3]
     # request 5 follows price's recovery: together past the threshold, both go at once.
     assert "timed out" not in sent[4]
-    assert "[recovered] price succeeded after 1 failed call; that error was removed." in sent[4]
+    assert ("[recovered] price succeeded after 1 failed call; 2 recovered errors were removed "
+            "(price 1, stock 1), 1 of them held back from an earlier success.") in sent[4]
     assert "[recovered] stock succeeded after 1 failed call." in sent[4]  # still true
 
 
@@ -130,3 +131,14 @@ def test_the_kept_note_says_only_what_recovered() -> None:
         "[recovered] lookup succeeded after 1 failed call.")
     assert _words.recovered_note({"lookup": 2, "fetch": 3}, removed=False) == (
         "[recovered] fetch succeeded after 3 failed calls, lookup after 2.")
+
+
+def test_the_note_counts_every_error_a_batch_removed() -> None:
+    assert _words.recovered_note({"lookup": 1}, removed={"lookup": 2}) == (
+        "[recovered] lookup succeeded after 1 failed call; 2 recovered errors were removed "
+        "(lookup 2), 1 of them held back from an earlier success.")
+    assert _words.recovered_note({"lookup": 1}, removed={"lookup": 3, "fetch": 1}) == (
+        "[recovered] lookup succeeded after 1 failed call; 4 recovered errors were removed "
+        "(fetch 1, lookup 3), 3 of them held back from earlier successes.")
+    assert _words.recovered_note({"lookup": 2}, removed={"lookup": 2}) == (
+        "[recovered] lookup succeeded after 2 failed calls; those errors were removed.")

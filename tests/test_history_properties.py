@@ -89,12 +89,22 @@ def test_client_lists_stay_valid_and_removal_claims_are_true(
     session = th.Session(tools(plan), clearing=clearing,  # type: ignore[arg-type]
                          clear_at_least=threshold, max_failures=100)
     messages: list[Any] = [{"role": "user", "content": "go"}]
+    errors = 0
     for name, _ in rounds:
         session.handle(model_turn(fmt, [(name, {"n": count[name]})]), messages)
         count[name] += 1
         check(messages, fmt)
         text = json.dumps(messages)
         new = json.dumps(messages[-1])  # one call a round: its result, with any note
+        gone, errors = errors + new.count(" broke") - text.count(" broke"), text.count(" broke")
+        said = re.search(r"; (\d+) recovered errors were removed|; th(at error|ose errors)", new)
+        if said and said.group(1):  # the count names every error that went
+            assert int(said.group(1)) == gone
+        elif said:
+            assert re.search(r"after (\d+)", new) and gone == sum(
+                int(n) for n in re.findall(r"after (\d+)", new))
+        else:
+            assert gone == 0
         claim = re.search(r"\[recovered\] ([a-z0-9 ,]*?); th[a-z ]+ removed\.", new)
         if claim:  # the tools it names have no error left anywhere
             for tool in re.findall(r"\b([ab]) (?:succeeded|after)", claim.group(1)):

@@ -261,11 +261,13 @@ def empty_line(tool: str, query: str, note: str, cap: int) -> str:
     return truncate(f"{head}. {rest}", cap)
 
 
-def recovered_note(counts: Mapping[str, int], *, removed: bool = True) -> str:
+def recovered_note(counts: Mapping[str, int], *, removed: Mapping[str, int] | bool = True) -> str:
     """The note that goes beside a success: exactly which tools recovered, from how many
-    failed calls, and, when they were (``removed``), that those errors were removed from
-    the conversation. Where the errors stay (held by the server, ``append_only``, or
-    waiting for ``clear_at_least``) the note says nothing about them."""
+    failed calls, and, when errors were removed from the conversation, how many of each
+    tool (``removed``: ``True`` for exactly those of this success, or the counts that
+    include those held back by ``clear_at_least`` from earlier successes). Where the
+    errors stay (held by the server, ``append_only``, or waiting for ``clear_at_least``)
+    the note says nothing about them."""
     parts = []
     for n, (tool, count) in enumerate(sorted(counts.items())):
         calls = "call" if count == 1 else "calls"
@@ -274,8 +276,17 @@ def recovered_note(counts: Mapping[str, int], *, removed: bool = True) -> str:
         )
     if not removed:
         return f"[recovered] {', '.join(parts)}."
-    those = "that error was" if sum(counts.values()) == 1 else "those errors were"
-    return f"[recovered] {', '.join(parts)}; {those} removed."
+    cleared = dict(counts) if removed is True else dict(removed)
+    if cleared == dict(counts):
+        those = "that error was" if sum(counts.values()) == 1 else "those errors were"
+        return f"[recovered] {', '.join(parts)}; {those} removed."
+    total, earlier = sum(cleared.values()), sum(cleared.values()) - sum(counts.values())
+    each = ", ".join(f"{tool} {n}" for tool, n in sorted(cleared.items()))
+    success = "an earlier success" if earlier == 1 else "earlier successes"
+    return (
+        f"[recovered] {', '.join(parts)}; {total} recovered errors were removed ({each}), "
+        f"{earlier} of them held back from {success}."
+    )
 
 
 def schema_advice(tool: str, signature: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import enum
 import threading
+from collections import Counter
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -205,8 +206,8 @@ def finish(
         transcript.apply(adapter, target, rounds)
         fields = {"rounds": len(rounds), "held_by_server": held}
         _observe.emit(_observe.Event("transcript.cleared", session_id, None, None, fields))
-    removed = bool(counts) and bool(rounds) and not held
-    note = _words.recovered_note(counts, removed=removed) if counts else None
+    removed = Counter(t for r in rounds for t in r.tools) if not held else Counter()
+    note = _words.recovered_note(counts, removed=removed or False) if counts else None
     results = adapter.result_items(
         [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)],
         note,

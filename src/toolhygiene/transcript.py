@@ -39,7 +39,7 @@ class _Pending:
     failed: dict[str, str]  # call id -> tool, still pending
     whole: bool  # every call failed (none closed its tool) and the assistant said nothing else
     sizes: dict[str, int]  # call id -> characters its clearing saves
-    recovered: set[str] = field(default_factory=set)  # recovered, not yet cleared
+    recovered: dict[str, str] = field(default_factory=dict)  # recovered, not yet cleared
 
 
 class Transcript:
@@ -81,13 +81,15 @@ class Transcript:
             for pending in self._pending:
                 now = [i for i, t in pending.failed.items() if t in succeeded]
                 for call_id in now:
-                    counts[pending.failed.pop(call_id)] += 1
-                pending.recovered.update(now)
+                    tool = pending.failed.pop(call_id)
+                    counts[tool] += 1
+                    pending.recovered[call_id] = tool
         return counts
 
     def sweep(self) -> list[Round]:
         """The rounds to edit now: every recovered error, once together they weigh at
-        least ``clear_at_least`` characters; none before (nor ever in ``append_only``)."""
+        least ``clear_at_least`` characters (those held back by earlier successes too);
+        none before (nor ever in ``append_only``)."""
         if self.clearing not in ("remove", "stub"):
             return []
         with self._lock:
@@ -98,7 +100,9 @@ class Transcript:
             rounds = []
             for pending in ready:
                 removable = self.clearing == "remove" and pending.whole and not pending.failed
-                rounds.append(Round(pending.ids, tuple(sorted(pending.recovered)), removable))
+                failed = tuple(sorted(pending.recovered))
+                tools = tuple(pending.recovered[i] for i in failed)
+                rounds.append(Round(pending.ids, failed, removable, tools))
                 pending.recovered.clear()
             self._pending = [p for p in self._pending if p.failed]
             self.saved += weight

@@ -43,12 +43,14 @@ class Round:
 
     ``ids``: every call of the round; ``failed``: the ids whose results are cleared now
     (shrunk to ``STUB``); ``removable``: every call of the round failed, every failure is
-    now cleared and the assistant said nothing else, so the whole round can go.
+    now cleared and the assistant said nothing else, so the whole round can go;
+    ``tools``: the tool of each id in ``failed``.
     """
 
     ids: tuple[str, ...]
     failed: tuple[str, ...]
     removable: bool
+    tools: tuple[str, ...] = ()
 
 
 StopState = Literal["finished", "paused", "refused", "truncated"]
