@@ -153,6 +153,19 @@ def test_non_finite_floats_are_refused_where_they_are(finite: list[float], bad: 
     assert not outcome.ok and f"at x[{at}], which JSON cannot carry" in outcome.content
 
 
+@given(st.lists(st.decimals(allow_nan=False, allow_infinity=False), max_size=5),
+       st.sampled_from(["NaN", "sNaN", "-NaN", "Infinity", "-Infinity"]), st.integers(min_value=0))
+def test_non_finite_decimals_are_refused_like_floats(finite: list[decimal.Decimal], bad: str,
+                                                     at: int) -> None:
+    at %= len(finite) + 1
+    values = [*finite[:at], decimal.Decimal(bad), *finite[at:]]
+    outcome = th.Session([returning({"x": values})]).call("give", {})
+    shown = "NaN" if "NaN" in bad else "infinity"
+    assert not outcome.ok
+    assert f"the result holds {shown} at x[{at}], which JSON cannot carry" in outcome.content
+    assert json.loads(content(finite)) == [str(d) for d in finite]  # finite ones as text
+
+
 @pytest.mark.parametrize("fmt", sorted(TURNS))
 def test_the_same_text_in_every_format(fmt: str) -> None:
     value = Ticket(id="T-1", status=Status.OPEN, opened=datetime.datetime(2024, 5, 1))

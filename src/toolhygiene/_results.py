@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import decimal
 import enum
 import json
 import math
@@ -45,11 +46,16 @@ def to_json(value: Any) -> str:
 def _plain(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, _LEAVES) and not isinstance(value, enum.Enum):
         return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            shown = "NaN" if math.isnan(value) else "infinity"
-            raise UnserializableError("non_finite", shown, path)
-        return value
+    if isinstance(value, (float, decimal.Decimal)):
+        nan = value.is_nan() if isinstance(value, decimal.Decimal) else math.isnan(value)
+        if (
+            nan
+            or (isinstance(value, float) and math.isinf(value))
+            or (isinstance(value, decimal.Decimal) and value.is_infinite())
+        ):
+            raise UnserializableError("non_finite", "NaN" if nan else "infinity", path)
+        if isinstance(value, float):
+            return value
     if isinstance(value, enum.Enum):
         return _plain(value.value, path, active)
     if isinstance(value, (bytes, bytearray, memoryview)):
