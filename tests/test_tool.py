@@ -8,7 +8,7 @@ from typing import Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 import toolhygiene as th
 
@@ -183,7 +183,7 @@ def test_var_positional_is_an_array_argument_passed_by_position() -> None:
     assert session.call("va", {"first": "a", "rest": [1, 2]}).value == ("a", (1, 2), {})
     assert session.call("va", {"first": "a", "k": "v"}).value == ("a", (), {"k": "v"})
     refused = session.call("va", {"first": "a", "rest": ["x"]})
-    assert not refused.ok and "must be a valid integer" in refused.content
+    assert not refused.ok and "argument 'rest[0]' must be a valid integer" in refused.content
 
 
 @settings(max_examples=50, deadline=None)
@@ -207,6 +207,44 @@ def test_only_var_positional_keeps_its_argument_in_strict_mode() -> None:
     session = th.Session([Box().pack])
     assert session.call("pack", {"items": [3, 4]}).value == [3, 4]
     assert session.call("pack", {"items": None}).value == []
+
+
+class Item(BaseModel, extra="forbid"):
+    sku: str = Field(min_length=3)
+    qty: float = 1
+
+
+class Address(BaseModel, extra="forbid"):
+    street: str
+    zip: str
+
+
+class Order(BaseModel, extra="forbid"):
+    items: list[Item]
+    ship_to: Address | None = None
+
+
+def place(order: Order, note: str = "") -> str:
+    """Place an order."""
+    return note
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    ({"order": {"items": [], "x": 1}}, "unexpected argument 'order.x' (allowed: items, ship_to)"),
+    ({"order": {"items": [{"sku": "ABC", "colour": "red"}]}},
+     "unexpected argument 'order.items[0].colour' (allowed: sku, qty)"),
+    ({"order": {"items": [], "ship_to": {"street": "s", "zip": "z", "city": "c"}}},
+     "unexpected argument 'order.ship_to.city' (allowed: street, zip)"),
+    ({"order": {"items": []}, "extra": 1}, "unexpected argument 'extra' (allowed: order, note)"),
+    ({"order": {"items": [{"sku": "ABC"}, {"sku": "AB"}]}},
+     "argument 'order.items[1].sku' string should have at least 3 characters"),
+    ({"order": {"items": [{"sku": "ABC", "qty": float("nan")}]}},
+     "argument 'order.items[0].qty' must be a finite number"),
+])
+def test_nested_errors_name_one_path_style_and_the_keys_of_their_level(
+        arguments: dict[str, object], said: str) -> None:
+    outcome = th.Session([place]).call("place", arguments)
+    assert not outcome.ok and said in outcome.content
 
 
 def test_unknown_tool_is_answered_with_the_names_that_exist() -> None:

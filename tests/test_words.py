@@ -119,6 +119,16 @@ def test_the_other_notices_word_for_word() -> None:
         "fields or the next page).]")
 
 
+def test_argument_paths_and_unexpected_arguments_word_for_word() -> None:
+    assert _words.argument_path(("order", "items", 0, "sku")) == "order.items[0].sku"
+    assert _words.argument_path((0, "a", 2, 3)) == "[0].a[2][3]"
+    assert _words.argument_path(()) == "arguments"
+    assert _words.unexpected_argument("addr.extra", ["street", "zip"]) == (
+        "unexpected argument 'addr.extra' (allowed: street, zip)")
+    assert _words.unexpected_argument("a.b", []) == "unexpected argument 'a.b' (allowed: none)"
+    assert _words.unexpected_argument("m.k.x", None) == "unexpected argument 'm.k.x'"
+
+
 def test_an_empty_query_is_cut_before_the_notice() -> None:
     line = th.Empty("x" * 400, note="ask for a date").for_model("search")
     assert len(line) <= 300 and line.endswith("repeating it unchanged will return nothing "

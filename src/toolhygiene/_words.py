@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene._results import UnserializableError, to_json
@@ -35,6 +35,7 @@ __all__ = [
     "default_note",
     "empty_line",
     "failure_line",
+    "argument_path",
     "not_finite_argument",
     "not_json",
     "recovered_note",
@@ -42,6 +43,7 @@ __all__ = [
     "schema_advice",
     "still_running",
     "timed_out",
+    "unexpected_argument",
     "unknown_tool",
     "unreadable",
     "unrenderable",
@@ -292,6 +294,22 @@ def recovered_note(counts: Mapping[str, int], *, removed: Mapping[str, int] | bo
 def schema_advice(tool: str, signature: str) -> str:
     """What to do when the model's arguments do not match the tool's schema."""
     return f"Call {tool} again with arguments matching its schema: {signature}"
+
+
+def argument_path(loc: Sequence[str | int]) -> str:
+    """Where in the arguments, one style throughout: ``order.items[0].sku``."""
+    path = ""
+    for step in loc:
+        path += f"[{step}]" if isinstance(step, int) else (f".{step}" if path else str(step))
+    return path or "arguments"
+
+
+def unexpected_argument(where: str, allowed: Sequence[str] | None) -> str:
+    """An argument the schema does not have, with the keys allowed at its level (``None``
+    when that level cannot be told)."""
+    if allowed is None:
+        return f"unexpected argument '{where}'"
+    return f"unexpected argument '{where}' (allowed: {', '.join(allowed) or 'none'})"
 
 
 def not_finite_argument(where: str) -> str:

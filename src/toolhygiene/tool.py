@@ -15,7 +15,7 @@ import math
 import re
 import sys
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Literal, ParamSpec, TypeVar, overload
 
 import pydantic
@@ -27,7 +27,13 @@ from toolhygiene._config import check_result_cap
 from toolhygiene._exceptions import UsageError
 from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
 from toolhygiene._text import bounded_repr
-from toolhygiene._words import NESTED_TOO_DEEP, not_finite_argument, schema_advice
+from toolhygiene._words import (
+    NESTED_TOO_DEEP,
+    argument_path,
+    not_finite_argument,
+    schema_advice,
+    unexpected_argument,
+)
 from toolhygiene.errors import Category, ToolError
 from toolhygiene.formats import adapter
 from toolhygiene.formats._base import Definition
@@ -309,15 +315,15 @@ class Tool(Generic[P, R]):
         defs = self.parameters.get("$defs", {})
         problems = []
         for error in exc.errors(include_url=False):
-            loc = ".".join(str(p) for p in error["loc"]) or "arguments"
+            loc = argument_path(error["loc"])
             top = str(error["loc"][0]) if error["loc"] else ""
             kind = error["type"]
             if kind == "missing":
                 expected = _describe_type(properties.get(top, {}), defs)
                 problems.append(f"missing required argument '{loc}' ({expected})")
             elif kind == "extra_forbidden":
-                allowed = ", ".join(properties) or "none"
-                problems.append(f"unexpected argument '{loc}' (allowed: {allowed})")
+                allowed = _keys_at(self.parameters, defs, error["loc"][:-1])
+                problems.append(unexpected_argument(loc, allowed))
             else:
                 msg = str(error["msg"]).replace("Input should be", "must be")
                 msg = msg[:1].lower() + msg[1:]
@@ -375,6 +381,32 @@ def definitions(
             )
             out[-1] = {**out[-1], "cache_control": marker}
     return out
+
+
+def _keys_at(
+    schema: Mapping[str, Any], defs: Mapping[str, Any], loc: Sequence[str | int]
+) -> list[str] | None:
+    """The property names of the object at ``loc`` in ``schema`` (``None`` when the
+    schema does not tell them: a union whose branch is unknown, free keys)."""
+    node: Any = schema
+    for step in (*loc, None):
+        while isinstance(node, Mapping) and "$ref" in node:
+            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        if not isinstance(node, Mapping):
+            return None
+        options = [o for o in node.get("anyOf", ()) if o != {"type": "null"}]
+        if len(options) == 1:  # Optional[X]: X
+            node = options[0]
+            while isinstance(node, Mapping) and "$ref" in node:
+                node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        if step is None:
+            properties = node.get("properties") if isinstance(node, Mapping) else None
+            return list(properties) if isinstance(properties, Mapping) else None
+        if isinstance(step, int):
+            node = node.get("items")
+        else:
+            node = (node.get("properties") or {}).get(step)
+    return None
 
 
 def _non_finite(value: Any, path: str) -> str | None:
