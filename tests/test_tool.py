@@ -238,6 +238,10 @@ def place(order: Order, note: str = "") -> str:
     ({"order": {"items": []}, "extra": 1}, "unexpected argument 'extra' (allowed: order, note)"),
     ({"order": {"items": [{"sku": "ABC"}, {"sku": "AB"}]}},
      "argument 'order.items[1].sku' string should have at least 3 characters"),
+    ({"order": {"items": [{"qty": 2}]}},
+     "missing required argument 'order.items[0].sku' (a string)"),
+    ({"order": {"items": [], "ship_to": {"street": "s"}}},
+     "missing required argument 'order.ship_to.zip' (a string)"),
     ({"order": {"items": [{"sku": "ABC", "qty": float("nan")}]}},
      "argument 'order.items[0].qty' must be a finite number"),
 ])

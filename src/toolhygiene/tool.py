@@ -311,15 +311,13 @@ class Tool(Generic[P, R]):
         return dict(arguments)
 
     def _explain(self, exc: pydantic.ValidationError) -> str:
-        properties = self.parameters["properties"]
         defs = self.parameters.get("$defs", {})
         problems = []
         for error in exc.errors(include_url=False):
             loc = argument_path(error["loc"])
-            top = str(error["loc"][0]) if error["loc"] else ""
             kind = error["type"]
             if kind == "missing":
-                expected = _describe_type(properties.get(top, {}), defs)
+                expected = _describe_type(_node_at(self.parameters, defs, error["loc"]) or {}, defs)
                 problems.append(f"missing required argument '{loc}' ({expected})")
             elif kind == "extra_forbidden":
                 allowed = _keys_at(self.parameters, defs, error["loc"][:-1])
@@ -383,11 +381,9 @@ def definitions(
     return out
 
 
-def _keys_at(
-    schema: Mapping[str, Any], defs: Mapping[str, Any], loc: Sequence[str | int]
-) -> list[str] | None:
-    """The property names of the object at ``loc`` in ``schema`` (``None`` when the
-    schema does not tell them: a union whose branch is unknown, free keys)."""
+def _node_at(schema: Mapping[str, Any], defs: Mapping[str, Any], loc: Sequence[Any]) -> Any:
+    """The schema of the value at ``loc`` (through ``$ref``, ``Optional`` and list items);
+    ``None`` when the schema does not tell it (a union whose branch is unknown, free keys)."""
     node: Any = schema
     for step in (*loc, None):
         while isinstance(node, Mapping) and "$ref" in node:
@@ -395,18 +391,33 @@ def _keys_at(
         if not isinstance(node, Mapping):
             return None
         options = [o for o in node.get("anyOf", ()) if o != {"type": "null"}]
-        if len(options) == 1:  # Optional[X]: X
+        if len(options) == 1 and step is not None:  # Optional[X]: X
             node = options[0]
             while isinstance(node, Mapping) and "$ref" in node:
                 node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
-        if step is None:
-            properties = node.get("properties") if isinstance(node, Mapping) else None
-            return list(properties) if isinstance(properties, Mapping) else None
-        if isinstance(step, int):
-            node = node.get("items")
-        else:
-            node = (node.get("properties") or {}).get(step)
+        if step is None or not isinstance(node, Mapping):
+            return node
+        node = (
+            node.get("items") if isinstance(step, int) else (node.get("properties") or {}).get(step)
+        )
     return None
+
+
+def _keys_at(
+    schema: Mapping[str, Any], defs: Mapping[str, Any], loc: Sequence[Any]
+) -> list[str] | None:
+    """The property names of the object at ``loc`` (``None`` when the schema does not tell
+    them)."""
+    node = _node_at(schema, defs, loc)
+    options = (
+        [o for o in node.get("anyOf", ()) if o != {"type": "null"}]
+        if isinstance(node, Mapping)
+        else []
+    )
+    if len(options) == 1:
+        node = _node_at(options[0], defs, ())
+    properties = node.get("properties") if isinstance(node, Mapping) else None
+    return list(properties) if isinstance(properties, Mapping) else None
 
 
 def _non_finite(value: Any, path: str) -> str | None:
