@@ -44,6 +44,12 @@ SHAPES = {
     "10.": "10.",
     "\\u200b": "\\u200b",
     "invisible": "a\u200b",
+    '\\"\\"\\"': '\\"',
+    "key\uff1a": "key\uff1a",
+    '"\\\\a': '"\\\\a',
+    "Authorization: Bearer": "Authorization: Bearer ",
+    "--password": "--password ",
+    ".netrc": "machine a login b password ",
 }
 
 

@@ -43,9 +43,18 @@ class Detector:
     anchored matches (not for a regex that tries an alternation at every word)."""
 
 
-_SECRETISH = re.compile(
-    r"[A-Za-z][^\s]*[0-9]|[0-9][^\s]*[A-Za-z]|[a-z][^\s]*[A-Z]|[A-Z][^\s]*[a-z]"
-)
+def _secretish(value: str) -> bool:
+    """ASCII letters with digits, or both cases. Set lookups in one pass: a regex with
+    ``\\S*`` between two classes was quadratic on a long value holding only one."""
+    chars = set(value)
+    lower = not chars.isdisjoint(_LOWER)
+    upper = not chars.isdisjoint(_UPPER)
+    return (lower and upper) or ((lower or upper) and not chars.isdisjoint(_DIGITS))
+
+
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS = frozenset("0123456789")
 
 
 def _labelled(m: re.Match[str]) -> bool:
@@ -61,7 +70,7 @@ def _labelled(m: re.Match[str]) -> bool:
         bare = value.strip("\"'")
         return (
             len(bare) >= 8 and "/" not in bare and "." not in bare and " " not in bare
-        ) and _SECRETISH.search(bare) is not None
+        ) and _secretish(bare)
     return True
 
 
