@@ -185,7 +185,7 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
     last = 0
     for start, end, name, rank in _merge(spans):
         value = text[start:end]
-        if _registry.allowed(value):
+        if _registry.allowed(value, provider=rank >= _tokens.PROVIDER_RANK):
             continue
         parts.append(text[last:start])
         parts.append(placeholder(name))

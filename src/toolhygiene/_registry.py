@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import threading
+from re import _constants, _parser  # type: ignore[attr-defined]
+from typing import Any
 
 from toolhygiene._detectors import Detector
 from toolhygiene._exceptions import UsageError
@@ -19,6 +21,8 @@ _lock = threading.Lock()
 _detectors: tuple[Detector, ...] = ()
 _values: frozenset[str] = frozenset()
 _patterns: tuple[re.Pattern[str], ...] = ()
+_POSSESSIVE = getattr(_constants, "POSSESSIVE_REPEAT", None)
+_ATOMIC = getattr(_constants, "ATOMIC_GROUP", None)
 _NAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,39}")
 
 
@@ -51,6 +55,18 @@ def add_redaction(
         compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
     except re.error as exc:
         raise UsageError(f"redaction {name!r}: the pattern does not compile: {exc}") from exc
+    if compiled.search("") is not None:
+        raise UsageError(
+            f"redaction {name!r}: the pattern matches the empty string, so it would "
+            "redact nothing or everything; make it require at least one character"
+        )
+    nested = _nested_repeat(_parser.parse(compiled.pattern, compiled.flags))
+    if nested:
+        raise UsageError(
+            f"redaction {name!r}: the pattern repeats a repetition ({nested}), which "
+            "can take minutes on a short hostile text; write it without nesting "
+            "(for example '(a+)+' as 'a+')"
+        )
     gates = (gate,) if isinstance(gate, str) else tuple(gate)
     detector = Detector(
         name, compiled, tuple(g.lower() for g in gates), "internal" if internal else "secret"
@@ -59,9 +75,44 @@ def add_redaction(
         _detectors = (*_detectors, detector)
 
 
+def _nested_repeat(parsed: Any, inside: bool = False) -> str:
+    """The first repetition inside another unbounded-or-long repetition, as text ("" if
+    none): the shape of catastrophic backtracking (``(a+)+``, ``(\\w*\\s?)*``)."""
+    for op, arg in parsed:
+        children: list[Any] = []
+        repeats = False
+        if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE):
+            low, high, sub = arg
+            repeats = high is _constants.MAXREPEAT or high > max(low, 1)
+            if repeats and inside:
+                return "a quantifier inside a quantified group"
+            if op is not _POSSESSIVE:
+                found = _nested_repeat(sub, inside or repeats)
+                if found:
+                    return found
+            continue
+        if op is _constants.SUBPATTERN:
+            children = [arg[-1]]
+        elif op is _constants.BRANCH:
+            children = list(arg[1])
+        elif op in (_constants.ASSERT, _constants.ASSERT_NOT):
+            children = [arg[1]]
+        elif op is _ATOMIC:
+            continue
+        for child in children:
+            found = _nested_repeat(child, inside)
+            if found:
+                return found
+    return ""
+
+
 def never_redact(*values: str | re.Pattern[str]) -> None:
     """Keep these values whatever a detector says: exact strings, or compiled patterns
-    that must match the whole redacted value (``re.compile(r"AKIA[A-Z0-9]{12}TEST")``)."""
+    that must match the whole redacted value (``re.compile(r"ACME-TEST-[0-9]{6}")``).
+
+    A credential in a provider's published format (``ghp_…``, ``AKIA…``, ``sk_live_…``)
+    is kept only when named exactly as a string: a pattern never un-redacts one, so
+    ``never_redact(re.compile(r"\\w+"))`` cannot switch redaction off."""
     global _values, _patterns
     with _lock:
         _values = _values | {v for v in values if isinstance(v, str)}
@@ -80,9 +131,12 @@ def user_detectors() -> tuple[Detector, ...]:
     return _detectors
 
 
-def allowed(value: str) -> bool:
-    """Whether ``value`` was allowed with ``never_redact``."""
+def allowed(value: str, *, provider: bool = False) -> bool:
+    """Whether ``value`` was allowed with ``never_redact`` (a ``provider`` format only
+    as an exact string)."""
     if not _values and not _patterns:
         return False
     bare = value.strip("\"'")
-    return bare in _values or any(p.fullmatch(bare) for p in _patterns)
+    if bare in _values:
+        return True
+    return not provider and any(p.fullmatch(bare) for p in _patterns)

@@ -18,10 +18,12 @@ import re
 
 from toolhygiene._providers import by_head
 
-__all__ = ["MIN_RUN", "Span", "find", "is_random"]
+__all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
 
 Span = tuple[int, int, str, int]
 """(start, end, placeholder name, priority)."""
+PROVIDER_RANK = 3
+"""The priority of a span in a provider's published credential format."""
 
 MIN_RUN = 16
 _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -113,7 +115,7 @@ def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
         for name, pattern in _HEADS[head.group()]:
             m = pattern.match(text, position, end)
             if m is not None:
-                spans.append((position, m.end(), name, 3))
+                spans.append((position, m.end(), name, PROVIDER_RANK))
                 reach = m.end()
                 break
 
