@@ -44,8 +44,16 @@ def test_linear_patterns_are_accepted_and_work(pattern: str) -> None:
 
 
 def test_a_broad_allow_pattern_cannot_unredact_provider_formats() -> None:
-    th.never_redact(re.compile(r"\w+"), re.compile(r".+"))
+    th.never_redact(re.compile(r"\w+"), re.compile(r".+"), re.compile(r"sk_\w+"))
     assert TOKEN not in th.redact(f"token {TOKEN} leaked")
+    assert "sk_live_4eC39HqLyjWDarjtT1zdp7dc" not in th.redact("k sk_live_4eC39HqLyjWDarjtT1zdp7dc")
+
+
+def test_a_specific_allow_pattern_keeps_its_own_test_keys_only() -> None:
+    th.never_redact(re.compile(r"sk_test_\w+"))
+    out = th.redact("sk_test_4eC39HqLyjWDarjtT1zdp7dc and sk_live_4eC39HqLyjWDarjtT1zdp7dc")
+    assert "sk_test_4eC39HqLyjWDarjtT1zdp7dc" in out
+    assert "sk_live_4eC39HqLyjWDarjtT1zdp7dc" not in out
 
 
 def test_an_exact_string_still_allows_a_documentation_key() -> None:

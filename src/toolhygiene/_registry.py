@@ -21,6 +21,19 @@ _lock = threading.Lock()
 _detectors: tuple[Detector, ...] = ()
 _values: frozenset[str] = frozenset()
 _patterns: tuple[re.Pattern[str], ...] = ()
+_broad: tuple[re.Pattern[str], ...] = ()
+# Real-looking credentials of different providers (made up): an allow pattern that
+# matches any of them is broad (``\w+``, ``.+``, ``sk_\w+``) and keeps no provider-format
+# credential; a specific one (``sk_test_\w+``, ``AKIA[A-Z0-9]{12}TEST``) may.
+_CANARIES = (
+    "ghp_" + "Q7vX2mK9pL4wR8tZ6nB3aB3dEf6hIj9kLm2n",
+    "AKIA" + "Q7VX2MK9PL4WR8TZ",
+    "xoxb-" + "123456789012-1234567890123-Q7vX2mK9pL4wR8tZ6nB3aB3d",
+    "sk_live_" + "Q7vX2mK9pL4wR8tZ6nB3aB3d",
+    "sk-ant-api03-" + "Q7vX2mK9pL4wR8tZ6nB3aB3dEf6hIj9kLm2n",
+    "glpat-" + "Q7vX2mK9pL4wR8tZ6nB3",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.Q7vX2mK9pL4wR8tZ6nB3",
+)
 _POSSESSIVE = getattr(_constants, "POSSESSIVE_REPEAT", None)
 _ATOMIC = getattr(_constants, "ATOMIC_GROUP", None)
 _NAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,39}")
@@ -111,19 +124,24 @@ def never_redact(*values: str | re.Pattern[str]) -> None:
     that must match the whole redacted value (``re.compile(r"ACME-TEST-[0-9]{6}")``).
 
     A credential in a provider's published format (``ghp_…``, ``AKIA…``, ``sk_live_…``)
-    is kept only when named exactly as a string: a pattern never un-redacts one, so
-    ``never_redact(re.compile(r"\\w+"))`` cannot switch redaction off."""
-    global _values, _patterns
+    is kept by an exact string or by a specific pattern (``sk_test_\\w+``); a broad
+    pattern, one that would match a real credential of another provider (``\\w+``,
+    ``.+``, ``sk_\\w+``), keeps only values that are not in a provider format, so it
+    cannot switch redaction off."""
+    global _values, _patterns, _broad
+    patterns = [v for v in values if isinstance(v, re.Pattern)]
+    broad = [p for p in patterns if any(p.fullmatch(c) for c in _CANARIES)]
     with _lock:
         _values = _values | {v for v in values if isinstance(v, str)}
-        _patterns = (*_patterns, *(v for v in values if isinstance(v, re.Pattern)))
+        _patterns = (*_patterns, *patterns)
+        _broad = (*_broad, *broad)
 
 
 def clear_redactions() -> None:
     """Remove every detector and allowed value added by the user."""
-    global _detectors, _values, _patterns
+    global _detectors, _values, _patterns, _broad
     with _lock:
-        _detectors, _values, _patterns = (), frozenset(), ()
+        _detectors, _values, _patterns, _broad = (), frozenset(), (), ()
 
 
 def user_detectors() -> tuple[Detector, ...]:
@@ -139,4 +157,4 @@ def allowed(value: str, *, provider: bool = False) -> bool:
     bare = value.strip("\"'")
     if bare in _values:
         return True
-    return not provider and any(p.fullmatch(bare) for p in _patterns)
+    return any(p.fullmatch(bare) for p in _patterns if not (provider and p in _broad))
