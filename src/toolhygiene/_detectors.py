@@ -38,6 +38,9 @@ class Detector:
     anchored: bool = False
     back: int = 0
     back_chars: str = ""
+    extend: Callable[[str, int], int] | None = None
+    """Given the text and where a found value ends, where it really ends (a passphrase
+    of several words after a label)."""
     scan: bool = True
     """Whether one scan of the whole text is cheap enough to replace thousands of
     anchored matches (not for a regex that tries an alternation at every word)."""
@@ -74,6 +77,23 @@ def _labelled(m: re.Match[str]) -> bool:
     return True
 
 
+_MORE_WORDS = re.compile(r"(?:[ \t]{1,3}[A-Za-z][A-Za-z'\-]{0,30}){1,16}(?=[ \t]*(?:$|[\r\n,;]))")
+
+
+def _passphrase(text: str, end: int) -> int:
+    """A value of letters followed by more words of letters up to the end of the line
+    (``password: correct horse battery staple``) runs to the end of the line: a
+    passphrase, not a word and then prose. A value with digits or symbols is a token and
+    ends where it ends (``password: hunter2 was rejected`` keeps "was rejected")."""
+    start = end
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    if start == end or (start > 0 and text[start - 1] not in " \t:=\uff1a"):
+        return end
+    m = _MORE_WORDS.match(text, end)
+    return m.end() if m else end
+
+
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret")
     if value.isalpha() and value.islower():
@@ -91,6 +111,7 @@ _LABEL_WORDS = (
     "token",
     "pass",
     "pwd",
+    "pw",
     "auth",
     "cred",
     "sig",
@@ -201,10 +222,30 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
+        # A token as the whole userinfo (``https://<token>@git.acme.io/…``): a user
+        # name of 16 characters or more is a credential; ``git@``, ``bob@`` stay.
+        "credentials",
+        re.compile(r"://(?P<secret>[^\s/@'\"<>:]{16,256})@"),
+        ("://",),
+        anchored=True,
+    ),
+    Detector(
+        "secret",
+        re.compile(r"(?<![\w\-])sshpass[ \t]{1,5}-p[ \t]{0,5}(?P<secret>[^\s\-]\S{0,1023})"),
+        ("sshpass",),
+        check=_anything,
+        anchored=True,
+    ),
+    Detector(
         "authorization",
         re.compile(
-            r"(?<![\w])authori[sz]ation[\"']?\s{0,5}[:=\uff1a]\s{0,5}[\"']?"
-            r"(?:[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5})?(?P<secret>[^\s\"'][^\r\n\"']{0,4095})",
+            # Header line, JSON, dict repr, header tuple ('Authorization', '…') and list
+            # value ['…']: a quoted value runs to its own closing quote (a Digest
+            # credential holds other quotes), an unquoted one to the end of the line.
+            r"(?<![\w])authori[sz]ation(?:\\{0,3}[\"']\s{0,5}[:=,\uff1a]|\s{0,5}[:=\uff1a])"
+            r"\s{0,5}\[?\s{0,5}(?P<q>\\{0,3}[\"'])?"
+            r"(?:[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5})?"
+            r"(?P<secret>[^\s\"'\\](?(q)(?:(?!(?P=q))[^\r\n]){0,4095}|[^\r\n]{0,4095}))",
             re.IGNORECASE,
         ),
         ("authori",),
@@ -243,6 +284,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _LABEL_WORDS,
         check=_labelled,
+        extend=_passphrase,
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS,

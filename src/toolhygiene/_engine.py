@@ -145,6 +145,8 @@ def _detect(text: str, internals: bool) -> list[Span]:
         for m in _matches(detector, text, needles):
             if check is None or check(m):
                 start, end = _inside_quotes(text, *m.span(group))
+                if detector.extend is not None and end == m.end(group):
+                    end = detector.extend(text, end)
                 if start < end:
                     spans.append((start, end, detector.name, rank))
     _tokens.find(text, spans)
@@ -306,9 +308,7 @@ def _reveal(
     found: list[tuple[int, int, str]] = []
     for m in pattern.finditer(text):
         segment = m.group()
-        if as_json and (
-            m.group(1) is None or len(segment) < _JSON_MIN or "\\" not in segment
-        ):
+        if as_json and (m.group(1) is None or len(segment) < _JSON_MIN or "\\" not in segment):
             continue
         decoded = normalise(decode(segment))
         if decoded != segment and len(decoded) >= _ECHO_MIN:

@@ -27,6 +27,7 @@ _STRONG = frozenset(
         "passwd",
         "passphrase",
         "pwd",
+        "pw",
         "pass",
         "credential",
         "credentials",
