@@ -259,10 +259,11 @@ def _crossed(spans: list[Span], at: int) -> bool:
 _PERCENT = re.compile(
     r"(?<![^\s\"'<>])[^\s\"'<>%]{0,4096}(?:%[0-9A-Fa-f]{2}[^\s\"'<>%]{0,4096}){1,4096}"
 )
-# Possessive and unbounded, closing quote optional: every match consumes what it read,
+# Atomic (a lookahead read once, then its backreference) and unbounded, closing quote
+# optional (Python 3.10 has no possessive quantifier): every match consumes what it read,
 # so a run of escaped quotes (``\\"\\"\\"…``, no literal ever closes) is read once, not
 # once from each quote (that was quadratic: 23 s for 64 KB). Unclosed ones are skipped.
-_JSON_STRING = re.compile(r"\"(?:[^\"\\\r\n]|\\[^\r\n])*+(\")?")
+_JSON_STRING = re.compile(r"\"(?=((?:[^\"\\\r\n]|\\[^\r\n])*))\1(\")?")
 _JSON_MIN = 10
 """Characters of a JSON string literal, quotes included, worth decoding."""
 _BETWEEN = "\n \x00 \n"

@@ -7,9 +7,10 @@ the built-in ones in every ``redact``, ``sanitize`` and success result; an allow
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 import threading
-from re import _constants, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 from toolhygiene._detectors import Detector
@@ -34,6 +35,10 @@ _CANARIES = (
     "glpat-" + "Q7vX2mK9pL4wR8tZ6nB3",
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.Q7vX2mK9pL4wR8tZ6nB3",
 )
+# The regex parser (private, stable since Python 2): ``re._parser`` from 3.11 on.
+_NEW_PARSER = sys.version_info >= (3, 11)
+_parser: Any = importlib.import_module("re._parser" if _NEW_PARSER else "sre_parse")
+_constants: Any = importlib.import_module("re._constants" if _NEW_PARSER else "sre_constants")
 _POSSESSIVE = getattr(_constants, "POSSESSIVE_REPEAT", None)
 _ATOMIC = getattr(_constants, "ATOMIC_GROUP", None)
 _NAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,39}")
