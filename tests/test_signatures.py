@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import typing
 from typing import Any
 
 import pytest
@@ -113,20 +114,22 @@ def test_forward_reference_unresolvable_at_first_use_is_a_usage_error() -> None:
         ghost.schema("anthropic")
 
 
+class Inner(typing.TypedDict):
+    """A line."""
+
+    sku: str
+
+
+class Order(typing.TypedDict, total=False):
+    """An order."""
+
+    lines: list[Inner]
+    note: str
+
+
 def test_typing_typeddict_works_on_every_python() -> None:
-    """pydantic refuses ``typing.TypedDict`` before 3.12; the tool rebuilds it."""
-    from typing import TypedDict
-
-    class Inner(TypedDict):
-        """A line."""
-
-        sku: str
-
-    class Order(TypedDict, total=False):
-        """An order."""
-
-        lines: list[Inner]
-        note: str
+    """pydantic refuses ``typing.TypedDict`` before 3.12; the tool rebuilds it. (Module
+    level: pydantic on 3.12+ resolves a TypedDict's own annotations in its module.)"""
 
     def place(order: Order, extra: Inner | None = None) -> str:
         """Place an order."""
