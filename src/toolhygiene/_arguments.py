@@ -49,7 +49,8 @@ def _with_doc(annotation: Any, doc: str | None) -> Any:
     described = pydantic.Field(description=doc)
     if get_origin(annotation) is Annotated:
         base, *meta = get_args(annotation)
-        return Annotated.__class_getitem__((base, described, *meta))
+        parts = (base, described, *meta)
+        return Annotated[parts]
     return Annotated[annotation, described]
 
 

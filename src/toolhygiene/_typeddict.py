@@ -43,7 +43,10 @@ def _rebuild(annotation: Any, done: dict[Any, Any], localns: dict[str, Any]) -> 
     if origin is Annotated:
         base, *meta = args
         new_base = _rebuild(base, done, localns)
-        return annotation if new_base is base else Annotated.__class_getitem__((new_base, *meta))
+        if new_base is base:
+            return annotation
+        parts = (new_base, *meta)
+        return Annotated[parts]
     if origin is typing.Literal:
         return annotation
     new_args = tuple(_rebuild(a, done, localns) for a in args)
