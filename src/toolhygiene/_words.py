@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "HINTS",
     "MIN_LINE_CAP",
     "NESTED_TOO_DEEP",
+    "Read",
     "STUB",
     "CONSTRAINTS",
     "closed_line",
@@ -38,9 +40,12 @@ __all__ = [
     "argument_path",
     "not_finite_argument",
     "not_json",
+    "read_note",
+    "read_result",
     "recovered_note",
     "result_cut",
     "schema_advice",
+    "split_note",
     "still_running",
     "timed_out",
     "unexpected_argument",
@@ -445,3 +450,68 @@ def unrenderable(tool: str, exc_type: str) -> tuple[str, str]:
 def unreadable(exc_type: str) -> str:
     """What failed, when the exception was too hostile to classify."""
     return f"it raised {exc_type}, which could not be read"
+
+
+# -- reading the words back (resume from a message list) ----------------------------------
+
+_HEAD = re.compile(r"\[error\] (.+?): ([a-z_]+)\.")
+_NOTE = re.compile(r"\[recovered\] ([^;]*?)(?:;|\.?$)")
+_NOTE_PART = re.compile(r"^(\S+) (?:succeeded )?after (\d+) failed calls?$")
+_CLOSES = (" and is now closed: do not call it again.", "It is now closed: do not call it again.")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Read:
+    """What a result the model saw proves, read back from its words.
+
+    ``kind``: ``"ok"`` (a success, an ``Empty`` line included), ``"stub"`` (a cleared
+    error), ``"refused"`` (a closed tool's notice: the call did not run), ``"failed"``;
+    ``category`` the failure's category as written; ``closes``: the line says the tool is
+    now closed; ``uncertain``: the line says the call may have taken effect.
+    """
+
+    kind: str
+    category: str = ""
+    closes: bool = False
+    uncertain: bool = False
+
+
+def read_result(text: str, is_error: bool | None) -> Read:
+    """What a tool result in a message list proves. ``is_error`` is the API's own flag
+    where it has one (Anthropic), else ``None`` and the line's prefix decides."""
+    if text == STUB:
+        return Read("stub")
+    head = _HEAD.match(text)
+    if is_error is False or head is None:
+        return Read("ok")
+    category = head.group(2)
+    if category == "unavailable":
+        return Read("refused", category)
+    rest = text[head.end() :]
+    return Read(
+        "failed",
+        category,
+        closes=any(c in rest for c in _CLOSES),
+        uncertain=_UNKNOWN[:17] in rest,
+    )
+
+
+def read_note(text: str) -> dict[str, int]:
+    """How many failed calls of each tool a ``[recovered]`` note says recovered (empty
+    when ``text`` is no note)."""
+    found = _NOTE.match(text.strip())
+    if found is None:
+        return {}
+    counts: dict[str, int] = {}
+    for part in found.group(1).split(", "):
+        match = _NOTE_PART.match(part.strip())
+        if match is not None:
+            counts[match.group(1)] = int(match.group(2))
+    return counts
+
+
+def split_note(text: str) -> tuple[str, str]:
+    """A result's own text and the ``[recovered]`` note riding on its own line after it
+    (OpenAI formats), or ``(text, "")``."""
+    at = text.rfind("\n\n[recovered] ")
+    return (text[:at], text[at + 2 :]) if at >= 0 else (text, "")

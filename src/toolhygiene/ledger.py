@@ -53,6 +53,13 @@ class _Pending:
     line: str
 
 
+def _category(value: str) -> Category:
+    try:
+        return Category(value)
+    except ValueError:
+        return Category.UNKNOWN
+
+
 class Ledger:
     """Counters and tails of one conversation."""
 
@@ -145,6 +152,28 @@ class Ledger:
             else:
                 self._untracked[name] += 1
             return failure, line
+
+    def restore(
+        self,
+        failures: Counter[str],
+        closed: set[str],
+        calls: int,
+        successes: int,
+        pending: list[tuple[int, str, str, str]],
+    ) -> None:
+        """Take the counts a message list proves (``Session.resume``): failures per tool,
+        closed tools, calls, successes and the pending errors (call number, tool,
+        category, line). The same-failure counters start afresh: the list cannot prove
+        them."""
+        with self._lock:
+            self.failures = Counter(failures)
+            self.closed = set(closed)
+            self.calls = calls
+            self.successes = successes
+            self._pending = [
+                _Pending(index, tool, _category(category), "", line)
+                for index, tool, category, line in pending[:PENDING]
+            ]
 
     def stop(self) -> list[dict[str, Any]]:
         """The conversation ended: tails of the errors never recovered."""

@@ -164,6 +164,11 @@ class Conversation:
                 "or call session.reset() before reusing it for a new one"
             )
 
+    def resumed(self, fmt: str | None, last_call: str | None) -> None:
+        """Take the format and the latest call of a list read back by ``Session.resume``."""
+        with self._lock:
+            self.format, self.last_call = fmt, last_call
+
     def served(self, turn: Turn) -> None:
         """Remember the turn just appended."""
         with self._lock:

@@ -16,13 +16,23 @@ import hashlib
 import json
 import secrets
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import tenacity
 
 # _log and _telemetry are the outputs: importing them registers their hooks.
-from toolhygiene import _checks, _config, _log, _observe, _safe_results, _telemetry, _words, loop  # noqa: F401
+from toolhygiene import (  # noqa: F401
+    _checks,
+    _config,
+    _log,
+    _observe,
+    _resume,
+    _safe_results,
+    _telemetry,
+    _words,
+    loop,
+)
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._observe import Event
@@ -464,6 +474,47 @@ class Session:
         """Counts and tails so far: calls, successes, failures per tool, closed tools,
         local retries, pending errors and each finished error's tail."""
         return self._ledger.stats()
+
+    def resume(self, messages: Messages, *, format: Format | None = None) -> Session:  # noqa: A002
+        """Take up a conversation from its message list, in a new process or on another
+        worker: the failures of each tool the model has seen, the closed tools and the
+        pending errors with their rounds are read back from the list (from the words
+        toolhygiene wrote into it), so caps, closed notices and clearing go on exactly as
+        if this Session had served it all along. Returns the Session.
+
+        The list cannot prove everything: the same-failure counters start afresh (the
+        lines are redacted and capped, so the raw failure cannot be recomputed), local
+        retries running in another process are not seen, and the tails of resumed errors
+        count calls from the resume. ``format`` is read from the list when not given.
+
+        Raises:
+            UsageError: the Session has served calls already, holds a server-side
+                conversation (``history="server"``: the list is not the whole
+                conversation), or ``messages`` is not a list.
+        """
+        if self.is_closed:
+            raise UsageError("this Session is closed: make a new Session for a new conversation")
+        if self.history == "server":
+            raise UsageError(
+                "resume reads the whole conversation, and with history='server' the server "
+                "holds it: resume a client-held list"
+            )
+        if not isinstance(messages, Sequence) or isinstance(messages, (str, bytes)):
+            raise UsageError(
+                f"messages must be the conversation's list, got a {type(messages).__name__}"
+            )
+        if self._ledger.calls:
+            raise UsageError(
+                "resume a new Session: this one has served calls already (session.reset() "
+                "first to take up another conversation)"
+            )
+        caps = {name: self._cap(name) for name in self.tools}
+        facts = _resume.evidence(messages, format, caps, self._transcript)
+        self._ledger.restore(
+            facts.failures, facts.closed, facts.calls, facts.successes, facts.pending
+        )
+        self._conversation.resumed(facts.format, facts.last_call)
+        return self
 
     def close(self) -> None:
         """End the conversation: errors never recovered get their tail (``stopped``).

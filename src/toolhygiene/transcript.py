@@ -123,20 +123,22 @@ class Transcript:
         *,
         said_more: bool,
         closed: int,
+        cleared: int = 0,
     ) -> None:
         """Record a round the model is about to see, if it holds errors to clear later.
 
         ``failed``: (call id, tool, characters its clearing would save) of the failures to
         clear later; ``closed``: how many results are never cleared (closed-tool notices,
         the failure that closed a tool, a failure that may have taken effect) and keep the
-        round in place.
+        round in place; ``cleared``: how many were cleared already (a round rebuilt from
+        a list by ``Session.resume``, whose other errors are still pending).
         """
         if not failed or self.clearing == "off":
             return
         pending = _Pending(
             ids=tuple(ids),
             failed={i: t for i, t, _ in failed},
-            whole=len(failed) == len(ids) and not said_more and not closed,
+            whole=len(failed) + cleared == len(ids) and not said_more and not closed,
             sizes={i: n for i, _, n in failed},
         )
         with self._lock:

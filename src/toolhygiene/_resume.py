@@ -1,0 +1,226 @@
+"""What a conversation's message list proves, read back in any format, for a Session
+rebuilt in another process (``Session.resume``).
+
+The list holds every result the model has seen, in the words toolhygiene wrote: each
+failure line names its tool and category, says when the failure closed the tool or may
+have taken effect; a closed tool's notice says the call did not run; a cleared error is
+the stub; the ``[recovered]`` note says how many failed calls of each tool recovered,
+removed rounds included. That is enough to rebuild the failure counts, the closed tools
+and the pending errors with their rounds, replayed in order through the same
+``Transcript`` the original used.
+
+What the list cannot prove (and a store keeps): the same-failure counters (the line is
+redacted and capped, so the raw message's fingerprint cannot be recomputed), local
+retries in flight in another process, and the tails' call numbers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolhygiene import _words
+from toolhygiene.formats import Call, adapter
+from toolhygiene.formats._base import as_dict
+from toolhygiene.formats._base import field as get
+
+if TYPE_CHECKING:
+    from toolhygiene.transcript import Transcript
+
+__all__ = ["Evidence", "SeenRound", "detect_format", "evidence", "rounds"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeenRound:
+    """One assistant turn with calls and what each call's result proves."""
+
+    calls: tuple[Call, ...]
+    reads: tuple[_words.Read, ...]
+    texts: tuple[str, ...]  # each result's own text, without a riding note
+    sizes: tuple[int, ...]  # characters each result and its call's arguments take
+    said_more: bool
+    recovered: dict[str, int]  # the round's [recovered] note, tool -> failed calls
+
+
+@dataclass(slots=True)
+class Evidence:
+    """The facts a list proves, ready for a Ledger and a Transcript."""
+
+    format: str | None = None
+    failures: Counter[str] = field(default_factory=Counter)
+    closed: set[str] = field(default_factory=set)
+    calls: int = 0
+    successes: int = 0
+    pending: list[tuple[int, str, str, str]] = field(default_factory=list)
+    """(call number, tool, category, line) of each error not recovered since."""
+    last_call: str | None = None
+
+
+def _text(content: Any) -> str:
+    """The text of a result's content: a string or a list of text parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(get(p, "text") or "") for p in content)
+    return "" if content is None else str(content)
+
+
+def detect_format(messages: Sequence[Any]) -> str | None:
+    """The format of a message list, from its first call or result (``None``: no call)."""
+    for message in messages:
+        kind = get(message, "type")
+        if kind in ("function_call", "function_call_output"):
+            return "openai_responses"
+        if get(message, "tool_calls") or get(message, "role") == "tool":
+            return "openai_chat"
+        content = get(message, "content")
+        if isinstance(content, list) and any(
+            get(b, "type") in ("tool_use", "tool_result") for b in content
+        ):
+            return "anthropic"
+    return None
+
+
+def rounds(messages: Sequence[Any], fmt: str) -> Iterator[SeenRound]:
+    """Every round of calls in ``messages``, in order, with what its results prove."""
+    items = [as_dict(m) for m in messages]
+    reader = {"anthropic": _anthropic, "openai_chat": _chat, "openai_responses": _responses}
+    yield from reader[fmt](items)
+
+
+def _seen(
+    fmt: str, turn: list[dict[str, Any]], results: dict[str, tuple[str, bool | None]], note: str
+) -> SeenRound:
+    shape = adapter(fmt)
+    calls = tuple(shape.calls(turn))
+    reads, texts, sizes, recovered = [], [], [], _words.read_note(note)
+    for call in calls:
+        text, flag = results.get(call.id, ("", None))
+        own, riding = _words.split_note(text)
+        recovered = recovered or _words.read_note(riding)
+        reads.append(_words.read_result(own, flag))
+        texts.append(own)
+        arguments = call.arguments if isinstance(call.arguments, str) else str(call.arguments)
+        sizes.append(len(text) + len(arguments))
+    return SeenRound(
+        calls, tuple(reads), tuple(texts), tuple(sizes), shape.said_more(turn), recovered
+    )
+
+
+def _anthropic(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
+    for at, message in enumerate(items):
+        content = message.get("content")
+        if message.get("role") != "assistant" or not isinstance(content, list):
+            continue
+        if not any(get(b, "type") == "tool_use" for b in content):
+            continue
+        reply = items[at + 1].get("content") if at + 1 < len(items) else None
+        results: dict[str, tuple[str, bool | None]] = {}
+        note = ""
+        for block in reply if isinstance(reply, list) else ():
+            if get(block, "type") == "tool_result":
+                results[str(get(block, "tool_use_id"))] = (
+                    _text(get(block, "content")),
+                    bool(get(block, "is_error", False)),
+                )
+            elif get(block, "type") == "text" and not note:
+                note = str(get(block, "text") or "")
+        yield _seen("anthropic", [message], results, note)
+
+
+def _chat(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
+    for at, message in enumerate(items):
+        if message.get("role") != "assistant" or not message.get("tool_calls"):
+            continue
+        results: dict[str, tuple[str, bool | None]] = {}
+        for reply in items[at + 1 :]:
+            if reply.get("role") != "tool":
+                break
+            results[str(reply.get("tool_call_id"))] = (_text(reply.get("content")), None)
+        yield _seen("openai_chat", [message], results, "")
+
+
+def _responses(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
+    turn: list[dict[str, Any]] = []
+    results: dict[str, tuple[str, bool | None]] = {}
+    for item in [*items, {"role": "user"}]:  # a sentinel closes the last turn
+        kind = item.get("type", "message")
+        if kind == "function_call_output":
+            results[str(item.get("call_id"))] = (_text(item.get("output")), None)
+            continue
+        if results or (kind == "message" and item.get("role") != "assistant"):
+            if any(i.get("type") == "function_call" for i in turn):
+                yield _seen("openai_responses", turn, results, "")
+            turn, results = [], {}
+        if kind != "message" or item.get("role") == "assistant":
+            turn.append(item)
+
+
+def evidence(
+    messages: Sequence[Any], fmt: str | None, caps: dict[str, int], replay: Transcript
+) -> Evidence:
+    """Read ``messages`` and replay its rounds into ``replay`` (a ``Transcript``): the
+    failure counts, closed tools and pending errors the list proves. ``caps``: each
+    session tool's cap (a tool the session does not have is never closed)."""
+    found = fmt or detect_format(messages)
+    facts = Evidence(found)
+    if found is None:
+        return facts
+    adapter(found)  # an unknown format is a UsageError here
+    cleared_since: Counter[str] = Counter()
+    for seen in rounds(messages, found):
+        succeeded = set()
+        failed: list[tuple[str, str, int]] = []
+        kept = cleared = 0
+        for call, read, text, size in zip(
+            seen.calls, seen.reads, seen.texts, seen.sizes, strict=True
+        ):
+            facts.calls += 1
+            name = call.name
+            if read.kind == "ok":
+                facts.successes += 1
+                succeeded.add(name)
+                continue
+            if read.kind == "refused":
+                facts.closed.add(name)
+                kept += 1
+                continue
+            facts.failures[name] += 1
+            if read.kind == "stub":
+                cleared_since[name] += 1
+                cleared += 1
+                continue
+            cap = caps.get(name)
+            if read.closes or (cap is not None and facts.failures[name] >= cap):
+                facts.closed.add(name)
+                kept += 1
+            elif read.uncertain:
+                kept += 1
+            else:
+                failed.append((call.id, name, size))
+            facts.pending.append((facts.calls, name, read.category, text))
+        recovered = replay.recover(succeeded)
+        for name in succeeded:
+            # The note counts every failed call that recovered, removed rounds included:
+            # those the list no longer holds are counted from it.
+            removed = seen.recovered.get(name, 0) - recovered.get(name, 0) - cleared_since[name]
+            if removed > 0:
+                facts.failures[name] += removed
+            cleared_since.pop(name, None)
+            cap = caps.get(name)
+            if cap is not None and facts.failures[name] >= cap:
+                facts.closed.add(name)
+        facts.pending = [p for p in facts.pending if p[1] not in succeeded]
+        replay.sweep()
+        replay.add(
+            [c.id for c in seen.calls],
+            failed,
+            said_more=seen.said_more,
+            closed=kept,
+            cleared=cleared,
+        )
+        if seen.calls:
+            facts.last_call = seen.calls[-1].id
+    return facts
