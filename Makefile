@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOX := $(VENV)/bin/nox
 
-.PHONY: demo test lint unit lowest docs bench schema-table clean
+.PHONY: demo test lint unit lowest docs bench schema-table clean redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,17 +19,24 @@ demo: $(STAMP)
 
 # Everything CI checks: lint and mypy, the suite on Python 3.10-3.13 (coverage on 3.11),
 # the suite at the lowest declared dependency versions, the API reference.
-test: $(STAMP)
+test: $(STAMP) redis-server
 	$(NOX)
 
 lint: $(STAMP)
 	$(NOX) -s lint
 
-unit: $(STAMP)
+unit: $(STAMP) redis-server
 	$(NOX) -s tests-3.11
 
-lowest: $(STAMP)
+lowest: $(STAMP) redis-server
 	$(NOX) -s lowest
+
+# The RedisStore tests start their own redis-server on 127.0.0.1 (tests/redis_server.py);
+# the Debian package is installed, quietly, only when none is on PATH (CI runs as root).
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || { \
+		apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; }
 
 docs: $(STAMP)
 	$(NOX) -s docs
@@ -43,6 +50,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/success_redaction.py
 	$(PY) benchmarks/observed_round.py
 	$(PY) benchmarks/import_time.py
+	$(PY) benchmarks/store.py
 
 # The README's schema table, next to pydantic-ai and the OpenAI Agents SDK (the bench group).
 schema-table: $(STAMP)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import settings
 
 import toolhygiene as th
+from redis_server import RedisServer
 from toolhygiene.testing import ScriptedServer
 
 # No per-example deadline: a loaded CI machine must not turn slowness into failures
@@ -39,3 +40,24 @@ def _clean_rules() -> Iterator[None]:
 def instant() -> Iterator[None]:
     with th.testing.instant_retries():
         yield
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server on 127.0.0.1, on a free port, for the whole run."""
+    server = RedisServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> Iterator[str]:
+    """The server's URL, emptied after each test (and restarted if a test stopped it)."""
+    yield redis_server.url
+    if redis_server.process is None:
+        redis_server.start()
+    import redis
+
+    redis.Redis.from_url(redis_server.url, socket_timeout=5).flushall()

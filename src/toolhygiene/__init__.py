@@ -19,7 +19,7 @@ recovers.
 import typing
 
 from toolhygiene._config import Settings, configure
-from toolhygiene._exceptions import UsageError
+from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._observe import Call as HookCall
 from toolhygiene._observe import Event as HookEvent
 from toolhygiene._observe import Hooks, add_hooks
@@ -32,6 +32,7 @@ from toolhygiene.redact import redact, sanitize
 from toolhygiene.report import Ranked, rank
 from toolhygiene.rules import Rule, add_rule, clear_rules
 from toolhygiene.session import Outcome, Session
+from toolhygiene.stores import MemoryStore, RedisStore, Store
 from toolhygiene.tool import Tool, tool
 
 __all__ = [
@@ -43,12 +44,16 @@ __all__ = [
     "HookCall",
     "HookEvent",
     "Hooks",
+    "MemoryStore",
     "Outcome",
     "Ranked",
+    "RedisStore",
     "Rule",
     "Session",
     "Settings",
     "Step",
+    "Store",
+    "StoreError",
     "Tool",
     "ToolError",
     "UsageError",

@@ -4,7 +4,9 @@
 
     Exception
      ├── ToolError    a tool's own account of a failure; shown to the model (errors.py)
-     └── UsageError   a mistake of the developer using toolhygiene; never shown to the model
+     ├── UsageError   a mistake of the developer using toolhygiene; never shown to the model
+     └── StoreError  the shared store (Redis) cannot be reached and is set to fail
+                           closed; raised at the developer, never shown to the model
 
 A tool raises ``ToolError``; toolhygiene raises ``UsageError`` at the developer (bad
 configuration, duplicate tool names, an unknown format). Everything else a tool raises is
@@ -14,8 +16,13 @@ classified by ``classify()``. ``BaseException``s that are not ``Exception``s
 
 from __future__ import annotations
 
-__all__ = ["UsageError"]
+__all__ = ["StoreError", "UsageError"]
 
 
 class UsageError(Exception):
     """The developer used toolhygiene wrongly; the message says how to fix it."""
+
+
+class StoreError(Exception):
+    """The shared store cannot be reached and was set to fail closed
+    (``RedisStore(on_error="closed")``): no tool call runs until it is back."""

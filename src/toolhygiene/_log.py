@@ -163,7 +163,7 @@ class LogOutput(_observe.Hooks):
     def on_failure(self, event: _observe.Event) -> None:
         send(event)
 
-    on_retry = on_close = on_clear = on_tail = on_end = on_failure
+    on_retry = on_close = on_clear = on_tail = on_end = on_store = on_failure
 
 
 _observe.add_hooks(LogOutput())

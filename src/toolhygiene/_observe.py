@@ -81,6 +81,7 @@ class Event:
 # say what it was (category unknown: probably a bug in the tool) or a tool closed.
 _LEVELS = {
     "tool.closed": logging.WARNING,
+    "store.unavailable": logging.WARNING,
     "tool.unclassified": logging.WARNING,
     "tool.still_running": logging.WARNING,
 }
@@ -167,6 +168,10 @@ class Hooks:
     def on_end(self, event: Event) -> None:
         """``session.closed``: the conversation ended (``close()`` or ``reset()``)."""
 
+    def on_store(self, event: Event) -> None:
+        """``store.unavailable``: the shared store (Redis) could not be reached; the
+        counts went to memory (``on_error="open"``) or the call raised."""
+
 
 _METHODS = {
     "tool.failed": "on_failure",
@@ -181,6 +186,7 @@ _METHODS = {
     "error.recovered": "on_tail",
     "error.stopped": "on_tail",
     "session.closed": "on_end",
+    "store.unavailable": "on_store",
 }
 
 _lock = threading.Lock()

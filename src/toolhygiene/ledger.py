@@ -17,9 +17,12 @@ import dataclasses
 import threading
 from collections import Counter, deque
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene.errors import Category, Failure, FailureStatus
+
+if TYPE_CHECKING:
+    from toolhygiene.stores import Store
 
 __all__ = [
     "FINGERPRINTS",
@@ -63,7 +66,9 @@ def _category(value: str) -> Category:
 class Ledger:
     """Counters and tails of one conversation."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: Store | None = None, session: str = "") -> None:
+        self.store = store
+        self.session = session
         self._lock = threading.Lock()
         self.calls = 0
         self.successes = 0
@@ -79,6 +84,16 @@ class Ledger:
 
     def start(self, tool: str) -> tuple[int, int | None]:
         """Count a call; its number, and the tool's failures if it is closed (else None)."""
+        if self.store is not None:
+            shared = self.store.closed(self.session, tool)  # the one read of a success
+            with self._lock:
+                self.calls += 1
+                if shared is not None:
+                    self.closed.add(tool)
+                    self.failures[tool] = max(self.failures[tool], shared)
+                elif tool in self.closed:  # closed is for good, whatever the store forgot
+                    shared = self.failures[tool]
+                return self.calls, shared
         with self._lock:
             self.calls += 1
             return self.calls, (self.failures[tool] if tool in self.closed else None)
@@ -115,32 +130,29 @@ class Ledger:
         ``None``: an unknown tool, never closed).
         """
         name = failure.tool
+        fingerprint = failure.fingerprint  # a hash: computed once here
+        with self._lock:
+            if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
+                name = OTHER_UNKNOWN  # an unknown name has no cap: one entry for the rest
+            known = self.failures[name]
+        shared = None
+        if self.store is not None:
+            # Outside the lock: one atomic step in the store, which every worker shares.
+            shared = self.store.failed(self.session, name, fingerprint, call, cap=cap, known=known)
         with self._lock:
             # A call that started before its tool closed has run: it is counted and told as
             # what it is, a failure of a tool that is now closed.
-            if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
-                name = OTHER_UNKNOWN  # an unknown name has no cap: one entry for the rest
-            self.failures[name] += 1
-            count = self.failures[name]
-            fingerprint = failure.fingerprint  # a hash: computed once here
-            key = (name, fingerprint, call)
-            if key not in self._repeats and len(self._repeats) >= FINGERPRINTS:
-                del self._repeats[next(iter(self._repeats))]  # the oldest is forgotten
-            self._repeats[key] += 1
-            variants = self._variants.get((name, fingerprint))
-            if variants is None:
-                if len(self._variants) >= FINGERPRINTS:
-                    del self._variants[next(iter(self._variants))]
-                variants = self._variants[(name, fingerprint)] = set()
-            if len(variants) < VARIANTS:
-                variants.add(call)
+            if shared is not None:
+                count, repeats, variety, closes = shared
+                self.failures[name] = count
+            else:
+                count, repeats, variety = self._count(name, fingerprint, call)
+                closes = name in self.closed or (cap is not None and count >= cap)
             status: FailureStatus = "failed"
-            repeats = self._repeats[key]
             if repeats >= 2:
                 status = "repeated"
-            elif len(variants) >= 2:
-                status, repeats = "similar", len(variants)
-            closes = name in self.closed or (cap is not None and count >= cap)
+            elif variety >= 2:
+                status, repeats = "similar", variety
             if closes:
                 self.closed.add(name)
             failure = dataclasses.replace(
@@ -152,6 +164,23 @@ class Ledger:
             else:
                 self._untracked[name] += 1
             return failure, line
+
+    def _count(self, name: str, fingerprint: str, call: str) -> tuple[int, int, int]:
+        """Count a failure here: the tool's failures, this exact call's repeats, and how
+        many different calls failed this way (under the lock)."""
+        self.failures[name] += 1
+        key = (name, fingerprint, call)
+        if key not in self._repeats and len(self._repeats) >= FINGERPRINTS:
+            del self._repeats[next(iter(self._repeats))]  # the oldest is forgotten
+        self._repeats[key] += 1
+        variants = self._variants.get((name, fingerprint))
+        if variants is None:
+            if len(self._variants) >= FINGERPRINTS:
+                del self._variants[next(iter(self._variants))]
+            variants = self._variants[(name, fingerprint)] = set()
+        if len(variants) < VARIANTS:
+            variants.add(call)
+        return self.failures[name], self._repeats[key], len(variants)
 
     def restore(
         self,

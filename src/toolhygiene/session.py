@@ -46,6 +46,7 @@ from toolhygiene.ledger import Ledger
 from toolhygiene.loop import Conversation, Step
 from toolhygiene.redact import safe_arguments, sanitize
 from toolhygiene.rules import Rule
+from toolhygiene.stores import Store
 from toolhygiene.tool import Format, Tool, as_tool, definitions
 from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
@@ -99,6 +100,10 @@ class Session:
             own conversation id); default: a random 16-character hex id.
         max_stuck: timed-out runs of one tool that may still be going before its next
             call is refused (a tool that is not idempotent is refused while any is).
+        store: where the conversation's counts live (failures per tool, closed tools,
+            same-failure counters): ``MemoryStore`` (shared by Sessions of one process)
+            or ``RedisStore`` (shared by every worker); needs ``session_id``. Default:
+            this Session alone.
     """
 
     def __init__(
@@ -116,13 +121,20 @@ class Session:
         result_cap: int | None = None,
         session_id: str | None = None,
         max_stuck: int = 2,
+        store: Store | None = None,
     ) -> None:
         _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
         if isinstance(max_stuck, bool) or not isinstance(max_stuck, int) or max_stuck < 1:
             raise UsageError(f"max_stuck must be a whole number of at least 1, got {max_stuck!r}")
         if history not in HISTORIES:
             raise UsageError(f"history must be 'client' or 'server', got {history!r}")
+        if store is not None and session_id is None:
+            raise UsageError(
+                "a store keeps counts per conversation: pass session_id= (your own id of "
+                "the conversation, the same on every worker)"
+            )
         self.id = _session_id(session_id)
+        self.store = store
         self.history: History = history
         self.clear_at_least = threshold(clear_at_least)
         self.tools: dict[str, Tool[Any, Any]] = {}
@@ -138,7 +150,7 @@ class Session:
         self.line_cap = line_cap
         self.result_cap = _config.check_result_cap(result_cap)
         self._lock = threading.Lock()
-        self._ledger = Ledger()
+        self._ledger = Ledger(store, self.id)
         self._retries = LocalRetries(
             max_wait=max_wait,
             budget=retry_budget,
@@ -534,7 +546,7 @@ class Session:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
         self._end_conversation()
         with self._lock:
-            self._ledger = Ledger()
+            self._ledger = Ledger(self.store, self.id)
             self._retries.ledger = self._ledger
             self.server = ServerHistory(self.history, self.clear_at_least, self.id)
             self._transcript = self._new_transcript()

@@ -1,0 +1,283 @@
+"""Where a conversation's counts live: in memory (one process), or in Redis (every worker
+that serves the conversation).
+
+A store keeps what a cap depends on, per conversation (``Session(session_id=...)``):
+failures of each tool, the closed tools, and the same-failure counters (this exact call
+failed the same way; how many different calls did). Every change is one atomic step (a
+Lua script in Redis), so four processes failing one tool at once close it at exactly its
+cap. The success path costs one read: is the tool closed.
+
+What stays in each process: pending errors and their rounds (the message list holds them:
+``Session.resume``) and tails (each worker logs the tails it sees end).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from typing import Any, Literal, NamedTuple, Protocol
+
+from toolhygiene import _observe
+from toolhygiene._exceptions import StoreError, UsageError
+
+__all__ = ["Counted", "MemoryStore", "OnError", "RedisStore", "Store"]
+
+OnError = Literal["open", "closed"]
+
+VARIANTS = 64
+"""Different arguments told apart for one failure (as ``ledger.VARIANTS``)."""
+
+
+class Counted(NamedTuple):
+    """One failure as the store counted it: the tool's failures so far, how many times
+    this exact call failed this way, how many different calls did, and whether the tool
+    is closed now (by this failure or before)."""
+
+    failures: int
+    repeats: int
+    variants: int
+    closes: bool
+
+
+class Store(Protocol):
+    """What a Session asks of a store; ``session`` is the conversation's id."""
+
+    def closed(self, session: str, tool: str) -> int | None:
+        """The tool's failures if it is closed in this conversation, else ``None``."""
+
+    def failed(
+        self, session: str, tool: str, fingerprint: str, call: str, *, cap: int | None, known: int
+    ) -> Counted:
+        """Count one failure the model will see, atomically; ``cap`` ``None``: never
+        closes (a tool that does not exist). ``known``: the failures the caller has seen
+        already; the count never goes below it (a Redis restarted without its data, or
+        failures counted in memory while it was away)."""
+
+    def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
+        """Failures per tool and the closed tools of a conversation."""
+
+
+class _Conversation:
+    __slots__ = ("closed", "expires", "failures", "repeats", "variants")
+
+    def __init__(self) -> None:
+        self.failures: Counter[str] = Counter()
+        self.closed: dict[str, int] = {}
+        self.repeats: Counter[tuple[str, str, str]] = Counter()
+        self.variants: dict[tuple[str, str], set[str]] = {}
+        self.expires = 0.0
+
+
+class MemoryStore:
+    """Counts in this process, shared by every Session given the same store and
+    ``session_id``; a conversation untouched for ``ttl`` seconds is forgotten."""
+
+    def __init__(self, *, ttl: float = 86_400.0) -> None:
+        if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
+            raise UsageError(f"ttl must be a number of seconds > 0, got {ttl!r}")
+        self.ttl = float(ttl)
+        self._lock = threading.Lock()
+        self._conversations: dict[str, _Conversation] = {}
+
+    def _get(self, session: str) -> _Conversation:
+        now = time.monotonic()
+        found = self._conversations.get(session)
+        if found is None or found.expires < now:
+            if len(self._conversations) > 1024:
+                self._conversations = {
+                    k: v for k, v in self._conversations.items() if v.expires >= now
+                }
+            found = self._conversations[session] = _Conversation()
+        found.expires = now + self.ttl
+        return found
+
+    def closed(self, session: str, tool: str) -> int | None:
+        with self._lock:
+            return self._get(session).closed.get(tool)
+
+    def failed(
+        self, session: str, tool: str, fingerprint: str, call: str, *, cap: int | None, known: int
+    ) -> Counted:
+        with self._lock:
+            conversation = self._get(session)
+            conversation.failures[tool] = max(conversation.failures[tool], known) + 1
+            count = conversation.failures[tool]
+            conversation.repeats[(tool, fingerprint, call)] += 1
+            variants = conversation.variants.setdefault((tool, fingerprint), set())
+            if len(variants) < VARIANTS:
+                variants.add(call)
+            closes = tool in conversation.closed or (cap is not None and count >= cap)
+            if closes:
+                conversation.closed.setdefault(tool, count)
+            repeats = conversation.repeats[(tool, fingerprint, call)]
+            return Counted(count, repeats, len(variants), closes)
+
+    def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
+        with self._lock:
+            found = self._get(session)
+            return dict(found.failures), set(found.closed)
+
+
+# KEYS: failures, closed, repeats, variants (one conversation's, one hash slot).
+# ARGV: tool, repeat key, call, cap ('' for none), variants limit, ttl seconds, known.
+_FAILED = """
+local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+if n <= tonumber(ARGV[7]) then
+  n = tonumber(ARGV[7]) + 1
+  redis.call('HSET', KEYS[1], ARGV[1], n)
+end
+local r = redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+if redis.call('SCARD', KEYS[4]) < tonumber(ARGV[5]) then redis.call('SADD', KEYS[4], ARGV[3]) end
+local v = redis.call('SCARD', KEYS[4])
+local closes = 0
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then
+  closes = 1
+elseif ARGV[4] ~= '' and n >= tonumber(ARGV[4]) then
+  redis.call('HSET', KEYS[2], ARGV[1], n)
+  closes = 1
+end
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[6]) end
+return {n, r, v, closes}
+"""
+
+_UNSET: Any = object()
+
+
+class RedisStore:
+    """Counts in Redis, shared by every worker serving a conversation.
+
+    Args:
+        client: a ``redis.Redis`` client whose ``socket_timeout`` and
+            ``socket_connect_timeout`` are set (a client without them could hang the
+            agent loop when Redis stops answering: ``UsageError``); or ``url=``.
+        url: ``redis://host:port/db``: a client is made with ``timeout`` as both.
+        prefix: the start of every key (``{prefix}{conv-42}:failures``: the id in braces
+            keeps one conversation's keys in one cluster slot).
+        ttl: seconds every key lives after the conversation's last failure.
+        on_error: when Redis cannot be reached or is too slow: ``"open"`` (counts go to
+            an in-memory store in this process, with a ``store.unavailable`` warning
+            event; Redis is tried again after ``retry_after`` seconds) or ``"closed"``
+            (the call raises ``StoreError``; nothing runs).
+        timeout: the socket timeouts of a client made from ``url``.
+        retry_after: seconds, after a Redis failure, before Redis is tried again.
+    """
+
+    def __init__(
+        self,
+        client: Any = None,
+        *,
+        url: str | None = None,
+        prefix: str = "toolhygiene:",
+        ttl: int = 86_400,
+        on_error: OnError = "open",
+        timeout: float = 0.5,
+        retry_after: float = 1.0,
+    ) -> None:
+        if (client is None) == (url is None):
+            raise UsageError("RedisStore needs a redis.Redis client or url=, exactly one")
+        if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl < 1:
+            raise UsageError(f"ttl must be a whole number of seconds >= 1, got {ttl!r}")
+        if on_error not in ("open", "closed"):
+            raise UsageError(f"on_error must be 'open' or 'closed', got {on_error!r}")
+        if url is not None:
+            import redis
+
+            client = redis.Redis.from_url(
+                url, socket_timeout=timeout, socket_connect_timeout=timeout
+            )
+        settings = client.connection_pool.connection_kwargs
+        for name in ("socket_timeout", "socket_connect_timeout"):
+            if settings.get(name) is None:
+                raise UsageError(
+                    f"the Redis client has no {name}: a Redis that stops answering would "
+                    f"hang the agent loop. Make it with {name}=0.5 (seconds), or pass url="
+                )
+        self.client = client
+        self.prefix = prefix
+        self.ttl = ttl
+        self.on_error: OnError = on_error
+        self.retry_after = retry_after
+        self.fallback = MemoryStore(ttl=float(ttl))
+        self._script = client.register_script(_FAILED)
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    def key(self, session: str, what: str) -> str:
+        """The Redis key of one conversation's record ``what``."""
+        return f"{self.prefix}{{{session}}}:{what}"
+
+    def _redis(self, session: str, do: Any, fallback: Any) -> Any:
+        """``do()`` against Redis; when Redis fails: the fallback (``open``) or
+        ``StoreError`` (``closed``)."""
+        import redis
+
+        if self.on_error == "open" and time.monotonic() < self._down_until:
+            return fallback()
+        try:
+            result = do()
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            with self._lock:
+                self._down_until = time.monotonic() + self.retry_after
+            fields = {"error": type(exc).__name__, "on_error": self.on_error}
+            _observe.emit(_observe.Event("store.unavailable", session, None, None, fields))
+            if self.on_error == "closed":
+                raise StoreError(
+                    f"Redis is unavailable ({type(exc).__name__}): the store is set to "
+                    "on_error='closed', so no tool call runs until it is back"
+                ) from exc
+            return fallback()
+        return result
+
+    def closed(self, session: str, tool: str) -> int | None:
+        def read() -> int | None:
+            found = self.client.hget(self.key(session, "closed"), tool)
+            return None if found is None else int(found)
+
+        result: int | None = self._redis(session, read, lambda: self.fallback.closed(session, tool))
+        return result
+
+    def failed(
+        self, session: str, tool: str, fingerprint: str, call: str, *, cap: int | None, known: int
+    ) -> Counted:
+        keys = [
+            self.key(session, "failures"),
+            self.key(session, "closed"),
+            self.key(session, "repeats"),
+            self.key(session, f"variants:{tool}:{fingerprint}"),
+        ]
+        arguments = [
+            tool, f"{tool}\0{fingerprint}\0{call}", call, "" if cap is None else cap,
+            VARIANTS, self.ttl, known,
+        ]  # fmt: skip
+
+        def count() -> Counted:
+            n, r, v, closes = self._script(keys=keys, args=arguments)
+            return Counted(int(n), int(r), int(v), bool(closes))
+
+        result: Counted = self._redis(
+            session,
+            count,
+            lambda: self.fallback.failed(session, tool, fingerprint, call, cap=cap, known=known),
+        )
+        return result
+
+    def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
+        def read() -> tuple[dict[str, int], set[str]]:
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.hgetall(self.key(session, "failures"))
+                pipe.hkeys(self.key(session, "closed"))
+                failures, closed = pipe.execute()
+            return (
+                {_text(k): int(v) for k, v in failures.items()},
+                {_text(k) for k in closed},
+            )
+
+        result: tuple[dict[str, int], set[str]] = self._redis(
+            session, read, lambda: self.fallback.counts(session)
+        )
+        return result
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

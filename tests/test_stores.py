@@ -1,0 +1,146 @@
+"""Counts shared through a store: one conversation served by several Sessions, threads or
+processes keeps one cap, exactly; a real redis-server on 127.0.0.1 behind RedisStore."""
+
+from __future__ import annotations
+
+import multiprocessing
+from typing import Any
+
+import pytest
+import redis
+
+import toolhygiene as th
+from toolhygiene.testing import capture
+
+
+def _failing() -> Any:
+    @th.tool(max_failures=3)
+    def inventory(sku: str) -> str:
+        """Check stock.
+
+        Args:
+            sku: the item.
+        """
+        raise th.ToolError(f"no item {sku} is listed", retryable=False, category="not_found")
+
+    return inventory
+
+
+def test_a_store_needs_the_conversation_id() -> None:
+    with pytest.raises(th.UsageError, match="session_id"):
+        th.Session([_failing()], store=th.MemoryStore())
+
+
+def test_sessions_sharing_a_memory_store_share_one_cap() -> None:
+    """Two Sessions of one conversation (two requests on one worker) count together: the
+    third failure, whichever Session sees it, closes the tool for both."""
+    store = th.MemoryStore()
+    first = th.Session([_failing()], store=store, session_id="conv-42")
+    second = th.Session([_failing()], store=store, session_id="conv-42")
+    counts = [s.call("inventory", {"sku": f"A{n}"}).failure for n, s in
+              enumerate([first, second, first])]
+    assert [f.count for f in counts if f] == [1, 2, 3]
+    assert counts[2] is not None and counts[2].closes
+    refused = second.call("inventory", {"sku": "B"})
+    assert refused.attempts == 0 and "unavailable" in refused.content
+    other = th.Session([_failing()], store=store, session_id="conv-43")
+    assert other.call("inventory", {"sku": "B"}).attempts == 1
+
+
+def test_the_same_call_is_told_as_repeated_across_sessions() -> None:
+    store = th.MemoryStore()
+    one = th.Session([_failing()], store=store, session_id="c", max_failures=5)
+    two = th.Session([_failing()], store=store, session_id="c", max_failures=5)
+    one.call("inventory", {"sku": "A"})
+    again = two.call("inventory", {"sku": "A"})
+    assert again.failure is not None and again.failure.status == "repeated"
+    assert "This exact call has now failed 2 times the same way" in again.content
+
+
+def test_a_redis_client_without_socket_timeouts_is_refused(redis_url: str) -> None:
+    """A Redis that stops answering must never hang the agent loop."""
+    with pytest.raises(th.UsageError, match="socket_timeout"):
+        th.RedisStore(redis.Redis.from_url(redis_url))
+    th.RedisStore(redis.Redis.from_url(redis_url, socket_timeout=1, socket_connect_timeout=1))
+
+
+def test_every_key_has_the_prefix_and_a_ttl(redis_url: str) -> None:
+    store = th.RedisStore(url=redis_url, prefix="app:th:", ttl=600)
+    session = th.Session([_failing()], store=store, session_id="conv-42")
+    for n in range(4):
+        session.call("inventory", {"sku": f"A{n}"})
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    keys = client.keys("*")
+    assert keys and all(str(k).startswith("app:th:{conv-42}:") for k in keys)
+    assert all(0 < client.ttl(k) <= 600 for k in keys)
+
+
+def _worker(url: str, start: Any, calls: int, out: Any) -> None:
+    store = th.RedisStore(url=url)
+    session = th.Session([_failing()], store=store, session_id="conv-42")
+    start.wait()
+    seen = []
+    for n in range(calls):
+        outcome = session.call("inventory", {"sku": f"S{n}"})
+        failure = outcome.failure
+        assert failure is not None
+        seen.append((outcome.attempts, failure.count, failure.closes, failure.status))
+    out.put(seen)
+
+
+def test_four_processes_on_one_conversation_hold_the_cap_exactly(redis_url: str) -> None:
+    """Four worker processes fail one tool of one conversation at once: every failure is
+    counted once (1, 2, 3, ... with no gap or double), the one that reaches the cap closes
+    the tool, and every call started after it is refused without running."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Event(), context.Queue()
+    workers = [context.Process(target=_worker, args=(redis_url, start, 5, out))
+               for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    start.set()
+    seen = [row for _ in workers for row in out.get(timeout=120)]
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    ran = sorted(count for attempts, count, _, _ in seen if attempts)
+    assert ran == list(range(1, len(ran) + 1)) and len(ran) >= 3
+    assert all(closes == (count >= 3) for attempts, count, closes, _ in seen if attempts)
+    refused = [row for row in seen if not row[0]]
+    assert len(refused) == 20 - len(ran) and all(r[3] == "closed" for r in refused)
+    later = th.Session([_failing()], store=th.RedisStore(url=redis_url), session_id="conv-42")
+    assert later.call("inventory", {"sku": "X"}).attempts == 0
+
+
+def test_a_stopped_redis_fails_open_to_memory_and_comes_back(
+    redis_server: Any, redis_url: str
+) -> None:
+    """Redis stopped mid-conversation: calls go on, counted in this process, with a
+    warning event; once it is back (after retry_after) the counts go to Redis again."""
+    store = th.RedisStore(url=redis_url, timeout=0.2, retry_after=0.0)
+    session = th.Session([_failing()], store=store, session_id="conv-7", max_failures=9)
+    assert session.call("inventory", {"sku": "A"}).failure.count == 1  # type: ignore[union-attr]
+    redis_server.stop()
+    with capture() as seen:
+        down = session.call("inventory", {"sku": "B"})
+    assert down.attempts == 1 and down.failure is not None
+    assert "store.unavailable" in [e["event"] for e in seen.events]
+    redis_server.start()
+    back = session.call("inventory", {"sku": "C"})
+    # The restarted Redis (no persistence) lost its data: the count goes on from what this
+    # worker has seen, never backwards.
+    assert back.failure is not None and back.failure.count == 3
+    failures = redis.Redis.from_url(redis_url).hget("toolhygiene:{conv-7}:failures", "inventory")
+    assert failures == b"3"
+
+
+def test_a_stopped_redis_fails_closed_with_a_clear_error(
+    redis_server: Any, redis_url: str
+) -> None:
+    store = th.RedisStore(url=redis_url, timeout=0.2, on_error="closed")
+    session = th.Session([_failing()], store=store, session_id="conv-8")
+    redis_server.stop()
+    with pytest.raises(th.StoreError, match="on_error='closed'"):
+        session.call("inventory", {"sku": "A"})
+    redis_server.start()
+    assert session.call("inventory", {"sku": "A"}).attempts == 1
