@@ -187,6 +187,9 @@ def evidence(
                 facts.closed.add(name)
                 kept += 1
                 continue
+            if read.kind == "held":  # not counted; cleared once the tool succeeds
+                failed.append((call.id, name, size))
+                continue
             facts.failures[name] += 1
             if read.kind == "stub":
                 cleared_since[name] += 1

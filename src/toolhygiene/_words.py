@@ -31,6 +31,8 @@ __all__ = [
     "Read",
     "STUB",
     "CONSTRAINTS",
+    "DID_NOT_RUN",
+    "UPSTREAM_INSTEAD",
     "closed_line",
     "constraint",
     "content_of",
@@ -52,6 +54,7 @@ __all__ = [
     "unknown_tool",
     "unreadable",
     "unrenderable",
+    "upstream_down",
     "with_tool_advice",
 ]
 
@@ -237,7 +240,7 @@ def closed_line(tool: str, count: int, cap: int) -> str:
     """The notice for a call of a tool that was closed: it did not run."""
     long = (
         f"[error] {tool}: unavailable. {tool} was closed after {_failures(count)} in this "
-        f"conversation; this call did not run. {_GO_ON}"
+        f"conversation; {DID_NOT_RUN}. {_GO_ON}"
     )
     if len(long) <= cap:
         return long
@@ -252,6 +255,26 @@ def unknown_tool(name: str, known: list[str]) -> tuple[str, str]:
     """What failed and what to do instead, for a call of a tool that does not exist."""
     listed = ", ".join(sorted(known)) or "none"
     return f"there is no tool named {name!r}", f"Call one of the tools that exist: {listed}"
+
+
+def upstream_down(upstream: str, failures: int, failing_for: float, probing: bool) -> str:
+    """What failed when a call is refused because its upstream's breaker is open: only
+    what the shared counts know (failed calls in a row, since when), and that this call
+    did not run."""
+    calls = "1 call" if failures == 1 else f"{failures} calls in a row"
+    known = (
+        f"{upstream} has failed {calls} across conversations over the last {seconds(failing_for)} s"
+    )
+    if probing:
+        return f"{known}; another call is testing whether it is back; {DID_NOT_RUN}"
+    return f"{known}; {DID_NOT_RUN}"
+
+
+DID_NOT_RUN = "this call did not run"
+"""Said of every call refused before it ran (a closed tool, an open upstream)."""
+
+UPSTREAM_INSTEAD = "Continue without it meanwhile, or tell the user it is unavailable."
+"""The advice when an upstream's breaker refuses a call."""
 
 
 # -- other notices ------------------------------------------------------------------------
@@ -465,7 +488,8 @@ class Read:
     """What a result the model saw proves, read back from its words.
 
     ``kind``: ``"ok"`` (a success, an ``Empty`` line included), ``"stub"`` (a cleared
-    error), ``"refused"`` (a closed tool's notice: the call did not run), ``"failed"``;
+    error), ``"refused"`` (a closed tool's notice: the call did not run), ``"held"`` (an
+    open upstream's refusal: the call did not run, nothing was counted), ``"failed"``;
     ``category`` the failure's category as written; ``closes``: the line says the tool is
     now closed; ``uncertain``: the line says the call may have taken effect.
     """
@@ -488,6 +512,8 @@ def read_result(text: str, is_error: bool | None) -> Read:
     if category == "unavailable":
         return Read("refused", category)
     rest = text[head.end() :]
+    if f"; {DID_NOT_RUN}." in rest:
+        return Read("held", category)
     return Read(
         "failed",
         category,

@@ -16,8 +16,8 @@ import hashlib
 import json
 import secrets
 import threading
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 import tenacity
 
@@ -46,11 +46,13 @@ from toolhygiene.ledger import Ledger
 from toolhygiene.loop import Conversation, Step
 from toolhygiene.redact import safe_arguments, sanitize
 from toolhygiene.rules import Rule
-from toolhygiene.stores import Store
+from toolhygiene.stores import PROCESS_BREAKERS, Gate, MemoryStore, Store
 from toolhygiene.tool import Format, Tool, as_tool, definitions
 from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
 __all__ = ["Outcome", "Session"]
+
+_T = TypeVar("_T")
 
 
 class Outcome(NamedTuple):
@@ -151,6 +153,8 @@ class Session:
         self.result_cap = _config.check_result_cap(result_cap)
         self._lock = threading.Lock()
         self._ledger = Ledger(store, self.id)
+        self._breakers: Store = store if store is not None else PROCESS_BREAKERS
+        self._gates: dict[int, Gate] = {}
         self._retries = LocalRetries(
             max_wait=max_wait,
             budget=retry_budget,
@@ -211,7 +215,51 @@ class Session:
             values = found.validate(arguments)
         except Exception as exc:  # validate raises ToolError; anything else is reported too
             return self._failed(Plan(found, {}, arguments, index, call_id), exc, attempts=0)
+        if found.upstream is not None:
+            refused = self._admit(found.upstream, name, index, call_id)
+            if refused is not None:
+                return refused
         return Plan(found, values, arguments, index, call_id)
+
+    def _admit(self, upstream: str, name: str, index: int, call_id: str | None) -> Outcome | None:
+        """Ask the shared breaker of ``upstream``; the refusal the model sees when it is
+        open (nothing runs, nothing counts against the cap), else ``None``."""
+        gate = self._breakers.admit(upstream, self.retry_budget)
+        if not gate.refused:
+            if gate.state != "free":
+                with self._lock:
+                    self._gates[index] = gate
+            return None
+        cap = self._line_cap()
+        what = _words.upstream_down(
+            sanitize(upstream, 64), gate.failures, gate.failing_for, gate.state == "probing"
+        )
+        failure = Failure(
+            tool=name,
+            category=Category.UPSTREAM,
+            retryable=True,
+            message=sanitize(what, cap),
+            retry_after=max(gate.wait, 0.1),
+            instead=_words.UPSTREAM_INSTEAD,
+            exc_type="UpstreamOpen",
+            never_ran=True,
+        )
+        fields = {"category": "upstream_open", "upstream": upstream, "state": gate.state}
+        _observe.emit(Event("tool.refused", self.id, name, call_id, fields, failure))
+        return Outcome(name, False, failure.line(cap), failure=failure, number=index)
+
+    def _upstream_answered(self, plan: Plan, failure: Failure | None) -> None:
+        """Tell the shared breaker how the call to the tool's upstream went: a transient
+        failure (connectivity, 5xx, 429) adds to its streak; any answer ends it."""
+        upstream = plan.tool.upstream
+        with self._lock:
+            gate = self._gates.pop(plan.index, None)
+        if upstream is None:
+            return
+        if failure is not None and failure.category.value in _TRANSIENT:
+            self._breakers.upstream_failed(upstream, failure.retry_after)
+        elif gate is not None:
+            self._breakers.upstream_ok(upstream)
 
     def _line_cap(self) -> int:
         return self.line_cap or _config.settings.line_cap
@@ -225,6 +273,7 @@ class Session:
         except ToolError as exc:  # a result with no faithful JSON form, or none at all
             return self._failed(plan, exc, attempts)
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
+        self._upstream_answered(plan, None)
         for tail in self._ledger.succeeded(name, plan.index):
             _observe.emit(Event("error.recovered", self.id, name, plan.call_id, tail))
         return outcome
@@ -242,6 +291,8 @@ class Session:
         # The key of the call is what the function received (defaults filled in, "false"
         # read as False); arguments that never validated are keyed as they were sent.
         key = _call_key(plan.values if attempts else plan.arguments)
+        if attempts:
+            self._upstream_answered(plan, failure)
         return self._record_failure(
             failure, plan.index, attempts, exc, call=key, call_id=plan.call_id
         )
@@ -359,10 +410,17 @@ class Session:
             return outcome
         return await self._acall(name, arguments, call_id)
 
+    async def _off_loop(self, decide: Callable[..., _T], *args: Any) -> _T:
+        """A decision that may ask the store (a network round trip with a sync client)
+        runs on a worker thread, so the event loop never waits on Redis."""
+        if self.store is None or isinstance(self.store, MemoryStore):
+            return decide(*args)
+        return await asyncio.to_thread(decide, *args)
+
     async def _acall(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
     ) -> Outcome:
-        plan = self._begin(name, arguments, call_id)
+        plan = await self._off_loop(self._begin, name, arguments, call_id)
         if isinstance(plan, Outcome):
             return plan
         try:
@@ -373,13 +431,13 @@ class Session:
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
         if not self._retries.enter(plan, first):
-            return self._failed(plan, first, 1)
+            return await self._off_loop(self._failed, plan, first, 1)
         replay: list[Exception] = [first]
         retrying = tenacity.AsyncRetrying(**self._retries.options(plan))
         try:
             value: Any = await retrying(self._areplay_or_attempt, replay, plan=plan)
         except Exception as last:
-            return self._failed(plan, last, attempts_made(retrying))
+            return await self._off_loop(self._failed, plan, last, attempts_made(retrying))
         finally:
             self._retries.leave(plan)
         return self._succeeded(plan, value, attempts_made(retrying))
@@ -576,6 +634,10 @@ class Session:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self.close()
+
+
+_TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})
+"""Categories that say the upstream itself is in trouble (its breaker counts them)."""
 
 
 def _check_settings(

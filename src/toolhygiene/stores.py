@@ -18,10 +18,21 @@ import time
 from collections import Counter
 from typing import Any, Literal, NamedTuple, Protocol
 
-from toolhygiene import _observe
+from toolhygiene import _checks, _observe
 from toolhygiene._exceptions import StoreError, UsageError
 
-__all__ = ["Counted", "MemoryStore", "OnError", "RedisStore", "Store"]
+__all__ = [
+    "BREAKER_AFTER",
+    "BREAKER_WINDOW",
+    "PROCESS_BREAKERS",
+    "Breakers",
+    "Counted",
+    "Gate",
+    "MemoryStore",
+    "OnError",
+    "RedisStore",
+    "Store",
+]
 
 OnError = Literal["open", "closed"]
 
@@ -38,6 +49,117 @@ class Counted(NamedTuple):
     repeats: int
     variants: int
     closes: bool
+
+
+# -- breakers across conversations -------------------------------------------------------
+
+BREAKER_AFTER = 3
+"""Transient failures of an upstream in a row, across every conversation, that open it."""
+BREAKER_WINDOW = 30.0
+"""Seconds an open upstream refuses calls before one caller probes it."""
+
+
+class Gate(NamedTuple):
+    """What the shared breaker says of an upstream before a call.
+
+    ``state``: ``"free"`` (no trouble known), ``"streak"`` (failing, not open yet: the call
+    runs), ``"probe"`` (open and its window passed: this caller alone tests it), ``"open"``
+    (refused; ``wait`` s until a probe), ``"probing"`` (refused: another caller is testing
+    it); ``failing_for``: seconds since the first failure of the streak; ``failures``:
+    failed calls in the streak.
+    """
+
+    state: str
+    failing_for: float = 0.0
+    failures: int = 0
+    wait: float = 0.0
+
+    @property
+    def refused(self) -> bool:
+        """The call must not run."""
+        return self.state in ("open", "probing")
+
+
+class _Upstream:
+    __slots__ = ("failures", "probe", "since", "until")
+
+    def __init__(self, now: float) -> None:
+        self.since, self.failures, self.until, self.probe = now, 0, 0.0, 0.0
+
+
+class Breakers:
+    """In-memory breakers, one per upstream (a ``MemoryStore`` holds them; Sessions
+    without a store share ``PROCESS_BREAKERS``)."""
+
+    def __init__(self, *, after: int = BREAKER_AFTER, window: float = BREAKER_WINDOW) -> None:
+        self.after, self.window = after, window
+        self._lock = threading.Lock()
+        self._upstreams: dict[str, _Upstream] = {}
+
+    def admit(self, upstream: str, probe_for: float) -> Gate:
+        now = time.time()
+        with self._lock:
+            found = self._upstreams.get(upstream)
+            if found is None:
+                return Gate("free")
+            failing = now - found.since
+            if not found.until:
+                return Gate("streak", failing, found.failures)
+            if now < found.until:
+                return Gate("open", failing, found.failures, found.until - now)
+            if found.probe > now:
+                return Gate("probing", failing, found.failures, found.probe - now)
+            found.probe = now + probe_for
+            return Gate("probe", failing, found.failures)
+
+    def failed(self, upstream: str, retry_after: float | None) -> None:
+        now = time.time()
+        with self._lock:
+            found = self._upstreams.setdefault(upstream, _Upstream(now))
+            found.failures += 1
+            open_for = retry_after
+            if found.failures >= self.after or found.until:
+                open_for = max(open_for or 0.0, self.window)
+            if open_for is not None:
+                found.until, found.probe = now + open_for, 0.0
+
+    def ok(self, upstream: str) -> None:
+        with self._lock:
+            self._upstreams.pop(upstream, None)
+
+
+# KEYS: the upstream's hash. ARGV: probe ms. Times in ms from the server's own clock, so
+# every worker reads one clock.
+_ADMIT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local b = redis.call('HMGET', KEYS[1], 'since', 'failures', 'until', 'probe')
+if not b[1] then return {'free', 0, 0, 0} end
+local since, n = tonumber(b[1]), tonumber(b[2] or '0')
+local untl, probe = tonumber(b[3] or '0'), tonumber(b[4] or '0')
+if untl == 0 then return {'streak', now - since, n, 0} end
+if now < untl then return {'open', now - since, n, untl - now} end
+if probe > now then return {'probing', now - since, n, probe - now} end
+redis.call('HSET', KEYS[1], 'probe', now + tonumber(ARGV[1]))
+return {'probe', now - since, n, 0}
+"""
+
+# ARGV: failures that open it, window ms, Retry-After ms ('' if none), ttl s.
+_UPSTREAM_FAILED = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = redis.call('HINCRBY', KEYS[1], 'failures', 1)
+if n == 1 then redis.call('HSET', KEYS[1], 'since', now) end
+local untl = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+local open_for = -1
+if ARGV[3] ~= '' then open_for = tonumber(ARGV[3]) end
+if n >= tonumber(ARGV[1]) or untl > 0 then open_for = math.max(open_for, tonumber(ARGV[2])) end
+if open_for >= 0 then
+  redis.call('HSET', KEYS[1], 'until', now + open_for, 'probe', 0)
+end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return n
+"""
 
 
 class Store(Protocol):
@@ -57,6 +179,17 @@ class Store(Protocol):
     def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
         """Failures per tool and the closed tools of a conversation."""
 
+    def admit(self, upstream: str, probe_for: float) -> Gate:
+        """Whether a call to ``upstream`` may run, for every conversation sharing the
+        store; a caller let through to probe an open upstream holds the probe for
+        ``probe_for`` seconds."""
+
+    def upstream_failed(self, upstream: str, retry_after: float | None) -> None:
+        """A call to ``upstream`` failed transiently (connectivity, 5xx, 429)."""
+
+    def upstream_ok(self, upstream: str) -> None:
+        """A call to ``upstream`` got an answer: the streak and the breaker end."""
+
 
 class _Conversation:
     __slots__ = ("closed", "expires", "failures", "repeats", "variants")
@@ -71,12 +204,25 @@ class _Conversation:
 
 class MemoryStore:
     """Counts in this process, shared by every Session given the same store and
-    ``session_id``; a conversation untouched for ``ttl`` seconds is forgotten."""
+    ``session_id``; a conversation untouched for ``ttl`` seconds is forgotten. Breakers:
+    ``breaker_after`` transient failures of one upstream in a row, across conversations,
+    refuse its calls for ``breaker_window`` seconds (or the Retry-After), then one caller
+    probes it."""
 
-    def __init__(self, *, ttl: float = 86_400.0) -> None:
+    def __init__(
+        self,
+        *,
+        ttl: float = 86_400.0,
+        breaker_after: int = BREAKER_AFTER,
+        breaker_window: float = BREAKER_WINDOW,
+    ) -> None:
         if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
             raise UsageError(f"ttl must be a number of seconds > 0, got {ttl!r}")
         self.ttl = float(ttl)
+        self.breakers = Breakers(
+            after=_checks.whole("breaker_after", breaker_after, 1),
+            window=_checks.seconds("breaker_window", breaker_window, positive=True),
+        )
         self._lock = threading.Lock()
         self._conversations: dict[str, _Conversation] = {}
 
@@ -117,6 +263,15 @@ class MemoryStore:
         with self._lock:
             found = self._get(session)
             return dict(found.failures), set(found.closed)
+
+    def admit(self, upstream: str, probe_for: float) -> Gate:
+        return self.breakers.admit(upstream, probe_for)
+
+    def upstream_failed(self, upstream: str, retry_after: float | None) -> None:
+        self.breakers.failed(upstream, retry_after)
+
+    def upstream_ok(self, upstream: str) -> None:
+        self.breakers.ok(upstream)
 
 
 # KEYS: failures, closed, repeats, variants (one conversation's, one hash slot).
@@ -161,6 +316,10 @@ class RedisStore:
             (the call raises ``StoreError``; nothing runs).
         timeout: the socket timeouts of a client made from ``url``.
         retry_after: seconds, after a Redis failure, before Redis is tried again.
+        breaker_after: transient failures of one upstream in a row, across every worker
+            and conversation, that open its breaker.
+        breaker_window: seconds an open upstream is refused (a longer Retry-After wins)
+            before one caller probes it.
     """
 
     def __init__(
@@ -173,6 +332,8 @@ class RedisStore:
         on_error: OnError = "open",
         timeout: float = 0.5,
         retry_after: float = 1.0,
+        breaker_after: int = BREAKER_AFTER,
+        breaker_window: float = BREAKER_WINDOW,
     ) -> None:
         if (client is None) == (url is None):
             raise UsageError("RedisStore needs a redis.Redis client or url=, exactly one")
@@ -198,8 +359,14 @@ class RedisStore:
         self.ttl = ttl
         self.on_error: OnError = on_error
         self.retry_after = retry_after
-        self.fallback = MemoryStore(ttl=float(ttl))
+        self.fallback = MemoryStore(
+            ttl=float(ttl), breaker_after=breaker_after, breaker_window=breaker_window
+        )
+        self.breaker_after = breaker_after
+        self.breaker_window = float(breaker_window)
         self._script = client.register_script(_FAILED)
+        self._admit = client.register_script(_ADMIT)
+        self._upstream_failed = client.register_script(_UPSTREAM_FAILED)
         self._down_until = 0.0
         self._lock = threading.Lock()
 
@@ -278,6 +445,36 @@ class RedisStore:
         )
         return result
 
+    def admit(self, upstream: str, probe_for: float) -> Gate:
+        key = f"{self.prefix}upstream:{{{upstream}}}"
+
+        def ask() -> Gate:
+            state, failing, n, wait = self._admit(keys=[key], args=[int(probe_for * 1000)])
+            return Gate(_text(state), int(failing) / 1000, int(n), int(wait) / 1000)
+
+        result: Gate = self._redis(upstream, ask, lambda: self.fallback.admit(upstream, probe_for))
+        return result
+
+    def upstream_failed(self, upstream: str, retry_after: float | None) -> None:
+        key = f"{self.prefix}upstream:{{{upstream}}}"
+        wait = "" if retry_after is None else int(retry_after * 1000)
+        arguments = [self.breaker_after, int(self.breaker_window * 1000), wait, self.ttl]
+        self._redis(
+            upstream,
+            lambda: self._upstream_failed(keys=[key], args=arguments),
+            lambda: self.fallback.upstream_failed(upstream, retry_after),
+        )
+
+    def upstream_ok(self, upstream: str) -> None:
+        key = f"{self.prefix}upstream:{{{upstream}}}"
+        self._redis(
+            upstream, lambda: self.client.delete(key), lambda: self.fallback.upstream_ok(upstream)
+        )
+
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+PROCESS_BREAKERS = MemoryStore()
+"""Where the breakers of Sessions without a store live: shared within this process."""

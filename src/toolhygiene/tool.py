@@ -119,6 +119,7 @@ class Tool(Generic[P, R]):
         untrusted: bool = False,
         redact_results: bool = True,
         result_cap: int | None = None,
+        upstream: str | None = None,
     ) -> None:
         try:
             self._callee = callee_of(fn)
@@ -145,6 +146,11 @@ class Tool(Generic[P, R]):
         self.untrusted = _checks.flag("untrusted", untrusted)
         self.redact_results = _checks.flag("redact_results", redact_results)
         self.result_cap = check_result_cap(result_cap)
+        if upstream is not None and (
+            not isinstance(upstream, str) or not upstream.strip() or len(upstream) > 64
+        ):
+            raise UsageError(f"upstream must be a name of 1-64 characters, got {upstream!r}")
+        self.upstream = upstream
         self.strict = strict
         self.input_examples = (
             None if input_examples is None else _checks.examples("input_examples", input_examples)
@@ -459,6 +465,7 @@ def tool(
     untrusted: bool = False,
     redact_results: bool = True,
     result_cap: int | None = None,
+    upstream: str | None = None,
 ) -> Callable[[Callable[P, R]], Tool[P, R]]: ...
 
 
@@ -481,6 +488,7 @@ def tool(
     untrusted: bool = False,
     redact_results: bool = True,
     result_cap: int | None = None,
+    upstream: str | None = None,
 ) -> Tool[P, R] | Callable[[Callable[P, R]], Tool[P, R]]:
     """Make a function a tool; usable bare (``@tool``) or with options.
 
@@ -507,6 +515,11 @@ def tool(
             ``False`` for a tool whose results are credentials the model must relay.
         result_cap: most characters of one successful result the model sees (default:
             the session's, else ``configure(result_cap=...)``, 20,000).
+        upstream: the service behind the tool (``"inventory service"``), named in what
+            the model reads: its breaker is shared by every conversation (and, with a
+            ``RedisStore``, every worker). Transient failures in a row (connectivity,
+            5xx, 429) open it; calls are then refused without running until one caller
+            probes it and it answers. Tools naming one upstream share its breaker.
     """
 
     # The decorating scope's names resolve string annotations of classes defined there
@@ -532,6 +545,7 @@ def tool(
             untrusted=untrusted,
             redact_results=redact_results,
             result_cap=result_cap,
+            upstream=upstream,
         )
 
     return wrap(fn) if fn is not None else wrap
