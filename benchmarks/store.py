@@ -51,13 +51,19 @@ def start_redis() -> tuple[subprocess.Popen[bytes], str]:
     )
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
-    for _ in range(200):
-        try:
-            client.ping()
-            return server, url
-        except redis.exceptions.ConnectionError:
-            time.sleep(0.05)
-    raise SystemExit("redis-server did not start")
+    deadline = time.monotonic() + 10
+    while not _answers(client):
+        if time.monotonic() > deadline:
+            raise SystemExit("redis-server did not start")
+        time.sleep(0.05)
+    return server, url
+
+
+def _answers(client: Any) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.exceptions.ConnectionError:
+        return False
 
 
 def per_call(session: th.Session, number: int = 5_000) -> float:
