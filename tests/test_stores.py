@@ -144,3 +144,15 @@ def test_a_stopped_redis_fails_closed_with_a_clear_error(
         session.call("inventory", {"sku": "A"})
     redis_server.start()
     assert session.call("inventory", {"sku": "A"}).attempts == 1
+
+
+async def test_acall_with_a_redis_store_counts_in_redis(redis_url: str) -> None:
+    """The async shell asks Redis off the event loop, and counts go to the same place."""
+    store = th.RedisStore(url=redis_url)
+    one = th.Session([_failing()], store=store, session_id="conv-9")
+    two = th.Session([_failing()], store=store, session_id="conv-9")
+    first = await one.acall("inventory", {"sku": "A"})
+    second = await two.acall("inventory", {"sku": "A"})
+    assert first.failure is not None and second.failure is not None
+    assert (first.failure.count, second.failure.status) == (1, "repeated")
+    assert store.counts("conv-9") == ({"inventory": 2}, set())
