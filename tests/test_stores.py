@@ -156,3 +156,11 @@ async def test_acall_with_a_redis_store_counts_in_redis(redis_url: str) -> None:
     assert first.failure is not None and second.failure is not None
     assert (first.failure.count, second.failure.status) == (1, "repeated")
     assert store.counts("conv-9") == ({"inventory": 2}, set())
+
+
+def test_reset_with_a_store_asks_for_a_new_session() -> None:
+    """The store keeps the conversation by its id: a reset under the same id would carry
+    the old conversation's closed tools into the new one."""
+    session = th.Session([_failing()], store=th.MemoryStore(), session_id="conv-1")
+    with pytest.raises(th.UsageError, match="new Session"):
+        session.reset()

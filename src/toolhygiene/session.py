@@ -602,6 +602,11 @@ class Session:
         get their tail, ``stopped``), and the next ``handle`` may take a new list."""
         if self.is_closed:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
+        if self.store is not None:
+            raise UsageError(
+                f"this Session keeps conversation {self.id!r} in its store: for a new "
+                "conversation make a new Session with that conversation's session_id"
+            )
         self._end_conversation()
         with self._lock:
             self._ledger = Ledger(self.store, self.id)
