@@ -7,12 +7,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, get_args, get_origin, get_type_hints
-
-import pydantic
+from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin, get_type_hints
 
 from toolhygiene._callee import Callee
 from toolhygiene._typeddict import readable
+
+if TYPE_CHECKING:  # imported where a tool's schema is built, not with toolhygiene
+    import pydantic
 
 __all__ = ["Arguments", "build_arguments"]
 
@@ -46,6 +47,8 @@ def _with_doc(annotation: Any, doc: str | None) -> Any:
     ``Annotated`` metadata or a ``Field`` default overrides it."""
     if not doc:
         return annotation
+    import pydantic
+
     described = pydantic.Field(description=doc)
     if get_origin(annotation) is Annotated:
         base, *meta = get_args(annotation)
@@ -68,6 +71,8 @@ def build_arguments(
         TypeError: the signature cannot be read or has no JSON schema; the message says
             which argument and why.
     """
+    import pydantic
+
     signature = inspect.signature(callee.fn)
     hints = _hints(callee, localns)
     fields: dict[str, Any] = {}

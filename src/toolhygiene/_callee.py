@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import docstring_parser
 
 __all__ = ["Callee", "Kind", "callee_of", "parse_docstring"]
 
@@ -101,6 +100,8 @@ def parse_docstring(*sources: Any) -> tuple[str, dict[str, str]]:
     """The description (text before any section) and each argument's description, from
     Google, NumPy, reST (Sphinx) or Epydoc docstrings; later sources' argument docs win,
     the first source with text gives the description."""
+    import docstring_parser  # here, not with toolhygiene: only a tool's definition reads it
+
     summary = ""
     params: dict[str, str] = {}
     for source in sources:

@@ -21,15 +21,17 @@ import json
 import operator
 import re
 from collections.abc import Callable
-from urllib.parse import unquote
+from typing import TYPE_CHECKING
 
 from ahocorasick_rs import AhoCorasick
 
 from toolhygiene import _config, _registry, _tokens
-from toolhygiene._detectors import BUILT_IN, Detector
 from toolhygiene._normalise import normalise
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
+
+if TYPE_CHECKING:
+    from toolhygiene._detectors import Detector
 
 __all__ = ["placeholder", "scrub"]
 
@@ -100,6 +102,9 @@ def _plan() -> _Plan:
     user = _registry.user_detectors()
     if _current and _current[0][0] is user:
         return _current[0][1]
+    # Imported here: its patterns compile at the first redaction, not with toolhygiene.
+    from toolhygiene._detectors import BUILT_IN
+
     plan = _Plan((*BUILT_IN, *user))
     _current[:] = [(user, plan)]
     return plan
@@ -272,6 +277,8 @@ and a NUL cannot come out of a normalised segment."""
 
 
 def _url_decoded(segment: str) -> str:
+    from urllib.parse import unquote  # with ipaddress: at the first encoded text
+
     for _ in range(3):
         decoded = unquote(segment, errors="replace")
         if decoded == segment:

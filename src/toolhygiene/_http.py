@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from email.utils import parsedate_to_datetime
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import urlsplit
 
 from toolhygiene._reading import attr
 from toolhygiene.errors import Category
@@ -89,6 +87,8 @@ def request_of(exc: BaseException) -> str | None:
     url = _attribute(source, "real_url") or _attribute(source, "url") or _attribute(exc, "url")
     if not url:
         return None
+    from urllib.parse import urlsplit  # imports ipaddress: at the first HTTP failure
+
     try:
         parts = urlsplit(str(url))
         host = (parts.hostname or "").lower()
@@ -185,6 +185,8 @@ def retry_after(headers: Mapping[str, Any] | None, ceiling: float) -> float | No
         try:
             seconds = float(raw)
         except ValueError:
+            from email.utils import parsedate_to_datetime  # a date: rare, and email is slow to import
+
             try:
                 seconds = parsedate_to_datetime(raw).timestamp() - time.time()
             except (TypeError, ValueError, IndexError, OverflowError):

@@ -10,7 +10,6 @@ parents.
 from __future__ import annotations
 
 import errno
-import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -128,6 +127,8 @@ def _oserror(exc: BaseException) -> Verdict | None:
 
 def _gaierror(exc: BaseException) -> Verdict:
     # EAI_AGAIN is a passing DNS failure; an unknown name stays unknown on retry.
+    import socket  # it raised this: imported already
+
     transient = attr(exc, "errno") == getattr(socket, "EAI_AGAIN", -3)
     return _v(C.CONNECTIVITY, retryable=transient, never_ran=True)
 

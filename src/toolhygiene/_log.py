@@ -26,11 +26,10 @@ frames of each, a few kilobytes of each message.
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 from types import TracebackType
 from typing import Any
-
-import structlog
 
 from toolhygiene import _config, _observe
 from toolhygiene._reading import chain, raw_message, type_name
@@ -47,7 +46,6 @@ __all__ = [
 ]
 
 stdlib_logger = logging.getLogger("toolhygiene")
-_structlog_logger = structlog.get_logger("toolhygiene")
 _METHOD = {logging.INFO: "info", logging.WARNING: "warning"}
 
 
@@ -147,8 +145,11 @@ def send(event: _observe.Event) -> None:
     if logs is False:
         return
     if logs is True:
-        if structlog.is_configured():
-            _structured(_structlog_logger, event)
+        # An application that configured structlog has imported it: one that has not
+        # imported it gets the standard library's logging, and toolhygiene never imports it.
+        structlog = sys.modules.get("structlog")
+        if structlog is not None and structlog.is_configured():
+            _structured(structlog.get_logger("toolhygiene"), event)
         else:
             _stdlib(stdlib_logger, event)
     elif isinstance(logs, logging.Logger):

@@ -11,10 +11,12 @@ import importlib
 import re
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolhygiene._detectors import Detector
 from toolhygiene._exceptions import UsageError
+
+if TYPE_CHECKING:  # the detectors compile at the first redaction, not with toolhygiene
+    from toolhygiene._detectors import Detector
 
 __all__ = ["add_redaction", "allowed", "clear_redactions", "never_redact", "user_detectors"]
 
@@ -85,6 +87,8 @@ def add_redaction(
             "can take minutes on a short hostile text; write it without nesting "
             "(for example '(a+)+' as 'a+')"
         )
+    from toolhygiene._detectors import Detector
+
     gates = (gate,) if isinstance(gate, str) else tuple(gate)
     detector = Detector(
         name, compiled, tuple(g.lower() for g in gates), "internal" if internal else "secret"

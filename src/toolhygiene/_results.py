@@ -15,11 +15,9 @@ import decimal
 import enum
 import json
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any, Literal
-
-import pydantic
-import pydantic_core
 
 __all__ = ["UnserializableError", "to_json"]
 
@@ -70,7 +68,9 @@ def _plain(value: Any, path: str, active: set[int]) -> Any:
 
 
 def _container(value: Any, path: str, active: set[int]) -> Any:
-    if isinstance(value, pydantic.BaseModel):
+    # No value is a pydantic model before pydantic is imported: it is not imported here.
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and isinstance(value, pydantic.BaseModel):
         value = value.model_dump(mode="python")
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
@@ -84,6 +84,8 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, (set, frozenset)):
         items = [_plain(v, f"{path}{{}}", active) for v in value]
         return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    import pydantic_core  # only for a value none of the above knows
+
     try:
         known = pydantic_core.to_jsonable_python(value)
     except pydantic_core.PydanticSerializationError:

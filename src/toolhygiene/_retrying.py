@@ -23,9 +23,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
-
-import tenacity
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config, _observe, _words
 from toolhygiene._log import traceback_text
@@ -35,6 +33,9 @@ from toolhygiene.errors import Category, CoarseClass, Failure
 from toolhygiene.ledger import Ledger
 from toolhygiene.redact import sanitize
 from toolhygiene.rules import Rule
+
+if TYPE_CHECKING:  # imported when a retry runs, not with toolhygiene
+    import tenacity
 
 __all__ = ["LocalRetries", "Plan", "attempts_made"]
 
@@ -180,6 +181,8 @@ class LocalRetries:
 
     def options(self, plan: Plan) -> dict[str, Any]:
         """Keyword arguments for ``tenacity.Retrying`` or ``tenacity.AsyncRetrying``."""
+        import tenacity
+
         return {
             "retry": tenacity.retry_if_exception(lambda e: self.wanted(plan, e)),
             "wait": self._wait,

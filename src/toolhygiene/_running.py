@@ -19,14 +19,13 @@ going, and any tool is refused once ``max_stuck`` of its runs are.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextvars
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _words
 from toolhygiene._reading import type_name
@@ -34,6 +33,10 @@ from toolhygiene._text import valid
 from toolhygiene._workers import workers
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.tool import Tool
+
+if TYPE_CHECKING:  # imported by async code and async tools, not with toolhygiene
+    import asyncio
+    import concurrent.futures
 
 __all__ = [
     "GRACE",
@@ -144,7 +147,11 @@ def result_text(render: Callable[[], str], tool: Tool[Any, Any]) -> str:
 
 
 def loop_running() -> bool:
-    """Whether this thread is inside a running event loop."""
+    """Whether this thread is inside a running event loop (none can run before asyncio is
+    imported: a sync program never imports it)."""
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return False
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -160,6 +167,8 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
 
 
 async def _in_task(tool: Tool[Any, Any], values: dict[str, Any], timeout: float, runs: Runs) -> Any:
+    import asyncio
+
     task = asyncio.ensure_future(tool.invoke(values))
     task.add_done_callback(_retrieve)
     try:
@@ -198,12 +207,16 @@ def run_sync(
     """One attempt from sync code, within ``timeout`` seconds when given."""
     runs.admit(tool)
     if tool.is_async:
+        import asyncio
+
         if timeout is None:
             return asyncio.run(tool.invoke(values))
         return asyncio.run(_in_task(tool, values, timeout, runs))
     if timeout is None:
         return tool.invoke(values)
     # In a copy of this context: the tool's own spans are children of the call's span.
+    import concurrent.futures  # imported by _workers for this future already
+
     future = workers.submit(contextvars.copy_context().run, tool.invoke, values)
     finished, started, still = False, True, False
     try:
@@ -227,6 +240,8 @@ async def run_async(
         if timeout is None:
             return await tool.invoke(values)
         return await _in_task(tool, values, timeout, runs)
+    import asyncio
+
     future = workers.submit(contextvars.copy_context().run, tool.invoke, values)
     waiting = asyncio.wrap_future(future)
     done: set[Any] = set()

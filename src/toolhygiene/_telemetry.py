@@ -30,12 +30,12 @@ from typing import Any
 from toolhygiene import _config, _observe
 from toolhygiene.redact import sanitize
 
-try:
-    from opentelemetry import context as otel_context
-    from opentelemetry import metrics, trace
-    from opentelemetry.metrics import _internal as metrics_internal
-except ImportError:  # the optional extra is not installed: the core works without it
-    trace = None  # type: ignore[assignment]
+# opentelemetry-api, imported by ``_load`` once the application has imported it (it must,
+# to set a provider) or names a provider in the environment: never with toolhygiene.
+trace: Any = None
+metrics: Any = None
+otel_context: Any = None
+_PEEK = False
 
 __all__ = ["SCHEMA_URL", "Telemetry"]
 
@@ -48,6 +48,26 @@ _CONTENT_CAP = 4096
 _FROM_ENVIRONMENT = any(
     os.environ.get(name) for name in ("OTEL_PYTHON_TRACER_PROVIDER", "OTEL_PYTHON_METER_PROVIDER")
 )
+
+
+def _load() -> bool:
+    """Whether opentelemetry-api is imported (here, the first time it can be needed)."""
+    global trace, metrics, otel_context, _PEEK
+    if trace is not None:
+        return True
+    if not _FROM_ENVIRONMENT and "opentelemetry" not in sys.modules:
+        return False
+    try:
+        from opentelemetry import context as otel_context
+        from opentelemetry import metrics, trace
+        from opentelemetry.metrics import _internal as metrics_internal
+    except ImportError:  # the optional extra is not installed: the core works without it
+        return False
+    _PEEK = not _FROM_ENVIRONMENT and all(
+        hasattr(module, name)
+        for module, name in ((trace, "_TRACER_PROVIDER"), (metrics_internal, "_METER_PROVIDER"))
+    )
+    return True
 
 
 def _name(tool: str) -> str:
@@ -79,7 +99,9 @@ class Telemetry(_observe.Hooks):
     def _probe(self) -> bool:
         # The public get_*_provider() read the environment on every call while nothing is
         # set: a look at the globals they read first keeps calls cheap until then.
-        if _PEEK and trace._TRACER_PROVIDER is None and metrics_internal._METER_PROVIDER is None:
+        if not _load():
+            return False
+        if _PEEK and trace._TRACER_PROVIDER is None and metrics._internal._METER_PROVIDER is None:
             return False
         tracing = not isinstance(
             trace.get_tracer_provider(), (trace.ProxyTracerProvider, trace.NoOpTracerProvider)
@@ -208,9 +230,4 @@ def _arguments(arguments: Any) -> str:
     return sanitize(arguments, _CONTENT_CAP)
 
 
-if trace is not None:
-    _PEEK = not _FROM_ENVIRONMENT and all(
-        hasattr(module, name)
-        for module, name in ((trace, "_TRACER_PROVIDER"), (metrics_internal, "_METER_PROVIDER"))
-    )
-    _observe.set_telemetry(Telemetry())
+_observe.set_telemetry(Telemetry())

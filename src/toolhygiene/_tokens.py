@@ -14,6 +14,7 @@ digest, which only a secret label makes secret).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from toolhygiene._providers import by_head
@@ -40,7 +41,6 @@ _MIXED_TABLE = bytes(
 )
 _RUN = b"a" * MIN_RUN
 _MIXED_MIN = 3
-_HEADS = by_head()
 
 _PIECES = re.compile(r"[^.=$~]{20,}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -89,31 +89,32 @@ def is_random(piece: str) -> bool:
     return sum(map(len, _WORDS.findall(classes))) < 0.8 * size
 
 
-def _head_pattern() -> re.Pattern[str]:
-    """Any family's first two characters at a boundary, grouped by the first one."""
+@functools.cache
+def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], re.Pattern[str]]:
+    """The families by head (``by_head``) and any family's first two characters at a
+    boundary, grouped by the first one; compiled at the first redaction, not at import."""
+    heads = by_head()
     seconds: dict[str, set[str]] = {}
-    for head in _HEADS:
+    for head in heads:
         seconds.setdefault(head[0], set()).add(head[1])
     branches = (
         re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
         for first, rest in sorted(seconds.items())
     )
-    return re.compile(r"(?<![A-Za-z0-9_\-])(?:" + "|".join(branches) + ")")
-
-
-_HEAD = _head_pattern()
+    return heads, re.compile(r"(?<![A-Za-z0-9_\-])(?:" + "|".join(branches) + ")")
 
 
 def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
     """Provider credentials in the run ``text[begin:end]``, tried where a family can
     start: at the run's start or right after a separator."""
+    heads, pattern = _index()
     reach = begin
-    for head in _HEAD.finditer(text, begin, end):
+    for head in pattern.finditer(text, begin, end):
         position = head.start()
         if position < reach:
             continue
-        for name, pattern in _HEADS[head.group()]:
-            m = pattern.match(text, position, end)
+        for name, family in heads[head.group()]:
+            m = family.match(text, position, end)
             if m is not None:
                 spans.append((position, m.end(), name, PROVIDER_RANK))
                 reach = m.end()

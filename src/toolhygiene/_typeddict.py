@@ -14,8 +14,6 @@ import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
-import typing_extensions
-
 __all__ = ["readable"]
 
 _OLD = sys.version_info < (3, 12)
@@ -64,6 +62,8 @@ def _rebuild(annotation: Any, done: dict[Any, Any], localns: dict[str, Any]) -> 
 
 
 def _typeddict(kind: type, done: dict[Any, Any], localns: dict[str, Any]) -> Any:
+    import typing_extensions  # a tool's schema is being built: pydantic imported it already
+
     if kind in done:
         return done[kind]
     hints = get_type_hints(kind, localns=localns, include_extras=True)
@@ -83,6 +83,8 @@ def _typeddict(kind: type, done: dict[Any, Any], localns: dict[str, Any]) -> Any
 
 def _bare(hint: Any) -> Any:
     """``hint`` without a ``Required``/``NotRequired`` wrapper (the keys sets say which)."""
+    import typing_extensions
+
     origin = get_origin(hint)
     if origin in (typing_extensions.Required, typing_extensions.NotRequired):
         return get_args(hint)[0]

@@ -10,12 +10,14 @@ would: it joins its threads at exit.
 
 from __future__ import annotations
 
-import concurrent.futures
 import queue
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import concurrent.futures
 
 __all__ = ["IDLE_SECONDS", "MAX_IDLE", "Workers", "workers"]
 
@@ -39,6 +41,8 @@ class Workers:
     def submit(self, fn: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
         """Run ``fn(*args)`` on a worker at once; cancelling the future before a worker
         took it means it never runs."""
+        import concurrent.futures  # here: most programs never need a worker
+
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         job = (future, fn, args)
         with self._lock:

@@ -8,7 +8,6 @@ two differ only in how they run an attempt (``_running``) and sleep, which tenac
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import dataclasses
 import functools
@@ -18,8 +17,6 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar
-
-import tenacity
 
 # _log and _telemetry are the outputs: importing them registers their hooks.
 from toolhygiene import (  # noqa: F401
@@ -379,6 +376,8 @@ class Session:
         if not self._retries.enter(plan, first):
             return self._failed(plan, first, 1)
         replay: list[Exception] = [first]
+        import tenacity  # here, not with toolhygiene: most calls never retry
+
         retrying = tenacity.Retrying(**self._retries.options(plan))
         try:
             value = retrying(self._replay_or_attempt, replay, plan=plan)
@@ -433,6 +432,8 @@ class Session:
         if not self._retries.enter(plan, first):
             return await self._off_loop(self._failed, plan, first, 1)
         replay: list[Exception] = [first]
+        import tenacity
+
         retrying = tenacity.AsyncRetrying(**self._retries.options(plan))
         try:
             value: Any = await retrying(self._areplay_or_attempt, replay, plan=plan)
@@ -504,6 +505,8 @@ class Session:
     ) -> Step:
         """``handle`` for async code (async streams too); parallel calls run with
         ``asyncio.gather``."""
+        import asyncio  # imported by the caller already: it is awaiting this
+
         turn = await loop.aread(response, format)
         self._conversation.check(turn, messages, mirror)
         outcomes = await asyncio.gather(

@@ -16,9 +16,7 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, Literal, ParamSpec, TypeVar, overload
-
-import pydantic
+from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar, overload
 
 from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
@@ -38,6 +36,9 @@ from toolhygiene.errors import Category, ToolError
 from toolhygiene.formats import adapter
 from toolhygiene.formats._base import Definition
 from toolhygiene.rules import Rule
+
+if TYPE_CHECKING:  # imported when a tool's schema is built, not with toolhygiene
+    import pydantic
 
 __all__ = ["Tool", "as_tool", "definitions", "tool"]
 
@@ -208,6 +209,8 @@ class Tool(Generic[P, R]):
         return self._arguments
 
     def _check_example(self, arguments: Arguments, number: int, example: Mapping[str, Any]) -> None:
+        import pydantic
+
         try:
             arguments.model.model_validate(example)
         except pydantic.ValidationError as exc:
@@ -280,7 +283,11 @@ class Tool(Generic[P, R]):
                 break
         try:
             model = ready.model.__pydantic_validator__.validate_python(arguments)
-        except pydantic.ValidationError as exc:
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            import pydantic  # already imported with the model: on the failure path only
+
+            if not isinstance(exc, pydantic.ValidationError):
+                raise
             raise self._bad_arguments(self._explain(exc)) from exc
         values: dict[str, Any] = model.__dict__  # the validated fields, by name
         if ready.var_keyword and model.model_extra:

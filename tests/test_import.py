@@ -1,0 +1,71 @@
+"""``import toolhygiene`` loads none of its heavy dependencies: each comes when first needed
+(pydantic with a tool's schema, tenacity with a retry, asyncio with async code, the
+redaction patterns with a redaction; structlog only when the application imported it).
+Each check runs in a fresh interpreter, since this one has imported everything already."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = [
+    "anthropic", "asyncio", "concurrent.futures", "docstring_parser", "email.utils",
+    "http.server", "httpx", "openai", "opentelemetry", "pydantic", "pydantic_core",
+    "structlog", "tenacity", "toolhygiene._detectors", "toolhygiene.testing",
+    "typing_extensions", "urllib.parse",
+]
+
+
+def loaded_after(code: str) -> list[str]:
+    """The modules of ``HEAVY`` that a fresh interpreter holds after running ``code``."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return loaded
+
+
+def test_import_toolhygiene_loads_no_heavy_module() -> None:
+    assert loaded_after("import toolhygiene") == []
+
+
+def test_every_public_name_is_there_without_loading_them() -> None:
+    code = "import toolhygiene as th\nnames = [getattr(th, n) for n in th.__all__ if n != 'testing']"
+    assert loaded_after(code) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "needed"),
+    [
+        # The first schema built brings pydantic, the first docstring read docstring_parser.
+        ("import toolhygiene as th\n@th.tool\ndef f(x: int) -> int:\n    '''Doc.'''\n    return x\n"
+         "f.parameters", ["docstring_parser", "pydantic"]),
+        # A call that fails and is retried locally brings tenacity.
+        ("import toolhygiene as th\nn = []\n@th.tool(retries=1)\ndef f() -> str:\n"
+         "    n.append(1)\n    if len(n) == 1:\n        raise ConnectionResetError('reset')\n"
+         "    return 'ok'\nwith th.testing.instant_retries():\n"
+         "    assert th.Session([f]).call('f', {}).content == 'ok'",
+         ["tenacity"]),
+        # The first redaction compiles the detectors.
+        ("import toolhygiene as th\nassert 'hunter2x' not in th.redact('password=hunter2x')",
+         ["toolhygiene._detectors"]),
+    ],
+)
+def test_a_heavy_module_comes_with_its_first_use(code: str, needed: list[str]) -> None:
+    assert set(needed) <= set(loaded_after(code))
+    assert "structlog" not in loaded_after(code)
+
+
+def test_structlog_configured_by_the_application_is_used() -> None:
+    code = (
+        "import io, json, structlog\nout = io.StringIO()\n"
+        "structlog.configure(processors=[structlog.processors.JSONRenderer()],"
+        " logger_factory=structlog.WriteLoggerFactory(file=out))\n"
+        "import toolhygiene as th\n@th.tool(retries=0)\ndef f() -> str:\n"
+        "    raise ValueError('bad input')\nth.Session([f]).call('f', {})\n"
+        "assert json.loads(out.getvalue().splitlines()[0])['tool'] == 'f', out.getvalue()"
+    )
+    assert "structlog" in loaded_after(code)
