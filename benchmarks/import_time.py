@@ -91,8 +91,8 @@ def main() -> None:
               f"{median[module] / median['json']:>8.1f}")
     wall = {name: statistics.median(w) for name, w in walls.items()}
     print(f"{'process (wall)':<24}{'median ms':>10}{'- pass':>9}")
-    for name in WALL:
-        print(f"python -c {WALL[name]!r:<14}{wall[name]:>10.1f}{wall[name] - wall['pass']:>9.1f}")
+    for name, code in WALL.items():
+        print(f"python -c {code!r:<14}{wall[name]:>10.1f}{wall[name] - wall['pass']:>9.1f}")
     total = median["toolhygiene"]
     verdict = "met" if total <= TARGET_MS else "NOT met"
     print(f"import toolhygiene: {total:.1f} ms median ({total / median['json']:.1f}x import json"

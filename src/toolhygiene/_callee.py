@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-
 __all__ = ["Callee", "Kind", "callee_of", "parse_docstring"]
 
 Kind = Literal["function", "method", "classmethod"]

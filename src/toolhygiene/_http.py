@@ -185,7 +185,8 @@ def retry_after(headers: Mapping[str, Any] | None, ceiling: float) -> float | No
         try:
             seconds = float(raw)
         except ValueError:
-            from email.utils import parsedate_to_datetime  # a date: rare, and email is slow to import
+            # A date is rare, and email slow to import: imported here.
+            from email.utils import parsedate_to_datetime
 
             try:
                 seconds = parsedate_to_datetime(raw).timestamp() - time.time()

@@ -37,8 +37,20 @@ class UnserializableError(ValueError):
 
 
 def to_json(value: Any) -> str:
-    """``value`` as JSON text (``UnserializableError`` when it has no faithful JSON form)."""
-    return json.dumps(_plain(value, "", set()), ensure_ascii=False, allow_nan=False)
+    """``value`` as JSON text (``UnserializableError`` when it has no faithful JSON form).
+
+    What ``json`` carries as it is (strings, numbers, lists, dicts of them: most results)
+    is written in one pass; only what it refuses (NaN, a set, a model, a date, a key it
+    cannot write, a value that refers to itself) is walked, to convert it or to say where
+    it has no JSON form."""
+    try:
+        return _ENCODER.encode(value)
+    except (TypeError, ValueError):
+        return _ENCODER.encode(_plain(value, "", set()))
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+"""Made once: ``json.dumps`` with options makes a new encoder on every call."""
 
 
 def _plain(value: Any, path: str, active: set[int]) -> Any:

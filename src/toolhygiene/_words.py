@@ -407,10 +407,11 @@ def content_of(value: Any, tool: str) -> str:
     """
     if isinstance(value, str):
         return value
-    from toolhygiene.errors import Empty  # errors imports this module
+    if type(value) is not dict and type(value) is not list:  # most results: no import
+        from toolhygiene.errors import Empty  # errors imports this module
 
-    if isinstance(value, Empty):
-        return value.for_model(tool)
+        if isinstance(value, Empty):
+            return value.for_model(tool)
     try:
         return to_json(value)
     except UnserializableError as exc:

@@ -47,8 +47,10 @@ R = TypeVar("R")
 
 Format = Literal["anthropic", "openai_chat", "openai_responses"]
 
-_WALKED = frozenset({float, dict, list})
-"""Argument types that may hold a NaN or a ``null`` standing for a default."""
+_SCALARS = frozenset({str, int, bool})
+"""Argument types that hold neither a NaN nor a ``null`` standing for a default."""
+_NOT_PLAIN = ("null", "NaN", "Infinity")
+"""JSON text holding none of these has no ``null`` for a default nor a non-finite number."""
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -271,24 +273,38 @@ class Tool(Generic[P, R]):
             ToolError: a ``bad_request`` naming the argument and what was expected, or
                 where malformed JSON broke.
         """
+        ready = self._arguments or self._ready()
+        validator = ready.model.__pydantic_validator__
+        if type(arguments) is str and not any(word in arguments for word in _NOT_PLAIN):
+            # The JSON validated in one pass (OpenAI's arguments); when pydantic refuses
+            # it, the two-step path below says why in the words the model reads.
+            try:
+                return self._values(validator.validate_json(arguments), ready)
+            except ValueError:
+                pass
         if type(arguments) is not dict:
             arguments = self._as_mapping(arguments)
-        ready = self._arguments or self._ready()
         for value in arguments.values():
-            if value is None or type(value) in _WALKED:  # most calls: strings and ints
-                try:
-                    arguments = self._nulls_and_numbers(arguments, ready)
-                except RecursionError as exc:
-                    raise self._bad_arguments(NESTED_TOO_DEEP) from exc
-                break
+            kind = type(value)
+            if kind in _SCALARS or (kind is float and math.isfinite(value)):
+                continue  # most arguments: nothing to walk
+            try:
+                arguments = self._nulls_and_numbers(arguments, ready)
+            except RecursionError as exc:
+                raise self._bad_arguments(NESTED_TOO_DEEP) from exc
+            break
         try:
-            model = ready.model.__pydantic_validator__.validate_python(arguments)
+            model = validator.validate_python(arguments)
         except ValueError as exc:  # pydantic's ValidationError is a ValueError
             import pydantic  # already imported with the model: on the failure path only
 
             if not isinstance(exc, pydantic.ValidationError):
                 raise
             raise self._bad_arguments(self._explain(exc)) from exc
+        return self._values(model, ready)
+
+    @staticmethod
+    def _values(model: pydantic.BaseModel, ready: Arguments) -> dict[str, Any]:
         values: dict[str, Any] = model.__dict__  # the validated fields, by name
         if ready.var_keyword and model.model_extra:
             values = {**values, **model.model_extra}
