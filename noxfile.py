@@ -2,10 +2,11 @@
 
 - ``lint``: ruff and mypy (strict, over src, tests, examples and benchmarks), once.
 - ``tests-3.10`` ... ``tests-3.13``: the suite on every Python that ``requires-python``
-  claims; coverage on the main one. A missing interpreter is an error, never a skip.
+  claims; coverage and the full hypothesis profile on the main one (3.11), a light
+  profile on the others. A missing interpreter is an error, never a skip.
 - ``lowest``: the suite on the oldest Python with every runtime dependency at its declared
   floor (uv's ``--resolution lowest-direct``), and the wheel built with the oldest
-  hatchling that ``build-system.requires`` allows.
+  hatchling that ``build-system.requires`` allows (light hypothesis profile).
 - ``docs``: the API reference, warnings as errors.
 
 Interpreters are looked up on ``PATH`` and in pyenv's versions folder (``$PYENV_ROOT``,
@@ -28,6 +29,10 @@ PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 MAIN = "3.11"
 OLDEST = PYTHONS[0]
 HATCHLING_FLOOR = "1.27.0"
+# Every run but the main interpreter's tries fewer hypothesis examples (tests/conftest.py):
+# they look for what differs between Pythons and dependency versions; the main run, with
+# the full profile, searches the inputs.
+LIGHT = {"TOOLHYGIENE_TESTS": "light"}
 
 nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True
@@ -120,7 +125,7 @@ def tests(session: nox.Session) -> None:
         session.run("pytest", "--cov", "--cov-report=term", "--cov-fail-under=85",
                     *_pytest_args(session))
     else:
-        session.run("pytest", *_pytest_args(session))
+        session.run("pytest", *_pytest_args(session), env=LIGHT)
 
 
 def _floors() -> dict[str, str]:
@@ -149,7 +154,7 @@ def lowest(session: nox.Session) -> None:
                 "--python-version", OLDEST, "--quiet", "--no-header", "-o", str(constraints))
     session.install("-e", ".", "--group", "test", "-c", str(constraints))
     session.run("python", "-c", _CHECK_FLOORS, repr(floors))
-    session.run("pytest", *_pytest_args(session))
+    session.run("pytest", *_pytest_args(session), env=LIGHT)
 
     hatchling = tmp / "hatchling.txt"
     hatchling.write_text(f"hatchling=={HATCHLING_FLOOR}\n")

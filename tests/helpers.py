@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 import toolhygiene as th
+
+LIGHT = os.environ.get("TOOLHYGIENE_TESTS") == "light"
+"""A lighter run (noxfile sets it for the Pythons other than the main one, and the floors)."""
+
+
+def examples(full: int) -> int:
+    """``max_examples`` for a property that sets its own: ``full`` in the main run, a fifth
+    of it (at least 10) in a light one."""
+    return max(10, full // 5) if LIGHT else full
 
 
 def raised(fn: Callable[[], Any]) -> BaseException:

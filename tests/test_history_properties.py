@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene import formats
 from toolhygiene._streams import assemble
 from toolhygiene.formats import check
@@ -25,7 +26,7 @@ CALLS = st.lists(st.tuples(st.sampled_from(["a", "b"]), ARGS), max_size=3)
 
 
 @given(st.sampled_from(FORMATS), CALLS, st.text(max_size=40))
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 def test_a_streamed_turn_assembles_to_the_same_calls(fmt: str, calls: list[Any],
                                                      text: str) -> None:
     turn = model_turn(fmt, calls, text)
@@ -43,7 +44,7 @@ def test_a_streamed_turn_assembles_to_the_same_calls(fmt: str, calls: list[Any],
 
 
 @given(st.sampled_from(FORMATS), st.integers(min_value=1, max_value=40))
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 def test_a_stream_cut_anywhere_never_gives_a_finished_turn(fmt: str, cut: int) -> None:
     turn = model_turn(fmt, [("a", {"k": "v"})])
     events = [data for _, data in stream_events(fmt, turn) if data != "[DONE]"]
@@ -79,7 +80,7 @@ ROUNDS = st.lists(st.tuples(st.sampled_from(["a", "b"]), st.booleans()), min_siz
 @given(st.sampled_from(FORMATS), ROUNDS,
        st.sampled_from(["remove", "stub", "append_only", "off"]),
        st.sampled_from([0, 50, 200, 10_000]))
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow])
 def test_client_lists_stay_valid_and_removal_claims_are_true(
         fmt: str, rounds: list[tuple[str, bool]], clearing: str, threshold: int) -> None:
     plan: dict[str, list[bool]] = {"a": [], "b": []}
@@ -114,7 +115,7 @@ def test_client_lists_stay_valid_and_removal_claims_are_true(
 
 
 @given(st.sampled_from(["anthropic", "openai_responses"]), ROUNDS)
-@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
 def test_server_mode_sends_only_outputs_and_claims_nothing(
         fmt: str, rounds: list[tuple[str, bool]]) -> None:
     plan: dict[str, list[bool]] = {"a": [], "b": []}

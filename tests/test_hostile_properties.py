@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene._text import DATA_DEPTH
 from toolhygiene.formats import check
 
@@ -86,7 +87,7 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     return []
 
 
-SETTINGS = settings(max_examples=60, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(60), suppress_health_check=list(HealthCheck))
 
 
 @SETTINGS

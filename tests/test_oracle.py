@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import CARRIERS, CASES
+from helpers import examples
 
 detect_secrets = pytest.importorskip("detect_secrets")
 from detect_secrets import SecretsCollection  # noqa: E402
@@ -101,7 +102,7 @@ def secret_line(draw: st.DrawFn) -> str:
 
 
 @given(st.lists(secret_line(), min_size=1, max_size=12))
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_everything_the_oracle_flags_in_generated_text_is_redacted(
         tmp_path: Path, lines: list[str]) -> None:
     for text, value in flagged(lines, tmp_path):

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene.formats import check
 from toolhygiene.testing import model_turn
 
@@ -33,7 +34,7 @@ ARGUMENTS = (st.dictionaries(st.sampled_from(["city", "nights", "guests", "x", "
 
 
 @given(ARGUMENTS)
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 def test_any_arguments_give_a_value_or_one_line(arguments: Any) -> None:
     outcome = th.Session([book]).call("book", arguments)
     if outcome.ok:
@@ -86,7 +87,7 @@ def _notes(items: list[Any]) -> dict[str, int]:
 @given(st.sampled_from(["anthropic", "openai_chat", "openai_responses"]),
        st.lists(ROUND, min_size=1, max_size=8), st.integers(min_value=1, max_value=4),
        st.sampled_from(["remove", "stub", "off"]))
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 def test_only_true_notes_and_only_finished_turns(
         fmt: str, rounds: list[tuple[list[tuple[str, bool]], bool, str]], cap: int,
         clearing: str) -> None:

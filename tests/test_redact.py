@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene.redact import RAW_CAP, fold, neutralise, normalise, truncate
 
 PEM = (
@@ -194,7 +195,7 @@ def planted(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @given(planted())
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 def test_planted_secrets_never_survive(case: tuple[str, str]) -> None:
     text, secret = case
     core = secret[-16:] if not secret.startswith("postgres") else secret.split(":")[2][:-14]

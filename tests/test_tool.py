@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 import toolhygiene as th
+from helpers import examples
 
 
 @th.tool
@@ -186,7 +187,7 @@ def test_var_positional_is_an_array_argument_passed_by_position() -> None:
     assert not refused.ok and "argument 'rest[0]' must be a valid integer" in refused.content
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(first=st.text(), rest=st.lists(st.integers()), kw=st.dictionaries(
     st.text(min_size=1).filter(lambda k: k not in ("first", "rest")), st.text(), max_size=3))
 def test_var_positional_reaches_the_function_whole(first: str, rest: list[int],
