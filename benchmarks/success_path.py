@@ -38,7 +38,7 @@ def find_order(order_id: str, quantity: int, price: float, gift: bool) -> dict[s
 
 
 ARGS = {"order_id": "ORD-1"}
-DICT_ARGS = {"order_id": "ORD-1", "quantity": 3, "price": 9.5, "gift": False}
+DICT_ARGS: dict[str, Any] = {"order_id": "ORD-1", "quantity": 3, "price": 9.5, "gift": False}
 JSON_ARGS = json.dumps(DICT_ARGS)
 
 

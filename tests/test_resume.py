@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene import formats
 from toolhygiene.testing import model_turn
 
@@ -113,7 +114,7 @@ def _decide(session: th.Session, turn: dict[str, Any], messages: list[Any], fmt:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("clearing", ["remove", "stub", "append_only", "off"])
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(script=SCRIPT, threshold=st.sampled_from([0, 0, 400]))
 def test_a_resumed_session_decides_as_the_original(
     fmt: str, clearing: Any, script: list[list[tuple[str, str]]], threshold: int

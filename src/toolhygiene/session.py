@@ -414,6 +414,8 @@ class Session:
         runs on a worker thread, so the event loop never waits on Redis."""
         if self.store is None or isinstance(self.store, MemoryStore):
             return decide(*args)
+        import asyncio  # imported by the caller already: it is awaiting this
+
         return await asyncio.to_thread(decide, *args)
 
     async def _acall(
