@@ -9,7 +9,7 @@ import enum
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
@@ -45,7 +45,7 @@ def outcome(arguments: Any) -> tuple[bool, str, Any]:
 
 
 @given(st.dictionaries(KEYS, VALUES, max_size=5))
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 def test_json_text_and_dict_give_the_same_outcome(arguments: dict[str, Any]) -> None:
     assert outcome(json.dumps(arguments)) == outcome(arguments)
 
