@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from toolhygiene.errors import Failure
 
 __all__ = [
+    "COARSE_HINTS",
     "HINTS",
     "MIN_LINE_CAP",
     "NESTED_TOO_DEEP",
@@ -89,6 +90,19 @@ HINTS: Mapping[str, str] = {
 }
 """Each category's advice, with ``{tool}`` where the tool's name goes."""
 
+COARSE_HINTS: Mapping[str, str] = {
+    "transient": (
+        "Wait, then call {tool} again with the same arguments; if it fails again, continue "
+        "without it."
+    ),
+    "validation": "Change the arguments, or look up the right name or id, before calling {tool} again.",
+    "business": HINTS["business"],
+    "permission": HINTS["auth"],
+    "other": HINTS["unknown"],
+}
+"""The advice for a failure of which only the coarse class is known (another agent's
+payload): nothing finer is claimed."""
+
 _UNKNOWN = "Outcome unknown: the call may have taken effect before it failed."
 _CHECK_FIRST = "Check whether it took effect before calling {tool} again."
 _CHECK_CLOSED = "Tell the user it may have taken effect, and check it if you can."
@@ -143,6 +157,8 @@ def _advice(failure: Failure, compact: bool = False) -> str:
         advice = _sentence(_capital(failure.instead or failure.hint))
     elif failure.closes:
         advice = _GO_ON
+    elif failure.coarse is not None:
+        advice = COARSE_HINTS[failure.coarse.value]
     elif failure.retryable == failure.category.retryable:
         advice = HINTS[failure.category.value]
     elif failure.retryable:
@@ -216,7 +232,7 @@ def failure_line(failure: Failure, cap: int) -> str:
     short form, the advice says "it" for the tool's name; then what failed goes, and last
     the advice is shortened at its end.
     """
-    head = f"[error] {failure.tool}: {failure.category.value}."
+    head = f"[error] {failure.tool}: {failure.label}."
     what = _sentence(failure.message or "it failed")
     breaker = _breaker(failure)
     stages = (

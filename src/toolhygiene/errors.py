@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -16,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolhygiene import _config, _words
+from toolhygiene._results import UnserializableError, to_json
+from toolhygiene._text import bounded_repr
 from toolhygiene._words import HINTS
-from toolhygiene.redact import sanitize
+from toolhygiene.redact import RAW_CAP, sanitize
 
 __all__ = ["FAILURE_SCHEMA", "Category", "CoarseClass", "Empty", "Failure", "ToolError"]
 
@@ -109,6 +112,10 @@ class Failure:
     calls (``similar``) failed this way, and ``closes`` says this failure reached the
     cap. ``uncertain``: the tool is not idempotent and the failure came after the call
     may have taken effect (a read timeout, a 5xx answer), so nobody knows whether it did.
+    ``coarse``: set when only the coarse class is known (another agent's payload named no
+    fine category); ``category`` is then that class's nearest fine category, used for the
+    retry policy and never shown as a fact. ``details``: structured data the failing tool
+    sent with its error (an MCP ``structuredContent``), redacted; never in the line.
     """
 
     tool: str
@@ -129,6 +136,14 @@ class Failure:
     repeats: int = 0
     closes: bool = False
     instead: str = field(default="", repr=False)
+    coarse: CoarseClass | None = None
+    details: Any = None
+
+    @property
+    def label(self) -> str:
+        """The category word the model reads: the fine category, or the coarse class
+        alone when that is all that is known (a payload from another agent)."""
+        return self.coarse.value if self.coarse is not None else self.category.value
 
     @property
     def fingerprint(self) -> str:
@@ -143,51 +158,106 @@ class Failure:
             return _words.closed_line(self.tool, self.count, cap)
         return _words.failure_line(self, cap)
 
+    @classmethod
+    def from_dict(cls, payload: Any, tool: str | None = None) -> Failure:
+        """The failure a payload reports (``to_dict()``'s, or another agent's minimal one,
+        as a dict or its JSON text), as a failure of ``tool`` (default: the payload's own
+        ``tool``). Its message and alternatives are redacted to one line, its partial
+        results redacted; a category it names only coarsely stays coarse.
+
+        Raises:
+            ValueError: ``payload`` is not valid by ``FAILURE_SCHEMA``.
+        """
+        from toolhygiene._payload import failure_of, recognise
+
+        found = recognise(payload)
+        if found is None:
+            raise ValueError("not a failure payload: see th.FAILURE_SCHEMA")
+        name = tool or sanitize(str(found.get("tool") or ""), 64) or "tool"
+        return failure_of(found, name, _config.settings.line_cap)
+
     def to_dict(self) -> dict[str, Any]:
-        """The structured payload; optional fields are absent when unknown."""
+        """The structured payload another agent reads: the category (fine and coarse)
+        with ``isRetryable``, the attempted call with its redacted arguments, partial
+        results and alternatives. Optional fields are absent when unknown, never
+        invented; every value is plain JSON (``json.dumps`` takes it as it is)."""
         payload: dict[str, Any] = {
             "isError": True,
-            "errorCategory": self.category.coarse.value,
+            "errorCategory": (self.coarse or self.category.coarse).value,
             "isRetryable": self.retryable and not self.closes and self.status != "closed",
             "message": self.line(),
             "tool": self.tool,
-            "category": self.category.value,
         }
+        if self.coarse is None:
+            payload["category"] = self.category.value
         if self.retry_after is not None:
             payload["retryAfterSeconds"] = self.retry_after
         if self.attempted is not None:
-            payload["attempted_query"] = {"tool": self.tool, "arguments": dict(self.attempted)}
+            payload["attempted_query"] = {
+                "tool": self.tool,
+                "arguments": _json_data(dict(self.attempted)),
+            }
         if self.partial_results is not None:
-            payload["partial_results"] = self.partial_results
+            payload["partial_results"] = _json_data(self.partial_results)
         if self.alternatives:
             payload["alternatives"] = list(self.alternatives)
+        if self.details is not None:
+            payload["details"] = _json_data(self.details)
         return payload
 
+
+def _json_data(value: Any) -> Any:
+    """``value`` as plain JSON data; what has no faithful JSON form is given as its
+    redacted ``repr``, capped (the payload crosses a process boundary as JSON)."""
+    try:
+        return json.loads(to_json(value))
+    except (UnserializableError, RecursionError):
+        return sanitize(bounded_repr(value, RAW_CAP), _DATA_CAP)
+
+
+_DATA_CAP = 4_096
+"""Characters of the text that stands for a value with no JSON form."""
+
+_FINE = [c.value for c in Category]
+_COARSE = [c.value for c in CoarseClass]
 
 FAILURE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "toolhygiene failure",
+    "description": (
+        "A failed tool call as one agent tells another. Only isError, errorCategory, "
+        "isRetryable and message are required; other fields may follow."
+    ),
     "type": "object",
     "properties": {
         "isError": {"const": True},
-        "errorCategory": {"enum": [c.value for c in CoarseClass]},
+        "errorCategory": {"enum": _FINE + _COARSE},
         "isRetryable": {"type": "boolean"},
-        "message": {"type": "string", "minLength": 1, "pattern": "^[^\\n\\r]*$"},
+        "message": {"type": "string", "minLength": 1},
         "tool": {"type": "string", "minLength": 1},
-        "category": {"enum": [c.value for c in Category]},
+        "category": {"enum": _FINE},
         "retryAfterSeconds": {"type": "number", "minimum": 0},
         "attempted_query": {
-            "type": "object",
-            "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
-            "required": ["tool", "arguments"],
+            "anyOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {
+                        "tool": {"type": "string"},
+                        "arguments": {"type": "object"},
+                    },
+                },
+            ]
         },
         "partial_results": {},
         "alternatives": {"type": "array", "items": {"type": "string"}},
+        "details": {},
     },
-    "required": ["isError", "errorCategory", "isRetryable", "message", "tool", "category"],
-    "additionalProperties": False,
+    "required": ["isError", "errorCategory", "isRetryable", "message"],
 }
-"""JSON Schema of ``Failure.to_dict()``; only always-present fields are required."""
+"""JSON Schema of a failure payload: every ``Failure.to_dict()``, and the minimal payloads
+other agents send (``errorCategory`` a fine category or a coarse class,
+``attempted_query`` a string or an object, other fields allowed)."""
 
 
 class ToolError(Exception):

@@ -33,6 +33,7 @@ from toolhygiene import (  # noqa: F401
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._observe import Event
+from toolhygiene._payload import failure_of, recognise
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import Runs, loop_running, result_text, run_async, run_sync
 from toolhygiene._text import bounded_repr
@@ -263,6 +264,10 @@ class Session:
 
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
+        payload = recognise(value)
+        if payload is not None:  # a subagent's failure, returned rather than raised
+            failure = failure_of(payload, name, self._line_cap())
+            return self._failed(plan, None, attempts, failure)
         try:
             content = result_text(
                 lambda: _safe_results.for_model(value, plan.tool, self.result_cap), plan.tool
@@ -275,8 +280,18 @@ class Session:
             _observe.emit(Event("error.recovered", self.id, name, plan.call_id, tail))
         return outcome
 
-    def _failed(self, plan: Plan, exc: BaseException, attempts: int) -> Outcome:
-        failure = self._retries.classify(plan, exc)
+    def _failed(
+        self,
+        plan: Plan,
+        exc: BaseException | None,
+        attempts: int,
+        failure: Failure | None = None,
+    ) -> Outcome:
+        """``exc`` classified (or the ``failure`` a returned payload reported), with the
+        attempted call and the tool's advice, counted and reported."""
+        if failure is None:
+            assert exc is not None
+            failure = self._retries.classify(plan, exc)
         shown = plan.arguments if isinstance(plan.arguments, Mapping) else plan.values
         if shown:
             attempted = safe_arguments(shown, self._line_cap())

@@ -1,0 +1,137 @@
+"""Failure payloads from other agents: recognising one, and the ``Failure`` it stands for.
+
+A subagent shares no history with its coordinator: the payload is the whole bridge. A
+tool whose result is a failure payload (a dict, its JSON text, or a ``Failure``) failed,
+whatever it returned it through. ``valid`` is ``FAILURE_SCHEMA`` in code (toolhygiene
+does not depend on a JSON Schema library); a test holds the two to the same verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from toolhygiene.errors import Category, CoarseClass, Failure
+from toolhygiene.redact import RAW_CAP, redact_data, sanitize
+
+__all__ = ["NEAREST", "failure_of", "recognise", "valid"]
+
+_FINE = frozenset(c.value for c in Category)
+_COARSE = frozenset(c.value for c in CoarseClass)
+
+NEAREST: Mapping[CoarseClass, Category] = {
+    CoarseClass.TRANSIENT: Category.UPSTREAM,
+    CoarseClass.VALIDATION: Category.BAD_REQUEST,
+    CoarseClass.BUSINESS: Category.BUSINESS,
+    CoarseClass.PERMISSION: Category.AUTH,
+    CoarseClass.OTHER: Category.UNKNOWN,
+}
+"""The fine category a coarse class is handled as (retry policy only; the line says the
+coarse class)."""
+
+_MARK = '"isError"'
+_MAX_TEXT = 1_048_576
+"""JSON texts longer than this are not read as payloads (a result, not an error)."""
+
+
+def _string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def valid(payload: Any) -> bool:
+    """Whether ``payload`` is a failure payload by ``FAILURE_SCHEMA``."""
+    if not isinstance(payload, Mapping) or payload.get("isError") is not True:
+        return False
+    category = payload.get("errorCategory")
+    message = payload.get("message")
+    if not (
+        isinstance(payload.get("isRetryable"), bool)
+        and _string(category)
+        and category in _FINE | _COARSE
+        and _string(message)
+        and message
+    ):
+        return False
+    return all(_optional(payload, key) for key in _OPTIONAL if key in payload)
+
+
+def _attempted(value: Any) -> bool:
+    if _string(value):
+        return True
+    if not isinstance(value, Mapping):
+        return False
+    return ("tool" not in value or _string(value["tool"])) and (
+        "arguments" not in value or isinstance(value["arguments"], Mapping)
+    )
+
+
+_OPTIONAL = {
+    "tool": lambda v: _string(v) and bool(v),
+    "category": lambda v: _string(v) and v in _FINE,
+    "retryAfterSeconds": lambda v: _number(v) and v >= 0,
+    "attempted_query": _attempted,
+    "alternatives": lambda v: isinstance(v, list) and all(map(_string, v)),
+}
+
+
+def _optional(payload: Mapping[str, Any], key: str) -> bool:
+    return bool(_OPTIONAL[key](payload[key]))
+
+
+def recognise(value: Any) -> Mapping[str, Any] | None:
+    """The failure payload ``value`` is (a ``Failure``, a dict, or its JSON text), else
+    ``None``. The check is cheap for what is plainly no payload."""
+    if isinstance(value, Failure):
+        return value.to_dict()
+    if isinstance(value, (str, bytes, bytearray)):
+        if len(value) > _MAX_TEXT:
+            return None
+        text = value.decode("utf-8", "replace") if not isinstance(value, str) else value
+        if not text.lstrip().startswith("{") or _MARK not in text:
+            return None
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+    elif not isinstance(value, Mapping) or "isError" not in value:
+        return None
+    return value if valid(value) else None
+
+
+def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
+    """The ``Failure`` of ``tool`` that a valid payload reports: its category (fine, or
+    the coarse class alone), its retryability and wait, its message (redacted, one line),
+    its partial results (redacted) and alternatives. Nothing it does not say is added."""
+    named = payload["errorCategory"]
+    fine = payload.get("category")
+    coarse: CoarseClass | None = None
+    if named in _FINE:
+        category = Category(named)
+    elif fine in _FINE and Category(fine).coarse.value == named:
+        category = Category(fine)
+    else:
+        coarse = CoarseClass(named)
+        category = NEAREST[coarse]
+    message = str(payload["message"])
+    if message.startswith("[error] "):  # a toolhygiene line: its tool and words stay
+        message = message[len("[error] ") :]
+    wait = payload.get("retryAfterSeconds")
+    retry_after = float(wait) if wait is not None and math.isfinite(wait) else None
+    alternatives = (sanitize(a[:RAW_CAP], cap // 2) for a in payload.get("alternatives", ()))
+    return Failure(
+        tool=tool,
+        category=category,
+        coarse=coarse,
+        retryable=bool(payload["isRetryable"]),
+        message=sanitize(message, cap),
+        retry_after=retry_after,
+        partial_results=redact_data(payload.get("partial_results")),
+        alternatives=tuple(a for a in alternatives if a),
+        exc_type="FailurePayload",
+    )

@@ -1,0 +1,335 @@
+"""Failure payloads across agent boundaries: the four pillars of ``to_dict()``, the schema
+that validates them and the minimal payloads other agents send, and a coordinator's
+tool whose result is such a payload."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from toolhygiene import _payload
+from toolhygiene.testing import model_turn
+
+validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
+KEY = "sk-ant-api03-" + "Q" * 90
+FINE = [c.value for c in th.Category]
+COARSE = [c.value for c in th.CoarseClass]
+
+
+def test_schema_is_a_valid_draft_2020_12_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(th.FAILURE_SCHEMA)
+
+
+def test_the_four_pillars_from_a_tool_error() -> None:
+    @th.tool
+    def search(topic: str, password: str) -> list[str]:
+        """Search."""
+        raise th.ToolError(f"the archive stopped answering after 2 pages (token {KEY})",
+                           retryable=True, category="upstream",
+                           alternatives=["search_web with the same topic"],
+                           partial_results={"pages": ["p1", "p2"], "note": f"key {KEY}"})
+
+    outcome = th.Session([search]).call("search", {"topic": "tides", "password": "hunter2hunter2"})
+    assert outcome.failure is not None
+    payload = outcome.failure.to_dict()
+    validator.validate(payload)
+    assert (payload["errorCategory"], payload["category"], payload["isRetryable"]) == (
+        "transient", "upstream", True)
+    assert payload["attempted_query"] == {
+        "tool": "search", "arguments": {"topic": "tides", "password": "[redacted:secret]"}}
+    assert payload["partial_results"]["pages"] == ["p1", "p2"]
+    assert payload["alternatives"] == ["search_web with the same topic"]
+    assert KEY not in json.dumps(payload) and "hunter2" not in json.dumps(payload)
+
+
+def test_optional_pillars_are_absent_when_unknown() -> None:
+    @th.tool
+    def ping() -> str:
+        """Ping."""
+        raise PermissionError("access denied")
+
+    payload = th.Session([ping]).call("ping").failure.to_dict()  # type: ignore[union-attr]
+    validator.validate(payload)
+    assert set(payload) == {"isError", "errorCategory", "isRetryable", "message", "tool",
+                            "category"}
+    assert payload["errorCategory"] == "permission" and payload["isRetryable"] is False
+
+
+def test_partial_results_without_a_json_form_still_leave_as_json() -> None:
+    class Opaque:
+        pass
+
+    failure = th.Failure(tool="t", category=th.Category.UPSTREAM, retryable=True,
+                         message="m", partial_results={"rows": [1, math.nan], "o": Opaque()})
+    payload = failure.to_dict()
+    json.dumps(payload, allow_nan=False)
+    validator.validate(payload)
+    assert isinstance(payload["partial_results"], str)  # its redacted repr
+
+
+text = st.text(max_size=300)
+jsonish = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@st.composite
+def failures(draw: st.DrawFn) -> th.Failure:
+    """Failures as toolhygiene makes them: every text already made safe (``sanitize``)."""
+    category = draw(st.sampled_from(list(th.Category)))
+    safe = text.map(lambda t: th.sanitize(t, 300))
+    return th.Failure(
+        tool=draw(st.from_regex(r"[a-z_]{1,20}", fullmatch=True)),
+        category=category,
+        retryable=draw(st.booleans()),
+        message=draw(safe),
+        instead=draw(safe),
+        retry_after=draw(st.none() | st.floats(0, 3600)),
+        attempted=draw(st.none() | st.dictionaries(st.text(max_size=10), jsonish, max_size=3)),
+        partial_results=draw(jsonish),
+        alternatives=tuple(draw(st.lists(safe.filter(bool), max_size=3))),
+        status=draw(st.sampled_from(["failed", "repeated", "similar", "closed"])),
+        count=draw(st.integers(0, 9)),
+        repeats=draw(st.integers(0, 9)),
+        closes=draw(st.booleans()),
+        uncertain=draw(st.booleans()),
+        coarse=draw(st.none() | st.sampled_from(list(th.CoarseClass))),
+    )
+
+
+@settings(max_examples=150)
+@given(failures())
+def test_every_payload_we_emit_validates_and_reads_back(failure: th.Failure) -> None:
+    payload = failure.to_dict()
+    validator.validate(payload)
+    assert _payload.valid(payload)
+    assert json.loads(json.dumps(payload, allow_nan=False)) == payload
+    assert "\n" not in payload["message"] and len(payload["message"]) <= 300
+    back = th.Failure.from_dict(json.dumps(payload))
+    assert back.retryable is payload["isRetryable"]
+    assert back.label in (failure.label, "unavailable") or failure.status == "closed"
+
+
+@pytest.mark.parametrize("category", FINE + COARSE)
+@pytest.mark.parametrize("attempted", [None, "tides near Brest", {"q": "tides"},
+                                       {"tool": "search", "arguments": {"q": "tides"}}])
+def test_minimal_payloads_of_other_agents_are_accepted(category: str, attempted: Any) -> None:
+    payload: dict[str, Any] = {"isError": True, "errorCategory": category, "isRetryable": False,
+                               "message": "the search index is down\nsince 09:00"}
+    if attempted is not None:
+        payload["attempted_query"] = attempted
+    validator.validate(payload)
+    assert _payload.valid(payload)
+    failure = th.Failure.from_dict(payload, tool="research")
+    assert failure.label == category
+    assert failure.line().startswith(f"[error] research: {category}. the search index is down ")
+
+
+WRONG = [
+    {"isError": False},
+    {"isError": 1},
+    {"errorCategory": "timeout"},
+    {"errorCategory": "Transient"},
+    {"errorCategory": None},
+    {"isRetryable": "true"},
+    {"isRetryable": 1},
+    {"message": 7},
+    {"message": ""},
+    {"tool": ""},
+    {"category": "transient"},
+    {"retryAfterSeconds": -1},
+    {"retryAfterSeconds": "7"},
+    {"retryAfterSeconds": True},
+    {"attempted_query": 3},
+    {"attempted_query": ["a"]},
+    {"attempted_query": {"tool": 3}},
+    {"attempted_query": {"arguments": "q=1"}},
+    {"alternatives": "ask the user"},
+    {"alternatives": [1]},
+]
+
+
+@pytest.mark.parametrize("change", WRONG, ids=[json.dumps(w) for w in WRONG])
+def test_wrong_types_and_unknown_categories_are_rejected(change: dict[str, Any]) -> None:
+    payload = {"isError": True, "errorCategory": "transient", "isRetryable": True,
+               "message": "timed out", **change}
+    assert not validator.is_valid(payload)
+    assert not _payload.valid(payload)
+    with pytest.raises(ValueError, match="not a failure payload"):
+        th.Failure.from_dict(payload)
+
+
+@pytest.mark.parametrize("missing", ["isError", "errorCategory", "isRetryable", "message"])
+def test_each_required_field_is_required(missing: str) -> None:
+    payload = {"isError": True, "errorCategory": "transient", "isRetryable": True,
+               "message": "timed out"}
+    del payload[missing]
+    assert not validator.is_valid(payload) and not _payload.valid(payload)
+
+
+values = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.floats(-5, 5), st.sampled_from(
+        [*FINE, *COARSE, "", "x", "timeout"]), st.lists(st.sampled_from(["a", 1]), max_size=2),
+    st.dictionaries(st.sampled_from(["tool", "arguments", "q"]),
+                    st.sampled_from(["s", 1, {}, None]), max_size=2),
+)
+keys = st.sampled_from(["isError", "errorCategory", "isRetryable", "message", "tool",
+                        "category", "retryAfterSeconds", "attempted_query", "alternatives",
+                        "partial_results", "extra"])
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(keys, values), st.booleans())
+def test_the_code_and_the_schema_give_the_same_verdicts(candidate: dict[str, Any],
+                                                        complete: bool) -> None:
+    if complete:  # most random dicts miss a required field; these have them all
+        candidate = {"isError": True, "errorCategory": "business", "isRetryable": False,
+                     "message": "m", **candidate}
+    assert _payload.valid(candidate) is validator.is_valid(candidate)
+
+
+# -- the coordinator's side ------------------------------------------------------------
+
+
+def subagent_failure(**extra: Any) -> dict[str, Any]:
+    return {"isError": True, "errorCategory": "transient", "isRetryable": True,
+            "message": f"search API timed out after 30 s (key {KEY})",
+            "alternatives": ["research a narrower question"],
+            "partial_results": ["two sources found before the timeout"], **extra}
+
+
+@pytest.mark.parametrize("form", ["dict", "json", "bytes", "failure"])
+def test_a_returned_payload_is_a_failure_of_the_tool(form: str) -> None:
+    payload = subagent_failure()
+    returned: Any = {"dict": payload, "json": json.dumps(payload),
+                     "bytes": json.dumps(payload).encode(),
+                     "failure": th.Failure.from_dict(payload, tool="inner")}[form]
+
+    @th.tool
+    def research(question: str) -> Any:
+        """Ask the research subagent."""
+        return returned
+
+    outcome = th.Session([research]).call("research", {"question": "tides"})
+    assert not outcome.ok and outcome.failure is not None
+    line = outcome.content
+    assert "\n" not in line and len(line) <= 300 and KEY not in line
+    assert line.startswith("[error] research: transient. ")
+    assert "Transient: a retry may succeed." in line
+    assert line.endswith("Alternatives: research a narrower question.")
+    assert outcome.failure.partial_results == ["two sources found before the timeout"]
+    assert outcome.failure.to_dict()["attempted_query"]["arguments"] == {"question": "tides"}
+
+
+def test_a_fine_category_and_wait_in_the_payload_are_what_the_line_says() -> None:
+    @th.tool
+    def research(question: str) -> dict[str, Any]:
+        """Ask."""
+        return subagent_failure(errorCategory="rate_limit", retryAfterSeconds=7,
+                                alternatives=[])
+
+    line = th.Session([research]).call("research", {"question": "q"}).content
+    assert line.startswith("[error] research: rate_limit. ")
+    assert "Transient: retry after 7 s." in line and "Alternatives" not in line
+
+
+def test_a_non_retryable_payload_says_so() -> None:
+    @th.tool
+    def research(question: str) -> dict[str, Any]:
+        """Ask."""
+        return {"isError": True, "errorCategory": "permission", "isRetryable": False,
+                "message": "the archive refused our account"}
+
+    line = th.Session([research]).call("research", {"question": "q"}).content
+    assert line.startswith("[error] research: permission. the archive refused our account.")
+    assert "Not transient" in line and "Transient:" not in line
+
+
+def test_returned_payloads_count_against_the_cap_and_close_the_tool() -> None:
+    ran: list[str] = []
+
+    @th.tool
+    def research(question: str) -> dict[str, Any]:
+        """Ask."""
+        ran.append(question)
+        return subagent_failure()
+
+    session = th.Session([research], max_failures=2)
+    outcomes = [session.call("research", {"question": q}) for q in ("a", "b", "c")]
+    assert [o.ok for o in outcomes] == [False, False, False]
+    assert ran == ["a", "b"]  # the third call was refused: the tool is closed
+    assert outcomes[1].failure.closes  # type: ignore[union-attr]
+    assert outcomes[2].content.startswith("[error] research: unavailable.")
+    assert session.stats()["failures"] == {"research": 2}
+
+
+def test_returned_payloads_are_cleared_once_the_tool_succeeds() -> None:
+    answers: list[Any] = [subagent_failure(), {"answer": "high tide at 14:05"}]
+
+    @th.tool
+    def research(question: str) -> Any:
+        """Ask."""
+        return answers.pop(0)
+
+    session = th.Session([research], max_failures=3)
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "When is high tide?"}]
+    session.handle(model_turn("anthropic", [("research", {"question": "tide"})]), messages)
+    assert messages[-1]["content"][0]["is_error"] is True
+    session.handle(model_turn("anthropic", [("research", {"question": "tide Brest"})]), messages)
+    th.formats.check(messages, "anthropic")
+    texts = json.dumps(messages)
+    assert "timed out" not in texts  # the failed round was removed whole
+    assert "research succeeded after 1 failed call" in texts
+    assert session.stats()["pending"] == 0
+
+
+@pytest.mark.parametrize("result", [
+    [], {}, "", th.Empty("tides near Brest"),
+    {"isError": False, "errorCategory": "transient", "isRetryable": True, "message": "m"},
+    {"isError": True, "errorCategory": "timeout", "isRetryable": True, "message": "m"},
+    '{"note": "isError is a field name we document"}',
+])
+def test_empty_results_and_non_payloads_are_successes(result: Any) -> None:
+    ran: list[int] = []
+
+    @th.tool
+    def research(question: str) -> Any:
+        """Ask."""
+        ran.append(1)
+        return result
+
+    outcome = th.Session([research]).call("research", {"question": "q"})
+    assert outcome.ok and ran == [1]
+
+
+@settings(max_examples=200)
+@given(message=st.text(min_size=1, max_size=2000), category=st.sampled_from(FINE + COARSE),
+       retryable=st.booleans(), alternatives=st.lists(st.text(max_size=200), max_size=3))
+def test_the_line_from_any_payload_is_one_true_capped_line(
+        message: str, category: str, retryable: bool, alternatives: list[str]) -> None:
+    payload = {"isError": True, "errorCategory": category, "isRetryable": retryable,
+               "message": message + f" {KEY}", "alternatives": alternatives}
+
+    @th.tool
+    def research(question: str) -> dict[str, Any]:
+        """Ask."""
+        return payload
+
+    outcome = th.Session([research]).call("research", {"question": "q"})
+    line = outcome.content
+    assert not outcome.ok and "\n" not in line and len(line) <= 300 and KEY not in line
+    assert line.startswith(f"[error] research: {category}.")
+    if retryable:
+        assert "Transient" in line and "Not transient" not in line
+    else:
+        assert "Transient:" not in line
