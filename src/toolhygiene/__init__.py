@@ -33,6 +33,7 @@ from toolhygiene.report import Ranked, rank
 from toolhygiene.rules import Rule, add_rule, clear_rules
 from toolhygiene.session import Outcome, Session
 from toolhygiene.stores import MemoryStore, RedisStore, Store
+from toolhygiene.subagents import SubagentResult, gather_subagents, run_subagent
 from toolhygiene.tool import Tool, tool
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "Step",
     "Store",
     "StoreError",
+    "SubagentResult",
     "Tool",
     "ToolError",
     "UsageError",
@@ -64,9 +66,11 @@ __all__ = [
     "clear_redactions",
     "clear_rules",
     "configure",
+    "gather_subagents",
     "never_redact",
     "rank",
     "redact",
+    "run_subagent",
     "sanitize",
     "summarize",
     "testing",

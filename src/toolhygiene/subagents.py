@@ -1,0 +1,152 @@
+"""Subagents: each run with local retries, its failure coming back as a payload; many
+run at once by a coordinator that never lets one failure stop the others.
+
+A subagent shares no history with its coordinator: what it hands back is the whole
+bridge. ``run_subagent`` runs one through a one-call ``Session``, so its transient
+failures are retried locally by the same machinery as any tool's (tenacity, backoff,
+``Retry-After``), and a failure that remains comes back as ``Failure.to_dict()``: the
+category, whether a retry can help, the query, what was salvaged, what to try instead.
+A subagent that found nothing returns an empty result: that is an answer, not a
+failure, and nothing retries it.
+
+::
+
+    results = await th.gather_subagents([(research, {"topic": "tides"}),
+                                          (research, {"topic": "currents"})])
+    for r in results:
+        print(r.value if r.ok else r.gap)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolhygiene import _config
+from toolhygiene.redact import sanitize
+from toolhygiene.session import Session
+from toolhygiene.tool import Tool
+
+__all__ = ["SubagentResult", "gather_subagents", "run_subagent"]
+
+Call = tuple[Any, Mapping[str, Any] | None]
+"""A subagent (an async function, or a ``Tool``) and its arguments."""
+
+
+def _as_tool(agent: Any, retries: int, timeout: float | None) -> Tool[Any, Any]:
+    return agent if isinstance(agent, Tool) else Tool(agent, retries=retries, timeout=timeout)
+
+
+async def run_subagent(
+    agent: Any,
+    arguments: Mapping[str, Any] | None = None,
+    *,
+    retries: int = 2,
+    timeout: float | None = None,
+) -> Any:
+    """Run one subagent: its result, or its failure payload.
+
+    Args:
+        agent: an async function (or a ``@th.tool``, whose own settings then apply); it is
+            called with ``arguments`` as keyword arguments, checked against its signature.
+        arguments: what the subagent is asked (the query).
+        retries: local retries of a transient failure (connectivity, rate limit, 5xx).
+        timeout: seconds one attempt may take.
+
+    Returns:
+        What the subagent returned (an empty result included), or, when it failed in a
+        way local retries did not cure, ``Failure.to_dict()``: a payload valid by
+        ``th.FAILURE_SCHEMA`` with the query (redacted) and, when the subagent raised a
+        ``ToolError`` carrying them, its partial results and alternatives. A coordinator's
+        ``Session`` recognises that payload as a failure of the tool that returned it.
+        Never raises for the subagent's own failures.
+    """
+    _, value = await _run(_as_tool(agent, retries, timeout), dict(arguments or {}))
+    return value
+
+
+async def _run(tool: Tool[Any, Any], arguments: dict[str, Any]) -> tuple[bool, Any]:
+    """Whether the subagent answered, and its answer or its failure payload."""
+    async with Session([tool]) as session:
+        outcome = await session.acall(tool.name, arguments)
+    if outcome.failure is None:
+        return True, outcome.value
+    return False, outcome.failure.to_dict()
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentResult:
+    """One subagent's part of a coordinated run.
+
+    ``value`` is what it returned when it succeeded; ``failure`` its failure payload
+    (``Failure.to_dict()``) when it did not. ``gap`` says, in one line, which query is
+    missing, what was salvaged and what to try.
+    """
+
+    name: str
+    arguments: Mapping[str, Any]
+    value: Any = None
+    failure: Mapping[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        """Whether the subagent answered (an empty answer is an answer)."""
+        return self.failure is None
+
+    @property
+    def salvaged(self) -> Any:
+        """The partial results of a failed subagent (redacted), else ``None``."""
+        return None if self.failure is None else self.failure.get("partial_results")
+
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        """What the failed subagent named to try instead."""
+        return () if self.failure is None else tuple(self.failure.get("alternatives", ()))
+
+    @property
+    def gap(self) -> str:
+        """One line for the coordinator: ``""`` when the subagent answered."""
+        if self.failure is None:
+            return ""
+        cap = _config.settings.line_cap
+        attempted = self.failure.get("attempted_query")
+        query = attempted.get("arguments", {}) if isinstance(attempted, Mapping) else attempted
+        asked = sanitize(json.dumps(query or {}, ensure_ascii=False, sort_keys=True), cap // 3)
+        account = str(self.failure["message"]).removeprefix("[error] ")
+        parts = [f"[gap] {self.name} {asked}: {account}"]
+        if self.salvaged is not None:
+            shown = json.dumps(self.salvaged, ensure_ascii=False, sort_keys=True)
+            parts.append(f"Salvaged: {sanitize(shown, cap // 2)}.")
+        else:
+            parts.append("Nothing was salvaged.")
+        return " ".join(parts)
+
+
+async def gather_subagents(
+    calls: Iterable[Call],
+    *,
+    retries: int = 2,
+    timeout: float | None = None,
+) -> list[SubagentResult]:
+    """Run several subagents at once; one failing never stops the others.
+
+    Args:
+        calls: ``(agent, arguments)`` pairs, as for ``run_subagent``.
+        retries: local retries of a transient failure, for agents that are not tools.
+        timeout: seconds one attempt may take, for agents that are not tools.
+
+    Returns:
+        One ``SubagentResult`` per call, in the order given: answers, and failures as
+        gaps (which query, what was salvaged, what to try).
+    """
+    planned = [(_as_tool(agent, retries, timeout), dict(args or {})) for agent, args in calls]
+    done = await asyncio.gather(*(_run(tool, args) for tool, args in planned))
+    return [
+        SubagentResult(tool.name, args, value, None)
+        if ok
+        else SubagentResult(tool.name, args, None, value)
+        for (tool, args), (ok, value) in zip(planned, done, strict=True)
+    ]

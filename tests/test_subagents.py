@@ -1,0 +1,161 @@
+"""Subagents: local retries of transient failures, the rest back as payloads with what was
+salvaged; a coordinator that runs several at once and annotates the gaps."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+
+import toolhygiene as th
+
+validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
+KEY = "sk-ant-api03-" + "Z" * 90
+
+
+@pytest.fixture(autouse=True)
+def _instant() -> Iterator[None]:
+    with th.testing.instant_retries():
+        yield
+
+
+async def test_a_transient_failure_is_retried_locally() -> None:
+    attempts: list[str] = []
+
+    async def research(topic: str) -> list[str]:
+        attempts.append(topic)
+        if len(attempts) == 1:
+            raise ConnectionResetError("connection reset by peer")
+        return [f"{topic}: two sources"]
+
+    assert await th.run_subagent(research, {"topic": "tides"}) == ["tides: two sources"]
+    assert attempts == ["tides", "tides"]
+
+
+async def test_transient_failures_past_the_retries_come_back_retryable() -> None:
+    attempts: list[int] = []
+
+    async def research(topic: str) -> str:
+        attempts.append(1)
+        raise TimeoutError("the search API did not answer")
+
+    payload = await th.run_subagent(research, {"topic": "tides"}, retries=1)
+    validator.validate(payload)
+    assert len(attempts) == 2
+    assert payload["isRetryable"] is True and payload["errorCategory"] == "transient"
+    assert payload["attempted_query"] == {"tool": "research", "arguments": {"topic": "tides"}}
+
+
+async def test_a_non_recoverable_failure_comes_back_with_its_partial_results() -> None:
+    attempts: list[int] = []
+
+    async def research(topic: str, api_key: str) -> list[str]:
+        attempts.append(1)
+        found = ["tide tables for Brest"]
+        raise th.ToolError(f"the archive refused key {api_key} after page 1", retryable=False,
+                           category="auth", partial_results=found,
+                           alternatives=["search the open web instead"])
+
+    payload = await th.run_subagent(research, {"topic": "tides", "api_key": KEY})
+    validator.validate(payload)
+    assert attempts == [1]  # not retried: not transient
+    assert payload["errorCategory"] == "permission" and payload["category"] == "auth"
+    assert payload["isRetryable"] is False
+    assert payload["partial_results"] == ["tide tables for Brest"]
+    assert payload["alternatives"] == ["search the open web instead"]
+    assert KEY not in json.dumps(payload)
+
+
+@pytest.mark.parametrize("empty", [[], {}, "", th.Empty("tides near Atlantis")])
+async def test_an_empty_result_is_an_answer_and_is_not_retried(empty: Any) -> None:
+    attempts: list[int] = []
+
+    async def research(topic: str) -> Any:
+        attempts.append(1)
+        return empty
+
+    assert await th.run_subagent(research, {"topic": "Atlantis"}) == empty
+    [result] = await th.gather_subagents([(research, {"topic": "Atlantis"})])
+    assert result.ok and result.value == empty and result.gap == ""
+    assert attempts == [1, 1]
+
+
+async def test_the_coordinator_runs_subagents_at_once_and_one_failure_stops_none() -> None:
+    arrived: list[str] = []
+    everyone = asyncio.Event()
+
+    async def research(topic: str) -> str:
+        # Each waits until all three have started: run one after another, none would end
+        # (the timeout below turns that into a failed test instead of a hang).
+        arrived.append(topic)
+        if len(arrived) == 3:
+            everyone.set()
+        await everyone.wait()
+        if topic == "currents":
+            raise th.ToolError("the currents index is being rebuilt", retryable=False,
+                               partial_results={"stations": 2},
+                               alternatives=["ask again tomorrow", "use the tide tables"])
+        return f"notes on {topic}"
+
+    results = await th.gather_subagents(
+        [(research, {"topic": t}) for t in ("tides", "currents", "winds")], timeout=30)
+    assert [r.ok for r in results] == [True, False, True]
+    assert [r.value for r in results] == ["notes on tides", None, "notes on winds"]
+    gap = results[1]
+    assert gap.salvaged == {"stations": 2}
+    assert gap.alternatives == ("ask again tomorrow", "use the tide tables")
+    validator.validate(gap.failure)
+    line = gap.gap
+    assert "\n" not in line
+    assert line.startswith('[gap] research {"topic": "currents"}: research: business. the '
+                           "currents index is being rebuilt.")
+    assert "Alternatives: ask again tomorrow; use the tide tables." in line
+    assert line.endswith('Salvaged: {"stations": 2}.')
+
+
+async def test_a_gap_with_nothing_salvaged_says_so_and_hides_secrets() -> None:
+    async def fetch(url: str) -> str:
+        raise PermissionError(f"403 for {url}")
+
+    [result] = await th.gather_subagents([(fetch, {"url": f"https://x.test/?key={KEY}"})])
+    assert not result.ok and result.salvaged is None and result.alternatives == ()
+    assert result.gap.endswith("Nothing was salvaged.") and KEY not in result.gap
+
+
+async def test_a_tool_keeps_its_own_settings_as_a_subagent() -> None:
+    attempts: list[int] = []
+
+    @th.tool(retries=0)
+    async def research(topic: str) -> str:
+        """Research a topic."""
+        attempts.append(1)
+        raise ConnectionResetError("reset")
+
+    payload = await th.run_subagent(research, {"topic": "t"}, retries=5)
+    assert attempts == [1] and payload["isRetryable"] is True
+
+
+async def test_the_coordinators_session_sees_a_failed_subagent_as_a_failure() -> None:
+    async def research(topic: str) -> str:
+        raise th.ToolError("the archive is offline", retryable=True, category="upstream",
+                           alternatives=["try research_web"])
+
+    @th.tool
+    async def delegate(topic: str) -> Any:
+        """Hand a topic to the research subagent."""
+        return await th.run_subagent(research, {"topic": topic}, retries=0)
+
+    session = th.Session([delegate], max_failures=2)
+    first = await session.acall("delegate", {"topic": "tides"})
+    assert not first.ok
+    assert first.content.startswith("[error] delegate: upstream. research: upstream. the "
+                                    "archive is offline.")
+    assert first.content.endswith("Alternatives: try research_web.")
+    second = await session.acall("delegate", {"topic": "winds"})
+    assert second.failure is not None and second.failure.closes
+    third = await session.acall("delegate", {"topic": "rain"})
+    assert third.content.startswith("[error] delegate: unavailable.")
