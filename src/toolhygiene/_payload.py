@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolhygiene.errors import Category, CoarseClass, Failure
@@ -71,7 +71,7 @@ def _attempted(value: Any) -> bool:
     )
 
 
-_OPTIONAL = {
+_OPTIONAL: dict[str, Callable[[Any], bool]] = {
     "tool": lambda v: _string(v) and bool(v),
     "category": lambda v: _string(v) and v in _FINE,
     "retryAfterSeconds": lambda v: _number(v) and v >= 0,
@@ -118,9 +118,8 @@ def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
     else:
         coarse = CoarseClass(named)
         category = NEAREST[coarse]
-    message = str(payload["message"])
-    if message.startswith("[error] "):  # a toolhygiene line: its tool and words stay
-        message = message[len("[error] ") :]
+    # A toolhygiene line: its tool and words stay, its prefix goes.
+    message = str(payload["message"]).removeprefix("[error] ")
     wait = payload.get("retryAfterSeconds")
     retry_after = float(wait) if wait is not None and math.isfinite(wait) else None
     alternatives = (sanitize(a[:RAW_CAP], cap // 2) for a in payload.get("alternatives", ()))

@@ -95,7 +95,9 @@ COARSE_HINTS: Mapping[str, str] = {
         "Wait, then call {tool} again with the same arguments; if it fails again, continue "
         "without it."
     ),
-    "validation": "Change the arguments, or look up the right name or id, before calling {tool} again.",
+    "validation": (
+        "Change the arguments, or look up the right name or id, before calling {tool} again."
+    ),
     "business": HINTS["business"],
     "permission": HINTS["auth"],
     "other": HINTS["unknown"],

@@ -153,6 +153,7 @@ def classify(
             failure,
             alternatives=tuple(sanitize(plain(a, RAW_CAP), cap // 2) for a in chosen.alternatives),
             partial_results=redact_data(chosen.partial_results),
+            details=redact_data(getattr(chosen, "details", None)),
             instead=sanitize(plain(chosen.instead, RAW_CAP), cap),
         )
     return failure

@@ -273,6 +273,8 @@ class ToolError(Exception):
         retry_after: seconds to wait before a retry, when known.
         alternatives: other concrete next moves.
         partial_results: whatever was collected before the failure.
+        details: structured data about the failure (an MCP error's structured content):
+            kept, redacted, in ``Failure.details`` and the payload; never in the line.
     """
 
     def __init__(
@@ -285,6 +287,7 @@ class ToolError(Exception):
         retry_after: float | None = None,
         alternatives: Iterable[str] = (),
         partial_results: Any = None,
+        details: Any = None,
     ) -> None:
         super().__init__(what)
         self.what = what
@@ -298,6 +301,7 @@ class ToolError(Exception):
         self.retry_after = retry_after
         self.alternatives = tuple(alternatives)
         self.partial_results = partial_results
+        self.details = details
 
     def for_model(self, tool: str = "tool") -> str:
         """The one line the model sees for this error raised by ``tool``."""

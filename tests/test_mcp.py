@@ -1,0 +1,247 @@
+"""MCP both ways, with the real ``mcp`` package: an MCP server's tools through a Session,
+and toolhygiene tools on an MCP server; in process, and over stdio in a real subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+pytest.importorskip("mcp")  # not in the lowest session: mcp needs pydantic 2.12
+
+import mcp
+import mcp.types
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
+
+import toolhygiene as th
+from toolhygiene import mcp as thmcp
+
+validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
+KEY = "sk-ant-api03-" + "M" * 90
+TESTS = Path(__file__).resolve().parent
+
+
+def text_of(result: mcp.types.CallToolResult) -> str:
+    [block] = result.content
+    assert isinstance(block, mcp.types.TextContent)
+    return block.text
+
+
+@th.tool
+def get_order(order_id: str) -> dict[str, str]:
+    """Fetch one order by its id."""
+    if order_id == "ORD-1":
+        return {"id": order_id, "note": f"paid with key {KEY}"}
+    if order_id == "ORD-500":
+        raise ValueError(f"database at postgres://admin:hunter2@10.0.0.7/orders said no ({KEY})")
+    raise th.ToolError(f"no order with id {order_id} exists", retryable=False,
+                       category="not_found", alternatives=["search_orders with the customer id"])
+
+
+# -- toolhygiene tools on an MCP server --------------------------------------------------
+
+
+async def test_the_sdk_hides_what_a_crashing_tool_says() -> None:
+    # Why the server side exists: mcp 2.3 keeps a crash's text from the client.
+    plain = MCPServer("plain")
+
+    @plain.tool()
+    def crash() -> str:
+        raise ValueError("the index is being rebuilt, try again in 5 minutes")
+
+    async with mcp.Client(plain) as client:
+        result = await client.call_tool("crash", {})
+    assert result.is_error and text_of(result) == "Error executing tool crash"
+
+
+async def test_a_failure_leaves_as_an_is_error_result_with_the_line_and_the_payload() -> None:
+    async with mcp.Client(thmcp.server([get_order])) as client:
+        for order_id in ("ORD-9", "ORD-500"):
+            result = await client.call_tool("get_order", {"order_id": order_id})
+            assert result.is_error
+            line = text_of(result)
+            assert line.startswith("[error] get_order: ") and "\n" not in line
+            assert "Error executing tool" not in line
+            assert KEY not in line and "hunter2" not in line and "10.0.0.7" not in line
+            payload = result.structured_content
+            validator.validate(payload)
+            assert payload["message"] == line
+            assert payload["attempted_query"] == {"tool": "get_order",
+                                                  "arguments": {"order_id": order_id}}
+    assert line.startswith("[error] get_order: bad_request. database at [redacted:")
+
+
+async def test_the_not_found_line_keeps_its_category_and_alternatives() -> None:
+    async with mcp.Client(thmcp.server([get_order])) as client:
+        result = await client.call_tool("get_order", {"order_id": "ORD-9"})
+    assert text_of(result) == (
+        "[error] get_order: not_found. no order with id ORD-9 exists. Not transient: the same "
+        "call will fail the same way. Check the name or id, or search for it first, instead of "
+        "repeating the call. Alternatives: search_orders with the customer id.")
+    assert result.structured_content["alternatives"] == ["search_orders with the customer id"]
+
+
+async def test_bad_arguments_get_toolhygienes_words_and_count() -> None:
+    session = th.Session([get_order], max_failures=2)
+    async with mcp.Client(thmcp.server([get_order], session=session)) as client:
+        listed = await client.list_tools()
+        assert listed.tools[0].input_schema == get_order.parameters
+        first = await client.call_tool("get_order", {"order_id": 5})
+        second = await client.call_tool("get_order", {"orderid": "ORD-1"})
+        third = await client.call_tool("get_order", {"order_id": "ORD-1"})
+    assert text_of(first).startswith(
+        "[error] get_order: bad_request. argument 'order_id' must be a valid string, got 5.")
+    assert "unexpected argument 'orderid'" in text_of(second)
+    assert "is now closed" in text_of(second)
+    assert third.is_error and text_of(third).startswith("[error] get_order: unavailable.")
+    assert session.stats()["failures"] == {"get_order": 2}
+
+
+async def test_a_success_is_what_the_model_would_see_through_a_session() -> None:
+    async with mcp.Client(thmcp.server([get_order])) as client:
+        result = await client.call_tool("get_order", {"order_id": "ORD-1"})
+    assert not result.is_error
+    assert json.loads(text_of(result)) == {"id": "ORD-1",
+                                           "note": "paid with key [redacted:anthropic-key]"}
+
+
+def test_a_tool_outside_the_given_session_is_refused() -> None:
+    with pytest.raises(th.UsageError, match="get_order is not one of the session's tools"):
+        thmcp.server_tools([get_order], th.Session([]))
+
+
+# -- an MCP server's tools through a Session ------------------------------------------
+
+
+def foreign_server() -> MCPServer:
+    """A server written without toolhygiene."""
+    server = MCPServer("foreign")
+
+    @server.tool()
+    def weather(city: str, days: int = 1) -> str:
+        """Forecast for a city."""
+        if city == "Pariss":
+            raise SdkToolError(f"unknown city {city!r}; upstream key {KEY}")
+        return f"{city}: 21C for {days} day(s)"
+
+    @server.tool()
+    def audit(entry: str) -> mcp.types.CallToolResult:
+        """Write an audit entry."""
+        return mcp.types.CallToolResult(
+            content=[mcp.types.TextContent(type="text", text="audit log is read-only")],
+            structured_content={"code": 423, "token": KEY, "entry": entry},
+            is_error=True,
+        )
+
+    return server
+
+
+async def test_an_is_error_result_is_a_failure_counted_and_cleared() -> None:
+    async with mcp.Client(foreign_server()) as client:
+        tools = await thmcp.tools(client, max_failures=3)
+        session = th.Session(tools)
+        assert {t.name for t in tools} == {"weather", "audit"}
+        failed = await session.acall("weather", {"city": "Pariss"})
+        assert not failed.ok and failed.failure is not None
+        assert failed.content.startswith("[error] weather: unknown. Error executing tool "
+                                         "weather: unknown city 'Pariss'; upstream key "
+                                         "[redacted:anthropic-key].")
+        assert "Cause not known" in failed.content and KEY not in failed.content
+        assert session.stats()["failures"] == {"weather": 1}
+        assert session.stats()["pending"] == 1
+        ok = await session.acall("weather", {"city": "Paris", "days": 2})
+        assert ok.ok and json.loads(ok.content) == {"result": "Paris: 21C for 2 day(s)"}
+        assert session.stats()["pending"] == 0
+
+
+async def test_structured_content_of_an_error_is_kept_redacted() -> None:
+    async with mcp.Client(foreign_server()) as client:
+        session = th.Session(await thmcp.tools(client))
+        outcome = await session.acall("audit", {"entry": "login"})
+    assert outcome.failure is not None
+    assert outcome.content.startswith("[error] audit: unknown. audit log is read-only.")
+    assert outcome.failure.details == {"code": 423, "token": "[redacted:secret]",
+                                       "entry": "login"}
+    payload = outcome.failure.to_dict()
+    validator.validate(payload)
+    assert payload["details"]["code"] == 423 and KEY not in json.dumps(payload)
+
+
+async def test_arguments_are_checked_against_the_servers_schema_before_sending() -> None:
+    async with mcp.Client(foreign_server()) as client:
+        session = th.Session(await thmcp.tools(client))
+        outcome = await session.acall("weather", {"city": "Paris", "days": "two"})
+        assert session.schemas("anthropic")[0]["input_schema"]["required"] == ["city"]
+    assert outcome.content.startswith(
+        "[error] weather: bad_request. argument 'days': 'two' is not of type 'integer'.")
+    assert outcome.attempts == 0  # nothing was sent
+
+
+async def test_a_toolhygiene_servers_payload_keeps_its_category_on_the_client() -> None:
+    async with mcp.Client(thmcp.server([get_order])) as client:
+        session = th.Session(await thmcp.tools(client))
+        outcome = await session.acall("get_order", {"order_id": "ORD-9"})
+    assert outcome.failure is not None
+    assert outcome.failure.category is th.Category.NOT_FOUND
+    assert outcome.content.startswith("[error] get_order: not_found. get_order: not_found. no "
+                                      "order with id ORD-9 exists.")
+    assert outcome.failure.alternatives == ("search_orders with the customer id",)
+
+
+# -- stdio: the protocol stream carries nothing else ----------------------------------
+
+
+async def test_a_stdio_server_never_writes_a_byte_of_log_to_stdout() -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get(
+        "PYTHONPATH", "")])}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(TESTS / "mcp_stdio_server.py"), env=env,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    requests: list[dict[str, Any]] = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "lookup", "arguments": {"city": "Pariss"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "lookup", "arguments": {"city": "Atlantis"}}},
+    ]
+    answers: dict[int, Any] = {}
+    try:
+        for request in requests:
+            proc.stdin.write((json.dumps(request) + "\n").encode())
+            await proc.stdin.drain()
+            if "id" in request:  # every byte up to its answer must be protocol
+                line = await asyncio.wait_for(proc.stdout.readline(), 60)
+                answer = json.loads(line)
+                assert answer["jsonrpc"] == "2.0" and answer["id"] == request["id"]
+                answers[answer["id"]] = answer
+        proc.stdin.close()
+        rest, errors = await asyncio.wait_for(
+            asyncio.gather(proc.stdout.read(), proc.stderr.read()), 60)
+        await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    assert rest == b""  # nothing after the answers either
+    for number, city in ((2, "Pariss"), (3, "Atlantis")):
+        result = answers[number]["result"]
+        assert result["isError"] is True
+        assert result["content"][0]["text"].startswith("[error] lookup: ")
+        validator.validate(result["structuredContent"])
+        assert city in json.dumps(result["structuredContent"]["attempted_query"])
+    assert "hunter2" not in json.dumps(answers) and "10.0.0.7" not in json.dumps(answers)
+    log = errors.decode()
+    assert "tool.failed" in log and "tool.retry" in log  # the log went to stderr, whole
+    assert "Traceback (most recent call last)" in log
+    assert "looking up Pariss" in log  # the tool's own print too
