@@ -36,3 +36,15 @@ def test_demo_compares_with_what_users_write_and_is_the_same_everywhere() -> Non
     assert "x less context than 'Error: {exc}'" in out
     assert "127.0.0.1" not in out and str(ROOT) not in out
     assert run("examples/demo.py") == out  # no port or path changes a figure
+
+
+def test_coordinator_keeps_the_answer_and_annotates_the_gap() -> None:
+    out = run("examples/coordinator.py")
+    assert 'research_tides: {"brest": {"high": "14:05"' in out
+    assert '[gap] research_currents {"stations": ["ouessant", "sein"]}: ' in out
+    assert "station sein answered 503" in out
+    assert 'Salvaged: {"ouessant": {"heading": "NE", "knots": 2.1}}.' in out
+    assert "Alternatives: ask for the stations other than sein." in out
+    assert ("the coordinator's model reads: [error] delegate: upstream. research_currents: "
+            "station sein answered 503. Transient: a retry may succeed.") in out
+    assert "127.0.0.1" not in out

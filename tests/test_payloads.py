@@ -58,7 +58,8 @@ def test_optional_pillars_are_absent_when_unknown() -> None:
     payload = th.Session([ping]).call("ping").failure.to_dict()  # type: ignore[union-attr]
     validator.validate(payload)
     assert set(payload) == {"isError", "errorCategory", "isRetryable", "message", "tool",
-                            "category"}
+                            "category", "reason"}
+    assert payload["reason"] == "access denied"
     assert payload["errorCategory"] == "permission" and payload["isRetryable"] is False
 
 
@@ -88,10 +89,11 @@ def failures(draw: st.DrawFn) -> th.Failure:
     """Failures as toolhygiene makes them: every text already made safe (``sanitize``)."""
     category = draw(st.sampled_from(list(th.Category)))
     safe = text.map(lambda t: th.sanitize(t, 300))
+    uncertain = draw(st.booleans())
     return th.Failure(
         tool=draw(st.from_regex(r"[a-z_]{1,20}", fullmatch=True)),
         category=category,
-        retryable=draw(st.booleans()),
+        retryable=draw(st.booleans()) and not uncertain,  # as classify() makes them
         message=draw(safe),
         instead=draw(safe),
         retry_after=draw(st.none() | st.floats(0, 3600)),
@@ -102,7 +104,7 @@ def failures(draw: st.DrawFn) -> th.Failure:
         count=draw(st.integers(0, 9)),
         repeats=draw(st.integers(0, 9)),
         closes=draw(st.booleans()),
-        uncertain=draw(st.booleans()),
+        uncertain=uncertain,
         coarse=draw(st.none() | st.sampled_from(list(th.CoarseClass))),
     )
 
@@ -117,6 +119,7 @@ def test_every_payload_we_emit_validates_and_reads_back(failure: th.Failure) -> 
     assert "\n" not in payload["message"] and len(payload["message"]) <= 300
     back = th.Failure.from_dict(json.dumps(payload))
     assert back.retryable is payload["isRetryable"]
+    assert back.uncertain is failure.uncertain
     assert back.label in (failure.label, "unavailable") or failure.status == "closed"
 
 
@@ -333,3 +336,38 @@ def test_the_line_from_any_payload_is_one_true_capped_line(
         assert "Transient" in line and "Not transient" not in line
     else:
         assert "Transient:" not in line
+
+
+def test_an_uncertain_subagent_failure_stays_uncertain_for_the_coordinator() -> None:
+    inner = th.Failure(tool="charge_card", category=th.Category.UPSTREAM, retryable=False,
+                       uncertain=True, message="the payment service timed out reading")
+
+    @th.tool
+    def pay(order_id: str) -> dict[str, Any]:
+        """Have the payments subagent charge an order."""
+        return inner.to_dict()
+
+    line = th.Session([pay]).call("pay", {"order_id": "ORD-1"}).content
+    assert line.startswith("[error] pay: upstream. charge_card: the payment service timed out "
+                           "reading. Outcome unknown")
+    assert line.endswith("Check whether it took effect before calling pay again.")
+    assert "Transient" not in line and "will fail the same way" not in line
+
+
+def test_attempted_arguments_keep_their_json_shape_and_lose_their_secrets() -> None:
+    @th.tool
+    def survey(stations: list[str], options: dict[str, Any], depth: float = 1.0) -> str:
+        """Survey stations."""
+        raise th.ToolError("survey failed", retryable=False)
+
+    outcome = th.Session([survey]).call("survey", {
+        "stations": ["brest", "sein"], "options": {"min": 1, "token": KEY, "note": f"k {KEY}"}})
+    arguments = outcome.failure.to_dict()["attempted_query"]["arguments"]  # type: ignore[union-attr]
+    assert arguments == {"stations": ["brest", "sein"], "options": {
+        "min": 1, "token": "[redacted:secret]", "note": "k [redacted:anthropic-key]"}}
+    refused = th.Session([survey]).call("survey", {"stations": [], "options": {},
+                                                   "depth": math.nan})
+    payload = refused.failure.to_dict()  # type: ignore[union-attr]
+    assert payload["attempted_query"]["arguments"]["depth"] == "nan"
+    json.dumps(payload, allow_nan=False)
+    validator.validate(payload)

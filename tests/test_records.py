@@ -105,7 +105,7 @@ def test_configured_cap_applies() -> None:
 def test_optional_fields_are_absent_not_null() -> None:
     bare = failure(th.Category.AUTH).to_dict()
     assert set(bare) == {"isError", "errorCategory", "isRetryable", "message", "tool",
-                         "category"}
+                         "category", "reason"}
     full = failure(th.Category.RATE_LIMIT, retry_after=3.0, attempted={"order_id": "ORD-1"},
                    partial_results=[1, 2], alternatives=("ask the user",)).to_dict()
     assert full["retryAfterSeconds"] == 3.0

@@ -152,8 +152,10 @@ async def test_the_coordinators_session_sees_a_failed_subagent_as_a_failure() ->
     session = th.Session([delegate], max_failures=2)
     first = await session.acall("delegate", {"topic": "tides"})
     assert not first.ok
-    assert first.content.startswith("[error] delegate: upstream. research: upstream. the "
-                                    "archive is offline.")
+    assert first.content == (
+        "[error] delegate: upstream. research: the archive is offline. Transient: a retry may "
+        "succeed. The service behind delegate is failing; try once more later, else continue "
+        "without it and tell the user. Alternatives: try research_web.")
     assert first.content.endswith("Alternatives: try research_web.")
     second = await session.acall("delegate", {"topic": "winds"})
     assert second.failure is not None and second.failure.closes

@@ -73,6 +73,8 @@ def _attempted(value: Any) -> bool:
 
 _OPTIONAL: dict[str, Callable[[Any], bool]] = {
     "tool": lambda v: _string(v) and bool(v),
+    "reason": _string,
+    "outcomeUnknown": lambda v: isinstance(v, bool),
     "category": lambda v: _string(v) and v in _FINE,
     "retryAfterSeconds": lambda v: _number(v) and v >= 0,
     "attempted_query": _attempted,
@@ -118,8 +120,13 @@ def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
     else:
         coarse = CoarseClass(named)
         category = NEAREST[coarse]
-    # A toolhygiene line: its tool and words stay, its prefix goes.
-    message = str(payload["message"]).removeprefix("[error] ")
+    # What failed, in the sender's words; the verdict and advice are this tool's own.
+    reason, inner = payload.get("reason"), payload.get("tool")
+    if reason and inner:
+        message = f"{inner}: {reason}"
+    else:  # a whole line (a toolhygiene one loses its prefix) or another agent's text
+        message = str(reason or payload["message"]).removeprefix("[error] ")
+    uncertain = payload.get("outcomeUnknown") is True
     wait = payload.get("retryAfterSeconds")
     retry_after = float(wait) if wait is not None and math.isfinite(wait) else None
     alternatives = (sanitize(a[:RAW_CAP], cap // 2) for a in payload.get("alternatives", ()))
@@ -127,7 +134,8 @@ def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
         tool=tool,
         category=category,
         coarse=coarse,
-        retryable=bool(payload["isRetryable"]),
+        retryable=bool(payload["isRetryable"]) and not uncertain,
+        uncertain=uncertain,
         message=sanitize(message, cap),
         retry_after=retry_after,
         partial_results=redact_data(payload.get("partial_results")),

@@ -179,8 +179,9 @@ class Failure:
     def to_dict(self) -> dict[str, Any]:
         """The structured payload another agent reads: the category (fine and coarse)
         with ``isRetryable``, the attempted call with its redacted arguments, partial
-        results and alternatives. Optional fields are absent when unknown, never
-        invented; every value is plain JSON (``json.dumps`` takes it as it is)."""
+        results and alternatives. ``message`` is the whole line; ``reason`` only what
+        failed; ``outcomeUnknown`` says the call may have taken effect. Optional fields
+        are absent when unknown, never invented; every value is plain JSON."""
         payload: dict[str, Any] = {
             "isError": True,
             "errorCategory": (self.coarse or self.category.coarse).value,
@@ -188,15 +189,21 @@ class Failure:
             "message": self.line(),
             "tool": self.tool,
         }
+        if self.message and self.status != "closed":
+            payload["reason"] = self.message
+        if self.uncertain:
+            payload["outcomeUnknown"] = True
         if self.coarse is None:
             payload["category"] = self.category.value
         if self.retry_after is not None:
             payload["retryAfterSeconds"] = self.retry_after
         if self.attempted is not None:
-            payload["attempted_query"] = {
-                "tool": self.tool,
-                "arguments": _json_data(dict(self.attempted)),
-            }
+            arguments = _json_data(dict(self.attempted))
+            payload["attempted_query"] = (
+                {"tool": self.tool, "arguments": arguments}
+                if isinstance(arguments, dict)
+                else f"{self.tool}({arguments})"  # no JSON form: the call as text
+            )
         if self.partial_results is not None:
             payload["partial_results"] = _json_data(self.partial_results)
         if self.alternatives:
@@ -235,6 +242,8 @@ FAILURE_SCHEMA: dict[str, Any] = {
         "isRetryable": {"type": "boolean"},
         "message": {"type": "string", "minLength": 1},
         "tool": {"type": "string", "minLength": 1},
+        "reason": {"type": "string"},
+        "outcomeUnknown": {"type": "boolean"},
         "category": {"enum": _FINE},
         "retryAfterSeconds": {"type": "number", "minimum": 0},
         "attempted_query": {

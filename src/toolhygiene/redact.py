@@ -18,6 +18,7 @@ any shape costs time in proportion to its length.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -195,15 +196,45 @@ def redact_data(value: Any, depth: int = 0) -> Any:
 def safe_arguments(arguments: Mapping[Any, Any], cap: int) -> dict[str, Any]:
     """The model's own arguments, as shown back to it in ``attempted``: kept unless
     secret-shaped (a secret format, or the value of an argument named like a secret).
-    E-mail addresses and host names it sent are not news to it and stay."""
-    shown: dict[str, Any] = {}
-    for key, value in arguments.items():
-        name = valid(plain(key, 64))
-        if _labelled(name, value):
-            shown[name] = placeholder("secret")
-        elif isinstance(value, (int, float, bool)) or value is None:
-            shown[name] = value
-        else:
-            text = value if isinstance(value, str) else bounded_repr(value, RAW_CAP)
-            shown[name] = sanitize(text, cap // 2, internals=False)
-    return shown
+    E-mail addresses and host names it sent are not news to it and stay. Lists and
+    objects keep their shape (four levels, twenty items, twice the line cap; past that,
+    their redacted text): the payload another agent reads has the JSON the model sent."""
+    return {
+        valid(plain(key, 64)): _safe_value(valid(plain(key, 64)), value, cap, 0)
+        for key, value in arguments.items()
+    }
+
+
+_SHAPE_DEPTH = 4
+_SHAPE_ITEMS = 20
+
+
+def _safe_value(name: str, value: Any, cap: int, depth: int) -> Any:
+    if _labelled(name, value):
+        return placeholder("secret")
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return value if math.isfinite(value) else str(value)  # JSON has no NaN
+    if isinstance(value, str):
+        return sanitize(value, cap // 2, internals=False)
+    shaped = _shaped(name, value, cap, depth)
+    if shaped is not None and len(repr(shaped)) <= cap * 2:
+        return shaped
+    return sanitize(bounded_repr(value, RAW_CAP), cap // 2, internals=False)
+
+
+def _shaped(name: str, value: Any, cap: int, depth: int) -> Any:
+    """A small list or object of the arguments with each part made safe, else ``None``."""
+    if depth >= _SHAPE_DEPTH or not isinstance(value, (list, tuple, Mapping)):
+        return None
+    if len(value) > _SHAPE_ITEMS:
+        return None
+    if isinstance(value, Mapping):
+        if not all(isinstance(k, str) for k in value):
+            return None
+        return {
+            valid(plain(k, 64)): _safe_value(valid(plain(k, 64)), v, cap, depth + 1)
+            for k, v in value.items()
+        }
+    return [_safe_value(name, v, cap, depth + 1) for v in value]
