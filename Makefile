@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/observed_round.py
 	$(PY) benchmarks/import_time.py
 	$(PY) benchmarks/store.py
+	$(PY) benchmarks/payload_check.py
 
 # The README's schema table, next to pydantic-ai and the OpenAI Agents SDK (the bench group).
 schema-table: $(STAMP)

@@ -31,7 +31,9 @@ NEAREST: Mapping[CoarseClass, Category] = {
 """The fine category a coarse class is handled as (retry policy only; the line says the
 coarse class)."""
 
-_MARK = '"isError"'
+_MARKS = ('"isError": true', '"isError":true')
+"""One is in the JSON text of a payload (as ``json.dumps`` writes it, spaced or compact,
+and as other JSON writers do); a text with neither is not parsed."""
 _MAX_TEXT = 1_048_576
 """JSON texts longer than this are not read as payloads (a result, not an error)."""
 
@@ -95,7 +97,7 @@ def recognise(value: Any) -> Mapping[str, Any] | None:
         if len(value) > _MAX_TEXT:
             return None
         text = value.decode("utf-8", "replace") if not isinstance(value, str) else value
-        if not text.lstrip().startswith("{") or _MARK not in text:
+        if not text.lstrip().startswith("{") or not any(mark in text for mark in _MARKS):
             return None
         try:
             value = json.loads(text)
