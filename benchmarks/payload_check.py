@@ -30,19 +30,25 @@ def per_call(fn: Any, number: int) -> float:
     return min(timeit.repeat(fn, number=number, repeat=5)) / number
 
 
+def measure(value: Any) -> tuple[float, float]:
+    """Seconds per ``Session.call`` of a tool returning ``value``, and per check of it."""
+
+    @th.tool(name="result")
+    def result() -> Any:
+        """Return the value."""
+        return value
+
+    session = th.Session([result])
+    number = 200 if len(str(value)) > 1_000 else 5_000
+    call = per_call(lambda: session.call("result"), number)
+    check = per_call(lambda: recognise(value), number)
+    return call, check
+
+
 def main() -> int:
     worst = 0.0
     for label, value in RESULTS.items():
-
-        @th.tool(name="result")
-        def result() -> Any:
-            """Return the value."""
-            return value
-
-        session = th.Session([result])
-        number = 200 if len(str(value)) > 1_000 else 5_000
-        call = per_call(lambda: session.call("result"), number)
-        check = per_call(lambda: recognise(value), number)
+        call, check = measure(value)
         share = check / call
         worst = max(worst, share)
         print(f"{label:>28}: call {call * 1e6:8.1f} us, check {check * 1e6:7.2f} us, "
