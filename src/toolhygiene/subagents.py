@@ -19,7 +19,6 @@ failure, and nothing retries it.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -142,6 +141,8 @@ async def gather_subagents(
         One ``SubagentResult`` per call, in the order given: answers, and failures as
         gaps (which query, what was salvaged, what to try).
     """
+    import asyncio  # with async code only: ``import toolhygiene`` does not load it
+
     planned = [(_as_tool(agent, retries, timeout), dict(args or {})) for agent, args in calls]
     done = await asyncio.gather(*(_run(tool, args) for tool, args in planned))
     return [
