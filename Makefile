@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOX := $(VENV)/bin/nox
 
-.PHONY: demo test lint unit lowest docs bench schema-table clean redis-server
+.PHONY: demo test lint unit lowest docs bench schema-table peers clean redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ bench: $(STAMP)
 schema-table: $(STAMP)
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group bench
 	$(PY) benchmarks/schema_table.py --write
+
+# The README's side-by-side table and benchmarks/peers.png: each framework's default and the
+# same framework with toolhygiene (the bench group).
+peers: $(STAMP)
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group bench
+	$(PY) benchmarks/peers.py
 
 clean:
 	rm -rf $(VENV) .nox .pytest_cache .mypy_cache .ruff_cache .coverage .hypothesis site

@@ -8,6 +8,9 @@
   floor (uv's ``--resolution lowest-direct``), and the wheel built with the oldest
   hatchling that ``build-system.requires`` allows (light hypothesis profile).
 - ``docs``: the API reference, warnings as errors.
+- ``integrations``: the integrations with other frameworks' loops (``integration_tests/``),
+  against the real Anthropic SDK, OpenAI Agents SDK, LangGraph and pydantic-ai, once, on
+  the main Python (the four-Python suite does not install them).
 
 Interpreters are looked up on ``PATH`` and in pyenv's versions folder (``$PYENV_ROOT``,
 ``pyenv root``, ``~/.pyenv``); nothing is downloaded.
@@ -38,7 +41,7 @@ nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True
 nox.options.download_python = "never"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["lint", "tests", "lowest", "docs"]
+nox.options.sessions = ["lint", "tests", "lowest", "docs", "integrations"]
 # Bytecode compiled at install: the suite starts many interpreters, and a machine that sets
 # PYTHONDONTWRITEBYTECODE would otherwise compile every import again in each of them.
 os.environ.update(
@@ -112,7 +115,8 @@ def _pytest_args(session: nox.Session) -> list[str]:
 def lint(session: nox.Session) -> None:
     """ruff and mypy strict over everything that is checked in."""
     session.install("-e", ".", "--group", "lint")
-    session.run("ruff", "check", "src", "tests", "examples", "benchmarks", "noxfile.py")
+    session.run("ruff", "check", "src", "tests", "integration_tests", "examples", "benchmarks",
+                "noxfile.py")
     session.run("ruff", "format", "--check", "src")
     session.run("mypy")
 
@@ -203,6 +207,14 @@ meta = Metadata.from_email(text, validate=True)
 print(wheel.name, "Metadata-Version", meta.metadata_version,
       "License-Expression", meta.license_expression)
 """
+
+
+@nox.session(python=MAIN)
+def integrations(session: nox.Session) -> None:
+    """toolhygiene inside the Anthropic tool runner, the OpenAI Agents SDK, LangGraph and
+    pydantic-ai: each against its real package; nothing may be skipped."""
+    session.install("-e", ".", "--group", "integrations")
+    session.run("pytest", "integration_tests", *_pytest_args(session))
 
 
 @nox.session(python=MAIN)

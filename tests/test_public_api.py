@@ -31,10 +31,12 @@ def test_all_is_sorted_and_complete() -> None:
 def test_core_imports_without_the_recognised_libraries() -> None:
     """toolhygiene recognises their exceptions by name; importing it imports none of them."""
     blocked = ["httpx", "httpx2", "requests", "aiohttp", "openai", "anthropic", "botocore",
-               "psycopg", "psycopg2", "urllib3"]
+               "psycopg", "psycopg2", "urllib3",
+               # the frameworks of toolhygiene.integrations, each an optional extra
+               "agents", "langchain_core", "langgraph", "pydantic_ai"]
     code = (
         import_blocker(blocked) +
-        "import toolhygiene as th\n"
+        "import toolhygiene as th, toolhygiene.integrations\n"
         "try:\n"
         "    raise ConnectionRefusedError(111, 'Connection refused')\n"
         "except OSError as e:\n"

@@ -493,6 +493,14 @@ class Session:
                 closed.
         """
         turn = loop.read(response, format)
+        self._handle_turn(turn, messages, mirror)
+        return turn.step
+
+    def _handle_turn(
+        self, turn: loop.Turn, messages: Messages, mirror: Messages | None = None
+    ) -> list[Outcome]:
+        """``handle`` once the turn is read; the outcomes of its calls. The integrations
+        (``toolhygiene.integrations``) read their turns themselves and come in here."""
         self._conversation.check(turn, messages, mirror)
         outcomes: list[Outcome] = []
         if turn.calls:
@@ -510,7 +518,8 @@ class Session:
             ]
             outcomes.append(self.call(first.name, first.arguments, call_id=first.id))
             outcomes.extend(future.result() for future in running)
-        return self._finish(turn, outcomes, messages, mirror)
+        self._finish(turn, outcomes, messages, mirror)
+        return outcomes
 
     async def ahandle(
         self,
@@ -525,15 +534,23 @@ class Session:
         import asyncio  # imported by the caller already: it is awaiting this
 
         turn = await loop.aread(response, format)
+        await self._ahandle_turn(turn, messages, mirror)
+        return turn.step
+
+    async def _ahandle_turn(
+        self, turn: loop.Turn, messages: Messages, mirror: Messages | None = None
+    ) -> list[Outcome]:
+        """``_handle_turn`` for async code."""
         self._conversation.check(turn, messages, mirror)
         outcomes = await asyncio.gather(
             *(self.acall(c.name, c.arguments, call_id=c.id) for c in turn.calls)
         )
-        return self._finish(turn, outcomes, messages, mirror)
+        self._finish(turn, outcomes, messages, mirror)
+        return outcomes
 
     def _finish(
         self, turn: loop.Turn, outcomes: list[Outcome], messages: Messages, mirror: Messages | None
-    ) -> Step:
+    ) -> None:
         loop.finish(
             turn,
             outcomes,
@@ -544,7 +561,6 @@ class Session:
             mirror=mirror,
         )
         self._conversation.served(turn)
-        return turn.step
 
     # -- the conversation -------------------------------------------------------------
 

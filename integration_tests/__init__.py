@@ -1,0 +1,1 @@
+"""Integration tests: toolhygiene inside other frameworks (nox -s integrations)."""

@@ -1,0 +1,175 @@
+"""A LangGraph graph with toolhygiene's ToolNode, driven by LangChain's fake chat model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.prebuilt import tools_condition
+
+import toolhygiene as th
+from integration_tests.tools import DSN, World
+from toolhygiene.formats import check
+from toolhygiene.integrations.langgraph import HygieneToolNode, tool_node
+
+Calls = list[tuple[str, dict[str, Any]]]
+
+
+def turns(*rounds: Calls, answer: str = "done") -> list[AIMessage]:
+    out = [
+        AIMessage(content="", tool_calls=[
+            {"name": name, "args": args, "id": f"call_{r}_{i}", "type": "tool_call"}
+            for i, (name, args) in enumerate(calls)
+        ])
+        for r, calls in enumerate(rounds)
+    ]
+    return [*out, AIMessage(content=answer)]
+
+
+def graph(node: HygieneToolNode, replies: list[AIMessage],
+          seen: list[list[AnyMessage]]) -> Any:
+    model = GenericFakeChatModel(messages=iter(replies))
+
+    def agent(state: MessagesState) -> dict[str, Any]:
+        seen.append(list(state["messages"]))          # exactly what the model receives
+        return {"messages": [model.invoke(state["messages"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", node)
+    builder.add_edge(START, "agent")
+    builder.add_conditional_edges("agent", tools_condition)
+    builder.add_edge("tools", "agent")
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def as_chat(messages: list[AnyMessage]) -> list[dict[str, Any]]:
+    from toolhygiene.integrations.langgraph import _as_chat
+    return [_as_chat(m) for m in messages]
+
+
+RUN: dict[str, Any] = {"configurable": {"thread_id": "t1"}}
+
+
+def tool_results(messages: list[AnyMessage]) -> list[ToolMessage]:
+    return [m for m in messages if isinstance(m, ToolMessage)]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_the_line_with_status_error_and_the_closed_notice(asynchronous: bool) -> None:
+    world = World()
+    replies = turns([("get_weather", {"city": "Pariss"})], [("read_db", {"table": "x"})],
+                    [("read_db", {"table": "x"})])
+    seen: list[list[AnyMessage]] = []
+    app = graph(tool_node(th.Session(world.tools())), replies, seen)
+    question = {"messages": [HumanMessage("Weather in Paris?")]}
+    if asynchronous:
+        await app.ainvoke(question, RUN)
+    else:
+        app.invoke(question, RUN)
+    results = tool_results(seen[-1])
+    assert [m.status for m in results] == ["error", "error", "error"]
+    assert results[0].content == (
+        "[error] get_weather: not_found. no city named Pariss. Not transient: the same call "
+        "will fail the same way. Call get_weather with the city's correct name."
+    )
+    assert str(results[1].content).startswith("[error] read_db: ")
+    assert DSN not in str(seen)
+    assert "hunter2" not in str(seen)
+    assert results[2].content == (
+        "[error] read_db: unavailable. read_db was closed after 1 failure in this "
+        "conversation; this call did not run. Continue without it, or tell the user what "
+        "you could not do."
+    )
+    assert world.ran == ["get_weather:Pariss", "read_db:x"]
+    check(as_chat(seen[-1]), "openai_chat")
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_recovered_errors_leave_the_graph_state(asynchronous: bool) -> None:
+    """The same clearing as Session.handle: the round of failures goes whole, the note
+    rides in the successful result."""
+    world = World(blips=0)
+    replies = turns([("get_weather", {"city": "Pariss"})], [("get_weather", {"city": "Paris"})])
+    seen: list[list[AnyMessage]] = []
+    with th.Session(world.tools()) as session:
+        app = graph(tool_node(session), replies, seen)
+        question = {"messages": [HumanMessage("Weather in Paris?")]}
+        final = (await app.ainvoke(question, RUN)) if asynchronous else app.invoke(question, RUN)
+    last = seen[-1]
+    assert [type(m).__name__ for m in last] == ["HumanMessage", "AIMessage", "ToolMessage"]
+    (result,) = tool_results(last)
+    assert result.status == "success"
+    assert result.content == (
+        "21C, clear\n\n[recovered] get_weather succeeded after 1 failed call; that error "
+        "was removed."
+    )
+    assert final["messages"][-1].content == "done"
+    check(as_chat(last), "openai_chat")
+
+
+def test_the_same_as_session_handle() -> None:
+    """The graph's state after clearing is, message for message, what Session.handle
+    leaves in a Chat Completions list for the same conversation."""
+    from toolhygiene.testing import model_turn
+
+    rounds: list[Calls] = [
+        [("get_weather", {"city": "Pariss"}), ("read_db", {"table": "x"})],
+        [("get_weather", {"city": "Paris"})],
+    ]
+    seen: list[list[AnyMessage]] = []
+    app = graph(tool_node(th.Session(World(blips=0).tools(), max_failures=3)),
+                turns(*rounds), seen)
+    app.invoke({"messages": [HumanMessage("q")]}, RUN)
+
+    messages: list[Any] = [{"role": "user", "content": "q"}]
+    with th.Session(World(blips=0).tools(), max_failures=3) as session:
+        for calls in rounds:
+            session.handle(model_turn("openai_chat", calls), messages)
+    shape = [(m["role"], m.get("content") or "") for m in messages]
+    assert [(c["role"], c["content"]) for c in as_chat(seen[-1])] == shape
+    assert "[error cleared]" in str(shape)  # the mixed round was shrunk, not removed
+
+
+def test_caps_are_per_thread() -> None:
+    world = World()
+    made: list[str | None] = []
+
+    def per_thread(thread: str | None) -> th.Session:
+        made.append(thread)
+        return th.Session(world.tools())
+
+    node = tool_node(per_thread)
+    for thread in ("a", "b"):
+        seen: list[list[AnyMessage]] = []
+        app = graph(node, turns([("read_db", {"table": "x"})], [("read_db", {"table": "x"})]),
+                    seen)
+        app.invoke({"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": thread}})
+        contents = [m.content for m in tool_results(seen[-1])]
+        assert "unavailable" in contents[1]
+    assert made == [None, "a", "b"]
+    assert world.ran == ["read_db:x", "read_db:x"]  # once per thread, then closed there
+
+
+def test_one_session_refuses_a_second_thread() -> None:
+    node = tool_node(th.Session(World().tools()))
+    def reply() -> list[AIMessage]:
+        return turns([("read_db", {"table": "x"})])
+    graph(node, reply(), []).invoke({"messages": [HumanMessage("q")]},
+                                    {"configurable": {"thread_id": "a"}})
+    with pytest.raises(th.UsageError, match="one Session per thread"):
+        graph(node, reply(), []).invoke({"messages": [HumanMessage("q")]},
+                                        {"configurable": {"thread_id": "b"}})
+
+
+def test_the_tools_carry_the_sessions_definitions() -> None:
+    session = th.Session(World().tools())
+    node = tool_node(session)
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    sent = [convert_to_openai_tool(t) for t in node.tools_by_name.values()]
+    assert [s["function"]["parameters"] for s in sent] == [
+        d["function"]["parameters"] for d in session.schemas("openai_chat")]

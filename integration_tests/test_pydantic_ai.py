@@ -1,0 +1,99 @@
+"""A pydantic-ai agent with toolhygiene's toolset, driven by pydantic-ai's FunctionModel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_ai import Agent
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+import toolhygiene as th
+from integration_tests.tools import DSN, World
+from toolhygiene.integrations.pydantic_ai import toolset
+
+Calls = list[tuple[str, dict[str, Any]]]
+
+
+def scripted(rounds: list[Calls], seen: list[list[tuple[str, str]]]) -> FunctionModel:
+    """A model that asks for ``rounds`` in turn, then answers; ``seen`` gets, for each
+    request, the outcome and text of every tool result the model received in it."""
+    left = list(rounds)
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        last = messages[-1]
+        assert isinstance(last, ModelRequest)
+        seen.append([(part.outcome, part.model_response_str(wrap_if_error=False))
+                     for part in last.parts if isinstance(part, ToolReturnPart)])
+        if not left:
+            return ModelResponse(parts=[TextPart("done")])
+        return ModelResponse(parts=[ToolCallPart(name, args, tool_call_id=f"c{len(seen)}_{i}")
+                                    for i, (name, args) in enumerate(left.pop(0))])
+
+    return FunctionModel(respond)
+
+
+async def test_fixable_retries_other_failures_as_they_are_closed_notice() -> None:
+    world = World(blips=1)
+    seen: list[list[tuple[str, str]]] = []
+    rounds: list[Calls] = [
+        [("get_weather", {"city": "Pariss"})],
+        [("read_db", {"table": "orders"})],
+        [("read_db", {"table": "orders"})],
+        [("read_db", {"table": "orders"})],
+        [("get_weather", {"city": "Paris"})],
+    ]
+    agent = Agent(scripted(rounds, seen), toolsets=[toolset(th.Session(world.tools()))])
+    result = await agent.run("Weather in Paris?")
+    assert result.output == "done"  # the closed tool did not end the run
+    outcomes = [parts[0][0] for parts in seen[1:]]
+    got = [parts[0][1] for parts in seen[1:]]
+    # fixable: a retry; the others, as they are; success at last
+    assert outcomes == ["retried", "failed", "failed", "failed", "success"]
+    assert got[0] == (
+        "[error] get_weather: not_found. no city named Pariss. Not transient: the same call "
+        "will fail the same way. Call get_weather with the city's correct name."
+    )
+    assert got[1].startswith("[error] read_db: ")
+    assert got[1].endswith("is now closed: do not call it again. Continue without it, or "
+                           "tell the user what you could not do.")
+    assert DSN not in str(seen)
+    assert "hunter2" not in str(seen)
+    notice = (
+        "[error] read_db: unavailable. read_db was closed after 1 failure in this "
+        "conversation; this call did not run. Continue without it, or tell the user what "
+        "you could not do."
+    )
+    assert got[2] == notice
+    assert got[3] == notice
+    assert got[4] == "21C, clear"
+    assert world.ran == ["get_weather:Pariss", "read_db:orders", "get_weather:Paris",
+                         "get_weather:Paris"]
+
+
+def test_sync_run_and_the_sessions_definitions() -> None:
+    world = World(blips=0)
+    seen: list[list[tuple[str, str]]] = []
+    defined: list[Any] = []
+    session = th.Session(world.tools())
+    model = scripted([[("get_weather", {"city": "Paris"})]], seen)
+    inner = model.function
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        defined.extend(info.function_tools)
+        assert inner is not None
+        return inner(messages, info)  # type: ignore[return-value]
+
+    agent = Agent(FunctionModel(respond), toolsets=[toolset(session)])
+    assert agent.run_sync("q").output == "done"
+    assert seen[1] == [("success", "21C, clear")]
+    first = {t.name: t.parameters_json_schema for t in defined[:2]}
+    assert first == {d["function"]["name"]: d["function"]["parameters"]
+                     for d in session.schemas("openai_chat")}

@@ -1,0 +1,219 @@
+"""A LangGraph ``ToolNode`` whose tools run through toolhygiene.
+
+LangGraph's ``ToolNode`` re-raises a tool's exception by default (since 1.0.1), or with
+``handle_tool_errors=True`` answers ``"Error: {repr}\\n Please fix your mistakes."``. The
+node built here runs each call through a Session and answers with a ``ToolMessage`` whose
+content is the line and whose ``status`` is ``"error"``. Caps are per conversation: one
+Session per LangGraph thread (``config["configurable"]["thread_id"]``).
+
+Recovered errors are cleared from the graph's message state by the very code of
+``Session.handle``: the state's messages are read as a Chat Completions list, the turn
+goes through the Session's own round (running, clearing, the note), and what changed comes
+back as LangGraph updates: ``RemoveMessage`` for a round removed whole, the same message
+(same id) with the stub for a shrunk result, and the new ``ToolMessage``s.
+
+::
+
+    from toolhygiene.integrations.langgraph import tool_node
+
+    node = tool_node(lambda thread: th.Session([get_weather]))   # a Session per thread
+    graph.add_node("tools", node)
+    model = chat_model.bind_tools(list(node.tools_by_name.values()))
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, RemoveMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.prebuilt import ToolNode
+
+from toolhygiene import loop
+from toolhygiene._exceptions import UsageError
+from toolhygiene.session import Outcome, Session
+
+__all__ = ["HygieneToolNode", "tool_node"]
+
+Sessions = Session | Callable[[str | None], Session]
+"""One Session (one conversation), or a function making the Session of a thread id."""
+
+
+class HygieneToolNode(ToolNode):
+    """A ``ToolNode`` that runs every call through the Session of the graph's thread."""
+
+    def __init__(
+        self, sessions: Sessions, *, name: str = "tools", messages_key: str = "messages"
+    ) -> None:
+        self._make = sessions if not isinstance(sessions, Session) else None
+        self._sessions: dict[str | None, Session] = {}
+        self._lock = threading.Lock()
+        if isinstance(sessions, Session):
+            self._only: Session | None = sessions
+            template = sessions
+        else:
+            self._only = None
+            template = self._session(None)
+        super().__init__(_tools(template), name=name, messages_key=messages_key)
+
+    def _session(self, thread: str | None) -> Session:
+        with self._lock:
+            if self._only is not None:
+                bound = self._sessions.setdefault(thread, self._only)
+                if len(self._sessions) > 1:
+                    del self._sessions[thread]
+                    raise UsageError(
+                        "this tool node's Session serves one conversation and the graph ran "
+                        f"another thread ({thread!r}): pass tool_node(lambda thread: "
+                        "th.Session(...)) to have one Session per thread"
+                    )
+                return bound
+            found = self._sessions.get(thread)
+            if found is None:
+                assert self._make is not None
+                found = self._sessions[thread] = self._make(thread)
+            return found
+
+    def session_of(self, thread: str | None) -> Session:
+        """The Session of the LangGraph thread ``thread`` (made on first use)."""
+        return self._session(thread)
+
+    def _func(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
+        session, read = self._read(input, config)
+        outcomes = session._handle_turn(read.turn, read.chat)
+        return self._answer(input, read.updates(outcomes))
+
+    async def _afunc(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
+        session, read = self._read(input, config)
+        outcomes = await session._ahandle_turn(read.turn, read.chat)
+        return self._answer(input, read.updates(outcomes))
+
+    def _read(self, given: Any, config: RunnableConfig) -> tuple[Session, _Round]:
+        thread = (config.get("configurable") or {}).get("thread_id")
+        session = self._session(None if thread is None else str(thread))
+        return session, _Round(list(self._messages(given)))
+
+    def _messages(self, given: Any) -> Sequence[Any]:
+        if isinstance(given, list):
+            return given
+        if isinstance(given, dict):
+            return list(given.get(self._messages_key, []))
+        return list(getattr(given, self._messages_key, []))
+
+    def _answer(self, given: Any, updates: list[Any]) -> Any:
+        return updates if isinstance(given, list) else {self._messages_key: updates}
+
+
+class _Round:
+    """The graph's messages as the Chat Completions list ``Session.handle`` works on, and
+    what the Session's round changed, as LangGraph updates."""
+
+    def __init__(self, messages: list[Any]) -> None:
+        if not messages or not isinstance(messages[-1], AIMessage):
+            raise UsageError("the tool node runs the calls of an AIMessage last in the messages")
+        self.ai: AIMessage = messages[-1]
+        self.pairs = [(m, _as_chat(m)) for m in messages[:-1]]
+        self.chat = [entry for _, entry in self.pairs]
+        completion = {
+            "id": self.ai.id or "langgraph",
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": _as_chat(self.ai), "finish_reason": "tool_calls"}],
+        }
+        self.turn = loop.read(completion, "openai_chat")
+
+    def updates(self, outcomes: Sequence[Outcome]) -> list[Any]:
+        """Removed rounds as ``RemoveMessage``, shrunk results as the same message (same id)
+        with the new content, then a ``ToolMessage`` for each call."""
+        kept = {id(entry) for entry in self.chat}
+        out: list[Any] = []
+        for message, entry in self.pairs:
+            if id(entry) not in kept:
+                if message.id is not None:
+                    out.append(RemoveMessage(id=message.id))
+            elif entry["content"] != _as_chat(message)["content"]:
+                out.append(message.model_copy(update={"content": entry["content"]}))
+        results = self.chat[len(self.chat) - len(outcomes) :] if outcomes else []
+        names = {c["id"]: c["name"] for c in self.ai.tool_calls}
+        for item, outcome in zip(results, outcomes, strict=True):
+            out.append(
+                ToolMessage(
+                    content=item["content"],
+                    tool_call_id=item["tool_call_id"],
+                    name=names.get(item["tool_call_id"]),
+                    status="success" if outcome.ok else "error",
+                    id=str(uuid.uuid4()),
+                )
+            )
+        return out
+
+
+_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+
+
+def _as_chat(message: Any) -> dict[str, Any]:
+    """One LangChain message as the Chat Completions item the formats read."""
+    role = _ROLES.get(getattr(message, "type", ""), "user")
+    content = message.content
+    if not isinstance(content, str):  # content blocks: their text, what said_more reads
+        content = "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content)
+    item: dict[str, Any] = {"role": role, "content": content}
+    if role == "tool":
+        item["tool_call_id"] = message.tool_call_id
+    if role == "assistant" and getattr(message, "tool_calls", None):
+        item["tool_calls"] = [
+            {
+                "id": call["id"],
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
+            }
+            for call in message.tool_calls
+        ]
+    return item
+
+
+def _tools(session: Session) -> list[BaseTool]:
+    """The Session's tools as LangChain tools, for ``bind_tools`` (their definitions are
+    the Session's); called directly, they run through the Session too."""
+    out: list[BaseTool] = []
+    for name, tool in session.tools.items():
+        parameters = tool.schema("openai_chat")["function"]["parameters"]
+        out.append(
+            StructuredTool(
+                name=name,
+                description=tool.description,
+                args_schema=parameters,
+                func=_direct(session, name),
+                coroutine=_adirect(session, name),
+            )
+        )
+    return out
+
+
+def _direct(session: Session, name: str) -> Callable[..., str]:
+    def run(**arguments: Any) -> str:
+        return session.call(name, arguments).content
+
+    return run
+
+
+def _adirect(session: Session, name: str) -> Callable[..., Any]:
+    async def run(**arguments: Any) -> str:
+        return (await session.acall(name, arguments)).content
+
+    return run
+
+
+def tool_node(sessions: Sessions, *, name: str = "tools") -> HygieneToolNode:
+    """A ``ToolNode`` running every call through toolhygiene.
+
+    Args:
+        sessions: a Session (the node then serves one conversation, one thread), or a
+            function making the Session of a LangGraph thread id (caps per thread).
+        name: the node's name in the graph.
+    """
+    return HygieneToolNode(sessions, name=name)
