@@ -531,8 +531,6 @@ class Session:
     ) -> Step:
         """``handle`` for async code (async streams too); parallel calls run with
         ``asyncio.gather``."""
-        import asyncio  # imported by the caller already: it is awaiting this
-
         turn = await loop.aread(response, format)
         await self._ahandle_turn(turn, messages, mirror)
         return turn.step
@@ -541,6 +539,8 @@ class Session:
         self, turn: loop.Turn, messages: Messages, mirror: Messages | None = None
     ) -> list[Outcome]:
         """``_handle_turn`` for async code."""
+        import asyncio  # imported by the caller already: it is awaiting this
+
         self._conversation.check(turn, messages, mirror)
         outcomes = await asyncio.gather(
             *(self.acall(c.name, c.arguments, call_id=c.id) for c in turn.calls)
