@@ -94,6 +94,67 @@ def _passphrase(text: str, end: int) -> int:
     return m.end() if m else end
 
 
+def _block_label(m: re.Match[str]) -> bool:
+    return is_secret_label(m.group("key")) is True and plausible_value(
+        m.group("first"), prose_allowed=False
+    )
+
+
+_BLOCK_LINES = 2_000
+
+
+def _indent(text: str, start: int) -> int:
+    at = start
+    while at < len(text) and text[at] in " \t":
+        at += 1
+    return at - start
+
+
+def _block(text: str, end: int) -> int:
+    """A YAML block scalar (``password: |`` then indented lines) runs over every line
+    indented at least as far as its first one (blank lines inside included), written
+    with real line breaks or, in a repr or escaped JSON, with ``\\n``. ``end`` is just
+    after the first character of its first line."""
+    first = end - 1
+    line_start = first
+    while line_start > 0 and text[line_start - 1] in " \t":
+        line_start -= 1
+    escaped = text[line_start - 1 : line_start] != "\n"
+    newline = "\\n" if escaped else "\n"
+    depth = first - line_start
+    reach, position = end, end
+    for _ in range(_BLOCK_LINES):
+        line_end = text.find(newline, position)
+        if line_end == -1:
+            line_end = len(text)
+        if escaped:  # a repr's string ends at its quote
+            quote = min(
+                (
+                    q
+                    for q in (
+                        text.find("'", position, line_end),
+                        text.find('"', position, line_end),
+                    )
+                    if q != -1
+                ),
+                default=-1,
+            )
+            if quote != -1 and (quote == 0 or text[quote - 1] != "\\"):
+                line_end = quote
+        content = text[position:line_end].rstrip(" \t\r\\")
+        if content.strip(" \t"):
+            reach = position + len(content)
+        if line_end >= len(text) or text.startswith(newline, line_end) is False:
+            break
+        following = line_end + len(newline)
+        indent = _indent(text, following)
+        after = text[following + indent : following + indent + len(newline)]
+        if indent < depth and after != newline and following + indent < len(text):
+            break  # a line indented less than the block: the block is over
+        position = following
+    return reach
+
+
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret")
     if value.isalpha() and value.islower():
@@ -124,7 +185,7 @@ _LABEL_WORDS = (
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 _VALUE = (
     r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|\\{0,3}'[^'\r\n]{0,1024}'|"
-    r"[^\s\"',;&{}()\[\]<>`|]{1,1024})"
+    r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages.
@@ -161,7 +222,11 @@ _DATABASES = (
     "kafka",
     "nats",
 )
-_NETRC_BEFORE = re.compile(r"\b(?:login|machine|account)\s{1,20}\S{1,256}\s{1,20}\Z", re.IGNORECASE)
+_NETRC_BEFORE = re.compile(
+    r"(?:\b|(?<=\\[nrt]))(?:login|machine|account|default)(?:\s|\\[nrt]){1,20}"
+    r"(?:[^\s\\]{1,256}(?:\s|\\[nrt]){1,20})?\Z",
+    re.IGNORECASE,
+)
 
 
 def _netrc(m: re.Match[str]) -> bool:
@@ -278,7 +343,7 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(
             # The key is the whole identifier: the needles put the match at its start,
             # and is_secret_label reads it (no alternation tried at every character).
-            r"(?<![\w.\-])(?P<key>[\w.\-]{1,80})"
+            r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})"
             r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})" + _VALUE,
             re.IGNORECASE,
         ),
@@ -289,6 +354,21 @@ BUILT_IN: tuple[Detector, ...] = (
         back=40,
         back_chars=_KEY_CHARS,
         scan=False,
+    ),
+    Detector(
+        # A YAML block scalar: the secret is on the indented lines after the label.
+        "secret",
+        re.compile(
+            r"[\"']?(?P<key>[\w.\-]{1,80})[\"']?[ \t]{0,5}:[ \t]{1,5}[|>][1-9+\-]{0,2}"
+            r"[ \t]{0,40}(?:#[^\r\n]{0,200})?(?:\r?\n|(?:\\r)?\\n)[ \t]{1,80}"
+            r"(?=(?P<first>[^\r\n]{1,200}))(?P<secret>[^\s\\])",
+        ),
+        (": |", ": >"),
+        check=_block_label,
+        extend=_block,
+        anchored=True,
+        back=82,
+        back_chars=_KEY_CHARS + "\"'",
     ),
     Detector(
         "secret",
@@ -305,7 +385,13 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "netrc-password",
-        re.compile(r"(?<![\w])password\s{1,20}(?P<secret>[^\s:=]\S{0,255})", re.IGNORECASE),
+        # In a repr or escaped JSON the file's line breaks are written ``\\n``: the value
+        # stops there, and at the quote that ends the string.
+        re.compile(
+            r"(?:(?<![\w])|(?<=\\[nrt]))password(?:\s|\\[nrt]){1,20}"
+            r"(?P<secret>[^\s:=\\\"'](?:[^\s\\\"']|\\(?![nrt\"'])){0,255})",
+            re.IGNORECASE,
+        ),
         ("password",),
         check=_netrc,
         anchored=True,

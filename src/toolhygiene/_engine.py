@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene import _config, _registry, _tokens
-from toolhygiene._normalise import normalise
+from toolhygiene import _config, _known, _registry, _tokens
+from toolhygiene import _echo as _echo_layer
+from toolhygiene._normalise import compatible, normalise
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 
@@ -122,7 +123,10 @@ def _matches(detector: Detector, text: str, needles: list[int]) -> list[re.Match
         starts = []
         for at in needles:
             before = text[max(0, at - back) : at]
-            starts.append(at - (len(before) - len(before.rstrip(back_chars))))
+            start = at - (len(before) - len(before.rstrip(back_chars)))
+            if start and text[start - 1] == "\\" and text[start] in "nrt":
+                start += 1  # a line break written out in a repr: the key starts after it
+            starts.append(start)
     found, reach = [], -1
     for start in sorted(set(starts)):
         if start < reach:
@@ -134,8 +138,11 @@ def _matches(detector: Detector, text: str, needles: list[int]) -> list[re.Match
     return found
 
 
-def _detect(text: str, internals: bool) -> list[Span]:
+def _detect(written: str, internals: bool) -> list[Span]:
+    """Spans of ``written`` to redact, found in its compatibility view (full-width
+    letters read as ASCII: same positions, so the spans cut the text as written)."""
     spans: list[Span] = []
+    text = compatible(written)
     lowered = text.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = text.replace("\u0130", "i").lower()
@@ -209,11 +216,16 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
 
 
 def _echo(text: str, echoes: dict[str, str]) -> str:
-    for value in sorted(echoes, key=len, reverse=True):
-        if value in text:
-            name = echoes[value]
-            text = text.replace(value, placeholder(name))
-    return text
+    """Layer 5: every echo of a value redacted in this text or known beforehand."""
+    seeds = _known.current()
+    if not echoes and not seeds:
+        return text
+    values = (*echoes, *(seed for seed in seeds if seed not in echoes))
+    names = (
+        *(placeholder(name) for name in echoes.values()),
+        *(placeholder("secret") for _ in range(len(values) - len(echoes))),
+    )
+    return _echo_layer.replace(text, values, names)
 
 
 _WRAP = re.compile(
@@ -246,7 +258,7 @@ def _unwrap(text: str) -> str:
         points.append(start - removed)
         removed += end - start
     spans: list[Span] = []
-    _tokens.find(joined, spans)
+    _tokens.find(compatible(joined), spans)
     if not spans:
         return text
     spans.sort()
@@ -353,6 +365,7 @@ def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
         text = _decoded(text, internals)
     spans = _detect(text, internals)
     if not spans:
-        return original if text == original else text
+        out = _echo(text, {})
+        return original if out == original else out
     out, echoes = _apply(text, spans)
-    return _echo(out, echoes) if echoes else out
+    return _echo(out, echoes)

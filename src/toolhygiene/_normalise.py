@@ -4,23 +4,32 @@ Terminal escapes (ANSI CSI and OSC sequences), control characters and invisible
 characters (zero-width, joiners, bidi controls, soft hyphens, variation selectors,
 Unicode tag characters) are removed, so that ``sk_live_`` in red, ``gh\u200bp_…`` or
 ``</tool\u00ad_result>`` read as what they are; so are the same characters written out
-as escapes (``\\u200b``, ``\\x1b[31m``), as a repr or a log line shows them. Line
-breaks stay: folding to one line is a later step, and a wrapped token is joined only
-where the join is a secret (``redact`` decides, with its own detectors).
+as escapes (``\\u200b``, ``\\x1b[31m``, ``\\x1b]8;;…``), as a repr or a log line shows
+them. Line breaks stay: folding to one line is a later step, and a wrapped token is
+joined only where the join is a secret (``redact`` decides, with its own detectors).
+
+``compatible`` gives the view that detection reads: every character whose compatibility
+form (NFKC) is one ASCII character becomes that character (full-width ``ｐａｓｓｗｏｒｄ：``,
+``ＡＫＩＡ…``, mathematical letters, circled digits), one for one, so positions in the view
+are positions in the text: what is found is cut out of the text as it was written, and
+the rest keeps its own characters. Look-alikes from other scripts (a Cyrillic ``а``) are
+not folded: they are other letters, and no credential format is written with them.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 
-__all__ = ["normalise"]
+__all__ = ["compatible", "normalise"]
 
 # Only sequences that cannot eat a character of what follows: colours (SGR, ending in
 # "m") and terminated strings (OSC titles and hyperlinks, DCS, APC). For any other
 # sequence only the escape character goes (with the control characters): a cursor move
 # whose final letter were the first letter of a key would otherwise take it along.
 _ESCAPES = re.compile(
-    r"\x1b\][^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, hyperlinks)
+    r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, links)
     r"|(?:\x1b\[|\x9b)[0-9;:]{0,32}m"  # SGR: colours and styles
     r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?"  # DCS, PM, APC, SOS strings
 )
@@ -35,7 +44,10 @@ _HIDDEN = re.compile(
 # The same, written out as escapes (a repr, a log line): ``"\\u200b"`` inside a token.
 _ESCAPED = re.compile(
     r"\\(?:u(?:200[b-f]|00ad|034f|206[0-9a-f]|feff|202[a-e])|x(?:ad|9b)|xad)"
-    r"|\\(?:x1b|033|u001b|e)\[[0-9;]{0,32}[A-Za-z]",
+    r"|\\(?:x1b|033|u001b|e)\[[0-9;]{0,32}[A-Za-z]"
+    # an OSC string written out (a hyperlink's URL, a title), to its written terminator
+    r"|\\(?:x1b|033|u001b|e)\](?:(?!\\(?:x07|a|x1b|033|u001b|e))[^\r\n]){0,4096}"
+    r"(?:\\(?:x07|a)|\\(?:x1b|033|u001b|e)\\{1,2})?",
     re.IGNORECASE,
 )
 
@@ -54,6 +66,39 @@ def normalise(text: str) -> str:
         if "\x1b" in text:
             text = _ESCAPES.sub("", text)
         return _HIDDEN.sub("", text)
-    if "\x1b" in text or "\x9b" in text:
+    if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _ESCAPES.sub("", text)
     return _HIDDEN.sub("", text)
+
+
+# Blocks holding characters with a one-character ASCII compatibility form: Latin-1
+# (superscripts), letterlike symbols, enclosed alphanumerics, full-width forms,
+# mathematical alphanumerics, enclosed alphanumeric supplement.
+_BLOCKS = (
+    (0x00A0, 0x0100),
+    (0x2000, 0x2500),
+    (0x3000, 0x3001),
+    (0xFF00, 0xFFF0),
+    (0x1D400, 0x1D800),
+    (0x1F100, 0x1F200),
+)
+
+
+@functools.cache
+def _table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for low, high in _BLOCKS:
+        for code in range(low, high):
+            form = unicodedata.normalize("NFKC", chr(code))
+            if len(form) == 1 and form.isascii() and form.isprintable() and ord(form) != code:
+                table[code] = form
+    return table
+
+
+def compatible(text: str) -> str:
+    """``text`` with every character whose NFKC form is one printable ASCII character
+    replaced by it: same length, same positions; ``text`` itself when there is none."""
+    if text.isascii():
+        return text
+    view = text.translate(_table())
+    return text if view == text else view

@@ -2,7 +2,9 @@
 
 The same order as for a failure line, without the folding (a result keeps its lines):
 cap the raw text (a little past the cap, so a secret across the cut is still seen
-whole), normalise, redact secrets (not internals: a tool that lists servers or customers
+whole), normalise (always: terminal escapes such as an OSC-8 hyperlink, whose URL can
+carry a token, and invisible characters go even when nothing else is done), redact
+secrets (not internals: a tool that lists servers or customers
 exists to show them), neutralise instruction-like markup when the tool brings in
 outside text, then cut to the cap with a marker saying how much was left out and how to
 ask for less.
@@ -46,14 +48,11 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     total = len(text)
     if total > cap + _MARGIN:
         text = text[: cap + _MARGIN]
+    # Terminal escapes (an OSC-8 hyperlink's URL, colours, titles) and invisible
+    # characters never reach the model, whatever the tool's options: the visible text stays.
+    text = normalise(text)
+    if tool.redact_results:
+        text = scrub(text, internals=False)
     if tool.untrusted:
-        text = normalise(text)
-        if tool.redact_results:
-            text = scrub(text, internals=False)
         text = neutralise(text)
-    elif tool.redact_results:
-        clean = normalise(text)
-        scrubbed = scrub(clean, internals=False)
-        if scrubbed is not clean:  # unchanged text stays byte for byte what the tool gave
-            text = scrubbed
     return cut(text, cap, total, tool.name)

@@ -26,6 +26,9 @@ Span = tuple[int, int, str, int]
 PROVIDER_RANK = 3
 """The priority of a span in a provider's published credential format."""
 
+GLUED_RANK = 2
+"""The priority of a provider format found glued inside a longer string."""
+
 MIN_RUN = 16
 _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _SEPARATORS = b"/.=+~$"
@@ -61,8 +64,69 @@ _WORDS = re.compile(rb"u?l{3,}|u{3,}(?!l)")
 
 
 def _survivor(part: str) -> bool:
-    return (len(part) >= 8 and (not part.strip(_LOWER_HEX) or not part.strip(_UPPER_HEX))) or (
-        _UUID.fullmatch(part) is not None
+    return (
+        (len(part) >= 8 and (not part.strip(_LOWER_HEX) or not part.strip(_UPPER_HEX)))
+        or _UUID.fullmatch(part) is not None
+        or _generated_name(part)
+    )
+
+
+# A generated Kubernetes name: lowercase words, then the pod template hash (ReplicaSet)
+# and/or the pod's own suffix, drawn from an alphabet without vowels
+# (``api-7f9c8d6b5-x2kqz``, ``checkout-v2-5d8f7c9b6d``, ``worker-x2kqz``).
+_GENERATED = re.compile(
+    r"(?:[a-z][a-z0-9]{0,40}-){1,8}(?:[bcdfghjklmnpqrstvwxz0-9]{6,10}-)?"
+    r"[bcdfghjklmnpqrstvwxz0-9]{5,10}"
+)
+_WORD_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[_\-]")
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def _generated_name(part: str) -> bool:
+    if _GENERATED.fullmatch(part) is None:
+        return False
+    words = part.split("-")
+    return any(len(word) >= 3 and word.isalpha() for word in words[:-1])
+
+
+def _camel_words(part: str) -> bool:
+    """Words run together (``MyVeryLongTestFileNameForCase42``, ``ReleaseNotesQ3FY2024``):
+    at least three pronounceable words of three letters or more (one per seven
+    characters) holding at least 60% of the characters, most of the rest in short words,
+    acronyms and numbers, at most two parts of one letter. Random text of this length
+    has one-letter parts and consonant clusters. Used only for a file's name (followed
+    by an extension): about 1 in 2,500 random 32-character strings passes it."""
+    single = worded = words = other = 0
+    for word in _WORD_PART.findall(part):
+        size = len(word)
+        if size == 1 and not word.isdigit():
+            single += 1
+        elif word.isdigit() or size <= 2 or (word.isupper() and size <= 5):
+            other += size
+        elif _pronounceable(word):
+            worded += size
+            words += 1
+    size = len(part)
+    return (
+        single <= 2
+        and words >= max(3, size // 7)
+        and worded >= 0.6 * size
+        and worded + other >= 0.9 * size
+    )
+
+
+_CLUSTER = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{4}")
+
+
+def _pronounceable(word: str) -> bool:
+    """A word as people write them: one case after the first letter, at most 12
+    letters, a fifth of them vowels, no four consonants in a row."""
+    vowels = sum(map(word.count, "aeiouyAEIOUY"))
+    return (
+        len(word) <= 12
+        and word[1:].islower()
+        and 5 * vowels >= len(word)
+        and _CLUSTER.search(word) is None
     )
 
 
@@ -91,8 +155,8 @@ def is_random(piece: str) -> bool:
 
 @functools.cache
 def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], re.Pattern[str]]:
-    """The families by head (``by_head``) and any family's first two characters at a
-    boundary, grouped by the first one; compiled at the first redaction, not at import."""
+    """The families by head (``by_head``) and any family's first two characters, grouped
+    by the first one; compiled at the first redaction, not at import."""
     heads = by_head()
     seconds: dict[str, set[str]] = {}
     for head in heads:
@@ -101,12 +165,21 @@ def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], re.Pattern[s
         re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
         for first, rest in sorted(seconds.items())
     )
-    return heads, re.compile(r"(?<![A-Za-z0-9_\-])(?:" + "|".join(branches) + ")")
+    return heads, re.compile("|".join(branches))
+
+
+_GLUE = frozenset(_LETTERS.decode())
 
 
 def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
-    """Provider credentials in the run ``text[begin:end]``, tried where a family can
-    start: at the run's start or right after a separator."""
+    """Provider credentials in the run ``text[begin:end]``.
+
+    A family is tried wherever its first two characters occur, not only at a
+    boundary: a credential glued to other token characters (a key concatenated to
+    itself, pasted after a word) is still the credential. Then the span is the whole
+    glued piece around it, up to the separators (``/ . = + ~ $``) or the run's ends:
+    what is glued to a credential is part of the same string, and leaving it would
+    leave the rest of a repeated key readable."""
     heads, pattern = _index()
     reach = begin
     for head in pattern.finditer(text, begin, end):
@@ -115,10 +188,29 @@ def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
             continue
         for name, family in heads[head.group()]:
             m = family.match(text, position, end)
-            if m is not None:
-                spans.append((position, m.end(), name, PROVIDER_RANK))
-                reach = m.end()
-                break
+            if m is None:
+                continue
+            left, right = position, m.end()
+            rank = PROVIDER_RANK
+            if (left > begin and text[left - 1] in _GLUE) or (right < end and text[right] in _GLUE):
+                while left > begin and text[left - 1] in _GLUE:
+                    left -= 1
+                while right < end and text[right] in _GLUE:
+                    right += 1
+                if _survivor(text[left:right]):
+                    continue  # a hex digest that happens to hold a prefix
+                rank = GLUED_RANK  # found inside a longer string: a context name wins
+            spans.append((left, right, name, rank))
+            reach = right
+            break
+
+
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?![A-Za-z0-9_\-])")
+
+
+def _file_name(text: str, stop: int, end: int) -> bool:
+    """Whether the piece ending at ``stop`` is followed by a file extension."""
+    return _EXTENSION.match(text, stop, end) is not None
 
 
 def _runs(view: bytes) -> list[tuple[int, int]]:
@@ -154,6 +246,8 @@ def find(text: str, spans: list[Span]) -> None:
             if any(a < stop and start < b for a, b, _, _ in covered):
                 continue
             piece = m.group().strip("/-_+")
+            if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
+                continue
             if is_random(piece):
                 left = start + m.group().index(piece)
                 spans.append((left, left + len(piece), "high-entropy", 1))

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolhygiene._engine import placeholder, scrub
 from toolhygiene._labels import is_secret_label, plausible_value
-from toolhygiene._normalise import normalise
+from toolhygiene._normalise import compatible, normalise
 from toolhygiene._text import bounded_repr, plain, valid
 
 __all__ = [
@@ -65,20 +65,49 @@ def redact(text: str) -> str:
     return scrub(normalise(valid(text)))  # lone surrogates would stop the matcher
 
 
-_OPEN = "<\uff1c\ufe64\u2039\u27e8"
-_CLOSE = ">\uff1e\ufe65\u203a\u27e9"
+# An angle bracket in any of its look-alikes, or written as an HTML entity, URL-encoded
+# or as a JSON / Python escape (``&lt;/tool_result&gt;``, ``%3Csystem%3E``, ``\\u003c``).
+_OPEN = r"(?:[<\u2039\u27e8\ufe64]|&lt;?|&#0{0,4}60;?|&#x0{0,4}3c;?|%3c|\\{1,2}u003c|\\{1,2}x3c)"
+_CLOSE = r"(?:[>\u203a\u27e9\ufe65]|&gt;?|&#0{0,4}62;?|&#x0{0,4}3e;?|%3e|\\{1,2}u003e|\\{1,2}x3e)"
+_TAGS = (
+    r"system|assistant|user|human|developer|tool_result|tool_use|function_results?|"
+    r"function_calls?|tool_call|instructions?|prompt|antml:[a-z_]{1,30}|im_start|im_end|"
+    r"invoke|parameter|sys|inst|start_of_turn|end_of_turn|start_header_id|end_header_id|eot_id"
+)
 _MARKUP = re.compile(
-    rf"[{_OPEN}]\s{{0,5}}/?\s{{0,5}}(?P<tag>system|assistant|user|human|developer|tool_result|"
-    r"tool_use|function_results?|function_calls?|tool_call|instructions?|prompt|"
-    rf"antml:[a-z_]{{1,30}}|im_start|im_end|invoke|parameter)\b[^{_OPEN}{_CLOSE}]{{0,200}}"
-    rf"[{_CLOSE}]|[{_OPEN}]\|[a-z_]{{1,30}}\|[{_CLOSE}]",
+    rf"{_OPEN}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
+    rf"(?:(?!{_OPEN}|{_CLOSE})[^\r\n]){{0,200}}{_CLOSE}{{1,2}}"
+    rf"|{_OPEN}\|[a-z_\u2581]{{1,30}}\|{_CLOSE}",
+    re.IGNORECASE,
+)
+# Chat-template tokens in square brackets: Llama's [INST] … [/INST], Mistral's
+# [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS].
+_BRACKETED = re.compile(
+    r"\[\s{0,3}/?\s{0,3}(?P<tag>inst|sys|system_prompt|available_tools|tool_calls|"
+    r"tool_results|system)\s{0,3}\]",
     re.IGNORECASE,
 )
 _ROLE_MARKER = re.compile(r"(?im)^[ \t]{0,20}(system|assistant|human|user|developer)[ \t]{0,5}:")
+_STEER_WORDS = ("ignore", "disregard", "forget", "override")
+_SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your")
+_TARGET_WORDS = ("instruction", "prompt", "message", "rule", "context")
+# Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
+# URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
+_GAP = r"(?:[\s._*\-+\u00b7]|%20|&nbsp;)"
+
+
+def _spelled(word: str) -> str:
+    return f"{_GAP}{{0,3}}".join(re.escape(letter) for letter in word)
+
+
+def _any_of(words: tuple[str, ...]) -> str:
+    return "(?:" + "|".join(_spelled(w) for w in words) + ")"
+
+
 _INJECTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s{1,5}(?:all\s{1,5}|any\s{1,5}|the\s{1,5})?"
-    r"(?:previous|prior|above|earlier|preceding|your)\s{1,5}"
-    r"(?:instructions?|prompts?|messages?|rules|context)",
+    rf"(?<![a-z]){_any_of(_STEER_WORDS)}{_GAP}{{0,6}}"
+    rf"(?:{_any_of(('all', 'any', 'the'))}{_GAP}{{0,6}})?"
+    rf"{_any_of(_SCOPE_WORDS)}{_GAP}{{0,6}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?",
     re.IGNORECASE,
 )
 # toolhygiene's own markers: text from outside must not pose as one of them.
@@ -90,7 +119,8 @@ _OWN_MARKER = re.compile(
 
 
 _ROLES = ("system", "assistant", "human", "user", "developer")
-_STEERING = ("ignore", "disregard", "forget", "override")
+_ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c")
+_SQUEEZE = str.maketrans("", "", " \t\r\n._*-+\u00b7%")
 
 
 def _markup_sub(m: re.Match[str]) -> str:
@@ -98,23 +128,51 @@ def _markup_sub(m: re.Match[str]) -> str:
     return f"[markup:{tag.lower()}]" if tag else "[markup]"
 
 
+def _sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str]) -> str:
+    """``pattern`` found in the compatibility view of ``text`` (full-width letters and
+    brackets read as ASCII), replaced in ``text``: what is not replaced keeps its own
+    characters."""
+    view = compatible(text)
+    if view is text:
+        return pattern.sub(repl, text)
+    parts: list[str] = []
+    last = 0
+    for m in pattern.finditer(view):
+        parts.append(text[last : m.start()])
+        parts.append(repl(m))
+        last = m.end()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 def neutralise(text: str) -> str:
-    """Defuse text written to steer a model: role tags, chat-template tokens, role
-    markers at line starts, "ignore previous instructions" phrasing, and fake
+    """Defuse text written to steer a model: role tags and chat-template tokens (also
+    with look-alike or full-width brackets, or written as HTML entities, URL-encoded or
+    escaped), role markers at line starts, "ignore previous instructions" phrasing (also
+    spaced out letter by letter, in full-width letters, URL-encoded), and fake
     ``[error]`` / ``[recovered]`` / ``[empty]`` markers posing as toolhygiene's own.
 
     Give it normalised text (``normalise``): an invisible character inside a tag would
     otherwise hide it.
     """
-    lowered = text.lower()
-    if "<" in text or not text.isascii():
-        text = _MARKUP.sub(_markup_sub, text)
-    if ":" in text and _any_in(_ROLES, lowered):
-        text = _ROLE_MARKER.sub(lambda m: f"[role:{m.group(1).lower()}]", text)
-    if _any_in(_STEERING, lowered):
-        text = _INJECTION.sub("[instruction-like text removed]", text)
-    if "[" in text:
-        text = _OWN_MARKER.sub(lambda m: f"({m.group('word')}{m.group('rest')})", text)
+    lowered = compatible(text).lower()
+    if (
+        "<" in lowered
+        or "|" in lowered
+        or _any_in(_ESCAPED_BRACKETS, lowered)
+        or not (text.isascii())
+    ):
+        text = _sub(_MARKUP, text, _markup_sub)
+    if "[" in lowered:
+        text = _sub(_BRACKETED, text, _markup_sub)
+    if ":" in lowered and _any_in(_ROLES, lowered):
+        text = _sub(_ROLE_MARKER, text, lambda m: f"[role:{m.group(1).lower()}]")
+    if _any_in(_STEER_WORDS, lowered) or _any_in(_STEER_WORDS, lowered.translate(_SQUEEZE)):
+        text = _sub(_INJECTION, text, lambda _: "[instruction-like text removed]")
+    if "[" in lowered:
+        text = _sub(_OWN_MARKER, text, lambda m: f"({m.group('word')}{m.group('rest')})")
     return text
 
 

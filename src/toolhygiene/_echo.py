@@ -1,0 +1,140 @@
+"""Layer 5 of redaction: a secret redacted once is redacted wherever it is echoed.
+
+The values are those redacted elsewhere in the same text and those known beforehand
+(``_known``: the call's secret arguments, the environment's secrets). An echo is found
+however it is written: in any case; URL-encoded (``%xx``, ``+`` for a space); base64
+(standard or URL-safe, alone or inside a longer encoded blob such as a Basic credential
+``user:secret``); hex; JSON-, Python- or HTML-escaped; wrapped over lines or with spaces
+inserted. Every written form of every value goes into one Aho-Corasick automaton, which
+reads once a view of the text in which case is folded, compatibility forms are ASCII
+(``_normalise.compatible``) and whitespace and written line breaks (``\\n``) are left
+out; a match is mapped back to the text as it was written.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import functools
+import html
+import json
+import re
+from urllib.parse import quote, quote_plus
+
+from ahocorasick_rs import AhoCorasick, Implementation
+
+from toolhygiene._normalise import compatible
+from toolhygiene._text import valid
+
+__all__ = ["forms", "replace"]
+
+_GAP = re.compile(r"(?:[ \t\r\n\f\v]|\\{1,2}[nrt])+")
+_SHORT = 8
+"""A value shorter than this is found only written without a gap inside: a short
+word with a space inserted is too likely to be prose."""
+_BASE64_MIN = 8
+_LONGEST = 256
+"""Characters of a value whose forms are looked for: a longer value (a key file) is
+found by its first 256, and the match then runs on as long as the text goes on equal."""
+
+
+def _base64_forms(raw: bytes) -> list[str]:
+    # Inside a longer blob the value starts at any of three byte offsets; the characters
+    # that depend on the value's bytes alone are the ones between the first and the last
+    # whole 6-bit group it covers.
+    found = []
+    for offset in range(3):
+        encoded = base64.b64encode(bytes(offset) + raw).decode("ascii")
+        first, last = -(-8 * offset // 6), 8 * (offset + len(raw)) // 6
+        middle = encoded[first:last]
+        if len(middle) >= _BASE64_MIN:
+            found.append(middle)
+            found.append(middle.replace("+", "-").replace("/", "_"))
+    return found
+
+
+@functools.lru_cache(maxsize=512)
+def forms(value: str) -> tuple[str, ...]:
+    """Every written form of ``value`` looked for, lowercased, without gaps."""
+    raw = value.encode("utf-8", "replace")
+    written = {
+        value,
+        quote(value, safe=""),
+        quote(value),
+        quote_plus(value, safe=""),
+        quote_plus(value),
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        repr(value)[1:-1],
+        html.escape(value),
+        raw.hex(),
+        *_base64_forms(raw),
+    }
+    squeezed = {_GAP.sub("", compatible(form).lower()) for form in written}
+    return tuple(form for form in squeezed if len(form) >= 5)
+
+
+def _view(text: str) -> str:
+    lowered = compatible(text).lower()
+    if len(lowered) != len(text):  # only U+0130 lowercases to two characters
+        lowered = compatible(text).replace("\u0130", "i").lower()
+    return lowered
+
+
+@functools.lru_cache(maxsize=64)
+def _automaton(values: tuple[str, ...]) -> tuple[AhoCorasick, list[tuple[int, int]]]:
+    """The automaton of every form of ``values`` and, per form, (value index, length of
+    the value's shortest form: below ``_SHORT`` no gap may sit inside a match)."""
+    patterns: dict[str, tuple[int, int]] = {}
+    for index, value in enumerate(values):
+        short = len(value) < _SHORT
+        for form in forms(value[:_LONGEST]):
+            patterns.setdefault(form, (index, int(short)))
+    automaton = AhoCorasick(list(patterns), implementation=Implementation.ContiguousNFA)
+    return automaton, list(patterns.values())
+
+
+def replace(text: str, values: tuple[str, ...], names: tuple[str, ...]) -> str:
+    """``text`` with every echo of ``values[i]`` replaced by the placeholder
+    ``names[i]``; ``text`` itself when there is none."""
+    if not values:
+        return text
+    automaton, owners = _automaton(values)
+    view = _view(text)
+    squeezed = _GAP.sub("", view)
+    matches = automaton.find_matches_as_indexes(valid(squeezed), overlapping=True)
+    if not matches:
+        return text
+    gaps = [m.span() for m in _GAP.finditer(view)] if len(squeezed) != len(view) else []
+    at: list[int] = []  # where each gap sits in the squeezed view
+    removed: list[int] = []  # characters left out up to and including each gap
+    total = 0
+    for start, end in gaps:
+        at.append(start - total)
+        total += end - start
+        removed.append(total)
+
+    def original(index: int) -> int:
+        before = bisect.bisect_right(at, index) - 1
+        return index + (removed[before] if before >= 0 else 0)
+
+    matches.sort(key=lambda m: (m[1], -m[2]))
+    parts: list[str] = []
+    last = 0
+    for number, start, end in matches:
+        begin, stop = original(start), original(end - 1) + 1
+        if begin < last:
+            continue
+        index, short = owners[number]
+        if short and stop - begin != end - start:
+            continue
+        value = values[index]
+        if len(value) > _LONGEST and text.startswith(value, begin):
+            stop = begin + len(value)
+        parts.append(text[last:begin])
+        parts.append(names[index])
+        last = stop
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)

@@ -1,0 +1,118 @@
+"""Values known to be secret before any text is read: the seeds of the echo layer.
+
+Two sources. The arguments of the call being handled whose key names a secret
+(``password``, ``api_key``, nested ones too): the function received them, and an error
+message or a result that repeats one must not show it to the model, wherever and however
+it is written. And the process environment: the value of every variable named like a
+secret (``DB_PASSWORD``, ``GITHUB_TOKEN``), which a tool printing its environment, a
+command line or a config file would otherwise pass on.
+
+``Session`` sets the call's values for the time it builds what the model reads
+(``known``); the environment is read again when it changes size and at most once a
+second otherwise, so that a variable set while the process runs is seen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from typing import Any
+
+from toolhygiene._labels import is_secret_label, plausible_value
+
+__all__ = ["MIN_KNOWN", "current", "known", "of_arguments"]
+
+MIN_KNOWN = 6
+"""Characters a known value needs to be looked for: shorter ones are words, not secrets."""
+
+_MAX_KNOWN = 4_096
+_DEPTH = 6
+
+_call: ContextVar[tuple[str, ...]] = ContextVar("toolhygiene_known", default=())
+_environment: list[Any] = [-1, 0.0, ()]
+"""[size of os.environ when read, when read (monotonic), the values]."""
+_REFRESH = 1.0
+
+
+def _usable(value: str) -> bool:
+    bare = value.strip()
+    return (
+        MIN_KNOWN <= len(bare) <= _MAX_KNOWN
+        and "[" not in bare
+        and "]" not in bare
+        and not bare.startswith("/")  # a path (SSH_AUTH_SOCK): shown in every traceback
+        and plausible_value(bare, prose_allowed=False)
+    )
+
+
+def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
+    if depth > _DEPTH:
+        return
+    if isinstance(value, str):
+        if secret and _usable(value):
+            found.append(value.strip())
+    elif isinstance(value, (bytes, bytearray)):
+        if secret:
+            _collect(bytes(value[:_MAX_KNOWN]).decode("utf-8", "replace"), True, found, depth)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if secret:
+            _collect(str(value), True, found, depth)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            named = isinstance(key, str) and is_secret_label(key) is True
+            _collect(item, secret or named, found, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in value[:256]:
+            _collect(item, secret, found, depth + 1)
+    elif secret:
+        inner = getattr(value, "get_secret_value", None)  # pydantic SecretStr
+        if callable(inner):
+            _collect(inner(), True, found, depth + 1)
+
+
+def of_arguments(*arguments: Any) -> tuple[str, ...]:
+    """The values in ``arguments`` (mappings, as the model sent them or as validated)
+    held under a key that names a secret, at any depth."""
+    found: list[str] = []
+    for value in arguments:
+        if isinstance(value, Mapping):
+            _collect(value, False, found, 0)
+    return tuple(dict.fromkeys(found))
+
+
+@contextlib.contextmanager
+def known(values: tuple[str, ...]) -> Iterator[None]:
+    """Within the block, ``values`` are redacted wherever they are echoed."""
+    if not values:
+        yield
+        return
+    token = _call.set(values)
+    try:
+        yield
+    finally:
+        _call.reset(token)
+
+
+def _from_environment() -> tuple[str, ...]:
+    size, now = len(os.environ), time.monotonic()
+    if size == _environment[0] and now - _environment[1] < _REFRESH:
+        values: tuple[str, ...] = _environment[2]
+        return values
+    found = [
+        value.strip()
+        for name, value in os.environ.items()
+        if is_secret_label(name) is True and _usable(value)
+    ]
+    values = tuple(dict.fromkeys(found))
+    _environment[:] = [size, now, values]
+    return values
+
+
+def current() -> tuple[str, ...]:
+    """The known values in effect: the current call's and the environment's."""
+    call = _call.get()
+    environment = _from_environment()
+    return call + environment if call else environment
