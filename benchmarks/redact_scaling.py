@@ -50,6 +50,11 @@ SHAPES = {
     "Authorization: Bearer": "Authorization: Bearer ",
     "--password": "--password ",
     ".netrc": "machine a login b password ",
+    "YAML |": "password: |\n  Zq8Lm2Xw9Vb7\n",
+    "full-width": "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1aZq8Lm2Xw9 ",
+    "glued key": "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+    "echo forms": "password=Zq8Lm2Xw9Vb7 ZQ8LM2XW9VB7 Zq8Lm2\n Xw9Vb7 WnE4TG0yWHc5VmI3 ",
+    "escaped OSC": "\\x1b]8;;https://x/?t=1\\x1b\\\\a",
 }
 
 

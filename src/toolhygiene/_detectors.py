@@ -184,7 +184,9 @@ _LABEL_WORDS = (
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 _VALUE = (
-    r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|\\{0,3}'[^'\r\n]{0,1024}'|"
+    # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
+    r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
+    r"\\{1,3}'[^'\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose

@@ -154,11 +154,14 @@ def _detect(written: str, internals: bool) -> list[Span]:
         if kind != "secret" and not (internals and (emails or kind != "email")):
             continue
         check, group, rank = detector.check, plan.groups[index], _PRIORITY[kind]
+        covered = -1  # where this detector's last extended value ended
         for m in _matches(detector, text, needles):
+            if m.start() < covered:
+                continue  # inside a value already extended over it (a block, a passphrase)
             if check is None or check(m):
                 start, end = _inside_quotes(text, *m.span(group))
                 if detector.extend is not None and end == m.end(group):
-                    end = detector.extend(text, end)
+                    end = covered = detector.extend(text, end)
                 if start < end:
                     spans.append((start, end, detector.name, rank))
     _tokens.find(text, spans)
@@ -208,11 +211,21 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
         bare = value.strip("\\\"'` ")
         if rank > 0 and len(bare) >= _ECHO_MIN and len(values) < _ECHO_MAX:
             values.setdefault(bare, name)
+            if "\\" in bare:  # a quoted value with escapes: its echoes are of what it means
+                values.setdefault(_unescaped(bare), name)
     parts.append(text[last:])
     # A value that is part of a placeholder ("secret") would break it when echoed.
     shown = "".join(placeholder(name) for name in names)
     echoes = {v: n for v, n in values.items() if "[" not in v and "]" not in v and v not in shown}
     return "".join(parts), echoes
+
+
+def _unescaped(value: str) -> str:
+    try:
+        decoded = json.loads(f'"{value}"')
+    except ValueError:
+        return value
+    return decoded if isinstance(decoded, str) else value
 
 
 def _echo(text: str, echoes: dict[str, str]) -> str:

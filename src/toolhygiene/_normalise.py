@@ -46,8 +46,9 @@ _ESCAPED = re.compile(
     r"\\(?:u(?:200[b-f]|00ad|034f|206[0-9a-f]|feff|202[a-e])|x(?:ad|9b)|xad)"
     r"|\\(?:x1b|033|u001b|e)\[[0-9;]{0,32}[A-Za-z]"
     # an OSC string written out (a hyperlink's URL, a title), to its written terminator
-    r"|\\(?:x1b|033|u001b|e)\](?:(?!\\(?:x07|a|x1b|033|u001b|e))[^\r\n]){0,4096}"
-    r"(?:\\(?:x07|a)|\\(?:x1b|033|u001b|e)\\{1,2})?",
+    # (BEL, ST or ESC backslash); it never runs past the quote that ends the string
+    r"|\\(?:x1b|033|u001b|e)\](?:(?!\\(?:x07|u0007|x9c|u009c|x1b|033|u001b|e))[^\r\n\"'\x07\x9c]){0,4096}"
+    r"(?:\\(?:x07|u0007|x9c|u009c)|\\(?:x1b|033|u001b|e)\\{1,2}|[\x07\x9c])?",
     re.IGNORECASE,
 )
 

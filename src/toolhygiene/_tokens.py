@@ -165,7 +165,8 @@ def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], re.Pattern[s
         re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
         for first, rest in sorted(seconds.items())
     )
-    return heads, re.compile("|".join(branches))
+    # A lookahead: every position is tried, heads may overlap ("EAKIA…": "EA", then "AK").
+    return heads, re.compile("(?=(" + "|".join(branches) + "))")
 
 
 _GLUE = frozenset(_LETTERS.decode())
@@ -186,7 +187,7 @@ def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
         position = head.start()
         if position < reach:
             continue
-        for name, family in heads[head.group()]:
+        for name, family in heads[head.group(1)]:
             m = family.match(text, position, end)
             if m is None:
                 continue

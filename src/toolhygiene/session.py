@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, TypeVar
 from toolhygiene import (  # noqa: F401
     _checks,
     _config,
+    _known,
     _log,
     _observe,
     _resume,
@@ -288,7 +289,14 @@ class Session:
         failure: Failure | None = None,
     ) -> Outcome:
         """``exc`` classified (or the ``failure`` a returned payload reported), with the
-        attempted call and the tool's advice, counted and reported."""
+        attempted call and the tool's advice, counted and reported; the call's secret
+        arguments are redacted wherever the failure repeats them."""
+        with _known.known(_known_of(plan)):
+            return self._failed_line(plan, exc, attempts, failure)
+
+    def _failed_line(
+        self, plan: Plan, exc: BaseException | None, attempts: int, failure: Failure | None
+    ) -> Outcome:
         if failure is None:
             assert exc is not None
             failure = self._retries.classify(plan, exc)
@@ -378,14 +386,16 @@ class Session:
         if isinstance(plan, Outcome):
             return plan
         tool = plan.tool
-        try:
-            if tool.timeout is None and not tool.is_async and not self._runs.going:
-                value = tool.invoke(plan.values)  # the success path: a plain call
-            else:
-                value = run_sync(tool, plan.values, self._retries.timeout(plan), self._runs)
-        except Exception as first:
-            return self._retry(plan, first)
-        return self._succeeded(plan, value, 1)
+        # The call's secret arguments are redacted wherever its failure or result repeats them.
+        with _known.known(_known_of(plan)):
+            try:
+                if tool.timeout is None and not tool.is_async and not self._runs.going:
+                    value = tool.invoke(plan.values)  # the success path: a plain call
+                else:
+                    value = run_sync(tool, plan.values, self._retries.timeout(plan), self._runs)
+            except Exception as first:
+                return self._retry(plan, first)
+            return self._succeeded(plan, value, 1)
 
     def _retry(self, plan: Plan, first: Exception) -> Outcome:
         if not self._retries.enter(plan, first):
@@ -439,11 +449,14 @@ class Session:
         plan = await self._off_loop(self._begin, name, arguments, call_id)
         if isinstance(plan, Outcome):
             return plan
-        try:
-            value = await run_async(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
-        except Exception as first:
-            return await self._aretry(plan, first)
-        return self._succeeded(plan, value, 1)
+        with _known.known(_known_of(plan)):
+            try:
+                value = await run_async(
+                    plan.tool, plan.values, self._retries.timeout(plan), self._runs
+                )
+            except Exception as first:
+                return await self._aretry(plan, first)
+            return self._succeeded(plan, value, 1)
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
         if not self._retries.enter(plan, first):
@@ -679,6 +692,12 @@ class Session:
 
 _TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})
 """Categories that say the upstream itself is in trouble (its breaker counts them)."""
+
+
+def _known_of(plan: Plan) -> tuple[str, ...]:
+    """The values of the call's arguments named like secrets, as sent and as validated."""
+    sent = plan.arguments if isinstance(plan.arguments, Mapping) else None
+    return _known.of_arguments(sent, plan.values)
 
 
 def _check_settings(
