@@ -67,19 +67,31 @@ def redact(text: str) -> str:
 
 # An angle bracket in any of its look-alikes, or written as an HTML entity, URL-encoded
 # or as a JSON / Python escape (``&lt;/tool_result&gt;``, ``%3Csystem%3E``, ``\\u003c``).
-_OPEN = r"(?:[<\u2039\u27e8\ufe64]|&lt;?|&#0{0,4}60;?|&#x0{0,4}3c;?|%3c|\\{1,2}u003c|\\{1,2}x3c)"
+_OPEN_RAW = r"[<\u2039\u27e8\ufe64]"
+_OPEN_WRITTEN = r"(?:&lt;?|&#0{0,4}60;?|&#x0{0,4}3c;?|%3c|\\{1,2}u003c|\\{1,2}x3c)"
+_OPEN = rf"(?:{_OPEN_RAW}|{_OPEN_WRITTEN})"
 _CLOSE = r"(?:[>\u203a\u27e9\ufe65]|&gt;?|&#0{0,4}62;?|&#x0{0,4}3e;?|%3e|\\{1,2}u003e|\\{1,2}x3e)"
 _TAGS = (
     r"system|assistant|user|human|developer|tool_result|tool_use|function_results?|"
     r"function_calls?|tool_call|instructions?|prompt|antml:[a-z_]{1,30}|im_start|im_end|"
     r"invoke|parameter|sys|inst|start_of_turn|end_of_turn|start_header_id|end_header_id|eot_id"
 )
-_MARKUP = re.compile(
-    rf"{_OPEN}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
-    rf"(?:(?!{_OPEN}|{_CLOSE})[^\r\n]){{0,200}}{_CLOSE}{{1,2}}"
-    rf"|{_OPEN}\|[a-z_\u2581]{{1,30}}\|{_CLOSE}",
-    re.IGNORECASE,
-)
+
+
+def _markup(opening: str) -> re.Pattern[str]:
+    # Two patterns, one per kind of opening bracket: a pattern that starts with a plain
+    # character class is scanned for in C; an alternation would be tried at every
+    # character (40 ms for 64 KB).
+    return re.compile(
+        rf"{opening}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
+        rf"(?:(?!{_OPEN}|{_CLOSE})[^\r\n]){{0,200}}{_CLOSE}{{1,2}}"
+        rf"|{opening}\|[a-z_\u2581]{{1,30}}\|{_CLOSE}",
+        re.IGNORECASE,
+    )
+
+
+_MARKUP = _markup(_OPEN_RAW)
+_WRITTEN_MARKUP = _markup(_OPEN_WRITTEN)
 # Chat-template tokens in square brackets: Llama's [INST] … [/INST], Mistral's
 # [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS].
 _BRACKETED = re.compile(
@@ -158,13 +170,10 @@ def neutralise(text: str) -> str:
     otherwise hide it.
     """
     lowered = compatible(text).lower()
-    if (
-        "<" in lowered
-        or "|" in lowered
-        or _any_in(_ESCAPED_BRACKETS, lowered)
-        or not (text.isascii())
-    ):
+    if "<" in lowered or not text.isascii():
         text = _sub(_MARKUP, text, _markup_sub)
+    if _any_in(_ESCAPED_BRACKETS, lowered):
+        text = _sub(_WRITTEN_MARKUP, text, _markup_sub)
     if "[" in lowered:
         text = _sub(_BRACKETED, text, _markup_sub)
     if ":" in lowered and _any_in(_ROLES, lowered):
