@@ -141,6 +141,16 @@ SURVIVORS = [
     "urllib3.exceptions.NewConnectionError: failed to establish a new connection",
     "test_session_handles_parallel_calls_in_order",
     "the passphrase prompt was skipped",
+    # generated names, file names of words, commit hashes in ordinary context
+    "pod api-7f9c8d6b5-x2kqz restarted",
+    "pod/checkout-service-v2-5d8f7c9b6d-qwz4t OOMKilled",
+    "opened MyVeryLongTestFileNameForCase42.py",
+    "see src/components/UserProfileSettingsPanel2024.tsx",
+    "wrote ReleaseNotesQ3FY2024DraftV2.docx",
+    "x TestHTTPClientRetriesOn503AndTimeout.py failed",
+    "commit 3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345 merged",
+    "HEAD is at 3f9a1c2 fix",
+    "sha 3F9A1C2B7D4E5F60718293A4B5C6D7E8F9012345",
 ]
 
 
