@@ -132,7 +132,16 @@ _OWN_MARKER = re.compile(
 
 _ROLES = ("system", "assistant", "human", "user", "developer")
 _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c")
-_SQUEEZE = str.maketrans("", "", " \t\r\n._*-+\u00b7%")
+_SQUEEZED_OUT = (" ", "\t", "\n", "\r", ".", "-", "_", "*", "+", "\u00b7", "%20", "&nbsp;")
+
+
+def _squeezed(lowered: str) -> str:
+    """``lowered`` without the gaps a spelled-out word may hold (chained replaces: each
+    is a C scan, several times cheaper than a translate table on a short line)."""
+    for gap in _SQUEEZED_OUT:
+        if gap in lowered:
+            lowered = lowered.replace(gap, "")
+    return lowered
 
 
 def _markup_sub(m: re.Match[str]) -> str:
@@ -178,7 +187,7 @@ def neutralise(text: str) -> str:
         text = _sub(_BRACKETED, text, _markup_sub)
     if ":" in lowered and _any_in(_ROLES, lowered):
         text = _sub(_ROLE_MARKER, text, lambda m: f"[role:{m.group(1).lower()}]")
-    if _any_in(_STEER_WORDS, lowered) or _any_in(_STEER_WORDS, lowered.translate(_SQUEEZE)):
+    if _any_in(_STEER_WORDS, lowered) or _any_in(_STEER_WORDS, _squeezed(lowered)):
         text = _sub(_INJECTION, text, lambda _: "[instruction-like text removed]")
     if "[" in lowered:
         text = _sub(_OWN_MARKER, text, lambda m: f"({m.group('word')}{m.group('rest')})")
