@@ -35,6 +35,8 @@ _call: ContextVar[tuple[str, ...]] = ContextVar("toolhygiene_known", default=())
 _environment: list[Any] = [-1, 0.0, ()]
 """[size of os.environ when read, when read (monotonic), the values]."""
 _REFRESH = 1.0
+_NOT_SECRETS = frozenset(["PWD", "OLDPWD"])
+"""Variables named like a secret that are not one (``pwd``: the working directory)."""
 
 
 def _usable(value: str) -> bool:
@@ -104,7 +106,7 @@ def _from_environment() -> tuple[str, ...]:
     found = [
         value.strip()
         for name, value in os.environ.items()
-        if is_secret_label(name) is True and _usable(value)
+        if name.upper() not in _NOT_SECRETS and is_secret_label(name) is True and _usable(value)
     ]
     values = tuple(dict.fromkeys(found))
     _environment[:] = [size, now, values]
