@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import toolhygiene as th
@@ -46,6 +46,7 @@ def test_a_header_tuple_and_a_list_value() -> None:
     ),
 )
 def test_any_scheme_in_any_carrier(scheme: str, secret: str, carrier: str) -> None:
+    assume(secret not in "[redacted:authorization]")  # the placeholder's own name
     value = f'{scheme} realm="r", sig="{secret}"'
     assert secret not in th.redact(carrier.format(v=value))
 

@@ -22,16 +22,16 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["compatible", "normalise"]
+__all__ = ["compatible", "normalise", "without_sequences"]
 
 # Only sequences that cannot eat a character of what follows: colours (SGR, ending in
 # "m") and terminated strings (OSC titles and hyperlinks, DCS, APC). For any other
 # sequence only the escape character goes (with the control characters): a cursor move
 # whose final letter were the first letter of a key would otherwise take it along.
 _ESCAPES = re.compile(
-    r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"  # OSC (titles, links)
+    r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)"  # OSC (titles, links), terminated
     r"|(?:\x1b\[|\x9b)[0-9;:]{0,32}m"  # SGR: colours and styles
-    r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)?"  # DCS, PM, APC, SOS strings
+    r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)"  # DCS, PM, APC, SOS strings
 )
 _HIDDEN = re.compile(
     "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)
@@ -70,6 +70,23 @@ def normalise(text: str) -> str:
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _ESCAPES.sub("", text)
     return _HIDDEN.sub("", text)
+
+
+# Written-out sequences only (CSI, OSC), not the invisible characters written out.
+_WRITTEN_SEQUENCES = re.compile(
+    _ESCAPED.pattern[_ESCAPED.pattern.index("|\\\\(?:x1b") + 1 :], re.IGNORECASE
+)
+
+
+def without_sequences(text: str) -> str:
+    """``text`` without terminal escape sequences (colours, OSC titles and hyperlinks,
+    DCS strings), raw or written out, and nothing else: for a result that is otherwise
+    passed on byte for byte."""
+    if "\\" in text:
+        text = _WRITTEN_SEQUENCES.sub("", text)
+    if "\x1b" in text or "\x9b" in text or "\x9d" in text:
+        text = _ESCAPES.sub("", text)
+    return text
 
 
 # Blocks holding characters with a one-character ASCII compatibility form: Latin-1

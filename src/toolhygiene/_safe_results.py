@@ -16,7 +16,7 @@ from typing import Any
 
 from toolhygiene import _config
 from toolhygiene._engine import scrub
-from toolhygiene._normalise import normalise
+from toolhygiene._normalise import normalise, without_sequences
 from toolhygiene._words import content_of, result_cut
 from toolhygiene.redact import neutralise
 from toolhygiene.tool import Tool
@@ -50,9 +50,12 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
         text = text[: cap + _MARGIN]
     # Terminal escapes (an OSC-8 hyperlink's URL, colours, titles) and invisible
     # characters never reach the model, whatever the tool's options: the visible text stays.
-    text = normalise(text)
-    if tool.redact_results:
-        text = scrub(text, internals=False)
+    clean = normalise(text)
+    scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
     if tool.untrusted:
-        text = neutralise(text)
+        text = neutralise(scrubbed)
+    elif scrubbed is not clean:
+        text = scrubbed
+    else:  # nothing redacted: the text as given, byte for byte, but for escape sequences
+        text = without_sequences(text)
     return cut(text, cap, total, tool.name)
