@@ -70,6 +70,9 @@ def forms(value: str) -> tuple[str, ...]:
         raw.hex(),
         *_base64_forms(raw),
     }
+    # A backslash of the value next to a line break written out (``\\n``) is read as
+    # part of the gap: the value without its backslashes is a form too.
+    written.add(value.replace("\\", ""))
     squeezed = {_GAP.sub("", compatible(form).lower()) for form in written}
     return tuple(form for form in squeezed if len(form) >= 5)
 
