@@ -137,10 +137,14 @@ JSONISH = st.recursive(
 
 @given(JSONISH)
 def test_json_values_round_trip(value: Any) -> None:
-    text = content(value) if not isinstance(value, str) else json.dumps(value)
+    """A JSON result stays valid JSON whatever redaction takes out of it, and comes back
+    equal when nothing in it reads as a secret (a key named ``Token`` takes its value)."""
     if isinstance(value, str):
         return
-    assert json.loads(text) == json.loads(json.dumps(value))
+    text = content(value)
+    decoded = json.loads(text)
+    if th.redact(json.dumps(value, ensure_ascii=False)) == json.dumps(value, ensure_ascii=False):
+        assert decoded == json.loads(json.dumps(value))
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=5),

@@ -19,7 +19,6 @@ import functools
 import html
 import json
 import re
-from urllib.parse import quote, quote_plus
 
 from ahocorasick_rs import AhoCorasick, Implementation
 
@@ -56,6 +55,8 @@ def _base64_forms(raw: bytes) -> list[str]:
 @functools.lru_cache(maxsize=512)
 def forms(value: str) -> tuple[str, ...]:
     """Every written form of ``value`` looked for, lowercased, without gaps."""
+    from urllib.parse import quote, quote_plus  # with ipaddress: at the first known secret
+
     raw = value.encode("utf-8", "replace")
     written = {
         value,
