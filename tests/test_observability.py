@@ -129,7 +129,8 @@ def test_stdlib_handlers_get_the_fields_and_the_traceback(
     assert fields["event"] == "tool.failed" and fields["session.id"] == session.id
     assert fields["call_id"] == "toolu_9" and fields["category"] == "not_found"
     assert "Traceback (most recent call last)" in fields["exception"]
-    assert "Traceback (most recent call last)" in record.getMessage()
+    assert record.exc_text == fields["exception"]
+    assert "Traceback (most recent call last)" in logging.Formatter().format(record)
 
 
 def test_one_call_silences_the_logs(caplog: pytest.LogCaptureFixture) -> None:
@@ -186,7 +187,8 @@ def documented_events() -> dict[str, list[str]]:
 def test_the_readme_documents_every_event() -> None:
     assert set(documented_events()) == {
         "tool.failed", "tool.refused", "tool.retry", "tool.closed", "error.recovered",
-        "error.stopped", "transcript.cleared", "conversation.items_deleted", "session.closed"}
+        "error.stopped", "transcript.cleared", "conversation.items_deleted", "session.closed",
+        "hook.failed"}
 
 
 def test_every_documented_event_appears_with_its_fields() -> None:
@@ -211,6 +213,7 @@ def test_every_documented_event_appears_with_its_fields() -> None:
     seen_names = {e["event"] for e in seen.events}
     documented = documented_events()
     del documented["conversation.items_deleted"]  # server-held only: test_server_history
+    del documented["hook.failed"]  # test_logs_false_silences_hook_failures_...
     for name, fields in documented.items():
         assert name in seen_names, name
         for event in seen.named(name):
@@ -309,10 +312,195 @@ def test_a_failing_hook_never_breaks_a_call(caplog: pytest.LogCaptureFixture) ->
     finally:
         remove()
     assert outcome.content.startswith("[error] not_found: not_found.")
-    failures = [r for r in caplog.records if "a toolhygiene hook failed" in r.getMessage()]
-    assert len(failures) == 2 and all(r.exc_info for r in failures)
+    failures = [r for r in caplog.records if r.getMessage().startswith("hook.failed")]
+    assert [r.toolhygiene["method"] for r in failures] == [  # type: ignore[attr-defined]
+        "on_call", "on_failure"]
+    assert all(r.levelno == logging.WARNING and r.exc_info for r in failures)
 
 
 def test_add_hooks_takes_hooks() -> None:
     with pytest.raises(th.UsageError, match=r"th\.Hooks subclass"):
         th.add_hooks(print)  # type: ignore[arg-type]
+
+
+# -- ids after a reset ----------------------------------------------------------------------
+
+
+def test_a_reset_starts_a_conversation_with_a_fresh_id() -> None:
+    with th.testing.instant_retries(), th.testing.capture() as seen:
+        session = th.Session([not_found, flaky()])
+        first = session.id
+        session.reset()
+        second = session.id
+        session.call("not_found", {"order_id": "ORD-1"})
+        session.call("flaky")  # retried locally: the retry event has the id too
+        session.close()
+    assert second != first and re.fullmatch(r"[0-9a-f]{16}", second)
+    ids = [(e["event"], e["session.id"]) for e in seen.events]
+    assert ids == [("session.closed", first), ("tool.failed", second),
+                   ("tool.retry", second), ("error.stopped", second),
+                   ("session.closed", second)]
+
+
+def test_a_reset_keeps_your_own_id_unless_you_give_the_next() -> None:
+    session = th.Session([], session_id="conv-1")
+    session.reset()
+    assert session.id == "conv-1"
+    session.reset(session_id="conv-2")
+    assert session.id == "conv-2"
+    with pytest.raises(th.UsageError, match="session_id"):
+        session.reset(session_id="")
+    assert session.id == "conv-2" and not session.is_closed
+    with th.testing.capture() as seen:
+        session.reset()
+        session.call("nothing_here")
+    assert {e["session.id"] for e in seen.events} == {"conv-2"}
+
+
+# -- the exception on log records -----------------------------------------------------------
+
+SECRET = "sk-ant-api03-" + "Zq8vX2mN4pL7rT1wY6uB3kD9" * 3
+
+
+@th.tool
+def leaky() -> str:
+    """Fails with a credential in its message."""
+    raise PermissionError(f"denied for key {SECRET}")
+
+
+def test_stdlib_records_carry_the_exception(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="toolhygiene")
+    th.Session([leaky]).call("leaky")
+    [record] = [r for r in caplog.records if r.name == "toolhygiene"]
+    assert record.exc_info is not None
+    kind, exc, tb = record.exc_info
+    assert kind is PermissionError and isinstance(exc, PermissionError) and tb is not None
+    shown = logging.Formatter("%(message)s").format(record)
+    assert "Traceback (most recent call last)" in shown and 'raise PermissionError' in shown
+    assert "PermissionError: denied for key [redacted:" in shown
+    assert SECRET not in shown  # the text formatters print is the redacted one
+
+
+def test_structlog_gets_the_traceback_its_own_way() -> None:
+    with structlog.testing.capture_logs() as logs:
+        th.Session([leaky]).call("leaky")
+    [entry] = logs
+    assert entry["exception"].startswith("Traceback (most recent call last)")
+    assert SECRET not in entry["exception"] and "exc_info" not in entry  # redacted by default
+
+    out = io.StringIO()
+    structlog.configure(processors=[structlog.processors.format_exc_info,
+                                    structlog.processors.JSONRenderer()],
+                        logger_factory=structlog.WriteLoggerFactory(file=out))
+    try:
+        with th.configure(redact_logs=False):
+            th.Session([leaky]).call("leaky")
+            with structlog.testing.capture_logs() as raw:
+                th.Session([leaky]).call("leaky")
+    finally:
+        structlog.reset_defaults()
+    [entry] = raw
+    assert isinstance(entry["exc_info"], PermissionError)
+    [line] = [json.loads(text) for text in out.getvalue().splitlines()]
+    assert "exc_info" not in line  # format_exc_info rendered it
+    assert line["exception"].startswith("Traceback (most recent call last)")
+    assert f"PermissionError: denied for key {SECRET}" in line["exception"]
+
+
+# -- failing hooks, read-only events --------------------------------------------------------
+
+
+class Raising(th.Hooks):
+    def on_failure(self, event: th.HookEvent) -> None:
+        raise ValueError("hook bug")
+
+    def on_hook_failure(self, event: th.HookEvent) -> None:
+        raise ValueError("and again")  # must not loop
+
+
+def test_logs_false_silences_hook_failures_but_hooks_still_see_them(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    remove = th.add_hooks(Raising())
+    try:
+        with th.configure(logs=False), th.testing.capture() as seen:
+            outcome = th.Session([not_found]).call("not_found", {"order_id": "ORD-1"})
+        assert not caplog.records  # nothing through logging, the hook's error neither
+        [failed] = seen.named("hook.failed")
+        assert failed["hook"] == "Raising" and failed["method"] == "on_failure"
+        assert failed["log_level"] == "warning" and "ValueError: hook bug" in failed["exception"]
+
+        with th.testing.capture():
+            th.Session([not_found]).call("not_found", {"order_id": "ORD-1"})
+    finally:
+        remove()
+    [record] = [r for r in caplog.records if r.getMessage().startswith("hook.failed")]
+    assert record.levelno == logging.WARNING and record.exc_info is not None
+    assert repr(record.exc_info[1]) == "ValueError('hook bug')"
+    assert outcome.content.startswith("[error] not_found: not_found.")
+
+
+def test_every_hook_sees_the_same_read_only_event() -> None:
+    seen: list[dict[str, Any]] = []
+
+    class Meddler(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            event.fields["category"] = "changed"  # type: ignore[index]
+
+        def on_tail(self, event: th.HookEvent) -> None:
+            event.fields["tail"] = 99  # type: ignore[index]
+
+    class Reader(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            seen.append(dict(event.fields))
+
+        on_tail = on_failure
+
+    removers = [th.add_hooks(Meddler()), th.add_hooks(Reader())]
+    try:
+        with th.testing.capture() as captured:
+            session = th.Session([not_found])
+            session.call("not_found", {"order_id": "ORD-1"})
+            session.close()
+    finally:
+        for remove in removers:
+            remove()
+    [tail] = session.stats()["tails"]
+    assert seen[0]["category"] == "not_found" and seen[1]["tail"] == tail["tail"] != 99
+    assert [e["method"] for e in captured.named("hook.failed")] == ["on_failure", "on_tail"]
+    assert all("TypeError" in e["exception"] for e in captured.named("hook.failed"))
+
+
+# -- configure() takes back what it returned ------------------------------------------------
+
+
+def test_configure_restores_the_settings_it_returned() -> None:
+    before = th.configure()
+    previous = th.configure(line_cap=200, logs=False, redact_emails=False, result_cap=5000)
+    assert previous == before
+    th.configure(previous)
+    assert th.configure() == before
+
+    with th.configure(trace_content=True, opentelemetry=False) as saved:
+        assert saved == before
+        assert th.configure().trace_content and not th.configure().opentelemetry
+    assert th.configure() == before
+
+    th.configure(previous, line_cap=180)  # keywords apply on top
+    assert th.configure().line_cap == 180 and th.configure().logs is True
+    th.configure(before)
+
+
+@pytest.mark.parametrize("change", [{"line_cap": 10}, {"logs": "stdout"},
+                                    {"retry_after_ceiling": -1.0}, {"redact_logs": "no"}])
+def test_configure_refuses_a_settings_it_cannot_use_and_changes_nothing(
+        change: dict[str, Any]) -> None:
+    import dataclasses
+
+    before = th.configure()
+    broken = dataclasses.replace(before, **change, result_cap=9000)
+    with pytest.raises(th.UsageError):
+        th.configure(broken)
+    assert th.configure() == before
+    with pytest.raises(th.UsageError, match="Settings"):
+        th.configure({"line_cap": 200})  # type: ignore[arg-type]

@@ -57,6 +57,14 @@ class Settings:
     opentelemetry: bool = True
     trace_content: bool = False
 
+    def __enter__(self) -> Settings:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Leaving ``with th.configure(...):`` puts these settings (the previous ones)
+        back."""
+        configure(self)
+
 
 settings = Settings()
 
@@ -72,6 +80,8 @@ def check_result_cap(cap: int | None) -> int | None:
 
 
 def configure(
+    restore: Settings | None = None,
+    /,
     *,
     line_cap: int | None = None,
     retry_after_ceiling: float | None = None,
@@ -84,39 +94,68 @@ def configure(
 ) -> Settings:
     """Change process-wide settings; return the previous ones (to restore later).
 
+    ``th.configure(previous)`` with a ``Settings`` that ``configure`` returned puts every
+    setting back as it was (keywords given with it apply on top); the returned object is
+    also a context manager that does so on leaving: ``with th.configure(logs=False): ...``.
+
     Raises:
         UsageError: a value out of range (a line cap under 160 characters, a ceiling
             that is not a positive finite number, a result cap under 1,000 characters,
             ``logs`` that is none of a bool, a ``logging.Logger`` or an object with
             ``info`` and ``warning`` methods).
     """
+    if restore is not None and not isinstance(restore, Settings):
+        raise UsageError(
+            f"configure takes the Settings an earlier configure() returned, got {restore!r}"
+        )
     previous = dataclasses.replace(settings)
+    new = dataclasses.replace(restore if restore is not None else settings)
     if line_cap is not None:
-        settings.line_cap = _checks.whole("line_cap", line_cap, MIN_LINE_CAP)
+        new.line_cap = line_cap
     if retry_after_ceiling is not None:
-        if not (math.isfinite(retry_after_ceiling) and retry_after_ceiling > 0):
-            raise UsageError(
-                f"retry_after_ceiling must be a positive number, got {retry_after_ceiling}"
-            )
-        settings.retry_after_ceiling = retry_after_ceiling
-    if not (logs is None or isinstance(logs, bool) or _is_logger(logs)):
+        new.retry_after_ceiling = retry_after_ceiling
+    if redact_logs is not None:
+        new.redact_logs = redact_logs
+    if redact_emails is not None:
+        new.redact_emails = redact_emails
+    if result_cap is not None:
+        new.result_cap = result_cap
+    if logs is not None:
+        new.logs = logs
+    if opentelemetry is not None:
+        new.opentelemetry = opentelemetry
+    if trace_content is not None:
+        new.trace_content = trace_content
+    _check(new)  # all or nothing: a refused value changes no setting
+    for each in dataclasses.fields(Settings):
+        setattr(settings, each.name, getattr(new, each.name))
+    return previous
+
+
+def _check(new: Settings) -> None:
+    new.line_cap = _checks.whole("line_cap", new.line_cap, MIN_LINE_CAP)
+    ceiling = new.retry_after_ceiling
+    if not (
+        isinstance(ceiling, (int, float))
+        and not isinstance(ceiling, bool)
+        and math.isfinite(ceiling)
+        and ceiling > 0
+    ):
+        raise UsageError(f"retry_after_ceiling must be a positive number, got {ceiling}")
+    new.result_cap = check_result_cap(new.result_cap) or RESULT_CAP
+    if not (isinstance(new.logs, bool) or _is_logger(new.logs)):
         raise UsageError(
             "logs must be True, False, a logging.Logger or a structlog-style logger "
-            f"(with info and warning methods), got {logs!r}"
+            f"(with info and warning methods), got {new.logs!r}"
         )
-    if redact_logs is not None:
-        settings.redact_logs = _checks.flag("redact_logs", redact_logs)
-    if redact_emails is not None:
-        settings.redact_emails = _checks.flag("redact_emails", redact_emails)
-    if result_cap is not None:
-        settings.result_cap = check_result_cap(result_cap) or RESULT_CAP
-    if logs is not None:
-        settings.logs = logs
-    if opentelemetry is not None:
-        settings.opentelemetry = _checks.flag("opentelemetry", opentelemetry)
-    if trace_content is not None:
-        settings.trace_content = _checks.flag("trace_content", trace_content)
-    return previous
+    for name in (
+        "redact_logs",
+        "redact_emails",
+        "instant_retries",
+        "opentelemetry",
+        "trace_content",
+    ):
+        _checks.flag(name, getattr(new, name))
 
 
 def _is_logger(value: Any) -> bool:

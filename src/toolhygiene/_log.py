@@ -12,10 +12,17 @@ Where an event goes is decided when it happens, not when a Session is made:
   standard-library logger ``toolhygiene``, so Python's own rules apply (without any
   configuration: nothing below WARNING, warnings to stderr).
 
-The traceback is the ``exception`` field (structlog's own name for it: console renderers
-print it as a traceback, JSON renderers as a string), redacted unless
-``th.configure(redact_logs=False)``; for ``logging`` it follows the message on its own
-lines, and the record carries every field in ``record.toolhygiene``.
+The traceback always reaches the log, bounded and redacted unless
+``th.configure(redact_logs=False)``:
+
+- ``logging``: the record's ``exc_info`` is the exception (for handlers that want the
+  object) and its ``exc_text`` the traceback text, which every ``Formatter`` prints after
+  the message; ``record.toolhygiene`` holds every field, the traceback as ``exception``;
+- structlog: the ``exception`` field, rendered as structlog's ``format_exc_info`` renders
+  it (console renderers print it as a traceback, JSON renderers as a string). With
+  ``redact_logs=False`` the event also carries ``exc_info``, the exception itself, for
+  the chain's own exception formatters; not otherwise, since they would render it (and,
+  some, its local variables) past the redaction.
 
 Every string field of every event is valid UTF-8 and capped, whatever a tool or the
 model put in it, and the traceback of a failure costs the same for a 10 MB message or a
@@ -121,21 +128,41 @@ def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
     if not target.isEnabledFor(level):
         return  # the common case without configuration: nothing is formatted
     record = {k: _field(v) for k, v in event.record().items()}
-    if event.exc is not None:
-        record["exception"] = traceback_text(event.exc)
-    text = " ".join(
-        [event.name, *(f"{k}={v!r}" for k, v in record.items() if k not in ("event", "exception"))]
+    text = " ".join([event.name, *(f"{k}={v!r}" for k, v in record.items() if k != "event")])
+    exc = event.exc
+    exc_info = None if exc is None else (type(exc), exc, _TRACEBACK.__get__(exc))
+    path, line, function, _ = target.findCaller()
+    made = target.makeRecord(
+        target.name,
+        level,
+        path,
+        line,
+        "%s",
+        (text,),
+        exc_info,
+        function,
+        extra={"toolhygiene": record},
     )
-    if "exception" in record:
-        text = f"{text}\n{record['exception'].rstrip()}"
-    target.log(level, "%s", text, extra={"toolhygiene": record})
+    if exc is not None:
+        # The exception itself for handlers that want it; the text every Formatter
+        # prints after the message is this bounded one, redacted unless configured not.
+        made.exc_text = record["exception"] = traceback_text(exc)
+    target.handle(made)
 
 
 def _structured(target: Any, event: _observe.Event) -> None:
     record = {k: _field(v) for k, v in event.record().items()}
     del record["event"]
-    if event.exc is not None:
-        record["exception"] = traceback_text(event.exc)
+    exc = event.exc
+    if exc is not None:
+        # Rendered, as structlog's format_exc_info renders it, so that every chain shows it
+        # (a renderer with no exception processor too).
+        record["exception"] = traceback_text(exc)
+        if not _config.settings.redact_logs:
+            # The exception itself, for the chain's own formatters (format_exc_info,
+            # dict_tracebacks, rich): they render it raw, locals and all, so only when
+            # the logs are not to be redacted.
+            record["exc_info"] = exc
     getattr(target, _METHOD.get(event.level, "info"))(event.name, **record)
 
 
@@ -164,7 +191,7 @@ class LogOutput(_observe.Hooks):
     def on_failure(self, event: _observe.Event) -> None:
         send(event)
 
-    on_retry = on_close = on_clear = on_tail = on_end = on_store = on_failure
+    on_retry = on_close = on_clear = on_tail = on_end = on_store = on_hook_failure = on_failure
 
 
 _observe.add_hooks(LogOutput())

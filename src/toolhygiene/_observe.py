@@ -2,8 +2,9 @@
 
 Every output is built on this one interface: the logs (``_log``), the OpenTelemetry spans
 (``_telemetry``), ``testing.capture()``, and the hooks users add with ``th.add_hooks()``
-to send metrics anywhere without parsing logs. A hook that raises is reported through
-``logging`` and never breaks a tool call.
+to send metrics anywhere without parsing logs. A hook that raises never breaks a tool
+call: its error is the event ``hook.failed``, given to the other hooks (``on_hook_failure``)
+and so to the log output, which follows ``configure(logs=...)`` like every other event.
 
 The calls that start and end a tool call (``on_call``/``on_outcome``) are made only when
 some hook asks for them, so the success path pays nothing when nobody watches.
@@ -16,7 +17,10 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
+
+from toolhygiene import _config
 
 __all__ = [
     "Call",
@@ -40,11 +44,12 @@ class Event:
     Attributes:
         name: ``tool.failed``, ``tool.refused``, ``tool.retry``, ``tool.closed``,
             ``error.recovered``, ``error.stopped``, ``transcript.cleared``,
-            ``conversation.items_deleted`` or ``session.closed``.
+            ``conversation.items_deleted``, ``session.closed`` or ``hook.failed``.
         session_id: the Session's id (``Session.id``).
         tool: the tool concerned, when there is one.
         call_id: the call's id in the model's turn, when known.
-        fields: the event's other documented fields (category, fingerprint, ...).
+        fields: the event's other documented fields (category, fingerprint, ...), read
+            only: every hook sees the same event.
         failure: the ``Failure`` record, for ``tool.failed``, ``tool.refused`` and
             ``tool.retry``.
         exc: the exception, for ``tool.failed`` and ``tool.retry`` (the full
@@ -58,6 +63,11 @@ class Event:
     fields: Mapping[str, Any] = field(default_factory=dict)
     failure: Any = None
     exc: BaseException | None = None
+
+    def __post_init__(self) -> None:
+        # A copy behind a read-only view: what one hook sees, the next sees too, and the
+        # caller's dict (a ledger's tail) is not the event's.
+        object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
 
     @property
     def level(self) -> int:
@@ -80,6 +90,7 @@ class Event:
 # A failure the model sees is part of an agent's normal work: INFO, unless nobody could
 # say what it was (category unknown: probably a bug in the tool) or a tool closed.
 _LEVELS = {
+    "hook.failed": logging.WARNING,
     "tool.closed": logging.WARNING,
     "store.unavailable": logging.WARNING,
     "tool.unclassified": logging.WARNING,
@@ -172,6 +183,10 @@ class Hooks:
         """``store.unavailable``: the shared store (Redis) could not be reached; the
         counts went to memory (``on_error="open"``) or the call raised."""
 
+    def on_hook_failure(self, event: Event) -> None:
+        """``hook.failed``: another hook raised (``fields``: ``hook``, ``method``;
+        ``exc``: what it raised). The hook that failed is not told of its own failure."""
+
 
 _METHODS = {
     "tool.failed": "on_failure",
@@ -187,6 +202,7 @@ _METHODS = {
     "error.stopped": "on_tail",
     "session.closed": "on_end",
     "store.unavailable": "on_store",
+    "hook.failed": "on_hook_failure",
 }
 
 _lock = threading.Lock()
@@ -240,8 +256,24 @@ def watching() -> tuple[Hooks, ...]:
 def _guarded(method: Callable[..., None], *args: Any) -> None:
     try:
         method(*args)
-    except Exception:
-        _fallback.exception("a toolhygiene hook failed: %r", method)
+    except Exception as exc:
+        _hook_failed(method, getattr(args[0], "session_id", ""), exc)
+
+
+def _hook_failed(method: Callable[..., None], session_id: str, exc: Exception) -> None:
+    """Tell every other hook (the log output among them) that ``method`` raised ``exc``."""
+    owner = getattr(method, "__self__", None)
+    fields = {"hook": type(owner).__qualname__, "method": getattr(method, "__name__", "?")}
+    event = Event("hook.failed", session_id, None, None, fields, None, exc)
+    telemetry = _telemetry
+    for hooks in (*_hooks, telemetry) if telemetry is not None else _hooks:
+        if hooks is owner:
+            continue
+        try:
+            hooks.on_hook_failure(event)
+        except Exception:  # a second failure is not passed around again
+            if _config.settings.logs is not False:  # the original is this one's context
+                _fallback.exception("toolhygiene could not report that %r failed", method)
 
 
 def emit(event: Event) -> None:

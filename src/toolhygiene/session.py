@@ -136,6 +136,7 @@ class Session:
             )
         self.id = _session_id(session_id)
         self.store = store
+        self._own_id = session_id is not None
         self.history: History = history
         self.clear_at_least = threshold(clear_at_least)
         self.tools: dict[str, Tool[Any, Any]] = {}
@@ -163,7 +164,7 @@ class Session:
             session_id=self.id,
             cap=self._cap,
         )
-        self._runs = Runs(max_stuck=max_stuck, log=_RunEvents(self.id))
+        self._runs = Runs(max_stuck=max_stuck, log=_RunEvents(self))
         self.clearing: Clearing = clearing
         self.server = ServerHistory(history, self.clear_at_least, self.id)
         self._transcript = self._new_transcript()
@@ -645,10 +646,14 @@ class Session:
             self._conversation.closed = True
         self._end_conversation()
 
-    def reset(self) -> None:
+    def reset(self, *, session_id: str | None = None) -> None:
         """Start a new conversation with the same tools and settings: the old one's
         counters, closed tools and pending errors are forgotten (its unrecovered errors
-        get their tail, ``stopped``), and the next ``handle`` may take a new list."""
+        get their tail, ``stopped``), and the next ``handle`` may take a new list.
+
+        The new conversation has a new id: ``session_id``, or a fresh random one, unless
+        the Session was made with your own id and none is given here (yours is kept).
+        """
         if self.is_closed:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
         if self.store is not None:
@@ -656,8 +661,12 @@ class Session:
                 f"this Session keeps conversation {self.id!r} in its store: for a new "
                 "conversation make a new Session with that conversation's session_id"
             )
+        fresh = session_id is not None or not self._own_id
+        new_id = _session_id(session_id) if fresh else self.id  # checked before anything ends
         self._end_conversation()
         with self._lock:
+            self.id = self._retries.session_id = new_id
+            self._own_id = self._own_id or session_id is not None
             self._ledger = Ledger(self.store, self.id)
             self._retries.ledger = self._ledger
             self.server = ServerHistory(self.history, self.clear_at_least, self.id)
@@ -740,14 +749,15 @@ def _call_key(arguments: Mapping[str, Any] | str | bytes | None) -> str:
 
 
 class _RunEvents:
-    """What ``Runs`` notices (a run still going, a run that finished late), as events."""
+    """What ``Runs`` notices (a run still going, a run that finished late), as events
+    with the Session's id at the time."""
 
-    __slots__ = ("session_id",)
+    __slots__ = ("session",)
 
-    def __init__(self, session_id: str) -> None:
-        self.session_id = session_id
+    def __init__(self, session: Session) -> None:
+        self.session = session
 
     def warning(self, event: str, *, tool: str, **fields: Any) -> None:
-        _observe.emit(_observe.Event(event, self.session_id, tool, None, fields))
+        _observe.emit(_observe.Event(event, self.session.id, tool, None, fields))
 
     info = warning

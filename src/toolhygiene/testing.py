@@ -80,7 +80,7 @@ class _Recorder(_observe.Hooks):
             record["exception"] = traceback_text(event.exc)
         self.captured.events.append(record)
 
-    on_retry = on_close = on_clear = on_tail = on_end = on_store = on_failure
+    on_retry = on_close = on_clear = on_tail = on_end = on_store = on_hook_failure = on_failure
 
 
 @contextmanager
