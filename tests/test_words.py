@@ -85,14 +85,20 @@ def test_a_transient_repeat_keeps_its_verdict_and_makes_no_claim() -> None:
 
 def test_advice_precedence() -> None:
     """ToolError's instead > a rule's hint > the tool's instead > the category's hint."""
+
+    def advised(failure: Failure, tool_instead: str) -> Failure:
+        if _words.takes_tool_advice(failure):
+            return dataclasses.replace(failure, instead=tool_instead)
+        return failure
+
     own = f(instead="ask for the order number", hint="rule hint")
     assert own.line().endswith("Ask for the order number.")
-    assert _words.with_tool_advice(own, "tool default") is own
+    assert advised(own, "tool default") is own
     ruled = f(hint="the rule says wait")
-    assert _words.with_tool_advice(ruled, "tool default").line().endswith("The rule says wait.")
-    plain = _words.with_tool_advice(f(), "use search_orders")
+    assert advised(ruled, "tool default").line().endswith("The rule says wait.")
+    plain = advised(f(), "use search_orders")
     assert plain.line().endswith("Use search_orders.")
-    uncertain = _words.with_tool_advice(f(C.UPSTREAM, retryable=False, uncertain=True), "x")
+    uncertain = advised(f(C.UPSTREAM, retryable=False, uncertain=True), "x")
     assert uncertain.line().endswith("Check whether it took effect before calling get_order "
                                      "again.")
 

@@ -12,7 +12,6 @@ closing notice and the advice are in every line, whatever the cap (``MIN_LINE_CA
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -26,21 +25,21 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COARSE_HINTS",
+    "CONSTRAINTS",
+    "DID_NOT_RUN",
     "HINTS",
     "MIN_LINE_CAP",
     "NESTED_TOO_DEEP",
     "Read",
     "STUB",
-    "CONSTRAINTS",
-    "DID_NOT_RUN",
     "UPSTREAM_INSTEAD",
+    "argument_path",
     "closed_line",
     "constraint",
     "content_of",
     "default_note",
     "empty_line",
     "failure_line",
-    "argument_path",
     "not_finite_argument",
     "not_json",
     "read_note",
@@ -50,13 +49,13 @@ __all__ = [
     "schema_advice",
     "split_note",
     "still_running",
+    "takes_tool_advice",
     "timed_out",
     "unexpected_argument",
     "unknown_tool",
     "unreadable",
     "unrenderable",
     "upstream_down",
-    "with_tool_advice",
 ]
 
 MIN_LINE_CAP = 160
@@ -139,15 +138,14 @@ def seconds(value: float) -> str:
 # -- the failure line -------------------------------------------------------------------
 
 
-def with_tool_advice(failure: Failure, tool_instead: str) -> Failure:
-    """``failure`` with the tool's default advice, where nothing knows better.
+def takes_tool_advice(failure: Failure) -> bool:
+    """Whether the tool's default advice (``@tool(instead=...)``) goes into ``failure``:
+    only where nothing knows better.
 
     Precedence of advice, highest first: the tool's own ``ToolError(instead=...)``, a
     classification rule's hint, the tool's ``@tool(instead=...)``, the category's hint.
     """
-    if not tool_instead or failure.instead or failure.hint:
-        return failure
-    return dataclasses.replace(failure, instead=tool_instead)
+    return not (failure.instead or failure.hint)
 
 
 def _advice(failure: Failure, compact: bool = False) -> str:

@@ -6,7 +6,6 @@ the built-in table of library classes, then builtins; ``unknown`` when nothing m
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -129,34 +128,39 @@ def classify(
     if best is None:
         best = Verdict(Category.UNKNOWN, Category.UNKNOWN.retryable, SCORE_UNKNOWN)
     chosen = chain[best_at]
-    failure = Failure(
+    never_ran = _never_ran(chain, best_at, best, known)
+    retryable, uncertain, wait = best.retryable, False, _wait(chain, best_at)
+    extra: dict[str, Any] = {}
+    if isinstance(chosen, ToolError):
+        extra = {
+            "alternatives": tuple(
+                sanitize(plain(a, RAW_CAP), cap // 2) for a in chosen.alternatives
+            ),
+            "partial_results": redact_data(chosen.partial_results),
+            "details": redact_data(getattr(chosen, "details", None)),
+            "instead": sanitize(plain(chosen.instead, RAW_CAP), cap),
+        }
+    elif (
+        not idempotent
+        and not never_ran
+        and retryable
+        and best.category in (Category.CONNECTIVITY, Category.UPSTREAM)
+    ):
+        retryable, uncertain, wait = False, True, None
+    # Built once: a Failure has many fields, and each copy costs all of them.
+    return Failure(
         tool=tool or "tool",
         category=best.category,
-        retryable=best.retryable,
+        retryable=retryable,
         message=sanitize(_message(chain, best_at, best, known), cap),
         hint=sanitize(hint, cap) if hint else "",
-        retry_after=_wait(chain, best_at),
+        retry_after=wait,
         exc_type=type_name(exc),
         frame=user_frame(exc),
-        never_ran=_never_ran(chain, best_at, best, known),
+        never_ran=never_ran,
+        uncertain=uncertain,
+        **extra,
     )
-    if (
-        not idempotent
-        and not failure.never_ran
-        and failure.retryable
-        and failure.category in (Category.CONNECTIVITY, Category.UPSTREAM)
-        and not isinstance(chosen, ToolError)
-    ):
-        failure = dataclasses.replace(failure, retryable=False, uncertain=True, retry_after=None)
-    if isinstance(chosen, ToolError):
-        failure = dataclasses.replace(
-            failure,
-            alternatives=tuple(sanitize(plain(a, RAW_CAP), cap // 2) for a in chosen.alternatives),
-            partial_results=redact_data(chosen.partial_results),
-            details=redact_data(getattr(chosen, "details", None)),
-            instead=sanitize(plain(chosen.instead, RAW_CAP), cap),
-        )
-    return failure
 
 
 _ARGS = BaseException.__dict__["args"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import Counter, deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -118,10 +119,19 @@ class Ledger:
             self.local_retries += 1
 
     def failed(
-        self, failure: Failure, index: int, cap: int | None, line_cap: int, call: str = ""
+        self,
+        failure: Failure,
+        index: int,
+        cap: int | None,
+        line_cap: int,
+        call: str = "",
+        *,
+        changes: Mapping[str, Any] | None = None,
+        fingerprint: str | None = None,
     ) -> tuple[Failure, str]:
-        """Count a failure the model will see; returns it with its status and the line
-        the model sees.
+        """Count a failure the model will see; returns it with its status (and
+        ``changes``: other fields, in the same one copy) and the line the model sees;
+        ``fingerprint`` is the failure's, when the caller has it already.
 
         The status is ``repeated`` if this exact
         call (``call``: a key of the tool's arguments) failed the same way before,
@@ -130,7 +140,8 @@ class Ledger:
         ``None``: an unknown tool, never closed).
         """
         name = failure.tool
-        fingerprint = failure.fingerprint  # a hash: computed once here
+        if fingerprint is None:  # a hash: computed once, here or by the caller
+            fingerprint = failure.fingerprint
         with self._lock:
             if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
                 name = OTHER_UNKNOWN  # an unknown name has no cap: one entry for the rest
@@ -156,7 +167,12 @@ class Ledger:
             if closes:
                 self.closed.add(name)
             failure = dataclasses.replace(
-                failure, status=status, count=count, repeats=repeats, closes=closes
+                failure,
+                **(changes or {}),
+                status=status,
+                count=count,
+                repeats=repeats,
+                closes=closes,
             )
             line = failure.line(line_cap)
             if len(self._pending) < PENDING:

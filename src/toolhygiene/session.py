@@ -9,7 +9,6 @@ two differ only in how they run an attempt (``_running``) and sleep, which tenac
 from __future__ import annotations
 
 import contextvars
-import dataclasses
 import functools
 import hashlib
 import json
@@ -301,21 +300,19 @@ class Session:
         if failure is None:
             assert exc is not None
             failure = self._retries.classify(plan, exc)
+        changes: dict[str, Any] = {}  # made in the ledger's one copy of the failure
         shown = plan.arguments if isinstance(plan.arguments, Mapping) else plan.values
         if shown:
-            attempted = safe_arguments(shown, self._line_cap())
-            failure = dataclasses.replace(failure, attempted=attempted)
-        if plan.tool.instead:
-            failure = _words.with_tool_advice(
-                failure, sanitize(plan.tool.instead, self._line_cap())
-            )
+            changes["attempted"] = safe_arguments(shown, self._line_cap())
+        if plan.tool.instead and _words.takes_tool_advice(failure):
+            changes["instead"] = sanitize(plan.tool.instead, self._line_cap())
         # The key of the call is what the function received (defaults filled in, "false"
         # read as False); arguments that never validated are keyed as they were sent.
         key = _call_key(plan.values if attempts else plan.arguments)
         if attempts:
             self._upstream_answered(plan, failure)
         return self._record_failure(
-            failure, plan.index, attempts, exc, call=key, call_id=plan.call_id
+            failure, plan.index, attempts, exc, call=key, call_id=plan.call_id, changes=changes
         )
 
     def _record_failure(
@@ -327,18 +324,22 @@ class Session:
         *,
         call: str,
         call_id: str | None,
+        changes: Mapping[str, Any] | None = None,
     ) -> Outcome:
         name = failure.tool
+        fingerprint = failure.fingerprint  # a hash of what the changes leave alone
         failure, line = self._ledger.failed(
             failure,
             index,
             self._cap(name) if name in self.tools else None,
             self._line_cap(),
             call,
+            changes=changes,
+            fingerprint=fingerprint,
         )
         fields = {
             "category": failure.category.value,
-            "fingerprint": failure.fingerprint,
+            "fingerprint": fingerprint,
             "retryable": failure.retryable,
             "status": failure.status,
             "attempts": attempts,
@@ -350,7 +351,7 @@ class Session:
         if failure.closes:
             closed = {
                 "category": failure.category.value,
-                "fingerprint": failure.fingerprint,
+                "fingerprint": fingerprint,
                 "failures": failure.count,
             }
             _observe.emit(Event("tool.closed", self.id, name, call_id, closed, failure))
