@@ -9,6 +9,7 @@ import logging
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +189,7 @@ def test_the_readme_documents_every_event() -> None:
     assert set(documented_events()) == {
         "tool.failed", "tool.refused", "tool.retry", "tool.closed", "error.recovered",
         "error.stopped", "transcript.cleared", "conversation.items_deleted", "session.closed",
-        "hook.failed"}
+        "hook.failed", "tool.unclassified", "tool.still_running", "tool.finished_late"}
 
 
 def test_every_documented_event_appears_with_its_fields() -> None:
@@ -214,6 +215,8 @@ def test_every_documented_event_appears_with_its_fields() -> None:
     documented = documented_events()
     del documented["conversation.items_deleted"]  # server-held only: test_server_history
     del documented["hook.failed"]  # test_logs_false_silences_hook_failures_...
+    for rare in ("tool.unclassified", "tool.still_running", "tool.finished_late"):
+        del documented[rare]  # test_rare_events_have_their_documented_fields
     for name, fields in documented.items():
         assert name in seen_names, name
         for event in seen.named(name):
@@ -504,3 +507,39 @@ def test_configure_refuses_a_settings_it_cannot_use_and_changes_nothing(
     assert th.configure() == before
     with pytest.raises(th.UsageError, match="Settings"):
         th.configure({"line_cap": 200})  # type: ignore[arg-type]
+
+
+def test_rare_events_have_their_documented_fields() -> None:
+    class Lying(Exception):
+        @property
+        def __class__(self) -> Any:  # type: ignore[override]
+            raise RuntimeError("no class")
+
+    @th.tool(retries=0)
+    def lies() -> None:
+        raise Lying("x")
+
+    gate = threading.Event()
+
+    @th.tool(timeout=0.05, retries=0)
+    def slow() -> str:
+        gate.wait(30)
+        return "late"
+
+    with th.testing.capture() as seen:
+        session = th.Session([lies, slow])
+        session.call("lies", call_id="c1")
+        session.call("slow", call_id="c2")
+        gate.set()
+        for _ in range(2000):
+            if seen.named("tool.finished_late"):
+                break
+            threading.Event().wait(0.005)
+    documented = documented_events()
+    for name in ("tool.unclassified", "tool.still_running", "tool.finished_late"):
+        [event] = seen.named(name)
+        missing = [f for f in documented[name] if f not in event]
+        assert not missing, (name, missing)
+        assert event["session.id"] == session.id
+    [unclassified] = seen.named("tool.unclassified")
+    assert "RuntimeError: no class" in unclassified["exception"]

@@ -26,7 +26,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config, _observe, _words
-from toolhygiene._log import traceback_text
 from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError, count_down
 from toolhygiene.classify import classify
 from toolhygiene.errors import Category, CoarseClass, Failure
@@ -88,7 +87,8 @@ class LocalRetries:
                     self.session_id,
                     plan.tool.name,
                     plan.call_id,
-                    {"traceback": traceback_text(broken)},
+                    {"exc_type": failure.exc_type},
+                    exc=broken,  # the log's exception field: what classifying raised
                 )
             )
         # type() and issubclass(): isinstance() would ask a hostile __class__ property.
