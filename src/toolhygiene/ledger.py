@@ -13,7 +13,6 @@ distinct failures are forgotten (a repeat of one is then counted afresh), at mos
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from collections import Counter, deque
 from collections.abc import Mapping
@@ -166,13 +165,14 @@ class Ledger:
                 status, repeats = "similar", variety
             if closes:
                 self.closed.add(name)
-            failure = dataclasses.replace(
-                failure,
-                **(changes or {}),
-                status=status,
-                count=count,
-                repeats=repeats,
-                closes=closes,
+            failure = failure._evolved(
+                {
+                    **(changes or {}),
+                    "status": status,
+                    "count": count,
+                    "repeats": repeats,
+                    "closes": closes,
+                }
             )
             line = failure.line(line_cap)
             if len(self._pending) < PENDING:
