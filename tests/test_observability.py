@@ -507,6 +507,9 @@ def test_configure_refuses_a_settings_it_cannot_use_and_changes_nothing(
     assert th.configure() == before
     with pytest.raises(th.UsageError, match="Settings"):
         th.configure({"line_cap": 200})  # type: ignore[arg-type]
+    with pytest.raises(th.UsageError, match="logs must be"):
+        th.configure(line_cap=200, logs="stdout")  # the line cap is not set either
+    assert th.configure() == before
 
 
 def test_rare_events_have_their_documented_fields() -> None:
