@@ -110,7 +110,7 @@ def fresh_ids() -> dict[str, Any]:
                                ("get_time", {"city": "Paris"})])
 
 
-def opcodes(run: Callable[[], None], rounds: int = 100) -> float:
+def opcodes(run: Callable[[], object], rounds: int = 100) -> float:
     """Bytecode instructions per call of ``run`` in this thread (``sys.settrace`` with
     opcode events: deterministic, whatever the machine's load)."""
     count = [0]
