@@ -12,6 +12,7 @@ closing notice and the advice are in every line, whatever the cap (``MIN_LINE_CA
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
