@@ -37,8 +37,9 @@ def test_sessions_sharing_a_memory_store_share_one_cap() -> None:
     store = th.MemoryStore()
     first = th.Session([_failing()], store=store, session_id="conv-42")
     second = th.Session([_failing()], store=store, session_id="conv-42")
-    counts = [s.call("inventory", {"sku": f"A{n}"}).failure for n, s in
-              enumerate([first, second, first])]
+    counts = [
+        s.call("inventory", {"sku": f"A{n}"}).failure for n, s in enumerate([first, second, first])
+    ]
     assert [f.count for f in counts if f] == [1, 2, 3]
     assert counts[2] is not None and counts[2].closes
     refused = second.call("inventory", {"sku": "B"})
@@ -94,8 +95,7 @@ def test_four_processes_on_one_conversation_hold_the_cap_exactly(redis_url: str)
     the tool, and every call started after it is refused without running."""
     context = multiprocessing.get_context("spawn")
     start, out = context.Event(), context.Queue()
-    workers = [context.Process(target=_worker, args=(redis_url, start, 5, out))
-               for _ in range(4)]
+    workers = [context.Process(target=_worker, args=(redis_url, start, 5, out)) for _ in range(4)]
     for worker in workers:
         worker.start()
     start.set()
@@ -137,13 +137,11 @@ def test_a_stopped_redis_fails_open_to_memory_and_comes_back(
     assert failures == b"3"
 
 
-def test_a_stopped_redis_fails_closed_with_a_clear_error(
-    redis_server: Any, redis_url: str
-) -> None:
+def test_a_stopped_redis_fails_closed_with_a_clear_error(redis_server: Any, redis_url: str) -> None:
     store = th.RedisStore(url=redis_url, timeout=0.2, on_error="closed")
     session = th.Session([_failing()], store=store, session_id="conv-8")
     redis_server.stop()
-    with pytest.raises(th.StoreError, match="on_error='closed'"):
+    with pytest.raises(th.StoreError, match="on_error='closed', so this call did not run"):
         session.call("inventory", {"sku": "A"})
     redis_server.start()
     assert session.call("inventory", {"sku": "A"}).attempts == 1
@@ -167,3 +165,134 @@ def test_reset_with_a_store_asks_for_a_new_session() -> None:
     session = th.Session([_failing()], store=th.MemoryStore(), session_id="conv-1")
     with pytest.raises(th.UsageError, match="new Session"):
         session.reset()
+
+
+def test_redis_failing_while_a_tool_runs_never_loses_its_outcome(
+    redis_server: Any, redis_url: str
+) -> None:
+    """on_error="closed" refuses only before a call runs. Redis dying while a
+    non-idempotent tool runs: the tool ran, so its real outcome is returned (counted in
+    this process) and logged, and the store problem is a separate warning that says the
+    call ran."""
+    charges: list[int] = []
+
+    @th.tool(retries=0, idempotent=False)
+    def charge(amount: int) -> str:
+        """Charge a card.
+
+        Args:
+            amount: cents.
+        """
+        redis_server.stop()
+        charges.append(amount)
+        raise th.ToolError("card declined", retryable=False, category="business")
+
+    store = th.RedisStore(url=redis_url, timeout=0.2, on_error="closed")
+    session = th.Session([charge], store=store, session_id="conv-mid")
+    with capture() as seen:
+        outcome = session.call("charge", {"amount": 1299})
+    assert charges == [1299]
+    assert outcome.failure is not None and outcome.attempts == 1
+    assert "card declined" in outcome.content and outcome.failure.count == 1
+    events = {e["event"]: e for e in seen.events}
+    assert "card declined" in events["tool.failed"]["line"]
+    assert events["store.unavailable"]["call_ran"] is True
+    # Before the next call Redis is still down: that call is refused and never runs.
+    with pytest.raises(th.StoreError, match="did not run"):
+        session.call("charge", {"amount": 1})
+    assert charges == [1299]
+
+
+def test_redis_failing_while_an_upstream_tool_runs_keeps_its_outcome(
+    redis_server: Any, redis_url: str
+) -> None:
+    """The breaker's report after the call (a transient failure of the upstream) is an
+    after-run write too: the failure the tool raised reaches the model."""
+
+    @th.tool(retries=0, upstream="inventory service")
+    def stock(sku: str) -> str:
+        """Check stock.
+
+        Args:
+            sku: the item.
+        """
+        redis_server.stop()
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    store = th.RedisStore(url=redis_url, timeout=0.2, on_error="closed")
+    session = th.Session([stock], store=store, session_id="conv-up")
+    with capture() as seen:
+        outcome = session.call("stock", {"sku": "A"})
+    assert outcome.failure is not None and outcome.attempts == 1
+    assert outcome.failure.category.value == "connectivity"
+    assert [e["call_ran"] for e in seen.events if e["event"] == "store.unavailable"] == [True]
+
+
+class _Refusing:
+    """A Store of the user's own that fails closed on every write: after-run writes must
+    not lose the outcome either."""
+
+    def __init__(self) -> None:
+        self.inner = th.MemoryStore()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def failed(self, *args: Any, **kwargs: Any) -> Any:
+        raise th.StoreError("the store is read-only")
+
+
+def test_a_custom_store_failing_after_the_call_keeps_the_outcome() -> None:
+    session = th.Session([_failing()], store=_Refusing(), session_id="conv-c")  # type: ignore[arg-type]
+    with capture() as seen:
+        outcome = session.call("inventory", {"sku": "A"})
+    assert outcome.failure is not None and "no item A is listed" in outcome.content
+    warned = [e for e in seen.events if e["event"] == "store.unavailable"]
+    assert warned and warned[0]["call_ran"] is True
+
+
+@pytest.mark.parametrize("on_error", ["open", "closed"])
+def test_redis_error_replies_go_through_on_error(redis_url: str, on_error: Any) -> None:
+    """An error reply (here OOM: maxmemory reached; READONLY, NOPERM are the same family)
+    is a store failure like a dead socket, never an exception out of call()."""
+    admin = redis.Redis.from_url(redis_url)
+    store = th.RedisStore(url=redis_url, on_error=on_error)
+    session = th.Session([_failing()], store=store, session_id="conv-oom")
+    admin.config_set("maxmemory", 1)
+    try:
+        with capture() as seen:
+            outcome = session.call("inventory", {"sku": "A"})  # the count is a write
+    finally:
+        admin.config_set("maxmemory", 0)
+    assert outcome.failure is not None and outcome.attempts == 1
+    errors = [e["error"] for e in seen.events if e["event"] == "store.unavailable"]
+    assert errors == ["OutOfMemoryError"]
+
+
+def test_a_permission_error_before_the_call_fails_closed(redis_url: str) -> None:
+    admin = redis.Redis.from_url(redis_url)
+    store = th.RedisStore(url=redis_url, on_error="closed")
+    session = th.Session([_failing()], store=store, session_id="conv-acl")
+    admin.execute_command("ACL", "SETUSER", "default", "-hget")
+    try:
+        with pytest.raises(th.StoreError, match=r"NoPermissionError.*did not run"):
+            session.call("inventory", {"sku": "A"})
+    finally:
+        admin.execute_command("ACL", "SETUSER", "default", "+hget")
+
+
+def test_an_asyncio_client_is_refused_with_the_fix(redis_url: str) -> None:
+    import redis.asyncio
+
+    client = redis.asyncio.Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
+    with pytest.raises(th.UsageError, match=r"sync redis\.Redis client"):
+        th.RedisStore(client)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"retry_after": -1.0}, {"prefix": None}, {"timeout": 0}, {"timeout": float("nan")}],
+)
+def test_redis_store_arguments_are_checked(redis_url: str, arguments: Any) -> None:
+    with pytest.raises(th.UsageError):
+        th.RedisStore(url=redis_url, **arguments)

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from toolhygiene._exceptions import StoreError
 from toolhygiene.errors import Category, Failure, FailureStatus
 
 if TYPE_CHECKING:
@@ -148,7 +149,14 @@ class Ledger:
         shared = None
         if self.store is not None:
             # Outside the lock: one atomic step in the store, which every worker shares.
-            shared = self.store.failed(self.session, name, fingerprint, call, cap=cap, known=known)
+            try:
+                shared = self.store.failed(
+                    self.session, name, fingerprint, call, cap=cap, known=known
+                )
+            except StoreError as exc:  # the call ran: count it here, never lose its outcome
+                from toolhygiene.stores import failed_after_run
+
+                failed_after_run(self.session, name, exc)
         with self._lock:
             # A call that started before its tool closed has run: it is counted and told as
             # what it is, a failure of a tool that is now closed.

@@ -30,7 +30,7 @@ from toolhygiene import (  # noqa: F401
     _words,
     loop,
 )
-from toolhygiene._exceptions import UsageError
+from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._observe import Event
 from toolhygiene._payload import failure_of, recognise
@@ -44,7 +44,7 @@ from toolhygiene.ledger import Ledger
 from toolhygiene.loop import Conversation, Step
 from toolhygiene.redact import safe_arguments, sanitize
 from toolhygiene.rules import Rule
-from toolhygiene.stores import PROCESS_BREAKERS, Gate, MemoryStore, Store
+from toolhygiene.stores import PROCESS_BREAKERS, Gate, MemoryStore, Store, failed_after_run
 from toolhygiene.tool import Format, Tool, as_tool, definitions
 from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
@@ -255,10 +255,13 @@ class Session:
             gate = self._gates.pop(plan.index, None)
         if upstream is None:
             return
-        if failure is not None and failure.category.value in _TRANSIENT:
-            self._breakers.upstream_failed(upstream, failure.retry_after)
-        elif gate is not None:
-            self._breakers.upstream_ok(upstream)
+        try:
+            if failure is not None and failure.category.value in _TRANSIENT:
+                self._breakers.upstream_failed(upstream, failure.retry_after)
+            elif gate is not None:
+                self._breakers.upstream_ok(upstream)
+        except StoreError as exc:  # the call ran: its outcome stands, the store is warned of
+            failed_after_run(self.id, plan.tool.name, exc)
 
     def _line_cap(self) -> int:
         return self.line_cap or _config.settings.line_cap

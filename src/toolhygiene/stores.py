@@ -32,6 +32,7 @@ __all__ = [
     "OnError",
     "RedisStore",
     "Store",
+    "failed_after_run",
 ]
 
 OnError = Literal["open", "closed"]
@@ -341,12 +342,17 @@ class RedisStore:
             raise UsageError(f"ttl must be a whole number of seconds >= 1, got {ttl!r}")
         if on_error not in ("open", "closed"):
             raise UsageError(f"on_error must be 'open' or 'closed', got {on_error!r}")
+        if not isinstance(prefix, str):
+            raise UsageError(f"prefix must be a string (the start of every key), got {prefix!r}")
+        timeout = _checks.seconds("timeout", timeout, positive=True)
+        retry_after = _checks.seconds("retry_after", retry_after, positive=False)
         if url is not None:
             import redis
 
             client = redis.Redis.from_url(
                 url, socket_timeout=timeout, socket_connect_timeout=timeout
             )
+        _refuse_asyncio(client)
         settings = client.connection_pool.connection_kwargs
         for name in ("socket_timeout", "socket_connect_timeout"):
             if settings.get(name) is None:
@@ -374,24 +380,33 @@ class RedisStore:
         """The Redis key of one conversation's record ``what``."""
         return f"{self.prefix}{{{session}}}:{what}"
 
-    def _redis(self, session: str, do: Any, fallback: Any) -> Any:
-        """``do()`` against Redis; when Redis fails: the fallback (``open``) or
-        ``StoreError`` (``closed``)."""
+    def _redis(self, session: str, do: Any, fallback: Any, *, ran: bool = False) -> Any:
+        """``do()`` against Redis; when Redis fails (any redis-py error: unreachable, too
+        slow, or an error reply such as READONLY, OOM or NOPERM): the fallback
+        (``open``) or ``StoreError`` (``closed``). ``ran``: the tool call has run already
+        (counting its failure, telling the breaker how it went): its outcome must not be
+        lost, so this falls back to the in-memory store whatever ``on_error`` says, and
+        the warning event says the call ran."""
         import redis
 
-        if self.on_error == "open" and time.monotonic() < self._down_until:
+        if (self.on_error == "open" or ran) and time.monotonic() < self._down_until:
             return fallback()
         try:
             result = do()
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+        except redis.exceptions.RedisError as exc:
             with self._lock:
                 self._down_until = time.monotonic() + self.retry_after
-            fields = {"error": type(exc).__name__, "on_error": self.on_error}
-            _observe.emit(_observe.Event("store.unavailable", session, None, None, fields))
-            if self.on_error == "closed":
+            fields = {
+                "error": type(exc).__name__,
+                "message": str(exc)[:200],
+                "on_error": self.on_error,
+                "call_ran": ran,
+            }
+            _observe.emit(_observe.Event("store.unavailable", session, None, None, fields, exc=exc))
+            if self.on_error == "closed" and not ran:
                 raise StoreError(
-                    f"Redis is unavailable ({type(exc).__name__}): the store is set to "
-                    "on_error='closed', so no tool call runs until it is back"
+                    f"Redis failed ({type(exc).__name__}: {str(exc)[:120]}) before the call: "
+                    "the store is set to on_error='closed', so this call did not run"
                 ) from exc
             return fallback()
         return result
@@ -426,6 +441,7 @@ class RedisStore:
             session,
             count,
             lambda: self.fallback.failed(session, tool, fingerprint, call, cap=cap, known=known),
+            ran=True,
         )
         return result
 
@@ -463,12 +479,42 @@ class RedisStore:
             upstream,
             lambda: self._upstream_failed(keys=[key], args=arguments),
             lambda: self.fallback.upstream_failed(upstream, retry_after),
+            ran=True,
         )
 
     def upstream_ok(self, upstream: str) -> None:
         key = f"{self.prefix}upstream:{{{upstream}}}"
         self._redis(
-            upstream, lambda: self.client.delete(key), lambda: self.fallback.upstream_ok(upstream)
+            upstream,
+            lambda: self.client.delete(key),
+            lambda: self.fallback.upstream_ok(upstream),
+            ran=True,
+        )
+
+
+def failed_after_run(session: str, tool: str | None, exc: Exception) -> None:
+    """A store failed after the call ran (a ``Store`` raising ``StoreError`` while its
+    failure was counted or its upstream's breaker told): the outcome stands, counted in
+    this process only; a ``store.unavailable`` warning says so, with the traceback."""
+    fields = {
+        "error": type(exc).__name__,
+        "message": str(exc)[:200],
+        "on_error": "closed",
+        "call_ran": True,
+    }
+    _observe.emit(_observe.Event("store.unavailable", session, tool, None, fields, exc=exc))
+
+
+def _refuse_asyncio(client: Any) -> None:
+    """A ``redis.asyncio`` client cannot serve the store's sync calls (its commands are
+    coroutines): refused with the fix."""
+    import inspect
+
+    if inspect.iscoroutinefunction(getattr(client, "execute_command", None)):
+        raise UsageError(
+            "RedisStore needs a sync redis.Redis client, got a redis.asyncio one: "
+            "Session.acall already runs the store's calls off the event loop. Pass "
+            "redis.Redis(host=..., socket_timeout=0.5, socket_connect_timeout=0.5) or url="
         )
 
 
