@@ -243,7 +243,7 @@ class _Refusing:
 
 
 def test_a_custom_store_failing_after_the_call_keeps_the_outcome() -> None:
-    session = th.Session([_failing()], store=_Refusing(), session_id="conv-c")  # type: ignore[arg-type]
+    session = th.Session([_failing()], store=_Refusing(), session_id="conv-c")
     with capture() as seen:
         outcome = session.call("inventory", {"sku": "A"})
     assert outcome.failure is not None and "no item A is listed" in outcome.content
@@ -273,12 +273,12 @@ def test_a_permission_error_before_the_call_fails_closed(redis_url: str) -> None
     admin = redis.Redis.from_url(redis_url)
     store = th.RedisStore(url=redis_url, on_error="closed")
     session = th.Session([_failing()], store=store, session_id="conv-acl")
-    admin.execute_command("ACL", "SETUSER", "default", "-hget")
+    admin.execute_command("ACL", "SETUSER", "default", "-hget")  # type: ignore[no-untyped-call]
     try:
         with pytest.raises(th.StoreError, match=r"NoPermissionError.*did not run"):
             session.call("inventory", {"sku": "A"})
     finally:
-        admin.execute_command("ACL", "SETUSER", "default", "+hget")
+        admin.execute_command("ACL", "SETUSER", "default", "+hget")  # type: ignore[no-untyped-call]
 
 
 def test_an_asyncio_client_is_refused_with_the_fix(redis_url: str) -> None:
