@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _words
+from toolhygiene._exceptions import UsageError
 from toolhygiene.formats import Call, adapter
 from toolhygiene.formats._base import as_dict
 from toolhygiene.formats._base import field as get
@@ -90,23 +91,52 @@ def rounds(messages: Sequence[Any], fmt: str) -> Iterator[SeenRound]:
     yield from reader[fmt](items)
 
 
+_MALFORMED = (KeyError, AttributeError, TypeError, ValueError, IndexError)
+"""What reading a message of the wrong shape raises (``UsageError`` to the caller)."""
+
+
 def _seen(
-    fmt: str, turn: list[dict[str, Any]], results: dict[str, tuple[str, bool | None]], note: str
+    fmt: str,
+    at: int,
+    turn: list[dict[str, Any]],
+    results: dict[str, tuple[str, bool | None]],
+    note: str,
 ) -> SeenRound:
+    """The round of the turn at message ``at``. Only what toolhygiene wrote is trusted: a
+    failure is a result whose API flag says so (Anthropic ``is_error``) or, in formats
+    with no flag, a result starting ``[error] `` (toolhygiene escapes any success that
+    would, ``_words.escape_result``); the ``[recovered]`` note is read where toolhygiene
+    puts it (Anthropic: the text block after the results; OpenAI formats: its own line at
+    a result's end). A call with no result proves nothing (``"unknown"``)."""
     shape = adapter(fmt)
-    calls = tuple(shape.calls(turn))
+    try:
+        calls = tuple(shape.calls(turn))
+        said_more = shape.said_more(turn)
+    except _MALFORMED as exc:
+        raise UsageError(
+            f"message {at}: its tool calls cannot be read as {fmt} "
+            f"({type(exc).__name__}: {exc}); pass the list as the API returned it"
+        ) from exc
+    for call in calls:
+        if not isinstance(call.id, str) or not call.id or not isinstance(call.name, str):
+            raise UsageError(f"message {at}: a tool call without an id or a name ({fmt})")
     reads, texts, sizes, recovered = [], [], [], _words.read_note(note)
     for call in calls:
-        text, flag = results.get(call.id, ("", None))
-        own, riding = _words.split_note(text)
-        recovered = recovered or _words.read_note(riding)
+        arguments = call.arguments if isinstance(call.arguments, str) else str(call.arguments)
+        if call.id not in results:
+            reads.append(_words.Read("unknown"))
+            texts.append("")
+            sizes.append(len(arguments))
+            continue
+        text, flag = results[call.id]
+        own = text
+        if flag is None:  # OpenAI formats: the note rides on a result's own last line
+            own, riding = _words.split_note(text)
+            recovered = recovered or _words.read_note(riding)
         reads.append(_words.read_result(own, flag))
         texts.append(own)
-        arguments = call.arguments if isinstance(call.arguments, str) else str(call.arguments)
         sizes.append(len(text) + len(arguments))
-    return SeenRound(
-        calls, tuple(reads), tuple(texts), tuple(sizes), shape.said_more(turn), recovered
-    )
+    return SeenRound(calls, tuple(reads), tuple(texts), tuple(sizes), said_more, recovered)
 
 
 def _anthropic(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
@@ -127,7 +157,7 @@ def _anthropic(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
                 )
             elif get(block, "type") == "text" and not note:
                 note = str(get(block, "text") or "")
-        yield _seen("anthropic", [message], results, note)
+        yield _seen("anthropic", at, [message], results, note)
 
 
 def _chat(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
@@ -139,23 +169,68 @@ def _chat(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
             if reply.get("role") != "tool":
                 break
             results[str(reply.get("tool_call_id"))] = (_text(reply.get("content")), None)
-        yield _seen("openai_chat", [message], results, "")
+        yield _seen("openai_chat", at, [message], results, "")
 
 
 def _responses(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
     turn: list[dict[str, Any]] = []
+    start = 0
     results: dict[str, tuple[str, bool | None]] = {}
-    for item in [*items, {"role": "user"}]:  # a sentinel closes the last turn
+    for at, item in enumerate([*items, {"role": "user"}]):  # a sentinel closes the last turn
         kind = item.get("type", "message")
         if kind == "function_call_output":
             results[str(item.get("call_id"))] = (_text(item.get("output")), None)
             continue
         if results or (kind == "message" and item.get("role") != "assistant"):
             if any(i.get("type") == "function_call" for i in turn):
-                yield _seen("openai_responses", turn, results, "")
+                yield _seen("openai_responses", start, turn, results, "")
             turn, results = [], {}
         if kind != "message" or item.get("role") == "assistant":
+            if not turn:
+                start = at
             turn.append(item)
+
+
+def _tally(
+    seen: SeenRound, facts: Evidence, caps: dict[str, int], cleared_since: Counter[str]
+) -> tuple[set[str], list[tuple[str, str, int]], int, int]:
+    """Count one round's results into ``facts``: the tools that succeeded, the failures
+    to clear later (call id, tool, size), the results kept in place, those cleared."""
+    succeeded = set()
+    failed: list[tuple[str, str, int]] = []
+    kept = cleared = 0
+    for call, read, text, size in zip(seen.calls, seen.reads, seen.texts, seen.sizes, strict=True):
+        facts.calls += 1
+        name = call.name
+        if read.kind == "unknown":  # no result: not a success, not a failure
+            kept += 1
+            continue
+        if read.kind == "ok":
+            facts.successes += 1
+            succeeded.add(name)
+            continue
+        if read.kind == "refused":
+            facts.closed.add(name)
+            kept += 1
+            continue
+        if read.kind == "held":  # not counted; cleared once the tool succeeds
+            failed.append((call.id, name, size))
+            continue
+        facts.failures[name] += 1
+        if read.kind == "stub":
+            cleared_since[name] += 1
+            cleared += 1
+            continue
+        cap = caps.get(name)
+        if read.closes or (cap is not None and facts.failures[name] >= cap):
+            facts.closed.add(name)
+            kept += 1
+        elif read.uncertain:
+            kept += 1
+        else:
+            failed.append((call.id, name, size))
+        facts.pending.append((facts.calls, name, read.category, text))
+    return succeeded, failed, kept, cleared
 
 
 def evidence(
@@ -170,41 +245,19 @@ def evidence(
         return facts
     adapter(found)  # an unknown format is a UsageError here
     cleared_since: Counter[str] = Counter()
+    # Linear in the list: the replay is asked to recover only tools it holds failures of,
+    # to sweep only after something recovered, and the pending errors are filtered only
+    # when a tool of theirs succeeded (a long list of errors never recovered, with a
+    # success in every round, would otherwise cost the whole backlog per round).
+    replaying: set[str] = set()
+    waiting = False
+    pending_tools: set[str] = set()
     for seen in rounds(messages, found):
-        succeeded = set()
-        failed: list[tuple[str, str, int]] = []
-        kept = cleared = 0
-        for call, read, text, size in zip(
-            seen.calls, seen.reads, seen.texts, seen.sizes, strict=True
-        ):
-            facts.calls += 1
-            name = call.name
-            if read.kind == "ok":
-                facts.successes += 1
-                succeeded.add(name)
-                continue
-            if read.kind == "refused":
-                facts.closed.add(name)
-                kept += 1
-                continue
-            if read.kind == "held":  # not counted; cleared once the tool succeeds
-                failed.append((call.id, name, size))
-                continue
-            facts.failures[name] += 1
-            if read.kind == "stub":
-                cleared_since[name] += 1
-                cleared += 1
-                continue
-            cap = caps.get(name)
-            if read.closes or (cap is not None and facts.failures[name] >= cap):
-                facts.closed.add(name)
-                kept += 1
-            elif read.uncertain:
-                kept += 1
-            else:
-                failed.append((call.id, name, size))
-            facts.pending.append((facts.calls, name, read.category, text))
-        recovered = replay.recover(succeeded)
+        before = len(facts.pending)
+        succeeded, failed, kept, cleared = _tally(seen, facts, caps, cleared_since)
+        recovered = replay.recover(succeeded & replaying) if succeeded & replaying else {}
+        replaying -= succeeded
+        waiting = waiting or bool(recovered)
         for name in succeeded:
             # The note counts every failed call that recovered, removed rounds included:
             # those the list no longer holds are counted from it.
@@ -215,8 +268,13 @@ def evidence(
             cap = caps.get(name)
             if cap is not None and facts.failures[name] >= cap:
                 facts.closed.add(name)
-        facts.pending = [p for p in facts.pending if p[1] not in succeeded]
-        replay.sweep()
+        pending_tools.update(p[1] for p in facts.pending[before:])
+        if succeeded & pending_tools:
+            facts.pending = [p for p in facts.pending if p[1] not in succeeded]
+            pending_tools -= succeeded
+        if waiting and replay.sweep():
+            waiting = False
+        replaying.update(name for _, name, _ in failed)
         replay.add(
             [c.id for c in seen.calls],
             failed,

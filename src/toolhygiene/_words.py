@@ -34,13 +34,16 @@ __all__ = [
     "Read",
     "STUB",
     "UPSTREAM_INSTEAD",
+    "UPSTREAM_OPEN",
     "argument_path",
     "closed_line",
     "constraint",
     "content_of",
     "default_note",
     "empty_line",
+    "escape_result",
     "failure_line",
+    "held_line",
     "not_finite_argument",
     "not_json",
     "read_note",
@@ -234,7 +237,12 @@ def failure_line(failure: Failure, cap: int) -> str:
     the advice is shortened at its end.
     """
     head = f"[error] {failure.tool}: {failure.label}."
-    what = _sentence(failure.message or "it failed")
+    # "did not run" is said only by toolhygiene (a closed tool, an open upstream), so a
+    # resumed Session can trust it: a failure's own words say "didn't run" instead.
+    what = failure.message or "it failed"
+    if failure.exc_type != UPSTREAM_OPEN:
+        what = _DID_NOT_RUN_ANY.sub("didn't run", what)
+    what = _sentence(what)
     breaker = _breaker(failure)
     stages = (
         (_verdict(failure, False), breaker, _advice(failure)),
@@ -283,12 +291,60 @@ def upstream_down(upstream: str, failures: int, failing_for: float, probing: boo
         f"{upstream} has failed {calls} across conversations over the last {seconds(failing_for)} s"
     )
     if probing:
-        return f"{known}; another call is testing whether it is back; {DID_NOT_RUN}"
-    return f"{known}; {DID_NOT_RUN}"
+        return f"{known}; another call is testing whether it is back"
+    return known
 
 
 DID_NOT_RUN = "this call did not run"
-"""Said of every call refused before it ran (a closed tool, an open upstream)."""
+"""Said of every call refused before it ran (a closed tool, an open upstream); only
+toolhygiene says it (``_DID_NOT_RUN_ANY``)."""
+
+_DID_NOT_RUN_ANY = re.compile(r"did not run", re.IGNORECASE)
+
+UPSTREAM_OPEN = "UpstreamOpen"
+"""The ``exc_type`` of a call refused by an open upstream's breaker."""
+
+
+def held_line(tool: str, upstream: str, what: str, *, verdict: str, advice: str, cap: int) -> str:
+    """The line for a call refused by an open upstream, at most ``cap`` characters: the
+    upstream's name and that this call did not run are the last parts to go (what the
+    shared counts know, the advice, the verdict go first)."""
+    head = f"[error] {tool}: upstream."
+    stages = (
+        _join(head, f"{what};", f"{DID_NOT_RUN}.", verdict, advice),
+        _join(head, f"{what};", f"{DID_NOT_RUN}.", verdict),
+        _join(head, f"{_capital(upstream)} is failing;", f"{DID_NOT_RUN}.", verdict),
+        _join(head, f"{_capital(upstream)} is failing;", f"{DID_NOT_RUN}."),
+        _join(head, f"{_capital(DID_NOT_RUN)}."),
+    )
+    for line in stages[:-1]:
+        if len(line) <= cap:
+            return line
+    room = cap - len(_join(head, f"{upstream} is failing;", f"{DID_NOT_RUN}.")) + len(upstream)
+    if room >= _LEAST_OF_WHAT:
+        return _join(head, f"{truncate(_capital(upstream), room)} is failing;", f"{DID_NOT_RUN}.")
+    return truncate(stages[-1], cap)
+
+
+def escape_result(text: str) -> str:
+    """A successful result's text as toolhygiene writes it into the list: a result that
+    would read as one of toolhygiene's own marks (a leading ``[error`` or ``[recovered]``,
+    a ``[recovered]`` note on its own line) has its brackets made parentheses, so every
+    mark in a list toolhygiene wrote is one toolhygiene put there (``Session.resume``
+    trusts them)."""
+    if text.startswith(("[error", "[recovered]")):
+        text = _OWN_START.sub(_parenthesised, text, count=1)
+    if "\n\n[recovered]" in text:
+        text = text.replace("\n\n[recovered]", "\n\n(recovered)")
+    return text
+
+
+_OWN_START = re.compile(r"^\[(error cleared|error|recovered)\]?")
+
+
+def _parenthesised(found: re.Match[str]) -> str:
+    return f"({found.group(1)})"
+
 
 UPSTREAM_INSTEAD = "Continue without it meanwhile, or tell the user it is unavailable."
 """The advice when an upstream's breaker refuses a call."""
@@ -506,10 +562,11 @@ class Read:
     """What a result the model saw proves, read back from its words.
 
     ``kind``: ``"ok"`` (a success, an ``Empty`` line included), ``"stub"`` (a cleared
-    error), ``"refused"`` (a closed tool's notice: the call did not run), ``"held"`` (an
-    open upstream's refusal: the call did not run, nothing was counted), ``"failed"``;
-    ``category`` the failure's category as written; ``closes``: the line says the tool is
-    now closed; ``uncertain``: the line says the call may have taken effect.
+    error), ``"unknown"`` (a call with no result: proves nothing), ``"refused"`` (a
+    closed tool's notice: the call did not run), ``"held"`` (an open upstream's refusal:
+    the call did not run, nothing was counted), ``"failed"``; ``category`` the failure's
+    category as written; ``closes``: the line says the tool is now closed;
+    ``uncertain``: the line says the call may have taken effect.
     """
 
     kind: str
@@ -530,7 +587,7 @@ def read_result(text: str, is_error: bool | None) -> Read:
     if category == "unavailable":
         return Read("refused", category)
     rest = text[head.end() :]
-    if f"; {DID_NOT_RUN}." in rest:
+    if category == "upstream" and _DID_NOT_RUN_ANY.search(rest):
         return Read("held", category)
     return Read(
         "failed",

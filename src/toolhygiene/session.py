@@ -230,22 +230,29 @@ class Session:
                     self._gates[index] = gate
             return None
         cap = self._line_cap()
-        what = _words.upstream_down(
-            sanitize(upstream, 64), gate.failures, gate.failing_for, gate.state == "probing"
+        shown = sanitize(upstream, 64)
+        what = sanitize(
+            _words.upstream_down(shown, gate.failures, gate.failing_for, gate.state == "probing"),
+            cap,
         )
+        wait = max(gate.wait, 0.1)
         failure = Failure(
             tool=name,
             category=Category.UPSTREAM,
             retryable=True,
-            message=sanitize(what, cap),
-            retry_after=max(gate.wait, 0.1),
+            message=f"{what}; {_words.DID_NOT_RUN}",
+            retry_after=wait,
             instead=_words.UPSTREAM_INSTEAD,
-            exc_type="UpstreamOpen",
+            exc_type=_words.UPSTREAM_OPEN,
             never_ran=True,
+        )
+        verdict = f"Transient: retry after {_words.seconds(wait)} s."
+        line = _words.held_line(
+            name, shown, what, verdict=verdict, advice=_words.UPSTREAM_INSTEAD, cap=cap
         )
         fields = {"category": "upstream_open", "upstream": upstream, "state": gate.state}
         _observe.emit(Event("tool.refused", self.id, name, call_id, fields, failure))
-        return Outcome(name, False, failure.line(cap), failure=failure, number=index)
+        return Outcome(name, False, line, failure=failure, number=index)
 
     def _upstream_answered(self, plan: Plan, failure: Failure | None) -> None:
         """Tell the shared breaker how the call to the tool's upstream went: a transient
@@ -278,6 +285,7 @@ class Session:
             )
         except ToolError as exc:  # a result with no faithful JSON form, or none at all
             return self._failed(plan, exc, attempts)
+        content = _words.escape_result(content)  # no success reads as toolhygiene's mark
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
         self._upstream_answered(plan, None)
         for tail in self._ledger.succeeded(name, plan.index):
