@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/success_redaction.py
 	$(PY) benchmarks/observed_round.py
 	$(PY) benchmarks/import_time.py
+	$(PY) benchmarks/resume_scaling.py
 	$(PY) benchmarks/store.py
 	$(PY) benchmarks/payload_check.py
 

@@ -296,3 +296,26 @@ def test_an_asyncio_client_is_refused_with_the_fix(redis_url: str) -> None:
 def test_redis_store_arguments_are_checked(redis_url: str, arguments: Any) -> None:
     with pytest.raises(th.UsageError):
         th.RedisStore(url=redis_url, **arguments)
+
+
+async def test_acall_asks_redis_outside_asyncio_default_executor(redis_url: str) -> None:
+    """The store's round trips run on toolhygiene's own workers: an application whose
+    default executor is busy (here its one thread waits for the end of the test) still
+    gets its calls through."""
+    import asyncio
+    import concurrent.futures
+    import threading
+
+    loop = asyncio.get_running_loop()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    loop.set_default_executor(pool)
+    release = threading.Event()
+    busy = loop.run_in_executor(None, release.wait)
+    try:
+        session = th.Session([_failing()], store=th.RedisStore(url=redis_url), session_id="c-x")
+        outcome = await asyncio.wait_for(session.acall("inventory", {"sku": "A"}), 30)
+        assert outcome.failure is not None and outcome.failure.count == 1
+    finally:
+        release.set()
+        await busy
+        pool.shutdown()

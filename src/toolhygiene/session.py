@@ -449,12 +449,18 @@ class Session:
 
     async def _off_loop(self, decide: Callable[..., _T], *args: Any) -> _T:
         """A decision that may ask the store (a network round trip with a sync client)
-        runs on a worker thread, so the event loop never waits on Redis."""
+        runs on one of toolhygiene's worker threads, so the event loop never waits on
+        Redis."""
         if self.store is None or isinstance(self.store, MemoryStore):
             return decide(*args)
         import asyncio  # imported by the caller already: it is awaiting this
+        import contextvars
 
-        return await asyncio.to_thread(decide, *args)
+        # toolhygiene's own workers, never asyncio's default executor: a slow Redis must
+        # not queue the application's own to_thread jobs behind the store's round trips.
+        future = workers.submit(contextvars.copy_context().run, decide, *args)
+        result: _T = await asyncio.wrap_future(future)
+        return result
 
     async def _acall(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
