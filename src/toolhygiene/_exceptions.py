@@ -24,5 +24,7 @@ class UsageError(Exception):
 
 
 class StoreError(Exception):
-    """The shared store cannot be reached and was set to fail closed
-    (``RedisStore(on_error="closed")``): no tool call runs until it is back."""
+    """The shared store failed before a call ran and was set to fail closed
+    (``RedisStore(on_error="closed")``): that call did not run, nor will any until the
+    store is back. A store failing after a call ran never raises this: the call's outcome
+    is returned, with a ``store.unavailable`` warning event (``call_ran=True``)."""

@@ -304,17 +304,22 @@ class RedisStore:
     """Counts in Redis, shared by every worker serving a conversation.
 
     Args:
-        client: a ``redis.Redis`` client whose ``socket_timeout`` and
+        client: a sync ``redis.Redis`` client whose ``socket_timeout`` and
             ``socket_connect_timeout`` are set (a client without them could hang the
-            agent loop when Redis stops answering: ``UsageError``); or ``url=``.
+            agent loop when Redis stops answering: ``UsageError``; so is a
+            ``redis.asyncio`` client: ``acall`` runs the sync client off the event
+            loop); or ``url=``.
         url: ``redis://host:port/db``: a client is made with ``timeout`` as both.
         prefix: the start of every key (``{prefix}{conv-42}:failures``: the id in braces
             keeps one conversation's keys in one cluster slot).
         ttl: seconds every key lives after the conversation's last failure.
-        on_error: when Redis cannot be reached or is too slow: ``"open"`` (counts go to
-            an in-memory store in this process, with a ``store.unavailable`` warning
-            event; Redis is tried again after ``retry_after`` seconds) or ``"closed"``
-            (the call raises ``StoreError``; nothing runs).
+        on_error: when Redis fails (unreachable, too slow, or any error reply: READONLY,
+            OOM, NOPERM) before a call runs: ``"open"`` (counts go to an in-memory store
+            in this process, with a ``store.unavailable`` warning event; Redis is tried
+            again after ``retry_after`` seconds) or ``"closed"`` (the call raises
+            ``StoreError`` and does not run). After a call ran, its outcome is never lost
+            whatever this says: it is counted in memory, with the warning
+            (``call_ran=True``).
         timeout: the socket timeouts of a client made from ``url``.
         retry_after: seconds, after a Redis failure, before Redis is tried again.
         breaker_after: transient failures of one upstream in a row, across every worker
