@@ -371,3 +371,53 @@ def test_attempted_arguments_keep_their_json_shape_and_lose_their_secrets() -> N
     assert payload["attempted_query"]["arguments"]["depth"] == "nan"
     json.dumps(payload, allow_nan=False)
     validator.validate(payload)
+
+
+def test_partial_results_and_details_are_redacted_whatever_their_type() -> None:
+    """Models, dataclasses, sets and bytes in partial results and details are shown as a
+    successful result would be (their fields, a list, base64) and redacted the same way."""
+    import base64
+    import dataclasses
+
+    import pydantic
+
+    class Row(pydantic.BaseModel):
+        id: str
+        password: str
+
+    @dataclasses.dataclass
+    class Hit:
+        url: str
+        api_key: str
+
+    @th.tool
+    def research(topic: str) -> list[Any]:
+        """Research."""
+        raise th.ToolError("archive stopped after page 1", retryable=False,
+                           partial_results=[Row(id="r1", password="hunter2hunter2"),
+                                            Hit("https://x.example", KEY),
+                                            {"seen": frozenset({f"token {KEY}"})}],
+                           details={"raw": b"password=hunter2hunter2", "hit": Hit("u", KEY)})
+
+    @th.tool
+    def succeed(topic: str) -> Any:
+        """The same values, returned."""
+        return [Row(id="r1", password="hunter2hunter2"), b"password=hunter2hunter2"]
+
+    session = th.Session([research, succeed])
+    failure = session.call("research", {"topic": "tides"}).failure
+    assert failure is not None
+    payload = failure.to_dict()
+    text = json.dumps(payload)
+    assert KEY not in text and "hunter2" not in text
+    assert base64.b64encode(b"password=hunter2hunter2").decode() not in text
+    assert payload["partial_results"][0] == {"id": "r1", "password": "[redacted:secret]"}
+    assert payload["partial_results"][1]["url"] == "https://x.example"
+    assert payload["partial_results"][2]["seen"] == ["token [redacted:anthropic-key]"]
+    assert payload["details"]["hit"]["api_key"] == "[redacted:secret]"
+    # what the success path hides, the failure path hides
+    shown = session.call("succeed", {"topic": "tides"}).content
+    assert "hunter2" not in shown and "[redacted:" in shown
+    # a returned payload's partial results: the same rule
+    back = th.Failure.from_dict({**payload, "partial_results": {"k": f"token {KEY}"}})
+    assert back.partial_results == {"k": "token [redacted:anthropic-key]"}

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Literal
 
-__all__ = ["UnserializableError", "to_json"]
+__all__ = ["UnserializableError", "plain_data", "to_json"]
 
 _LEAVES = (str, int, bool, type(None))
 
@@ -47,6 +47,12 @@ def to_json(value: Any) -> str:
         return _ENCODER.encode(value)
     except (TypeError, ValueError):
         return _ENCODER.encode(_plain(value, "", set()))
+
+
+def plain_data(value: Any) -> Any:
+    """``value`` as the plain data (dicts, lists, strings, numbers) its JSON text is made
+    of, as for a successful result (``UnserializableError`` when it has none)."""
+    return _plain(value, "", set())
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)

@@ -251,12 +251,26 @@ def _labelled(key: Any, value: Any) -> bool:
 
 def redact_data(value: Any, depth: int = 0) -> Any:
     """``value`` with every string in it redacted: dicts, lists and tuples are walked
-    (keys too; the value of a key that names a secret, like ``password``, goes whole),
-    other objects are left as they are. Deeper than 20 levels is cut."""
+    (keys too; the value of a key that names a secret, like ``password``, goes whole).
+    Any other object is first made the plain data a successful result would be shown as
+    (``_results.plain_data``: a model or dataclass its fields, a set a list, bytes their
+    base64), then walked the same way; one with no such form becomes its redacted text.
+    Deeper than 20 levels is cut."""
     if isinstance(value, str):
         return redact(value[:RAW_CAP])
     if depth > 20:
         return "[cut: nested too deep]"
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if not isinstance(value, (Mapping, list, tuple)):
+        from toolhygiene._results import UnserializableError, plain_data
+
+        try:
+            value = plain_data(value)
+        except (UnserializableError, RecursionError):
+            return redact(bounded_repr(value, RAW_CAP))
+        if isinstance(value, str):
+            return redact(value[:RAW_CAP])
     if isinstance(value, Mapping):
         return {
             redact_data(k, depth + 1): (
