@@ -421,3 +421,54 @@ def test_partial_results_and_details_are_redacted_whatever_their_type() -> None:
     # a returned payload's partial results: the same rule
     back = th.Failure.from_dict({**payload, "partial_results": {"k": f"token {KEY}"}})
     assert back.partial_results == {"k": "token [redacted:anthropic-key]"}
+
+
+@pytest.mark.parametrize("category", ["transient", "upstream", "connectivity"])
+def test_a_returned_transient_payload_of_a_non_idempotent_tool_has_an_unknown_outcome(
+    category: str,
+) -> None:
+    payload = {"isError": True, "errorCategory": category, "isRetryable": True,
+               "message": "the shop timed out"}
+
+    @th.tool(idempotent=False)
+    def place_order(sku: str) -> dict[str, Any]:
+        """Place an order through the ordering subagent."""
+        return payload
+
+    @th.tool(idempotent=False)
+    def place_known(sku: str) -> dict[str, Any]:
+        """The same, but the subagent knows the order was never sent."""
+        return {**payload, "outcomeUnknown": False}
+
+    @th.tool
+    def read_order(sku: str) -> dict[str, Any]:
+        """Idempotent: the same payload is retryable."""
+        return payload
+
+    session = th.Session([place_order, place_known, read_order])
+    outcome = session.call("place_order", {"sku": "A1"})
+    assert outcome.failure is not None
+    assert outcome.failure.uncertain and not outcome.failure.retryable
+    assert "Outcome unknown" in outcome.content and "same arguments" not in outcome.content
+    out = outcome.failure.to_dict()
+    assert out["outcomeUnknown"] is True and out["isRetryable"] is False
+    validator.validate(out)
+    known = session.call("place_known", {"sku": "A1"}).failure
+    assert known is not None and known.retryable and not known.uncertain and known.never_ran
+    assert known.to_dict()["outcomeUnknown"] is False
+    read = session.call("read_order", {"sku": "A1"}).failure
+    assert read is not None and read.retryable and not read.uncertain
+
+
+def test_a_refused_connection_payload_says_the_call_never_ran() -> None:
+    @th.tool(idempotent=False, retries=0)
+    def pay(amount: int) -> None:
+        """Pay."""
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    failure = th.Session([pay]).call("pay", {"amount": 3}).failure
+    assert failure is not None and failure.never_ran and failure.retryable
+    payload = failure.to_dict()
+    assert payload["outcomeUnknown"] is False
+    validator.validate(payload)
+    assert th.Failure.from_dict(payload).never_ran

@@ -138,6 +138,7 @@ def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
         coarse=coarse,
         retryable=bool(payload["isRetryable"]) and not uncertain,
         uncertain=uncertain,
+        never_ran=payload.get("outcomeUnknown") is False,
         message=sanitize(message, cap),
         retry_after=retry_after,
         partial_results=redact_data(payload.get("partial_results")),

@@ -6,6 +6,7 @@ the built-in table of library classes, then builtins; ``unknown`` when nothing m
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -27,7 +28,7 @@ from toolhygiene.frames import user_frame
 from toolhygiene.redact import RAW_CAP, redact_data, sanitize
 from toolhygiene.rules import Rule, global_rules
 
-__all__ = ["classify", "exception_text", "summarize"]
+__all__ = ["classify", "exception_text", "outcome_rule", "summarize"]
 
 _MAX_CHAIN = 64
 """Members of an exception's chain read, at most (a cause chain can be any length)."""
@@ -140,12 +141,7 @@ def classify(
             "details": redact_data(getattr(chosen, "details", None)),
             "instead": sanitize(plain(chosen.instead, RAW_CAP), cap),
         }
-    elif (
-        not idempotent
-        and not never_ran
-        and retryable
-        and best.category in (Category.CONNECTIVITY, Category.UPSTREAM)
-    ):
+    elif _outcome_unknown(best.category, retryable, never_ran, idempotent):
         retryable, uncertain, wait = False, True, None
     # Built once: a Failure has many fields, and each copy costs all of them.
     return Failure(
@@ -160,6 +156,27 @@ def classify(
         never_ran=never_ran,
         uncertain=uncertain,
         **extra,
+    )
+
+
+def outcome_rule(failure: Failure, idempotent: bool) -> Failure:
+    """``failure`` of a tool that is not idempotent made ``uncertain`` (and not
+    retryable) when it is a transient failure that may have come after the call took
+    effect (a timeout, a 5xx; not a refused connection or anything else that proves the
+    call ``never_ran``). One rule for raised failures and returned payloads."""
+    if _outcome_unknown(failure.category, failure.retryable, failure.never_ran, idempotent):
+        return dataclasses.replace(failure, retryable=False, uncertain=True, retry_after=None)
+    return failure
+
+
+def _outcome_unknown(
+    category: Category, retryable: bool, never_ran: bool, idempotent: bool
+) -> bool:
+    return (
+        not idempotent
+        and not never_ran
+        and retryable
+        and category in (Category.CONNECTIVITY, Category.UPSTREAM)
     )
 
 

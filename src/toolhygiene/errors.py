@@ -187,8 +187,9 @@ class Failure:
         """The structured payload another agent reads: the category (fine and coarse)
         with ``isRetryable``, the attempted call with its redacted arguments, partial
         results and alternatives. ``message`` is the whole line; ``reason`` only what
-        failed; ``outcomeUnknown`` says the call may have taken effect. Optional fields
-        are absent when unknown, never invented; every value is plain JSON."""
+        failed; ``outcomeUnknown`` says the call may have taken effect (``true``) or
+        that it never ran (``false``). Optional fields are absent when unknown, never
+        invented; every value is plain JSON."""
         payload: dict[str, Any] = {
             "isError": True,
             "errorCategory": (self.coarse or self.category.coarse).value,
@@ -200,6 +201,8 @@ class Failure:
             payload["reason"] = self.message
         if self.uncertain:
             payload["outcomeUnknown"] = True
+        elif self.never_ran:  # proven: the call never reached its target
+            payload["outcomeUnknown"] = False
         if self.coarse is None:
             payload["category"] = self.category.value
         if self.retry_after is not None:

@@ -38,6 +38,7 @@ from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import Runs, loop_running, result_text, run_async, run_sync
 from toolhygiene._text import bounded_repr
 from toolhygiene._workers import workers
+from toolhygiene.classify import outcome_rule
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.formats._base import Messages
 from toolhygiene.ledger import Ledger
@@ -278,6 +279,9 @@ class Session:
         payload = recognise(value)
         if payload is not None:  # a subagent's failure, returned rather than raised
             failure = failure_of(payload, name, self._line_cap())
+            # The same rule as a raised failure: a transient failure of a tool that is
+            # not idempotent may have taken effect, unless the payload says it never ran.
+            failure = outcome_rule(failure, plan.tool.idempotent)
             return self._failed(plan, None, attempts, failure)
         try:
             content = result_text(
