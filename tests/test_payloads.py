@@ -472,3 +472,23 @@ def test_a_refused_connection_payload_says_the_call_never_ran() -> None:
     assert payload["outcomeUnknown"] is False
     validator.validate(payload)
     assert th.Failure.from_dict(payload).never_ran
+
+
+@pytest.mark.parametrize("named", FINE + COARSE)
+@pytest.mark.parametrize("retryable", [True, False])
+def test_the_verdict_and_the_advice_come_from_one_decision(named: str, retryable: bool) -> None:
+    """Whatever a payload's class and isRetryable say, the line never tells the model
+    both that a retry cannot help and to call again, or the reverse."""
+    payload = {"isError": True, "errorCategory": named, "isRetryable": retryable,
+               "message": "it broke"}
+    line = th.Failure.from_dict(payload, "delegate").line()
+    again = ("again with the same arguments", "once more")
+    stop = ("Do not retry", "Do not repeat", "A rule forbids", "Change the arguments",
+            "Fix the arguments", "instead of repeating")
+    if retryable:
+        assert "Transient" in line and not any(s in line for s in stop), line
+    else:
+        assert "Transient" not in line.replace("transient.", "")
+        assert not any(a in line for a in again), line
+    if named == "transient":
+        assert "Not transient" not in line, line

@@ -161,11 +161,13 @@ def _advice(failure: Failure, compact: bool = False) -> str:
         advice = _sentence(_capital(failure.instead or failure.hint))
     elif failure.closes:
         advice = _GO_ON
-    elif failure.coarse is not None:
-        advice = COARSE_HINTS[failure.coarse.value]
-    elif failure.retryable == failure.category.retryable:
+    elif failure.retryable == failure.category.retryable:  # the kind's own advice
+        # (only the coarse class known: its category is the nearest fine one, whose
+        # retryability is the class's; the advice claims nothing finer)
         advice = HINTS[failure.category.value]
-    elif failure.retryable:
+        if failure.coarse is not None:
+            advice = COARSE_HINTS[failure.coarse.value]
+    elif failure.retryable:  # the tool or sender overrode its kind: advice follows it
         advice = (
             "Call {tool} once more with the same arguments; if it fails again, continue without it."
         )
@@ -200,6 +202,9 @@ def _verdict(failure: Failure, short: bool) -> str:
         return "Transient." if short else "Transient: a retry may succeed."
     if failure.category.value == "unknown":
         return "Cause not known." if short else "Cause not known: repeating it is not advised."
+    if failure.coarse is not None and failure.category.retryable:  # "transient", declared
+        # not retryable by its sender: the class's word and the verdict must not clash
+        return "Not retryable." if short else "Not retryable: repeating it is not advised."
     return "Not transient." if short else "Not transient: the same call will fail the same way."
 
 
