@@ -161,3 +161,46 @@ async def test_the_coordinators_session_sees_a_failed_subagent_as_a_failure() ->
     assert second.failure is not None and second.failure.closes
     third = await session.acall("delegate", {"topic": "rain"})
     assert third.content.startswith("[error] delegate: unavailable.")
+
+
+async def test_a_subagent_that_raises_cancelled_error_itself_is_one_gap() -> None:
+    async def good(topic: str) -> str:
+        return f"notes on {topic}"
+
+    async def fragile(topic: str) -> str:
+        inner = asyncio.create_task(asyncio.sleep(10))
+        await asyncio.sleep(0)
+        inner.cancel()
+        return await inner  # CancelledError from its own task, not the coordinator's
+
+    results = await th.gather_subagents([(good, {"topic": "tides"}),
+                                         (fragile, {"topic": "currents"})])
+    assert [r.ok for r in results] == [True, False]
+    assert results[0].value == "notes on tides"
+    gap = results[1].gap
+    assert gap.startswith('[gap] fragile {"topic": "currents"}') and "cancelled" in gap
+    assert results[1].failure is not None
+    jsonschema.validate(results[1].failure, th.FAILURE_SCHEMA)
+    assert results[1].failure["isRetryable"] is False
+
+
+async def test_cancelling_the_coordinator_still_cancels_it_and_every_subagent() -> None:
+    started = asyncio.Event()
+    stopped: list[str] = []
+
+    async def slow(topic: str) -> str:
+        started.set()
+        try:
+            await asyncio.sleep(30)
+        finally:
+            stopped.append(topic)
+        return topic
+
+    coordinator = asyncio.create_task(
+        th.gather_subagents([(slow, {"topic": "a"}), (slow, {"topic": "b"})])
+    )
+    await started.wait()
+    coordinator.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await coordinator
+    assert sorted(stopped) == ["a", "b"]

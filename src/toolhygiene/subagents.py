@@ -144,10 +144,44 @@ async def gather_subagents(
     import asyncio  # with async code only: ``import toolhygiene`` does not load it
 
     planned = [(_as_tool(agent, retries, timeout), dict(args or {})) for agent, args in calls]
-    done = await asyncio.gather(*(_run(tool, args) for tool, args in planned))
-    return [
-        SubagentResult(tool.name, args, value, None)
-        if ok
-        else SubagentResult(tool.name, args, None, value)
-        for (tool, args), (ok, value) in zip(planned, done, strict=True)
-    ]
+    # A subagent that raises CancelledError itself (it cancelled a task of its own and
+    # awaited it) ends as a cancelled task: with ``return_exceptions`` that is its
+    # result alone. A cancellation of the coordinator still raises here: ``gather``
+    # cancels every subagent and raises CancelledError once they have stopped.
+    done = await asyncio.gather(
+        *(_run(tool, args) for tool, args in planned), return_exceptions=True
+    )
+    results = []
+    for (tool, args), ran in zip(planned, done, strict=True):
+        if isinstance(ran, asyncio.CancelledError):
+            ran = (False, _cancelled(tool, args, ran))
+        elif isinstance(ran, BaseException):  # not an Exception: the Session keeps those
+            raise ran
+        ok, value = ran
+        results.append(
+            SubagentResult(tool.name, args, value, None)
+            if ok
+            else SubagentResult(tool.name, args, None, value)
+        )
+    return results
+
+
+def _cancelled(tool: Tool[Any, Any], arguments: dict[str, Any], exc: BaseException) -> Any:
+    """The payload of a subagent that was cancelled (by itself, not by its coordinator):
+    it gave no answer, and whether what it was doing took effect is not known when it is
+    not idempotent. Its traceback goes to the log."""
+    from toolhygiene._log import stdlib_logger, traceback_text
+    from toolhygiene.errors import Category, Failure
+    from toolhygiene.redact import safe_arguments
+
+    stdlib_logger.warning("subagent.cancelled %s: %s", tool.name, traceback_text(exc))
+    cap = _config.settings.line_cap
+    return Failure(
+        tool=tool.name,
+        category=Category.UNKNOWN,
+        retryable=False,
+        uncertain=not tool.idempotent,
+        message=f"{tool.name} was cancelled before it answered",
+        attempted=safe_arguments(arguments, cap),
+        exc_type="asyncio.CancelledError",
+    ).to_dict()
