@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolhygiene import _config
-from toolhygiene.redact import sanitize
+from toolhygiene.redact import safe_arguments, sanitize, truncate
 from toolhygiene.session import Session
 from toolhygiene.tool import Tool
 
@@ -107,21 +107,49 @@ class SubagentResult:
 
     @property
     def gap(self) -> str:
-        """One line for the coordinator: ``""`` when the subagent answered."""
+        """One line for the coordinator: ``""`` when the subagent answered.
+
+        The line is at most the line cap; every part of it (the query, the account, what
+        was salvaged) is redacted, neutralised and folded, whoever wrote the payload.
+        The query is the payload's ``attempted_query``, else the arguments it was given.
+        """
         if self.failure is None:
             return ""
         cap = _config.settings.line_cap
         attempted = self.failure.get("attempted_query")
-        query = attempted.get("arguments", {}) if isinstance(attempted, Mapping) else attempted
-        asked = sanitize(json.dumps(query or {}, ensure_ascii=False, sort_keys=True), cap // 3)
-        account = str(self.failure["message"]).removeprefix("[error] ")
-        parts = [f"[gap] {self.name} {asked}: {account}"]
-        if self.salvaged is not None:
-            shown = json.dumps(self.salvaged, ensure_ascii=False, sort_keys=True)
-            parts.append(f"Salvaged: {sanitize(shown, cap // 2)}.")
+        if isinstance(attempted, Mapping) and isinstance(attempted.get("arguments"), Mapping):
+            query: Any = attempted["arguments"]
+        elif isinstance(attempted, str) and attempted:
+            query = attempted
         else:
-            parts.append("Nothing was salvaged.")
-        return " ".join(parts)
+            query = safe_arguments(self.arguments, cap)
+        shown_query = query if isinstance(query, str) else _json(query)
+        head = f"[gap] {sanitize(self.name, 64) or 'subagent'} "
+        head += sanitize(shown_query, cap // 4, internals=False) + ":"
+        said = self.failure.get("message") or self.failure.get("reason") or "it failed"
+        account = sanitize(str(said).removeprefix("[error] "), cap)
+        account += "" if account.endswith((".", "!", "?", "…")) else "."
+        room = cap - len(head) - 1
+        if self.salvaged is None:
+            tail = "Nothing was salvaged."
+            return " ".join((head, truncate(account, room - len(tail) - 1), tail))
+        salvaged = sanitize(_json(self.salvaged), cap)
+        wanted = min(len(salvaged) + len(" Salvaged: ."), _SALVAGE_ROOM)
+        account = truncate(account, max(room - wanted, room // 2))
+        left = room - len(account) - 1 - len("Salvaged: .")
+        if left < _LEAST_SALVAGE:  # no room to show it: say where it is
+            return " ".join((head, account, "Something was salvaged (see .salvaged)."))[:cap]
+        return " ".join((head, account, f"Salvaged: {truncate(salvaged, left)}."))
+
+
+_SALVAGE_ROOM = 80
+"""Characters of a gap line kept for what was salvaged, when the account is long."""
+_LEAST_SALVAGE = 12
+"""Fewer characters than this show nothing of what was salvaged."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
 
 
 async def gather_subagents(
@@ -172,7 +200,6 @@ def _cancelled(tool: Tool[Any, Any], arguments: dict[str, Any], exc: BaseExcepti
     not idempotent. Its traceback goes to the log."""
     from toolhygiene._log import stdlib_logger, traceback_text
     from toolhygiene.errors import Category, Failure
-    from toolhygiene.redact import safe_arguments
 
     stdlib_logger.warning("subagent.cancelled %s: %s", tool.name, traceback_text(exc))
     cap = _config.settings.line_cap
