@@ -492,3 +492,40 @@ def test_the_verdict_and_the_advice_come_from_one_decision(named: str, retryable
         assert not any(a in line for a in again), line
     if named == "transient":
         assert "Not transient" not in line, line
+
+
+@pytest.mark.parametrize("wait", [1e300, 1e9, 3601.0, float("inf")])
+def test_a_huge_wait_is_capped_and_the_line_keeps_its_message(wait: float) -> None:
+    @th.tool
+    def returned(q: str) -> dict[str, Any]:
+        """Returns a payload."""
+        return {"isError": True, "errorCategory": "rate_limit", "isRetryable": True,
+                "message": "the archive asked us to slow down", "retryAfterSeconds": wait}
+
+    @th.tool(retries=0)
+    def raised(q: str) -> None:
+        """Raises."""
+        raise th.ToolError("the archive asked us to slow down", retryable=True,
+                           category="rate_limit", retry_after=wait)
+
+    session = th.Session([returned, raised])
+    for name in ("returned", "raised"):
+        outcome = session.call(name, {"q": "x"})
+        assert outcome.failure is not None
+        line = outcome.content
+        assert len(line) <= 300 and "slow down" in line, line
+        if math.isfinite(wait):
+            assert outcome.failure.retry_after == 3600.0
+            assert "retry after at least 3600 s." in line
+            payload = outcome.failure.to_dict()
+            assert payload["retryAfterSeconds"] == 3600.0
+            validator.validate(payload)
+        elif name == "raised":
+            assert outcome.failure.retry_after is None
+
+
+def test_a_wait_below_the_ceiling_is_kept_as_said() -> None:
+    failure = th.Failure.from_dict({"isError": True, "errorCategory": "rate_limit",
+                                    "isRetryable": True, "message": "slow down",
+                                    "retryAfterSeconds": 90}, "t")
+    assert failure.retry_after == 90.0 and "retry after 90 s." in failure.line()

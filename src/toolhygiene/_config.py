@@ -16,7 +16,15 @@ from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
 from toolhygiene._words import MIN_LINE_CAP
 
-__all__ = ["MIN_RESULT_CAP", "RESULT_CAP", "Settings", "check_result_cap", "configure", "settings"]
+__all__ = [
+    "MIN_RESULT_CAP",
+    "RESULT_CAP",
+    "Settings",
+    "check_result_cap",
+    "configure",
+    "settings",
+    "wait_within",
+]
 
 RESULT_CAP = 20_000
 """Default characters of one successful result in the context (about 5,000 tokens)."""
@@ -30,8 +38,9 @@ class Settings:
 
     Attributes:
         line_cap: most characters in one line the model sees.
-        retry_after_ceiling: a Retry-After above this many seconds is treated as absurd
-            and ignored.
+        retry_after_ceiling: a Retry-After header above this many seconds is treated as
+            absurd and ignored; a wait a tool or another agent states itself
+            (``ToolError(retry_after=)``, ``retryAfterSeconds``) is capped to it.
         redact_logs: apply ``redact()`` to the strings toolhygiene writes to its logs.
         redact_emails: e-mail addresses in failures and logs are redacted (what the model
             itself sent and successful results keep them either way).
@@ -160,3 +169,12 @@ def _check(new: Settings) -> None:
 
 def _is_logger(value: Any) -> bool:
     return all(callable(getattr(value, m, None)) for m in ("info", "warning"))
+
+
+def wait_within(seconds: float | None) -> float | None:
+    """A wait a tool or another agent stated, as kept: ``None`` when absent, negative or
+    not finite; at most ``settings.retry_after_ceiling`` (3600 s unless configured), so
+    that no line says an absurd number and no retry waits for ever."""
+    if seconds is None or not (math.isfinite(seconds) and seconds >= 0):
+        return None
+    return float(min(seconds, settings.retry_after_ceiling))

@@ -9,10 +9,10 @@ does not depend on a JSON Schema library); a test holds the two to the same verd
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolhygiene import _config
 from toolhygiene.errors import Category, CoarseClass, Failure
 from toolhygiene.redact import RAW_CAP, redact_data, sanitize
 
@@ -129,8 +129,7 @@ def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
     else:  # a whole line (a toolhygiene one loses its prefix) or another agent's text
         message = str(reason or payload["message"]).removeprefix("[error] ")
     uncertain = payload.get("outcomeUnknown") is True
-    wait = payload.get("retryAfterSeconds")
-    retry_after = float(wait) if wait is not None and math.isfinite(wait) else None
+    retry_after = _config.wait_within(payload.get("retryAfterSeconds"))
     alternatives = (sanitize(a[:RAW_CAP], cap // 2) for a in payload.get("alternatives", ()))
     return Failure(
         tool=tool,

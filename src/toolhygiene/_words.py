@@ -198,7 +198,11 @@ def _verdict(failure: Failure, short: bool) -> str:
         return "Outcome unknown: it may have taken effect." if short else _UNKNOWN
     if failure.retryable:
         if failure.retry_after is not None:
-            return f"Transient: retry after {seconds(failure.retry_after)} s."
+            from toolhygiene._config import settings  # _config imports this module
+
+            # a wait capped to the ceiling was longer: "at least" keeps it true
+            least = "at least " if failure.retry_after >= settings.retry_after_ceiling else ""
+            return f"Transient: retry after {least}{seconds(failure.retry_after)} s."
         return "Transient." if short else "Transient: a retry may succeed."
     if failure.category.value == "unknown":
         return "Cause not known." if short else "Cause not known: repeating it is not advised."

@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -291,7 +290,8 @@ class ToolError(Exception):
         instead: what the model should do instead (a legal next move).
         category: a ``Category`` or its value; by default ``upstream`` when retryable,
             else ``business``.
-        retry_after: seconds to wait before a retry, when known.
+        retry_after: seconds to wait before a retry, when known (at most
+            ``configure(retry_after_ceiling=)``, 3600 s by default).
         alternatives: other concrete next moves.
         partial_results: whatever was collected before the failure.
         details: structured data about the failure (an MCP error's structured content):
@@ -317,9 +317,7 @@ class ToolError(Exception):
         if category is None:
             category = Category.UPSTREAM if retryable else Category.BUSINESS
         self.category = Category(category)
-        if retry_after is not None and not (math.isfinite(retry_after) and retry_after >= 0):
-            retry_after = None
-        self.retry_after = retry_after
+        self.retry_after = _config.wait_within(retry_after)
         self.alternatives = tuple(alternatives)
         self.partial_results = partial_results
         self.details = details

@@ -182,10 +182,11 @@ async def gather_subagents(
     results = []
     for (tool, args), ran in zip(planned, done, strict=True):
         if isinstance(ran, asyncio.CancelledError):
-            ran = (False, _cancelled(tool, args, ran))
+            ok, value = False, _cancelled(tool, args, ran)
         elif isinstance(ran, BaseException):  # not an Exception: the Session keeps those
             raise ran
-        ok, value = ran
+        else:
+            ok, value = ran
         results.append(
             SubagentResult(tool.name, args, value, None)
             if ok
