@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -245,3 +246,65 @@ async def test_a_stdio_server_never_writes_a_byte_of_log_to_stdout() -> None:
     assert "tool.failed" in log and "tool.retry" in log  # the log went to stderr, whole
     assert "Traceback (most recent call last)" in log
     assert "looking up Pariss" in log  # the tool's own print too
+
+
+# -- the protocol's isError decides; names models refuse -----------------------------
+
+
+async def test_a_successful_result_that_looks_like_a_payload_is_a_result() -> None:
+    record = {"isError": True, "errorCategory": "business", "isRetryable": False,
+              "message": "refund over limit"}
+    server = MCPServer("logs")
+
+    @server.tool()
+    def last_incident(service: str) -> mcp.types.CallToolResult:
+        """Return the last stored incident record (a successful lookup)."""
+        return mcp.types.CallToolResult(
+            content=[mcp.types.TextContent(type="text", text="incident #1")],
+            structured_content=record, is_error=False)
+
+    @server.tool()
+    def failing(service: str) -> mcp.types.CallToolResult:
+        """The same record, reported as an error."""
+        return mcp.types.CallToolResult(
+            content=[mcp.types.TextContent(type="text", text="refund over limit")],
+            structured_content=record, is_error=True)
+
+    async with mcp.Client(server) as client:
+        session = th.Session(await thmcp.tools(client))
+        ok = await session.acall("last_incident", {"service": "billing"})
+        failed = await session.acall("failing", {"service": "billing"})
+    assert ok.ok and ok.failure is None and json.loads(ok.content) == record
+    assert failed.failure is not None and failed.failure.category is th.Category.BUSINESS
+    assert session.stats()["failures"] == {"failing": 1}
+
+
+async def test_every_tool_gets_a_name_models_accept_and_is_called_by_its_own() -> None:
+    long = "x" * 100 + ".y"
+    server = MCPServer("names")
+    names = ["get_order", "admin.list_users", "admin_list_users", "a.b", "a-b.c", long,
+             "z" * 128]
+    for name in names:
+        def make(name: str) -> Any:
+            def handler(q: str = "") -> str:
+                return f"called {name}"
+            return handler
+        server.add_tool(make(name), name=name, description=f"tool {name}")
+
+    async with mcp.Client(server) as client:
+        tools = await thmcp.tools(client)
+        session = th.Session(tools)
+        by_server = {t.mcp_name: t.name for t in tools}
+        assert sorted(by_server) == sorted(names)  # none left out
+        assert len(set(by_server.values())) == len(names)  # no two share a name
+        for model_name in by_server.values():
+            assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", model_name), model_name
+        assert by_server["get_order"] == "get_order"
+        assert by_server["admin_list_users"] == "admin_list_users"  # a fitting name is kept
+        assert by_server["admin.list_users"].startswith("admin_list_users_")
+        assert by_server["a.b"] == "a_b"
+        for mcp_name, model_name in by_server.items():
+            outcome = await session.acall(model_name, {})
+            assert json.loads(outcome.content) == {"result": f"called {mcp_name}"}
+        assert session.schemas("anthropic")  # the names pass the API rule
+    assert thmcp.model_names(names) == thmcp.model_names(list(reversed(names)))

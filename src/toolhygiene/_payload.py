@@ -16,7 +16,7 @@ from toolhygiene import _config
 from toolhygiene.errors import Category, CoarseClass, Failure
 from toolhygiene.redact import RAW_CAP, redact_data, sanitize
 
-__all__ = ["NEAREST", "failure_of", "recognise", "valid"]
+__all__ = ["NEAREST", "Reported", "failure_of", "recognise", "valid"]
 
 _FINE = frozenset(c.value for c in Category)
 _COARSE = frozenset(c.value for c in CoarseClass)
@@ -88,9 +88,21 @@ def _optional(payload: Mapping[str, Any], key: str) -> bool:
     return bool(_OPTIONAL[key](payload[key]))
 
 
+class Reported:
+    """A failure payload that a protocol itself reported as a failure (an MCP result
+    with ``isError``): a failure even from a tool that does not read payloads."""
+
+    __slots__ = ("payload",)
+
+    def __init__(self, payload: Mapping[str, Any]) -> None:
+        self.payload = payload
+
+
 def recognise(value: Any) -> Mapping[str, Any] | None:
     """The failure payload ``value`` is (a ``Failure``, a dict, or its JSON text), else
     ``None``. The check is cheap for what is plainly no payload."""
+    if isinstance(value, Reported):
+        value = value.payload
     if isinstance(value, Failure):
         return value.to_dict()
     if isinstance(value, (str, bytes, bytearray)):

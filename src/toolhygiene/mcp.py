@@ -24,6 +24,7 @@ stream.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -41,12 +42,12 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from pydantic import ConfigDict
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene._payload import recognise
+from toolhygiene._payload import Reported, recognise
 from toolhygiene.errors import Category, ToolError
 from toolhygiene.session import Session
 from toolhygiene.tool import Tool, as_tool
 
-__all__ = ["McpToolError", "McpTool", "server", "server_tools", "tools"]
+__all__ = ["McpTool", "McpToolError", "model_names", "server", "server_tools", "tools"]
 
 
 class McpToolError(ToolError):
@@ -69,20 +70,28 @@ class McpToolError(ToolError):
 class McpTool(Tool[..., Any]):
     """One tool of an MCP server, called through ``client`` (an ``mcp.Client`` or
     ``mcp.ClientSession``). Its schema is the server's; the model's arguments are checked
-    against it before anything is sent."""
+    against it before anything is sent. The result's ``isError`` alone says whether the
+    call failed: a successful result whose structured content looks like a failure
+    payload (a stored incident record, say) is a result."""
 
-    def __init__(self, client: Any, definition: Any, **options: Any) -> None:
+    reads_payloads: ClassVar[bool] = False
+
+    def __init__(
+        self, client: Any, definition: Any, *, model_name: str | None = None, **options: Any
+    ) -> None:
         async def call(**arguments: Any) -> Any:
             return await self._call(arguments)
 
         schema = dict(definition.input_schema or {"type": "object", "properties": {}})
         schema.setdefault("properties", {})
         self.client = client
+        self.mcp_name: str = definition.name
+        """The name the server knows the tool by (``name`` is the model's: see ``tools``)."""
         self.input_schema = schema
         self._checker = jsonschema.Draft202012Validator(schema)
         super().__init__(
             call,
-            name=definition.name,
+            name=model_name or model_names([definition.name])[definition.name],
             description=definition.description or "",
             **options,
         )
@@ -106,11 +115,11 @@ class McpTool(Tool[..., Any]):
         return values
 
     async def _call(self, arguments: dict[str, Any]) -> Any:
-        result = await self.client.call_tool(self.name, arguments)
+        result = await self.client.call_tool(self.mcp_name, arguments)
         structured = result.structured_content
         if result.is_error:
             if recognise(structured) is not None:
-                return structured  # a failure payload: the Session reads it as a failure
+                return Reported(structured)  # the Session reads it as a failure
             raise McpToolError(self.name, _text(result.content), structured)
         if structured is not None:
             return structured
@@ -133,16 +142,54 @@ async def tools(client: Any, **options: Any) -> list[McpTool]:
     """Every tool the MCP server behind ``client`` lists, as tools for a ``Session``.
 
     ``options`` are ``@th.tool``'s (``max_failures``, ``retries``, ``timeout``,
-    ``idempotent``, ...), for each of them.
+    ``idempotent``, ...), for each of them. MCP allows names model APIs refuse (dots, up
+    to 128 characters): each tool gets a name models accept (``model_names``) and is
+    called on the server by its own (``McpTool.mcp_name``); no tool is left out.
     """
-    found: list[McpTool] = []
+    definitions: list[Any] = []
     cursor: str | None = None
     while True:
         listed = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
-        found.extend(McpTool(client, definition, **options) for definition in listed.tools)
+        definitions.extend(listed.tools)
         cursor = getattr(listed, "next_cursor", None)
         if not cursor:
-            return found
+            break
+    names = model_names([d.name for d in definitions])
+    return [McpTool(client, d, model_name=names[d.name], **options) for d in definitions]
+
+
+_MODEL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_UNFIT = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def model_names(names: Iterable[str]) -> dict[str, str]:
+    """A name models accept (1-64 letters, digits, ``_``, ``-``) for each MCP tool name.
+
+    A name that already fits is kept. Any other has each character models refuse made
+    ``_`` (``admin.list_users`` becomes ``admin_list_users``) and is cut to 64
+    characters; when that is taken (by a name kept, or by another name mapped the same
+    way) or had to be cut, it ends in ``_`` and 6 hex digits of the original name's
+    SHA-256, so that two tools never share a name and the same server always gives the
+    same names.
+    """
+    import hashlib
+
+    given = list(dict.fromkeys(names))
+    taken = {n for n in given if _MODEL_NAME.fullmatch(n)}
+    made = {n: n for n in taken}
+    for name in given:
+        if name in made:
+            continue
+        fitted = _UNFIT.sub("_", name)[:64]
+        if not fitted or fitted in taken or len(name) > 64:
+            digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+            fitted = f"{fitted[:57] or 'tool'}_{digest[:6]}"
+            while fitted in taken:  # a clash of 6 hex digits: take more of them
+                digest = hashlib.sha256(digest.encode()).hexdigest()
+                fitted = f"{fitted[:57]}_{digest[:6]}"
+        taken.add(fitted)
+        made[name] = fitted
+    return made
 
 
 # -- server side -----------------------------------------------------------------------

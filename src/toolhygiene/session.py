@@ -33,7 +33,7 @@ from toolhygiene import (  # noqa: F401
 from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._observe import Event
-from toolhygiene._payload import failure_of, recognise
+from toolhygiene._payload import Reported, failure_of, recognise
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._running import Runs, loop_running, result_text, run_async, run_sync
 from toolhygiene._text import bounded_repr
@@ -276,7 +276,10 @@ class Session:
 
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         name = plan.tool.name
-        payload = recognise(value)
+        # A tool whose protocol says whether it failed (MCP's isError) returns a failure
+        # payload only as ``Reported``; any other value of it is a result, whatever it holds.
+        reads = plan.tool.reads_payloads or isinstance(value, Reported)
+        payload = recognise(value) if reads else None
         if payload is not None:  # a subagent's failure, returned rather than raised
             failure = failure_of(payload, name, self._line_cap())
             # The same rule as a raised failure: a transient failure of a tool that is

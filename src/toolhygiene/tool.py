@@ -16,7 +16,7 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, ParamSpec, TypeVar, overload
 
 from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
@@ -100,7 +100,13 @@ class Tool(Generic[P, R]):
     (``instance.method`` is a ``Tool`` of the bound method; ``self``/``cls`` are never
     in the schema). Annotations are read at decoration time, or at first use when they
     name a class defined later in the module.
+
+    ``reads_payloads``: whether a failure payload the function returns (another agent's
+    failure, passed on) makes the call a failure; ``False`` for a tool whose protocol
+    says itself whether a call failed (an MCP tool: its ``isError`` decides).
     """
+
+    reads_payloads: ClassVar[bool] = True
 
     def __init__(
         self,
