@@ -529,3 +529,39 @@ def test_a_wait_below_the_ceiling_is_kept_as_said() -> None:
                                     "isRetryable": True, "message": "slow down",
                                     "retryAfterSeconds": 90}, "t")
     assert failure.retry_after == 90.0 and "retry after 90 s." in failure.line()
+
+
+_WS = st.text(alphabet=" \t\n\r", max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    named=st.sampled_from(FINE + COARSE),
+    retryable=st.booleans(),
+    is_error=st.sampled_from([True, False, "true", 1]),
+    before=_WS, after=_WS, item=_WS, indent=st.one_of(st.none(), st.integers(0, 4)),
+    as_bytes=st.booleans(),
+)
+def test_a_payloads_json_text_is_recognised_however_it_is_spaced(
+    named: str, retryable: bool, is_error: Any, before: str, after: str, item: str,
+    indent: int | None, as_bytes: bool,
+) -> None:
+    payload = {"isError": is_error, "errorCategory": named, "isRetryable": retryable,
+               "message": "archive refused"}
+    text = json.dumps(payload, indent=indent, separators=("," + item, before + ":" + after))
+    value: Any = text.encode() if as_bytes else text
+    from_text = _payload.recognise(value)
+    from_dict = _payload.recognise(payload)
+    assert (from_text is None) == (from_dict is None)
+    if from_dict is not None:
+        assert from_text == payload
+
+
+def test_a_large_payload_text_is_read_like_the_dict() -> None:
+    big = {"isError": True, "errorCategory": "business", "isRetryable": False,
+           "message": "archive refused", "partial_results": [f"row {i:06d}" for i in range(120_000)]}
+    text = json.dumps(big)
+    assert len(text) > 1_048_576
+    assert _payload.recognise(text) is not None and _payload.recognise(big) is not None
+    # a large result that merely says isError false is never parsed as one
+    assert _payload.recognise(text.replace('"isError": true', '"isError": false')) is None
