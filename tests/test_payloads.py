@@ -565,3 +565,23 @@ def test_a_large_payload_text_is_read_like_the_dict() -> None:
     assert _payload.recognise(text) is not None and _payload.recognise(big) is not None
     # a large result that merely says isError false is never parsed as one
     assert _payload.recognise(text.replace('"isError": true', '"isError": false')) is None
+
+
+@pytest.mark.parametrize("wait", [float("nan"), float("inf"), -1.0, 0.0])
+def test_the_schema_and_the_reader_agree_on_non_finite_waits(wait: float) -> None:
+    payload = {"isError": True, "errorCategory": "rate_limit", "isRetryable": True,
+               "message": "slow down", "retryAfterSeconds": wait}
+    assert validator.is_valid(payload) == _payload.valid(payload)
+
+    @th.tool
+    def t(q: str) -> dict[str, Any]:
+        """Returns the payload."""
+        return payload
+
+    outcome = th.Session([t]).call("t", {"q": "x"})
+    assert outcome.ok is not validator.is_valid(payload)
+    if outcome.failure is not None:
+        assert "slow down" in outcome.content
+        wait_kept = outcome.failure.retry_after
+        assert wait_kept is None or math.isfinite(wait_kept)
+        validator.validate(outcome.failure.to_dict())

@@ -96,7 +96,9 @@ _OPTIONAL: dict[str, Callable[[Any], bool]] = {
     "reason": _string,
     "outcomeUnknown": lambda v: isinstance(v, bool),
     "category": lambda v: _string(v) and v in _FINE,
-    "retryAfterSeconds": lambda v: _number(v) and v >= 0,
+    # NaN passes as it does JSON Schema's "minimum" (every comparison with NaN is false):
+    # the reader then keeps no wait (``wait_within``), and the payload is still a failure.
+    "retryAfterSeconds": lambda v: _number(v) and not v < 0,
     "attempted_query": _attempted,
     "alternatives": lambda v: isinstance(v, list) and all(map(_string, v)),
 }
