@@ -585,3 +585,24 @@ def test_the_schema_and_the_reader_agree_on_non_finite_waits(wait: float) -> Non
         wait_kept = outcome.failure.retry_after
         assert wait_kept is None or math.isfinite(wait_kept)
         validator.validate(outcome.failure.to_dict())
+
+
+def test_a_refused_calls_payload_says_it_never_ran_and_what_was_asked() -> None:
+    @th.tool(max_failures=1)
+    def lookup(q: str, token: str = "") -> str:
+        """Look up."""
+        raise th.ToolError("nope", retryable=False, category="not_found")
+
+    session = th.Session([lookup])
+    session.call("lookup", {"q": "a"})
+    refused = session.call("lookup", {"q": "b", "token": KEY}).failure
+    assert refused is not None and refused.status == "closed"
+    payload = refused.to_dict()
+    validator.validate(payload)
+    assert payload["errorCategory"] == "business" and "category" not in payload
+    assert payload["outcomeUnknown"] is False and payload["isRetryable"] is False
+    assert payload["attempted_query"] == {
+        "tool": "lookup", "arguments": {"q": "b", "token": "[redacted:secret]"}}
+    assert KEY not in json.dumps(payload)
+    back = th.Failure.from_dict(payload)
+    assert back.never_ran and not back.retryable and back.label == "business"

@@ -189,9 +189,12 @@ class Failure:
         failed; ``outcomeUnknown`` says the call may have taken effect (``true``) or
         that it never ran (``false``). Optional fields are absent when unknown, never
         invented; every value is plain JSON."""
+        closed = self.status == "closed"
         payload: dict[str, Any] = {
             "isError": True,
-            "errorCategory": (self.coarse or self.category.coarse).value,
+            # a refused call (the tool reached its cap): a rule of the conversation
+            # forbids it; nothing about it is unknown
+            "errorCategory": "business" if closed else (self.coarse or self.category.coarse).value,
             "isRetryable": self.retryable and not self.closes and self.status != "closed",
             "message": self.line(),
             "tool": self.tool,
@@ -200,9 +203,9 @@ class Failure:
             payload["reason"] = self.message
         if self.uncertain:
             payload["outcomeUnknown"] = True
-        elif self.never_ran:  # proven: the call never reached its target
+        elif self.never_ran or closed:  # proven: the call never reached its target
             payload["outcomeUnknown"] = False
-        if self.coarse is None:
+        if self.coarse is None and not closed:
             payload["category"] = self.category.value
         if self.retry_after is not None:
             payload["retryAfterSeconds"] = self.retry_after

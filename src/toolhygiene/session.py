@@ -204,6 +204,12 @@ class Session:
                 status="closed",
                 count=closed_after,
                 exc_type="Closed",
+                never_ran=True,
+                attempted=(
+                    safe_arguments(arguments, self._line_cap())
+                    if isinstance(arguments, Mapping)
+                    else None
+                ),
             )
             outcome = Outcome(
                 name, False, failure.line(self._line_cap()), failure=failure, number=index
