@@ -19,7 +19,9 @@ would see through a Session (capped, secrets redacted).
 
 Over stdio the SDK points file descriptor 1 at stderr while it serves, so a log line
 (toolhygiene's, or any handler's that writes to stdout) never reaches the protocol
-stream.
+stream; but a line logged to stdout before it serves (asyncio's DEBUG "Using selector",
+with ``logging.basicConfig(stream=sys.stdout, level=logging.DEBUG)``) does: a stdio
+server should log to stderr.
 """
 
 from __future__ import annotations
