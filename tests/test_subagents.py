@@ -174,7 +174,8 @@ async def test_a_subagent_that_raises_cancelled_error_itself_is_one_gap() -> Non
         inner = asyncio.create_task(asyncio.sleep(10))
         await asyncio.sleep(0)
         inner.cancel()
-        return await inner  # CancelledError from its own task, not the coordinator's
+        await inner  # CancelledError from its own task, not the coordinator's
+        return "never reached"
 
     results = await th.gather_subagents([(good, {"topic": "tides"}),
                                          (fragile, {"topic": "currents"})])
