@@ -9,7 +9,11 @@ import pytest
 
 import toolhygiene as th
 from integration_tests.tools import DSN, ROUNDS, World
-from toolhygiene.integrations.anthropic import async_runner_tools, runner_tools
+from toolhygiene.integrations.anthropic import (
+    RunnerUsageError,
+    async_runner_tools,
+    runner_tools,
+)
 from toolhygiene.testing import ScriptedServer, model_turn
 
 QUESTION = [{"role": "user", "content": "Weather in Paris?"}]
@@ -109,3 +113,40 @@ def test_a_cut_turn_runs_nothing(server: ScriptedServer, ending: Any) -> None:
         ).until_done()
         assert session.stats()["calls"] == 0
     assert world.ran == []
+
+
+def closed_session() -> th.Session:
+    session = th.Session(World().tools())
+    session.close()
+    return session
+
+
+def test_sync_runner_raises_the_developers_usage_error(server: ScriptedServer) -> None:
+    server.push(body=model_turn("anthropic", [("get_weather", {"city": "Paris"})]))
+    server.push(body=model_turn("anthropic", [], text="done"))
+    client = anthropic.Anthropic(base_url=server.url, api_key="k", max_retries=0)
+    runner = client.beta.messages.tool_runner(
+        model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
+        tools=runner_tools(closed_session())
+    )
+    with pytest.raises(RunnerUsageError) as raised:
+        runner.until_done()
+    assert isinstance(raised.value.error, th.UsageError)
+    assert raised.value.__cause__ is raised.value.error
+    assert "closed" in str(raised.value)
+    # the model never read it: the runner sent one request and no tool result
+    assert len(server.requests) == 1 and results(server) == []
+
+
+async def test_async_runner_raises_the_developers_usage_error(server: ScriptedServer) -> None:
+    server.push(body=model_turn("anthropic", [("get_weather", {"city": "Paris"})]))
+    server.push(body=model_turn("anthropic", [], text="done"))
+    client = anthropic.AsyncAnthropic(base_url=server.url, api_key="k", max_retries=0)
+    runner = client.beta.messages.tool_runner(
+        model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
+        tools=async_runner_tools(closed_session())
+    )
+    with pytest.raises(RunnerUsageError) as raised:
+        await runner.until_done()
+    assert isinstance(raised.value.error, th.UsageError)
+    assert len(server.requests) == 1 and results(server) == []

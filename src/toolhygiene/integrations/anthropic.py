@@ -4,7 +4,11 @@ The runner sends ``repr(exc)`` for an exception a tool raises, and a ``ToolError
 content as it is, with ``is_error``. Each tool built here runs through the Session and
 raises the SDK's ``ToolError`` with the line when the call failed, so the model reads the
 line with ``is_error: true``; a closed tool answers its notice without running. The
-runner keeps the conversation (on the server, in a message thread, by default): it holds
+runner turns every ``Exception`` a tool raises into a tool result for the model, so a
+``UsageError`` from the Session (a closed Session, a misused one) would reach the model
+as text; instead it leaves the runner as ``RunnerUsageError``, a ``BaseException`` the
+runner re-raises, with the ``UsageError`` as ``error`` and ``__cause__``. The runner
+keeps the conversation (on the server, in a message thread, by default): it holds
 the history, so nothing there is cleared.
 
 ::
@@ -29,9 +33,35 @@ from anthropic.lib.tools import (
 )
 from anthropic.types.beta import BetaToolUnionParam
 
-from toolhygiene.session import Session
+from toolhygiene._exceptions import UsageError
+from toolhygiene.session import Outcome, Session
 
-__all__ = ["AsyncRunnerTool", "RunnerTool", "async_runner_tools", "runner_tools"]
+__all__ = [
+    "AsyncRunnerTool",
+    "RunnerTool",
+    "RunnerUsageError",
+    "async_runner_tools",
+    "runner_tools",
+]
+
+
+class RunnerUsageError(BaseException):
+    """The developer's ``UsageError``, carried out of the runner past its ``except Exception``.
+
+    The runner sends any ``Exception`` a tool raises to the model as ``repr``; a
+    ``BaseException`` leaves ``until_done()`` / the iteration instead. ``error`` is the
+    ``UsageError`` (also ``__cause__``); its message says how to fix the code.
+    """
+
+    def __init__(self, error: UsageError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _answer(outcome: Outcome) -> str:
+    if not outcome.ok:
+        raise ToolError(outcome.content)
+    return outcome.content
 
 
 class _SessionTool:
@@ -51,10 +81,11 @@ class RunnerTool(_SessionTool, BetaBuiltinFunctionTool):
 
     def call(self, input: object) -> str:  # noqa: A002 - the SDK's name
         """Run the call through the Session: the result, or ``ToolError`` with the line."""
-        outcome = self.session.call(self.tool_name, cast(Any, input))
-        if not outcome.ok:
-            raise ToolError(outcome.content)
-        return outcome.content
+        try:
+            outcome = self.session.call(self.tool_name, cast(Any, input))
+        except UsageError as error:
+            raise RunnerUsageError(error) from error
+        return _answer(outcome)
 
 
 class AsyncRunnerTool(_SessionTool, BetaAsyncBuiltinFunctionTool):
@@ -62,10 +93,11 @@ class AsyncRunnerTool(_SessionTool, BetaAsyncBuiltinFunctionTool):
 
     async def call(self, input: object) -> str:  # noqa: A002 - the SDK's name
         """Run the call through the Session: the result, or ``ToolError`` with the line."""
-        outcome = await self.session.acall(self.tool_name, cast(Any, input))
-        if not outcome.ok:
-            raise ToolError(outcome.content)
-        return outcome.content
+        try:
+            outcome = await self.session.acall(self.tool_name, cast(Any, input))
+        except UsageError as error:
+            raise RunnerUsageError(error) from error
+        return _answer(outcome)
 
 
 def runner_tools(session: Session) -> list[RunnerTool]:
