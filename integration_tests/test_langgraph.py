@@ -135,6 +135,32 @@ def test_the_same_as_session_handle() -> None:
     assert "[error cleared]" in str(shape)  # the mixed round was shrunk, not removed
 
 
+def test_a_cleared_stub_is_not_an_error() -> None:
+    """The stub follows Session.handle's rule (the Anthropic adapter drops ``is_error``):
+    once cleared, the result's status is no longer ``error``."""
+    from toolhygiene.formats import STUB
+    from toolhygiene.testing import model_turn
+
+    rounds: list[Calls] = [
+        [("get_weather", {"city": "Pariss"}), ("read_db", {"table": "x"})],
+        [("get_weather", {"city": "Paris"})],
+    ]
+    seen: list[list[AnyMessage]] = []
+    app = graph(tool_node(th.Session(World(blips=0).tools(), max_failures=3)),
+                turns(*rounds), seen)
+    app.invoke({"messages": [HumanMessage("q")]}, RUN)
+    stubs = [m for m in tool_results(seen[-1]) if m.content == STUB]
+    assert stubs and all(m.status == "success" for m in stubs)
+
+    messages: list[Any] = [{"role": "user", "content": "q"}]
+    with th.Session(World(blips=0).tools(), max_failures=3) as session:
+        for calls in rounds:
+            session.handle(model_turn("anthropic", calls), messages)
+    blocks = [b for m in messages if isinstance(m["content"], list) for b in m["content"]
+              if b.get("type") == "tool_result" and b["content"] == STUB]
+    assert blocks and not any(b.get("is_error") for b in blocks)
+
+
 def test_caps_are_per_thread() -> None:
     world = World()
     made: list[str | None] = []

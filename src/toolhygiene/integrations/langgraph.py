@@ -36,6 +36,7 @@ from langgraph.prebuilt import ToolNode
 
 from toolhygiene import loop
 from toolhygiene._exceptions import UsageError
+from toolhygiene.formats import STUB
 from toolhygiene.session import Outcome, Session
 
 __all__ = ["HygieneToolNode", "tool_node"]
@@ -136,7 +137,7 @@ class _Round:
                 if message.id is not None:
                     out.append(RemoveMessage(id=message.id))
             elif entry["content"] != _as_chat(message)["content"]:
-                out.append(message.model_copy(update={"content": entry["content"]}))
+                out.append(message.model_copy(update=_shrunk(entry)))
         results = self.chat[len(self.chat) - len(outcomes) :] if outcomes else []
         names = {c["id"]: c["name"] for c in self.ai.tool_calls}
         for item, outcome in zip(results, outcomes, strict=True):
@@ -150,6 +151,16 @@ class _Round:
                 )
             )
         return out
+
+
+def _shrunk(entry: dict[str, Any]) -> dict[str, Any]:
+    """The update for a result the Session's clearing shrank: its new content, and, for
+    the stub, no error status (``Session.handle``'s stub drops the error marker: a
+    cleared result is not an error)."""
+    update: dict[str, Any] = {"content": entry["content"]}
+    if entry["content"] == STUB:
+        update["status"] = "success"
+    return update
 
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
