@@ -199,3 +199,47 @@ def test_the_tools_carry_the_sessions_definitions() -> None:
     sent = [convert_to_openai_tool(t) for t in node.tools_by_name.values()]
     assert [s["function"]["parameters"] for s in sent] == [
         d["function"]["parameters"] for d in session.schemas("openai_chat")]
+
+
+class _Bound(GenericFakeChatModel):
+    """The fake model, accepting ``bind_tools`` as create_react_agent calls it."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_create_react_agent_both_versions(version: str) -> None:
+    """v2 sends each call with ``Send`` (``tool_call_with_context``); caps stay per thread."""
+    from langgraph.prebuilt import create_react_agent
+
+    world = World(blips=0)
+    node = tool_node(lambda thread: th.Session(world.tools()))
+    for thread in ("a", "b"):
+        replies = turns([("read_db", {"table": "x"})], [("read_db", {"table": "x"})],
+                        [("get_weather", {"city": "Paris"})])
+        app = create_react_agent(_Bound(messages=iter(replies)), node,
+                                 checkpointer=InMemorySaver(), version=version)
+        out = app.invoke({"messages": [HumanMessage("q")]},
+                         {"configurable": {"thread_id": f"{version}{thread}"}})
+        results = tool_results(out["messages"])
+        assert results[-1].content == "21C, clear" and results[-1].status == "success"
+        errors = [m.content for m in results if m.status == "error"]
+        assert len(errors) == 2 and "closed after 1 failure" in errors[1]
+        assert out["messages"][-1].content == "done"
+    # read_db ran once per thread, then was closed there
+    assert world.ran.count("read_db:x") == 2
+
+
+def test_a_bare_list_of_tool_calls() -> None:
+    """A ``Send`` of a list of tool calls (ToolNode's third input form)."""
+    from langgraph.types import Send
+
+    node = tool_node(th.Session(World(blips=0).tools()))
+    call = {"name": "get_weather", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"}
+    builder = StateGraph(MessagesState)
+    builder.add_node("tools", node)
+    builder.add_conditional_edges(START, lambda state: [Send("tools", [call])])
+    out = builder.compile().invoke({"messages": [HumanMessage("q")]})
+    (message,) = tool_results(out["messages"])
+    assert message.content == "21C, clear" and message.tool_call_id == "c1"

@@ -97,7 +97,21 @@ class HygieneToolNode(ToolNode):
     def _read(self, given: Any, config: RunnableConfig) -> tuple[Session, _Round]:
         thread = (config.get("configurable") or {}).get("thread_id")
         session = self._session(None if thread is None else str(thread))
-        return session, _Round(list(self._messages(given)))
+        return session, self._round(given)
+
+    def _round(self, given: Any) -> _Round:
+        """The round of every input form ``ToolNode`` takes (its ``_parse_input``): the
+        messages (a list, or state with ``messages``), a ``Send``'s single call with the
+        state (``create_react_agent(version="v2")``), or a bare list of tool calls."""
+        if isinstance(given, dict) and given.get("__type") == "tool_call_with_context":
+            call = given["tool_call"]
+            history = list(self._messages(given.get("state") or {}))
+            return _Round(_up_to_call(history, call))
+        if isinstance(given, list) and given and isinstance(given[-1], dict) and (
+            given[-1].get("type") == "tool_call"
+        ):
+            return _Round([AIMessage(content="", tool_calls=list(given))])
+        return _Round(list(self._messages(given)))
 
     def _messages(self, given: Any) -> Sequence[Any]:
         if isinstance(given, list):
@@ -107,7 +121,20 @@ class HygieneToolNode(ToolNode):
         return list(getattr(given, self._messages_key, []))
 
     def _answer(self, given: Any, updates: list[Any]) -> Any:
-        return updates if isinstance(given, list) else {self._messages_key: updates}
+        plain = isinstance(given, list) and not (given and isinstance(given[-1], dict))
+        return updates if plain else {self._messages_key: updates}
+
+
+def _up_to_call(history: list[Any], call: dict[str, Any]) -> list[Any]:
+    """The messages up to the AIMessage that asked for ``call``, that message carrying only
+    ``call``: the round a ``Send`` runs (each call of the turn is sent on its own)."""
+    for at in range(len(history) - 1, -1, -1):
+        message = history[at]
+        if isinstance(message, AIMessage) and any(
+            c.get("id") == call.get("id") for c in message.tool_calls
+        ):
+            return [*history[:at], message.model_copy(update={"tool_calls": [call]})]
+    return [*history, AIMessage(content="", tool_calls=[call])]
 
 
 class _Round:
