@@ -243,3 +243,39 @@ def test_a_bare_list_of_tool_calls() -> None:
     out = builder.compile().invoke({"messages": [HumanMessage("q")]})
     (message,) = tool_results(out["messages"])
     assert message.content == "21C, clear" and message.tool_call_id == "c1"
+
+
+def test_threads_are_keyed_by_type_and_value() -> None:
+    made: list[Any] = []
+
+    def per_thread(thread: Any) -> th.Session:
+        made.append(thread)
+        return th.Session(World().tools())
+
+    node = tool_node(per_thread)
+    for thread in (1, "1"):
+        graph(node, turns([("read_db", {"table": "x"})]), []).invoke(
+            {"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": thread}})
+    assert made == [None, 1, "1"]
+    assert node.session_of(1) is not node.session_of("1")
+
+
+def test_sessions_are_bounded_and_released() -> None:
+    made: list[th.Session] = []
+
+    def per_thread(thread: Any) -> th.Session:
+        made.append(th.Session(World().tools()))
+        return made[-1]
+
+    node = tool_node(per_thread, max_threads=2)
+    for thread in ("a", "b", "c"):
+        graph(node, turns([("get_weather", {"city": "Paris"})]), []).invoke(
+            {"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": thread}})
+    # None (made at construction) and "a" were the least recently used: closed, forgotten
+    assert [s.is_closed for s in made] == [True, True, False, False]
+    assert node.session_of("a") is not made[1]
+    assert node.release("c") and made[3].is_closed
+    assert not node.release("c")
+    with pytest.raises(th.UsageError, match="max_threads"):
+        tool_node(per_thread, max_threads=0)
+

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,20 +40,37 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene.formats import STUB
 from toolhygiene.session import Outcome, Session
 
-__all__ = ["HygieneToolNode", "tool_node"]
+__all__ = ["MAX_THREADS", "HygieneToolNode", "tool_node"]
 
-Sessions = Session | Callable[[str | None], Session]
+Sessions = Session | Callable[[Any], Session]
 """One Session (one conversation), or a function making the Session of a thread id."""
+
+MAX_THREADS = 1024
+"""How many threads' Sessions a node keeps by default; the least recently used beyond it
+is closed and forgotten (that thread, back later, gets a new Session: caps start over)."""
+
+
+def _key(thread: Any) -> tuple[type, Any] | None:
+    """Threads keyed by type and value: ``1`` and ``"1"`` are two threads."""
+    return None if thread is None else (type(thread), thread)
 
 
 class HygieneToolNode(ToolNode):
     """A ``ToolNode`` that runs every call through the Session of the graph's thread."""
 
     def __init__(
-        self, sessions: Sessions, *, name: str = "tools", messages_key: str = "messages"
+        self,
+        sessions: Sessions,
+        *,
+        name: str = "tools",
+        messages_key: str = "messages",
+        max_threads: int = MAX_THREADS,
     ) -> None:
+        if max_threads < 1:
+            raise UsageError(f"max_threads must be at least 1, not {max_threads!r}")
         self._make = sessions if not isinstance(sessions, Session) else None
-        self._sessions: dict[str | None, Session] = {}
+        self._sessions: OrderedDict[tuple[type, Any] | None, Session] = OrderedDict()
+        self._max_threads = max_threads
         self._lock = threading.Lock()
         if isinstance(sessions, Session):
             self._only: Session | None = sessions
@@ -62,27 +80,44 @@ class HygieneToolNode(ToolNode):
             template = self._session(None)
         super().__init__(_tools(template), name=name, messages_key=messages_key)
 
-    def _session(self, thread: str | None) -> Session:
+    def _session(self, thread: Any) -> Session:
+        key = _key(thread)
         with self._lock:
             if self._only is not None:
-                bound = self._sessions.setdefault(thread, self._only)
+                bound = self._sessions.setdefault(key, self._only)
                 if len(self._sessions) > 1:
-                    del self._sessions[thread]
+                    del self._sessions[key]
                     raise UsageError(
                         "this tool node's Session serves one conversation and the graph ran "
                         f"another thread ({thread!r}): pass tool_node(lambda thread: "
                         "th.Session(...)) to have one Session per thread"
                     )
                 return bound
-            found = self._sessions.get(thread)
+            found = self._sessions.get(key)
             if found is None:
                 assert self._make is not None
-                found = self._sessions[thread] = self._make(thread)
+                found = self._sessions[key] = self._make(thread)
+                while len(self._sessions) > self._max_threads:
+                    _, evicted = self._sessions.popitem(last=False)
+                    evicted.close()
+            self._sessions.move_to_end(key)
             return found
 
-    def session_of(self, thread: str | None) -> Session:
+    def session_of(self, thread: Any) -> Session:
         """The Session of the LangGraph thread ``thread`` (made on first use)."""
         return self._session(thread)
+
+    def release(self, thread: Any) -> bool:
+        """Close and forget the Session of ``thread`` (its conversation is over); ``False``
+        if the node held none. A Session given alone is not closed, only unbound (it still
+        holds its conversation: ``session.reset()`` before another)."""
+        with self._lock:
+            found = self._sessions.pop(_key(thread), None)
+        if found is None:
+            return False
+        if found is not self._only:
+            found.close()
+        return True
 
     def _func(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
         session, read = self._read(input, config)
@@ -96,7 +131,7 @@ class HygieneToolNode(ToolNode):
 
     def _read(self, given: Any, config: RunnableConfig) -> tuple[Session, _Round]:
         thread = (config.get("configurable") or {}).get("thread_id")
-        session = self._session(None if thread is None else str(thread))
+        session = self._session(thread)
         return session, self._round(given)
 
     def _round(self, given: Any) -> _Round:
@@ -246,12 +281,20 @@ def _adirect(session: Session, name: str) -> Callable[..., Any]:
     return run
 
 
-def tool_node(sessions: Sessions, *, name: str = "tools") -> HygieneToolNode:
+def tool_node(
+    sessions: Sessions, *, name: str = "tools", max_threads: int = MAX_THREADS
+) -> HygieneToolNode:
     """A ``ToolNode`` running every call through toolhygiene.
 
     Args:
         sessions: a Session (the node then serves one conversation, one thread), or a
             function making the Session of a LangGraph thread id (caps per thread).
         name: the node's name in the graph.
+        max_threads: how many threads' Sessions the node keeps; the least recently used
+            beyond it is closed and forgotten (``release(thread)`` does it at once).
+
+    A run without ``thread_id`` is the thread ``None``: every such run is one conversation
+    (one Session, one set of caps) until ``release(None)``. Give each conversation its
+    own ``thread_id``. Thread ids are keyed by type and value (``1`` is not ``"1"``).
     """
-    return HygieneToolNode(sessions, name=name)
+    return HygieneToolNode(sessions, name=name, max_threads=max_threads)
