@@ -142,8 +142,11 @@ class HygieneToolNode(ToolNode):
             call = given["tool_call"]
             history = list(self._messages(given.get("state") or {}))
             return _Round(_up_to_call(history, call))
-        if isinstance(given, list) and given and isinstance(given[-1], dict) and (
-            given[-1].get("type") == "tool_call"
+        if (
+            isinstance(given, list)
+            and given
+            and isinstance(given[-1], dict)
+            and (given[-1].get("type") == "tool_call")
         ):
             return _Round([AIMessage(content="", tool_calls=list(given))])
         return _Round(list(self._messages(given)))
