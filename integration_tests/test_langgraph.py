@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -209,7 +209,7 @@ class _Bound(GenericFakeChatModel):
 
 
 @pytest.mark.parametrize("version", ["v1", "v2"])
-def test_create_react_agent_both_versions(version: str) -> None:
+def test_create_react_agent_both_versions(version: Literal["v1", "v2"]) -> None:
     """v2 sends each call with ``Send`` (``tool_call_with_context``); caps stay per thread."""
     from langgraph.prebuilt import create_react_agent
 
