@@ -112,26 +112,36 @@ async def test_recovered_errors_leave_the_graph_state(asynchronous: bool) -> Non
     check(as_chat(last), "openai_chat")
 
 
+MIXED: list[Calls] = [
+    [("get_weather", {"city": "Pariss"}), ("read_db", {"table": "x"})],
+    [("get_weather", {"city": "Paris"})],
+]
+"""A round of two failures, then get_weather succeeds: the round is shrunk, not removed."""
+
+
+def mixed_in_graph() -> list[AnyMessage]:
+    """What the model receives last after MIXED ran through the graph."""
+    seen: list[list[AnyMessage]] = []
+    app = graph(tool_node(th.Session(World(blips=0).tools(), max_failures=3)),
+                turns(*MIXED), seen)
+    app.invoke({"messages": [HumanMessage("q")]}, RUN)
+    return seen[-1]
+
+
 def test_the_same_as_session_handle() -> None:
     """The graph's state after clearing is, message for message, what Session.handle
     leaves in a Chat Completions list for the same conversation."""
     from toolhygiene.testing import model_turn
 
-    rounds: list[Calls] = [
-        [("get_weather", {"city": "Pariss"}), ("read_db", {"table": "x"})],
-        [("get_weather", {"city": "Paris"})],
-    ]
-    seen: list[list[AnyMessage]] = []
-    app = graph(tool_node(th.Session(World(blips=0).tools(), max_failures=3)),
-                turns(*rounds), seen)
-    app.invoke({"messages": [HumanMessage("q")]}, RUN)
+    rounds = MIXED
+    last = mixed_in_graph()
 
     messages: list[Any] = [{"role": "user", "content": "q"}]
     with th.Session(World(blips=0).tools(), max_failures=3) as session:
         for calls in rounds:
             session.handle(model_turn("openai_chat", calls), messages)
     shape = [(m["role"], m.get("content") or "") for m in messages]
-    assert [(c["role"], c["content"]) for c in as_chat(seen[-1])] == shape
+    assert [(c["role"], c["content"]) for c in as_chat(last)] == shape
     assert "[error cleared]" in str(shape)  # the mixed round was shrunk, not removed
 
 
@@ -141,15 +151,9 @@ def test_a_cleared_stub_is_not_an_error() -> None:
     from toolhygiene.formats import STUB
     from toolhygiene.testing import model_turn
 
-    rounds: list[Calls] = [
-        [("get_weather", {"city": "Pariss"}), ("read_db", {"table": "x"})],
-        [("get_weather", {"city": "Paris"})],
-    ]
-    seen: list[list[AnyMessage]] = []
-    app = graph(tool_node(th.Session(World(blips=0).tools(), max_failures=3)),
-                turns(*rounds), seen)
-    app.invoke({"messages": [HumanMessage("q")]}, RUN)
-    stubs = [m for m in tool_results(seen[-1]) if m.content == STUB]
+    rounds = MIXED
+    last = mixed_in_graph()
+    stubs = [m for m in tool_results(last) if m.content == STUB]
     assert stubs and all(m.status == "success" for m in stubs)
 
     messages: list[Any] = [{"role": "user", "content": "q"}]
