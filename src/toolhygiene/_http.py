@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
-from toolhygiene._reading import attr
+from toolhygiene._reading import attr, short_name
 from toolhygiene.errors import Category
 from toolhygiene.redact import redact
 
@@ -48,7 +48,7 @@ def status_of(exc: BaseException) -> int | None:
         found = _as_status(attr(exc, name))
         if found is not None:
             return found
-    if not isinstance(exc, OSError) or type(exc).__name__ == "HTTPError":
+    if not isinstance(exc, OSError) or short_name(exc) == "HTTPError":
         found = _as_status(attr(exc, "code"))
         if found is not None:
             return found

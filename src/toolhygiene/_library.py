@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolhygiene._http import category_for_status, reason_for, request_of, status_of
-from toolhygiene._reading import attr, module_of, raw_message
+from toolhygiene._reading import attr, class_name, module_of, mro, raw_message
 from toolhygiene.errors import Category
 
 __all__ = ["Verdict", "library_verdict"]
@@ -436,19 +436,19 @@ _BUILTIN: dict[str, Verdict] = {
 
 
 def _key(cls: type) -> str:
-    return f"{module_of(cls).partition('.')[0]}.{cls.__name__}"
+    return f"{module_of(cls).partition('.')[0]}.{class_name(cls)}"
 
 
 def library_verdict(exc: BaseException) -> Verdict | None:
     """The built-in verdict for ``exc`` alone (not its chain), or ``None``."""
-    for cls in type(exc).__mro__:
+    for cls in mro(type(exc)):
         module = module_of(cls)
         if module == "builtins":
-            if cls.__name__ == "OSError" or issubclass(cls, OSError):
+            if issubclass(cls, OSError):
                 found = _oserror(exc)
                 if found is not None:
                     return found
-            verdict = _BUILTIN.get(cls.__name__)
+            verdict = _BUILTIN.get(class_name(cls))
             if verdict is not None:
                 return verdict
             continue

@@ -39,7 +39,7 @@ from types import TracebackType
 from typing import Any
 
 from toolhygiene import _config, _observe
-from toolhygiene._reading import chain, raw_message, type_name
+from toolhygiene._reading import chain, raw_message, said, short_name, traceback_of, type_name
 from toolhygiene._text import plain, valid
 from toolhygiene.redact import redact, truncate
 
@@ -65,7 +65,6 @@ TRACEBACK_FRAMES = (5, 25)
 TRACEBACK_MESSAGE = 4096
 """Characters of each exception's message in a logged traceback."""
 
-_TRACEBACK = BaseException.__dict__["__traceback__"]
 _WALK = 100_000  # frames walked in one traceback at most
 
 
@@ -89,7 +88,7 @@ def _frames(tb: TracebackType | None) -> list[str]:
 
 
 def _one(exc: BaseException) -> str:
-    lines = ["Traceback (most recent call last):\n", *_frames(_TRACEBACK.__get__(exc))]
+    lines = ["Traceback (most recent call last):\n", *_frames(traceback_of(exc))]
     message = raw_message(exc, TRACEBACK_MESSAGE)
     if message is None:
         message = "(its message could not be read)"
@@ -104,7 +103,7 @@ def traceback_text(exc: BaseException) -> str:
         members = chain(exc, TRACEBACK_EXCEPTIONS + 1)
         blocks = [_one(m) for m in members[:TRACEBACK_EXCEPTIONS]]
     except Exception as broken:  # a log line must never cost the call its answer
-        return f"(the traceback of {type(exc).__name__} could not be read: {broken!r:.200})"
+        return f"(the traceback of {short_name(exc)} could not be read: {said(broken)})"
     text = "\nwhich came from:\n\n".join(blocks)
     if len(members) > TRACEBACK_EXCEPTIONS:
         text += f"\n(the chain goes on: only its first {TRACEBACK_EXCEPTIONS} exceptions shown)\n"
@@ -113,7 +112,7 @@ def traceback_text(exc: BaseException) -> str:
         try:
             text = redact(text)
         except Exception as broken:  # never write what could not be redacted
-            return f"(the traceback of {type(exc).__name__} could not be redacted: {broken!r:.200})"
+            return f"(the traceback of {short_name(exc)} could not be redacted: {said(broken)})"
     return truncate(text, FIELD_CAP)
 
 
@@ -130,7 +129,7 @@ def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
     record = {k: _field(v) for k, v in event.record().items()}
     text = " ".join([event.name, *(f"{k}={v!r}" for k, v in record.items() if k != "event")])
     exc = event.exc
-    exc_info = None if exc is None else (type(exc), exc, _TRACEBACK.__get__(exc))
+    exc_info = None if exc is None else (type(exc), exc, traceback_of(exc))
     path, line, function, _ = target.findCaller()
     made = target.makeRecord(
         target.name,

@@ -3,23 +3,46 @@
 An exception is code written by someone else. Its ``response`` may be a property that
 raises, its ``__getattr__`` may raise anything, its ``__module__`` may be ``None``, its
 ``__str__`` may return a ``str`` subclass whose methods raise or ten megabytes of text,
-its chain may be 100,000 causes deep. Everything here answers in bounded time and never
-raises for any of that.
+its chain may be 100,000 causes deep. Its class may be made by a metaclass whose
+``__name__``, ``__qualname__``, ``__module__`` or ``__mro__`` are properties that raise, or
+whose ``__getattribute__`` raises for every name. Everything here answers in bounded time
+and never raises for any of that: a class is read through ``type``'s own slots, which a
+metaclass cannot hook, and this module is the one place that reads an exception's class.
 """
 
 from __future__ import annotations
 
+from types import TracebackType
 from typing import Any
 
 from toolhygiene._text import bounded_repr, plain
 
-__all__ = ["attr", "chain", "module_of", "raw_message", "type_name"]
+__all__ = [
+    "attr",
+    "chain",
+    "class_attr",
+    "class_name",
+    "mro",
+    "module_of",
+    "os_error",
+    "raw_message",
+    "said",
+    "short_name",
+    "traceback_of",
+    "type_name",
+]
 
 _ARGS = BaseException.__dict__["args"]
 _CAUSE = BaseException.__dict__["__cause__"]
 _CONTEXT = BaseException.__dict__["__context__"]
 _SUPPRESS = BaseException.__dict__["__suppress_context__"]
+_TRACEBACK = BaseException.__dict__["__traceback__"]
+_OS_ERROR = tuple(OSError.__dict__[name] for name in ("errno", "strerror", "filename", "filename2"))
 _MODULE = type.__dict__["__module__"]
+_NAME = type.__dict__["__name__"]
+_QUALNAME = type.__dict__["__qualname__"]
+_MRO = type.__dict__["__mro__"]
+_DICT = type.__dict__["__dict__"]
 _GROUP_WIDTH = 16
 """Members of one exception group looked at, at most."""
 
@@ -41,13 +64,68 @@ def module_of(cls: type) -> str:
     return module if type(module) is str else ""
 
 
+def _slot(descriptor: Any, cls: type) -> str:
+    try:
+        value = descriptor.__get__(cls)
+    except Exception:
+        return "?"
+    return value if type(value) is str else "?"
+
+
+def class_name(cls: type) -> str:
+    """The class's own ``__name__`` (``"?"`` if even that cannot be read)."""
+    return _slot(_NAME, cls)
+
+
+def short_name(exc: BaseException) -> str:
+    """The name of the exception's class, ``Timeout`` for ``httpx.Timeout``."""
+    return class_name(type(exc))
+
+
+def mro(cls: type) -> tuple[type, ...]:
+    """The class's own method resolution order (just ``(cls,)`` if it cannot be read)."""
+    try:
+        found = _MRO.__get__(cls)
+    except Exception:
+        return (cls,)
+    return found if type(found) is tuple else (cls,)
+
+
+def class_attr(cls: type, name: str) -> Any:
+    """What ``cls.name`` finds in the class dictionaries of its MRO, without calling
+    any ``__getattribute__`` or descriptor; ``None`` when nothing defines it."""
+    for base in mro(cls):
+        try:
+            namespace = _DICT.__get__(base)
+        except Exception:
+            continue
+        if name in namespace:
+            return namespace[name]
+    return None
+
+
 def type_name(exc: BaseException) -> str:
     """``ValueError`` for builtins, ``package.module.Class`` for the rest."""
     cls = type(exc)
     module = module_of(cls)
+    qualname = _slot(_QUALNAME, cls)
     if module == "builtins":
-        return cls.__qualname__
-    return f"{module or '?'}.{cls.__qualname__}"
+        return qualname
+    return f"{module or '?'}.{qualname}"
+
+
+def traceback_of(exc: BaseException) -> TracebackType | None:
+    """The exception's own traceback slot (a ``__traceback__`` property is not asked)."""
+    return _TRACEBACK.__get__(exc)  # type: ignore[no-any-return]
+
+
+def os_error(exc: BaseException) -> tuple[Any, Any, Any, Any] | None:
+    """``errno``, ``strerror``, ``filename``, ``filename2`` from ``OSError``'s own slots,
+    or ``None`` when ``exc`` is no ``OSError``."""
+    if not issubclass(type(exc), OSError):
+        return None
+    errno, strerror, filename, filename2 = (slot.__get__(exc) for slot in _OS_ERROR)
+    return errno, strerror, filename, filename2
 
 
 def _members(exc: BaseException) -> list[BaseException]:
@@ -106,7 +184,7 @@ def _base_str(args: tuple[Any, ...], cap: int) -> str:
     try:
         return plain(str(only), cap)
     except Exception:
-        return f"<{type(only).__name__}>"
+        return f"<{class_name(type(only))}>"
 
 
 def raw_message(exc: BaseException, cap: int) -> str | None:
@@ -117,7 +195,7 @@ def raw_message(exc: BaseException, cap: int) -> str | None:
     ``args`` within the cap, so a huge or deeply nested argument costs nothing; any
     other ``__str__`` is the exception's own code and is called once.
     """
-    method = type(exc).__str__
+    method = class_attr(type(exc), "__str__")
     if method is BaseException.__str__ or method is KeyError.__str__:
         args = _ARGS.__get__(exc)
         if method is KeyError.__str__ and len(args) == 1:
@@ -128,3 +206,11 @@ def raw_message(exc: BaseException, cap: int) -> str | None:
     except Exception:
         return None
     return plain(text, cap)
+
+
+def said(exc: BaseException, cap: int = 200) -> str:
+    """``Name: message`` of ``exc`` in at most about ``cap`` characters, for a note about
+    an exception raised while reading another one."""
+    message = raw_message(exc, cap)
+    name = short_name(exc)
+    return f"{name}: {message}" if message else name

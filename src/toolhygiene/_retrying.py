@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config, _observe, _words
+from toolhygiene._reading import short_name
 from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError, count_down
 from toolhygiene.classify import classify
 from toolhygiene.errors import Category, CoarseClass, Failure
@@ -198,7 +199,7 @@ def attempts_made(retrying: tenacity.BaseRetrying) -> int:
 
 
 def _unreadable(tool: str, exc: BaseException) -> Failure:
-    name = sanitize(type(exc).__name__, 80)
+    name = sanitize(short_name(exc), 80)
     return Failure(
         tool=tool,
         category=Category.UNKNOWN,

@@ -28,6 +28,7 @@ import sys
 from typing import Any
 
 from toolhygiene import _config, _observe
+from toolhygiene._reading import short_name, type_name
 from toolhygiene.redact import sanitize
 
 # opentelemetry-api, imported by ``_load`` once the application has imported it (it must,
@@ -177,7 +178,7 @@ class Telemetry(_observe.Hooks):
         exc = event.exc
         if exc is None:
             return
-        attributes = {"exception.type": f"{type(exc).__module__}.{type(exc).__qualname__}"}
+        attributes = {"exception.type": type_name(exc)}
         if _config.settings.trace_content:
             from toolhygiene._log import traceback_text
 
@@ -214,7 +215,7 @@ def _add(name: str, event: _observe.Event) -> None:
 def _error_type(outcome: Any) -> str | None:
     if outcome is None:  # a BaseException is going through the call
         exc = sys.exc_info()[1]
-        return type(exc).__qualname__ if exc is not None else "cancelled"
+        return short_name(exc) if exc is not None else "cancelled"
     if outcome.failure is None:
         return None
     if outcome.failure.status == "closed":

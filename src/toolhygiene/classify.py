@@ -21,7 +21,7 @@ from toolhygiene._library import (
     library_verdict,
 )
 from toolhygiene._reading import chain as walk_chain
-from toolhygiene._reading import module_of, raw_message, type_name
+from toolhygiene._reading import module_of, os_error, raw_message, short_name, type_name
 from toolhygiene._text import bounded_repr, plain
 from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.frames import user_frame
@@ -44,20 +44,16 @@ def exception_text(exc: BaseException, cap: int = RAW_CAP) -> str:
     A ``__str__`` that raises or returns a non-str, a ``str`` subclass, an empty message,
     bytes, a huge argument and ``KeyError``'s quoting all give a readable text.
     """
-    if (
-        isinstance(exc, OSError)
-        and module_of(type(exc)) == "builtins"
-        and exc.errno is not None
-        and isinstance(exc.strerror, str)
-        and exc.filename2 is None
-    ):
+    parts = os_error(exc) if module_of(type(exc)) == "builtins" else None
+    if parts is not None and parts[0] is not None and type(parts[1]) is str and parts[3] is None:
         # str() would say "[Errno 2] No such file or directory: 'x'"; the number goes.
-        if exc.filename is None:
-            return exc.strerror[:cap].strip()
-        return f"{exc.strerror[:cap].strip()}: {bounded_repr(exc.filename, cap)}"
+        strerror, filename = parts[1][:cap].strip(), parts[2]
+        if filename is None:
+            return strerror
+        return f"{strerror}: {bounded_repr(filename, cap)}"
     text = raw_message(exc, cap)
     if text is None:  # a hostile __str__ must not break the agent loop
-        return f"{type(exc).__name__} (its message could not be read)"
+        return f"{short_name(exc)} (its message could not be read)"
     if isinstance(exc, KeyError) and len(_ARGS.__get__(exc)) == 1:
         return f"no such key: {text}"
     text = text.strip()
@@ -195,7 +191,7 @@ def _message(chain: list[BaseException], at: int, verdict: Verdict, known: list[
     chosen = (
         verdict.message
         or exception_text(chain[at])
-        or f"{type(chain[at]).__name__} with no message"
+        or f"{short_name(chain[at])} with no message"
     )
     parts = []
     if at > 0:

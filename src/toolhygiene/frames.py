@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sysconfig
 
+from toolhygiene._reading import traceback_of
+
 __all__ = ["user_frame"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -46,7 +48,7 @@ def user_frame(exc: BaseException) -> str | None:
     not read.
     """
     found = None
-    tb = exc.__traceback__
+    tb = traceback_of(exc)
     while tb is not None:
         code = tb.tb_frame.f_code
         verdict = _VERDICTS.get(code.co_filename)
