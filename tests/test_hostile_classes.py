@@ -73,8 +73,8 @@ def _meta(names: frozenset[str], kind: type[BaseException]) -> type:
 
 
 def _hostile_class(meta_names: frozenset[str], instance_names: frozenset[str],
-                   kind: type[BaseException], base: type[BaseException], module: str,
-                   name: str) -> type[BaseException]:
+                   kind: type[BaseException], base: type[Exception], module: str,
+                   name: str) -> type[Exception]:
     boom = _raiser(kind)
     namespace: dict[str, Any] = {"__module__": module}
     for attr in instance_names:
@@ -82,7 +82,7 @@ def _hostile_class(meta_names: frozenset[str], instance_names: frozenset[str],
             namespace[attr] = boom
         else:
             namespace[attr] = property(boom)
-    cls: type[BaseException] = _meta(meta_names, kind)(name, (base,), namespace)
+    cls: type[Exception] = _meta(meta_names, kind)(name, (base,), namespace)
     return cls
 
 
@@ -110,7 +110,7 @@ CLASSES = st.builds(
 SHAPES = st.sampled_from(["alone", "as cause", "as context", "with a hostile cause", "in a group"])
 
 
-def _tool(cls: type[BaseException], shape: str) -> th.Tool[[], None]:
+def _tool(cls: type[Exception], shape: str) -> th.Tool[[], None]:
     @th.tool(name="hostile", retries=2)
     def hostile_tool() -> None:
         if shape == "alone":

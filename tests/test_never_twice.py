@@ -69,7 +69,8 @@ def test_a_non_idempotent_call_still_running_is_never_started_again(
     assert first.attempts == 1 and "is still running" in first.content
     assert "Check whether it took effect" in first.content
     refused = session.call("charge", {"amount": 5})
-    assert "it may yet take effect, so it was not started again" in refused.content
+    assert "may still be running; it may have taken effect. This call did not run." in refused.content
+    assert refused.attempts == 0
     assert ran.count("started") == 1  # the refused call never ran
     gate.set()
     _finished(ran, "charged", 1)
@@ -103,7 +104,7 @@ def test_an_idempotent_tool_is_refused_once_max_stuck_runs_are_going(
     contents = [session.call("hang").content for _ in range(4)]
     assert ran.count("hang") == 2
     assert "2 earlier calls of hang timed out and are still running" in contents[2]
-    assert session.stats()["failures"] == {"hang": 4}
+    assert session.stats()["failures"] == {"hang": 2}  # the refused calls did not run
 
 
 def test_an_attempt_no_worker_took_is_cancelled_not_run_late() -> None:
@@ -190,7 +191,8 @@ async def test_a_sync_tool_cancelled_in_acall_counts_as_still_running(
     with pytest.raises(asyncio.CancelledError):
         await task
     refused = await session.acall("send")
-    assert "not started again" in refused.content and ran.count("started") == 1
+    assert "This call did not run." in refused.content and refused.attempts == 0
+    assert ran.count("started") == 1
 
 
 def test_a_hung_tool_does_not_make_a_healthy_one_fail(gate: threading.Event) -> None:

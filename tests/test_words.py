@@ -238,11 +238,17 @@ def test_the_words_of_timeouts_refusals_and_unreadable_failures() -> None:
         "charge did not finish within 0.3 s")
     assert _words.still_running("lookup", 2, idempotent=True) == (
         "2 earlier calls of lookup timed out and are still running",
-        "Wait a few seconds, then call lookup again")
+        "Do not call lookup again until they finish; continue without it meanwhile")
     assert _words.still_running("charge", 1, idempotent=False) == (
-        "the last call of charge timed out and is still running; it may yet take effect, so "
-        "it was not started again",
-        "Wait, then check whether the last call took effect before calling charge again")
+        "the last call of charge timed out and may still be running; it may have taken effect",
+        "Check whether the last call took effect before calling charge again; do not call "
+        "it again while it may still be running")
+    assert _words.still_running("lookup", 16, idempotent=True, reason="tool") == (
+        "16 calls of lookup are still running, the most allowed at once",
+        "Wait for them to finish before calling lookup again")
+    assert _words.still_running("lookup", 64, idempotent=True, reason="session") == (
+        "64 tool calls of this conversation are still running, the most allowed at once",
+        "Wait for earlier calls to finish before calling lookup again")
     assert _words.unrenderable("make", "ValueError") == (
         "make ran, but its result could not be turned into text (ValueError)",
         "Do not call make the same way again; tell the user what failed")

@@ -95,10 +95,7 @@ def class_attr(cls: type, name: str) -> Any:
     """What ``cls.name`` finds in the class dictionaries of its MRO, without calling
     any ``__getattribute__`` or descriptor; ``None`` when nothing defines it."""
     for base in mro(cls):
-        try:
-            namespace = _DICT.__get__(base)
-        except Exception:
-            continue
+        namespace = _DICT.__get__(base)  # every class has one: a mappingproxy, never hooked
         if name in namespace:
             return namespace[name]
     return None

@@ -15,6 +15,12 @@
 A run still going is counted per tool (``Runs``), and nothing starts it again: no local
 retry follows it, a tool that is not idempotent is refused while its last run is still
 going, and any tool is refused once ``max_stuck`` of its runs are.
+
+Runs on workers and in own tasks are also counted while in flight, from their start to
+their real end (a run given up on counts until it returns by itself): a call is refused
+when ``max_running`` runs of its tool, or ``SESSION_RUNS x max_running`` runs of the
+session, are in flight. So a session never holds more than that many worker threads,
+however many calls are gathered and however long they hang.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ if TYPE_CHECKING:  # imported by async code and async tools, not with toolhygien
 
 __all__ = [
     "GRACE",
+    "SESSION_RUNS",
     "AttemptTimeoutError",
     "Plan",
     "Runs",
@@ -53,6 +60,8 @@ __all__ = [
 
 GRACE = 0.1
 """Seconds a cancelled async tool has to finish before it counts as still running."""
+SESSION_RUNS = 4
+"""A session's runs in flight at once, at most: this many times ``max_running``."""
 
 
 @dataclass(slots=True)
@@ -83,28 +92,62 @@ class AttemptTimeoutError(TimeoutError):
 
 
 class StillRunningError(ToolError):
-    """A call refused because earlier runs of the tool are still going."""
+    """A call refused, never started, because earlier runs are still going: ``reason``
+    ``"stuck"`` (runs its callers gave up on), ``"tool"`` or ``"session"`` (the runs in
+    flight of the tool or of the session are at their bound); ``going`` how many."""
 
-    def __init__(self, tool: Tool[Any, Any], going: int) -> None:
-        what, instead = _words.still_running(tool.name, going, idempotent=tool.idempotent)
+    def __init__(self, tool: Tool[Any, Any], going: int, reason: str = "stuck") -> None:
+        what, instead = _words.still_running(
+            tool.name, going, idempotent=tool.idempotent, reason=reason
+        )
         super().__init__(what, retryable=True, category=Category.UPSTREAM, instead=instead)
-        self.going = going
+        self.going, self.reason = going, reason
 
 
 class Runs:
-    """Runs of one session's tools that are still going after their caller gave up."""
+    """Runs of one session's tools: those in flight on workers or in own tasks, and
+    those still going after their caller gave up."""
 
-    def __init__(self, *, max_stuck: int, log: Any) -> None:
+    def __init__(self, *, max_stuck: int, max_running: int, log: Any) -> None:
         self.max_stuck = max_stuck
+        self.max_running = max_running
         self.log = log
         self.going: dict[str, int] = {}
+        self.running: dict[str, int] = {}
+        self.total = 0
         self._lock = threading.Lock()
+
+    def refusal(self, tool: Tool[Any, Any]) -> StillRunningError | None:
+        """Why ``tool`` may not start now, or ``None``."""
+        going = self.going.get(tool.name, 0)
+        if going and (not tool.idempotent or going >= self.max_stuck):
+            return StillRunningError(tool, going)
+        return None
 
     def admit(self, tool: Tool[Any, Any]) -> None:
         """Raise ``StillRunningError`` when ``tool`` may not start now."""
-        going = self.going.get(tool.name, 0)
-        if going and (not tool.idempotent or going >= self.max_stuck):
-            raise StillRunningError(tool, going)
+        refused = self.refusal(tool)
+        if refused is not None:
+            raise refused
+
+    def hold(self, tool: Tool[Any, Any]) -> None:
+        """``admit``, and count a run in flight until ``release``; refused when the
+        tool's or the session's runs in flight are at their bound."""
+        with self._lock:
+            self.admit(tool)
+            running = self.running.get(tool.name, 0)
+            if running >= self.max_running:
+                raise StillRunningError(tool, running, "tool")
+            if self.total >= SESSION_RUNS * self.max_running:
+                raise StillRunningError(tool, self.total, "session")
+            self.running[tool.name] = running + 1
+            self.total += 1
+
+    def release(self, tool: str) -> None:
+        """A run counted by ``hold`` has ended (or never started)."""
+        with self._lock:
+            count_down(self.running, tool)
+            self.total -= 1
 
     def abandon(self, tool: str, run: concurrent.futures.Future[Any] | asyncio.Future[Any]) -> None:
         """Count ``run`` as still going until it finishes."""
@@ -169,8 +212,10 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
 async def _in_task(tool: Tool[Any, Any], values: dict[str, Any], timeout: float, runs: Runs) -> Any:
     import asyncio
 
+    runs.hold(tool)
     task = asyncio.ensure_future(tool.invoke(values))
     task.add_done_callback(_retrieve)
+    task.add_done_callback(lambda _task: runs.release(tool.name))
     try:
         done, _ = await asyncio.wait({task}, timeout=timeout)
         if not done:
@@ -201,6 +246,17 @@ def _given_up(
     return True, True
 
 
+def _on_worker(
+    tool: Tool[Any, Any], values: dict[str, Any], runs: Runs
+) -> concurrent.futures.Future[Any]:
+    """Start ``tool`` on a worker, counted in flight until it ends (or is cancelled)."""
+    runs.hold(tool)
+    # In a copy of this context: the tool's own spans are children of the call's span.
+    future = workers.submit(contextvars.copy_context().run, tool.invoke, values)
+    future.add_done_callback(lambda _future: runs.release(tool.name))
+    return future
+
+
 def run_sync(
     tool: Tool[Any, Any], values: dict[str, Any], timeout: float | None, runs: Runs
 ) -> Any:
@@ -214,10 +270,9 @@ def run_sync(
         return asyncio.run(_in_task(tool, values, timeout, runs))
     if timeout is None:
         return tool.invoke(values)
-    # In a copy of this context: the tool's own spans are children of the call's span.
     import concurrent.futures  # imported by _workers for this future already
 
-    future = workers.submit(contextvars.copy_context().run, tool.invoke, values)
+    future = _on_worker(tool, values, runs)
     finished, started, still = False, True, False
     try:
         finished = bool(concurrent.futures.wait((future,), timeout=timeout).done)
@@ -242,7 +297,7 @@ async def run_async(
         return await _in_task(tool, values, timeout, runs)
     import asyncio
 
-    future = workers.submit(contextvars.copy_context().run, tool.invoke, values)
+    future = _on_worker(tool, values, runs)
     waiting = asyncio.wrap_future(future)
     done: set[Any] = set()
     started, still = True, False

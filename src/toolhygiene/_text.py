@@ -61,7 +61,7 @@ def bounded_repr(value: Any, cap: int) -> str:
     try:
         text = shown.repr(value)
     except Exception:  # reprlib guards instances, not every container subclass
-        from toolhygiene._reading import class_name  # noqa: PLC0415 - _reading imports this module
+        from toolhygiene._reading import class_name
 
         text = f"<{class_name(type(value))}>"
     return plain(text, cap) if type(text) is not str else text[:cap]

@@ -194,6 +194,8 @@ def _verdict(failure: Failure, short: bool) -> str:
                 "Outcome unknown: it may have taken effect." if short else _UNKNOWN, closed
             )
         return closed
+    if failure.refused:
+        return "Not run." if short else "This call did not run."
     if failure.uncertain:
         return "Outcome unknown: it may have taken effect." if short else _UNKNOWN
     if failure.retryable:
@@ -527,20 +529,35 @@ def timed_out(tool: str, seconds: float, *, started: bool, still_running: bool) 
     return f"{tool} did not finish within {seconds:g} s"
 
 
-def still_running(tool: str, going: int, *, idempotent: bool) -> tuple[str, str]:
-    """What failed and what to do instead, when a call was refused because earlier runs
-    of the tool are still going."""
-    if idempotent:
+def still_running(
+    tool: str, going: int, *, idempotent: bool, reason: str = "stuck"
+) -> tuple[str, str]:
+    """What failed and what to do instead, when a call was refused, not started, because
+    earlier runs are still going: runs given up on (``stuck``), or the most runs in
+    flight at once of the tool (``tool``) or of the conversation (``session``)."""
+    if reason == "session":
         return (
-            f"{going} earlier calls of {tool} timed out and are still running",
-            f"Wait a few seconds, then call {tool} again",
+            f"{going} tool calls of this conversation are still running, the most allowed at once",
+            f"Wait for earlier calls to finish before calling {tool} again",
+        )
+    if reason == "tool":
+        return (
+            f"{going} calls of {tool} are still running, the most allowed at once",
+            f"Wait for them to finish before calling {tool} again",
+        )
+    if idempotent:
+        calls = "1 earlier call" if going == 1 else f"{going} earlier calls"
+        verb = "is" if going == 1 else "are"
+        return (
+            f"{calls} of {tool} timed out and {verb} still running",
+            f"Do not call {tool} again until they finish; continue without it meanwhile",
         )
     return (
+        (f"the last call of {tool} timed out and may still be running; it may have taken effect"),
         (
-            f"the last call of {tool} timed out and is still running; it may yet take "
-            "effect, so it was not started again"
+            f"Check whether the last call took effect before calling {tool} again; do not "
+            "call it again while it may still be running"
         ),
-        f"Wait, then check whether the last call took effect before calling {tool} again",
     )
 
 

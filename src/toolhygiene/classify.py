@@ -189,9 +189,7 @@ def _known(chain: list[BaseException], known: list[Any], at: int) -> Verdict | N
 
 def _message(chain: list[BaseException], at: int, verdict: Verdict, known: list[Any]) -> str:
     chosen = (
-        verdict.message
-        or exception_text(chain[at])
-        or f"{short_name(chain[at])} with no message"
+        verdict.message or exception_text(chain[at]) or f"{short_name(chain[at])} with no message"
     )
     parts = []
     if at > 0:

@@ -115,6 +115,8 @@ class Failure:
     fine category); ``category`` is then that class's nearest fine category, used for the
     retry policy and never shown as a fact. ``details``: structured data the failing tool
     sent with its error (an MCP ``structuredContent``), redacted; never in the line.
+    ``refused``: the call was not started, because earlier runs of the tool (or of the
+    session) are still going.
     """
 
     tool: str
@@ -137,6 +139,7 @@ class Failure:
     instead: str = field(default="", repr=False)
     coarse: CoarseClass | None = None
     details: Any = None
+    refused: bool = False
 
     @property
     def label(self) -> str:

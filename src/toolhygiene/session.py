@@ -9,6 +9,7 @@ two differ only in how they run an attempt (``_running``) and sleep, which tenac
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import hashlib
 import json
@@ -35,7 +36,14 @@ from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._observe import Event
 from toolhygiene._payload import Reported, failure_of, recognise
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
-from toolhygiene._running import Runs, loop_running, result_text, run_async, run_sync
+from toolhygiene._running import (
+    Runs,
+    StillRunningError,
+    loop_running,
+    result_text,
+    run_async,
+    run_sync,
+)
 from toolhygiene._text import bounded_repr
 from toolhygiene._workers import workers
 from toolhygiene.classify import outcome_rule
@@ -105,6 +113,9 @@ class Session:
             same-failure counters): ``MemoryStore`` (shared by Sessions of one process)
             or ``RedisStore`` (shared by every worker); needs ``session_id``. Default:
             this Session alone.
+        max_running: runs of one tool in flight at once on toolhygiene's worker threads
+            and tasks (a timed-out run counts until it really ends); the session as a
+            whole holds at most 4 x this many. A call beyond either is refused, not run.
     """
 
     def __init__(
@@ -123,10 +134,12 @@ class Session:
         session_id: str | None = None,
         max_stuck: int = 2,
         store: Store | None = None,
+        max_running: int = 16,
     ) -> None:
         _check_settings(max_failures, max_wait, retry_budget, line_cap, clearing)
-        if isinstance(max_stuck, bool) or not isinstance(max_stuck, int) or max_stuck < 1:
-            raise UsageError(f"max_stuck must be a whole number of at least 1, got {max_stuck!r}")
+        for option, value in (("max_stuck", max_stuck), ("max_running", max_running)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise UsageError(f"{option} must be a whole number of at least 1, got {value!r}")
         if history not in HISTORIES:
             raise UsageError(f"history must be 'client' or 'server', got {history!r}")
         if store is not None and session_id is None:
@@ -164,7 +177,7 @@ class Session:
             session_id=self.id,
             cap=self._cap,
         )
-        self._runs = Runs(max_stuck=max_stuck, log=_RunEvents(self))
+        self._runs = Runs(max_stuck=max_stuck, max_running=max_running, log=_RunEvents(self))
         self.clearing: Clearing = clearing
         self.server = ServerHistory(history, self.clear_at_least, self.id)
         self._transcript = self._new_transcript()
@@ -314,7 +327,12 @@ class Session:
     ) -> Outcome:
         """``exc`` classified (or the ``failure`` a returned payload reported), with the
         attempted call and the tool's advice, counted and reported; the call's secret
-        arguments are redacted wherever the failure repeats them."""
+        arguments are redacted wherever the failure repeats them. A call refused because
+        earlier runs are still going is reported as not run (``_refused``)."""
+        if failure is None and issubclass(type(exc), StillRunningError):
+            if attempts > 1 and plan.seen is not None:  # a retry refused: the last real failure
+                return self._failed(plan, plan.seen[0], attempts - 1)
+            return self._refused(plan, exc, attempts - 1)  # type: ignore[arg-type]
         with _known.known(_known_of(plan)):
             return self._failed_line(plan, exc, attempts, failure)
 
@@ -337,6 +355,25 @@ class Session:
             self._upstream_answered(plan, failure)
         return self._record_failure(
             failure, plan.index, attempts, exc, call=key, call_id=plan.call_id, changes=changes
+        )
+
+    def _refused(self, plan: Plan, refused: StillRunningError, attempts: int) -> Outcome:
+        """A call not started because earlier runs are still going: the model is told
+        so; not counted as a failure of the tool (it says nothing about whether the tool
+        works), logged as ``tool.refused``."""
+        failure = dataclasses.replace(
+            self._retries.classify(plan, refused), refused=True, retryable=False
+        )
+        line = failure.line(self._line_cap())
+        fields = {
+            "category": failure.category.value,
+            "reason": refused.reason,
+            "going": refused.going,
+            "attempts": attempts,
+        }
+        _observe.emit(Event("tool.refused", self.id, plan.tool.name, plan.call_id, fields, failure))
+        return Outcome(
+            plan.tool.name, False, line, failure=failure, attempts=attempts, number=plan.index
         )
 
     def _record_failure(
