@@ -120,3 +120,69 @@ def test_no_local_retry_after_the_tool_closed_in_threads() -> None:
     for thread in threads:
         thread.join(60)
     assert upstream.count("request") <= 50 + 2 * 3
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (0.07399999, "0.074"), (0.0004, "0.001"), (0.05, "0.05"), (0.5, "0.5"), (0.9996, "1"),
+    (1.0, "1"), (2.54, "2.5"), (7.0, "7"), (9.96, "10"), (119.6, "120"), (0.0, "0"),
+])
+def test_durations_read_the_same_everywhere(value: float, shown: str) -> None:
+    from toolhygiene import _words
+
+    assert _words.seconds(value) == shown
+    assert _words.rounded(value) == round(value, 3)
+    line = _words.timed_out("t", value, started=True, still_running=False)
+    assert line == f"t did not finish within {shown} s"
+
+
+def test_a_clipped_timeout_is_shown_rounded() -> None:
+    gate = threading.Event()
+
+    @th.tool(timeout=30.0, retries=0)
+    def stuck() -> str:
+        gate.wait(30)
+        return "late"
+
+    try:
+        outcome = th.Session([stuck], retry_budget=0.074).call("stuck")
+    finally:
+        gate.set()
+    found = re.search(r"did not finish within (\S+) s", outcome.content)
+    assert found is not None and re.fullmatch(r"0\.0\d{1,2}|0\.\d{1,2}", found.group(1))
+
+
+def test_no_retry_starts_with_less_than_the_least_attempt_left() -> None:
+    """A budget of 0.3 s and a first attempt that takes 0.1 s: 0.2 s would be left, less
+    than LEAST_ATTEMPT, so the transient failure goes to the model after one attempt."""
+    from toolhygiene._retrying import LEAST_ATTEMPT
+
+    ran = Ran()
+    port = closed_port()
+
+    @th.tool(retries=3)
+    def connect() -> Any:
+        ran("connect")
+        threading.Event().wait(0.1)
+        return httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+
+    assert LEAST_ATTEMPT > 0.3 - 0.1
+    with th.testing.instant_retries(), th.testing.capture() as seen:
+        outcome = th.Session([connect], retry_budget=0.3).call("connect")
+    assert ran.count("connect") == 1 and outcome.attempts == 1
+    assert "connectivity" in outcome.content and not seen.named("tool.retry")
+    with th.testing.instant_retries():
+        roomy = th.Session([connect], retry_budget=30).call("connect")
+    assert roomy.attempts == 4
+
+
+def test_log_waits_are_rounded_to_the_millisecond() -> None:
+    port = closed_port()
+
+    @th.tool(retries=3)
+    def connect() -> Any:
+        return httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+
+    with th.testing.capture() as seen:
+        th.Session([connect], max_wait=0.0123456, retry_budget=30).call("connect")
+    waits = [e["wait"] for e in seen.named("tool.retry")]
+    assert waits and all(w == round(w, 3) for w in waits)

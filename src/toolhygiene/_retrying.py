@@ -6,8 +6,9 @@ failed, and replays that first failure as its own first attempt (so its wait and
 rules see it) without running the tool again.
 
 The retry budget is a deadline for the whole call, counted from its start: each
-attempt's timeout is clipped to what is left, and no wait begins that would end past it
-(a wait never shortens a Retry-After: the failure goes to the model instead). Every wait
+attempt's timeout is clipped to what is left, no wait begins that would end past it
+(a wait never shortens a Retry-After: the failure goes to the model instead), and no
+retry starts with less than ``LEAST_ATTEMPT`` (or the tool's shorter timeout) left. Every wait
 is at most ``max_wait``, jitter included. Nothing is retried once the tool has closed,
 nor after an attempt that may still be running.
 
@@ -37,7 +38,12 @@ from toolhygiene.rules import Rule
 if TYPE_CHECKING:  # imported when a retry runs, not with toolhygiene
     import tenacity
 
-__all__ = ["LocalRetries", "Plan", "attempts_made"]
+__all__ = ["LEAST_ATTEMPT", "LocalRetries", "Plan", "attempts_made"]
+
+LEAST_ATTEMPT = 0.25
+"""Seconds an attempt needs at least, or the tool's own timeout if that is shorter: no
+local retry starts with less of the retry budget left (it would be cut off before it
+could do what a full attempt failed to do)."""
 
 
 class LocalRetries:
@@ -143,6 +149,12 @@ class LocalRetries:
         left = plan.began + self.budget - time.monotonic()
         return max(min(plan.tool.timeout, left), 0.001)
 
+    @staticmethod
+    def least(plan: Plan) -> float:
+        """The budget a retry needs left when it starts (``LEAST_ATTEMPT``)."""
+        timeout = plan.tool.timeout
+        return LEAST_ATTEMPT if timeout is None else min(timeout, LEAST_ATTEMPT)
+
     def _wait(self, state: tenacity.RetryCallState) -> float:
         if _config.settings.instant_retries:
             return 0.0
@@ -159,7 +171,8 @@ class LocalRetries:
         plan: Plan = state.kwargs["plan"]
         return (
             state.attempt_number > plan.tool.retries
-            or time.monotonic() + state.upcoming_sleep >= plan.began + self.budget
+            or plan.began + self.budget - (time.monotonic() + state.upcoming_sleep)
+            < self.least(plan)
             or plan.tool.name in self.ledger.closed
         )
 
@@ -170,7 +183,7 @@ class LocalRetries:
         failure = self.classify(plan, exc) if exc is not None else None
         fields = {
             "attempt": state.attempt_number,
-            "wait": state.upcoming_sleep,
+            "wait": _words.rounded(state.upcoming_sleep),
             "category": failure.category.value if failure else None,
             "fingerprint": failure.fingerprint if failure else None,
         }

@@ -50,6 +50,8 @@ __all__ = [
     "read_result",
     "recovered_note",
     "result_cut",
+    "rounded",
+    "seconds",
     "schema_advice",
     "split_note",
     "still_running",
@@ -134,9 +136,22 @@ def _failures(n: int) -> str:
     return "1 failure" if n == 1 else f"{n} failures"
 
 
+def rounded(value: float) -> float:
+    """A duration in seconds as a log field carries it: to the millisecond."""
+    return round(float(value), 3)
+
+
 def seconds(value: float) -> str:
-    """A wait in seconds as the model reads it: ``7``, ``0.5``, ``90``."""
-    return f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
+    """A duration in seconds as every line reads it (followed by `` s``): whole seconds
+    from 10 s (``90``), tenths from 1 s (``7``, ``2.5``), milliseconds below (``0.5``,
+    ``0.074``); never a raw float, never ``0`` for a duration that is not zero."""
+    if value >= 10:
+        return f"{value:.0f}"
+    if value >= 1:
+        return f"{value:.1f}".removesuffix(".0")
+    if value <= 0:
+        return "0"
+    return f"{max(value, 0.001):.3f}".rstrip("0").rstrip(".")
 
 
 # -- the failure line -------------------------------------------------------------------
@@ -519,14 +534,14 @@ def result_cut(tool: str, shown: int, total: int) -> str:
     )
 
 
-def timed_out(tool: str, seconds: float, *, started: bool, still_running: bool) -> str:
+def timed_out(tool: str, limit: float, *, started: bool, still_running: bool) -> str:
     """What failed when an attempt passed its deadline: never started, still running (it
     may yet take effect), or stopped."""
     if not started:
-        return f"{tool} could not start within {seconds:g} s and was not run"
+        return f"{tool} could not start within {seconds(limit)} s and was not run"
     if still_running:
-        return f"{tool} did not finish within {seconds:g} s and is still running"
-    return f"{tool} did not finish within {seconds:g} s"
+        return f"{tool} did not finish within {seconds(limit)} s and is still running"
+    return f"{tool} did not finish within {seconds(limit)} s"
 
 
 def still_running(

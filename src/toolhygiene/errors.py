@@ -211,7 +211,7 @@ class Failure:
         if self.coarse is None and not closed:
             payload["category"] = self.category.value
         if self.retry_after is not None:
-            payload["retryAfterSeconds"] = self.retry_after
+            payload["retryAfterSeconds"] = _words.rounded(self.retry_after)
         if self.attempted is not None:
             arguments = _json_data(dict(self.attempted))
             payload["attempted_query"] = (
