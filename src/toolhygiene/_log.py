@@ -39,11 +39,20 @@ from types import TracebackType
 from typing import Any
 
 from toolhygiene import _config, _observe
-from toolhygiene._reading import chain, raw_message, said, short_name, traceback_of, type_name
+from toolhygiene._reading import (
+    chain,
+    depth,
+    raw_message,
+    said,
+    short_name,
+    traceback_of,
+    type_name,
+)
 from toolhygiene._text import plain, valid
 from toolhygiene.redact import redact, truncate
 
 __all__ = [
+    "CHAIN_COUNTED",
     "FIELD_CAP",
     "TRACEBACK_EXCEPTIONS",
     "TRACEBACK_FRAMES",
@@ -62,6 +71,8 @@ TRACEBACK_EXCEPTIONS = 8
 """Exceptions of a chain (causes, contexts, group members) in a logged traceback."""
 TRACEBACK_FRAMES = (5, 25)
 """Frames of each exception kept: the outermost and the innermost; the middle is cut."""
+CHAIN_COUNTED = 1_001
+"""Links of a cut chain counted to tell its depth in the log (a deeper one is "more than")."""
 TRACEBACK_MESSAGE = 4096
 """Characters of each exception's message in a logged traceback."""
 
@@ -106,7 +117,12 @@ def traceback_text(exc: BaseException) -> str:
         return f"(the traceback of {short_name(exc)} could not be read: {said(broken)})"
     text = "\nwhich came from:\n\n".join(blocks)
     if len(members) > TRACEBACK_EXCEPTIONS:
-        text += f"\n(the chain goes on: only its first {TRACEBACK_EXCEPTIONS} exceptions shown)\n"
+        deep = depth(exc, CHAIN_COUNTED)
+        told = f"more than {CHAIN_COUNTED - 1:,}" if deep >= CHAIN_COUNTED else f"{deep:,}"
+        text += (
+            f"\n(the chain was cut: it is {told} exceptions deep; only its first "
+            f"{TRACEBACK_EXCEPTIONS} are shown)\n"
+        )
     text = valid(text)
     if _config.settings.redact_logs:
         try:

@@ -22,6 +22,7 @@ __all__ = [
     "chain",
     "class_attr",
     "class_name",
+    "depth",
     "mro",
     "module_of",
     "os_error",
@@ -165,6 +166,21 @@ def chain(exc: BaseException, limit: int) -> list[BaseException]:
         found.append(current)
         stack.extend(reversed(_below(current)))
     return found
+
+
+def depth(exc: BaseException, limit: int) -> int:
+    """How many exceptions long the main line of ``exc``'s chain is (each one's cause, or
+    its unsuppressed context), counted up to ``limit`` (a cycle counts as ``limit``)."""
+    count = 1
+    current: BaseException | None = exc
+    while current is not None and count < limit:
+        cause = _CAUSE.__get__(current)
+        if cause is None and not _SUPPRESS.__get__(current):
+            cause = _CONTEXT.__get__(current)
+        if cause is None:
+            break
+        current, count = cause, count + 1
+    return count
 
 
 def _base_str(args: tuple[Any, ...], cap: int) -> str:
