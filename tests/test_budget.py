@@ -19,9 +19,10 @@ from toolhygiene.testing import ScriptedServer, closed_port
 
 def test_retry_after_that_would_pass_the_deadline_is_not_waited(
         server: ScriptedServer) -> None:
-    """Retry-After 0.5 s and a budget of 0.8 s: one wait fits, a second would end past
-    the deadline (two waits are 1 s), so the call stops after two requests and the model
-    sees the wait."""
+    """Retry-After 0.5 s and a budget of 0.95 s: one wait fits (and leaves more than
+    LEAST_ATTEMPT for the retry, with room for a slow first request), a second would end
+    past the deadline (two waits are 1 s), so the call stops after two requests and the
+    model sees the wait."""
     for _ in range(5):
         server.push(429, {"error": "slow down"}, {"retry-after": "0.5"})
     client = httpx.Client(timeout=5)
@@ -31,7 +32,7 @@ def test_retry_after_that_would_pass_the_deadline_is_not_waited(
         return client.get(server.url).raise_for_status().json()
 
     with th.testing.capture() as seen:
-        outcome = th.Session([fetch], retry_budget=0.8).call("fetch")
+        outcome = th.Session([fetch], retry_budget=0.95).call("fetch")
     client.close()
     assert len(server.requests) == 2 and outcome.attempts == 2
     assert [e["wait"] for e in seen.named("tool.retry")] == [0.5]
