@@ -1,13 +1,14 @@
 """``toolhygiene report LOG...``: rank the errors in JSON-lines logs by their tails.
 
 Logs are untrusted text: what is printed is folded to one line per row, stripped of
-terminal escapes and control characters, and valid UTF-8; a line the command cannot use
-is skipped and counted, never a crash.
+whole terminal escape sequences and control characters, and valid UTF-8; a line the
+command cannot use is skipped and counted by reason, never a crash.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -19,9 +20,23 @@ from toolhygiene.report import Skipped, rank, read_tails
 __all__ = ["main"]
 
 
+# Whole ECMA-48 sequences, 7-bit and 8-bit, so that no part of one is left to print
+# ("[2J" after its ESC): control strings (OSC titles and hyperlinks, DCS, SOS, PM, APC)
+# to their terminator or, unterminated, to the next ESC or the end; CSI with its
+# parameters, intermediates and final byte; any other escape with its intermediates and
+# final byte. Nothing here is a secret's detector, so eating a letter after a broken
+# sequence loses nothing a reader needs.
+_SEQUENCES = re.compile(
+    r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"
+)
+
+
 def _shown(value: Any, cap: int = 400) -> str:
-    """Text from a log, safe to print on a terminal."""
-    return truncate(fold(valid(str(value))), cap)
+    """Text from a log, safe to print on a terminal: valid UTF-8, no escape sequence or
+    control character, one line of at most ``cap`` characters."""
+    return truncate(fold(_SEQUENCES.sub("", valid(str(value)))), cap)
 
 
 def _positive(text: str) -> int:
@@ -32,6 +47,22 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count:,} lines"
+
+
+def _skipped(skipped: Skipped) -> str:
+    """``skipped 3 lines: 2 lines not JSON objects, 1 line longer than 1 MiB``."""
+    reasons = (
+        (skipped.not_objects, "not JSON objects"),
+        (skipped.unreadable, "not readable as JSON (broken, or nested too deep)"),
+        (skipped.too_long, "longer than 1 MiB"),
+        (skipped.bad_tails, "tail events whose tail is not a whole number"),
+    )
+    parts = ", ".join(f"{_lines(count)} {reason}" for count, reason in reasons if count)
+    return f"skipped {_lines(skipped.total)}: {parts}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,11 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"toolhygiene: cannot read {_shown(name)}: {_shown(reason)}", file=sys.stderr)
             return 2
     if skipped:
-        print(
-            f"toolhygiene: skipped {skipped.unreadable} lines that are not JSON or are nested "
-            f"too deep, and {skipped.too_long} lines longer than 1 MiB",
-            file=sys.stderr,
-        )
+        print(f"toolhygiene: {_skipped(skipped)}", file=sys.stderr)
     ranked = rank(records)
     if not ranked:
         print("no error.recovered or error.stopped events found")
