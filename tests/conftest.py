@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -66,3 +67,11 @@ def redis_url(redis_server: RedisServer) -> Iterator[str]:
     import redis
 
     redis.Redis.from_url(redis_server.url, socket_timeout=5).flushall()
+
+
+@pytest.fixture
+def gate() -> Iterator[threading.Event]:
+    """An event blocked tools wait on; set at the end so no thread is left waiting."""
+    event = threading.Event()
+    yield event
+    event.set()

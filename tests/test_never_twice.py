@@ -12,7 +12,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,14 +21,6 @@ from helpers import Ran
 from toolhygiene._workers import Workers
 from toolhygiene.formats import check
 from toolhygiene.testing import model_turn
-
-
-@pytest.fixture
-def gate() -> Iterator[threading.Event]:
-    """An event the blocked tools wait on; set at the end so no thread is left waiting."""
-    event = threading.Event()
-    yield event
-    event.set()
 
 
 def _blocking(gate: threading.Event, ran: Ran, name: str, **options: Any) -> th.Tool[Any, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,13 +14,6 @@ import pytest
 import toolhygiene as th
 from helpers import Ran
 from toolhygiene._workers import workers
-
-
-@pytest.fixture
-def gate() -> Iterator[threading.Event]:
-    event = threading.Event()
-    yield event
-    event.set()
 
 
 def _hung(gate: threading.Event, ran: Ran, name: str, **options: Any) -> th.Tool[Any, Any]:
