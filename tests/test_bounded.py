@@ -13,10 +13,10 @@ import pytest
 
 import toolhygiene as th
 from helpers import encodes
-from toolhygiene import ledger
+from toolhygiene import _ledger as ledger
 from toolhygiene._log import FIELD_CAP, TRACEBACK_EXCEPTIONS, traceback_text
+from toolhygiene._report import MAX_LINE, Skipped, read_tails
 from toolhygiene.cli import main
-from toolhygiene.report import MAX_LINE, Skipped, read_tails
 
 
 def _chain(depth: int) -> BaseException:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
-from toolhygiene.redact import RAW_CAP, fold, neutralise, normalise, truncate
+from toolhygiene._redact import RAW_CAP, fold, neutralise, normalise, truncate
 
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"

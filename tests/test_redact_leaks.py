@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene.redact import fold, neutralise, normalise
+from toolhygiene._redact import fold, neutralise, normalise
 
 _SECRET_CHARS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 secrets = st.text(alphabet=_SECRET_CHARS, min_size=10, max_size=40).filter(

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import encodes
+from toolhygiene._redact import fold
+from toolhygiene._report import MAX_TAIL, TAIL_EVENTS, Skipped, read_tails
 from toolhygiene.cli import _shown, main
-from toolhygiene.redact import fold
-from toolhygiene.report import MAX_TAIL, TAIL_EVENTS, Skipped, read_tails
 
 
 @th.tool
@@ -99,7 +99,7 @@ def test_read_tails_skips_everything_else() -> None:
         json.dumps({"event": "error.recovered", "tool": "x", "tail": MAX_TAIL + 1}),
     ]))
     skipped = Skipped()
-    assert [r["tail"] for r in th.report.read_tails(stream, skipped)] == [3]
+    assert [r["tail"] for r in read_tails(stream, skipped)] == [3]
     assert skipped == Skipped(too_long=0, not_objects=2, unreadable=1, bad_tails=4)
 
 

@@ -99,7 +99,7 @@ def test_a_failure_has_its_category_and_an_exception_event_without_the_message(
     assert span.status.status_code is StatusCode.ERROR and not span.status.description
     [event] = span.events
     assert event.name == "gen_ai.execute_tool.exception"
-    assert dict(event.attributes or {}) == {"exception.type": "toolhygiene.errors.ToolError"}
+    assert dict(event.attributes or {}) == {"exception.type": "toolhygiene._errors.ToolError"}
     assert "Lyon" not in repr(attributes) and "Lyon" not in repr(span.events)
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from toolhygiene import _words
-from toolhygiene.errors import Failure
+from toolhygiene._errors import Failure
 
 C = th.Category
 

@@ -18,23 +18,23 @@ recovers.
 
 import typing
 
+from toolhygiene._classify import classify, summarize
 from toolhygiene._config import Settings, configure
+from toolhygiene._errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
 from toolhygiene._exceptions import StoreError, UsageError
+from toolhygiene._frames import user_frame
+from toolhygiene._loop import Step
 from toolhygiene._observe import Call as HookCall
 from toolhygiene._observe import Event as HookEvent
 from toolhygiene._observe import Hooks, add_hooks
+from toolhygiene._redact import redact, sanitize
 from toolhygiene._registry import add_redaction, clear_redactions, never_redact
-from toolhygiene.classify import classify, summarize
-from toolhygiene.errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
-from toolhygiene.frames import user_frame
-from toolhygiene.loop import Step
-from toolhygiene.redact import redact, sanitize
-from toolhygiene.report import Ranked, rank
-from toolhygiene.rules import Rule, add_rule, clear_rules
-from toolhygiene.session import Outcome, Session
-from toolhygiene.stores import MemoryStore, RedisStore, Store
-from toolhygiene.subagents import SubagentResult, gather_subagents, run_subagent
-from toolhygiene.tool import Tool, tool
+from toolhygiene._report import Ranked, rank
+from toolhygiene._rules import Rule, add_rule, clear_rules
+from toolhygiene._session import Outcome, Session
+from toolhygiene._stores import MemoryStore, RedisStore, Store
+from toolhygiene._subagents import SubagentResult, gather_subagents, run_subagent
+from toolhygiene._tool import Tool, tool
 
 __all__ = [
     "Category",

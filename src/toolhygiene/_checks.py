@@ -49,7 +49,7 @@ def text(name: str, value: Any) -> str:
 
 def rules(name: str, value: Any) -> tuple[Any, ...]:
     """A sequence of ``Rule`` objects (a string is not one)."""
-    from toolhygiene.rules import Rule
+    from toolhygiene._rules import Rule
 
     items = tuple(value) if isinstance(value, Iterable) and not isinstance(value, str) else None
     if items is None or not all(isinstance(r, Rule) for r in items):

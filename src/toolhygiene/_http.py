@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
+from toolhygiene._errors import Category
 from toolhygiene._reading import attr, short_name
-from toolhygiene.errors import Category
-from toolhygiene.redact import redact
+from toolhygiene._redact import redact
 
 __all__ = [
     "category_for_status",

@@ -13,9 +13,9 @@ import errno
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from toolhygiene._errors import Category
 from toolhygiene._http import category_for_status, reason_for, request_of, status_of
 from toolhygiene._reading import attr, class_name, module_of, mro, raw_message
-from toolhygiene.errors import Category
 
 __all__ = ["Verdict", "library_verdict"]
 

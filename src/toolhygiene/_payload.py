@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolhygiene import _config
-from toolhygiene.errors import Category, CoarseClass, Failure
-from toolhygiene.redact import RAW_CAP, redact_data, sanitize
+from toolhygiene._errors import Category, CoarseClass, Failure
+from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 
 __all__ = ["NEAREST", "Reported", "failure_of", "recognise", "valid"]
 

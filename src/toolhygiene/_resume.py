@@ -28,7 +28,7 @@ from toolhygiene.formats._base import as_dict
 from toolhygiene.formats._base import field as get
 
 if TYPE_CHECKING:
-    from toolhygiene.transcript import Transcript
+    from toolhygiene._transcript import Transcript
 
 __all__ = ["Evidence", "SeenRound", "detect_format", "evidence", "rounds"]
 

@@ -27,13 +27,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config, _observe, _words
+from toolhygiene._classify import classify
+from toolhygiene._errors import Category, CoarseClass, Failure
+from toolhygiene._ledger import Ledger
 from toolhygiene._reading import short_name
+from toolhygiene._redact import sanitize
+from toolhygiene._rules import Rule
 from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError, count_down
-from toolhygiene.classify import classify
-from toolhygiene.errors import Category, CoarseClass, Failure
-from toolhygiene.ledger import Ledger
-from toolhygiene.redact import sanitize
-from toolhygiene.rules import Rule
 
 if TYPE_CHECKING:  # imported when a retry runs, not with toolhygiene
     import tenacity

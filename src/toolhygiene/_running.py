@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _words
+from toolhygiene._errors import Category, Failure, ToolError
 from toolhygiene._reading import type_name
 from toolhygiene._text import valid
+from toolhygiene._tool import Tool
 from toolhygiene._workers import workers
-from toolhygiene.errors import Category, Failure, ToolError
-from toolhygiene.tool import Tool
 
 if TYPE_CHECKING:  # imported by async code and async tools, not with toolhygiene
     import asyncio

@@ -17,9 +17,9 @@ from typing import Any
 from toolhygiene import _config
 from toolhygiene._engine import scrub
 from toolhygiene._normalise import normalise, without_sequences
+from toolhygiene._redact import neutralise
+from toolhygiene._tool import Tool
 from toolhygiene._words import content_of, result_cut
-from toolhygiene.redact import neutralise
-from toolhygiene.tool import Tool
 
 __all__ = ["cut", "for_model"]
 

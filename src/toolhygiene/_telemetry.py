@@ -29,7 +29,7 @@ from typing import Any
 
 from toolhygiene import _config, _observe
 from toolhygiene._reading import short_name, type_name
-from toolhygiene.redact import sanitize
+from toolhygiene._redact import sanitize
 
 # opentelemetry-api, imported by ``_load`` once the application has imported it (it must,
 # to set a provider) or names a provider in the environment: never with toolhygiene.

@@ -18,11 +18,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolhygiene._redact import truncate
 from toolhygiene._results import UnserializableError, to_json
-from toolhygiene.redact import truncate
 
 if TYPE_CHECKING:
-    from toolhygiene.errors import Failure
+    from toolhygiene._errors import Failure
 
 __all__ = [
     "COARSE_HINTS",
@@ -507,14 +507,14 @@ def content_of(value: Any, tool: str) -> str:
     if isinstance(value, str):
         return value
     if type(value) is not dict and type(value) is not list:  # most results: no import
-        from toolhygiene.errors import Empty  # errors imports this module
+        from toolhygiene._errors import Empty  # errors imports this module
 
         if isinstance(value, Empty):
             return value.for_model(tool)
     try:
         return to_json(value)
     except UnserializableError as exc:
-        from toolhygiene.errors import Category, ToolError
+        from toolhygiene._errors import Category, ToolError
 
         raise ToolError(
             f"{tool} ran, but {not_json(exc)}",

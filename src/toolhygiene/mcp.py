@@ -43,11 +43,11 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     ) from exc
 from pydantic import ConfigDict
 
+from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._payload import Reported, recognise
-from toolhygiene.errors import Category, ToolError
-from toolhygiene.session import Session
-from toolhygiene.tool import Tool, as_tool
+from toolhygiene._session import Session
+from toolhygiene._tool import Tool, as_tool
 
 __all__ = ["McpTool", "McpToolError", "model_names", "server", "server_tools", "tools"]
 

@@ -34,7 +34,7 @@ from anthropic.lib.tools import (
 from anthropic.types.beta import BetaToolUnionParam
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.session import Outcome, Session
+from toolhygiene._session import Outcome, Session
 
 __all__ = [
     "AsyncRunnerTool",

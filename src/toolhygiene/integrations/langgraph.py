@@ -35,10 +35,10 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolNode
 
-from toolhygiene import loop
+from toolhygiene import _loop as loop
 from toolhygiene._exceptions import UsageError
+from toolhygiene._session import Outcome, Session
 from toolhygiene.formats import STUB
-from toolhygiene.session import Outcome, Session
 
 __all__ = ["MAX_THREADS", "HygieneToolNode", "tool_node"]
 

@@ -24,8 +24,8 @@ from agents import Tool as AgentTool
 from agents.tool_context import ToolContext
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.session import Session
-from toolhygiene.tool import Tool
+from toolhygiene._session import Session
+from toolhygiene._tool import Tool
 
 __all__ = ["function_tool", "function_tools"]
 

@@ -26,8 +26,8 @@ from typing import Any
 from pydantic_ai import FunctionToolset, ModelRetry, Tool
 from pydantic_ai.exceptions import ToolFailed
 
-from toolhygiene.errors import CoarseClass, Failure
-from toolhygiene.session import Outcome, Session
+from toolhygiene._errors import CoarseClass, Failure
+from toolhygiene._session import Outcome, Session
 
 __all__ = ["fixable", "toolset"]
 

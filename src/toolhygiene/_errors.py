@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from toolhygiene import _config, _words
+from toolhygiene._redact import RAW_CAP, sanitize
 from toolhygiene._results import UnserializableError, to_json
 from toolhygiene._text import bounded_repr
 from toolhygiene._words import HINTS
-from toolhygiene.redact import RAW_CAP, sanitize
 
 __all__ = ["FAILURE_SCHEMA", "Category", "CoarseClass", "Empty", "Failure", "ToolError"]
 

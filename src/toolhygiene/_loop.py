@@ -27,8 +27,8 @@ from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
 
 if TYPE_CHECKING:
-    from toolhygiene.session import Outcome
-    from toolhygiene.transcript import Transcript
+    from toolhygiene._session import Outcome
+    from toolhygiene._transcript import Transcript
 
 __all__ = ["Conversation", "Step", "Turn", "aread", "finish", "read"]
 

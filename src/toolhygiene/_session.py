@@ -24,18 +24,24 @@ from toolhygiene import (  # noqa: F401
     _config,
     _known,
     _log,
+    _loop,
     _observe,
     _resume,
     _safe_results,
     _telemetry,
     _words,
-    loop,
 )
+from toolhygiene._classify import outcome_rule
+from toolhygiene._errors import Category, Failure, ToolError
 from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
+from toolhygiene._ledger import Ledger
+from toolhygiene._loop import Conversation, Step
 from toolhygiene._observe import Event
 from toolhygiene._payload import Reported, failure_of, recognise
+from toolhygiene._redact import safe_arguments, sanitize
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
+from toolhygiene._rules import Rule
 from toolhygiene._running import (
     Runs,
     StillRunningError,
@@ -44,18 +50,12 @@ from toolhygiene._running import (
     run_async,
     run_sync,
 )
+from toolhygiene._stores import PROCESS_BREAKERS, Gate, MemoryStore, Store, failed_after_run
 from toolhygiene._text import bounded_repr
+from toolhygiene._tool import Format, Tool, as_tool, definitions
+from toolhygiene._transcript import CLEARINGS, Clearing, Transcript
 from toolhygiene._workers import workers
-from toolhygiene.classify import outcome_rule
-from toolhygiene.errors import Category, Failure, ToolError
 from toolhygiene.formats._base import Messages
-from toolhygiene.ledger import Ledger
-from toolhygiene.loop import Conversation, Step
-from toolhygiene.redact import safe_arguments, sanitize
-from toolhygiene.rules import Rule
-from toolhygiene.stores import PROCESS_BREAKERS, Gate, MemoryStore, Store, failed_after_run
-from toolhygiene.tool import Format, Tool, as_tool, definitions
-from toolhygiene.transcript import CLEARINGS, Clearing, Transcript
 
 __all__ = ["Outcome", "Session"]
 
@@ -586,12 +586,12 @@ class Session:
             UsageError: ``messages`` is another conversation's list, or the Session is
                 closed.
         """
-        turn = loop.read(response, format)
+        turn = _loop.read(response, format)
         self._handle_turn(turn, messages, mirror)
         return turn.step
 
     def _handle_turn(
-        self, turn: loop.Turn, messages: Messages, mirror: Messages | None = None
+        self, turn: _loop.Turn, messages: Messages, mirror: Messages | None = None
     ) -> list[Outcome]:
         """``handle`` once the turn is read; the outcomes of its calls. The integrations
         (``toolhygiene.integrations``) read their turns themselves and come in here."""
@@ -625,12 +625,12 @@ class Session:
     ) -> Step:
         """``handle`` for async code (async streams too); parallel calls run with
         ``asyncio.gather``."""
-        turn = await loop.aread(response, format)
+        turn = await _loop.aread(response, format)
         await self._ahandle_turn(turn, messages, mirror)
         return turn.step
 
     async def _ahandle_turn(
-        self, turn: loop.Turn, messages: Messages, mirror: Messages | None = None
+        self, turn: _loop.Turn, messages: Messages, mirror: Messages | None = None
     ) -> list[Outcome]:
         """``_handle_turn`` for async code."""
         import asyncio  # imported by the caller already: it is awaiting this
@@ -643,9 +643,9 @@ class Session:
         return outcomes
 
     def _finish(
-        self, turn: loop.Turn, outcomes: list[Outcome], messages: Messages, mirror: Messages | None
+        self, turn: _loop.Turn, outcomes: list[Outcome], messages: Messages, mirror: Messages | None
     ) -> None:
-        loop.finish(
+        _loop.finish(
             turn,
             outcomes,
             messages,

@@ -22,7 +22,9 @@ from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
 from toolhygiene._callee import callee_of, parse_docstring
 from toolhygiene._config import check_result_cap
+from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
+from toolhygiene._rules import Rule
 from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
 from toolhygiene._text import bounded_repr
 from toolhygiene._words import (
@@ -32,10 +34,8 @@ from toolhygiene._words import (
     schema_advice,
     unexpected_argument,
 )
-from toolhygiene.errors import Category, ToolError
 from toolhygiene.formats import adapter
 from toolhygiene.formats._base import Definition
-from toolhygiene.rules import Rule
 
 if TYPE_CHECKING:  # imported when a tool's schema is built, not with toolhygiene
     import pydantic

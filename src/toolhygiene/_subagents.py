@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolhygiene import _config
-from toolhygiene.redact import safe_arguments, sanitize, truncate
-from toolhygiene.session import Session
-from toolhygiene.tool import Tool
+from toolhygiene._redact import safe_arguments, sanitize, truncate
+from toolhygiene._session import Session
+from toolhygiene._tool import Tool
 
 __all__ = ["SubagentResult", "gather_subagents", "run_subagent"]
 
@@ -199,8 +199,8 @@ def _cancelled(tool: Tool[Any, Any], arguments: dict[str, Any], exc: BaseExcepti
     """The payload of a subagent that was cancelled (by itself, not by its coordinator):
     it gave no answer, and whether what it was doing took effect is not known when it is
     not idempotent. Its traceback goes to the log."""
+    from toolhygiene._errors import Category, Failure
     from toolhygiene._log import stdlib_logger, traceback_text
-    from toolhygiene.errors import Category, Failure
 
     stdlib_logger.warning("subagent.cancelled %s: %s", tool.name, traceback_text(exc))
     cap = _config.settings.line_cap

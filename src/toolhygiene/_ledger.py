@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from toolhygiene._errors import Category, Failure, FailureStatus
 from toolhygiene._exceptions import StoreError
-from toolhygiene.errors import Category, Failure, FailureStatus
 
 if TYPE_CHECKING:
-    from toolhygiene.stores import Store
+    from toolhygiene._stores import Store
 
 __all__ = [
     "FINGERPRINTS",
@@ -154,7 +154,7 @@ class Ledger:
                     self.session, name, fingerprint, call, cap=cap, known=known
                 )
             except StoreError as exc:  # the call ran: count it here, never lose its outcome
-                from toolhygiene.stores import failed_after_run
+                from toolhygiene._stores import failed_after_run
 
                 failed_after_run(self.session, name, exc)
         with self._lock:

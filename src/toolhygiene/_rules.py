@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
+from toolhygiene._errors import Category
 from toolhygiene._exceptions import UsageError
-from toolhygiene.errors import Category
 
 __all__ = ["Rule", "add_rule", "clear_rules", "global_rules"]
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolhygiene import _config
+from toolhygiene._errors import Category, Failure, ToolError
+from toolhygiene._frames import user_frame
 from toolhygiene._http import headers_of, retry_after
 from toolhygiene._library import (
     SCORE_RULE,
@@ -22,11 +24,9 @@ from toolhygiene._library import (
 )
 from toolhygiene._reading import chain as walk_chain
 from toolhygiene._reading import module_of, os_error, raw_message, short_name, type_name
+from toolhygiene._redact import RAW_CAP, redact_data, sanitize
+from toolhygiene._rules import Rule, global_rules
 from toolhygiene._text import bounded_repr, plain
-from toolhygiene.errors import Category, Failure, ToolError
-from toolhygiene.frames import user_frame
-from toolhygiene.redact import RAW_CAP, redact_data, sanitize
-from toolhygiene.rules import Rule, global_rules
 
 __all__ = ["classify", "exception_text", "outcome_rule", "summarize"]
 
