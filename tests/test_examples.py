@@ -9,6 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from helpers import LIGHT
+
+# Each example is a separate interpreter talking to a local server (30 s together): they
+# run once, in the main run; the light runs (other Pythons, the floors) reach the same
+# code through the suite.
+pytestmark = pytest.mark.skipif(LIGHT, reason="the examples run in the main run only")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import encodes
+from helpers import encodes, examples
 from toolhygiene._reading import class_attr, class_name, mro, said, short_name, type_name
 from toolhygiene.testing import model_turn
 
@@ -147,7 +147,7 @@ def _logged(seen: th.testing.Captured, frames: tuple[str, ...]) -> bool:
     )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=list(HealthCheck))
 @given(recipe=CLASSES, shape=SHAPES)
 def test_a_hostile_class_ends_in_one_line_and_a_logged_traceback(
     recipe: Recipe, shape: str
@@ -175,7 +175,7 @@ def test_a_hostile_class_ends_in_one_line_and_a_logged_traceback(
     assert _logged(seen, ("in hostile_tool", "in boom") if subclasscheck else ("in hostile_tool",))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(recipe=CLASSES)
 def test_every_reader_answers_for_a_hostile_class(recipe: Recipe) -> None:
     """The readers of ``_reading`` never raise, and name the class where its name

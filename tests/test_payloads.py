@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene import _payload
 from toolhygiene.testing import model_turn
 
@@ -109,7 +110,7 @@ def failures(draw: st.DrawFn) -> th.Failure:
     )
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(failures())
 def test_every_payload_we_emit_validates_and_reads_back(failure: th.Failure) -> None:
     payload = failure.to_dict()
@@ -191,7 +192,7 @@ keys = st.sampled_from(["isError", "errorCategory", "isRetryable", "message", "t
                         "partial_results", "extra"])
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.dictionaries(keys, values), st.booleans())
 def test_the_code_and_the_schema_give_the_same_verdicts(candidate: dict[str, Any],
                                                         complete: bool) -> None:
@@ -315,7 +316,7 @@ def test_empty_results_and_non_payloads_are_successes(result: Any) -> None:
     assert outcome.ok and ran == [1]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(message=st.text(min_size=1, max_size=2000), category=st.sampled_from(FINE + COARSE),
        retryable=st.booleans(), alternatives=st.lists(st.text(max_size=200), max_size=3))
 def test_the_line_from_any_payload_is_one_true_capped_line(
@@ -534,7 +535,7 @@ def test_a_wait_below_the_ceiling_is_kept_as_said() -> None:
 _WS = st.text(alphabet=" \t\n\r", max_size=3)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     named=st.sampled_from(FINE + COARSE),
     retryable=st.booleans(),

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene._redact import fold, neutralise, normalise
 
 _SECRET_CHARS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -140,7 +141,7 @@ def test_an_echo_of_a_redacted_value_is_redacted_in_any_written_form(
     assert echoed not in out, (form, out)
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow], max_examples=40)
+@settings(suppress_health_check=[HealthCheck.too_slow], max_examples=examples(40))
 @given(echo_secrets, st.sampled_from(sorted(ECHO_FORMS)), st.integers(0, 1000))
 def test_a_secret_argument_echoed_by_the_tool_never_reaches_the_model(
     secret: str, form: str, at: int

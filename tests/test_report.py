@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import encodes
+from helpers import encodes, examples
 from toolhygiene._redact import fold
 from toolhygiene._report import MAX_TAIL, TAIL_EVENTS, Skipped, read_tails
 from toolhygiene.cli import _shown, main
@@ -145,7 +145,7 @@ SEQUENCES = st.one_of(_CSI, _STRING, _ESCAPE)
 WORDS = st.text("abcXYZ019 _-:.", max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(WORDS, SEQUENCES), max_size=8), WORDS)
 def test_whole_sequences_are_removed_and_nothing_else(pieces: list[tuple[str, str]],
                                                        last: str) -> None:
@@ -207,7 +207,7 @@ KINDS = ["tail", "bad_tail", "other", "text", "broken"]
 CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.sampled_from(KINDS), max_size=12), st.integers(1, 5), st.data())
 def test_hostile_logs_never_crash_the_report(kinds: list[str], top: int,
                                              data: st.DataObject) -> None:

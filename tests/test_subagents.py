@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene import _config
 
 validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
@@ -213,7 +214,7 @@ async def test_cancelling_the_coordinator_still_cancels_it_and_every_subagent() 
 _KEY = "sk-ant-api03-" + "C" * 50
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     message=st.one_of(st.none(), st.text(max_size=600)),
     arguments=st.dictionaries(st.text(max_size=12), st.text(max_size=80), max_size=4),
