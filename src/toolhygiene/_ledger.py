@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolhygiene._errors import Category, Failure, FailureStatus
 from toolhygiene._exceptions import StoreError
+from toolhygiene._stores import Waiting
 
 if TYPE_CHECKING:
-    from toolhygiene._stores import Store
+    from toolhygiene._stores import Gate, Store
+
+_T = TypeVar("_T")
 
 __all__ = [
     "FINGERPRINTS",
@@ -50,7 +53,7 @@ TAILS = 1024
 
 @dataclass(slots=True)
 class _Pending:
-    index: int
+    number: int
     tool: str
     category: Category
     fingerprint: str
@@ -82,36 +85,55 @@ class Ledger:
         self._untracked: Counter[str] = Counter()
         self.tails: deque[dict[str, Any]] = deque(maxlen=TAILS)
         self.tails_total = 0
+        self._waiting: set[str] = set()  # tools the store said have errors waiting
 
-    def start(self, tool: str) -> tuple[int, int | None]:
-        """Count a call; its number, and the tool's failures if it is closed (else None)."""
+    def start(self, tool: str, upstream: str | None = None) -> tuple[int, int | None, Gate | None]:
+        """Count a call; its number, the tool's failures if it is closed (else None), and
+        what the breaker of the tool's ``upstream`` says (only looking; ``None``: none).
+        With a store it is one round trip, whatever the tool."""
         if self.store is not None:
-            shared = self.store.closed(self.session, tool)  # the one read of a success
             with self._lock:
-                self.calls += 1
+                known = self.calls
+            started = self.store.start(self.session, tool, known=known, upstream=upstream)
+            with self._lock:
+                self.calls = max(self.calls + 1, started.number)
+                shared = started.closed
+                if started.waiting:
+                    self._waiting.add(tool)
                 if shared is not None:
                     self.closed.add(tool)
                     self.failures[tool] = max(self.failures[tool], shared)
                 elif tool in self.closed:  # closed is for good, whatever the store forgot
                     shared = self.failures[tool]
-                return self.calls, shared
+                return self.calls, shared, started.gate
+        gate = None
+        if upstream is not None:
+            from toolhygiene._stores import PROCESS_BREAKERS
+
+            gate = PROCESS_BREAKERS.breakers.admit(upstream, None, claim=False)
         with self._lock:
             self.calls += 1
-            return self.calls, (self.failures[tool] if tool in self.closed else None)
+            return self.calls, (self.failures[tool] if tool in self.closed else None), gate
 
     def succeeded(self, tool: str, index: int) -> list[dict[str, Any]]:
         """Count a success of ``tool``; the tails of that tool's pending errors, which it
-        recovers (other tools' errors stay pending)."""
+        recovers (other tools' errors stay pending). With a store, the errors of every
+        worker: their tails count the calls each worker made."""
         with self._lock:
             self.successes += 1
             self._untracked.pop(tool, None)
-            if not self._pending:
-                return []
-            resolved = [p for p in self._pending if p.tool == tool]
-            if not resolved:
-                return []
-            self._pending = [p for p in self._pending if p.tool != tool]
-            return [self._tail(p, index, "recovered") for p in resolved]
+            mine = [p for p in self._pending if p.tool == tool]
+            if mine:
+                self._pending = [p for p in self._pending if p.tool != tool]
+            if self.store is None:
+                return [self._tail(p, index, "recovered") for p in mine]
+            ask = bool(mine) or tool in self._waiting
+            self._waiting.discard(tool)
+        if not ask:
+            return []
+        found = self._shared(lambda store: store.recovered(self.session, tool), tool)
+        with self._lock:
+            return [self._tail(w, index, "recovered") for w in found or ()]
 
     def retried(self) -> None:
         """Count a local retry."""
@@ -149,14 +171,13 @@ class Ledger:
         shared = None
         if self.store is not None:
             # Outside the lock: one atomic step in the store, which every worker shares.
-            try:
-                shared = self.store.failed(
+            # The call ran: a store failing here is counted here, never losing its outcome.
+            shared = self._shared(
+                lambda store: store.failed(
                     self.session, name, fingerprint, call, cap=cap, known=known
-                )
-            except StoreError as exc:  # the call ran: count it here, never lose its outcome
-                from toolhygiene._stores import failed_after_run
-
-                failed_after_run(self.session, name, exc)
+                ),
+                name,
+            )
         with self._lock:
             # A call that started before its tool closed has run: it is counted and told as
             # what it is, a failure of a tool that is now closed.
@@ -187,7 +208,22 @@ class Ledger:
                 self._pending.append(_Pending(index, name, failure.category, fingerprint, line))
             else:
                 self._untracked[name] += 1
-            return failure, line
+        if self.store is not None:  # its tail is counted in whichever worker it ends
+            error = Waiting(index, name, failure.category.value, fingerprint, line)
+            self._shared(lambda store: store.wait(self.session, error), name)
+        return failure, line
+
+    def _shared(self, do: Callable[[Store], _T], tool: str) -> _T | None:
+        """``do`` with the store, after the call ran: a store failing then (``StoreError``)
+        is warned of and loses no outcome (``None``)."""
+        assert self.store is not None
+        try:
+            return do(self.store)
+        except StoreError as exc:
+            from toolhygiene._stores import failed_after_run
+
+            failed_after_run(self.session, tool, exc)
+            return None
 
     def _count(self, name: str, fingerprint: str, call: str) -> tuple[int, int, int]:
         """Count a failure here: the tool's failures, this exact call's repeats, and how
@@ -229,19 +265,29 @@ class Ledger:
             ]
 
     def stop(self) -> list[dict[str, Any]]:
-        """The conversation ended: tails of the errors never recovered."""
+        """The conversation ended: tails of the errors never recovered (with a store,
+        every worker's, counted to the conversation's last call)."""
         with self._lock:
             stopped, self._pending = self._pending, []
             self._untracked.clear()
-            return [self._tail(p, self.calls, "stopped") for p in stopped]
+            if self.store is None:
+                return [self._tail(p, self.calls, "stopped") for p in stopped]
+        ended = self._shared(lambda store: store.ended(self.session), "")
+        with self._lock:
+            if ended is None:
+                return []
+            calls, found = ended
+            self.calls = max(self.calls, calls)
+            return [self._tail(w, self.calls, "stopped") for w in found]
 
-    def _tail(self, pending: _Pending, index: int, how: str) -> dict[str, Any]:
+    def _tail(self, pending: _Pending | Waiting, index: int, how: str) -> dict[str, Any]:
+        category = pending.category
         tail = {
             "tool": pending.tool,
-            "category": pending.category.value,
+            "category": category if isinstance(category, str) else category.value,
             "fingerprint": pending.fingerprint,
             "line": pending.line,
-            "tail": index - pending.index,
+            "tail": index - pending.number,
             "outcome": how,
         }
         self.tails.append(tail)

@@ -114,8 +114,8 @@ class LocalRetries:
             issubclass(kind, AttemptTimeoutError) and exc.still_running  # type: ignore[attr-defined]
         ):
             return False
-        if plan.tool.name in self.ledger.closed:
-            return False
+        if plan.tool.name in self.ledger.closed or plan.probe:
+            return False  # a probe is one attempt: its answer is due within its hold
         failure = self.classify(plan, exc)
         return (
             failure.retryable

@@ -67,8 +67,9 @@ SESSION_RUNS = 4
 @dataclass(slots=True)
 class Plan:
     """One call in flight: the tool, its validated values, what the model sent, its
-    number in the session, when it began (the retry budget runs from there), and the
-    last exception classified (with its verdict)."""
+    number in the session, when it began (the retry budget runs from there), the
+    last exception classified (with its verdict), and whether it probes an open upstream
+    (one attempt: no local retries)."""
 
     tool: Tool[Any, Any]
     values: dict[str, Any]
@@ -77,6 +78,7 @@ class Plan:
     call_id: str | None = None
     seen: tuple[BaseException, Failure] | None = None
     began: float = field(default_factory=time.monotonic)
+    probe: bool = False
 
 
 class AttemptTimeoutError(TimeoutError):

@@ -50,7 +50,14 @@ from toolhygiene._running import (
     run_async,
     run_sync,
 )
-from toolhygiene._stores import PROCESS_BREAKERS, Gate, MemoryStore, Store, failed_after_run
+from toolhygiene._stores import (
+    EVENT_LOOP,
+    PROCESS_BREAKERS,
+    Gate,
+    MemoryStore,
+    Store,
+    failed_after_run,
+)
 from toolhygiene._text import bounded_repr
 from toolhygiene._tool import Format, Tool, as_tool, definitions
 from toolhygiene._transcript import CLEARINGS, Clearing, Transcript
@@ -196,7 +203,8 @@ class Session:
         if self.is_closed:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
         found = self.tools.get(name)
-        index, closed_after = self._ledger.start(name)
+        upstream = found.upstream if found is not None else None
+        index, closed_after, gate = self._ledger.start(name, upstream)  # one store round trip
         if found is None:
             what, instead = _words.unknown_tool(str(name), list(self.tools))
             failure = Failure(
@@ -234,16 +242,22 @@ class Session:
             values = found.validate(arguments)
         except Exception as exc:  # validate raises ToolError; anything else is reported too
             return self._failed(Plan(found, {}, arguments, index, call_id), exc, attempts=0)
-        if found.upstream is not None:
-            refused = self._admit(found.upstream, name, index, call_id)
+        if upstream is not None and gate is not None:
+            if gate.state == "probe":  # due: claimed by one caller, for one attempt
+                gate = self._breakers.admit(upstream, found.timeout)
+            refused = self._admit(upstream, gate, name, index, call_id)
             if refused is not None:
                 return refused
-        return Plan(found, values, arguments, index, call_id)
+        probe = gate is not None and gate.state == "probe"
+        return Plan(found, values, arguments, index, call_id, probe=probe)
 
-    def _admit(self, upstream: str, name: str, index: int, call_id: str | None) -> Outcome | None:
-        """Ask the shared breaker of ``upstream``; the refusal the model sees when it is
-        open (nothing runs, nothing counts against the cap), else ``None``."""
-        gate = self._breakers.admit(upstream, self.retry_budget)
+    def _admit(
+        self, upstream: str, gate: Gate, name: str, index: int, call_id: str | None
+    ) -> Outcome | None:
+        """What the shared breaker of ``upstream`` said; the refusal the model sees when it
+        is open (nothing runs, nothing counts against the cap), else ``None``. A probe is
+        one attempt, held for the tool's timeout (or the breaker's window): the wait told
+        while another caller probes is the time left until its answer is due."""
         if not gate.refused:
             if gate.state != "free":
                 with self._lock:
@@ -506,9 +520,9 @@ class Session:
         return await self._acall(name, arguments, call_id)
 
     async def _off_loop(self, decide: Callable[..., _T], *args: Any) -> _T:
-        """A decision that may ask the store (a network round trip with a sync client)
-        runs on one of toolhygiene's worker threads, so the event loop never waits on
-        Redis."""
+        """A decision that may ask the store (a network round trip) runs on one of
+        toolhygiene's worker threads, so the event loop never waits on Redis; a store with
+        a ``redis.asyncio`` client sends its round trips on this loop (``EVENT_LOOP``)."""
         if self.store is None or isinstance(self.store, MemoryStore):
             return decide(*args)
         import asyncio  # imported by the caller already: it is awaiting this
@@ -516,7 +530,9 @@ class Session:
 
         # toolhygiene's own workers, never asyncio's default executor: a slow Redis must
         # not queue the application's own to_thread jobs behind the store's round trips.
-        future = workers.submit(contextvars.copy_context().run, decide, *args)
+        context = contextvars.copy_context()
+        context.run(EVENT_LOOP.set, asyncio.get_running_loop())
+        future = workers.submit(context.run, decide, *args)
         result: _T = await asyncio.wrap_future(future)
         return result
 
@@ -534,7 +550,7 @@ class Session:
             except Exception as first:
                 failed = first
             else:
-                return self._succeeded(plan, value, 1)
+                return await self._off_loop(self._succeeded, plan, value, 1)
             return await self._aretry(plan, failed)
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
@@ -549,7 +565,7 @@ class Session:
         except Exception as last:
             failed = last
         else:
-            return self._succeeded(plan, value, attempts_made(retrying))
+            return await self._off_loop(self._succeeded, plan, value, attempts_made(retrying))
         finally:
             self._retries.leave(plan)
         return await self._off_loop(self._failed, plan, failed, attempts_made(retrying))
@@ -776,7 +792,7 @@ class Session:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        self.close()
+        await self._off_loop(self.close)
 
 
 _TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})

@@ -3,23 +3,30 @@ that serves the conversation).
 
 A store keeps what a cap depends on, per conversation (``Session(session_id=...)``):
 failures of each tool, the closed tools, and the same-failure counters (this exact call
-failed the same way; how many different calls did). Every change is one atomic step (a
-Lua script in Redis), so four processes failing one tool at once close it at exactly its
-cap. The success path costs one read: is the tool closed.
+failed the same way; how many different calls did), the conversation's call numbers and
+the errors waiting for their tool's next success (so a tail is counted across workers).
+Every change is one atomic step (a Lua script in Redis), so four processes failing one
+tool at once close it at exactly its cap. A call starts with one round trip: its number,
+whether its tool is closed or has errors waiting, and its upstream's breaker.
 
-What stays in each process: pending errors and their rounds (the message list holds them:
-``Session.resume``) and tails (each worker logs the tails it sees end).
+What stays in each process: pending errors' rounds in the message list (``Session.resume``).
 """
 
 from __future__ import annotations
 
+import contextvars
+import hashlib
+import json
 import threading
 import time
 from collections import Counter
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from toolhygiene import _checks, _observe
 from toolhygiene._exceptions import StoreError, UsageError
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = [
     "BREAKER_AFTER",
@@ -27,11 +34,14 @@ __all__ = [
     "PROCESS_BREAKERS",
     "Breakers",
     "Counted",
+    "EVENT_LOOP",
     "Gate",
     "MemoryStore",
     "OnError",
     "RedisStore",
+    "Started",
     "Store",
+    "Waiting",
     "failed_after_run",
 ]
 
@@ -39,6 +49,14 @@ OnError = Literal["open", "closed"]
 
 VARIANTS = 64
 """Different arguments told apart for one failure (as ``ledger.VARIANTS``)."""
+WAITING = 1024
+"""Errors of one conversation waiting for a success at once (as ``ledger.PENDING``)."""
+
+EVENT_LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "toolhygiene_event_loop", default=None
+)
+"""The event loop of the ``acall`` whose decision runs on a worker thread: a store with an
+asyncio client runs its round trips there (``Session._off_loop`` sets it)."""
 
 
 class Counted(NamedTuple):
@@ -64,10 +82,11 @@ class Gate(NamedTuple):
     """What the shared breaker says of an upstream before a call.
 
     ``state``: ``"free"`` (no trouble known), ``"streak"`` (failing, not open yet: the call
-    runs), ``"probe"`` (open and its window passed: this caller alone tests it), ``"open"``
+    runs), ``"probe"`` (open and its window passed: this caller alone tests it; from
+    ``Store.start``, which only looks: the probe is due, ``admit`` claims it), ``"open"``
     (refused; ``wait`` s until a probe), ``"probing"`` (refused: another caller is testing
-    it); ``failing_for``: seconds since the first failure of the streak; ``failures``:
-    failed calls in the streak.
+    it, its answer due within ``wait`` s); ``failing_for``: seconds since the first failure
+    of the streak; ``failures``: failed calls in the streak.
     """
 
     state: str
@@ -79,6 +98,30 @@ class Gate(NamedTuple):
     def refused(self) -> bool:
         """The call must not run."""
         return self.state in ("open", "probing")
+
+
+class Started(NamedTuple):
+    """A call as the store started it: its number in the conversation (counted across
+    every worker), the tool's failures if it is closed (else ``None``), whether errors of
+    the tool wait for its next success, and the upstream's breaker (``None``: no upstream
+    asked)."""
+
+    number: int
+    closed: int | None
+    waiting: bool
+    gate: Gate | None
+
+
+class Waiting(NamedTuple):
+    """An error the model saw, waiting for its tool's next success: the number of the
+    call that failed, the tool, its category, fingerprint and the line the model read.
+    Its tail is the calls from it to that success (or to the conversation's end)."""
+
+    number: int
+    tool: str
+    category: str
+    fingerprint: str
+    line: str
 
 
 class _Upstream:
@@ -97,7 +140,9 @@ class Breakers:
         self._lock = threading.Lock()
         self._upstreams: dict[str, _Upstream] = {}
 
-    def admit(self, upstream: str, probe_for: float) -> Gate:
+    def admit(self, upstream: str, probe_for: float | None, *, claim: bool = True) -> Gate:
+        """The breaker's state; a due probe is claimed for ``probe_for`` seconds (``None``:
+        the window) unless ``claim`` is false (``Store.start`` only looks)."""
         now = time.time()
         with self._lock:
             found = self._upstreams.get(upstream)
@@ -110,7 +155,8 @@ class Breakers:
                 return Gate("open", failing, found.failures, found.until - now)
             if found.probe > now:
                 return Gate("probing", failing, found.failures, found.probe - now)
-            found.probe = now + probe_for
+            if claim:
+                found.probe = now + (self.window if probe_for is None else probe_for)
             return Gate("probe", failing, found.failures)
 
     def failed(self, upstream: str, retry_after: float | None) -> None:
@@ -129,8 +175,8 @@ class Breakers:
             self._upstreams.pop(upstream, None)
 
 
-# KEYS: the upstream's hash. ARGV: probe ms. Times in ms from the server's own clock, so
-# every worker reads one clock.
+# KEYS: the upstream's hash. ARGV: probe ms, '1' to claim a due probe, window ms. Times in
+# ms from the server's own clock, so every worker reads one clock.
 _ADMIT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -141,7 +187,11 @@ local untl, probe = tonumber(b[3] or '0'), tonumber(b[4] or '0')
 if untl == 0 then return {'streak', now - since, n, 0} end
 if now < untl then return {'open', now - since, n, untl - now} end
 if probe > now then return {'probing', now - since, n, probe - now} end
-redis.call('HSET', KEYS[1], 'probe', now + tonumber(ARGV[1]))
+if ARGV[2] == '1' then
+  local hold = tonumber(ARGV[1])
+  if hold < 0 then hold = tonumber(ARGV[3]) end
+  redis.call('HSET', KEYS[1], 'probe', now + hold)
+end
 return {'probe', now - since, n, 0}
 """
 
@@ -166,8 +216,17 @@ return n
 class Store(Protocol):
     """What a Session asks of a store; ``session`` is the conversation's id."""
 
-    def closed(self, session: str, tool: str) -> int | None:
-        """The tool's failures if it is closed in this conversation, else ``None``."""
+    def start(self, session: str, tool: str, *, known: int, upstream: str | None) -> Started:
+        """Start a call of ``tool``: its number in the conversation (never at or below
+        ``known``, the calls the caller has seen), whether the tool is closed or has errors
+        waiting, and, for a tool with an ``upstream``, what its breaker says (only
+        looking: a due probe is claimed with ``admit``). One round trip."""
+
+    def admit(self, upstream: str, probe_for: float | None) -> Gate:
+        """Whether a call to ``upstream`` may run, for every conversation sharing the
+        store; a caller let through to probe an open upstream holds the probe for
+        ``probe_for`` seconds (``None``: the breaker's window), the longest the probe can
+        take to answer."""
 
     def failed(
         self, session: str, tool: str, fingerprint: str, call: str, *, cap: int | None, known: int
@@ -177,13 +236,17 @@ class Store(Protocol):
         already; the count never goes below it (a Redis restarted without its data, or
         failures counted in memory while it was away)."""
 
+    def wait(self, session: str, error: Waiting) -> None:
+        """``error`` waits for its tool's next success, in whichever worker it lands."""
+
+    def recovered(self, session: str, tool: str) -> list[Waiting]:
+        """A call of ``tool`` succeeded: its waiting errors, taken off (each is told once)."""
+
+    def ended(self, session: str) -> tuple[int, list[Waiting]]:
+        """The conversation ended: its calls so far and the errors still waiting, taken off."""
+
     def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
         """Failures per tool and the closed tools of a conversation."""
-
-    def admit(self, upstream: str, probe_for: float) -> Gate:
-        """Whether a call to ``upstream`` may run, for every conversation sharing the
-        store; a caller let through to probe an open upstream holds the probe for
-        ``probe_for`` seconds."""
 
     def upstream_failed(self, upstream: str, retry_after: float | None) -> None:
         """A call to ``upstream`` failed transiently (connectivity, 5xx, 429)."""
@@ -193,13 +256,15 @@ class Store(Protocol):
 
 
 class _Conversation:
-    __slots__ = ("closed", "expires", "failures", "repeats", "variants")
+    __slots__ = ("calls", "closed", "expires", "failures", "repeats", "variants", "waiting")
 
     def __init__(self) -> None:
+        self.calls = 0
         self.failures: Counter[str] = Counter()
         self.closed: dict[str, int] = {}
         self.repeats: Counter[tuple[str, str, str]] = Counter()
         self.variants: dict[tuple[str, str], set[str]] = {}
+        self.waiting: list[Waiting] = []
         self.expires = 0.0
 
 
@@ -239,9 +304,14 @@ class MemoryStore:
         found.expires = now + self.ttl
         return found
 
-    def closed(self, session: str, tool: str) -> int | None:
+    def start(self, session: str, tool: str, *, known: int, upstream: str | None) -> Started:
         with self._lock:
-            return self._get(session).closed.get(tool)
+            conversation = self._get(session)
+            conversation.calls = max(conversation.calls, known) + 1
+            waiting = any(w.tool == tool for w in conversation.waiting)
+            number, closed = conversation.calls, conversation.closed.get(tool)
+        gate = None if upstream is None else self.breakers.admit(upstream, None, claim=False)
+        return Started(number, closed, waiting, gate)
 
     def failed(
         self, session: str, tool: str, fingerprint: str, call: str, *, cap: int | None, known: int
@@ -260,12 +330,32 @@ class MemoryStore:
             repeats = conversation.repeats[(tool, fingerprint, call)]
             return Counted(count, repeats, len(variants), closes)
 
+    def wait(self, session: str, error: Waiting) -> None:
+        with self._lock:
+            waiting = self._get(session).waiting
+            if len(waiting) < WAITING:
+                waiting.append(error)
+
+    def recovered(self, session: str, tool: str) -> list[Waiting]:
+        with self._lock:
+            conversation = self._get(session)
+            found = [w for w in conversation.waiting if w.tool == tool]
+            if found:
+                conversation.waiting = [w for w in conversation.waiting if w.tool != tool]
+            return found
+
+    def ended(self, session: str) -> tuple[int, list[Waiting]]:
+        with self._lock:
+            conversation = self._get(session)
+            found, conversation.waiting = conversation.waiting, []
+            return conversation.calls, found
+
     def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
         with self._lock:
             found = self._get(session)
             return dict(found.failures), set(found.closed)
 
-    def admit(self, upstream: str, probe_for: float) -> Gate:
+    def admit(self, upstream: str, probe_for: float | None) -> Gate:
         return self.breakers.admit(upstream, probe_for)
 
     def upstream_failed(self, upstream: str, retry_after: float | None) -> None:
@@ -274,6 +364,19 @@ class MemoryStore:
     def upstream_ok(self, upstream: str) -> None:
         self.breakers.ok(upstream)
 
+
+# KEYS: calls, closed, waiting tools (one conversation's). ARGV: tool, known calls, ttl s.
+_START = """
+local n = redis.call('INCR', KEYS[1])
+if n <= tonumber(ARGV[2]) then
+  n = tonumber(ARGV[2]) + 1
+  redis.call('SET', KEYS[1], n)
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+local closed = redis.call('HGET', KEYS[2], ARGV[1]) or -1
+local waiting = redis.call('HGET', KEYS[3], ARGV[1]) or 0
+return {n, tonumber(closed), tonumber(waiting)}
+"""
 
 # KEYS: failures, closed, repeats, variants (one conversation's, one hash slot).
 # ARGV: tool, repeat key, call, cap ('' for none), variants limit, ttl seconds, known.
@@ -297,22 +400,80 @@ for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[6]) end
 return {n, r, v, closes}
 """
 
-_UNSET: Any = object()
+# KEYS: waiting (call number -> JSON), waiting tools (tool -> errors waiting).
+# ARGV: number, tool, the error as JSON, the most at once, ttl s.
+_WAIT = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[3]) == 1 then
+  redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+end
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+"""
+
+# KEYS: waiting, waiting tools. ARGV: tool. The tool's waiting errors, taken off.
+_RECOVERED = """
+local found = {}
+if not redis.call('HGET', KEYS[2], ARGV[1]) then return found end
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if cjson.decode(all[i + 1])[2] == ARGV[1] then
+    table.insert(found, all[i + 1])
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return found
+"""
+
+# KEYS: calls, waiting, waiting tools. The calls so far and every waiting error, taken off.
+_ENDED = """
+local calls = tonumber(redis.call('GET', KEYS[1]) or '0')
+local found = redis.call('HVALS', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[3])
+return {calls, found}
+"""
+
+_SCRIPTS = {
+    text: hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+    for text in (_START, _ADMIT, _FAILED, _WAIT, _RECOVERED, _ENDED, _UPSTREAM_FAILED)
+}
+
+_Command = tuple[Any, ...]
+"""One command of a pipeline: its words (``EVALSHA`` of a script, by ``_script``)."""
+
+
+def _script(text: str, keys: list[str], arguments: list[Any]) -> _Command:
+    return ("EVALSHA", _SCRIPTS[text], len(keys), *keys, *arguments)
+
+
+def _script_of(command: _Command) -> str | None:
+    if command[0] != "EVALSHA":
+        return None
+    return next(text for text, sha in _SCRIPTS.items() if sha == command[1])
+
+
+_ASYNC_ONLY = (
+    "this RedisStore has a redis.asyncio client: use acall/ahandle and async with, or "
+    "give sync call/handle a store with a redis.Redis client"
+)
 
 
 class RedisStore:
     """Counts in Redis, shared by every worker serving a conversation.
 
     Args:
-        client: a sync ``redis.Redis`` client whose ``socket_timeout`` and
-            ``socket_connect_timeout`` are set (a client without them could hang the
-            agent loop when Redis stops answering: ``UsageError``; so is a
-            ``redis.asyncio`` client: ``acall`` runs the sync client off the event
-            loop); or ``url=``.
-        url: ``redis://host:port/db``: a client is made with ``timeout`` as both.
+        client: a ``redis.Redis`` client, or a ``redis.asyncio.Redis`` one for Sessions
+            used with ``acall``/``ahandle`` only (sync ``call``/``handle`` on such a store
+            is a ``UsageError``: its round trips run on the event loop of the ``acall``);
+            either with ``socket_timeout`` and ``socket_connect_timeout`` set (a client
+            without them could hang the agent loop when Redis stops answering:
+            ``UsageError``); or ``url=``.
+        url: ``redis://host:port/db``: a sync client is made with ``timeout`` as both.
         prefix: the start of every key (``{prefix}{conv-42}:failures``: the id in braces
             keeps one conversation's keys in one cluster slot).
-        ttl: seconds every key lives after the conversation's last failure.
+        ttl: seconds every key lives after the conversation's last write.
         on_error: when Redis fails (unreachable, too slow, or any error reply: READONLY,
             OOM, NOPERM) before a call runs: ``"open"`` (counts go to an in-memory store
             in this process, with a ``store.unavailable`` warning event; Redis is tried
@@ -357,7 +518,6 @@ class RedisStore:
             client = redis.Redis.from_url(
                 url, socket_timeout=timeout, socket_connect_timeout=timeout
             )
-        _refuse_asyncio(client)
         settings = client.connection_pool.connection_kwargs
         for name in ("socket_timeout", "socket_connect_timeout"):
             if settings.get(name) is None:
@@ -366,6 +526,10 @@ class RedisStore:
                     f"hang the agent loop. Make it with {name}=0.5 (seconds), or pass url="
                 )
         self.client = client
+        self.asynchronous = _is_asyncio(client)
+        # The longest an asyncio round trip may take before it counts as Redis failing
+        # (the client's own timeouts should end it first: connect, a NOSCRIPT reload).
+        self._deadline = settings["socket_connect_timeout"] + 3 * settings["socket_timeout"]
         self.prefix = prefix
         self.ttl = ttl
         self.on_error: OnError = on_error
@@ -375,15 +539,76 @@ class RedisStore:
         )
         self.breaker_after = breaker_after
         self.breaker_window = float(breaker_window)
-        self._script = client.register_script(_FAILED)
-        self._admit = client.register_script(_ADMIT)
-        self._upstream_failed = client.register_script(_UPSTREAM_FAILED)
         self._down_until = 0.0
         self._lock = threading.Lock()
 
     def key(self, session: str, what: str) -> str:
         """The Redis key of one conversation's record ``what``."""
         return f"{self.prefix}{{{session}}}:{what}"
+
+    def _upstream_key(self, upstream: str) -> str:
+        return f"{self.prefix}upstream:{{{upstream}}}"
+
+    # -- one round trip, sync or asyncio ------------------------------------------------
+
+    def _send(self, commands: list[_Command]) -> list[Any]:
+        """The replies of ``commands``, sent as one pipeline (one round trip; a script
+        Redis does not hold yet is loaded and its command sent again). An asyncio client
+        sends them on the event loop of the ``acall`` this decision serves."""
+        if not self.asynchronous:
+            return self._settle(commands, self._pipeline(commands))
+        import asyncio
+        import concurrent.futures
+
+        loop = EVENT_LOOP.get()
+        if loop is None:
+            raise UsageError(_ASYNC_ONLY)
+        future = asyncio.run_coroutine_threadsafe(self._asend(commands), loop)
+        try:
+            return future.result(timeout=self._deadline)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            import redis
+
+            raise redis.exceptions.TimeoutError(
+                f"no answer from Redis within {self._deadline:g} s"
+            ) from None
+
+    def _pipeline(self, commands: list[_Command]) -> list[Any]:
+        with self.client.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            replies: list[Any] = pipe.execute(raise_on_error=False)
+        return replies
+
+    async def _asend(self, commands: list[_Command]) -> list[Any]:
+        """``_send`` on the event loop, with the asyncio client."""
+        replies = await self._apipeline(commands)
+        missing, again = _missing_scripts(commands, replies)
+        for text in missing:
+            await self.client.script_load(text)
+        if again:
+            sent = await self._apipeline([commands[i] for i in again])
+            for i, reply in zip(again, sent, strict=True):
+                replies[i] = reply
+        return _raised(replies)
+
+    async def _apipeline(self, commands: list[_Command]) -> list[Any]:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
+
+    def _settle(self, commands: list[_Command], replies: list[Any]) -> list[Any]:
+        missing, again = _missing_scripts(commands, replies)
+        for text in missing:
+            self.client.script_load(text)
+        if again:
+            sent = self._pipeline([commands[i] for i in again])
+            for i, reply in zip(again, sent, strict=True):
+                replies[i] = reply
+        return _raised(replies)
 
     def _redis(self, session: str, do: Any, fallback: Any, *, ran: bool = False) -> Any:
         """``do()`` against Redis; when Redis fails (any redis-py error: unreachable, too
@@ -394,6 +619,8 @@ class RedisStore:
         the warning event says the call ran."""
         import redis
 
+        if self.asynchronous and EVENT_LOOP.get() is None:
+            raise UsageError(_ASYNC_ONLY)  # before anything runs, whatever on_error says
         if (self.on_error == "open" or ran) and time.monotonic() < self._down_until:
             return fallback()
         try:
@@ -416,12 +643,39 @@ class RedisStore:
             return fallback()
         return result
 
-    def closed(self, session: str, tool: str) -> int | None:
-        def read() -> int | None:
-            found = self.client.hget(self.key(session, "closed"), tool)
-            return None if found is None else int(found)
+    # -- the Store protocol -------------------------------------------------------------
 
-        result: int | None = self._redis(session, read, lambda: self.fallback.closed(session, tool))
+    def start(self, session: str, tool: str, *, known: int, upstream: str | None) -> Started:
+        keys = [self.key(session, what) for what in ("calls", "closed", "waiting:tools")]
+        commands = [_script(_START, keys, [tool, known, self.ttl])]
+        if upstream is not None:
+            commands.append(self._admit_command(upstream, None, claim=False))
+
+        def ask() -> Started:
+            replies = self._send(commands)
+            number, closed, waiting = replies[0]
+            gate = _gate(replies[1]) if upstream is not None else None
+            return Started(int(number), None if int(closed) < 0 else int(closed), waiting > 0, gate)
+
+        result: Started = self._redis(
+            session,
+            ask,
+            lambda: self.fallback.start(session, tool, known=known, upstream=upstream),
+        )
+        return result
+
+    def _admit_command(self, upstream: str, probe_for: float | None, *, claim: bool) -> _Command:
+        hold = -1 if probe_for is None else int(probe_for * 1000)
+        arguments = [hold, "1" if claim else "0", int(self.breaker_window * 1000)]
+        return _script(_ADMIT, [self._upstream_key(upstream)], arguments)
+
+    def admit(self, upstream: str, probe_for: float | None) -> Gate:
+        command = self._admit_command(upstream, probe_for, claim=True)
+        result: Gate = self._redis(
+            upstream,
+            lambda: _gate(self._send([command])[0]),
+            lambda: self.fallback.admit(upstream, probe_for),
+        )
         return result
 
     def failed(
@@ -439,7 +693,7 @@ class RedisStore:
         ]  # fmt: skip
 
         def count() -> Counted:
-            n, r, v, closes = self._script(keys=keys, args=arguments)
+            n, r, v, closes = self._send([_script(_FAILED, keys, arguments)])[0]
             return Counted(int(n), int(r), int(v), bool(closes))
 
         result: Counted = self._redis(
@@ -450,14 +704,51 @@ class RedisStore:
         )
         return result
 
+    def _waiting_keys(self, session: str) -> list[str]:
+        return [self.key(session, "waiting"), self.key(session, "waiting:tools")]
+
+    def wait(self, session: str, error: Waiting) -> None:
+        arguments = [error.number, error.tool, json.dumps(list(error)), WAITING, self.ttl]
+        command = _script(_WAIT, self._waiting_keys(session), arguments)
+        self._redis(
+            session,
+            lambda: self._send([command]),
+            lambda: self.fallback.wait(session, error),
+            ran=True,
+        )
+
+    def recovered(self, session: str, tool: str) -> list[Waiting]:
+        command = _script(_RECOVERED, self._waiting_keys(session), [tool])
+        result: list[Waiting] = self._redis(
+            session,
+            lambda: _waiting(self._send([command])[0]),
+            lambda: self.fallback.recovered(session, tool),
+            ran=True,
+        )
+        return result
+
+    def ended(self, session: str) -> tuple[int, list[Waiting]]:
+        command = _script(_ENDED, [self.key(session, "calls"), *self._waiting_keys(session)], [])
+
+        def end() -> tuple[int, list[Waiting]]:
+            calls, found = self._send([command])[0]
+            return int(calls), _waiting(found)
+
+        result: tuple[int, list[Waiting]] = self._redis(
+            session, end, lambda: self.fallback.ended(session), ran=True
+        )
+        return result
+
     def counts(self, session: str) -> tuple[dict[str, int], set[str]]:
+        commands: list[_Command] = [
+            ("HGETALL", self.key(session, "failures")),
+            ("HKEYS", self.key(session, "closed")),
+        ]
+
         def read() -> tuple[dict[str, int], set[str]]:
-            with self.client.pipeline(transaction=False) as pipe:
-                pipe.hgetall(self.key(session, "failures"))
-                pipe.hkeys(self.key(session, "closed"))
-                failures, closed = pipe.execute()
+            failures, closed = self._send(commands)
             return (
-                {_text(k): int(v) for k, v in failures.items()},
+                {_text(k): int(v) for k, v in _pairs(failures).items()},
                 {_text(k) for k in closed},
             )
 
@@ -466,35 +757,71 @@ class RedisStore:
         )
         return result
 
-    def admit(self, upstream: str, probe_for: float) -> Gate:
-        key = f"{self.prefix}upstream:{{{upstream}}}"
-
-        def ask() -> Gate:
-            state, failing, n, wait = self._admit(keys=[key], args=[int(probe_for * 1000)])
-            return Gate(_text(state), int(failing) / 1000, int(n), int(wait) / 1000)
-
-        result: Gate = self._redis(upstream, ask, lambda: self.fallback.admit(upstream, probe_for))
-        return result
-
     def upstream_failed(self, upstream: str, retry_after: float | None) -> None:
-        key = f"{self.prefix}upstream:{{{upstream}}}"
         wait = "" if retry_after is None else int(retry_after * 1000)
         arguments = [self.breaker_after, int(self.breaker_window * 1000), wait, self.ttl]
+        command = _script(_UPSTREAM_FAILED, [self._upstream_key(upstream)], arguments)
         self._redis(
             upstream,
-            lambda: self._upstream_failed(keys=[key], args=arguments),
+            lambda: self._send([command]),
             lambda: self.fallback.upstream_failed(upstream, retry_after),
             ran=True,
         )
 
     def upstream_ok(self, upstream: str) -> None:
-        key = f"{self.prefix}upstream:{{{upstream}}}"
+        command: _Command = ("DEL", self._upstream_key(upstream))
         self._redis(
             upstream,
-            lambda: self.client.delete(key),
+            lambda: self._send([command]),
             lambda: self.fallback.upstream_ok(upstream),
             ran=True,
         )
+
+
+def _is_no_script(reply: Any) -> bool:
+    import redis
+
+    return isinstance(reply, redis.exceptions.NoScriptError)
+
+
+def _missing_scripts(commands: list[_Command], replies: list[Any]) -> tuple[set[str], list[int]]:
+    """The scripts Redis answered NOSCRIPT for (a new or restarted Redis), and the
+    commands to send again once they are loaded."""
+    found, again = set(), []
+    for i, (command, reply) in enumerate(zip(commands, replies, strict=True)):
+        text = _script_of(command)
+        if text is not None and _is_no_script(reply):
+            found.add(text)
+            again.append(i)
+    return found, again
+
+
+def _raised(replies: list[Any]) -> list[Any]:
+    """The replies, or the first error reply raised (every one goes through ``on_error``)."""
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    return replies
+
+
+def _gate(reply: list[Any]) -> Gate:
+    state, failing, n, wait = reply
+    return Gate(_text(state), int(failing) / 1000, int(n), int(wait) / 1000)
+
+
+def _waiting(replies: list[Any]) -> list[Waiting]:
+    found = []
+    for reply in replies:
+        number, tool, category, fingerprint, line = json.loads(reply)
+        found.append(Waiting(int(number), tool, category, fingerprint, line))
+    return found
+
+
+def _pairs(reply: Any) -> dict[Any, Any]:
+    """A hash as a dict: redis-py's reply to ``HGETALL`` through ``execute_command``."""
+    if isinstance(reply, dict):
+        return reply
+    return dict(zip(reply[::2], reply[1::2], strict=True))
 
 
 def failed_after_run(session: str, tool: str | None, exc: Exception) -> None:
@@ -510,17 +837,11 @@ def failed_after_run(session: str, tool: str | None, exc: Exception) -> None:
     _observe.emit(_observe.Event("store.unavailable", session, tool, None, fields, exc=exc))
 
 
-def _refuse_asyncio(client: Any) -> None:
-    """A ``redis.asyncio`` client cannot serve the store's sync calls (its commands are
-    coroutines): refused with the fix."""
+def _is_asyncio(client: Any) -> bool:
+    """A ``redis.asyncio`` client: its commands are coroutines."""
     import inspect
 
-    if inspect.iscoroutinefunction(getattr(client, "execute_command", None)):
-        raise UsageError(
-            "RedisStore needs a sync redis.Redis client, got a redis.asyncio one: "
-            "Session.acall already runs the store's calls off the event loop. Pass "
-            "redis.Redis(host=..., socket_timeout=0.5, socket_connect_timeout=0.5) or url="
-        )
+    return inspect.iscoroutinefunction(getattr(client, "execute_command", None))
 
 
 def _text(value: bytes | str) -> str:
