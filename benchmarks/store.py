@@ -1,8 +1,10 @@
 """What sharing state costs, and what it saves.
 
 1. A successful ``Session.call`` with no store, with ``MemoryStore`` and with
-   ``RedisStore`` on a redis-server on 127.0.0.1 (started here, on a free port): time per
-   call, and Redis commands per call (``INFO stats``; target: at most one round trip).
+   ``RedisStore`` on a redis-server on 127.0.0.1 (started here, on a free port), for a
+   tool without and with ``upstream=``, and ``acall`` with a sync and a ``redis.asyncio``
+   client: time per call, its ratio to no store (same run), and round trips per call
+   (writes to Redis's socket, counted in redis-py's connections; target: at most one).
 2. 1,000 conversations in each of 4 worker processes, each conversation calling a tool
    whose upstream is down (a real refused connection on 127.0.0.1) twice, with the
    default local retries: total connection attempts to the upstream, each Session alone
@@ -13,6 +15,7 @@ Needs ``redis-server`` on PATH and redis-py (``pip install toolhygiene[redis]``)
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import shutil
 import socket
@@ -24,6 +27,9 @@ import timeit
 from typing import Any
 
 import redis
+import redis.asyncio
+import redis.asyncio.connection
+import redis.connection
 
 import toolhygiene as th
 from toolhygiene.testing import closed_port, instant_retries
@@ -66,34 +72,104 @@ def _answers(client: Any) -> bool:
         return False
 
 
-def per_call(session: th.Session, number: int = 5_000) -> float:
+def per_call(session: th.Session, name: str = "get_order", number: int = 5_000) -> float:
     args = {"order_id": "ORD-1"}
-    return min(timeit.repeat(lambda: session.call("get_order", args), number=number,
+    return min(timeit.repeat(lambda: session.call(name, args), number=number,
                              repeat=5)) / number
 
 
-def commands(client: Any) -> int:
-    return int(client.info("stats")["total_commands_processed"])
+def per_acall(session: th.Session, number: int = 2_000) -> float:
+    args = {"order_id": "ORD-1"}
+
+    async def calls() -> float:
+        best = float("inf")
+        for _ in range(5):
+            started = time.perf_counter()
+            for _ in range(number):
+                await session.acall("get_order", args)
+            best = min(best, time.perf_counter() - started)
+        return best / number
+
+    return asyncio.run(calls())
+
+
+TRIPS = [0]
+"""Round trips: one per write of commands to a Redis socket (a pipeline is one)."""
+
+
+def _counted(send: Any) -> Any:
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        TRIPS[0] += 1
+        return send(self, *args, **kwargs)
+
+    return counting
+
+
+def _acounted(send: Any) -> Any:
+    async def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        TRIPS[0] += 1
+        return await send(self, *args, **kwargs)
+
+    return counting
+
+
+redis.connection.AbstractConnection.send_packed_command = _counted(  # type: ignore[method-assign]
+    redis.connection.AbstractConnection.send_packed_command)
+redis.asyncio.connection.AbstractConnection.send_packed_command = _acounted(  # type: ignore[method-assign]
+    redis.asyncio.connection.AbstractConnection.send_packed_command)
+
+
+def trips(call: Any, number: int = 1_000) -> float:
+    call()  # scripts loaded, connection made
+    before = TRIPS[0]
+    for _ in range(number):
+        call()
+    return (TRIPS[0] - before) / number
 
 
 def success_path(url: str) -> None:
     tool = th.tool(get_order)
-    alone = per_call(th.Session([tool]))
-    memory = per_call(th.Session([tool], store=th.MemoryStore(), session_id="c"))
-    store = th.RedisStore(url=url)
-    shared = th.Session([tool], store=store, session_id="c")
-    through_redis = per_call(shared)
-    client = redis.Redis.from_url(url, socket_timeout=1)
-    before = commands(client)
-    for _ in range(1_000):
-        shared.call("get_order", {"order_id": "ORD-1"})
-    sent = (commands(client) - before - 1) / 1_000  # minus the INFO itself
-    print("successful call                 per call   vs no store")
-    print(f"  no store                     {alone * 1e6:7.1f} us       1.00")
-    print(f"  MemoryStore                  {memory * 1e6:7.1f} us   {memory / alone:8.2f}")
-    print(f"  RedisStore (127.0.0.1)       {through_redis * 1e6:7.1f} us   "
-          f"{through_redis / alone:8.2f}")
-    print(f"  Redis commands per call      {sent:7.2f}      (target <= 1)")
+    upstream = th.tool(name="get_order_upstream", upstream="orders service")(get_order)
+    tools = [tool, upstream]
+    alone = per_call(th.Session(tools))
+    memory = per_call(th.Session(tools, store=th.MemoryStore(), session_id="c"))
+    shared = th.Session(tools, store=th.RedisStore(url=url), session_id="c")
+    args = {"order_id": "ORD-1"}
+    rows = [
+        ("no store", alone, 0.0),
+        ("MemoryStore", memory, 0.0),
+        ("RedisStore (127.0.0.1)", per_call(shared),
+         trips(lambda: shared.call("get_order", args))),
+        ("  tool with upstream=", per_call(shared, "get_order_upstream"),
+         trips(lambda: shared.call("get_order_upstream", args))),
+    ]
+    print("successful call                 per call   vs no store   round trips")
+    for label, took, sent in rows:
+        print(f"  {label:27} {took * 1e6:7.1f} us   {took / alone:8.2f}      {sent:5.2f}")
+    async_alone = per_acall(th.Session(tools))
+    async_sync = per_acall(th.Session(tools, store=th.RedisStore(url=url), session_id="d"))
+
+    def asyncio_client() -> th.Session:
+        client = redis.asyncio.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        return th.Session(tools, store=th.RedisStore(client), session_id="e")
+
+    async_async = per_acall(asyncio_client())
+
+    async def acalls(number: int = 1_000) -> float:
+        session = asyncio_client()
+        await session.acall("get_order", args)
+        before = TRIPS[0]
+        for _ in range(number):
+            await session.acall("get_order", args)
+        return (TRIPS[0] - before) / number
+
+    async_trips = asyncio.run(acalls())
+    print("acall")
+    print(f"  {'no store':27} {async_alone * 1e6:7.1f} us       1.00")
+    print(f"  {'RedisStore, redis.Redis':27} {async_sync * 1e6:7.1f} us   "
+          f"{async_sync / async_alone:8.2f}")
+    print(f"  {'RedisStore, redis.asyncio':27} {async_async * 1e6:7.1f} us   "
+          f"{async_async / async_alone:8.2f}      {async_trips:5.2f}")
 
 
 def conversations(url: str | None, port: int, shared: bool, out: Any) -> None:

@@ -159,3 +159,50 @@ def test_a_redis_breaker_lets_one_probe_through_after_its_window(redis_url: str)
     store.upstream_ok("inventory service")
     here = th.Session([_inventory()], store=store, session_id="b")
     assert here.call("check_stock", {"sku": "A"}).attempts == 1
+
+
+def test_while_one_caller_probes_the_wait_told_is_until_its_answer_is_due() -> None:
+    """The probe is one attempt (no local retries), held for the tool's timeout: another
+    caller meanwhile is told to retry after what is left of it, not the retry budget."""
+    store = th.MemoryStore(breaker_after=1, breaker_window=0.05)
+    th.Session([_inventory(closed_port())], store=store, session_id="a").call(
+        "check_stock", {"sku": "A"})
+    time.sleep(0.1)  # the window passes
+    gate = threading.Event()
+
+    @th.tool(upstream="inventory service", retries=3, timeout=4)
+    def check_stock(sku: str) -> int:
+        """Units in stock.
+
+        Args:
+            sku: the item.
+        """
+        gate.wait(30)
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    probe = th.Session([check_stock], store=store, session_id="b", retry_budget=120)
+    result: list[th.Outcome] = []
+    runner = threading.Thread(target=lambda: result.append(probe.call("check_stock", {"sku": "A"})))
+    runner.start()
+    other = th.Session([check_stock], store=store, session_id="c", retry_budget=120)
+    while True:  # until the probe holds the upstream
+        refused = other.call("check_stock", {"sku": "B"})
+        if "another call is testing whether it is back" in refused.content:
+            break
+    gate.set()
+    runner.join(30)
+    assert refused.failure is not None and refused.failure.retry_after is not None
+    assert 0 < refused.failure.retry_after <= 4  # the probe's timeout, not the 120 s budget
+    assert "Transient: retry after " in refused.content
+    assert result[0].attempts == 1  # the probe made one attempt: no local retries
+    reopened = other.call("check_stock", {"sku": "C"})
+    assert reopened.attempts == 0 and "2 calls in a row" in reopened.content
+
+
+def test_a_redis_probe_is_held_for_what_it_asked(redis_url: str) -> None:
+    store = th.RedisStore(url=redis_url, breaker_after=5, breaker_window=600)
+    store.upstream_failed("search api", retry_after=0.001)  # a 429: open for 1 ms only
+    time.sleep(0.05)
+    assert store.admit("search api", 2.5).state == "probe"
+    probing = store.admit("search api", 2.5)
+    assert probing.state == "probing" and 2.0 < probing.wait <= 2.5

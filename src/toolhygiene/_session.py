@@ -244,7 +244,8 @@ class Session:
             return self._failed(Plan(found, {}, arguments, index, call_id), exc, attempts=0)
         if upstream is not None and gate is not None:
             if gate.state == "probe":  # due: claimed by one caller, for one attempt
-                gate = self._breakers.admit(upstream, found.timeout)
+                hold = min(found.timeout or self.retry_budget, self.retry_budget)
+                gate = self._breakers.admit(upstream, hold)
             refused = self._admit(upstream, gate, name, index, call_id)
             if refused is not None:
                 return refused
@@ -256,8 +257,9 @@ class Session:
     ) -> Outcome | None:
         """What the shared breaker of ``upstream`` said; the refusal the model sees when it
         is open (nothing runs, nothing counts against the cap), else ``None``. A probe is
-        one attempt, held for the tool's timeout (or the breaker's window): the wait told
-        while another caller probes is the time left until its answer is due."""
+        one attempt, held for as long as it may take (the tool's timeout within the retry
+        budget): the wait told while another caller probes is the time left until its
+        answer is due."""
         if not gate.refused:
             if gate.state != "free":
                 with self._lock:
