@@ -87,3 +87,19 @@ def encodes(value: Any) -> bool:
 
     json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
     return True
+
+
+def failing_inventory() -> Any:
+    """A tool that fails the same way every call (not found, not retryable), closed after
+    3 failures: the stores' tests count it across Sessions."""
+
+    @th.tool(max_failures=3)
+    def inventory(sku: str) -> str:
+        """Check stock.
+
+        Args:
+            sku: the item.
+        """
+        raise th.ToolError(f"no item {sku} is listed", retryable=False, category="not_found")
+
+    return inventory

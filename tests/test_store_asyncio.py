@@ -13,20 +13,8 @@ import redis
 import redis.asyncio
 
 import toolhygiene as th
+from helpers import failing_inventory
 from toolhygiene.testing import capture
-
-
-def _failing() -> Any:
-    @th.tool(max_failures=3)
-    def inventory(sku: str) -> str:
-        """Check stock.
-
-        Args:
-            sku: the item.
-        """
-        raise th.ToolError(f"no item {sku} is listed", retryable=False, category="not_found")
-
-    return inventory
 
 
 def _store(url: str, **options: Any) -> th.RedisStore:
@@ -36,8 +24,8 @@ def _store(url: str, **options: Any) -> th.RedisStore:
 
 async def test_acall_counts_in_redis_with_the_prefix_and_a_ttl(redis_url: str) -> None:
     store = _store(redis_url, prefix="app:", ttl=600)
-    one = th.Session([_failing()], store=store, session_id="conv-a")
-    two = th.Session([_failing()], store=store, session_id="conv-a")
+    one = th.Session([failing_inventory()], store=store, session_id="conv-a")
+    two = th.Session([failing_inventory()], store=store, session_id="conv-a")
     first = await one.acall("inventory", {"sku": "A"})
     second = await two.acall("inventory", {"sku": "A"})
     assert first.failure is not None and second.failure is not None
@@ -51,7 +39,7 @@ async def test_acall_counts_in_redis_with_the_prefix_and_a_ttl(redis_url: str) -
 
 
 async def _worker(url: str, calls: int, start: asyncio.Event) -> list[tuple[int, int, bool, str]]:
-    session = th.Session([_failing()], store=_store(url), session_id="conv-42")
+    session = th.Session([failing_inventory()], store=_store(url), session_id="conv-42")
     await start.wait()
     seen: list[tuple[int, int, bool, str]] = []
     for n in range(calls):
@@ -77,7 +65,7 @@ async def test_four_asyncio_sessions_on_one_conversation_hold_the_cap_exactly(
     assert all(closes == (count >= 3) for attempts, count, closes, _ in seen if attempts)
     refused = [row for row in seen if not row[0]]
     assert len(refused) == 20 - len(ran) and all(r[3] == "closed" for r in refused)
-    later = th.Session([_failing()], store=_store(redis_url), session_id="conv-42")
+    later = th.Session([failing_inventory()], store=_store(redis_url), session_id="conv-42")
     assert (await later.acall("inventory", {"sku": "X"})).attempts == 0
 
 
@@ -106,7 +94,7 @@ async def test_a_stopped_redis_behaves_as_with_a_sync_client(
     redis_server: Any, redis_url: str, on_error: Any
 ) -> None:
     store = _store(redis_url, on_error=on_error, retry_after=0.0)
-    session = th.Session([_failing()], store=store, session_id="conv-d", max_failures=9)
+    session = th.Session([failing_inventory()], store=store, session_id="conv-d", max_failures=9)
     assert (await session.acall("inventory", {"sku": "A"})).failure.count == 1  # type: ignore[union-attr]
     redis_server.stop()
     try:
@@ -143,7 +131,7 @@ async def test_async_with_tells_tails_through_the_asyncio_client(
 
     with capture() as seen:
         async with th.Session(
-            [_failing(), ping], store=_store(redis_url), session_id="conv-t"
+            [failing_inventory(), ping], store=_store(redis_url), session_id="conv-t"
         ) as session:
             await session.acall("inventory", {"sku": "A"})
             await session.acall("ping", {})

@@ -10,33 +10,21 @@ import pytest
 import redis
 
 import toolhygiene as th
+from helpers import failing_inventory
 from toolhygiene.testing import capture
-
-
-def _failing() -> Any:
-    @th.tool(max_failures=3)
-    def inventory(sku: str) -> str:
-        """Check stock.
-
-        Args:
-            sku: the item.
-        """
-        raise th.ToolError(f"no item {sku} is listed", retryable=False, category="not_found")
-
-    return inventory
 
 
 def test_a_store_needs_the_conversation_id() -> None:
     with pytest.raises(th.UsageError, match="session_id"):
-        th.Session([_failing()], store=th.MemoryStore())
+        th.Session([failing_inventory()], store=th.MemoryStore())
 
 
 def test_sessions_sharing_a_memory_store_share_one_cap() -> None:
     """Two Sessions of one conversation (two requests on one worker) count together: the
     third failure, whichever Session sees it, closes the tool for both."""
     store = th.MemoryStore()
-    first = th.Session([_failing()], store=store, session_id="conv-42")
-    second = th.Session([_failing()], store=store, session_id="conv-42")
+    first = th.Session([failing_inventory()], store=store, session_id="conv-42")
+    second = th.Session([failing_inventory()], store=store, session_id="conv-42")
     counts = [
         s.call("inventory", {"sku": f"A{n}"}).failure for n, s in enumerate([first, second, first])
     ]
@@ -44,14 +32,14 @@ def test_sessions_sharing_a_memory_store_share_one_cap() -> None:
     assert counts[2] is not None and counts[2].closes
     refused = second.call("inventory", {"sku": "B"})
     assert refused.attempts == 0 and "unavailable" in refused.content
-    other = th.Session([_failing()], store=store, session_id="conv-43")
+    other = th.Session([failing_inventory()], store=store, session_id="conv-43")
     assert other.call("inventory", {"sku": "B"}).attempts == 1
 
 
 def test_the_same_call_is_told_as_repeated_across_sessions() -> None:
     store = th.MemoryStore()
-    one = th.Session([_failing()], store=store, session_id="c", max_failures=5)
-    two = th.Session([_failing()], store=store, session_id="c", max_failures=5)
+    one = th.Session([failing_inventory()], store=store, session_id="c", max_failures=5)
+    two = th.Session([failing_inventory()], store=store, session_id="c", max_failures=5)
     one.call("inventory", {"sku": "A"})
     again = two.call("inventory", {"sku": "A"})
     assert again.failure is not None and again.failure.status == "repeated"
@@ -67,7 +55,7 @@ def test_a_redis_client_without_socket_timeouts_is_refused(redis_url: str) -> No
 
 def test_every_key_has_the_prefix_and_a_ttl(redis_url: str) -> None:
     store = th.RedisStore(url=redis_url, prefix="app:th:", ttl=600)
-    session = th.Session([_failing()], store=store, session_id="conv-42")
+    session = th.Session([failing_inventory()], store=store, session_id="conv-42")
     for n in range(4):
         session.call("inventory", {"sku": f"A{n}"})
     client = redis.Redis.from_url(redis_url, decode_responses=True)
@@ -78,7 +66,7 @@ def test_every_key_has_the_prefix_and_a_ttl(redis_url: str) -> None:
 
 def _worker(url: str, start: Any, calls: int, out: Any) -> None:
     store = th.RedisStore(url=url)
-    session = th.Session([_failing()], store=store, session_id="conv-42")
+    session = th.Session([failing_inventory()], store=store, session_id="conv-42")
     start.wait()
     seen = []
     for n in range(calls):
@@ -108,7 +96,7 @@ def test_four_processes_on_one_conversation_hold_the_cap_exactly(redis_url: str)
     assert all(closes == (count >= 3) for attempts, count, closes, _ in seen if attempts)
     refused = [row for row in seen if not row[0]]
     assert len(refused) == 20 - len(ran) and all(r[3] == "closed" for r in refused)
-    later = th.Session([_failing()], store=th.RedisStore(url=redis_url), session_id="conv-42")
+    later = th.Session([failing_inventory()], store=th.RedisStore(url=redis_url), session_id="conv-42")
     assert later.call("inventory", {"sku": "X"}).attempts == 0
 
 
@@ -118,7 +106,7 @@ def test_a_stopped_redis_fails_open_to_memory_and_comes_back(
     """Redis stopped mid-conversation: calls go on, counted in this process, with a
     warning event; once it is back (after retry_after) the counts go to Redis again."""
     store = th.RedisStore(url=redis_url, timeout=0.2, retry_after=0.0)
-    session = th.Session([_failing()], store=store, session_id="conv-7", max_failures=9)
+    session = th.Session([failing_inventory()], store=store, session_id="conv-7", max_failures=9)
     assert session.call("inventory", {"sku": "A"}).failure.count == 1  # type: ignore[union-attr]
     redis_server.stop()
     with capture() as seen:
@@ -142,7 +130,7 @@ def test_a_stopped_redis_fails_open_to_memory_and_comes_back(
 
 def test_a_stopped_redis_fails_closed_with_a_clear_error(redis_server: Any, redis_url: str) -> None:
     store = th.RedisStore(url=redis_url, timeout=0.2, on_error="closed")
-    session = th.Session([_failing()], store=store, session_id="conv-8")
+    session = th.Session([failing_inventory()], store=store, session_id="conv-8")
     redis_server.stop()
     with pytest.raises(th.StoreError, match="on_error='closed', so this call did not run"):
         session.call("inventory", {"sku": "A"})
@@ -153,8 +141,8 @@ def test_a_stopped_redis_fails_closed_with_a_clear_error(redis_server: Any, redi
 async def test_acall_with_a_redis_store_counts_in_redis(redis_url: str) -> None:
     """The async shell asks Redis off the event loop, and counts go to the same place."""
     store = th.RedisStore(url=redis_url)
-    one = th.Session([_failing()], store=store, session_id="conv-9")
-    two = th.Session([_failing()], store=store, session_id="conv-9")
+    one = th.Session([failing_inventory()], store=store, session_id="conv-9")
+    two = th.Session([failing_inventory()], store=store, session_id="conv-9")
     first = await one.acall("inventory", {"sku": "A"})
     second = await two.acall("inventory", {"sku": "A"})
     assert first.failure is not None and second.failure is not None
@@ -165,7 +153,7 @@ async def test_acall_with_a_redis_store_counts_in_redis(redis_url: str) -> None:
 def test_reset_with_a_store_asks_for_a_new_session() -> None:
     """The store keeps the conversation by its id: a reset under the same id would carry
     the old conversation's closed tools into the new one."""
-    session = th.Session([_failing()], store=th.MemoryStore(), session_id="conv-1")
+    session = th.Session([failing_inventory()], store=th.MemoryStore(), session_id="conv-1")
     with pytest.raises(th.UsageError, match="new Session"):
         session.reset()
 
@@ -246,7 +234,7 @@ class _Refusing:
 
 
 def test_a_custom_store_failing_after_the_call_keeps_the_outcome() -> None:
-    session = th.Session([_failing()], store=_Refusing(), session_id="conv-c")
+    session = th.Session([failing_inventory()], store=_Refusing(), session_id="conv-c")
     with capture() as seen:
         outcome = session.call("inventory", {"sku": "A"})
     assert outcome.failure is not None and "no item A is listed" in outcome.content
@@ -261,7 +249,7 @@ def test_redis_error_replies_go_through_on_error(redis_url: str, on_error: Any) 
     in memory; closed refuses before the call runs (its start counts the call: a write)."""
     admin = redis.Redis.from_url(redis_url)
     store = th.RedisStore(url=redis_url, on_error=on_error)
-    session = th.Session([_failing()], store=store, session_id="conv-oom")
+    session = th.Session([failing_inventory()], store=store, session_id="conv-oom")
     admin.config_set("maxmemory", 1)
     try:
         with capture() as seen:
@@ -281,7 +269,7 @@ def test_redis_error_replies_go_through_on_error(redis_url: str, on_error: Any) 
 def test_a_permission_error_before_the_call_fails_closed(redis_url: str) -> None:
     admin = redis.Redis.from_url(redis_url)
     store = th.RedisStore(url=redis_url, on_error="closed")
-    session = th.Session([_failing()], store=store, session_id="conv-acl")
+    session = th.Session([failing_inventory()], store=store, session_id="conv-acl")
     admin.execute_command("ACL", "SETUSER", "default", "-hget")  # type: ignore[no-untyped-call]
     try:
         with pytest.raises(th.StoreError, match=r"(NoPermissionError|ResponseError).*did not run"):
@@ -313,7 +301,7 @@ async def test_acall_asks_redis_outside_asyncio_default_executor(redis_url: str)
     release = threading.Event()
     busy = loop.run_in_executor(None, release.wait)
     try:
-        session = th.Session([_failing()], store=th.RedisStore(url=redis_url), session_id="c-x")
+        session = th.Session([failing_inventory()], store=th.RedisStore(url=redis_url), session_id="c-x")
         outcome = await asyncio.wait_for(session.acall("inventory", {"sku": "A"}), 30)
         assert outcome.failure is not None and outcome.failure.count == 1
     finally:

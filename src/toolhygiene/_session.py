@@ -74,7 +74,8 @@ class Outcome(NamedTuple):
 
     ``content`` is exactly the text the model sees; ``value`` is the tool's return value
     on success; ``failure`` the record on failure; ``attempts`` how many times the tool
-    ran (0 when it did not run at all); ``number`` the call's number in the session.
+    ran (0 when it did not run at all); ``number`` the call's number in the session
+    (with a store: in the conversation, counted across every worker).
 
     A named tuple rather than a frozen dataclass: it is made on every call, and building
     it costs a fifth as much (``benchmarks/success_path.py``).
