@@ -14,7 +14,7 @@ import redis.asyncio
 
 import toolhygiene as th
 from helpers import failing_inventory
-from toolhygiene.testing import capture
+from toolhygiene.testing import capture, model_turn
 
 
 def _store(url: str, **options: Any) -> th.RedisStore:
@@ -139,3 +139,21 @@ async def test_async_with_tells_tails_through_the_asyncio_client(
     stopped = [e for e in seen.events if e["event"] == "error.stopped"]
     assert calls == [1, 1]
     assert [(e["tool"], e["tail"]) for e in stopped] == [("inventory", 2)]
+
+
+async def test_ahandle_runs_a_turn_s_parallel_calls_through_the_asyncio_client(
+    redis_url: str,
+) -> None:
+    """Three calls of one turn, gathered by ``ahandle``: each counted once in Redis, the
+    third closing the tool at its cap of 3, and the results appended to the list."""
+    store = _store(redis_url)
+    session = th.Session([failing_inventory()], store=store, session_id="conv-h")
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "stock?"}]
+    calls = [("inventory", {"sku": s}) for s in ("A", "B", "C")]
+    step = await session.ahandle(model_turn("anthropic", calls), messages, format="anthropic")
+    assert step  # the loop goes on: the model reads the failures
+    results = messages[-1]["content"]
+    assert [r["is_error"] for r in results] == [True, True, True]
+    sync = redis.Redis.from_url(redis_url, decode_responses=True)
+    assert sync.hget("toolhygiene:{conv-h}:failures", "inventory") == "3"
+    assert sync.hget("toolhygiene:{conv-h}:closed", "inventory") == "3"
