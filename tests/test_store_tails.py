@@ -43,6 +43,16 @@ def make_store(request: Any) -> Callable[[], th.Store]:
     return lambda: th.RedisStore(url=url)
 
 
+def _two_workers(
+    make_store: Callable[[], th.Store], conversation: str
+) -> tuple[th.Session, th.Session, dict[str, bool]]:
+    """Two Sessions of one conversation sharing one store, as two workers would."""
+    store = make_store()
+    tools, up = _tools()
+    one = th.Session(tools, store=store, session_id=conversation)
+    return one, th.Session(tools, store=store, session_id=conversation), up
+
+
 def _told(seen: Any, event: str) -> list[tuple[str, int]]:
     return [(e["tool"], e["tail"]) for e in seen.events if e["event"] == event]
 
@@ -50,10 +60,7 @@ def _told(seen: Any, event: str) -> list[tuple[str, int]]:
 def test_a_tail_counts_the_calls_made_on_another_worker(
     make_store: Callable[[], th.Store],
 ) -> None:
-    store = make_store()
-    tools, up = _tools()
-    a = th.Session(tools, store=store, session_id="conv-t1")
-    b = th.Session(tools, store=store, session_id="conv-t1")
+    a, b, up = _two_workers(make_store, "conv-t1")
     with capture() as seen:
         assert a.call("inventory", {"sku": "A"}).failure is not None  # call 1
         b.call("ping")  # 2
@@ -69,10 +76,7 @@ def test_a_tail_counts_the_calls_made_on_another_worker(
 def test_an_error_left_waiting_ends_with_the_conversation_counted_everywhere(
     make_store: Callable[[], th.Store],
 ) -> None:
-    store = make_store()
-    tools, _ = _tools()
-    a = th.Session(tools, store=store, session_id="conv-t2")
-    b = th.Session(tools, store=store, session_id="conv-t2")
+    a, b, _ = _two_workers(make_store, "conv-t2")
     with capture() as seen:
         a.call("inventory", {"sku": "A"})  # 1
         b.call("ping")  # 2
