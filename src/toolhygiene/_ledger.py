@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolhygiene._errors import Category, Failure, FailureStatus
 from toolhygiene._exceptions import StoreError
-from toolhygiene._stores import Waiting
+from toolhygiene._stores import PROCESS_BREAKERS, Waiting, failed_after_run
 
 if TYPE_CHECKING:
     from toolhygiene._stores import Gate, Store
@@ -108,8 +108,6 @@ class Ledger:
                 return self.calls, shared, started.gate
         gate = None
         if upstream is not None:
-            from toolhygiene._stores import PROCESS_BREAKERS
-
             gate = PROCESS_BREAKERS.breakers.admit(upstream, None, claim=False)
         with self._lock:
             self.calls += 1
@@ -220,8 +218,6 @@ class Ledger:
         try:
             return do(self.store)
         except StoreError as exc:
-            from toolhygiene._stores import failed_after_run
-
             failed_after_run(self.session, tool, exc)
             return None
 
