@@ -157,3 +157,16 @@ async def test_ahandle_runs_a_turn_s_parallel_calls_through_the_asyncio_client(
     sync = redis.Redis.from_url(redis_url, decode_responses=True)
     assert sync.hget("toolhygiene:{conv-h}:failures", "inventory") == "3"
     assert sync.hget("toolhygiene:{conv-h}:closed", "inventory") == "3"
+
+
+def test_one_store_serves_one_event_loop_after_another(redis_url: str) -> None:
+    """An asyncio client's connections belong to the loop that made them: a store used by
+    a second ``asyncio.run`` (the first one closed) starts afresh instead of failing."""
+    store = _store(redis_url)
+    session = th.Session([failing_inventory()], store=store, session_id="conv-l")
+    counts = []
+    for sku in ("A", "B", "C"):
+        outcome = asyncio.run(session.acall("inventory", {"sku": sku}))
+        assert outcome.failure is not None
+        counts.append(outcome.failure.count)
+    assert counts == [1, 2, 3]

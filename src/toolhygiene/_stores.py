@@ -541,6 +541,7 @@ class RedisStore:
         self.breaker_window = float(breaker_window)
         self._down_until = 0.0
         self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None  # where an asyncio client runs
 
     def key(self, session: str, what: str) -> str:
         """The Redis key of one conversation's record ``what``."""
@@ -563,6 +564,11 @@ class RedisStore:
         loop = EVENT_LOOP.get()
         if loop is None:
             raise UsageError(_ASYNC_ONLY)
+        with self._lock:
+            if self._loop is not loop:  # a new loop (another asyncio.run): the old one's
+                if self._loop is not None:  # connections cannot serve it
+                    self.client.connection_pool.reset()
+                self._loop = loop
         future = asyncio.run_coroutine_threadsafe(self._asend(commands), loop)
         try:
             return future.result(timeout=self._deadline)
