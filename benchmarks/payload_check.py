@@ -20,6 +20,10 @@ RESULTS: dict[str, Any] = {
     "short text": "21C, clear",
     "dict": {"id": "ORD-1", "status": "shipped", "items": [1, 2, 3]},
     "20 KB JSON text": json.dumps({"rows": [{"n": n, "text": "x" * 40} for n in range(400)]}),
+    # json.dumps writes every accented letter as \u00XX: the escape search meets each one
+    "20 KB JSON of escapes": json.dumps(
+        {"rows": [{"n": n, "text": "écume, marée"} for n in range(450)]}
+    ),
     "20 KB JSON naming isError": json.dumps(
         {"rows": [{"isError": False, "n": n, "text": "x" * 30} for n in range(400)]}
     ),
@@ -51,8 +55,10 @@ def main() -> int:
         call, check = measure(value)
         share = check / call
         worst = max(worst, share)
-        print(f"{label:>28}: call {call * 1e6:8.1f} us, check {check * 1e6:7.2f} us, "
-              f"share {share:6.1%}")
+        print(
+            f"{label:>28}: call {call * 1e6:8.1f} us, check {check * 1e6:7.2f} us, "
+            f"share {share:6.1%}"
+        )
     print(f"worst share: {worst:.1%} (target <= 5%)")
     return 0 if worst <= 0.05 else 1
 

@@ -6,7 +6,9 @@ for the other. Its subagent retries locally (a 503 is transient), then gives up 
 hands back a failure payload carrying the station it did read. The coordinator runs
 both at once, keeps the answer, and sees the gap: which query, what was salvaged, what
 to try. Last, what a coordinating *model* reads when its `delegate` tool returns that
-payload: one true line, counted against the tool's cap like any failure.
+payload: one true line, counted against the tool's cap like any failure. The subagent
+retried locally already (the payload says how many `attempts`), so the coordinator's
+Session does not retry it once more: retries happen at one layer, never multiplied.
 
     .venv/bin/python examples/coordinator.py
 """
@@ -79,17 +81,19 @@ async def main() -> None:
 
         # The same failure seen by a coordinating model, through its own Session.
         currents.reset()
-        currents.push(200, {"knots": 2.1, "heading": "NE"})
-        currents.push(503, {"error": "maintenance"})
+        for _ in range(2):  # the subagent's attempt and its one local retry
+            currents.push(200, {"knots": 2.1, "heading": "NE"})
+            currents.push(503, {"error": "maintenance"})
 
         @th.tool
         async def delegate(stations: list[str]) -> Any:
             """Hand the currents research to a subagent."""
-            return await th.run_subagent(research_currents, {"stations": stations}, retries=0)
+            return await th.run_subagent(research_currents, {"stations": stations}, retries=1)
 
         async with th.Session([delegate]) as session:
             outcome = await session.acall("delegate", {"stations": ["ouessant", "sein"]})
         print("the coordinator's model reads:", outcome.content)
+        print(f"requests to the currents service: {len(currents.requests)}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import settings
 
 import toolhygiene as th
-from helpers import LIGHT
+from helpers import LIGHT, Call
 from redis_server import RedisServer
 from toolhygiene.testing import ScriptedServer
 
@@ -40,6 +41,18 @@ def _clean_rules() -> Iterator[None]:
     yield
     th.clear_rules()
     th.clear_redactions()
+
+
+@pytest.fixture(params=["sync", "async"])
+def call(request: pytest.FixtureRequest) -> Callable[[th.Session], Call]:
+    """Each behaviour runs through ``call`` and through ``acall``."""
+    if request.param == "sync":
+        return lambda session: session.call
+
+    def via_acall(session: th.Session) -> Call:
+        return lambda *args: asyncio.run(session.acall(*args))
+
+    return via_acall
 
 
 @pytest.fixture

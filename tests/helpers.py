@@ -8,6 +8,9 @@ from typing import Any
 
 import toolhygiene as th
 
+Call = Callable[..., Any]
+"""``Session.call``, or ``acall`` run to its end (the ``call`` fixture gives either)."""
+
 LIGHT = os.environ.get("TOOLHYGIENE_TESTS") == "light"
 """A lighter run (noxfile sets it for the Pythons other than the main one, and the floors)."""
 

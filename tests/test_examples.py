@@ -54,4 +54,5 @@ def test_coordinator_keeps_the_answer_and_annotates_the_gap() -> None:
     assert "Alternatives: ask for the stations other than sein." in out
     assert ("the coordinator's model reads: [error] delegate: upstream. research_currents: "
             "station sein answered 503. Transient: a retry may succeed.") in out
+    assert "requests to the currents service: 4" in out  # retried at one layer only
     assert "127.0.0.1" not in out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
@@ -22,6 +23,13 @@ validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
 KEY = "sk-ant-api03-" + "Q" * 90
 FINE = [c.value for c in th.Category]
 COARSE = [c.value for c in th.CoarseClass]
+
+
+@pytest.fixture(autouse=True)
+def _instant() -> Iterator[None]:
+    # A returned transient payload is retried locally, as a raised failure is.
+    with th.testing.instant_retries():
+        yield
 
 
 def test_schema_is_a_valid_draft_2020_12_schema() -> None:
@@ -160,10 +168,15 @@ WRONG = [
     {"attempted_query": {"arguments": "q=1"}},
     {"alternatives": "ask the user"},
     {"alternatives": [1]},
+    {"attempts": -1},
+    {"attempts": 1.5},
+    {"attempts": True},
+    {"attempts": "2"},
+    {"attempts": float("inf")},
 ]
 
 
-@pytest.mark.parametrize("change", WRONG, ids=[json.dumps(w) for w in WRONG])
+@pytest.mark.parametrize("change", WRONG, ids=[repr(w) for w in WRONG])
 def test_wrong_types_and_unknown_categories_are_rejected(change: dict[str, Any]) -> None:
     payload = {"isError": True, "errorCategory": "transient", "isRetryable": True,
                "message": "timed out", **change}
@@ -182,14 +195,15 @@ def test_each_required_field_is_required(missing: str) -> None:
 
 
 values = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.floats(-5, 5), st.sampled_from(
+    st.none(), st.booleans(), st.integers(-3, 3), st.floats(-5, 5),
+    st.sampled_from([2.0, -2.0, 0.5, float("inf"), float("nan")]), st.sampled_from(
         [*FINE, *COARSE, "", "x", "timeout"]), st.lists(st.sampled_from(["a", 1]), max_size=2),
     st.dictionaries(st.sampled_from(["tool", "arguments", "q"]),
                     st.sampled_from(["s", 1, {}, None]), max_size=2),
 )
 keys = st.sampled_from(["isError", "errorCategory", "isRetryable", "message", "tool",
                         "category", "retryAfterSeconds", "attempted_query", "alternatives",
-                        "partial_results", "extra"])
+                        "partial_results", "reason", "outcomeUnknown", "attempts", "extra"])
 
 
 @settings(max_examples=examples(300))
@@ -271,7 +285,8 @@ def test_returned_payloads_count_against_the_cap_and_close_the_tool() -> None:
     session = th.Session([research], max_failures=2)
     outcomes = [session.call("research", {"question": q}) for q in ("a", "b", "c")]
     assert [o.ok for o in outcomes] == [False, False, False]
-    assert ran == ["a", "b"]  # the third call was refused: the tool is closed
+    # Each retried locally (2 retries), counted once; the third was refused: tool closed.
+    assert ran == ["a"] * 3 + ["b"] * 3
     assert outcomes[1].failure.closes  # type: ignore[union-attr]
     assert outcomes[2].content.startswith("[error] research: unavailable.")
     assert session.stats()["failures"] == {"research": 2}
@@ -280,7 +295,7 @@ def test_returned_payloads_count_against_the_cap_and_close_the_tool() -> None:
 def test_returned_payloads_are_cleared_once_the_tool_succeeds() -> None:
     answers: list[Any] = [subagent_failure(), {"answer": "high tide at 14:05"}]
 
-    @th.tool
+    @th.tool(retries=0)  # the failure reaches the model, not a local retry
     def research(question: str) -> Any:
         """Ask."""
         return answers.pop(0)
@@ -556,6 +571,70 @@ def test_a_payloads_json_text_is_recognised_however_it_is_spaced(
     assert (from_text is None) == (from_dict is None)
     if from_dict is not None:
         assert from_text == payload
+
+
+def spelled(text: str, escapes: list[bool], upper: bool) -> str:
+    """``text`` as a JSON string, its characters written as ``\\u`` escapes where
+    ``escapes`` says (and where JSON requires one)."""
+    out = []
+    for at, char in enumerate(text):
+        if escapes[at % len(escapes)] or char in '"\\' or ord(char) < 0x20:
+            code = f"{ord(char):04x}"
+            out.append("\\u" + (code.upper() if upper else code))
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+ENCODINGS = ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
+             "utf-32-le", "utf-32-be"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    named=st.sampled_from(FINE + COARSE),
+    is_error=st.sampled_from([True, False, "true"]),
+    escapes=st.lists(st.booleans(), min_size=1, max_size=9),
+    upper=st.booleans(),
+    sep=_WS,
+    encoding=st.none() | st.sampled_from(ENCODINGS),
+)
+def test_a_payloads_text_is_read_as_json_reads_it_whatever_the_escapes_and_encoding(
+    named: str, is_error: Any, escapes: list[bool], upper: bool, sep: str,
+    encoding: str | None,
+) -> None:
+    payload = {"isError": is_error, "errorCategory": named, "isRetryable": True,
+               "message": "the archive said \"no\"\tat 09:00", "tool": "archive"}
+
+    def value(v: Any) -> str:
+        return spelled(v, escapes, upper) if isinstance(v, str) else json.dumps(v)
+    text = "{" + ",".join(f"{spelled(k, escapes, upper)}{sep}:{sep}{value(v)}"
+                          for k, v in payload.items()) + "}"
+    sent: Any = text if encoding is None else text.encode(encoding)
+    assert json.loads(sent) == payload  # what any JSON parser reads
+    from_text = _payload.recognise(sent)
+    from_dict = _payload.recognise(payload)
+    assert (from_text is None) == (from_dict is None)
+    if from_dict is not None:
+        assert from_text == payload
+
+
+def test_a_key_spelled_with_escapes_is_the_key() -> None:
+    texts = ['{"\\u0069sError": true, "errorCategory": "transient", "isRetryable": true, '
+             '"message": "timed out"}',
+             '{"\\u0069\\u0073\\u0045\\u0072\\u0072\\u006F\\u0072":true,'
+             '"\\u0065rrorCategory":"transient","isRetryable":true,"message":"timed out"}']
+    for text in texts:
+        assert _payload.recognise(text) is not None, text
+    # an escaped backslash is no escape: that key is "\\u0069sError", not isError
+    assert _payload.recognise(texts[0].replace("\\u0069", "\\\\u0069")) is None
+
+
+def test_a_payloads_bytes_with_a_bad_byte_are_still_a_failure() -> None:
+    sent = json.dumps(subagent_failure(message="the archive said \u00e9")).encode()
+    broken = sent.replace(b"\\u00e9", b"\xff")
+    found = _payload.recognise(broken)
+    assert found is not None and found["message"] == "the archive said \ufffd"
 
 
 def test_a_large_payload_text_is_read_like_the_dict() -> None:

@@ -12,22 +12,8 @@ import httpx
 import pytest
 
 import toolhygiene as th
-from helpers import NO_KEYS
+from helpers import NO_KEYS, Call
 from toolhygiene.testing import ScriptedServer, closed_port
-
-Call = Callable[..., Any]
-
-
-@pytest.fixture(params=["sync", "async"])
-def call(request: pytest.FixtureRequest) -> Callable[[th.Session], Call]:
-    """Each behaviour runs through ``call`` and through ``acall``."""
-    if request.param == "sync":
-        return lambda session: session.call
-
-    def via_acall(session: th.Session) -> Call:
-        return lambda *args: asyncio.run(session.acall(*args))
-
-    return via_acall
 
 
 def not_found(order_id: str) -> th.ToolError:

@@ -49,9 +49,76 @@ async def test_transient_failures_past_the_retries_come_back_retryable() -> None
 
     payload = await th.run_subagent(research, {"topic": "tides"}, retries=1)
     validator.validate(payload)
-    assert len(attempts) == 2
+    assert len(attempts) == 2 and payload["attempts"] == 2
     assert payload["isRetryable"] is True and payload["errorCategory"] == "transient"
     assert payload["attempted_query"] == {"tool": "research", "arguments": {"topic": "tides"}}
+
+
+def timed_out(**extra: Any) -> dict[str, Any]:
+    return {"isError": True, "errorCategory": "transient", "isRetryable": True,
+            "message": "the search API timed out", "partial_results": ["one source"], **extra}
+
+
+async def test_a_transient_failure_the_subagent_returns_is_retried_locally() -> None:
+    answers: list[Any] = [timed_out(), json.dumps(timed_out()), ["tides: two sources"]]
+
+    async def research(topic: str) -> Any:
+        return answers.pop(0)  # its own loop ended on a payload, as another agent's may
+
+    assert await th.run_subagent(research, {"topic": "tides"}) == ["tides: two sources"]
+    assert answers == []
+
+
+async def test_a_returned_transient_failure_past_the_retries_is_the_payload() -> None:
+    ran: list[int] = []
+
+    async def research(topic: str) -> dict[str, Any]:
+        ran.append(1)
+        return timed_out(message=f"the search API timed out (try {len(ran)})")
+
+    [result] = await th.gather_subagents([(research, {"topic": "tides"})], retries=1)
+    assert not result.ok and result.failure is not None and len(ran) == 2
+    validator.validate(result.failure)
+    assert result.failure["isRetryable"] is True and result.failure["attempts"] == 2
+    assert "(try 2)" in result.failure["message"]
+    assert result.salvaged == ["one source"]
+
+
+async def test_a_subagent_that_is_not_idempotent_is_retried_only_when_it_never_ran() -> None:
+    ran: list[str] = []
+
+    @th.tool(idempotent=False)
+    async def book(slot: str) -> Any:
+        """Book a slot through the booking subagent."""
+        ran.append(slot)
+        return timed_out(outcomeUnknown=False) if slot == "never sent" else timed_out()
+
+    unknown = await th.run_subagent(book, {"slot": "sent, maybe"})
+    assert unknown["outcomeUnknown"] is True and unknown["isRetryable"] is False
+    refused = await th.run_subagent(book, {"slot": "never sent"})
+    assert refused["isRetryable"] is True and refused["attempts"] == 3
+    assert ran == ["sent, maybe"] + ["never sent"] * 3
+
+
+@pytest.mark.parametrize(("inner", "runs"), [(0, 3), (1, 2), (2, 3)])
+async def test_retries_happen_at_one_layer_never_multiplied(inner: int, runs: int) -> None:
+    """A coordinator's tool retries a subagent's returned payload locally only when the
+    subagent did not: 3 runs at most here, never 3 x 3."""
+    ran: list[int] = []
+
+    async def research(topic: str) -> str:
+        ran.append(1)
+        raise ConnectionResetError("connection reset by peer")
+
+    @th.tool(retries=2)
+    async def delegate(topic: str) -> Any:
+        """Hand a topic to the research subagent."""
+        return await th.run_subagent(research, {"topic": topic}, retries=inner)
+
+    outcome = await th.Session([delegate]).acall("delegate", {"topic": "tides"})
+    assert not outcome.ok and outcome.failure is not None and outcome.failure.retryable
+    assert len(ran) == runs
+    assert outcome.attempts == (3 if inner == 0 else 1)
 
 
 async def test_a_non_recoverable_failure_comes_back_with_its_partial_results() -> None:

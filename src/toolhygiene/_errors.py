@@ -263,6 +263,7 @@ FAILURE_SCHEMA: dict[str, Any] = {
         "outcomeUnknown": {"type": "boolean"},
         "category": {"enum": _FINE},
         "retryAfterSeconds": {"type": "number", "minimum": 0},
+        "attempts": {"type": "integer", "minimum": 0},
         "attempted_query": {
             "anyOf": [
                 {"type": "string"},
@@ -283,7 +284,9 @@ FAILURE_SCHEMA: dict[str, Any] = {
 }
 """JSON Schema of a failure payload: every ``Failure.to_dict()``, and the minimal payloads
 other agents send (``errorCategory`` a fine category or a coarse class,
-``attempted_query`` a string or an object, other fields allowed)."""
+``attempted_query`` a string or an object, other fields allowed). ``attempts``, when
+present, is how many times the sender ran the call (``run_subagent`` writes it); above
+1, the sender retried locally already and the receiver's Session does not again."""
 
 
 class ToolError(Exception):

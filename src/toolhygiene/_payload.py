@@ -11,13 +11,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config
+from toolhygiene._classify import outcome_rule
 from toolhygiene._errors import Category, CoarseClass, Failure
 from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 
-__all__ = ["NEAREST", "Reported", "failure_of", "recognise", "valid"]
+if TYPE_CHECKING:
+    from toolhygiene._tool import Tool
+
+__all__ = ["NEAREST", "PayloadError", "Reported", "failure_of", "recognise", "returned", "valid"]
 
 _FINE = frozenset(c.value for c in Category)
 _COARSE = frozenset(c.value for c in CoarseClass)
@@ -35,9 +39,24 @@ coarse class)."""
 _MARK = re.compile(r'"isError"[ \t\n\r]*:[ \t\n\r]*true')
 """In the JSON text of every payload, however it is spaced (``json.dumps``, compact,
 pretty-printed, ``"isError" : true`` as Jackson writes it): JSON allows exactly these
-four whitespace characters around the colon. A text without it is not parsed, so a
-large result that is no payload costs a search, never a parse. (A key written with
-``\\u`` escapes is not looked for.)"""
+four whitespace characters around the colon. A text without it (or ``_SPELLED``) is not
+parsed, so a large result that is no payload costs a search, never a parse."""
+
+
+def _letter(char: str) -> str:
+    code = "".join(f"[{h}{h.upper()}]" if h.isalpha() else h for h in f"{ord(char):04x}")
+    return f"(?:{char}|\\\\u{code})"
+
+
+_SPELLED = re.compile('"' + "".join(map(_letter, "isError")) + '"[ \t\n\r]*:[ \t\n\r]*true')
+"""The key however its letters are written: JSON lets a string spell any character as
+``\\u`` and four hex digits, either case (``"\\u0069sError"`` is ``isError`` to every
+parser); nothing else (``\\u`` is the only escape a letter has, ``true`` has no other
+spelling)."""
+_ESCAPED = re.compile(r"\\u00(?:69|73|45|72|6[fF])")
+"""A letter of ``isError`` written as an escape: a key spelled with escapes has one. Most
+texts have no backslash at all; only those that have a letter of the key escaped are
+searched with ``_SPELLED``."""
 _OPENS = re.compile(r"[ \t\n\r]*\{")
 
 
@@ -45,9 +64,12 @@ def _marked(text: str) -> bool:
     # Plain counts first (C speed): most results never name the key, and most that do
     # say false as json.dumps writes it; only the rest is searched with the pattern.
     named = text.count('"isError"')
-    if not named or named == text.count('"isError": false') + text.count('"isError":false'):
+    falses = text.count('"isError": false') + text.count('"isError":false') if named else 0
+    if named != falses and _MARK.search(text) is not None:
+        return True
+    if "\\" not in text:  # one character: searched for as memchr does, the fastest search
         return False
-    return _MARK.search(text) is not None
+    return _ESCAPED.search(text) is not None and _SPELLED.search(text) is not None
 
 
 _MAX_TEXT = 64 * 1_048_576
@@ -58,6 +80,13 @@ past this, a result."""
 
 def _string(value: Any) -> bool:
     return isinstance(value, str)
+
+
+def _whole(value: Any) -> bool:
+    # JSON Schema's "integer": a number with no fraction (2.0 is one; True is not)
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _number(value: Any) -> bool:
@@ -99,6 +128,7 @@ _OPTIONAL: dict[str, Callable[[Any], bool]] = {
     # NaN passes as it does JSON Schema's "minimum" (every comparison with NaN is false):
     # the reader then keeps no wait (``wait_within``), and the payload is still a failure.
     "retryAfterSeconds": lambda v: _number(v) and not v < 0,
+    "attempts": lambda v: _whole(v) and v >= 0,
     "attempted_query": _attempted,
     "alternatives": lambda v: isinstance(v, list) and all(map(_string, v)),
 }
@@ -118,6 +148,35 @@ class Reported:
         self.payload = payload
 
 
+class PayloadError(Exception):
+    """A failure payload a tool returned, raised inside the Session's attempt so that it
+    is retried, or not, by the rules of a raised failure (transient, retries and budget
+    left, the outcome rule of a tool that is not idempotent); when it is not retried, or
+    retries run out, ``failure`` is the call's failure. It never leaves the Session."""
+
+    def __init__(self, failure: Failure, *, retried: bool = False) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+        self.retried = retried
+        """The sender retried locally already (its ``attempts`` > 1): not again here,
+        where each attempt would run all of its retries once more."""
+
+
+def returned(value: Any, tool: Tool[Any, Any], cap: Callable[[], int]) -> PayloadError | None:
+    """The failure ``tool`` reports by returning ``value`` (as ``PayloadError``), else ``None``:
+    ``value`` is its result. A tool whose protocol says whether it failed (MCP's
+    ``isError``) reports one only as ``Reported``; any other value of it is a result."""
+    if not (tool.reads_payloads or isinstance(value, Reported)):
+        return None
+    payload = recognise(value)
+    if payload is None:
+        return None
+    # The same rule as a raised failure: a transient failure of a tool that is not
+    # idempotent may have taken effect, unless the payload says it never ran.
+    failure = outcome_rule(failure_of(payload, tool.name, cap()), tool.idempotent)
+    return PayloadError(failure, retried=payload.get("attempts", 1) > 1)
+
+
 def recognise(value: Any) -> Mapping[str, Any] | None:
     """The failure payload ``value`` is (a ``Failure``, a dict, or its JSON text), else
     ``None``. The check is cheap for what is plainly no payload."""
@@ -128,7 +187,7 @@ def recognise(value: Any) -> Mapping[str, Any] | None:
     if isinstance(value, (str, bytes, bytearray)):
         if len(value) > _MAX_TEXT:
             return None
-        text = value.decode("utf-8", "replace") if not isinstance(value, str) else value
+        text = value if isinstance(value, str) else _decoded(value)
         if not _OPENS.match(text) or not _marked(text):
             return None
         try:
@@ -138,6 +197,13 @@ def recognise(value: Any) -> Mapping[str, Any] | None:
     elif not isinstance(value, Mapping) or "isError" not in value:
         return None
     return value if valid(value) else None
+
+
+def _decoded(data: bytes | bytearray) -> str:
+    """Bytes as ``json.loads`` reads them (UTF-8, -16 or -32, a BOM skipped), except that
+    a byte invalid in that encoding is U+FFFD: a payload with one bad byte in its
+    message is still a failure, not a result."""
+    return bytes(data).decode(json.detect_encoding(data), "replace")
 
 
 def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:

@@ -30,6 +30,7 @@ from toolhygiene import _config, _observe, _words
 from toolhygiene._classify import classify
 from toolhygiene._errors import Category, CoarseClass, Failure
 from toolhygiene._ledger import Ledger
+from toolhygiene._payload import PayloadError
 from toolhygiene._reading import short_name
 from toolhygiene._redact import sanitize
 from toolhygiene._rules import Rule
@@ -78,6 +79,9 @@ class LocalRetries:
         # Holding the exception itself (not its id) keeps a new one from aliasing it.
         if plan.seen is not None and plan.seen[0] is exc:
             return plan.seen[1]
+        if type(exc) is PayloadError:  # a failure payload the tool returned: read already
+            plan.seen = (exc, exc.failure)
+            return exc.failure
         try:
             failure = classify(
                 exc,
@@ -106,7 +110,8 @@ class LocalRetries:
 
     def wanted(self, plan: Plan, exc: BaseException) -> bool:
         """Whether ``exc`` is retried locally: transient, safe for this tool, the tool
-        still open and its last attempt not still running."""
+        still open, its last attempt not still running, and (a failure payload the tool
+        returned) not retried locally already by the agent that sent it."""
         kind = type(exc)
         if not issubclass(kind, Exception):
             return False  # KeyboardInterrupt, SystemExit, CancelledError: never retried
@@ -114,6 +119,8 @@ class LocalRetries:
             issubclass(kind, AttemptTimeoutError) and exc.still_running  # type: ignore[attr-defined]
         ):
             return False
+        if kind is PayloadError and exc.retried:  # type: ignore[attr-defined]
+            return False  # the agent that returned it retried it already
         if plan.tool.name in self.ledger.closed or plan.probe:
             return False  # a probe is one attempt: its answer is due within its hold
         failure = self.classify(plan, exc)

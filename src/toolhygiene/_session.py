@@ -31,14 +31,13 @@ from toolhygiene import (  # noqa: F401
     _telemetry,
     _words,
 )
-from toolhygiene._classify import outcome_rule
 from toolhygiene._errors import Category, Failure, ToolError
 from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import HISTORIES, History, ServerHistory, threshold
 from toolhygiene._ledger import Ledger
 from toolhygiene._loop import Conversation, Step
 from toolhygiene._observe import Event
-from toolhygiene._payload import Reported, failure_of, recognise
+from toolhygiene._payload import PayloadError, returned
 from toolhygiene._redact import safe_arguments, sanitize
 from toolhygiene._retrying import LocalRetries, Plan, attempts_made
 from toolhygiene._rules import Rule
@@ -311,17 +310,8 @@ class Session:
         return self.line_cap or _config.settings.line_cap
 
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
+        """``value`` is the call's result (``returned`` found no failure payload in it)."""
         name = plan.tool.name
-        # A tool whose protocol says whether it failed (MCP's isError) returns a failure
-        # payload only as ``Reported``; any other value of it is a result, whatever it holds.
-        reads = plan.tool.reads_payloads or isinstance(value, Reported)
-        payload = recognise(value) if reads else None
-        if payload is not None:  # a subagent's failure, returned rather than raised
-            failure = failure_of(payload, name, self._line_cap())
-            # The same rule as a raised failure: a transient failure of a tool that is
-            # not idempotent may have taken effect, unless the payload says it never ran.
-            failure = outcome_rule(failure, plan.tool.idempotent)
-            return self._failed(plan, None, attempts, failure)
         try:
             content = result_text(
                 lambda: _safe_results.for_model(value, plan.tool, self.result_cap), plan.tool
@@ -346,6 +336,8 @@ class Session:
         attempted call and the tool's advice, counted and reported; the call's secret
         arguments are redacted wherever the failure repeats them. A call refused because
         earlier runs are still going is reported as not run (``_refused``)."""
+        if failure is None and type(exc) is PayloadError:  # the payload the tool returned
+            exc, failure = None, exc.failure  # type: ignore[attr-defined]
         if failure is None and issubclass(type(exc), StillRunningError):
             if attempts > 1 and plan.seen is not None:  # a retry refused: the last real failure
                 return self._failed(plan, plan.seen[0], attempts - 1)
@@ -476,7 +468,10 @@ class Session:
             except Exception as first:
                 failed = first
             else:
-                return self._succeeded(plan, value, 1)
+                payload = returned(value, tool, self._line_cap)
+                if payload is None:
+                    return self._succeeded(plan, value, 1)
+                failed = payload  # a failure the tool returned: retried like a raised one
             # Classified and logged outside the handler: while an exception is being
             # handled, every exception raised (even one caught at once, as getattr's
             # default is) walks the handled one's whole __context__ chain: 100,000 links
@@ -503,7 +498,11 @@ class Session:
     def _replay_or_attempt(self, replay: list[Exception], *, plan: Plan) -> Any:
         if replay:
             raise replay.pop()
-        return run_sync(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
+        value = run_sync(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
+        payload = returned(value, plan.tool, self._line_cap)
+        if payload is not None:  # a failed attempt, for tenacity as for the model
+            raise payload
+        return value
 
     # -- async shell ------------------------------------------------------------------
 
@@ -553,7 +552,10 @@ class Session:
             except Exception as first:
                 failed = first
             else:
-                return await self._off_loop(self._succeeded, plan, value, 1)
+                payload = returned(value, plan.tool, self._line_cap)
+                if payload is None:
+                    return await self._off_loop(self._succeeded, plan, value, 1)
+                failed = payload  # a failure the tool returned: retried like a raised one
             return await self._aretry(plan, failed)
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
@@ -576,7 +578,11 @@ class Session:
     async def _areplay_or_attempt(self, replay: list[Exception], *, plan: Plan) -> Any:
         if replay:
             raise replay.pop()
-        return await run_async(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
+        value = await run_async(plan.tool, plan.values, self._retries.timeout(plan), self._runs)
+        payload = returned(value, plan.tool, self._line_cap)
+        if payload is not None:  # a failed attempt, for tenacity as for the model
+            raise payload
+        return value
 
     # -- the agent loop -----------------------------------------------------------------
 

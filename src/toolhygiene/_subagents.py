@@ -3,9 +3,10 @@ run at once by a coordinator that never lets one failure stop the others.
 
 A subagent shares no history with its coordinator: what it hands back is the whole
 bridge. ``run_subagent`` runs one through a one-call ``Session``, so its transient
-failures are retried locally by the same machinery as any tool's (tenacity, backoff,
-``Retry-After``), and a failure that remains comes back as ``Failure.to_dict()``: the
-category, whether a retry can help, the query, what was salvaged, what to try instead.
+failures, raised or returned as a payload, are retried locally by the same machinery as
+any tool's (tenacity, backoff, ``Retry-After``), and a failure that remains comes back
+as ``Failure.to_dict()``: the category, whether a retry can help, the query, what was
+salvaged, what to try instead, and how many attempts were made.
 A subagent that found nothing returns an empty result: that is an answer, not a
 failure, and nothing retries it.
 
@@ -55,13 +56,18 @@ async def run_subagent(
         retries: local retries of a transient failure (connectivity, rate limit, 5xx).
         timeout: seconds one attempt may take.
 
+    A failure the subagent raises or returns as a payload (its own loop ended on one) is
+    one failed attempt: a transient one is retried locally, within ``retries``.
+
     Returns:
         What the subagent returned (an empty result included), or, when it failed in a
         way local retries did not cure, ``Failure.to_dict()``: a payload valid by
-        ``th.FAILURE_SCHEMA`` with the query (redacted) and, when the subagent raised a
-        ``ToolError`` carrying them, its partial results and alternatives. A coordinator's
-        ``Session`` recognises that payload as a failure of the tool that returned it.
-        Never raises for the subagent's own failures.
+        ``th.FAILURE_SCHEMA`` with the query (redacted), ``attempts`` (how many times
+        the subagent ran) and, when the subagent raised a ``ToolError`` carrying them
+        (or returned a payload with them), its partial results and alternatives. A
+        coordinator's ``Session`` recognises that payload as a failure of the tool that
+        returned it, and does not retry it locally once more when ``attempts`` is above
+        1. Never raises for the subagent's own failures.
     """
     _, value = await _run(_as_tool(agent, retries, timeout), dict(arguments or {}))
     return value
@@ -73,7 +79,9 @@ async def _run(tool: Tool[Any, Any], arguments: dict[str, Any]) -> tuple[bool, A
         outcome = await session.acall(tool.name, arguments)
     if outcome.failure is None:
         return True, outcome.value
-    return False, outcome.failure.to_dict()
+    # How many times it ran: a coordinator does not retry locally again what was
+    # retried here (each of its attempts would run all of these once more).
+    return False, {**outcome.failure.to_dict(), "attempts": outcome.attempts}
 
 
 @dataclass(frozen=True, slots=True)
