@@ -117,9 +117,12 @@ class SubagentResult:
     def gap(self) -> str:
         """One line for the coordinator: ``""`` when the subagent answered.
 
-        The line is at most the line cap; every part of it (the query, the account, what
-        was salvaged) is redacted, neutralised and folded, whoever wrote the payload.
-        The query is the payload's ``attempted_query``, else the arguments it was given.
+        It says which query is missing, what failed, what to try (the alternatives) and
+        what was salvaged, in at most the line cap: a long account is cut before the
+        alternatives and the salvage lose their room. Every part (the query, the
+        account, the alternatives, what was salvaged) is redacted, neutralised and
+        folded, whoever wrote the payload. The query is the payload's
+        ``attempted_query``, else the arguments it was given.
         """
         if self.failure is None:
             return ""
@@ -136,24 +139,42 @@ class SubagentResult:
         head += sanitize(shown_query, cap // 4, internals=False) + ":"
         said = self.failure.get("message") or self.failure.get("reason") or "it failed"
         account = sanitize(str(said).removeprefix("[error] "), cap)
+        tried = [t for t in (sanitize(str(a), cap // 2) for a in self.alternatives) if t]
+        if tried:  # said apart below, where a long account cannot cut them off
+            cut = account.rfind(" Alternatives: ")
+            account = account[:cut] if cut > 0 else account
         account += "" if account.endswith((".", "!", "?", "…")) else "."
-        room = cap - len(head) - 1
+        tails = [f"Alternatives: {'; '.join(tried)}." if tried else "", self._salvage(cap)]
+        room = cap - len(head)  # each part after the head: a space and its text
+        kept = sum(min(len(t), _TAIL_ROOM) + 1 for t in tails if t)
+        parts = [head, truncate(account, max(room - 1 - kept, room // 3))]
+        left = room - 1 - len(parts[1])
+        alternatives, salvage = tails
+        if alternatives:
+            share = left - 1 - min(len(salvage), len(_SALVAGE_KEPT))
+            if share >= _LEAST_TAIL:
+                parts.append(truncate(alternatives, share - 1))
+                left -= len(parts[-1]) + 1
+        if len(salvage) + 1 <= left:
+            parts.append(salvage)
+        elif salvage.startswith("Salvaged: ") and left - 1 >= _LEAST_TAIL + len("Salvaged: "):
+            parts.append(truncate(salvage, left - 1))
+        else:
+            parts.append(_SALVAGE_KEPT if self.salvaged is not None else "")
+        return " ".join(p for p in parts if p)[:cap]
+
+    def _salvage(self, cap: int) -> str:
         if self.salvaged is None:
-            tail = "Nothing was salvaged."
-            return " ".join((head, truncate(account, room - len(tail) - 1), tail))
-        salvaged = sanitize(_json(self.salvaged), cap)
-        wanted = min(len(salvaged) + len(" Salvaged: ."), _SALVAGE_ROOM)
-        account = truncate(account, max(room - wanted, room // 2))
-        left = room - len(account) - 1 - len("Salvaged: .")
-        if left < _LEAST_SALVAGE:  # no room to show it: say where it is
-            return " ".join((head, account, "Something was salvaged (see .salvaged)."))[:cap]
-        return " ".join((head, account, f"Salvaged: {truncate(salvaged, left)}."))
+            return "Nothing was salvaged."
+        return f"Salvaged: {sanitize(_json(self.salvaged), cap)}."
 
 
-_SALVAGE_ROOM = 80
-"""Characters of a gap line kept for what was salvaged, when the account is long."""
-_LEAST_SALVAGE = 12
-"""Fewer characters than this show nothing of what was salvaged."""
+_TAIL_ROOM = 90
+"""Characters of a gap line kept for what to try, and for what was salvaged, when the
+account is long."""
+_LEAST_TAIL = 12
+"""Fewer characters than this of what to try or was salvaged are not shown."""
+_SALVAGE_KEPT = "Something was salvaged (see .salvaged)."
 
 
 def _json(value: Any) -> str:
