@@ -196,6 +196,48 @@ async def test_a_toolhygiene_servers_payload_keeps_its_category_on_the_client() 
     assert outcome.failure.alternatives == ("search_orders with the customer id",)
 
 
+@pytest.mark.parametrize(("server_retries", "runs"), [(0, 3), (2, 3)])
+async def test_a_transient_failure_is_retried_at_one_end_only(
+        server_retries: int, runs: int) -> None:
+    """The server's payload says how many attempts it made: the client retries a
+    transient isError result locally only when the server did not (3 runs, never 9)."""
+    ran: list[int] = []
+
+    @th.tool(retries=server_retries, max_failures=5)  # the server's cap never interferes
+    def lookup(q: str) -> str:
+        """Look it up."""
+        ran.append(1)
+        raise ConnectionResetError("connection reset by peer")
+
+    with th.testing.instant_retries():
+        async with mcp.Client(thmcp.server([lookup])) as client:
+            session = th.Session(await thmcp.tools(client, retries=2))
+            outcome = await session.acall("lookup", {"q": "tides"})
+    assert not outcome.ok and outcome.failure is not None and outcome.failure.retryable
+    assert outcome.content.startswith("[error] lookup: connectivity.")
+    assert len(ran) == runs
+    assert outcome.attempts == (3 if server_retries == 0 else 1)
+
+
+async def test_a_transient_is_error_result_retried_by_the_client_can_succeed() -> None:
+    ran: list[int] = []
+
+    @th.tool(retries=0)
+    def lookup(q: str) -> str:
+        """Look it up."""
+        ran.append(1)
+        if len(ran) == 1:
+            raise ConnectionResetError("connection reset by peer")
+        return f"{q}: high at 14:05"
+
+    with th.testing.instant_retries():
+        async with mcp.Client(thmcp.server([lookup])) as client:
+            session = th.Session(await thmcp.tools(client))
+            outcome = await session.acall("lookup", {"q": "tides"})
+    assert outcome.ok and outcome.value == "tides: high at 14:05" and outcome.attempts == 2
+    assert session.stats()["failures"] == {}
+
+
 # -- stdio: the protocol stream carries nothing else ----------------------------------
 
 

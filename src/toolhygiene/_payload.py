@@ -21,7 +21,16 @@ from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 if TYPE_CHECKING:
     from toolhygiene._tool import Tool
 
-__all__ = ["NEAREST", "PayloadError", "Reported", "failure_of", "recognise", "returned", "valid"]
+__all__ = [
+    "NEAREST",
+    "PayloadError",
+    "Reported",
+    "failure_of",
+    "recognise",
+    "returned",
+    "sent",
+    "valid",
+]
 
 _FINE = frozenset(c.value for c in Category)
 _COARSE = frozenset(c.value for c in CoarseClass)
@@ -197,6 +206,13 @@ def recognise(value: Any) -> Mapping[str, Any] | None:
     elif not isinstance(value, Mapping) or "isError" not in value:
         return None
     return value if valid(value) else None
+
+
+def sent(failure: Failure, attempts: int) -> dict[str, Any]:
+    """The payload a call's failure leaves with for another agent: ``to_dict()`` and how
+    many ``attempts`` were made, so that the receiver does not retry locally once more
+    what was retried here (each of its attempts would run all of these again)."""
+    return {**failure.to_dict(), "attempts": attempts}
 
 
 def _decoded(data: bytes | bytearray) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolhygiene import _config
+from toolhygiene._payload import sent
 from toolhygiene._redact import safe_arguments, sanitize, truncate
 from toolhygiene._session import Session
 from toolhygiene._tool import Tool
@@ -79,9 +80,7 @@ async def _run(tool: Tool[Any, Any], arguments: dict[str, Any]) -> tuple[bool, A
         outcome = await session.acall(tool.name, arguments)
     if outcome.failure is None:
         return True, outcome.value
-    # How many times it ran: a coordinator does not retry locally again what was
-    # retried here (each of its attempts would run all of these once more).
-    return False, {**outcome.failure.to_dict(), "attempts": outcome.attempts}
+    return False, sent(outcome.failure, outcome.attempts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ from pydantic import ConfigDict
 
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
-from toolhygiene._payload import Reported, recognise
+from toolhygiene._payload import Reported, recognise, sent
 from toolhygiene._session import Session
 from toolhygiene._tool import Tool, as_tool
 
@@ -239,7 +239,7 @@ def _handler(session: Session, name: str) -> Any:
             return outcome.content
         return mcp.types.CallToolResult(
             content=[mcp.types.TextContent(type="text", text=outcome.content)],
-            structured_content=outcome.failure.to_dict(),
+            structured_content=sent(outcome.failure, outcome.attempts),
             is_error=True,
         )
 
