@@ -590,7 +590,7 @@ ENCODINGS = ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
              "utf-32-le", "utf-32-be"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     named=st.sampled_from(FINE + COARSE),
     is_error=st.sampled_from([True, False, "true"]),
