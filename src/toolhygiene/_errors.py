@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from toolhygiene import _config, _words
+from toolhygiene._frozen import frozen
 from toolhygiene._redact import RAW_CAP, sanitize
 from toolhygiene._results import UnserializableError, to_json
 from toolhygiene._text import bounded_repr
@@ -116,7 +117,9 @@ class Failure:
     retry policy and never shown as a fact. ``details``: structured data the failing tool
     sent with its error (an MCP ``structuredContent``), redacted; never in the line.
     ``refused``: the call was not started, because earlier runs of the tool (or of the
-    session) are still going.
+    session) are still going. ``attempted`` is a read-only copy of what it is given (a
+    ``MappingProxyType``, lists as tuples): what every reader of the record sees is what
+    the session recorded.
     """
 
     tool: str
@@ -140,6 +143,10 @@ class Failure:
     coarse: CoarseClass | None = None
     details: Any = None
     refused: bool = False
+
+    def __post_init__(self) -> None:
+        if self.attempted is not None:
+            object.__setattr__(self, "attempted", frozen(self.attempted))
 
     @property
     def label(self) -> str:

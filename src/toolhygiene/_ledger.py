@@ -58,6 +58,7 @@ class _Pending:
     category: Category
     fingerprint: str
     line: str
+    call_id: str | None
 
 
 def _category(value: str) -> Category:
@@ -113,10 +114,13 @@ class Ledger:
             self.calls += 1
             return self.calls, (self.failures[tool] if tool in self.closed else None), gate
 
-    def succeeded(self, tool: str, index: int) -> list[dict[str, Any]]:
-        """Count a success of ``tool``; the tails of that tool's pending errors, which it
-        recovers (other tools' errors stay pending). With a store, the errors of every
-        worker: their tails count the calls each worker made."""
+    def succeeded(
+        self, tool: str, index: int, call_id: str | None = None
+    ) -> list[tuple[str | None, dict[str, Any]]]:
+        """Count a success of ``tool`` (call ``call_id``); the tails of that tool's pending
+        errors, which it recovers (other tools' errors stay pending), each with the id of
+        the call that failed. With a store, the errors of every worker: their tails count
+        the calls each worker made (the store keeps no call id: those tails have none)."""
         with self._lock:
             self.successes += 1
             self._untracked.pop(tool, None)
@@ -124,14 +128,14 @@ class Ledger:
             if mine:
                 self._pending = [p for p in self._pending if p.tool != tool]
             if self.store is None:
-                return [self._tail(p, index, "recovered") for p in mine]
+                return [self._tail(p, index, "recovered", call_id) for p in mine]
             ask = bool(mine) or tool in self._waiting
             self._waiting.discard(tool)
         if not ask:
             return []
         found = self._shared(lambda store: store.recovered(self.session, tool), tool)
         with self._lock:
-            return [self._tail(w, index, "recovered") for w in found or ()]
+            return [self._tail(w, index, "recovered", call_id) for w in found or ()]
 
     def retried(self) -> None:
         """Count a local retry."""
@@ -148,10 +152,12 @@ class Ledger:
         *,
         changes: Mapping[str, Any] | None = None,
         fingerprint: str | None = None,
+        call_id: str | None = None,
     ) -> tuple[Failure, str]:
         """Count a failure the model will see; returns it with its status (and
         ``changes``: other fields, in the same one copy) and the line the model sees;
-        ``fingerprint`` is the failure's, when the caller has it already.
+        ``fingerprint`` is the failure's, when the caller has it already; ``call_id`` the
+        call's id in the model's turn, which its tail will carry.
 
         The status is ``repeated`` if this exact
         call (``call``: a key of the tool's arguments) failed the same way before,
@@ -203,7 +209,9 @@ class Ledger:
             )
             line = failure.line(line_cap)
             if len(self._pending) < PENDING:
-                self._pending.append(_Pending(index, name, failure.category, fingerprint, line))
+                self._pending.append(
+                    _Pending(index, name, failure.category, fingerprint, line, call_id)
+                )
             else:
                 self._untracked[name] += 1
         if self.store is not None:  # its tail is counted in whichever worker it ends
@@ -244,11 +252,11 @@ class Ledger:
         closed: set[str],
         calls: int,
         successes: int,
-        pending: list[tuple[int, str, str, str]],
+        pending: list[tuple[int, str, str, str, str]],
     ) -> None:
         """Take the counts a message list proves (``Session.resume``): failures per tool,
         closed tools, calls, successes and the pending errors (call number, tool,
-        category, line). The same-failure counters start afresh: the list cannot prove
+        category, line, call id). The same-failure counters start afresh: the list cannot prove
         them."""
         with self._lock:
             self.failures = Counter(failures)
@@ -256,13 +264,14 @@ class Ledger:
             self.calls = calls
             self.successes = successes
             self._pending = [
-                _Pending(index, tool, _category(category), "", line)
-                for index, tool, category, line in pending[:PENDING]
+                _Pending(index, tool, _category(category), "", line, call_id)
+                for index, tool, category, line, call_id in pending[:PENDING]
             ]
 
-    def stop(self) -> list[dict[str, Any]]:
-        """The conversation ended: tails of the errors never recovered (with a store,
-        every worker's, counted to the conversation's last call)."""
+    def stop(self) -> list[tuple[str | None, dict[str, Any]]]:
+        """The conversation ended: tails of the errors never recovered, each with the id
+        of the call that failed (with a store, every worker's, counted to the
+        conversation's last call, without ids)."""
         with self._lock:
             stopped, self._pending = self._pending, []
             self._untracked.clear()
@@ -276,8 +285,15 @@ class Ledger:
             self.calls = max(self.calls, calls)
             return [self._tail(w, self.calls, "stopped") for w in found]
 
-    def _tail(self, pending: _Pending | Waiting, index: int, how: str) -> dict[str, Any]:
+    def _tail(
+        self, pending: _Pending | Waiting, index: int, how: str, by: str | None = None
+    ) -> tuple[str | None, dict[str, Any]]:
+        """The tail's event fields, with the failing call's id apart (the event's own
+        ``call_id``); ``stats()`` keeps both in one record. ``by``: the id of the call
+        that recovered the error (``recovered_by``), when known. An error kept in a store
+        (``Waiting``) has no call id."""
         category = pending.category
+        call_id = pending.call_id if isinstance(pending, _Pending) else None
         tail = {
             "tool": pending.tool,
             "category": category if isinstance(category, str) else category.value,
@@ -286,9 +302,11 @@ class Ledger:
             "tail": index - pending.number,
             "outcome": how,
         }
-        self.tails.append(tail)
+        if by is not None:
+            tail["recovered_by"] = by
+        self.tails.append({"call_id": call_id, **tail})
         self.tails_total += 1
-        return tail
+        return call_id, tail
 
     def stats(self) -> dict[str, Any]:
         """A snapshot of the counts and tails."""

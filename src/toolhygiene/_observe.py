@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from toolhygiene import _config
+from toolhygiene._frozen import frozen
 
 __all__ = [
     "Call",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 _fallback = logging.getLogger("toolhygiene")
+_UNREAD = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,40 +101,75 @@ _LEVELS = {
 
 
 class Call:
-    """One tool call in flight, as the ``on_call``/``on_outcome`` hooks see it.
+    """One tool call in flight, as the ``on_call``/``on_outcome`` hooks see it. Every
+    attribute is read-only: a hook watches the call and cannot change what runs or what
+    the Session records.
 
     Attributes:
         session_id: the Session's id.
         tool: the tool's name as the model sent it.
         call_id: the call's id in the model's turn, when known.
-        arguments: what the model sent (a dict or the JSON text).
+        arguments: what the model sent: the JSON text, or a read-only copy of the dict
+            (a ``MappingProxyType``, lists as tuples), made when first read.
         started: ``time.perf_counter()`` when the call started.
         seconds: how long the call took (set before ``on_outcome``).
         asynchronous: whether it runs through ``acall``/``ahandle``.
     """
 
     __slots__ = (
+        "_arguments",
+        "_asynchronous",
+        "_call_id",
+        "_seconds",
+        "_session_id",
+        "_shown",
         "_slots",
-        "arguments",
-        "asynchronous",
-        "call_id",
-        "seconds",
-        "session_id",
-        "started",
-        "tool",
+        "_started",
+        "_tool",
     )
 
     def __init__(
         self, session_id: str, tool: str, call_id: str | None, arguments: Any, asynchronous: bool
     ) -> None:
-        self.session_id = session_id
-        self.tool = tool
-        self.call_id = call_id
-        self.arguments = arguments
-        self.asynchronous = asynchronous
-        self.started = time.perf_counter()
-        self.seconds = 0.0
+        self._session_id = session_id
+        self._tool = tool
+        self._call_id = call_id
+        self._arguments = arguments  # what runs: never handed to a hook
+        self._shown: Any = _UNREAD
+        self._asynchronous = asynchronous
+        self._started = time.perf_counter()
+        self._seconds = 0.0
         self._slots: dict[int, Any] = {}
+
+    @property
+    def session_id(self) -> str:
+        return self._session_id
+
+    @property
+    def tool(self) -> str:
+        return self._tool
+
+    @property
+    def call_id(self) -> str | None:
+        return self._call_id
+
+    @property
+    def arguments(self) -> Any:
+        if self._shown is _UNREAD:
+            self._shown = frozen(self._arguments)
+        return self._shown
+
+    @property
+    def asynchronous(self) -> bool:
+        return self._asynchronous
+
+    @property
+    def started(self) -> float:
+        return self._started
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds
 
     def keep(self, owner: object, value: Any) -> None:
         """Keep ``value`` for ``owner`` (a hook) until the call ends."""
@@ -292,7 +329,7 @@ def around(hooks: tuple[Hooks, ...], run: Callable[..., Any], call: Call) -> Any
         _guarded(each.on_call, call)
     outcome = None
     try:
-        outcome = run(call.tool, call.arguments, call.call_id)
+        outcome = run(call.tool, call._arguments, call.call_id)
     finally:
         _ended(hooks, call, outcome)
     return outcome
@@ -306,13 +343,13 @@ async def around_async(
         _guarded(each.on_call, call)
     outcome = None
     try:
-        outcome = await run(call.tool, call.arguments, call.call_id)
+        outcome = await run(call.tool, call._arguments, call.call_id)
     finally:
         _ended(hooks, call, outcome)
     return outcome
 
 
 def _ended(hooks: tuple[Hooks, ...], call: Call, outcome: Any) -> None:
-    call.seconds = time.perf_counter() - call.started
+    call._seconds = time.perf_counter() - call.started
     for each in reversed(hooks):
         _guarded(each.on_outcome, call, outcome)

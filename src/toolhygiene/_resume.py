@@ -54,8 +54,8 @@ class Evidence:
     closed: set[str] = field(default_factory=set)
     calls: int = 0
     successes: int = 0
-    pending: list[tuple[int, str, str, str]] = field(default_factory=list)
-    """(call number, tool, category, line) of each error not recovered since."""
+    pending: list[tuple[int, str, str, str, str]] = field(default_factory=list)
+    """(call number, tool, category, line, call id) of each error not recovered since."""
     last_call: str | None = None
 
 
@@ -229,7 +229,7 @@ def _tally(
             kept += 1
         else:
             failed.append((call.id, name, size))
-        facts.pending.append((facts.calls, name, read.category, text))
+        facts.pending.append((facts.calls, name, read.category, text, call.id))
     return succeeded, failed, kept, cleared
 
 

@@ -321,8 +321,8 @@ class Session:
         content = _words.escape_result(content)  # no success reads as toolhygiene's mark
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
         self._upstream_answered(plan, None)
-        for tail in self._ledger.succeeded(name, plan.index):
-            _observe.emit(Event("error.recovered", self.id, name, plan.call_id, tail))
+        for failed_id, tail in self._ledger.succeeded(name, plan.index, plan.call_id):
+            _observe.emit(Event("error.recovered", self.id, name, failed_id, tail))
         return outcome
 
     def _failed(
@@ -406,6 +406,7 @@ class Session:
             call,
             changes=changes,
             fingerprint=fingerprint,
+            call_id=call_id,
         )
         fields = {
             "category": failure.category.value,
@@ -785,8 +786,8 @@ class Session:
         return Transcript(self.clearing, local)
 
     def _end_conversation(self) -> None:
-        for tail in self._ledger.stop():
-            _observe.emit(Event("error.stopped", self.id, tail["tool"], None, tail))
+        for failed_id, tail in self._ledger.stop():
+            _observe.emit(Event("error.stopped", self.id, tail["tool"], failed_id, tail))
         stats = self._ledger.stats()
         counts = {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
         _observe.emit(Event("session.closed", self.id, None, None, counts))

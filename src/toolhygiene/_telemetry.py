@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from toolhygiene import _config, _observe
@@ -204,6 +205,8 @@ def _add(name: str, event: _observe.Event) -> None:
     attributes: dict[str, Any] = {"gen_ai.conversation.id": event.session_id}
     if event.tool is not None:
         attributes["gen_ai.tool.name"] = _name(event.tool)
+    if event.call_id is not None:  # a recovery's: the call that failed, not the span's
+        attributes["toolhygiene.call_id"] = event.call_id
     for key, value in event.fields.items():
         if key in ("line", "tools"):
             continue  # the model's words and tool maps stay in the logs
@@ -223,11 +226,16 @@ def _error_type(outcome: Any) -> str | None:
     return str(outcome.failure.category.value)
 
 
+def _json_default(value: Any) -> Any:
+    # The hooks' read-only copy: its mappings are proxies (its lists, tuples, go as arrays).
+    return dict(value) if isinstance(value, Mapping) else repr(value)
+
+
 def _arguments(arguments: Any) -> str:
     if isinstance(arguments, bytes):
         arguments = arguments.decode("utf-8", "replace")
     if not isinstance(arguments, str):
-        arguments = json.dumps(arguments, default=repr, sort_keys=True)
+        arguments = json.dumps(arguments, default=_json_default, sort_keys=True)
     return sanitize(arguments, _CONTENT_CAP)
 
 
