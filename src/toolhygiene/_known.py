@@ -53,6 +53,20 @@ def _usable(value: str) -> bool:
 def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
     if depth > _DEPTH:
         return
+    kind = type(value)
+    if kind is str:  # the common cases first, without the ABC checks below
+        if secret and _usable(value):
+            found.append(value.strip())
+        return
+    if kind is dict:
+        for key, item in value.items():
+            _collect(
+                item,
+                secret or (isinstance(key, str) and is_secret_label(key) is True),
+                found,
+                depth + 1,
+            )
+        return
     if isinstance(value, str):
         if secret and _usable(value):
             found.append(value.strip())

@@ -181,23 +181,31 @@ def _structured(target: Any, event: _observe.Event) -> None:
     getattr(target, _METHOD.get(event.level, "info"))(event.name, **record)
 
 
-def send(event: _observe.Event) -> None:
-    """Log ``event`` where the settings say, at the time of the event."""
+def _target() -> Any:
+    """Where an event goes now: ``None`` (``logs=False``), a ``logging.Logger``, or a
+    structlog-style logger."""
     logs = _config.settings.logs
     if logs is False:
-        return
+        return None
     if logs is True:
         # An application that configured structlog has imported it: one that has not
         # imported it gets the standard library's logging, and toolhygiene never imports it.
         structlog = sys.modules.get("structlog")
         if structlog is not None and structlog.is_configured():
-            _structured(structlog.get_logger("toolhygiene"), event)
-        else:
-            _stdlib(stdlib_logger, event)
-    elif isinstance(logs, logging.Logger):
-        _stdlib(logs, event)
+            return structlog.get_logger("toolhygiene")
+        return stdlib_logger
+    return logs
+
+
+def send(event: _observe.Event) -> None:
+    """Log ``event`` where the settings say, at the time of the event."""
+    target = _target()
+    if target is None:
+        return
+    if isinstance(target, logging.Logger):
+        _stdlib(target, event)
     else:
-        _structured(logs, event)
+        _structured(target, event)
 
 
 class LogOutput(_observe.Hooks):
@@ -207,6 +215,13 @@ class LogOutput(_observe.Hooks):
         send(event)
 
     on_retry = on_close = on_clear = on_tail = on_end = on_store = on_hook_failure = on_failure
+
+    def _wants(self, level: int) -> bool:
+        """Whether an event at ``level`` would be written (``_observe.listening``)."""
+        target = _target()
+        if isinstance(target, logging.Logger):
+            return target.isEnabledFor(level)
+        return target is not None
 
 
 _observe.add_hooks(LogOutput())

@@ -31,6 +31,8 @@ __all__ = [
     "around",
     "around_async",
     "emit",
+    "level_of",
+    "listening",
     "set_telemetry",
     "watching",
 ]
@@ -74,9 +76,7 @@ class Event:
     @property
     def level(self) -> int:
         """The ``logging`` level the event is logged at."""
-        if self.name == "tool.failed" and self.fields.get("category") == "unknown":
-            return logging.WARNING
-        return _LEVELS.get(self.name, logging.INFO)
+        return level_of(self.name, self.fields.get("category"))
 
     def record(self) -> dict[str, Any]:
         """The event as the flat dict its log line carries (without the traceback)."""
@@ -98,6 +98,13 @@ _LEVELS = {
     "tool.unclassified": logging.WARNING,
     "tool.still_running": logging.WARNING,
 }
+
+
+def level_of(name: str, category: str | None = None) -> int:
+    """The ``logging`` level of the event ``name`` (of a failure in ``category``)."""
+    if name == "tool.failed" and category == "unknown":
+        return logging.WARNING
+    return _LEVELS.get(name, logging.INFO)
 
 
 class Call:
@@ -311,6 +318,21 @@ def _hook_failed(method: Callable[..., None], session_id: str, exc: Exception) -
         except Exception:  # a second failure is not passed around again
             if _config.settings.logs is not False:  # the original is this one's context
                 _fallback.exception("toolhygiene could not report that %r failed", method)
+
+
+def listening(name: str, category: str | None = None) -> bool:
+    """Whether the event ``name`` would reach anyone: a hook, the OpenTelemetry output,
+    or a log that writes its level. False in the quiet default (nothing configured, an
+    INFO event), where the event need not even be built. An output that can drop events
+    says so with a ``_wants(level)`` method (the log output); every other hook wants all.
+    """
+    level = level_of(name, category)
+    for hooks in _hooks:
+        wants = getattr(hooks, "_wants", None)
+        if wants is None or wants(level):
+            return True
+    telemetry = _telemetry
+    return telemetry is not None and bool(telemetry.live())
 
 
 def emit(event: Event) -> None:

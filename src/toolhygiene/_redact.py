@@ -181,25 +181,28 @@ def neutralise(text: str) -> str:
     lowered = compatible(text).lower()
     if "<" in lowered or not text.isascii():
         text = _sub(_MARKUP, text, _markup_sub)
-    if _any_in(_ESCAPED_BRACKETS, lowered):
+    if _ESCAPED_BRACKET_IN(lowered):
         text = _sub(_WRITTEN_MARKUP, text, _markup_sub)
     if "[" in lowered:
         text = _sub(_BRACKETED, text, _markup_sub)
-    if ":" in lowered and _any_in(_ROLES, lowered):
+    if ":" in lowered and _ROLE_IN(lowered):
         text = _sub(_ROLE_MARKER, text, lambda m: f"[role:{m.group(1).lower()}]")
-    if _any_in(_STEER_WORDS, lowered) or _any_in(_STEER_WORDS, _squeezed(lowered)):
+    if _STEER_IN(lowered) or _STEER_IN(_squeezed(lowered)):
         text = _sub(_INJECTION, text, lambda _: "[instruction-like text removed]")
     if "[" in lowered:
         text = _sub(_OWN_MARKER, text, lambda m: f"({m.group('word')}{m.group('rest')})")
     return text
 
 
-def _any_in(needles: tuple[str, ...], haystack: str) -> bool:
-    # A plain loop: any() over a generator costs more than the searches it saves here.
-    for needle in needles:  # noqa: SIM110
-        if needle in haystack:
-            return True
-    return False
+def _finder(needles: tuple[str, ...]) -> Callable[[str], re.Match[str] | None]:
+    """Whether any of ``needles`` is in a text, in one C call (a loop of ``in`` tests
+    costs a few bytecode instructions per needle)."""
+    return re.compile("|".join(re.escape(n) for n in needles)).search
+
+
+_ESCAPED_BRACKET_IN = _finder(_ESCAPED_BRACKETS)
+_ROLE_IN = _finder(_ROLES)
+_STEER_IN = _finder(_STEER_WORDS)
 
 
 _SPACE = re.compile(r"[\s\x85\u2028\u2029]+")

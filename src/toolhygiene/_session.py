@@ -321,8 +321,10 @@ class Session:
         content = _words.escape_result(content)  # no success reads as toolhygiene's mark
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
         self._upstream_answered(plan, None)
-        for failed_id, tail in self._ledger.succeeded(name, plan.index, plan.call_id):
-            _observe.emit(Event("error.recovered", self.id, name, failed_id, tail))
+        tails = self._ledger.succeeded(name, plan.index, plan.call_id)
+        if tails and _observe.listening("error.recovered"):
+            for failed_id, tail in tails:
+                _observe.emit(Event("error.recovered", self.id, name, failed_id, tail))
         return outcome
 
     def _failed(
@@ -408,17 +410,18 @@ class Session:
             fingerprint=fingerprint,
             call_id=call_id,
         )
-        fields = {
-            "category": failure.category.value,
-            "fingerprint": fingerprint,
-            "retryable": failure.retryable,
-            "status": failure.status,
-            "attempts": attempts,
-            "exc_type": failure.exc_type,
-            "frame": failure.frame,
-            "line": line,
-        }
-        _observe.emit(Event("tool.failed", self.id, name, call_id, fields, failure, exc))
+        if _observe.listening("tool.failed", failure.category.value):  # else built for none
+            fields = {
+                "category": failure.category.value,
+                "fingerprint": fingerprint,
+                "retryable": failure.retryable,
+                "status": failure.status,
+                "attempts": attempts,
+                "exc_type": failure.exc_type,
+                "frame": failure.frame,
+                "line": line,
+            }
+            _observe.emit(Event("tool.failed", self.id, name, call_id, fields, failure, exc))
         if failure.closes:
             closed = {
                 "category": failure.category.value,

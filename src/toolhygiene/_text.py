@@ -7,6 +7,7 @@ before it reaches the model or the log.
 
 from __future__ import annotations
 
+import marshal
 import re
 import reprlib
 import sys
@@ -67,10 +68,32 @@ def bounded_repr(value: Any, cap: int) -> str:
     return plain(text, cap) if type(text) is not str else text[:cap]
 
 
-def valid_data(value: Any, depth: int = 0) -> Any:
+def valid_data(value: Any) -> Any:
     """``value`` with lone surrogates replaced in every string of its dicts and lists
-    (keys too), copied only where something changed. Deeper than ``DATA_DEPTH`` levels
-    is left as it is: walking it must not exhaust the stack."""
+    (keys too; a ``str`` subclass made an exact ``str``), copied only where something
+    changed. Deeper than ``DATA_DEPTH`` levels is left as it is: walking it must not
+    exhaust the stack.
+
+    The common case, plain data with no surrogate, is proved in two C calls instead of a
+    walk of every string: ``marshal`` writes only exact built-in types (a subclass of
+    ``str``, ``dict`` or ``list``, or any other object, makes it refuse) and writes a
+    lone surrogate as the bytes ``ED A0``-``ED BF``; data it writes without those bytes
+    holds nothing the walk would change. Anything else (refused, too deep, those bytes
+    found, even by chance inside a number or a ``bytes``) is walked as before."""
+    try:
+        written = marshal.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        return _valid_walk(value, 0)
+    if _SURROGATE_UTF8.search(written) is None:
+        return value
+    return _valid_walk(value, 0)
+
+
+_SURROGATE_UTF8 = re.compile(b"\xed[\xa0-\xbf]")
+"""A surrogate code point as ``marshal`` writes it (UTF-8 with ``surrogatepass``)."""
+
+
+def _valid_walk(value: Any, depth: int) -> Any:
     if isinstance(value, str):
         return valid(value if type(value) is str else plain(value, sys.maxsize))
     if depth > DATA_DEPTH:
@@ -79,12 +102,12 @@ def valid_data(value: Any, depth: int = 0) -> Any:
         changed = False
         out: dict[Any, Any] = {}
         for key, item in value.items():
-            new_key, new_item = valid_data(key, depth + 1), valid_data(item, depth + 1)
+            new_key, new_item = _valid_walk(key, depth + 1), _valid_walk(item, depth + 1)
             changed = changed or new_key is not key or new_item is not item
             out[new_key] = new_item
         return out if changed else value
     if isinstance(value, list):
-        items = [valid_data(item, depth + 1) for item in value]
+        items = [_valid_walk(item, depth + 1) for item in value]
         if any(new is not old for new, old in zip(items, value, strict=True)):
             return items
         return value
