@@ -28,7 +28,7 @@ from types import FrameType
 from typing import Any
 
 import toolhygiene as th
-from toolhygiene import _observe
+from toolhygiene import _known, _observe
 from toolhygiene._turns import TURNS
 
 ROUNDS = 2000
@@ -131,8 +131,12 @@ def opcodes(run: Callable[[], object], rounds: int = 100) -> float:
     return count[0] / rounds
 
 
-def work() -> tuple[float, float]:
-    """Instructions of one handled round and of one blind round, less making the turn."""
+def work() -> tuple[float, float, float]:
+    """Instructions of one handled round and of one blind round, less making the turn,
+    and of one read of the environment's secrets. That read happens at most once a
+    second (``_known``): a few times in the thousands of rounds timed, but in nearly
+    every traced round, tracing being slow; so it is held off while counting and
+    counted on its own."""
     turn = opcodes(fresh_ids)
     messages = conversation()
 
@@ -143,7 +147,18 @@ def work() -> tuple[float, float]:
 
     for _ in range(CHUNK):
         handled()  # warm: workers started, caches filled
-    return opcodes(handled) - turn, opcodes(lambda: blind_round([]))
+    refresh, _known._REFRESH = _known._REFRESH, float("inf")
+    try:
+        handled()
+        rounds = opcodes(handled)
+    finally:
+        _known._REFRESH = refresh
+
+    def environment() -> None:
+        _known._environment[0] = -1  # as if a variable had been set
+        _known.current()
+
+    return rounds - turn, opcodes(lambda: blind_round([])), opcodes(environment)
 
 
 def cpu(fn: Any) -> float:
@@ -197,9 +212,10 @@ def main() -> int:
     show("toolhygiene, logging at INFO to a handler", formatted)
     show(f"toolhygiene, OpenTelemetry on ({spans} spans)", traced)
     print(f"the outputs' share by default: {(default - bare) * 1e6:.1f} us/round")
-    handled, blind_work = work_default
+    handled, blind_work, environment = work_default
     print(f"work per round, default configuration: {handled:.0f} bytecode instructions "
-          f"(blind loop: {blind_work:.0f}; {handled / blind_work:.0f}x)")
+          f"(blind loop: {blind_work:.0f}; {handled / blind_work:.0f}x); reading the "
+          f"environment's secrets, at most once a second: {environment:.0f}")
     print(f"target: default <= 60 us: {'met' if default <= 60e-6 else 'MISSED'}")
     return 0
 
