@@ -102,7 +102,7 @@ def classify(
     is the outermost exception's text followed by the winning cause's, redacted and
     folded to one line.
     """
-    cap = cap or _config.settings.line_cap
+    cap = _config.line_cap(cap)
     chain = walk_chain(exc, _MAX_CHAIN)
     all_rules = (*rules, *global_rules())
     best: Verdict | None = None

@@ -22,6 +22,7 @@ __all__ = [
     "Settings",
     "check_result_cap",
     "configure",
+    "line_cap",
     "settings",
     "wait_within",
 ]
@@ -169,6 +170,12 @@ def _check(new: Settings) -> None:
 
 def _is_logger(value: Any) -> bool:
     return all(callable(getattr(value, m, None)) for m in ("info", "warning"))
+
+
+def line_cap(cap: int | None = None) -> int:
+    """The line cap in force: ``cap`` (a Session's own) when given, else the configured
+    one (300 unless configured). Every reader of the line cap reads it here."""
+    return cap or settings.line_cap
 
 
 def wait_within(seconds: float | None) -> float | None:

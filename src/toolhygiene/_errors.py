@@ -120,7 +120,8 @@ class Failure:
     ``refused``: the call was not started, because earlier runs of the tool (or of the
     session) are still going. ``attempted`` is a read-only copy of what it is given (a
     ``MappingProxyType``, lists as tuples): what every reader of the record sees is what
-    the session recorded.
+    the session recorded. ``line_cap``: the line cap of the Session that recorded
+    the failure (``None``: the configured one), which ``line()`` and ``to_dict()`` keep.
     """
 
     tool: str
@@ -144,6 +145,7 @@ class Failure:
     coarse: CoarseClass | None = None
     details: Any = None
     refused: bool = False
+    line_cap: int | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.attempted is not None:
@@ -170,9 +172,9 @@ class Failure:
         return fingerprint(self.tool, self.category, self.message)
 
     def line(self, cap: int | None = None) -> str:
-        """The one line the model sees, at most ``cap`` characters (default: the
-        configured line cap, 300)."""
-        cap = cap or _config.settings.line_cap
+        """The one line the model sees, at most ``cap`` characters (default: the cap of
+        the Session that recorded the failure, else the configured one, 300)."""
+        cap = _config.line_cap(cap or self.line_cap)
         if self.status == "closed":
             return _words.closed_line(self.tool, self.count, cap)
         return _words.failure_line(self, cap)
@@ -193,7 +195,7 @@ class Failure:
         if found is None:
             raise ValueError("not a failure payload: see th.FAILURE_SCHEMA")
         name = tool or sanitize(str(found.get("tool") or ""), 64) or "tool"
-        return failure_of(found, name, _config.settings.line_cap)
+        return failure_of(found, name, _config.line_cap())
 
     def to_dict(self) -> dict[str, Any]:
         """The structured payload another agent reads: the category (fine and coarse)
@@ -345,7 +347,7 @@ class ToolError(Exception):
 
     def for_model(self, tool: str = "tool") -> str:
         """The one line the model sees for this error raised by ``tool``."""
-        cap = _config.settings.line_cap
+        cap = _config.line_cap()
         return Failure(
             tool=tool,
             category=self.category,
@@ -372,7 +374,7 @@ class Empty:
 
     def for_model(self, tool: str = "tool") -> str:
         """The one line the model sees: nothing matched, and a retry will not change it."""
-        cap = _config.settings.line_cap
+        cap = _config.line_cap()
         # The query is the model's own words: only what is secret-shaped goes.
         query = sanitize(self.query, cap // 2, internals=False)
         note = sanitize(self.note, cap)

@@ -205,9 +205,10 @@ class Ledger:
                     "count": count,
                     "repeats": repeats,
                     "closes": closes,
+                    "line_cap": line_cap,
                 }
             )
-            line = failure.line(line_cap)
+            line = failure.line()
             if len(self._pending) < PENDING:
                 self._pending.append(
                     _Pending(index, name, failure.category, fingerprint, line, call_id)

@@ -58,10 +58,10 @@ from toolhygiene._stores import (
     failed_after_run,
 )
 from toolhygiene._text import bounded_repr
-from toolhygiene._tool import Format, Tool, as_tool, definitions
+from toolhygiene._tool import Tool, as_tool, definitions
 from toolhygiene._transcript import CLEARINGS, Clearing, Transcript
 from toolhygiene._workers import workers
-from toolhygiene.formats._base import Messages
+from toolhygiene.formats._base import Format, Messages
 
 __all__ = ["Outcome", "Session"]
 
@@ -226,15 +226,14 @@ class Session:
                 count=closed_after,
                 exc_type="Closed",
                 never_ran=True,
+                line_cap=self._line_cap(),
                 attempted=(
                     safe_arguments(arguments, self._line_cap())
                     if isinstance(arguments, Mapping)
                     else None
                 ),
             )
-            outcome = Outcome(
-                name, False, failure.line(self._line_cap()), failure=failure, number=index
-            )
+            outcome = Outcome(name, False, failure.line(), failure=failure, number=index)
             fields = {"category": "unavailable", "failures": closed_after}
             _observe.emit(Event("tool.refused", self.id, name, call_id, fields, failure))
             return outcome
@@ -281,6 +280,7 @@ class Session:
             instead=_words.UPSTREAM_INSTEAD,
             exc_type=_words.UPSTREAM_OPEN,
             never_ran=True,
+            line_cap=cap,
         )
         verdict = f"Transient: retry after {_words.seconds(wait)} s."
         line = _words.held_line(
@@ -307,7 +307,7 @@ class Session:
             failed_after_run(self.id, plan.tool.name, exc)
 
     def _line_cap(self) -> int:
-        return self.line_cap or _config.settings.line_cap
+        return _config.line_cap(self.line_cap)
 
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
         """``value`` is the call's result (``returned`` found no failure payload in it)."""
@@ -373,9 +373,12 @@ class Session:
         so; not counted as a failure of the tool (it says nothing about whether the tool
         works), logged as ``tool.refused``."""
         failure = dataclasses.replace(
-            self._retries.classify(plan, refused), refused=True, retryable=False
+            self._retries.classify(plan, refused),
+            refused=True,
+            retryable=False,
+            line_cap=self._line_cap(),
         )
-        line = failure.line(self._line_cap())
+        line = failure.line()
         fields = {
             "category": failure.category.value,
             "reason": refused.reason,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from toolhygiene._words import CONSTRAINTS, constraint, default_note
 
-__all__ = ["Api", "StrictError", "api_of", "drop_default_nulls", "strict_schema"]
+__all__ = ["Api", "StrictError", "drop_default_nulls", "strict_schema"]
 
 Api = Literal["anthropic", "openai"]
 
@@ -57,11 +57,6 @@ _REFUSED = {
 
 class StrictError(ValueError):
     """A schema strict mode cannot express; the message names where and why."""
-
-
-def api_of(fmt: str) -> Api:
-    """The API whose strict rules a message format follows."""
-    return "anthropic" if fmt == "anthropic" else "openai"
 
 
 def strict_schema(schema: Mapping[str, Any], api: Api) -> dict[str, Any]:

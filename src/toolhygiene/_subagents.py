@@ -125,7 +125,7 @@ class SubagentResult:
         """
         if self.failure is None:
             return ""
-        cap = _config.settings.line_cap
+        cap = _config.line_cap()
         attempted = self.failure.get("attempted_query")
         if isinstance(attempted, Mapping) and isinstance(attempted.get("arguments"), Mapping):
             query: Any = attempted["arguments"]
@@ -231,7 +231,7 @@ def _cancelled(tool: Tool[Any, Any], arguments: dict[str, Any], exc: BaseExcepti
     from toolhygiene._log import stdlib_logger, traceback_text
 
     stdlib_logger.warning("subagent.cancelled %s: %s", tool.name, traceback_text(exc))
-    cap = _config.settings.line_cap
+    cap = _config.line_cap()
     return Failure(
         tool=tool.name,
         category=Category.UNKNOWN,

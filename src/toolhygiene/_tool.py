@@ -16,7 +16,7 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, ParamSpec, TypeVar, get_args, overload
 
 from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
@@ -25,7 +25,7 @@ from toolhygiene._config import check_result_cap
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._rules import Rule
-from toolhygiene._strict import Api, StrictError, api_of, drop_default_nulls, strict_schema
+from toolhygiene._strict import Api, StrictError, drop_default_nulls, strict_schema
 from toolhygiene._text import bounded_repr
 from toolhygiene._words import (
     NESTED_TOO_DEEP,
@@ -34,7 +34,7 @@ from toolhygiene._words import (
     schema_advice,
     unexpected_argument,
 )
-from toolhygiene.formats import adapter
+from toolhygiene.formats import Format, adapter
 from toolhygiene.formats._base import Definition
 
 if TYPE_CHECKING:  # imported when a tool's schema is built, not with toolhygiene
@@ -45,7 +45,10 @@ __all__ = ["Tool", "as_tool", "definitions", "tool"]
 P = ParamSpec("P")
 R = TypeVar("R")
 
-Format = Literal["anthropic", "openai_chat", "openai_responses"]
+_STRICT_RULES: tuple[Api, ...] = tuple(
+    dict.fromkeys(adapter(fmt).strict_rules for fmt in get_args(Format))
+)
+"""Every set of strict-mode rules some format's definitions follow."""
 
 _SCALARS = frozenset({str, int, bool})
 """Argument types that hold neither a NaN nor a ``null`` standing for a default."""
@@ -210,8 +213,8 @@ class Tool(Generic[P, R]):
                 raise UsageError(f"cannot build the argument schema of {self.name}: {exc}") from exc
             self._arguments = arguments
             if self.strict:
-                self.strict_parameters("anthropic")
-                self.strict_parameters("openai")
+                for rules in _STRICT_RULES:
+                    self.strict_parameters(rules)
             for number, example in enumerate(self.input_examples or (), 1):
                 self._check_example(arguments, number, example)
         return self._arguments
@@ -381,7 +384,7 @@ class Tool(Generic[P, R]):
         when ``strict`` asks."""
         use_strict = self.strict if self.strict is not None else bool(strict)
         to = adapter(fmt)
-        parameters = self.strict_parameters(api_of(fmt)) if use_strict else self.parameters
+        parameters = self.strict_parameters(to.strict_rules) if use_strict else self.parameters
         options = {
             "input_examples": None if self.input_examples is None else list(self.input_examples),
             "defer_loading": self.defer_loading,
@@ -399,21 +402,10 @@ def definitions(
     strict: bool | None = None,
     cache_control: Mapping[str, Any] | bool | None = None,
 ) -> list[dict[str, Any]]:
-    """The definitions of ``tools`` for one API; ``cache_control`` (Anthropic only; ``True``
-    for ``{"type": "ephemeral"}``) goes on the last one, where a prompt-cache breakpoint
-    covers every definition."""
+    """The definitions of ``tools`` for one API, with a prompt-cache breakpoint where
+    ``cache_control`` asks and the API has one (its adapter places it)."""
     out = [t.schema(fmt, strict=strict) for t in tools]
-    if cache_control:
-        if fmt != "anthropic":
-            raise UsageError(f"cache_control is an Anthropic field; {fmt} caches prompts itself")
-        if out:
-            marker = (
-                {"type": "ephemeral"}
-                if cache_control is True
-                else _checks.cache_control("cache_control", cache_control)
-            )
-            out[-1] = {**out[-1], "cache_control": marker}
-    return out
+    return adapter(fmt).cached(out, cache_control) if cache_control else out
 
 
 def _node_at(schema: Mapping[str, Any], defs: Mapping[str, Any], loc: Sequence[Any]) -> Any:

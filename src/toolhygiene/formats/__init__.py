@@ -8,17 +8,15 @@ Completions and OpenAI Responses; each from the SDK's own objects or plain dicts
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from toolhygiene._exceptions import UsageError
-from toolhygiene.formats._base import STUB, Adapter, Call, Definition, Round
+from toolhygiene.formats._base import STUB, Adapter, Call, Definition, Format, Round
 from toolhygiene.formats.anthropic import AnthropicMessages
 from toolhygiene.formats.openai_chat import OpenAIChat
 from toolhygiene.formats.openai_responses import OpenAIResponses
 
 __all__ = ["STUB", "Adapter", "Call", "Definition", "Format", "Round", "adapter", "check", "detect"]
-
-Format = Literal["anthropic", "openai_chat", "openai_responses"]
 
 _ADAPTERS: dict[str, Adapter] = {
     "anthropic": AnthropicMessages(),

@@ -1,31 +1,40 @@
-"""What every message format provides: reading a model turn, writing results, finding,
-removing and shrinking an earlier round, and checking that a list pairs every call."""
+"""What every message format provides: spelling a tool's definition, reading a model turn,
+writing results, finding, removing and shrinking an earlier round, and checking that a list
+pairs every call."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene._words import STUB
+
+if TYPE_CHECKING:
+    from toolhygiene._strict import Api
 
 __all__ = [
     "STUB",
     "Adapter",
     "Call",
     "Definition",
+    "Format",
     "Messages",
     "Round",
     "StopState",
     "as_dict",
     "as_dicts",
     "field",
+    "not_cached",
     "with_note",
 ]
 
 
 Messages = MutableSequence[Any]
+
+Format = Literal["anthropic", "openai_chat", "openai_responses"]
+"""The name of a message format (each names its adapter)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +99,18 @@ class Definition:
 class Adapter(Protocol):
     """One API's message format."""
 
-    name: str
+    name: Format
+    strict_rules: Api
+    """Whose strict-mode rules this API's strict definitions follow."""
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         """One tool's definition as this API's ``tools`` list takes it."""
+
+    def cached(
+        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
+    ) -> list[dict[str, Any]]:
+        """The definitions with a prompt-cache breakpoint (``True``: this API's default
+        marker); ``UsageError`` where the API has no such field."""
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
         """The model's turn as the items to append to the message list, without empty
@@ -128,6 +145,11 @@ class Adapter(Protocol):
 
     def check(self, messages: Sequence[Any]) -> None:
         """Raise ``UsageError`` naming the first place the API would reject."""
+
+
+def not_cached(fmt: str) -> UsageError:
+    """The error for ``cache_control`` asked of an API that caches prompts itself."""
+    return UsageError(f"cache_control is an Anthropic field; {fmt} caches prompts itself")
 
 
 def as_dict(item: Any) -> dict[str, Any]:

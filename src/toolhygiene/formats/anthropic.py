@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
     Call,
     Definition,
+    Format,
     Messages,
     Round,
     StopState,
@@ -18,6 +20,9 @@ from toolhygiene.formats._base import (
     field,
     register_ids,
 )
+
+if TYPE_CHECKING:
+    from toolhygiene._strict import Api
 
 __all__ = ["AnthropicMessages"]
 
@@ -45,13 +50,27 @@ _STATES: dict[str, StopState] = {
 
 
 class AnthropicMessages:
-    name = "anthropic"
+    name: Format = "anthropic"
+    strict_rules: Api = "anthropic"
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         return {
             **tool.spelled("input_schema"),
             **tool.taken("input_examples", "defer_loading", "cache_control"),
         }
+
+    def cached(
+        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
+    ) -> list[dict[str, Any]]:
+        # On the last definition, a breakpoint covers every definition before it.
+        if not definitions:
+            return definitions
+        marker = (
+            {"type": "ephemeral"}
+            if cache_control is True
+            else _checks.cache_control("cache_control", cache_control)
+        )
+        return [*definitions[:-1], {**definitions[-1], "cache_control": marker}]
 
     def assistant_items(self, response: Any) -> list[dict[str, Any]]:
         blocks = [b for b in as_dicts(field(response, "content")) if not _blank(b)]

@@ -4,21 +4,26 @@ per call with its ``tool_call_id``, right after it."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
     Call,
     Definition,
+    Format,
     Messages,
     Round,
     StopState,
     as_dict,
     field,
+    not_cached,
     register_ids,
     with_note,
 )
+
+if TYPE_CHECKING:
+    from toolhygiene._strict import Api
 
 __all__ = ["OpenAIChat"]
 
@@ -70,7 +75,13 @@ def _empty(message: Any) -> bool:
 
 
 class OpenAIChat:
-    name = "openai_chat"
+    name: Format = "openai_chat"
+    strict_rules: Api = "openai"
+
+    def cached(
+        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
+    ) -> list[dict[str, Any]]:
+        raise not_cached(self.name)
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         return {"type": "function", "function": tool.spelled("parameters")}

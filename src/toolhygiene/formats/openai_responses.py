@@ -4,20 +4,25 @@ item per ``call_id`` after them."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
     Call,
     Definition,
+    Format,
     Messages,
     Round,
     StopState,
     as_dicts,
     field,
+    not_cached,
     with_note,
 )
+
+if TYPE_CHECKING:
+    from toolhygiene._strict import Api
 
 __all__ = ["OpenAIResponses"]
 
@@ -40,7 +45,13 @@ def _empty(item: Any) -> bool:
 
 
 class OpenAIResponses:
-    name = "openai_responses"
+    name: Format = "openai_responses"
+    strict_rules: Api = "openai"
+
+    def cached(
+        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
+    ) -> list[dict[str, Any]]:
+        raise not_cached(self.name)
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         # The Responses API makes a function strict unless told otherwise: always say.
