@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from toolhygiene import _config
+from toolhygiene import _config, _words
 from toolhygiene._errors import Category, Failure, ToolError
 from toolhygiene._frames import user_frame
 from toolhygiene._http import headers_of, retry_after
@@ -48,14 +48,14 @@ def exception_text(exc: BaseException, cap: int = RAW_CAP) -> str:
     if parts is not None and parts[0] is not None and type(parts[1]) is str and parts[3] is None:
         # str() would say "[Errno 2] No such file or directory: 'x'"; the number goes.
         strerror, filename = parts[1][:cap].strip(), parts[2]
-        if filename is None:
-            return strerror
-        return f"{strerror}: {bounded_repr(filename, cap)}"
+        return _words.os_error_text(
+            strerror, None if filename is None else bounded_repr(filename, cap)
+        )
     text = raw_message(exc, cap)
     if text is None:  # a hostile __str__ must not break the agent loop
-        return f"{short_name(exc)} (its message could not be read)"
+        return _words.message_unreadable(short_name(exc))
     if isinstance(exc, KeyError) and len(_ARGS.__get__(exc)) == 1:
-        return f"no such key: {text}"
+        return _words.no_such_key(text)
     text = text.strip()
     while text[:1] in ("[", "<"):
         m = _ERRNO_PREFIX.match(text)
@@ -189,7 +189,7 @@ def _known(chain: list[BaseException], known: list[Any], at: int) -> Verdict | N
 
 def _message(chain: list[BaseException], at: int, verdict: Verdict, known: list[Any]) -> str:
     chosen = (
-        verdict.message or exception_text(chain[at]) or f"{short_name(chain[at])} with no message"
+        verdict.message or exception_text(chain[at]) or _words.no_message(short_name(chain[at]))
     )
     parts = []
     if at > 0:

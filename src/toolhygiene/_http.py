@@ -18,6 +18,7 @@ from toolhygiene._reading import attr, short_name
 from toolhygiene._redact import redact
 
 __all__ = [
+    "api_message",
     "category_for_status",
     "headers_of",
     "reason_for",
@@ -61,6 +62,25 @@ def status_of(exc: BaseException) -> int | None:
     meta = _botocore_meta(exc)
     if meta is not None:
         return _as_status(meta.get("HTTPStatusCode"))
+    return None
+
+
+def api_message(exc: BaseException) -> str | None:
+    """The API's own account of an error answer, never the raw body: ``error.message``
+    of a JSON body (OpenAI, Anthropic), botocore's ``Error`` code and message."""
+    body = attr(exc, "body")
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping):
+            text = inner.get("message")
+            if isinstance(text, str) and text:
+                return text
+    response = attr(exc, "response")
+    if isinstance(response, Mapping):
+        error = response.get("Error")
+        if isinstance(error, Mapping):
+            code, text = error.get("Code"), error.get("Message")
+            return ": ".join(str(p) for p in (code, text) if p) or None
     return None
 
 

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolhygiene._errors import Category
-from toolhygiene._http import category_for_status, reason_for, request_of, status_of
+from toolhygiene._http import api_message, category_for_status, reason_for, request_of, status_of
 from toolhygiene._reading import attr, class_name, module_of, mro, raw_message
+from toolhygiene._words import http_answer
 
 __all__ = ["Verdict", "library_verdict"]
 
@@ -58,36 +59,13 @@ def _v(
     )
 
 
-def _api_message(exc: BaseException) -> str | None:
-    body = attr(exc, "body")
-    if isinstance(body, Mapping):
-        inner = body.get("error", body)
-        if isinstance(inner, Mapping):
-            text = inner.get("message")
-            if isinstance(text, str) and text:
-                return text
-    response = attr(exc, "response")
-    if isinstance(response, Mapping):
-        error = response.get("Error")
-        if isinstance(error, Mapping):
-            code, text = error.get("Code"), error.get("Message")
-            return ": ".join(str(p) for p in (code, text) if p) or None
-    return None
-
-
 def status_verdict(exc: BaseException) -> Verdict | None:
     """The verdict of an HTTP status carried by ``exc``; never quotes the raw body."""
     status = status_of(exc)
     if status is None:
         return None
     category, retryable = category_for_status(status)
-    message = f"the service answered HTTP {reason_for(status)}"
-    request = request_of(exc)
-    if request:
-        message += f" to {request}"
-    detail = _api_message(exc)
-    if detail:
-        message += f": {detail}"
+    message = http_answer(reason_for(status), request_of(exc), api_message(exc))
     return Verdict(category, retryable, SCORE_STATUS, None, message)
 
 

@@ -282,7 +282,7 @@ class Session:
             never_ran=True,
             line_cap=cap,
         )
-        verdict = f"Transient: retry after {_words.seconds(wait)} s."
+        verdict = _words.retry_after(wait)
         line = _words.held_line(
             name, shown, what, verdict=verdict, advice=_words.UPSTREAM_INSTEAD, cap=cap
         )

@@ -237,7 +237,7 @@ def _cancelled(tool: Tool[Any, Any], arguments: dict[str, Any], exc: BaseExcepti
         category=Category.UNKNOWN,
         retryable=False,
         uncertain=not tool.idempotent,
-        message=f"{tool.name} was cancelled before it answered",
+        message=_words.cancelled(tool.name),
         attempted=safe_arguments(arguments, cap),
         exc_type="asyncio.CancelledError",
     ).to_dict()

@@ -28,11 +28,18 @@ from toolhygiene._rules import Rule
 from toolhygiene._strict import Api, StrictError, drop_default_nulls, strict_schema
 from toolhygiene._text import bounded_repr
 from toolhygiene._words import (
+    ARGUMENTS_NOT_UTF8,
     NESTED_TOO_DEEP,
     argument_path,
+    arguments_not_json,
+    arguments_not_object,
+    missing_argument,
     not_finite_argument,
     schema_advice,
+    signature,
+    type_words,
     unexpected_argument,
+    wrong_argument,
 )
 from toolhygiene.formats import Format, adapter
 from toolhygiene.formats._base import Definition
@@ -56,34 +63,6 @@ _NOT_PLAIN = ("null", "NaN", "Infinity")
 """JSON text holding none of these has no ``null`` for a default nor a non-finite number."""
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _describe_type(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        schema = defs.get(ref.rsplit("/", 1)[-1], {})
-    if "enum" in schema:
-        return (
-            "one of "
-            + ", ".join(json.dumps(v) for v in schema["enum"][:8])
-            + (", …" if len(schema["enum"]) > 8 else "")
-        )
-    if "type" in schema:
-        kind = schema["type"]
-        return {
-            "integer": "a whole number",
-            "number": "a number",
-            "string": "a string",
-            "boolean": "true or false",
-            "array": "a list",
-            "object": "an object",
-        }.get(str(kind), str(kind))
-    alternatives = schema.get("anyOf") or schema.get("oneOf")
-    if alternatives:
-        return " or ".join(_describe_type(s, defs) for s in alternatives if isinstance(s, Mapping))
-    if "properties" in schema:
-        return "an object"
-    return "a value"
 
 
 def _shown(value: Any) -> str:
@@ -259,13 +238,7 @@ class Tool(Generic[P, R]):
 
     def signature_text(self) -> str:
         """``city: a string, days: a whole number (optional)``: the arguments in words."""
-        required = set(self.parameters.get("required", ()))
-        defs = self.parameters.get("$defs", {})
-        parts = []
-        for name, schema in self.parameters["properties"].items():
-            optional = "" if name in required else " (optional)"
-            parts.append(f"{name}: {_describe_type(schema, defs)}{optional}")
-        return ", ".join(parts) or "no arguments"
+        return signature(self.parameters)
 
     def _bad_arguments(self, what: str) -> ToolError:
         return ToolError(
@@ -335,17 +308,14 @@ class Tool(Generic[P, R]):
                 arguments = json.loads(arguments)
             except json.JSONDecodeError as exc:
                 raise self._bad_arguments(
-                    f"the arguments are not valid JSON: {exc.msg} at line {exc.lineno} "
-                    f"column {exc.colno}"
+                    arguments_not_json(exc.msg, exc.lineno, exc.colno)
                 ) from exc
             except UnicodeDecodeError as exc:
-                raise self._bad_arguments("the arguments are not valid UTF-8 JSON") from exc
+                raise self._bad_arguments(ARGUMENTS_NOT_UTF8) from exc
             except RecursionError as exc:
                 raise self._bad_arguments(NESTED_TOO_DEEP) from exc
         if not isinstance(arguments, Mapping):
-            raise self._bad_arguments(
-                f"the arguments must be a JSON object, got {type(arguments).__name__}"
-            )
+            raise self._bad_arguments(arguments_not_object(type(arguments).__name__))
         return dict(arguments)
 
     def _explain(self, exc: pydantic.ValidationError) -> str:
@@ -355,15 +325,13 @@ class Tool(Generic[P, R]):
             loc = argument_path(error["loc"])
             kind = error["type"]
             if kind == "missing":
-                expected = _describe_type(_node_at(self.parameters, defs, error["loc"]) or {}, defs)
-                problems.append(f"missing required argument '{loc}' ({expected})")
+                expected = type_words(_node_at(self.parameters, defs, error["loc"]) or {}, defs)
+                problems.append(missing_argument(loc, expected))
             elif kind == "extra_forbidden":
                 allowed = _keys_at(self.parameters, defs, error["loc"][:-1])
                 problems.append(unexpected_argument(loc, allowed))
             else:
-                msg = str(error["msg"]).replace("Input should be", "must be")
-                msg = msg[:1].lower() + msg[1:]
-                problems.append(f"argument '{loc}' {msg}, got {_shown(error.get('input'))}")
+                problems.append(wrong_argument(loc, str(error["msg"]), _shown(error.get("input"))))
         return "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else "")
 
     def invoke(self, values: Mapping[str, Any]) -> Any:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from toolhygiene._errors import Failure
 
 __all__ = [
+    "ARGUMENTS_NOT_UTF8",
     "COARSE_HINTS",
     "CONSTRAINTS",
     "DID_NOT_RUN",
@@ -33,9 +34,14 @@ __all__ = [
     "NESTED_TOO_DEEP",
     "Read",
     "STUB",
+    "UNSAID",
     "UPSTREAM_INSTEAD",
     "UPSTREAM_OPEN",
     "argument_path",
+    "argument_problem",
+    "arguments_not_json",
+    "arguments_not_object",
+    "cancelled",
     "closed_line",
     "constraint",
     "content_of",
@@ -43,25 +49,37 @@ __all__ = [
     "empty_line",
     "escape_result",
     "failure_line",
+    "gap_line",
     "held_line",
+    "http_answer",
+    "message_unreadable",
+    "missing_argument",
+    "no_message",
+    "no_such_key",
     "not_finite_argument",
     "not_json",
+    "os_error_text",
     "read_note",
     "read_result",
     "recovered_note",
+    "reported_without_text",
     "result_cut",
+    "retry_after",
     "rounded",
-    "seconds",
     "schema_advice",
+    "seconds",
+    "signature",
     "split_note",
     "still_running",
     "takes_tool_advice",
     "timed_out",
+    "type_words",
     "unexpected_argument",
     "unknown_tool",
     "unreadable",
     "unrenderable",
     "upstream_down",
+    "wrong_argument",
 ]
 
 MIN_LINE_CAP = 160
@@ -157,6 +175,12 @@ def seconds(value: float) -> str:
 # -- the failure line -------------------------------------------------------------------
 
 
+def retry_after(wait: float, *, at_least: bool = False) -> str:
+    """The verdict of a transient failure with a known wait (``at_least``: the wait was
+    capped, so the true one is longer)."""
+    return f"Transient: retry after {'at least ' if at_least else ''}{seconds(wait)} s."
+
+
 def takes_tool_advice(failure: Failure) -> bool:
     """Whether the tool's default advice (``@tool(instead=...)``) goes into ``failure``:
     only where nothing knows better.
@@ -218,8 +242,8 @@ def _verdict(failure: Failure, short: bool) -> str:
             from toolhygiene._config import settings  # _config imports this module
 
             # a wait capped to the ceiling was longer: "at least" keeps it true
-            least = "at least " if failure.retry_after >= settings.retry_after_ceiling else ""
-            return f"Transient: retry after {least}{seconds(failure.retry_after)} s."
+            least = failure.retry_after >= settings.retry_after_ceiling
+            return retry_after(failure.retry_after, at_least=least)
         return "Transient." if short else "Transient: a retry may succeed."
     if failure.category.value == "unknown":
         return "Cause not known." if short else "Cause not known: repeating it is not advised."
@@ -588,6 +612,154 @@ def unrenderable(tool: str, exc_type: str) -> tuple[str, str]:
 def unreadable(exc_type: str) -> str:
     """What failed, when the exception was too hostile to classify."""
     return f"it raised {exc_type}, which could not be read"
+
+
+# -- what failed, in words of its own ------------------------------------------------------
+
+
+def os_error_text(strerror: str, filename: str | None) -> str:
+    """An ``OSError`` without its number: ``No such file or directory: 'x'``."""
+    return strerror if filename is None else f"{strerror}: {filename}"
+
+
+def message_unreadable(exc_type: str) -> str:
+    """What failed, when the exception's message could not be read."""
+    return f"{exc_type} (its message could not be read)"
+
+
+def no_message(exc_type: str) -> str:
+    """What failed, when the exception said nothing."""
+    return f"{exc_type} with no message"
+
+
+def no_such_key(key: str) -> str:
+    """What failed, for a ``KeyError`` (its text is the key, quoted)."""
+    return f"no such key: {key}"
+
+
+def http_answer(reason: str, request: str | None, detail: str | None) -> str:
+    """What failed when a service answered with an HTTP error: the status and its reason,
+    the request (method and public host) when known, and the API's own message."""
+    text = f"the service answered HTTP {reason}"
+    if request:
+        text += f" to {request}"
+    return f"{text}: {detail}" if detail else text
+
+
+def cancelled(tool: str) -> str:
+    """What failed when a subagent was cancelled (by itself) before it answered."""
+    return f"{tool} was cancelled before it answered"
+
+
+def reported_without_text(tool: str) -> str:
+    """What failed when an MCP tool reported an error and said nothing."""
+    return f"the MCP tool {tool} reported an error without any text"
+
+
+# -- arguments that do not match a tool's schema ----------------------------------------
+
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def type_words(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
+    """What a JSON schema accepts, in words: ``a whole number``, ``one of "a", "b"``."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        schema = defs.get(ref.rsplit("/", 1)[-1], {})
+    if "enum" in schema:
+        return (
+            "one of "
+            + ", ".join(json.dumps(v) for v in schema["enum"][:8])
+            + (", …" if len(schema["enum"]) > 8 else "")
+        )
+    if "type" in schema:
+        kind = schema["type"]
+        return _TYPE_WORDS.get(str(kind), str(kind))
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:
+        return " or ".join(type_words(s, defs) for s in alternatives if isinstance(s, Mapping))
+    if "properties" in schema:
+        return "an object"
+    return "a value"
+
+
+def signature(parameters: Mapping[str, Any]) -> str:
+    """``city: a string, days: a whole number (optional)``: a tool's arguments in words."""
+    required = set(parameters.get("required", ()))
+    defs = parameters.get("$defs", {})
+    parts = []
+    for name, schema in parameters["properties"].items():
+        optional = "" if name in required else " (optional)"
+        parts.append(f"{name}: {type_words(schema, defs)}{optional}")
+    return ", ".join(parts) or "no arguments"
+
+
+def missing_argument(where: str, expected: str) -> str:
+    """A required argument the model left out, with what it takes."""
+    return f"missing required argument '{where}' ({expected})"
+
+
+def wrong_argument(where: str, said: str, shown: str) -> str:
+    """An argument of the wrong kind: pydantic's own account of it (``Input should be a
+    valid integer``) read as ``must be a valid integer``, and the value given."""
+    said = said.replace("Input should be", "must be")
+    return f"argument '{where}' {said[:1].lower() + said[1:]}, got {shown}"
+
+
+def argument_problem(where: str, said: str) -> str:
+    """An argument a schema checker refused, in the checker's words."""
+    return f"argument '{where}': {said}"
+
+
+def arguments_not_json(msg: str, line: int, column: int) -> str:
+    """Arguments whose JSON text is broken, and where."""
+    return f"the arguments are not valid JSON: {msg} at line {line} column {column}"
+
+
+ARGUMENTS_NOT_UTF8 = "the arguments are not valid UTF-8 JSON"
+
+
+def arguments_not_object(kind: str) -> str:
+    """Arguments that are JSON, but not an object."""
+    return f"the arguments must be a JSON object, got {kind}"
+
+
+# -- a subagent's gap ---------------------------------------------------------------------
+
+_SALVAGE_ROOM = 80
+"""Characters of a gap line kept for what was salvaged, when the account is long."""
+_LEAST_SALVAGE = 12
+"""Fewer characters than this show nothing of what was salvaged."""
+
+
+UNSAID = "it failed"
+"""What a subagent's failure said, when its payload said nothing."""
+
+
+def gap_line(name: str, query: str, said: str, salvaged: str | None, cap: int) -> str:
+    """One line for the coordinator about a subagent that failed: its ``name``, the
+    ``query`` it was given, what it ``said`` (its line, without the ``[error]`` mark) and
+    what it ``salvaged``; every part already redacted; at most ``cap`` characters."""
+    head = f"[gap] {name} {query}:"
+    account = said
+    account += "" if account.endswith((".", "!", "?", "…")) else "."
+    room = cap - len(head) - 1
+    if salvaged is None:
+        tail = "Nothing was salvaged."
+        return " ".join((head, truncate(account, room - len(tail) - 1), tail))
+    wanted = min(len(salvaged) + len(" Salvaged: ."), _SALVAGE_ROOM)
+    account = truncate(account, max(room - wanted, room // 2))
+    left = room - len(account) - 1 - len("Salvaged: .")
+    if left < _LEAST_SALVAGE:  # no room to show it: say where it is
+        return " ".join((head, account, "Something was salvaged (see .salvaged)."))[:cap]
+    return " ".join((head, account, f"Salvaged: {truncate(salvaged, left)}."))
 
 
 # -- reading the words back (resume from a message list) ----------------------------------

@@ -43,6 +43,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     ) from exc
 from pydantic import ConfigDict
 
+from toolhygiene import _words
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._payload import Reported, recognise, sent
@@ -59,7 +60,7 @@ class McpToolError(ToolError):
 
     def __init__(self, tool: str, text: str, structured: Any = None) -> None:
         super().__init__(
-            text or f"the MCP tool {tool} reported an error without any text",
+            text or _words.reported_without_text(tool),
             retryable=False,
             category=Category.UNKNOWN,
             details=structured,
@@ -113,7 +114,7 @@ class McpTool(Tool[..., Any]):
         error = jsonschema.exceptions.best_match(self._checker.iter_errors(values))
         if error is not None:
             where = ".".join(str(p) for p in error.absolute_path) or "arguments"
-            raise self._bad_arguments(f"argument '{where}': {error.message}")
+            raise self._bad_arguments(_words.argument_problem(where, error.message))
         return values
 
     async def _call(self, arguments: dict[str, Any]) -> Any:
