@@ -18,6 +18,7 @@ from toolhygiene._reading import attr, short_name
 from toolhygiene._redact import redact
 
 __all__ = [
+    "api_error_code",
     "api_message",
     "category_for_status",
     "headers_of",
@@ -82,6 +83,13 @@ def api_message(exc: BaseException) -> str | None:
             code, text = error.get("Code"), error.get("Message")
             return ": ".join(str(p) for p in (code, text) if p) or None
     return None
+
+
+def api_error_code(exc: BaseException) -> str:
+    """botocore's error code (``ThrottlingException``); ``""`` when there is none."""
+    response = attr(exc, "response")
+    error = response.get("Error") if isinstance(response, Mapping) else None
+    return str(error.get("Code", "")) if isinstance(error, Mapping) else ""
 
 
 def _attribute(obj: Any, name: str) -> Any:

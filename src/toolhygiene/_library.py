@@ -10,11 +10,18 @@ parents.
 from __future__ import annotations
 
 import errno
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from toolhygiene._errors import Category
-from toolhygiene._http import api_message, category_for_status, reason_for, request_of, status_of
+from toolhygiene._http import (
+    api_error_code,
+    api_message,
+    category_for_status,
+    reason_for,
+    request_of,
+    status_of,
+)
 from toolhygiene._reading import attr, class_name, module_of, mro, raw_message
 from toolhygiene._words import http_answer
 
@@ -240,12 +247,7 @@ _BOTO_BUSINESS = frozenset(
 
 
 def _botocore_client(exc: BaseException) -> Verdict:
-    response = attr(exc, "response")
-    code = ""
-    if isinstance(response, Mapping):
-        error = response.get("Error")
-        if isinstance(error, Mapping):
-            code = str(error.get("Code", ""))
+    code = api_error_code(exc)
     for codes, category in (
         (_BOTO_THROTTLE, C.RATE_LIMIT),
         (_BOTO_AUTH, C.AUTH),

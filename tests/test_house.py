@@ -1,0 +1,269 @@
+"""Who owns what inside src/toolhygiene, checked so that it cannot drift: every word the
+model reads is written in ``_words``; the line cap is read in one place, and a Session's cap
+holds in every text of its failures; ``Format`` is defined once; tool definitions are spelled
+by the format adapters, so ``_tool`` names no API; HTTP facts are read in ``_http``."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import toolhygiene as th
+from toolhygiene import formats
+
+SRC = Path(th.__file__).resolve().parent
+
+DEVELOPER_ERRORS = frozenset(
+    {"UsageError", "ValueError", "TypeError", "StrictError", "RuntimeError", "StoreError",
+     "RunnerUsageError", "KeyError", "AttributeError", "NotImplementedError", "SystemExit",
+     "ImportError", "ModuleNotFoundError",
+     "_unfinished", "not_cached"}  # the two build a UsageError
+)
+"""Exceptions whose message a developer reads, never the model (and what builds them)."""
+
+NOT_MODEL_TEXT = {
+    "(other unknown tools)": "the ledger's key for unknown names past its limit",
+}
+"""Texts outside ``_words`` that look like words but are not model text."""
+
+LOG_CALLS = frozenset({"debug", "info", "warning", "error", "exception", "critical", "log"})
+
+NO_MODEL_TEXT = {
+    "cli.py": "the terminal report of the `toolhygiene` command",
+    "_log.py": "tracebacks and log events, for people",
+    "_frames.py": "the last frame of the user's own code: a log field",
+    "_observe.py": "log events and hook errors, for people",
+    "_telemetry.py": "OpenTelemetry metric descriptions",
+    "_turns.py": "the model turns that toolhygiene.testing scripts",
+    "_scripted.py": "the scripted test server",
+    "testing.py": "helpers for users' tests",
+    "_stores.py": "Redis scripts",
+    "_registry.py": "why a user's pattern is refused (a UsageError built in parts)",
+    "_strict.py": "why a schema cannot be strict (a UsageError built in parts)",
+    "_errors.py": "FAILURE_SCHEMA's description, for the developers of other agents",
+    "_redact.py": "the redaction layer's own markers (the layer below _words)",
+    "_detectors.py": "secret-shaped patterns and their labels (the redaction layer)",
+    "_labels.py": "the labels of redacted values (the redaction layer)",
+}
+"""Modules that write no text the model reads, each with what its texts are instead."""
+
+
+def modules() -> list[Path]:
+    return sorted(p for p in SRC.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def name(path: Path) -> str:
+    return path.relative_to(SRC).as_posix()
+
+
+def _called(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _exempt_nodes(tree: ast.AST) -> set[int]:
+    """Docstrings, developer errors' messages and log calls' texts: no model reads them."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for stmt in body:  # docstrings, and the strings documenting an attribute
+                if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                    out.add(id(stmt.value))
+        if isinstance(node, ast.Call):
+            called = _called(node)
+            if called in DEVELOPER_ERRORS or (
+                called in LOG_CALLS and isinstance(node.func, ast.Attribute)
+            ):
+                out.update(id(inner) for inner in ast.walk(node))
+        if isinstance(node, ast.Compare) and any(isinstance(o, ast.In) for o in node.ops):
+            out.add(id(node.left))  # a text looked for in an exception's, not written
+    return out
+
+
+def sentences(path: Path) -> Iterator[tuple[int, str]]:
+    """Every string literal of three words or more that is not exempt: a literal whose text
+    has two spaces, or an f-string whose literal parts have two between them."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    exempt = _exempt_nodes(tree)
+    parts: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts.update(id(v) for v in node.values)
+            if id(node) in exempt:
+                continue
+            text = "".join(
+                v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(
+                    v.value, str)
+            )
+            if text.count(" ") >= 2:
+                yield node.lineno, ast.unparse(node)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in exempt
+            and id(node) not in parts
+            and node.value not in NOT_MODEL_TEXT
+            and re.search(r"[a-z]+ [a-z]+ [a-z]+", node.value)
+        ):
+            yield node.lineno, node.value
+
+
+def test_every_word_the_model_reads_is_written_in_words() -> None:
+    found = [
+        f"{name(path)}:{line}: {text[:80]}"
+        for path in modules()
+        if name(path) != "_words.py" and name(path) not in NO_MODEL_TEXT
+        for line, text in sentences(path)
+    ]
+    assert found == [], "model text outside _words:\n" + "\n".join(found)
+
+
+def test_the_rule_sees_a_sentence_and_passes_over_what_is_exempt(tmp_path: Path) -> None:
+    """The check above is not blind: a sentence in a module is found, in a plain string and
+    in an f-string; docstrings, developer errors and log texts are not."""
+    module = tmp_path / "probe.py"
+    module.write_text(
+        '"""A docstring of many words."""\n'
+        "def f(tool):\n"
+        '    """Another docstring of words."""\n'
+        '    log.warning("a log text of words")\n'
+        '    if tool: raise UsageError(f"{tool} was given a bad setting")\n'
+        '    message = "the call did not run"\n'
+        '    return f"{tool} failed because of it"\n',
+        encoding="utf-8",
+    )
+    assert [line for line, _ in sentences(module)] == [7, 6]
+
+
+def test_every_exempt_module_exists() -> None:
+    assert set(NO_MODEL_TEXT) <= {name(p) for p in modules()}
+
+
+def test_the_line_cap_is_read_in_one_place() -> None:
+    readers = [
+        name(path)
+        for path in modules()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and node.attr == "line_cap"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "settings"
+    ]
+    assert readers == ["_config.py"]
+
+
+def test_format_is_defined_once() -> None:
+    defined = [
+        name(path)
+        for path in modules()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        and any(isinstance(t, ast.Name) and t.id == "Format"
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+    ]
+    assert defined == ["formats/_base.py"]
+
+
+def _code_strings(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    exempt = _exempt_nodes(tree)
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exempt
+    }
+
+
+def test_tool_names_no_api() -> None:
+    """Tool definitions are the format adapters' to spell: ``_tool`` names no format, no
+    API and none of the fields an API spells a definition with."""
+    apis = {"anthropic", "openai", "openai_chat", "openai_responses"}
+    spelled = {"input_schema", "parameters", "ephemeral"}
+    assert _code_strings(SRC / "_tool.py") & (apis | spelled) == set()
+
+
+def test_http_facts_are_read_in_http() -> None:
+    """Status codes, headers and the API's error body are read in ``_http`` alone."""
+    facts = {"status_code", "headers", "body", "retry-after", "Retry-After", "Error"}
+    readers = sorted(
+        name(path) for path in modules() if _code_strings(path) & facts
+    )
+    assert readers == ["_http.py"]
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])
+def test_each_adapter_spells_its_definitions(fmt: formats.Format) -> None:
+    @th.tool(strict=True, defer_loading=True)
+    def lookup(city: str, days: int = 1) -> str:
+        """Look a city up."""
+        return city
+
+    to = formats.adapter(fmt)
+    spelled = lookup.schema(fmt)
+    assert spelled == to.definition(
+        formats.Definition(
+            "lookup", "Look a city up.", lookup.strict_parameters(to.strict_rules), True,
+            {"input_examples": None, "defer_loading": True, "cache_control": None},
+        )
+    )
+    assert spelled.get("defer_loading", spelled.get("function", {}).get("defer_loading")) is (
+        True if fmt != "openai_chat" else None
+    )
+
+
+def test_only_anthropic_takes_a_cache_breakpoint() -> None:
+    @th.tool
+    def first(x: int) -> int:
+        """One."""
+        return x
+
+    @th.tool
+    def second(x: int) -> int:
+        """Two."""
+        return x
+
+    session = th.Session([first, second])
+    marked = session.schemas("anthropic", cache_control=True)
+    assert "cache_control" not in marked[0]
+    assert marked[1]["cache_control"] == {"type": "ephemeral"}
+    for fmt in ("openai_chat", "openai_responses"):
+        with pytest.raises(th.UsageError, match=f"Anthropic field; {fmt} caches prompts"):
+            session.schemas(fmt, cache_control=True)
+
+
+def _long_failure(tool: str) -> th.Session:
+    @th.tool(name=tool, max_failures=1)
+    def fails(order_id: str) -> str:
+        """Fails with a long account."""
+        raise th.ToolError("the warehouse said " + "no stock anywhere, " * 40, retryable=False)
+
+    return th.Session([fails], line_cap=180)
+
+
+def test_to_dict_keeps_the_session_line_cap() -> None:
+    session = _long_failure("reserve")
+    outcome = session.call("reserve", {"order_id": "ORD-1"})
+    assert outcome.failure is not None
+    payload = outcome.failure.to_dict()
+    assert payload["message"] == outcome.content
+    assert len(payload["message"]) <= 180
+    # the configured cap (300) would have made it longer: the session's cap is what held
+    assert len(outcome.failure.line(th.configure().line_cap)) > 180
+    assert outcome.failure.line() == outcome.content
+
+    closed = session.call("reserve", {"order_id": "ORD-2"})  # the tool is closed now
+    assert closed.failure is not None and closed.failure.status == "closed"
+    assert closed.failure.to_dict()["message"] == closed.content
+
+
+def test_a_failure_outside_a_session_keeps_the_configured_cap() -> None:
+    failure = th.classify(ValueError("bad " * 200), "probe")
+    assert failure.line_cap is None
+    assert len(failure.to_dict()["message"]) <= th.configure().line_cap
+    assert len(failure.to_dict()["message"]) > 180
