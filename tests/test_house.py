@@ -6,6 +6,7 @@ by the format adapters, so ``_tool`` names no API; HTTP facts are read in ``_htt
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +57,12 @@ def modules() -> list[Path]:
     return sorted(p for p in SRC.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once for every check."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def name(path: Path) -> str:
     return path.relative_to(SRC).as_posix()
 
@@ -88,7 +95,7 @@ def _exempt_nodes(tree: ast.AST) -> set[int]:
 def sentences(path: Path) -> Iterator[tuple[int, str]]:
     """Every string literal of three words or more that is not exempt: a literal whose text
     has two spaces, or an f-string whose literal parts have two between them."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     exempt = _exempt_nodes(tree)
     parts: set[int] = set()
     for node in ast.walk(tree):
@@ -149,7 +156,7 @@ def test_the_line_cap_is_read_in_one_place() -> None:
     readers = [
         name(path)
         for path in modules()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(parsed(path))
         if isinstance(node, ast.Attribute)
         and node.attr == "line_cap"
         and isinstance(node.value, ast.Name)
@@ -162,7 +169,7 @@ def test_format_is_defined_once() -> None:
     defined = [
         name(path)
         for path in modules()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(parsed(path))
         if isinstance(node, (ast.Assign, ast.AnnAssign))
         and any(isinstance(t, ast.Name) and t.id == "Format"
                 for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
@@ -171,7 +178,7 @@ def test_format_is_defined_once() -> None:
 
 
 def _code_strings(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     exempt = _exempt_nodes(tree)
     return {
         node.value
@@ -267,3 +274,90 @@ def test_a_failure_outside_a_session_keeps_the_configured_cap() -> None:
     assert failure.line_cap is None
     assert len(failure.to_dict()["message"]) <= th.configure().line_cap
     assert len(failure.to_dict()["message"]) > 180
+
+
+README = SRC.parent.parent / "README.md"
+
+LAZY_UPWARD = {
+    ("_checks.py", "_rules.py"): "the Rule type, checked when rules are set",
+}
+"""Imports inside a function that reach a higher layer (each for import time)."""
+
+
+def layout() -> list[tuple[str, list[str]]]:
+    """The README's "How it is built": each layer (from the top) and the modules it lists."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## How it is built\n", 1)[1].split("\n## ", 1)[0]
+    layers = re.split(r"^### (.+)$", section, flags=re.MULTILINE)
+    return [
+        (title, re.findall(r"^- `([\w/]+\.py)`: \S", body, flags=re.MULTILINE))
+        for title, body in zip(layers[1::2], layers[2::2], strict=True)
+    ]
+
+
+def test_the_readme_names_every_module_once_and_nothing_else() -> None:
+    listed = [module for _, modules_ in layout() for module in modules_]
+    assert len(listed) == len(set(listed)), "a module is listed twice"
+    assert sorted(listed) == sorted(name(path) for path in modules())
+
+
+def _target(module: str, imported: str) -> str:
+    """The module file an import of ``toolhygiene.<module>`` (or of a name in it) reads."""
+    del module
+    parts = imported.split(".")[1:]
+    path = "/".join(parts)
+    if (SRC / f"{path}.py").exists():
+        return f"{path}.py"
+    return f"{path}/__init__.py" if path else "__init__.py"
+
+
+def imports(path: Path) -> Iterator[tuple[str, bool]]:
+    """The toolhygiene modules ``path`` imports, and whether at module level; imports only
+    for type checking are not counted."""
+    tree = parsed(path)
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(inner) for inner in ast.walk(node))
+    top = {id(node) for node in tree.body}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        found: list[str] = []
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("toolhygiene"):
+            module = str(node.module)
+            for alias in node.names:  # a submodule imported by name, else the module itself
+                sub = f"{module}.{alias.name}"
+                sub_path = "/".join(sub.split(".")[1:])
+                is_sub = (SRC / f"{sub_path}.py").exists() or (SRC / sub_path).is_dir()
+                found.append(_target(name(path), sub if is_sub else module))
+        elif isinstance(node, ast.Import):
+            found = [_target(name(path), a.name) for a in node.names
+                     if a.name.startswith("toolhygiene")]
+        for target in found:
+            yield target, id(node) in top
+
+
+def upward(layers: list[tuple[str, list[str]]]) -> list[str]:
+    """Every import of a module in a higher layer than the importer's (layers listed from
+    the top), but for the function-level ones named in ``LAZY_UPWARD``."""
+    level = {module: at for at, (_, listed) in enumerate(layers) for module in listed}
+    return [
+        f"{name(path)} imports {target}{'' if top else ' (inside a function)'}"
+        for path in modules()
+        for target, top in imports(path)
+        if target in level
+        and level[target] < level[name(path)]
+        and (top or (name(path), target) not in LAZY_UPWARD)
+    ]
+
+
+def test_every_import_points_to_its_own_layer_or_below() -> None:
+    assert upward(layout()) == []
+
+
+def test_the_layering_check_sees_an_upward_import() -> None:
+    """Not blind: with the layers upside down, the shells' imports of the words are upward."""
+    found = upward(layout()[::-1])
+    assert "_session.py imports _words.py" in found
+    assert ("_words.py", True) in set(imports(SRC / "_session.py"))

@@ -14,9 +14,9 @@ from typing import Any
 
 from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
-from toolhygiene._words import MIN_LINE_CAP
 
 __all__ = [
+    "MIN_LINE_CAP",
     "MIN_RESULT_CAP",
     "RESULT_CAP",
     "Settings",
@@ -31,6 +31,10 @@ RESULT_CAP = 20_000
 """Default characters of one successful result in the context (about 5,000 tokens)."""
 
 MIN_RESULT_CAP = 1_000
+
+MIN_LINE_CAP = 160
+"""The smallest line cap: room for a 64-character tool name and every part of a line that
+must stay (``_words`` fits a line to any cap from here up)."""
 
 
 @dataclass

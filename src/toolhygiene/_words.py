@@ -18,6 +18,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolhygiene import _config
+from toolhygiene._config import MIN_LINE_CAP
 from toolhygiene._redact import truncate
 from toolhygiene._results import UnserializableError, to_json
 
@@ -81,9 +83,6 @@ __all__ = [
     "upstream_down",
     "wrong_argument",
 ]
-
-MIN_LINE_CAP = 160
-"""The smallest line cap: room for a 64-character tool name and every part that must stay."""
 
 NESTED_TOO_DEEP = "the arguments are nested too deeply to read"
 """What failed when the model's arguments nest deeper than the stack can follow."""
@@ -239,10 +238,8 @@ def _verdict(failure: Failure, short: bool) -> str:
         return "Outcome unknown: it may have taken effect." if short else _UNKNOWN
     if failure.retryable:
         if failure.retry_after is not None:
-            from toolhygiene._config import settings  # _config imports this module
-
             # a wait capped to the ceiling was longer: "at least" keeps it true
-            least = failure.retry_after >= settings.retry_after_ceiling
+            least = failure.retry_after >= _config.settings.retry_after_ceiling
             return retry_after(failure.retry_after, at_least=least)
         return "Transient." if short else "Transient: a retry may succeed."
     if failure.category.value == "unknown":
