@@ -22,7 +22,7 @@ DEVELOPER_ERRORS = frozenset(
     {"UsageError", "ValueError", "TypeError", "StrictError", "RuntimeError", "StoreError",
      "RunnerUsageError", "KeyError", "AttributeError", "NotImplementedError", "SystemExit",
      "ImportError", "ModuleNotFoundError",
-     "_unfinished", "not_cached"}  # the two build a UsageError
+     "_unfinished"}  # builds a UsageError
 )
 """Exceptions whose message a developer reads, never the model (and what builds them)."""
 

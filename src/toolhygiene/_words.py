@@ -465,6 +465,79 @@ def not_finite_argument(where: str) -> str:
     return f"argument '{where}' must be a finite number (JSON has no NaN or infinity)"
 
 
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def type_words(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
+    """What a JSON schema accepts, in words: ``a whole number``, ``one of "a", "b"``."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        schema = defs.get(ref.rsplit("/", 1)[-1], {})
+    if "enum" in schema:
+        return (
+            "one of "
+            + ", ".join(json.dumps(v) for v in schema["enum"][:8])
+            + (", …" if len(schema["enum"]) > 8 else "")
+        )
+    if "type" in schema:
+        kind = schema["type"]
+        return _TYPE_WORDS.get(str(kind), str(kind))
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:
+        return " or ".join(type_words(s, defs) for s in alternatives if isinstance(s, Mapping))
+    if "properties" in schema:
+        return "an object"
+    return "a value"
+
+
+def signature(parameters: Mapping[str, Any]) -> str:
+    """``city: a string, days: a whole number (optional)``: a tool's arguments in words."""
+    required = set(parameters.get("required", ()))
+    defs = parameters.get("$defs", {})
+    parts = []
+    for name, schema in parameters["properties"].items():
+        optional = "" if name in required else " (optional)"
+        parts.append(f"{name}: {type_words(schema, defs)}{optional}")
+    return ", ".join(parts) or "no arguments"
+
+
+def missing_argument(where: str, expected: str) -> str:
+    """A required argument the model left out, with what it takes."""
+    return f"missing required argument '{where}' ({expected})"
+
+
+def wrong_argument(where: str, said: str, shown: str) -> str:
+    """An argument of the wrong kind: pydantic's own account of it (``Input should be a
+    valid integer``) read as ``must be a valid integer``, and the value given."""
+    said = said.replace("Input should be", "must be")
+    return f"argument '{where}' {said[:1].lower() + said[1:]}, got {shown}"
+
+
+def argument_problem(where: str, said: str) -> str:
+    """An argument a schema checker refused, in the checker's words."""
+    return f"argument '{where}': {said}"
+
+
+def arguments_not_json(msg: str, line: int, column: int) -> str:
+    """Arguments whose JSON text is broken, and where."""
+    return f"the arguments are not valid JSON: {msg} at line {line} column {column}"
+
+
+ARGUMENTS_NOT_UTF8 = "the arguments are not valid UTF-8 JSON"
+
+
+def arguments_not_object(kind: str) -> str:
+    """Arguments that are JSON, but not an object."""
+    return f"the arguments must be a JSON object, got {kind}"
+
+
 # -- definitions ----------------------------------------------------------------------------
 
 CONSTRAINTS = {
@@ -651,81 +724,6 @@ def cancelled(tool: str) -> str:
 def reported_without_text(tool: str) -> str:
     """What failed when an MCP tool reported an error and said nothing."""
     return f"the MCP tool {tool} reported an error without any text"
-
-
-# -- arguments that do not match a tool's schema ----------------------------------------
-
-_TYPE_WORDS = {
-    "integer": "a whole number",
-    "number": "a number",
-    "string": "a string",
-    "boolean": "true or false",
-    "array": "a list",
-    "object": "an object",
-}
-
-
-def type_words(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
-    """What a JSON schema accepts, in words: ``a whole number``, ``one of "a", "b"``."""
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        schema = defs.get(ref.rsplit("/", 1)[-1], {})
-    if "enum" in schema:
-        return (
-            "one of "
-            + ", ".join(json.dumps(v) for v in schema["enum"][:8])
-            + (", …" if len(schema["enum"]) > 8 else "")
-        )
-    if "type" in schema:
-        kind = schema["type"]
-        return _TYPE_WORDS.get(str(kind), str(kind))
-    alternatives = schema.get("anyOf") or schema.get("oneOf")
-    if alternatives:
-        return " or ".join(type_words(s, defs) for s in alternatives if isinstance(s, Mapping))
-    if "properties" in schema:
-        return "an object"
-    return "a value"
-
-
-def signature(parameters: Mapping[str, Any]) -> str:
-    """``city: a string, days: a whole number (optional)``: a tool's arguments in words."""
-    required = set(parameters.get("required", ()))
-    defs = parameters.get("$defs", {})
-    parts = []
-    for name, schema in parameters["properties"].items():
-        optional = "" if name in required else " (optional)"
-        parts.append(f"{name}: {type_words(schema, defs)}{optional}")
-    return ", ".join(parts) or "no arguments"
-
-
-def missing_argument(where: str, expected: str) -> str:
-    """A required argument the model left out, with what it takes."""
-    return f"missing required argument '{where}' ({expected})"
-
-
-def wrong_argument(where: str, said: str, shown: str) -> str:
-    """An argument of the wrong kind: pydantic's own account of it (``Input should be a
-    valid integer``) read as ``must be a valid integer``, and the value given."""
-    said = said.replace("Input should be", "must be")
-    return f"argument '{where}' {said[:1].lower() + said[1:]}, got {shown}"
-
-
-def argument_problem(where: str, said: str) -> str:
-    """An argument a schema checker refused, in the checker's words."""
-    return f"argument '{where}': {said}"
-
-
-def arguments_not_json(msg: str, line: int, column: int) -> str:
-    """Arguments whose JSON text is broken, and where."""
-    return f"the arguments are not valid JSON: {msg} at line {line} column {column}"
-
-
-ARGUMENTS_NOT_UTF8 = "the arguments are not valid UTF-8 JSON"
-
-
-def arguments_not_object(kind: str) -> str:
-    """Arguments that are JSON, but not an object."""
-    return f"the arguments must be a JSON object, got {kind}"
 
 
 # -- a subagent's gap ---------------------------------------------------------------------

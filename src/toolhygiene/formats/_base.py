@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STUB",
     "Adapter",
+    "CachesItself",
     "Call",
     "Definition",
     "Format",
@@ -26,7 +27,6 @@ __all__ = [
     "as_dict",
     "as_dicts",
     "field",
-    "not_cached",
     "with_note",
 ]
 
@@ -147,9 +147,15 @@ class Adapter(Protocol):
         """Raise ``UsageError`` naming the first place the API would reject."""
 
 
-def not_cached(fmt: str) -> UsageError:
-    """The error for ``cache_control`` asked of an API that caches prompts itself."""
-    return UsageError(f"cache_control is an Anthropic field; {fmt} caches prompts itself")
+class CachesItself:
+    """An API that caches prompts itself: its definitions take no cache breakpoint."""
+
+    name: Format
+
+    def cached(
+        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
+    ) -> list[dict[str, Any]]:
+        raise UsageError(f"cache_control is an Anthropic field; {self.name} caches prompts itself")
 
 
 def as_dict(item: Any) -> dict[str, Any]:

@@ -4,11 +4,12 @@ per call with its ``tool_call_id``, right after it."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
+    CachesItself,
     Call,
     Definition,
     Format,
@@ -17,7 +18,6 @@ from toolhygiene.formats._base import (
     StopState,
     as_dict,
     field,
-    not_cached,
     register_ids,
     with_note,
 )
@@ -74,14 +74,9 @@ def _empty(message: Any) -> bool:
     return not field(message, "content") and not field(message, "tool_calls")
 
 
-class OpenAIChat:
+class OpenAIChat(CachesItself):
     name: Format = "openai_chat"
     strict_rules: Api = "openai"
-
-    def cached(
-        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
-    ) -> list[dict[str, Any]]:
-        raise not_cached(self.name)
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         return {"type": "function", "function": tool.spelled("parameters")}

@@ -4,11 +4,12 @@ item per ``call_id`` after them."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
     STUB,
+    CachesItself,
     Call,
     Definition,
     Format,
@@ -17,7 +18,6 @@ from toolhygiene.formats._base import (
     StopState,
     as_dicts,
     field,
-    not_cached,
     with_note,
 )
 
@@ -44,14 +44,9 @@ def _empty(item: Any) -> bool:
     )
 
 
-class OpenAIResponses:
+class OpenAIResponses(CachesItself):
     name: Format = "openai_responses"
     strict_rules: Api = "openai"
-
-    def cached(
-        self, definitions: list[dict[str, Any]], cache_control: Mapping[str, Any] | Literal[True]
-    ) -> list[dict[str, Any]]:
-        raise not_cached(self.name)
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         # The Responses API makes a function strict unless told otherwise: always say.
