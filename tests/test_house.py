@@ -280,6 +280,7 @@ README = SRC.parent.parent / "README.md"
 
 LAZY_UPWARD = {
     ("_checks.py", "_rules.py"): "the Rule type, checked when rules are set",
+    ("_errors.py", "_payload.py"): "Failure.from_dict reads a payload with the reader of payloads",
 }
 """Imports inside a function that reach a higher layer (each for import time)."""
 

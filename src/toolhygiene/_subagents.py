@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolhygiene import _config
+from toolhygiene import _config, _words
 from toolhygiene._payload import sent
-from toolhygiene._redact import safe_arguments, sanitize, truncate
+from toolhygiene._redact import safe_arguments, sanitize
 from toolhygiene._session import Session
 from toolhygiene._tool import Tool
 
@@ -134,46 +134,15 @@ class SubagentResult:
         else:
             query = safe_arguments(self.arguments, cap)
         shown_query = query if isinstance(query, str) else _json(query)
-        head = f"[gap] {sanitize(self.name, 64) or 'subagent'} "
-        head += sanitize(shown_query, cap // 4, internals=False) + ":"
-        said = self.failure.get("message") or self.failure.get("reason") or "it failed"
-        account = sanitize(str(said).removeprefix("[error] "), cap)
-        tried = [t for t in (sanitize(str(a), cap // 2) for a in self.alternatives) if t]
-        if tried:  # said apart below, where a long account cannot cut them off
-            cut = account.rfind(" Alternatives: ")
-            account = account[:cut] if cut > 0 else account
-        account += "" if account.endswith((".", "!", "?", "…")) else "."
-        tails = [f"Alternatives: {'; '.join(tried)}." if tried else "", self._salvage(cap)]
-        room = cap - len(head)  # each part after the head: a space and its text
-        kept = sum(min(len(t), _TAIL_ROOM) + 1 for t in tails if t)
-        parts = [head, truncate(account, max(room - 1 - kept, room // 3))]
-        left = room - 1 - len(parts[1])
-        alternatives, salvage = tails
-        if alternatives:
-            share = left - 1 - min(len(salvage), len(_SALVAGE_KEPT))
-            if share >= _LEAST_TAIL:
-                parts.append(truncate(alternatives, share - 1))
-                left -= len(parts[-1]) + 1
-        if len(salvage) + 1 <= left:
-            parts.append(salvage)
-        elif salvage.startswith("Salvaged: ") and left - 1 >= _LEAST_TAIL + len("Salvaged: "):
-            parts.append(truncate(salvage, left - 1))
-        else:
-            parts.append(_SALVAGE_KEPT if self.salvaged is not None else "")
-        return " ".join(p for p in parts if p)[:cap]
-
-    def _salvage(self, cap: int) -> str:
-        if self.salvaged is None:
-            return "Nothing was salvaged."
-        return f"Salvaged: {sanitize(_json(self.salvaged), cap)}."
-
-
-_TAIL_ROOM = 90
-"""Characters of a gap line kept for what to try, and for what was salvaged, when the
-account is long."""
-_LEAST_TAIL = 12
-"""Fewer characters than this of what to try or was salvaged are not shown."""
-_SALVAGE_KEPT = "Something was salvaged (see .salvaged)."
+        said = self.failure.get("message") or self.failure.get("reason") or _words.UNSAID
+        return _words.gap_line(
+            sanitize(self.name, 64) or "subagent",
+            sanitize(shown_query, cap // 4, internals=False),
+            sanitize(str(said).removeprefix("[error] "), cap),
+            [t for t in (sanitize(str(a), cap // 2) for a in self.alternatives) if t],
+            None if self.salvaged is None else sanitize(_json(self.salvaged), cap),
+            cap=cap,
+        )
 
 
 def _json(value: Any) -> str:

@@ -728,33 +728,49 @@ def reported_without_text(tool: str) -> str:
 
 # -- a subagent's gap ---------------------------------------------------------------------
 
-_SALVAGE_ROOM = 80
-"""Characters of a gap line kept for what was salvaged, when the account is long."""
-_LEAST_SALVAGE = 12
-"""Fewer characters than this show nothing of what was salvaged."""
-
-
+_TAIL_ROOM = 90
+"""Characters of a gap line kept for what to try, and for what was salvaged, when the
+account is long."""
+_LEAST_TAIL = 12
+"""Fewer characters than this of what to try or was salvaged are not shown."""
+_SALVAGE_KEPT = "Something was salvaged (see .salvaged)."
 UNSAID = "it failed"
 """What a subagent's failure said, when its payload said nothing."""
 
 
-def gap_line(name: str, query: str, said: str, salvaged: str | None, cap: int) -> str:
+def gap_line(
+    name: str, query: str, said: str, tried: list[str], salvaged: str | None, *, cap: int
+) -> str:
     """One line for the coordinator about a subagent that failed: its ``name``, the
-    ``query`` it was given, what it ``said`` (its line, without the ``[error]`` mark) and
-    what it ``salvaged``; every part already redacted; at most ``cap`` characters."""
+    ``query`` it was given, what it ``said`` (its line, without the ``[error]`` mark),
+    the alternatives it named (``tried``) and what it ``salvaged``; every part already
+    redacted; at most ``cap`` characters. A long account is cut before the alternatives
+    and the salvage lose their room."""
     head = f"[gap] {name} {query}:"
     account = said
+    if tried:  # said apart below, where a long account cannot cut them off
+        cut = account.rfind(" Alternatives: ")
+        account = account[:cut] if cut > 0 else account
     account += "" if account.endswith((".", "!", "?", "…")) else "."
-    room = cap - len(head) - 1
-    if salvaged is None:
-        tail = "Nothing was salvaged."
-        return " ".join((head, truncate(account, room - len(tail) - 1), tail))
-    wanted = min(len(salvaged) + len(" Salvaged: ."), _SALVAGE_ROOM)
-    account = truncate(account, max(room - wanted, room // 2))
-    left = room - len(account) - 1 - len("Salvaged: .")
-    if left < _LEAST_SALVAGE:  # no room to show it: say where it is
-        return " ".join((head, account, "Something was salvaged (see .salvaged)."))[:cap]
-    return " ".join((head, account, f"Salvaged: {truncate(salvaged, left)}."))
+    salvage = "Nothing was salvaged." if salvaged is None else f"Salvaged: {salvaged}."
+    tails = [f"Alternatives: {'; '.join(tried)}." if tried else "", salvage]
+    room = cap - len(head)  # each part after the head: a space and its text
+    kept = sum(min(len(t), _TAIL_ROOM) + 1 for t in tails if t)
+    parts = [head, truncate(account, max(room - 1 - kept, room // 3))]
+    left = room - 1 - len(parts[1])
+    alternatives = tails[0]
+    if alternatives:
+        share = left - 1 - min(len(salvage), len(_SALVAGE_KEPT))
+        if share >= _LEAST_TAIL:
+            parts.append(truncate(alternatives, share - 1))
+            left -= len(parts[-1]) + 1
+    if len(salvage) + 1 <= left:
+        parts.append(salvage)
+    elif salvage.startswith("Salvaged: ") and left - 1 >= _LEAST_TAIL + len("Salvaged: "):
+        parts.append(truncate(salvage, left - 1))
+    else:
+        parts.append(_SALVAGE_KEPT if salvaged is not None else "")
+    return " ".join(p for p in parts if p)[:cap]
 
 
 # -- reading the words back (resume from a message list) ----------------------------------
