@@ -21,7 +21,7 @@ from typing import Literal
 
 from toolhygiene._labels import is_secret_label, plausible_value
 
-__all__ = ["BUILT_IN", "Detector", "Kind"]
+__all__ = ["BUILT_IN", "NETRC_BEFORE", "NETRC_WINDOW", "Detector", "Kind", "netrc_context"]
 
 Kind = Literal["secret", "email", "internal"]
 
@@ -224,16 +224,30 @@ _DATABASES = (
     "kafka",
     "nats",
 )
-_NETRC_BEFORE = re.compile(
+NETRC_BEFORE = re.compile(
     r"(?:\b|(?<=\\[nrt]))(?:login|machine|account|default)(?:\s|\\[nrt]){1,20}"
     r"(?:[^\s\\]{1,256}(?:\s|\\[nrt]){1,20})?\Z",
     re.IGNORECASE,
 )
+"""What must end the text before a ``.netrc`` password: a keyword, then at most one word.
+Searched for, it tries every position of the window (300 characters per ``password``);
+``_NETRC_REVERSED`` says the same of the reversed window in one anchored match."""
+_NETRC_REVERSED = re.compile(
+    r"(?:\s|[nrt]\\){1,20}(?:[^\s\\]{1,256}(?:\s|[nrt]\\){1,20})?"
+    r"(?:nigol|enihcam|tnuocca|tluafed)(?:\b|(?=[nrt]\\))",
+    re.IGNORECASE,
+)
+NETRC_WINDOW = 300
+
+
+def netrc_context(before: str) -> bool:
+    """Whether ``before`` ends as ``NETRC_BEFORE`` says, read backwards."""
+    return _NETRC_REVERSED.match(before[::-1]) is not None
 
 
 def _netrc(m: re.Match[str]) -> bool:
-    before = m.string[max(0, m.start() - 300) : m.start()]
-    return _NETRC_BEFORE.search(before) is not None and _anything(m)
+    before = m.string[max(0, m.start() - NETRC_WINDOW) : m.start()]
+    return netrc_context(before) and _anything(m)
 
 
 BUILT_IN: tuple[Detector, ...] = (

@@ -17,6 +17,7 @@ import base64
 import bisect
 import functools
 import html
+import itertools
 import json
 import re
 
@@ -25,9 +26,17 @@ from ahocorasick_rs import AhoCorasick, Implementation
 from toolhygiene._normalise import compatible
 from toolhygiene._text import valid
 
-__all__ = ["forms", "replace"]
+__all__ = ["forms", "gaps", "replace", "squeezed"]
 
 _GAP = re.compile(r"(?:[ \t\r\n\f\v]|\\{1,2}[nrt])+")
+_GAP_SPLIT = re.compile(f"({_GAP.pattern})")
+_SPACES = " \t\r\n\f\v"
+_SPACE_RUN = re.compile(f"[{_SPACES}]+")
+_DROP_SPACES = str.maketrans("", "", _SPACES)
+# Byte views of an ASCII-encoded view: gap characters as spaces (the rest "x"), and the
+# other way round; ``bytes.split()`` then gives the runs of each in C.
+_SOLID = bytes(ord(" ") if chr(b) in _SPACES else ord("x") for b in range(256))
+_HOLLOW = bytes(ord("x") if chr(b) in _SPACES else ord(" ") for b in range(256))
 _SHORT = 8
 """A value shorter than this is found only written without a gap inside: a short
 word with a space inserted is too likely to be prose."""
@@ -98,6 +107,32 @@ def _automaton(values: tuple[str, ...]) -> tuple[AhoCorasick, list[tuple[int, in
     return automaton, list(patterns.values())
 
 
+def squeezed(view: str) -> str:
+    """``view`` without its gaps (``_GAP``): whitespace, and line breaks written out."""
+    if "\\" in view:
+        return _GAP.sub("", view)
+    if view.isascii():
+        return view.translate(_DROP_SPACES)  # a table of ASCII deletions runs in C
+    return _SPACE_RUN.sub("", view)
+
+
+def gaps(view: str) -> tuple[list[int], list[int]]:
+    """Per gap of ``view`` in order: where it sits in ``squeezed(view)``, and the
+    characters left out up to and including it. Without a written line break the gaps
+    are runs of whitespace, measured on a byte view in C: no match object per gap (a
+    hostile text has one every few characters)."""
+    if "\\" in view:
+        parts = _GAP_SPLIT.split(view)
+        solid, hollow = list(map(len, parts[0::2])), list(map(len, parts[1::2]))
+    else:
+        raw = view.encode("ascii", "replace")  # one byte per character: same positions
+        solid = list(map(len, raw.translate(_SOLID).split()))
+        hollow = list(map(len, raw.translate(_HOLLOW).split()))
+        if raw[:1].isspace() or not raw:
+            solid.insert(0, 0)  # a gap first: the text before it is empty
+    return list(itertools.accumulate(solid[: len(hollow)])), list(itertools.accumulate(hollow))
+
+
 def replace(text: str, values: tuple[str, ...], names: tuple[str, ...]) -> str:
     """``text`` with every echo of ``values[i]`` replaced by the placeholder
     ``names[i]``; ``text`` itself when there is none."""
@@ -105,18 +140,10 @@ def replace(text: str, values: tuple[str, ...], names: tuple[str, ...]) -> str:
         return text
     automaton, owners = _automaton(values)
     view = _view(text)
-    squeezed = _GAP.sub("", view)
-    matches = automaton.find_matches_as_indexes(valid(squeezed), overlapping=True)
+    matches = automaton.find_matches_as_indexes(valid(squeezed(view)), overlapping=True)
     if not matches:
         return text
-    gaps = [m.span() for m in _GAP.finditer(view)] if len(squeezed) != len(view) else []
-    at: list[int] = []  # where each gap sits in the squeezed view
-    removed: list[int] = []  # characters left out up to and including each gap
-    total = 0
-    for start, end in gaps:
-        at.append(start - total)
-        total += end - start
-        removed.append(total)
+    at, removed = gaps(view)
 
     def original(index: int) -> int:
         before = bisect.bisect_right(at, index) - 1

@@ -227,28 +227,52 @@ def _runs(view: bytes) -> list[tuple[int, int]]:
     return runs
 
 
-def find(text: str, spans: list[Span]) -> None:
-    """Add the spans of provider credentials and random-looking pieces in ``text``."""
+def find(text: str, spans: list[Span], *, memo: bool = True) -> None:
+    """Add the spans of provider credentials and random-looking pieces in ``text``.
+
+    What a run holds depends only on the run itself and the character before it: a
+    run seen before in the same text (hostile or repetitive text repeats one thousands
+    of times) is looked at once, and its spans are reused shifted (``memo=False`` looks
+    at every run: the slow path the tests compare with)."""
     ascii_text = text.encode("ascii", "replace")
     runs = _runs(ascii_text.translate(_TABLE))
     if not runs:
         return
     mixed = ascii_text.translate(_MIXED_TABLE)
+    seen: dict[str, list[Span]] = {}
     for begin, end in runs:
         if mixed.count(b"D", begin, end) < _MIXED_MIN:
             continue
-        before = len(spans)
-        _providers(text, begin, end, spans)
-        covered = spans[before:]
-        if end - begin < 20:
+        if not memo:
+            _run(text, begin, end, spans)
             continue
-        for m in _PIECES.finditer(text, begin, end):
-            start, stop = m.span()
-            if any(a < stop and start < b for a, b, _, _ in covered):
-                continue
-            piece = m.group().strip("/-_+")
-            if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
-                continue
-            if is_random(piece):
-                left = start + m.group().index(piece)
-                spans.append((left, left + len(piece), "high-entropy", 1))
+        # With the character before (never a token character): a run at the start of
+        # the text cannot share a key with one after it.
+        key = text[max(0, begin - 1) : end]
+        known = seen.get(key)
+        if known is None:
+            known = []
+            _run(text, begin, end, known)
+            seen[key] = [(a - begin, b - begin, name, rank) for a, b, name, rank in known]
+            spans.extend(known)
+        else:
+            spans.extend([(a + begin, b + begin, name, rank) for a, b, name, rank in known])
+
+
+def _run(text: str, begin: int, end: int, spans: list[Span]) -> None:
+    """The spans of the run ``text[begin:end]``."""
+    before = len(spans)
+    _providers(text, begin, end, spans)
+    covered = spans[before:]
+    if end - begin < 20:
+        return
+    for m in _PIECES.finditer(text, begin, end):
+        start, stop = m.span()
+        if any(a < stop and start < b for a, b, _, _ in covered):
+            continue
+        piece = m.group().strip("/-_+")
+        if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
+            continue
+        if is_random(piece):
+            left = start + m.group().index(piece)
+            spans.append((left, left + len(piece), "high-entropy", 1))

@@ -1,0 +1,95 @@
+"""Every shortcut the redaction engine takes for speed finds what its slow path finds.
+
+Each shortcut keeps its slow path next to it (the same function with the shortcut off, or
+the pattern it replaces), and a hypothesis property compares the two over generated text
+made of the pieces the shortcut is about: keywords, separators, written line breaks,
+repeated runs, non-ASCII characters."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from toolhygiene import _echo, _tokens
+from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
+
+
+def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
+
+
+netrc_windows = _pieces(
+    "login", "LOGIN", "machine", "account", "default", "nigol", "password", "host.example",
+    " ", "\t", "\n", "\\n", "\\t", "\\r", "\\", "x", "é", "_", "-", "a" * 120,
+)
+
+
+@given(netrc_windows)
+def test_netrc_context_read_backwards_is_the_search(before: str) -> None:
+    # The window is cut where the detector cuts it: a keyword cut in half is the same
+    # for both.
+    window = before[-NETRC_WINDOW:]
+    assert netrc_context(window) == (NETRC_BEFORE.search(window) is not None)
+
+
+def test_netrc_context_examples() -> None:
+    assert netrc_context("machine api.example.com login bob ")
+    assert netrc_context("'machine h\\nlogin u\\n")
+    assert netrc_context("default ")
+    assert not netrc_context("the relogin ")
+    assert not netrc_context("login a b ")
+    assert not netrc_context("")
+
+
+views = _pieces(
+    " ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\u2028", "\u00a0", "a", "Zq8", "\\",
+    "\\n", "\\\\r", "\\t", "é", "x y", max_size=30,
+)
+
+
+def _reference(view: str) -> tuple[str, list[int], list[int]]:
+    """The slow path: one match object per gap."""
+    at: list[int] = []
+    removed: list[int] = []
+    total = 0
+    for m in _echo._GAP.finditer(view):
+        start, end = m.span()
+        at.append(start - total)
+        total += end - start
+        removed.append(total)
+    return _echo._GAP.sub("", view), at, removed
+
+
+@given(views)
+def test_gaps_measured_in_c_are_the_gaps_found_one_by_one(view: str) -> None:
+    squeezed, at, removed = _reference(view)
+    assert _echo.squeezed(view) == squeezed
+    assert _echo.gaps(view) == (at, removed)
+
+
+_RUNS = (
+    "Q7vX2mK9pL4wR8tZ6nB3", "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr", "AKIAIOSFODNN7EXAMPLE",
+    "wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKE", "Zq8Lm2Xw9Vb7password", "ghp_", "words",
+    "MyVeryLongTestFileNameForCase42.py", "0123456789abcdef0123456789abcdef",
+)
+texts = _pieces(*_RUNS, " ", "\n", "=", ":", "é", "\x00", "'", "/", max_size=30)
+
+
+@given(texts)
+def test_runs_seen_before_give_what_looking_again_gives(text: str) -> None:
+    fast: list[_tokens.Span] = []
+    slow: list[_tokens.Span] = []
+    _tokens.find(text, fast)
+    _tokens.find(text, slow, memo=False)
+    assert fast == slow
+
+
+def test_a_repeated_secret_is_redacted_at_every_repetition() -> None:
+    unit = "id Q7vX2mK9pL4wR8tZ6nB3 é"
+    out = th.redact(unit * 500)
+    assert "Q7vX2mK9pL4wR8tZ6nB3" not in out
+    assert out.count("[redacted:") == 500
+    assert re.fullmatch(r"(id \[redacted:[a-z-]+\] é)+", out)
