@@ -7,13 +7,15 @@ repeated runs, non-ASCII characters."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene import _echo, _tokens
+from toolhygiene import _echo, _engine, _tokens
 from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
 
 
@@ -93,3 +95,54 @@ def test_a_repeated_secret_is_redacted_at_every_repetition() -> None:
     assert "Q7vX2mK9pL4wR8tZ6nB3" not in out
     assert out.count("[redacted:") == 500
     assert re.fullmatch(r"(id \[redacted:[a-z-]+\] é)+", out)
+
+
+keyed_texts = _pieces(
+    "password", "api_key", "token", "pass", "key", "：", "=", ": ", " ", "\\n", "\\", "n",
+    "é", "'", '"', "_", "-", ".", "%", "+", "x", "@", "--", max_size=30,
+)
+
+
+@given(keyed_texts)
+def test_where_anchored_matches_begin_is_found_as_one_slice_at_a_time(text: str) -> None:
+    plan = _engine._plan()
+    ascii_text = text.encode("ascii", "replace")
+    for index, needles in plan.hits(text.lower()).items():
+        detector = plan.detectors[index]
+        if detector.back:
+            assert _engine._starts(detector, text, needles, ascii_text) == (
+                _engine._starts_slowly(detector, text, needles)
+            )
+
+
+json_literals = _pieces('"', "\\", '\\"', "\\n", "\\u00e9", "\\ud800", "\\q", "a", " ", "\x01",
+                        "é", "1", max_size=12)
+
+
+@given(json_literals)
+def test_json_literals_decode_as_json_loads_decodes_them(literal: str) -> None:
+    try:
+        loaded = json.loads(literal)
+        expected = loaded if isinstance(loaded, str) else literal
+    except ValueError:
+        expected = literal
+    assert _engine._json_decoded(literal) == expected
+
+
+labelled_texts = _pieces(
+    "password", "token", "Bearer ", "machine h login u ", "api_key", "=", ": ", " ",
+    "Zq8Lm2Xw9", "hunter2", "expired", "${X}", "\n", "  ", "|", "'", max_size=30,
+)
+
+
+@given(labelled_texts)
+def test_verdicts_given_once_per_text_are_the_verdicts_given_each_time(text: str) -> None:
+    judged = _engine._detect(text, True)
+    plan = _engine._plan()
+    unjudged = [dataclasses.replace(d, judged_by=()) for d in plan.detectors]
+    try:
+        _engine._current[:] = [(_engine._current[0][0], _engine._Plan(tuple(unjudged)))]
+        each_time = _engine._detect(text, True)
+    finally:
+        _engine._current[:] = []
+    assert judged == each_time

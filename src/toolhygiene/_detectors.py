@@ -44,6 +44,9 @@ class Detector:
     scan: bool = True
     """Whether one scan of the whole text is cheap enough to replace thousands of
     anchored matches (not for a regex that tries an alternation at every word)."""
+    judged_by: tuple[str, ...] = ()
+    """The groups ``check`` reads, when it reads nothing else (not the text around the
+    match): its verdict is then given once per text for the same values of them."""
 
 
 def _secretish(value: str) -> bool:
@@ -315,6 +318,7 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(r"(?<![\w\-])sshpass[ \t]{1,5}-p[ \t]{0,5}(?P<secret>[^\s\-]\S{0,1023})"),
         ("sshpass",),
         check=_anything,
+        judged_by=("secret",),
         anchored=True,
     ),
     Detector(
@@ -331,6 +335,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("authori",),
         check=_anything,
+        judged_by=("secret",),
         anchored=True,
     ),
     Detector(
@@ -341,6 +346,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("cookie",),
         check=_anything,
+        judged_by=("secret",),
         anchored=True,
     ),
     Detector(
@@ -352,6 +358,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _SCHEMES,
         check=_credential,
+        judged_by=("secret",),
         anchored=True,
     ),
     Detector(
@@ -365,6 +372,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _LABEL_WORDS,
         check=_labelled,
+        judged_by=("key", "sep", "secret"),
         extend=_passphrase,
         anchored=True,
         back=40,
@@ -381,6 +389,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         (": |", ": >"),
         check=_block_label,
+        judged_by=("key", "first"),
         extend=_block,
         anchored=True,
         back=82,
@@ -395,6 +404,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("password", "passwd", "token", "secret", "api-key", "apikey", "access-key", "private-key"),
         check=_labelled,
+        judged_by=("key", "sep", "secret"),
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS.replace("_", "").replace(".", ""),

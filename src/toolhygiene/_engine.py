@@ -16,12 +16,13 @@ tell "nothing here" without comparing strings.
 from __future__ import annotations
 
 import bisect
-import itertools
+import functools
 import json
 import operator
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import TYPE_CHECKING, Any
 
 from ahocorasick_rs import AhoCorasick
 
@@ -46,6 +47,9 @@ def placeholder(name: str) -> str:
     return f"[redacted:{name}]"
 
 
+_PLACEHOLDERS = {
+    name: placeholder(name) for name in ("secret", "high-entropy", "credentials", "email")
+}
 _DENSE = 512
 """Needle occurrences past which one scan of the whole text beats a match at each."""
 
@@ -75,23 +79,18 @@ class _Plan:
         # A decoded view can hold lone surrogates; the matcher takes only valid UTF-8
         # (one character replaced by one: positions stay).
         matches = self.automaton.find_matches_as_indexes(valid(lowered), overlapping=True)
-        if len(matches) <= _FEW:
-            for number, start, _ in matches:
-                for index in self.owners[number]:
-                    found.setdefault(index, []).append(start)
-            return found
-        # Many matches (hostile or repetitive text): group them in C, not one by one.
-        matches.sort()
-        for number, group in itertools.groupby(matches, key=_FIRST):
-            starts = list(map(_SECOND, group))
+        # Hostile or repetitive text has tens of thousands: one pass, no sort.
+        starts: dict[int, list[int]] = {}
+        for number, start, _ in matches:
+            at = starts.get(number)
+            if at is None:
+                starts[number] = [start]
+            else:
+                at.append(start)
+        for number, at in starts.items():
             for index in self.owners[number]:
-                found.setdefault(index, []).extend(starts)
+                found.setdefault(index, []).extend(at)
         return found
-
-
-_FEW = 256
-_FIRST = operator.itemgetter(0)
-_SECOND = operator.itemgetter(1)
 
 
 _current: list[tuple[tuple[Detector, ...], _Plan]] = []
@@ -111,24 +110,57 @@ def _plan() -> _Plan:
     return plan
 
 
-def _matches(detector: Detector, text: str, needles: list[int]) -> list[re.Match[str]]:
+@functools.cache
+def _back_table(chars: str) -> bytes:
+    """A byte view's table: a character of ``chars`` is "a", anything else a space."""
+    allowed = chars.encode("ascii")
+    return bytes(ord("a") if b in allowed else ord(" ") for b in range(256))
+
+
+def _starts(detector: Detector, text: str, needles: list[int], ascii_text: bytes) -> list[int]:
+    """Where an anchored detector's matches may begin: at each needle, or up to ``back``
+    characters before it over ``back_chars``. Found on a byte view (``back_chars`` as
+    "a", the rest spaces) with one ``rfind`` per needle."""
+    back, back_chars = detector.back, detector.back_chars
+    if not back:
+        return needles
+    if not back_chars.isascii():
+        return _starts_slowly(detector, text, needles)
+    rfind = ascii_text.translate(_back_table(back_chars)).rfind
+    starts = [
+        rfind(b" ", at - back if at > back else 0, at) + 1 or (at - back if at > back else 0)
+        for at in needles
+    ]
+    if "\\" not in text:
+        return starts
+    # a line break written out in a repr just before: the key starts after it
+    return [s + 1 if s and text[s - 1] == "\\" and text[s] in "nrt" else s for s in starts]
+
+
+def _starts_slowly(detector: Detector, text: str, needles: list[int]) -> list[int]:
+    """``_starts`` one slice at a time: for ``back_chars`` beyond ASCII, and the
+    reference the tests compare with."""
+    back, back_chars = detector.back, detector.back_chars
+    starts = []
+    for at in needles:
+        before = text[max(0, at - back) : at]
+        start = at - (len(before) - len(before.rstrip(back_chars)))
+        if start and text[start - 1] == "\\" and text[start] in "nrt":
+            start += 1  # a line break written out in a repr: the key starts after it
+        starts.append(start)
+    return starts
+
+
+def _matches(
+    detector: Detector, text: str, needles: list[int], ascii_text: bytes
+) -> list[re.Match[str]]:
     pattern = detector.pattern
     if not detector.anchored:
         return list(pattern.finditer(text))
     if detector.scan and len(needles) > _DENSE:
         return list(pattern.finditer(text))
-    back, back_chars = detector.back, detector.back_chars
-    starts = needles
-    if back:
-        starts = []
-        for at in needles:
-            before = text[max(0, at - back) : at]
-            start = at - (len(before) - len(before.rstrip(back_chars)))
-            if start and text[start - 1] == "\\" and text[start] in "nrt":
-                start += 1  # a line break written out in a repr: the key starts after it
-            starts.append(start)
     found, reach = [], -1
-    for start in sorted(set(starts)):
+    for start in sorted(set(_starts(detector, text, needles, ascii_text))):
         if start < reach:
             continue  # inside the last match: its needles are part of it
         m = pattern.match(text, start)
@@ -146,6 +178,7 @@ def _detect(written: str, internals: bool) -> list[Span]:
     lowered = text.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = text.replace("\u0130", "i").lower()
+    ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()
     for index, needles in sorted(plan.hits(lowered).items()):
@@ -154,16 +187,27 @@ def _detect(written: str, internals: bool) -> list[Span]:
         if kind != "secret" and not (internals and (emails or kind != "email")):
             continue
         check, group, rank = detector.check, plan.groups[index], _PRIORITY[kind]
+        judged_by = detector.judged_by
+        verdicts: dict[tuple[str | Any, ...], bool] = {}
         covered = -1  # where this detector's last extended value ended
-        for m in _matches(detector, text, needles):
+        for m in _matches(detector, text, needles, ascii_text):
             if m.start() < covered:
                 continue  # inside a value already extended over it (a block, a passphrase)
-            if check is None or check(m):
-                start, end = _inside_quotes(text, *m.span(group))
-                if detector.extend is not None and end == m.end(group):
-                    end = covered = detector.extend(text, end)
-                if start < end:
-                    spans.append((start, end, detector.name, rank))
+            if check is not None:
+                if judged_by:  # the same values, the same verdict: judged once per text
+                    values = m.group(*judged_by)
+                    verdict = verdicts.get(values)
+                    if verdict is None:
+                        verdict = verdicts[values] = check(m)
+                else:
+                    verdict = check(m)
+                if not verdict:
+                    continue
+            start, end = _inside_quotes(text, *m.span(group))
+            if detector.extend is not None and end == m.end(group):
+                end = covered = detector.extend(text, end)
+            if start < end:
+                spans.append((start, end, detector.name, rank))
     _tokens.find(text, spans)
     return spans
 
@@ -182,8 +226,14 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_START = operator.itemgetter(0)
+_END = operator.itemgetter(1)
+
+
 def _merge(spans: list[Span]) -> list[Span]:
-    spans.sort(key=lambda s: (s[0], -s[1]))
+    # By start, the longest first: two stable sorts keyed in C, not a key tuple a span.
+    spans.sort(key=_END, reverse=True)
+    spans.sort(key=_START)
     merged: list[Span] = []
     for span in spans:
         if merged and span[0] < merged[-1][1]:
@@ -205,7 +255,7 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
         if _registry.allowed(value, provider=rank >= _tokens.PROVIDER_RANK):
             continue
         parts.append(text[last:start])
-        parts.append(placeholder(name))
+        parts.append(_PLACEHOLDERS.get(name) or placeholder(name))
         names.add(name)
         last = end
         bare = value.strip("\\\"'` ")
@@ -313,11 +363,19 @@ def _url_decoded(segment: str) -> str:
 
 
 def _json_decoded(literal: str) -> str:
+    """What a JSON string literal means (``json.loads``, without its per-call setup:
+    the string scanner alone); ``literal`` itself when it is not one whole literal."""
+    inner = literal.lstrip(_JSON_SPACE)
+    if inner[:1] != '"':
+        return literal  # a number, an object, nothing: not a string
     try:
-        decoded = json.loads(literal)
+        decoded, end = scanstring(inner, 1)
     except ValueError:
         return literal
-    return decoded if isinstance(decoded, str) else literal
+    return literal if inner[end:].strip(_JSON_SPACE) else decoded
+
+
+_JSON_SPACE = " \t\n\r"
 
 
 def _decoded(text: str, internals: bool) -> str:
@@ -339,11 +397,14 @@ def _reveal(
     as_json: bool,
 ) -> str:
     found: list[tuple[int, int, str]] = []
+    seen: dict[str, str] = {}  # a segment repeated is decoded once
     for m in pattern.finditer(text):
         segment = m.group()
         if as_json and (m.group(1) is None or len(segment) < _JSON_MIN or "\\" not in segment):
             continue
-        decoded = normalise(decode(segment))
+        decoded = seen.get(segment)
+        if decoded is None:
+            decoded = seen[segment] = normalise(decode(segment))
         if decoded != segment and len(decoded) >= _ECHO_MIN:
             found.append((*m.span(), decoded))
     if not found:
