@@ -287,21 +287,22 @@ def failure_line(failure: Failure, cap: int) -> str:
     # "did not run" is said only by toolhygiene (a closed tool, an open upstream), so a
     # resumed Session can trust it: a failure's own words say "didn't run" instead.
     what = failure.message or "it failed"
-    if failure.exc_type != UPSTREAM_OPEN:
+    if failure.exc_type != UPSTREAM_OPEN and (
+        not what.isascii() or "did not run" in what.lower()  # ASCII: the same test, in C
+    ):
         what = _DID_NOT_RUN_ANY.sub("didn't run", what)
     what = _sentence(what)
-    breaker = _breaker(failure)
-    stages = (
-        (_verdict(failure, False), breaker, _advice(failure)),
-        (_verdict(failure, False), "", _advice(failure)),
-        (_verdict(failure, True), "", _advice(failure)),
-        (_verdict(failure, True), "", _advice(failure, compact=True)),
-    )
-    for verdict, remark, advice in stages:
+    # Each stage is worded only when the one before did not fit (most lines fit the first).
+    verdict, advice = _verdict(failure, False), _advice(failure)
+    for stage in range(4):
+        if stage == 2:
+            verdict = _verdict(failure, True)
+        elif stage == 3:
+            advice = _advice(failure, compact=True)
+        remark = _breaker(failure) if stage == 0 else ""
         room = cap - len(_join(head, verdict, remark, advice)) - 1
         if room >= min(len(what), _LEAST_OF_WHAT):
             return _join(head, truncate(what, room), verdict, remark, advice)
-    verdict, _, advice = stages[-1]
     room = cap - len(_join(head, verdict)) - 1
     if room >= len(advice):
         return _join(head, verdict, advice)
