@@ -1,4 +1,5 @@
-"""Every shortcut the redaction engine takes for speed finds what its slow path finds.
+"""Every shortcut taken for speed on the redaction engine and the failure line gives what
+its slow path gives.
 
 Each shortcut keeps its slow path next to it (the same function with the shortcut off, or
 the pattern it replaces), and a hypothesis property compares the two over generated text
@@ -15,8 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene import _echo, _engine, _tokens
+from toolhygiene import _echo, _engine, _tokens, _words
 from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
+from toolhygiene._errors import Failure, FailureStatus
+from toolhygiene._redact import truncate
 
 
 def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
@@ -24,8 +27,26 @@ def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
 
 
 netrc_windows = _pieces(
-    "login", "LOGIN", "machine", "account", "default", "nigol", "password", "host.example",
-    " ", "\t", "\n", "\\n", "\\t", "\\r", "\\", "x", "é", "_", "-", "a" * 120,
+    "login",
+    "LOGIN",
+    "machine",
+    "account",
+    "default",
+    "nigol",
+    "password",
+    "host.example",
+    " ",
+    "\t",
+    "\n",
+    "\\n",
+    "\\t",
+    "\\r",
+    "\\",
+    "x",
+    "é",
+    "_",
+    "-",
+    "a" * 120,
 )
 
 
@@ -47,8 +68,24 @@ def test_netrc_context_examples() -> None:
 
 
 views = _pieces(
-    " ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\u2028", "\u00a0", "a", "Zq8", "\\",
-    "\\n", "\\\\r", "\\t", "é", "x y", max_size=30,
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\u2028",
+    "\u00a0",
+    "a",
+    "Zq8",
+    "\\",
+    "\\n",
+    "\\\\r",
+    "\\t",
+    "é",
+    "x y",
+    max_size=30,
 )
 
 
@@ -73,9 +110,15 @@ def test_gaps_measured_in_c_are_the_gaps_found_one_by_one(view: str) -> None:
 
 
 _RUNS = (
-    "Q7vX2mK9pL4wR8tZ6nB3", "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr", "AKIAIOSFODNN7EXAMPLE",
-    "wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKE", "Zq8Lm2Xw9Vb7password", "ghp_", "words",
-    "MyVeryLongTestFileNameForCase42.py", "0123456789abcdef0123456789abcdef",
+    "Q7vX2mK9pL4wR8tZ6nB3",
+    "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+    "AKIAIOSFODNN7EXAMPLE",
+    "wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKE",
+    "Zq8Lm2Xw9Vb7password",
+    "ghp_",
+    "words",
+    "MyVeryLongTestFileNameForCase42.py",
+    "0123456789abcdef0123456789abcdef",
 )
 texts = _pieces(*_RUNS, " ", "\n", "=", ":", "é", "\x00", "'", "/", max_size=30)
 
@@ -98,8 +141,30 @@ def test_a_repeated_secret_is_redacted_at_every_repetition() -> None:
 
 
 keyed_texts = _pieces(
-    "password", "api_key", "token", "pass", "key", "：", "=", ": ", " ", "\\n", "\\", "n",
-    "é", "'", '"', "_", "-", ".", "%", "+", "x", "@", "--", max_size=30,
+    "password",
+    "api_key",
+    "token",
+    "pass",
+    "key",
+    "：",
+    "=",
+    ": ",
+    " ",
+    "\\n",
+    "\\",
+    "n",
+    "é",
+    "'",
+    '"',
+    "_",
+    "-",
+    ".",
+    "%",
+    "+",
+    "x",
+    "@",
+    "--",
+    max_size=30,
 )
 
 
@@ -115,8 +180,9 @@ def test_where_anchored_matches_begin_is_found_as_one_slice_at_a_time(text: str)
             )
 
 
-json_literals = _pieces('"', "\\", '\\"', "\\n", "\\u00e9", "\\ud800", "\\q", "a", " ", "\x01",
-                        "é", "1", max_size=12)
+json_literals = _pieces(
+    '"', "\\", '\\"', "\\n", "\\u00e9", "\\ud800", "\\q", "a", " ", "\x01", "é", "1", max_size=12
+)
 
 
 @given(json_literals)
@@ -130,8 +196,23 @@ def test_json_literals_decode_as_json_loads_decodes_them(literal: str) -> None:
 
 
 labelled_texts = _pieces(
-    "password", "token", "Bearer ", "machine h login u ", "api_key", "=", ": ", " ",
-    "Zq8Lm2Xw9", "hunter2", "expired", "${X}", "\n", "  ", "|", "'", max_size=30,
+    "password",
+    "token",
+    "Bearer ",
+    "machine h login u ",
+    "api_key",
+    "=",
+    ": ",
+    " ",
+    "Zq8Lm2Xw9",
+    "hunter2",
+    "expired",
+    "${X}",
+    "\n",
+    "  ",
+    "|",
+    "'",
+    max_size=30,
 )
 
 
@@ -146,3 +227,75 @@ def test_verdicts_given_once_per_text_are_the_verdicts_given_each_time(text: str
     finally:
         _engine._current[:] = []
     assert judged == each_time
+
+
+def _line_worded_eagerly(failure: Failure, cap: int) -> str:
+    """The slow path of ``failure_line``: every stage worded before the first is tried,
+    and the 'did not run' rewrite run on every message."""
+    head = f"[error] {failure.tool}: {failure.label}."
+    what = failure.message or "it failed"
+    if failure.exc_type != _words.UPSTREAM_OPEN:
+        what = _words._DID_NOT_RUN_ANY.sub("didn't run", what)
+    what = _words._sentence(what)
+    stages = (
+        (_words._verdict(failure, False), _words._breaker(failure), _words._advice(failure)),
+        (_words._verdict(failure, False), "", _words._advice(failure)),
+        (_words._verdict(failure, True), "", _words._advice(failure)),
+        (_words._verdict(failure, True), "", _words._advice(failure, compact=True)),
+    )
+    join = _words._join
+    for verdict, remark, advice in stages:
+        room = cap - len(join(head, verdict, remark, advice)) - 1
+        if room >= min(len(what), _words._LEAST_OF_WHAT):
+            return join(head, truncate(what, room), verdict, remark, advice)
+    verdict, _, advice = stages[-1]
+    room = cap - len(join(head, verdict)) - 1
+    if room >= len(advice):
+        return join(head, verdict, advice)
+    return join(head, verdict, truncate(advice, room)) if room >= 8 else join(head, verdict)
+
+
+messages = _pieces(
+    "did not run",
+    "DID NOT RUN",
+    "d\u0131d not run",
+    "upstream ",
+    "refused ",
+    "x" * 60,
+    "é",
+    ". ",
+    max_size=8,
+)
+
+
+@given(
+    messages,
+    st.sampled_from(list(th.Category)),
+    st.booleans(),
+    st.sampled_from(["failed", "repeated", "similar"]),
+    st.booleans(),
+    st.integers(min_value=40, max_value=400),
+    st.sampled_from(["", "Search for it first"]),
+)
+def test_the_line_worded_stage_by_stage_is_the_line_worded_eagerly(
+    message: str,
+    category: th.Category,
+    retryable: bool,
+    status: FailureStatus,
+    closes: bool,
+    cap: int,
+    instead: str,
+) -> None:
+    failure = Failure(
+        tool="get_order",
+        category=category,
+        retryable=retryable,
+        message=message,
+        exc_type="ValueError",
+        status=status,
+        repeats=2,
+        count=2,
+        closes=closes,
+        instead=instead,
+    )
+    assert _words.failure_line(failure, cap) == _line_worded_eagerly(failure, cap)
