@@ -427,10 +427,29 @@ def _reveal(
     return "".join(parts)
 
 
+def _nothing_to_find(text: str) -> bool:
+    """Whether no layer can find anything in ``text``, shown cheaply: it is ASCII (its
+    compatibility view is itself), holds nothing to join or decode (no line break, no
+    ``\\``, no ``%``), no known value is in effect, no detector is ungated, no token-shaped
+    run is found and no detector's needle occurs. A full pass would then find no span
+    and no echo, and give back ``text`` itself: most tool results are such text."""
+    if not text.isascii() or "\n" in text or "\\" in text or "%" in text:
+        return False
+    plan = _plan()
+    if plan.always or _known.current():
+        return False
+    spans: list[Span] = []
+    _tokens.find(text, spans)
+    if spans:
+        return False
+    automaton = plan.automaton
+    return automaton is None or not automaton.find_matches_as_indexes(text.lower())
+
+
 def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
     """``text`` (already normalised) with every secret replaced by a placeholder, and
     with internals too when ``internals``; ``text`` itself when nothing was found."""
-    if len(text) < 8:
+    if len(text) < 8 or _nothing_to_find(text):
         return text
     original = text
     if "\n" in text or "\\n" in text:

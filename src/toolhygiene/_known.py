@@ -14,11 +14,10 @@ second otherwise, so that a variable set while the process runs is seen.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
-from collections.abc import Iterator, Mapping
-from contextvars import ContextVar
+from collections.abc import Mapping
+from contextvars import ContextVar, Token
 from typing import Any
 
 from toolhygiene._labels import is_secret_label, plausible_value
@@ -76,17 +75,25 @@ def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         if secret:
             _collect(str(value), True, found, depth)
-    elif isinstance(value, Mapping):
+    elif isinstance(value, _MAPPINGS):
         for key, item in value.items():
-            named = isinstance(key, str) and is_secret_label(key) is True
-            _collect(item, secret or named, found, depth + 1)
+            named = secret or (isinstance(key, str) and is_secret_label(key) is True)
+            if named or not isinstance(item, _LEAVES):
+                _collect(item, named, found, depth + 1)
     elif isinstance(value, (list, tuple)):
         for item in value[:256]:
-            _collect(item, secret, found, depth + 1)
+            if secret or not isinstance(item, _LEAVES):
+                _collect(item, secret, found, depth + 1)
     elif secret:
         inner = getattr(value, "get_secret_value", None)  # pydantic SecretStr
         if callable(inner):
             _collect(inner(), True, found, depth + 1)
+
+
+_LEAVES = (str, bytes, bytearray, int, float, type(None))
+"""Values that hold a secret only under a name that says so: not walked otherwise."""
+_MAPPINGS = (dict, Mapping)
+"""``dict`` first: ``isinstance`` checks it in C before asking the ABC."""
 
 
 def of_arguments(*arguments: Any) -> tuple[str, ...]:
@@ -94,22 +101,28 @@ def of_arguments(*arguments: Any) -> tuple[str, ...]:
     held under a key that names a secret, at any depth."""
     found: list[str] = []
     for value in arguments:
-        if isinstance(value, Mapping):
+        if isinstance(value, _MAPPINGS):
             _collect(value, False, found, 0)
     return tuple(dict.fromkeys(found))
 
 
-@contextlib.contextmanager
-def known(values: tuple[str, ...]) -> Iterator[None]:
-    """Within the block, ``values`` are redacted wherever they are echoed."""
-    if not values:
-        yield
-        return
-    token = _call.set(values)
-    try:
-        yield
-    finally:
-        _call.reset(token)
+class known:  # noqa: N801 (used as a function: ``with known(values):``)
+    """Within the block, ``values`` are redacted wherever they are echoed (a class, not
+    a generator: it runs on every call, and most calls have no such values)."""
+
+    __slots__ = ("_token", "_values")
+
+    def __init__(self, values: tuple[str, ...]) -> None:
+        self._values = values
+        self._token: Token[tuple[str, ...]] | None = None
+
+    def __enter__(self) -> None:
+        if self._values:
+            self._token = _call.set(self._values)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._token is not None:
+            _call.reset(self._token)
 
 
 def _from_environment() -> tuple[str, ...]:
