@@ -13,10 +13,16 @@ import pytest
 
 HEAVY = [
     "anthropic", "asyncio", "concurrent.futures", "docstring_parser", "email.utils",
-    "http.server", "httpx", "openai", "opentelemetry", "pydantic", "pydantic_core",
-    "structlog", "tenacity", "toolhygiene._detectors", "toolhygiene.testing",
-    "typing_extensions", "urllib.parse",
+    "hashlib", "html", "http.server", "httpx", "openai", "opentelemetry", "pydantic",
+    "pydantic_core", "secrets", "structlog", "sysconfig", "tenacity",
+    "toolhygiene._detectors", "toolhygiene.testing", "typing_extensions", "urllib.parse",
 ]
+# The regexes of neutralising and normalising compile at their first use too: each
+# module's cached builder has built nothing until then.
+PATTERNS = (
+    "from toolhygiene import _normalise, _redact\n"
+    "built = _redact._patterns.cache_info().currsize + _normalise._patterns.cache_info().currsize"
+)
 
 
 def loaded_after(code: str) -> list[str]:
@@ -52,6 +58,14 @@ def test_every_public_name_is_there_without_loading_them() -> None:
         # The first redaction compiles the detectors.
         ("import toolhygiene as th\nassert 'hunter2x' not in th.redact('password=hunter2x')",
          ["toolhygiene._detectors"]),
+        # The first failure brings hashlib (its fingerprint) and sysconfig (which frames
+        # are the user's); the first known secret html (its escaped form).
+        ("import toolhygiene as th\n@th.tool(retries=0)\ndef f() -> str:\n"
+         "    raise ValueError('bad input')\nth.Session([f]).call('f', {})",
+         ["hashlib", "sysconfig"]),
+        ("import toolhygiene as th\n@th.tool\ndef f(password: str) -> str:\n    return password\n"
+         "assert 'Hunter-2024x' not in th.Session([f]).call('f', {'password': 'Hunter-2024x'}).content",
+         ["html"]),
     ],
 )
 def test_a_heavy_module_comes_with_its_first_use(code: str, needed: list[str]) -> None:
@@ -70,3 +84,12 @@ def test_structlog_configured_by_the_application_is_used() -> None:
         "assert json.loads(out.getvalue().splitlines()[0])['tool'] == 'f', out.getvalue()"
     )
     assert "structlog" in loaded_after(code)
+
+
+def test_the_markup_and_escape_patterns_compile_at_their_first_use() -> None:
+    probe = f"import json, toolhygiene as th\n{PATTERNS}\nprint(json.dumps(built))"
+    run = [sys.executable, "-c", probe]
+    assert json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout) == 0
+    used = probe.replace("built =", "th.sanitize('<system>x</system> \\x1b[31m', 100)\nbuilt =")
+    run = [sys.executable, "-c", used]
+    assert json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout) == 2

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import bisect
 import functools
-import html
 import itertools
 import json
 import re
@@ -64,7 +63,10 @@ def _base64_forms(raw: bytes) -> list[str]:
 @functools.lru_cache(maxsize=512)
 def forms(value: str) -> tuple[str, ...]:
     """Every written form of ``value`` looked for, lowercased, without gaps."""
-    from urllib.parse import quote, quote_plus  # with ipaddress: at the first known secret
+    # At the first known secret, not at import: urllib.parse brings ipaddress, html its
+    # table of entities.
+    import html
+    from urllib.parse import quote, quote_plus
 
     raw = value.encode("utf-8", "replace")
     written = {

@@ -8,7 +8,6 @@ one failed call, whatever raised it, and renders the one line the model sees;
 from __future__ import annotations
 
 import enum
-import hashlib
 import json
 import operator
 import re
@@ -92,6 +91,8 @@ def fingerprint(tool: str, category: Category, message: str) -> str:
     Quoted strings and tokens with digits are masked, so that a model varying one
     argument of a broken call still produces the same fingerprint.
     """
+    import hashlib  # OpenSSL's bindings: at the first failure, not at import
+
     shape = _VOLATILE.sub("#", message.lower())
     digest = hashlib.blake2b(f"{tool}\0{category.value}\0{shape}".encode(), digest_size=6)
     return digest.hexdigest()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import os
-import sysconfig
 
 from toolhygiene._reading import traceback_of
 
@@ -12,7 +12,12 @@ __all__ = ["user_frame"]
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
+@functools.cache
 def _library_dirs() -> tuple[str, ...]:
+    """The standard library's and installed packages' directories (read at the first
+    traceback: ``sysconfig`` reads the build's configuration)."""
+    import sysconfig
+
     dirs = {_PACKAGE_DIR}
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         path = sysconfig.get_paths().get(key)
@@ -21,7 +26,6 @@ def _library_dirs() -> tuple[str, ...]:
     return tuple(sorted(dirs))
 
 
-_LIBRARY_DIRS = _library_dirs()
 _VERDICTS: dict[str, bool] = {}
 
 
@@ -33,7 +37,7 @@ def _is_users(filename: str) -> bool:
             filename.startswith("<")
             or "site-packages" in path
             or "dist-packages" in path
-            or path.startswith(_LIBRARY_DIRS)
+            or path.startswith(_library_dirs())
         )
         if len(_VERDICTS) < 4096:
             _VERDICTS[filename] = verdict

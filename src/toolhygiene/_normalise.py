@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from typing import NamedTuple
 
 __all__ = ["compatible", "normalise", "without_sequences"]
 
@@ -28,12 +29,12 @@ __all__ = ["compatible", "normalise", "without_sequences"]
 # "m") and terminated strings (OSC titles and hyperlinks, DCS, APC). For any other
 # sequence only the escape character goes (with the control characters): a cursor move
 # whose final letter were the first letter of a key would otherwise take it along.
-_ESCAPES = re.compile(
+_ESCAPES = (
     r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)"  # OSC (titles, links), terminated
     r"|(?:\x1b\[|\x9b)[0-9;:]{0,32}m"  # SGR: colours and styles
     r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)"  # DCS, PM, APC, SOS strings
 )
-_HIDDEN = re.compile(
+_HIDDEN = (
     "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"  # soft hyphen, fillers
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f"  # zero-width, joiners, bidi controls
@@ -42,15 +43,37 @@ _HIDDEN = re.compile(
 )
 
 # The same, written out as escapes (a repr, a log line): ``"\\u200b"`` inside a token.
-_ESCAPED = re.compile(
+_ESCAPED = (
     r"\\(?:u(?:200[b-f]|00ad|034f|206[0-9a-f]|feff|202[a-e])|x(?:ad|9b)|xad)"
     r"|\\(?:x1b|033|u001b|e)\[[0-9;]{0,32}[A-Za-z]"
     # an OSC string written out (a hyperlink's URL, a title), to its written terminator
     # (BEL, ST or ESC backslash); it never runs past the quote that ends the string
     r"|\\(?:x1b|033|u001b|e)\](?:(?!\\(?:x07|u0007|x9c|u009c|x1b|033|u001b|e))[^\r\n\"'\x07\x9c]){0,4096}"
-    r"(?:\\(?:x07|u0007|x9c|u009c)|\\(?:x1b|033|u001b|e)\\{1,2}|[\x07\x9c])?",
-    re.IGNORECASE,
+    r"(?:\\(?:x07|u0007|x9c|u009c)|\\(?:x1b|033|u001b|e)\\{1,2}|[\x07\x9c])?"
 )
+
+
+# Written-out sequences only (CSI, OSC), not the invisible characters written out.
+_WRITTEN_SEQUENCES = _ESCAPED[_ESCAPED.index(r"|\\(?:x1b") + 1 :]
+
+
+class _Patterns(NamedTuple):
+    escapes: re.Pattern[str]
+    hidden: re.Pattern[str]
+    escaped: re.Pattern[str]
+    written_sequences: re.Pattern[str]
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    """Compiled at the first text that needs one, not with toolhygiene (plain text, most
+    results, needs none)."""
+    return _Patterns(
+        re.compile(_ESCAPES),
+        re.compile(_HIDDEN),
+        re.compile(_ESCAPED, re.IGNORECASE),
+        re.compile(_WRITTEN_SEQUENCES, re.IGNORECASE),
+    )
 
 
 def normalise(text: str) -> str:
@@ -60,22 +83,16 @@ def normalise(text: str) -> str:
     else that renders as nothing is removed, so it cannot split a token or a tag.
     """
     if "\\" in text:
-        text = _ESCAPED.sub("", text)
+        text = _patterns().escaped.sub("", text)
     if text.isascii():
         if text.isprintable():
             return text
         if "\x1b" in text:
-            text = _ESCAPES.sub("", text)
-        return _HIDDEN.sub("", text)
+            text = _patterns().escapes.sub("", text)
+        return _patterns().hidden.sub("", text)
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
-        text = _ESCAPES.sub("", text)
-    return _HIDDEN.sub("", text)
-
-
-# Written-out sequences only (CSI, OSC), not the invisible characters written out.
-_WRITTEN_SEQUENCES = re.compile(
-    _ESCAPED.pattern[_ESCAPED.pattern.index("|\\\\(?:x1b") + 1 :], re.IGNORECASE
-)
+        text = _patterns().escapes.sub("", text)
+    return _patterns().hidden.sub("", text)
 
 
 def without_sequences(text: str) -> str:
@@ -83,9 +100,9 @@ def without_sequences(text: str) -> str:
     DCS strings), raw or written out, and nothing else: for a result that is otherwise
     passed on byte for byte."""
     if "\\" in text:
-        text = _WRITTEN_SEQUENCES.sub("", text)
+        text = _patterns().written_sequences.sub("", text)
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
-        text = _ESCAPES.sub("", text)
+        text = _patterns().escapes.sub("", text)
     return text
 
 

@@ -18,10 +18,11 @@ any shape costs time in proportion to its length.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolhygiene._engine import placeholder, scrub
 from toolhygiene._labels import is_secret_label, plausible_value
@@ -90,16 +91,6 @@ def _markup(opening: str) -> re.Pattern[str]:
     )
 
 
-_MARKUP = _markup(_OPEN_RAW)
-_WRITTEN_MARKUP = _markup(_OPEN_WRITTEN)
-# Chat-template tokens in square brackets: Llama's [INST] … [/INST], Mistral's
-# [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS].
-_BRACKETED = re.compile(
-    r"\[\s{0,3}/?\s{0,3}(?P<tag>inst|sys|system_prompt|available_tools|tool_calls|"
-    r"tool_results|system)\s{0,3}\]",
-    re.IGNORECASE,
-)
-_ROLE_MARKER = re.compile(r"(?im)^[ \t]{0,20}(system|assistant|human|user|developer)[ \t]{0,5}:")
 _STEER_WORDS = ("ignore", "disregard", "forget", "override")
 _SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your")
 _TARGET_WORDS = ("instruction", "prompt", "message", "rule", "context")
@@ -116,18 +107,44 @@ def _any_of(words: tuple[str, ...]) -> str:
     return "(?:" + "|".join(_spelled(w) for w in words) + ")"
 
 
-_INJECTION = re.compile(
-    rf"(?<![a-z]){_any_of(_STEER_WORDS)}{_GAP}{{0,6}}"
-    rf"(?:{_any_of(('all', 'any', 'the'))}{_GAP}{{0,6}})?"
-    rf"{_any_of(_SCOPE_WORDS)}{_GAP}{{0,6}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?",
-    re.IGNORECASE,
-)
-# toolhygiene's own markers: text from outside must not pose as one of them.
-_OWN_MARKER = re.compile(
-    r"\[\s{0,3}(?P<word>error cleared|error|recovered|empty|result cut)\b"
-    r"(?P<rest>[^\[\]\r\n]{0,80})\]?",
-    re.IGNORECASE,
-)
+class _Patterns(NamedTuple):
+    markup: re.Pattern[str]
+    written_markup: re.Pattern[str]
+    bracketed: re.Pattern[str]
+    role_marker: re.Pattern[str]
+    injection: re.Pattern[str]
+    own_marker: re.Pattern[str]
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    """The markup patterns, compiled at the first text neutralised, not with toolhygiene."""
+    return _Patterns(
+        markup=_markup(_OPEN_RAW),
+        written_markup=_markup(_OPEN_WRITTEN),
+        # Chat-template tokens in square brackets: Llama's [INST] … [/INST], Mistral's
+        # [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS].
+        bracketed=re.compile(
+            r"\[\s{0,3}/?\s{0,3}(?P<tag>inst|sys|system_prompt|available_tools|tool_calls|"
+            r"tool_results|system)\s{0,3}\]",
+            re.IGNORECASE,
+        ),
+        role_marker=re.compile(
+            r"(?im)^[ \t]{0,20}(system|assistant|human|user|developer)[ \t]{0,5}:"
+        ),
+        injection=re.compile(
+            rf"(?<![a-z]){_any_of(_STEER_WORDS)}{_GAP}{{0,6}}"
+            rf"(?:{_any_of(('all', 'any', 'the'))}{_GAP}{{0,6}})?"
+            rf"{_any_of(_SCOPE_WORDS)}{_GAP}{{0,6}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?",
+            re.IGNORECASE,
+        ),
+        # toolhygiene's own markers: text from outside must not pose as one of them.
+        own_marker=re.compile(
+            r"\[\s{0,3}(?P<word>error cleared|error|recovered|empty|result cut)\b"
+            r"(?P<rest>[^\[\]\r\n]{0,80})\]?",
+            re.IGNORECASE,
+        ),
+    )
 
 
 _ROLES = ("system", "assistant", "human", "user", "developer")
@@ -179,18 +196,19 @@ def neutralise(text: str) -> str:
     otherwise hide it.
     """
     lowered = compatible(text).lower()
+    found = _patterns()
     if "<" in lowered or not text.isascii():
-        text = _sub(_MARKUP, text, _markup_sub)
+        text = _sub(found.markup, text, _markup_sub)
     if _ESCAPED_BRACKET_IN(lowered):
-        text = _sub(_WRITTEN_MARKUP, text, _markup_sub)
+        text = _sub(found.written_markup, text, _markup_sub)
     if "[" in lowered:
-        text = _sub(_BRACKETED, text, _markup_sub)
+        text = _sub(found.bracketed, text, _markup_sub)
     if ":" in lowered and _ROLE_IN(lowered):
-        text = _sub(_ROLE_MARKER, text, lambda m: f"[role:{m.group(1).lower()}]")
+        text = _sub(found.role_marker, text, lambda m: f"[role:{m.group(1).lower()}]")
     if _STEER_IN(lowered) or _STEER_IN(_squeezed(lowered)):
-        text = _sub(_INJECTION, text, lambda _: "[instruction-like text removed]")
+        text = _sub(found.injection, text, lambda _: "[instruction-like text removed]")
     if "[" in lowered:
-        text = _sub(_OWN_MARKER, text, lambda m: f"({m.group('word')}{m.group('rest')})")
+        text = _sub(found.own_marker, text, lambda m: f"({m.group('word')}{m.group('rest')})")
     return text
 
 

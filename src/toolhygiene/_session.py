@@ -11,9 +11,8 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import functools
-import hashlib
 import json
-import secrets
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar
@@ -837,7 +836,7 @@ def _check_settings(
 def _session_id(given: str | None) -> str:
     """The user's id for the conversation, or a random one unique across processes."""
     if given is None:
-        return secrets.token_hex(8)
+        return os.urandom(8).hex()  # secrets.token_hex(8), without importing secrets
     if not isinstance(given, str) or not given.strip() or len(given) > 256:
         raise UsageError(
             f"session_id must be a non-empty string of at most 256 characters, got {given!r}"
@@ -847,6 +846,8 @@ def _session_id(given: str | None) -> str:
 
 def _call_key(arguments: Mapping[str, Any] | str | bytes | None) -> str:
     """A short key of the arguments the model sent: equal for the exact same call."""
+    import hashlib  # OpenSSL's bindings: at the first failure, not at import
+
     source: Any = arguments
     if isinstance(source, (str, bytes)):
         try:
