@@ -88,9 +88,9 @@ def main() -> None:
         for module in TARGETS:
             times[module].append(import_us(module))
         for name, code in WALL.items():
-            wall, cpu = wall_ms(code)
-            walls[name].append(wall)
-            cpus[name].append(cpu)
+            took, spent = wall_ms(code)
+            walls[name].append(took)
+            cpus[name].append(spent)
     median = {m: statistics.median(t) / 1000 for m, t in times.items()}
     best = {m: min(t) / 1000 for m, t in times.items()}
     print(f"python {sys.version.split()[0]}, {rounds} rounds, fresh interpreter each")
