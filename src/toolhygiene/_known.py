@@ -76,10 +76,7 @@ def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
         if secret:
             _collect(str(value), True, found, depth)
     elif isinstance(value, _MAPPINGS):
-        for key, item in value.items():
-            named = secret or (isinstance(key, str) and is_secret_label(key) is True)
-            if named or not isinstance(item, _LEAVES):
-                _collect(item, named, found, depth + 1)
+        _collect_items(value, secret, found, depth)
     elif isinstance(value, (list, tuple)):
         for item in value[:256]:
             if secret or not isinstance(item, _LEAVES):
@@ -88,6 +85,13 @@ def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
         inner = getattr(value, "get_secret_value", None)  # pydantic SecretStr
         if callable(inner):
             _collect(inner(), True, found, depth + 1)
+
+
+def _collect_items(mapping: Mapping[Any, Any], secret: bool, found: list[str], depth: int) -> None:
+    for key, item in mapping.items():
+        named = secret or (isinstance(key, str) and is_secret_label(key) is True)
+        if named or not isinstance(item, _LEAVES):
+            _collect(item, named, found, depth + 1)
 
 
 _LEAVES = (str, bytes, bytearray, int, float, type(None))
@@ -102,7 +106,7 @@ def of_arguments(*arguments: Any) -> tuple[str, ...]:
     found: list[str] = []
     for value in arguments:
         if isinstance(value, _MAPPINGS):
-            _collect(value, False, found, 0)
+            _collect_items(value, False, found, 0)
     return tuple(dict.fromkeys(found))
 
 

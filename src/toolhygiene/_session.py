@@ -293,10 +293,10 @@ class Session:
         """Tell the shared breaker how the call to the tool's upstream went: a transient
         failure (connectivity, 5xx, 429) adds to its streak; any answer ends it."""
         upstream = plan.tool.upstream
+        if upstream is None:  # no gate was kept: _admit keeps one only for an upstream
+            return
         with self._lock:
             gate = self._gates.pop(plan.index, None)
-        if upstream is None:
-            return
         try:
             if failure is not None and failure.category.value in _TRANSIENT:
                 self._breakers.upstream_failed(upstream, failure.retry_after)
