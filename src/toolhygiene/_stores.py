@@ -15,7 +15,7 @@ What stays in each process: pending errors' rounds in the message list (``Sessio
 from __future__ import annotations
 
 import contextvars
-import hashlib
+import functools
 import json
 import threading
 import time
@@ -435,23 +435,31 @@ redis.call('DEL', KEYS[2], KEYS[3])
 return {calls, found}
 """
 
-_SCRIPTS = {
-    text: hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
-    for text in (_START, _ADMIT, _FAILED, _WAIT, _RECOVERED, _ENDED, _UPSTREAM_FAILED)
-}
+
+@functools.cache
+def _scripts() -> dict[str, str]:
+    """Each script's SHA-1, for ``EVALSHA`` (hashlib, OpenSSL's bindings, comes with the
+    first Redis command, not with toolhygiene)."""
+    import hashlib
+
+    return {
+        text: hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+        for text in (_START, _ADMIT, _FAILED, _WAIT, _RECOVERED, _ENDED, _UPSTREAM_FAILED)
+    }
+
 
 _Command = tuple[Any, ...]
 """One command of a pipeline: its words (``EVALSHA`` of a script, by ``_script``)."""
 
 
 def _script(text: str, keys: list[str], arguments: list[Any]) -> _Command:
-    return ("EVALSHA", _SCRIPTS[text], len(keys), *keys, *arguments)
+    return ("EVALSHA", _scripts()[text], len(keys), *keys, *arguments)
 
 
 def _script_of(command: _Command) -> str | None:
     if command[0] != "EVALSHA":
         return None
-    return next(text for text, sha in _SCRIPTS.items() if sha == command[1])
+    return next(text for text, sha in _scripts().items() if sha == command[1])
 
 
 _ASYNC_ONLY = (
