@@ -8,7 +8,7 @@ import anthropic
 import pytest
 
 import toolhygiene as th
-from integration_tests.tools import DSN, ROUNDS, World
+from integration_tests.tools import DSN, MULTI, ROUNDS, Received, World, check_multi, notice
 from toolhygiene.integrations.anthropic import (
     RunnerUsageError,
     async_runner_tools,
@@ -150,3 +150,42 @@ async def test_async_runner_raises_the_developers_usage_error(server: ScriptedSe
         await runner.until_done()
     assert isinstance(raised.value.error, th.UsageError)
     assert len(server.requests) == 1 and results(server) == []
+
+
+def received(server: ScriptedServer) -> Received:
+    """Each turn's tool results as the model received them, in the order of its calls:
+    the runner sends one turn's results in the next request (its thread holds the rest)."""
+    return [
+        [(b.get("is_error", False), b["content"]) for b in blocks]
+        for seen in server.requests[1:]
+        for message in seen.body["messages"]
+        if isinstance(message["content"], list)
+        and (blocks := [b for b in message["content"] if b["type"] == "tool_result"])
+    ]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_turns_of_several_calls(server: ScriptedServer, asynchronous: bool) -> None:
+    """Two calls at once: one failing, one succeeding; two failing of a tool whose cap is
+    one. The runner runs a turn's calls one after the other: the second read_db finds
+    the tool closed and does not run."""
+    world = World(blips=0)
+    for calls in MULTI:
+        server.push(body=model_turn("anthropic", calls))
+    server.push(body=model_turn("anthropic", [], text="done"))
+    session = th.Session(world.tools())
+    if asynchronous:
+        client = anthropic.AsyncAnthropic(base_url=server.url, api_key="k", max_retries=0)
+        await client.beta.messages.tool_runner(
+            model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
+            tools=async_runner_tools(session),
+        ).until_done()
+    else:
+        sync = anthropic.Anthropic(base_url=server.url, api_key="k", max_retries=0)
+        sync.beta.messages.tool_runner(
+            model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
+            tools=runner_tools(session),
+        ).until_done()
+    got = received(server)
+    check_multi(got, world, session)
+    assert got[1][1] == (True, notice("read_db", 1))  # one after the other

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    ToolMessage,
+)
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import tools_condition
+from pydantic import Field
 
 import toolhygiene as th
-from integration_tests.tools import DSN, World
+from integration_tests.tools import DSN, MULTI, Received, World, check_multi, notice
 from toolhygiene.formats import check
 from toolhygiene.integrations.langgraph import HygieneToolNode, tool_node
 
@@ -31,7 +40,7 @@ def turns(*rounds: Calls, answer: str = "done") -> list[AIMessage]:
 
 
 def graph(node: HygieneToolNode, replies: list[AIMessage],
-          seen: list[list[AnyMessage]]) -> Any:
+          seen: list[list[AnyMessage]], *, saved: bool = True) -> Any:
     model = GenericFakeChatModel(messages=iter(replies))
 
     def agent(state: MessagesState) -> dict[str, Any]:
@@ -44,10 +53,10 @@ def graph(node: HygieneToolNode, replies: list[AIMessage],
     builder.add_edge(START, "agent")
     builder.add_conditional_edges("agent", tools_condition)
     builder.add_edge("tools", "agent")
-    return builder.compile(checkpointer=InMemorySaver())
+    return builder.compile(checkpointer=InMemorySaver() if saved else None)
 
 
-def as_chat(messages: list[AnyMessage]) -> list[dict[str, Any]]:
+def as_chat(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
     from toolhygiene.integrations.langgraph import _as_chat
     return [_as_chat(m) for m in messages]
 
@@ -206,10 +215,17 @@ def test_the_tools_carry_the_sessions_definitions() -> None:
 
 
 class _Bound(GenericFakeChatModel):
-    """The fake model, accepting ``bind_tools`` as create_react_agent calls it."""
+    """The fake model, accepting ``bind_tools`` as create_react_agent calls it; ``seen``
+    gets the messages of every request, exactly as the model receives them."""
+
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
         return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        self.seen.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
 
 
 @pytest.mark.parametrize("version", ["v1", "v2"])
@@ -275,11 +291,113 @@ def test_sessions_are_bounded_and_released() -> None:
     for thread in ("a", "b", "c"):
         graph(node, turns([("get_weather", {"city": "Paris"})]), []).invoke(
             {"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": thread}})
-    # None (made at construction) and "a" were the least recently used: closed, forgotten
-    assert [s.is_closed for s in made] == [True, True, False, False]
+    # "a" was the least recently used: closed, forgotten; the Session made at construction
+    # (the tools' definitions) serves no thread
+    assert [s.is_closed for s in made] == [False, True, False, False]
     assert node.session_of("a") is not made[1]
     assert node.release("c") and made[3].is_closed
     assert not node.release("c")
     with pytest.raises(th.UsageError, match="max_threads"):
         tool_node(per_thread, max_threads=0)
 
+
+
+def received_by_turn(seen: list[list[AnyMessage]] | list[list[BaseMessage]]) -> Received:
+    """Each turn's results as the model received them, when it was next asked."""
+    out: Received = []
+    for state in seen[1:]:
+        last_ai = max(i for i, m in enumerate(state) if isinstance(m, AIMessage))
+        out.append([(m.status == "error", str(m.content)) for m in state[last_ai + 1:]
+                    if isinstance(m, ToolMessage)])
+    return out
+
+
+def by_rounds(messages: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    """The (role, content) of each message, a round's results as a sorted tuple. The calls
+    of a turn run at once: which of two read_db failures reached the cap first, and
+    whether the second ran at all, vary; check_multi checks read_db's lines."""
+    out: list[tuple[str, Any]] = []
+    for given in messages:
+        m = given
+        if str(m.get("content")).startswith("[error] read_db: "):
+            m = {**m, "content": "[error] read_db"}  # check_multi checks these lines
+        if m["role"] == "tool" and out and out[-1][0] == "tool":
+            out[-1] = ("tool", tuple(sorted([*out[-1][1], m["content"]])))
+        elif m["role"] == "tool":
+            out.append(("tool", (m["content"],)))
+        else:
+            out.append((m["role"], m.get("content") or ""))
+    return out
+
+
+def handled(rounds: list[Calls]) -> list[dict[str, Any]]:
+    """The conversation Session.handle leaves for ``rounds`` (the reference)."""
+    from toolhygiene.testing import model_turn
+
+    messages: list[Any] = [{"role": "user", "content": "q"}]
+    with th.Session(World(blips=0).tools()) as session:
+        for calls in rounds:
+            session.handle(model_turn("openai_chat", calls), messages)
+    return messages
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_turns_of_several_calls(asynchronous: bool) -> None:
+    """A turn's calls run at once through the thread's Session: caps count each failure
+    once, and the state is, message for message, what Session.handle leaves."""
+    world = World(blips=0)
+    seen: list[list[AnyMessage]] = []
+    node = tool_node(lambda thread: th.Session(world.tools()))
+    app = graph(node, turns(*MULTI), seen)
+    question = {"messages": [HumanMessage("q")]}
+    if asynchronous:
+        await app.ainvoke(question, RUN)
+    else:
+        app.invoke(question, RUN)
+    check_multi(received_by_turn(seen), world, node.session_of("t1"))
+    assert by_rounds(as_chat(seen[-1])) == by_rounds(handled(MULTI))
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_create_react_agent_turns_of_several_calls(
+    version: Literal["v1", "v2"], asynchronous: bool
+) -> None:
+    """v2 sends each call of a turn on its own (``Send``): the turn's calls still count as
+    one turn's, and the state is what Session.handle leaves."""
+    from langgraph.prebuilt import create_react_agent
+
+    world = World(blips=0)
+    node = tool_node(lambda thread: th.Session(world.tools()))
+    model = _Bound(messages=iter(turns(*MULTI)), seen=[])
+    app = create_react_agent(model, node, checkpointer=InMemorySaver(), version=version)
+    question = {"messages": [HumanMessage("q")]}
+    run: RunnableConfig = {"configurable": {"thread_id": "t1"}}
+    out = (await app.ainvoke(question, run)) if asynchronous else app.invoke(question, run)
+    assert out["messages"][-1].content == "done"
+    check_multi(received_by_turn(model.seen), world, node.session_of("t1"))
+    assert by_rounds(as_chat(model.seen[-1])) == by_rounds(handled(MULTI))
+
+
+def test_runs_without_a_thread_share_nothing() -> None:
+    """A run without thread_id gets, each round, a Session taken up from the graph's
+    messages: two such runs never share caps, and a run given its whole history back
+    goes on with them (the closed tool stays closed, it does not run)."""
+    world = World(blips=0)
+    node = tool_node(lambda thread: th.Session(world.tools()))
+    first = graph(node, turns([("read_db", {"table": "x"})], [("read_db", {"table": "x"})]),
+                  [], saved=False).invoke({"messages": [HumanMessage("q")]})
+    again = graph(node, turns([("read_db", {"table": "x"})]), [], saved=False).invoke(
+        {"messages": [HumanMessage("q2")]})
+    # each conversation ran read_db once, its own cap closed it in the first
+    assert world.ran == ["read_db:x", "read_db:x"]
+    assert tool_results(first["messages"])[1].content == notice("read_db", 1)
+    assert str(tool_results(again["messages"])[0].content).startswith("[error] read_db: not")
+    seen: list[list[AnyMessage]] = []
+    graph(node, turns([("read_db", {"table": "x"})]), seen, saved=False).invoke(
+        {"messages": [*first["messages"], HumanMessage("and now?")]})
+    assert world.ran == ["read_db:x", "read_db:x"]  # it found the tool closed
+    assert tool_results(seen[-1])[-1].content == notice("read_db", 1)
+    with pytest.raises(th.UsageError, match="thread_id"):
+        node.session_of(None)
+    assert not node.release(None)

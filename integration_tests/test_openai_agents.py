@@ -11,7 +11,7 @@ import pytest
 from agents import Agent, OpenAIResponsesModel, Runner, set_tracing_disabled
 
 import toolhygiene as th
-from integration_tests.tools import DSN, ROUNDS, World
+from integration_tests.tools import DSN, MULTI, ROUNDS, Received, World, check_multi
 from toolhygiene.integrations.openai_agents import function_tools
 from toolhygiene.testing import ScriptedServer, model_turn
 
@@ -95,3 +95,29 @@ async def test_broken_arguments_get_a_line(server: ScriptedServer, arguments: st
     (sent,) = outputs(server)
     assert sent.startswith("[error] get_weather: bad_request. ")
     assert world.ran == []
+
+
+def received(server: ScriptedServer) -> Received:
+    """Each turn's outputs as the model received them, in the order of its calls (each
+    request carries the whole history: a turn's outputs are the ones new in it)."""
+    out: Received = []
+    known: set[str] = set()
+    for request in server.requests[1:]:
+        new = [i for i in request.body["input"] if isinstance(i, dict)
+               and i.get("type") == "function_call_output" and i["call_id"] not in known]
+        known.update(i["call_id"] for i in new)
+        out.append([(i["output"].startswith("[error] "), i["output"]) for i in new])
+    return out
+
+
+async def test_turns_of_several_calls(server: ScriptedServer) -> None:
+    """Two calls at once: one failing, one succeeding; two failing of a tool whose cap is
+    one. The SDK runs a turn's calls at once; each counts once, the cap holds."""
+    world = World(blips=0)
+    for calls in MULTI:
+        server.push(body=model_turn("openai_responses", calls))
+    server.push(body=model_turn("openai_responses", [], text="done"))
+    session = th.Session(world.tools())
+    result = await Runner.run(agent(session, server), "q")
+    assert result.final_output == "done"
+    check_multi(received(server), world, session)

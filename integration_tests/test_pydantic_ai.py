@@ -16,7 +16,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import toolhygiene as th
-from integration_tests.tools import DSN, World
+from integration_tests.tools import DSN, MULTI, World, check_multi
 from toolhygiene.integrations.pydantic_ai import toolset
 
 Calls = list[tuple[str, dict[str, Any]]]
@@ -97,3 +97,17 @@ def test_sync_run_and_the_sessions_definitions() -> None:
     first = {t.name: t.parameters_json_schema for t in defined[:2]}
     assert first == {d["function"]["name"]: d["function"]["parameters"]
                      for d in session.schemas("openai_chat")}
+
+
+async def test_turns_of_several_calls() -> None:
+    """Two calls at once: one failing, one succeeding; two failing of a tool whose cap is
+    one. pydantic-ai runs a turn's calls at once; each counts once, the cap holds, and the
+    closed tool does not end the run."""
+    world = World(blips=0)
+    seen: list[list[tuple[str, str]]] = []
+    session = th.Session(world.tools())
+    agent = Agent(scripted(list(MULTI), seen), toolsets=[toolset(session)])
+    assert (await agent.run("q")).output == "done"
+    received = [[(outcome != "success", text) for outcome, text in turn] for turn in seen[1:]]
+    check_multi(received, world, session)
+    assert [outcome for outcome, _ in seen[1]] == ["retried", "success"]

@@ -23,6 +23,7 @@ back as LangGraph updates: ``RemoveMessage`` for a round removed whole, the same
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import uuid
@@ -72,12 +73,14 @@ class HygieneToolNode(ToolNode):
         self._sessions: OrderedDict[tuple[type, Any] | None, Session] = OrderedDict()
         self._max_threads = max_threads
         self._lock = threading.Lock()
+        self._turns = _Turns(max_threads)
         if isinstance(sessions, Session):
             self._only: Session | None = sessions
             template = sessions
         else:
             self._only = None
-            template = self._session(None)
+            assert self._make is not None
+            template = self._make(None)  # the tools' definitions, and their direct calls
         super().__init__(_tools(template), name=name, messages_key=messages_key)
 
     def _session(self, thread: Any) -> Session:
@@ -104,7 +107,19 @@ class HygieneToolNode(ToolNode):
             return found
 
     def session_of(self, thread: Any) -> Session:
-        """The Session of the LangGraph thread ``thread`` (made on first use)."""
+        """The Session of the LangGraph thread ``thread`` (made on first use).
+
+        Raises:
+            UsageError: ``thread`` is ``None`` and the node makes a Session per thread: a
+                run without ``thread_id`` gets a new Session for each round, taken up
+                from the graph's messages, which no one holds after the round.
+        """
+        if thread is None and self._only is None:
+            raise UsageError(
+                "a run without thread_id has no Session of its own: each of its rounds "
+                "gets a new Session taken up from the graph's messages (Session.resume); "
+                "give the run a thread_id to have one"
+            )
         return self._session(thread)
 
     def release(self, thread: Any) -> bool:
@@ -120,19 +135,49 @@ class HygieneToolNode(ToolNode):
         return True
 
     def _func(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
-        session, read = self._read(input, config)
-        outcomes = session._handle_turn(read.turn, read.chat)
-        return self._answer(input, read.updates(outcomes))
+        thread, read = _thread(config), self._round(input)
+        if read.sent is None:
+            session = self._serving(thread, read)
+            return self._answer(input, read.updates(session._handle_turn(read.turn, read.chat)))
+        shared, first = self._turns.join(_key(thread), read)
+        if first:
+            done: tuple[list[Any], list[ToolMessage]] | None = None
+            try:
+                session = self._serving(thread, read)
+                done = read.parts(session._handle_turn(read.turn, read.chat))
+            finally:  # the other Sends of the turn wait for this, however it ends
+                shared.settle(done)
+        else:
+            shared.wait()
+        return self._answer(input, shared.take(read.sent, first))
 
     async def _afunc(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
-        session, read = self._read(input, config)
-        outcomes = await session._ahandle_turn(read.turn, read.chat)
-        return self._answer(input, read.updates(outcomes))
+        thread, read = _thread(config), self._round(input)
+        if read.sent is None:
+            session = self._serving(thread, read)
+            outcomes = await session._ahandle_turn(read.turn, read.chat)
+            return self._answer(input, read.updates(outcomes))
+        shared, first = self._turns.join(_key(thread), read)
+        if first:
+            done: tuple[list[Any], list[ToolMessage]] | None = None
+            try:
+                session = self._serving(thread, read)
+                done = read.parts(await session._ahandle_turn(read.turn, read.chat))
+            finally:
+                shared.settle(done)
+        else:
+            await shared.await_done()
+        return self._answer(input, shared.take(read.sent, first))
 
-    def _read(self, given: Any, config: RunnableConfig) -> tuple[Session, _Round]:
-        thread = (config.get("configurable") or {}).get("thread_id")
-        session = self._session(thread)
-        return session, self._round(given)
+    def _serving(self, thread: Any, read: _Round) -> Session:
+        """The Session that runs this round: the thread's, or, for a run without
+        ``thread_id`` when the node makes a Session per thread, a new one taken up from
+        the graph's messages (two runs never share caps; a run that passes its whole
+        history back keeps them)."""
+        if thread is not None or self._only is not None:
+            return self._session(thread)
+        assert self._make is not None
+        return self._make(None).resume(read.chat, format="openai_chat")
 
     def _round(self, given: Any) -> _Round:
         """The round of every input form ``ToolNode`` takes (its ``_parse_input``): the
@@ -141,7 +186,7 @@ class HygieneToolNode(ToolNode):
         if isinstance(given, dict) and given.get("__type") == "tool_call_with_context":
             call = given["tool_call"]
             history = list(self._messages(given.get("state") or {}))
-            return _Round(_up_to_call(history, call))
+            return _Round(_up_to_call(history, call), sent=call.get("id"))
         if (
             isinstance(given, list)
             and given
@@ -163,23 +208,112 @@ class HygieneToolNode(ToolNode):
         return updates if plain else {self._messages_key: updates}
 
 
+def _thread(config: RunnableConfig) -> Any:
+    return (config.get("configurable") or {}).get("thread_id")
+
+
 def _up_to_call(history: list[Any], call: dict[str, Any]) -> list[Any]:
-    """The messages up to the AIMessage that asked for ``call``, that message carrying only
-    ``call``: the round a ``Send`` runs (each call of the turn is sent on its own)."""
+    """The messages up to the AIMessage that asked for ``call``: the turn a ``Send`` of
+    one of its calls belongs to."""
     for at in range(len(history) - 1, -1, -1):
         message = history[at]
         if isinstance(message, AIMessage) and any(
             c.get("id") == call.get("id") for c in message.tool_calls
         ):
-            return [*history[:at], message.model_copy(update={"tool_calls": [call]})]
+            return history[: at + 1]
     return [*history, AIMessage(content="", tool_calls=[call])]
+
+
+class _Shared:
+    """One turn whose calls a graph sends one by one (``Send``): the first of its Sends
+    runs the whole turn, as one turn (caps, clearing, the note: as ``Session.handle``);
+    each Send answers its own call."""
+
+    def __init__(self, calls: list[str], forget: Callable[[], None]) -> None:
+        self._forget = forget
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._updates: tuple[list[Any], list[ToolMessage]] | None = None
+        self.left = set(calls)
+
+    def settle(self, updates: tuple[list[Any], list[ToolMessage]] | None) -> None:
+        """The turn's updates (``None``: running it failed, and that Send raised)."""
+        with self._lock:
+            self._updates = updates
+            self._done.set()
+            waiters, self._waiters = self._waiters, []
+        for running, future in waiters:
+            running.call_soon_threadsafe(_resolve, future)
+
+    def wait(self) -> None:
+        self._done.wait()
+
+    async def await_done(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._done.is_set():
+                return
+            future: asyncio.Future[None] = loop.create_future()
+            self._waiters.append((loop, future))
+        await future
+
+    def take(self, call_id: str | None, first: bool) -> list[Any]:
+        """The ``ToolMessage`` of ``call_id``, and, for the Send that ran the turn, the
+        updates of the state the turn made (removed rounds, shrunk results)."""
+        with self._lock:
+            updates = self._updates
+            self.left.discard(str(call_id))
+            finished = not self.left
+        if finished:
+            self._forget()
+        if updates is None:
+            raise RuntimeError("another Send of this turn ran the turn and failed (its error)")
+        # The changes to earlier messages are returned once, by the Send that ran the turn.
+        changes, results = updates
+        mine = [u for u in results if u.tool_call_id == call_id]
+        return [*changes, *mine] if first else mine
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class _Turns:
+    """The turns being sent one call at a time, by thread: a turn is run once, by its
+    first Send, and forgotten once every call of it was answered. At most ``limit`` are
+    kept (a graph that sends only some of a turn's calls leaves it unfinished)."""
+
+    def __init__(self, limit: int) -> None:
+        self._lock = threading.Lock()
+        self._limit = limit
+        self._turns: OrderedDict[tuple[Any, ...], _Shared] = OrderedDict()
+
+    def join(self, thread: tuple[type, Any] | None, read: _Round) -> tuple[_Shared, bool]:
+        """The turn of this Send, and whether this Send is the first (it runs the turn)."""
+        calls = [str(c.get("id")) for c in read.ai.tool_calls]
+        key = (thread, read.ai.id, tuple(calls))
+        with self._lock:
+            found = self._turns.get(key)
+            if found is not None:
+                return found, False
+            shared = self._turns[key] = _Shared(calls, lambda: self._forget(key))
+            while len(self._turns) > self._limit:
+                self._turns.popitem(last=False)
+            return shared, True
+
+    def _forget(self, key: tuple[Any, ...]) -> None:
+        with self._lock:
+            self._turns.pop(key, None)
 
 
 class _Round:
     """The graph's messages as the Chat Completions list ``Session.handle`` works on, and
     what the Session's round changed, as LangGraph updates."""
 
-    def __init__(self, messages: list[Any]) -> None:
+    def __init__(self, messages: list[Any], sent: str | None = None) -> None:
+        self.sent = sent  # the call a Send carries (its turn is the AIMessage's calls)
         if not messages or not isinstance(messages[-1], AIMessage):
             raise UsageError("the tool node runs the calls of an AIMessage last in the messages")
         self.ai: AIMessage = messages[-1]
@@ -195,6 +329,11 @@ class _Round:
     def updates(self, outcomes: Sequence[Outcome]) -> list[Any]:
         """Removed rounds as ``RemoveMessage``, shrunk results as the same message (same id)
         with the new content, then a ``ToolMessage`` for each call."""
+        changes, results = self.parts(outcomes)
+        return [*changes, *results]
+
+    def parts(self, outcomes: Sequence[Outcome]) -> tuple[list[Any], list[ToolMessage]]:
+        """``updates`` in two: the changes to earlier messages, and the turn's results."""
         kept = {id(entry) for entry in self.chat}
         out: list[Any] = []
         for message, entry in self.pairs:
@@ -205,17 +344,17 @@ class _Round:
                 out.append(message.model_copy(update=_shrunk(entry)))
         results = self.chat[len(self.chat) - len(outcomes) :] if outcomes else []
         names = {c["id"]: c["name"] for c in self.ai.tool_calls}
-        for item, outcome in zip(results, outcomes, strict=True):
-            out.append(
-                ToolMessage(
-                    content=item["content"],
-                    tool_call_id=item["tool_call_id"],
-                    name=names.get(item["tool_call_id"]),
-                    status="success" if outcome.ok else "error",
-                    id=str(uuid.uuid4()),
-                )
+        messages = [
+            ToolMessage(
+                content=item["content"],
+                tool_call_id=item["tool_call_id"],
+                name=names.get(item["tool_call_id"]),
+                status="success" if outcome.ok else "error",
+                id=str(uuid.uuid4()),
             )
-        return out
+            for item, outcome in zip(results, outcomes, strict=True)
+        ]
+        return out, messages
 
 
 def _shrunk(entry: dict[str, Any]) -> dict[str, Any]:
