@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
     ModelMessage,
@@ -16,10 +17,11 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import toolhygiene as th
-from integration_tests.tools import DSN, MULTI, World, check_multi
+from integration_tests.tools import DSN, MULTI, World, check_multi, notice
 from toolhygiene.integrations.pydantic_ai import toolset
 
-Calls = list[tuple[str, dict[str, Any]]]
+Calls = list[tuple[str, dict[str, Any] | str]]
+"""A turn's calls: the tool's name and its arguments (an object, or the JSON text)."""
 
 
 def scripted(rounds: list[Calls], seen: list[list[tuple[str, str]]]) -> FunctionModel:
@@ -106,8 +108,45 @@ async def test_turns_of_several_calls() -> None:
     world = World(blips=0)
     seen: list[list[tuple[str, str]]] = []
     session = th.Session(world.tools())
-    agent = Agent(scripted(list(MULTI), seen), toolsets=[toolset(session)])
+    rounds: list[Calls] = [list(calls) for calls in MULTI]
+    agent = Agent(scripted(rounds, seen), toolsets=[toolset(session)])
     assert (await agent.run("q")).output == "done"
     received = [[(outcome != "success", text) for outcome, text in turn] for turn in seen[1:]]
     check_multi(received, world, session)
     assert [outcome for outcome, _ in seen[1]] == ["retried", "success"]
+
+
+@pytest.mark.parametrize("arguments", ['{"city": ', "[1, 2]", '"Paris"', "{'city': 'Paris'}"])
+async def test_arguments_that_are_not_an_object_reach_the_session(arguments: str) -> None:
+    """Arguments the model did not finish, or that are not a JSON object: the Session
+    counts and answers them (the line, as a retry), closes the tool at its cap, and the run
+    goes on; nothing ran."""
+    world = World(blips=0)
+    seen: list[list[tuple[str, str]]] = []
+    session = th.Session(world.tools())
+    rounds: list[Calls] = [[("get_weather", arguments)]] * 3
+    agent = Agent(scripted(rounds, seen), toolsets=[toolset(session)])
+    assert (await agent.run("q")).output == "done"
+    got = [parts[0] for parts in seen[1:]]
+    assert [outcome for outcome, _ in got] == ["retried", "failed", "failed"]
+    assert got[0][1].startswith("[error] get_weather: bad_request. ")
+    assert "is now closed" in got[1][1]
+    assert got[2][1] == notice("get_weather", 2)
+    assert session.stats()["failures"] == {"get_weather": 2}
+    assert world.ran == []
+
+
+async def test_the_session_validates_the_arguments() -> None:
+    """A wrong type is the Session's line (pydantic-ai's own validation no longer answers
+    first); JSON text that is an object runs."""
+    world = World(blips=0)
+    seen: list[list[tuple[str, str]]] = []
+    session = th.Session(world.tools())
+    rounds: list[Calls] = [[("get_weather", {"city": 3})],
+                           [("get_weather", '{"city": "Paris"}')]]
+    agent = Agent(scripted(rounds, seen), toolsets=[toolset(session)])
+    assert (await agent.run("q")).output == "done"
+    assert seen[1][0][0] == "retried"
+    assert seen[1][0][1].startswith("[error] get_weather: bad_request. ")
+    assert seen[2] == [("success", "21C, clear")]
+    assert world.ran == ["get_weather:Paris"]

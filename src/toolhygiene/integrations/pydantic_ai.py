@@ -10,7 +10,12 @@ tool that exhausts its ``max_retries`` ends the whole run. In the toolset built 
   failure that outlived the local retries, the failure that closes the tool) is
   ``ToolFailed`` with the line: the model sees it as it is, with no "try again" after it;
 - a closed tool answers its notice (``ToolFailed``) instead of ending the run; each tool's
-  ``max_retries`` is set to its Session cap, so the Session's cap always comes first.
+  ``max_retries`` is set to its Session cap, so the Session's cap always comes first;
+- the arguments reach the Session as the model sent them, even when they are not JSON:
+  the toolset's ``args_validator`` (pydantic-ai's public ``SchemaValidatorProt``) lets
+  them through and the Session validates them, so a malformed call is counted against
+  the cap and answered with the line (``ModelRetry``), and closes the tool at the cap,
+  instead of pydantic-ai's own retry prompt ending the run.
 
 ::
 
@@ -21,15 +26,18 @@ tool that exhausts its ``max_retries`` ends the whole run. In the toolset built 
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
-from pydantic_ai import FunctionToolset, ModelRetry, Tool
+from pydantic_ai import FunctionToolset, ModelRetry, RunContext, Tool
 from pydantic_ai.exceptions import ToolFailed
+from pydantic_ai.toolsets import ToolsetTool
 
 from toolhygiene._errors import CoarseClass, Failure
 from toolhygiene._session import Outcome, Session
 
-__all__ = ["fixable", "toolset"]
+__all__ = ["HygieneToolset", "fixable", "toolset"]
 
 
 def fixable(failure: Failure) -> bool:
@@ -51,6 +59,43 @@ def _answer(outcome: Outcome) -> str:
     raise ToolFailed(outcome.content)
 
 
+class _Sent(dict[str, Any]):
+    """Arguments as the model sent them (``sent``: its JSON text, or the object): the dict
+    itself is what they parse to (empty when they are not a JSON object), for the hooks
+    that read arguments; the Session gets ``sent``."""
+
+    sent: str | bytes | dict[str, Any]
+
+
+def _sent(given: Any) -> _Sent:
+    if isinstance(given, bytearray):
+        given = bytes(given)
+    parsed: Any = given
+    if isinstance(given, (str, bytes)):
+        try:
+            parsed = json.loads(given)
+        except (ValueError, RecursionError):  # not JSON, or nested past the stack
+            parsed = None
+    out = _Sent(parsed if isinstance(parsed, dict) else {})
+    out.sent = given
+    return out
+
+
+class _AsSent:
+    """An ``args_validator`` that lets every argument through as it was sent: the
+    Session validates it (and counts, redacts and answers a malformed call). It has no
+    side effects: pydantic-ai also calls it on partial arguments while a reply streams."""
+
+    def validate_json(self, input: str | bytes | bytearray, **_: Any) -> _Sent:  # noqa: A002
+        return _sent(input)
+
+    def validate_python(self, input: Any, **_: Any) -> _Sent:  # noqa: A002
+        return _sent(input)
+
+
+_AS_SENT = _AsSent()
+
+
 def _runner(session: Session, name: str) -> Any:
     async def run(**arguments: Any) -> str:
         return _answer(await session.acall(name, arguments))
@@ -58,14 +103,37 @@ def _runner(session: Session, name: str) -> Any:
     return run
 
 
-def toolset(session: Session) -> FunctionToolset[Any]:
+class HygieneToolset(FunctionToolset[Any]):
+    """The Session's tools as a pydantic-ai toolset: every call, its arguments as the
+    model sent them, runs through the Session."""
+
+    def __init__(self, session: Session) -> None:
+        tools = []
+        for name, tool in session.tools.items():
+            parameters = tool.schema("openai_chat")["function"]["parameters"]
+            made: Tool[Any] = Tool.from_schema(
+                _runner(session, name), name, tool.description, parameters
+            )
+            made.max_retries = session._cap(name)
+            tools.append(made)
+        super().__init__(tools)
+        self.session = session
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        """The tools, each with the validator that hands the Session what the model sent."""
+        found = await super().get_tools(ctx)
+        return {name: replace(tool, args_validator=_AS_SENT) for name, tool in found.items()}
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> Any:
+        """Run the call through the Session: the result, ``ModelRetry`` or ``ToolFailed``
+        with the line. Arguments a capability hook replaced are passed as it left them."""
+        arguments = tool_args.sent if isinstance(tool_args, _Sent) else tool_args
+        outcome = await self.session.acall(name, arguments, call_id=ctx.tool_call_id)
+        return _answer(outcome)
+
+
+def toolset(session: Session) -> HygieneToolset:
     """The Session's tools as a pydantic-ai toolset, for ``Agent(toolsets=[...])``."""
-    tools = []
-    for name, tool in session.tools.items():
-        parameters = tool.schema("openai_chat")["function"]["parameters"]
-        made: Tool[Any] = Tool.from_schema(
-            _runner(session, name), name, tool.description, parameters
-        )
-        made.max_retries = session._cap(name)
-        tools.append(made)
-    return FunctionToolset(tools)
+    return HygieneToolset(session)
