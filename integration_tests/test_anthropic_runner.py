@@ -115,41 +115,86 @@ def test_a_cut_turn_runs_nothing(server: ScriptedServer, ending: Any) -> None:
     assert world.ran == []
 
 
+async def run(server: ScriptedServer, session: th.Session, asynchronous: bool) -> Any:
+    """The SDK's runner (``Anthropic`` or ``AsyncAnthropic``) with the Session's tools,
+    until done; its last message."""
+    if asynchronous:
+        client = anthropic.AsyncAnthropic(base_url=server.url, api_key="k", max_retries=0)
+        return await client.beta.messages.tool_runner(
+            model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
+            tools=async_runner_tools(session),
+        ).until_done()
+    sync = anthropic.Anthropic(base_url=server.url, api_key="k", max_retries=0)
+    return sync.beta.messages.tool_runner(
+        model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
+        tools=runner_tools(session),
+    ).until_done()
+
+
 def closed_session() -> th.Session:
     session = th.Session(World().tools())
     session.close()
     return session
 
 
-def test_sync_runner_raises_the_developers_usage_error(server: ScriptedServer) -> None:
+@pytest.mark.parametrize("asynchronous", [False, True])
+async def test_a_closed_session_is_refused_before_any_request(
+    server: ScriptedServer, asynchronous: bool
+) -> None:
+    """The runner reads the tools' definitions to build a request, outside its handling of
+    tool errors: the UsageError reaches the caller as it is, and nothing is sent."""
     server.push(body=model_turn("anthropic", [("get_weather", {"city": "Paris"})]))
+    with pytest.raises(th.UsageError, match="closed") as raised:
+        await run(server, closed_session(), asynchronous)
+    assert isinstance(raised.value, Exception)  # an `except Exception` sees it
+    assert server.requests == []
+
+
+class _Down(th.MemoryStore):
+    """A store of the user's own that is set to fail closed and is down: every call
+    raises StoreError before it runs."""
+
+    def closed(self, session: str, tool: str) -> int | None:
+        raise th.StoreError("the store is down: this call did not run")
+
+
+def _closing(session: list[th.Session]) -> th.Tool[..., str]:
+    @th.tool
+    def end_conversation() -> str:
+        """End the conversation."""
+        session[0].close()
+        return "ended"
+
+    return end_conversation
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+@pytest.mark.parametrize("cause", ["closed_during_the_turn", "store_down"])
+async def test_an_error_for_you_during_a_call_leaves_the_runner(
+    server: ScriptedServer, asynchronous: bool, cause: str
+) -> None:
+    """The runner sends every Exception a tool raises to the model: an error meant for
+    the developer that arises in a call leaves it as RunnerUsageError instead, and the
+    model never reads it (no tool result is sent)."""
+    held: list[th.Session] = []
+    world = World(blips=0)
+    if cause == "store_down":
+        session = th.Session(world.tools(), store=_Down(), session_id="conv-1")
+        calls = [("get_weather", {"city": "Paris"})]
+        expected: type[Exception] = th.StoreError
+    else:
+        session = th.Session([*world.tools(), _closing(held)])
+        calls = [("end_conversation", {}), ("get_weather", {"city": "Paris"})]
+        expected = th.UsageError
+    held.append(session)
+    server.push(body=model_turn("anthropic", calls))
     server.push(body=model_turn("anthropic", [], text="done"))
-    client = anthropic.Anthropic(base_url=server.url, api_key="k", max_retries=0)
-    runner = client.beta.messages.tool_runner(
-        model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
-        tools=runner_tools(closed_session())
-    )
     with pytest.raises(RunnerUsageError) as raised:
-        runner.until_done()
-    assert isinstance(raised.value.error, th.UsageError)
+        await run(server, session, asynchronous)
+    assert isinstance(raised.value.error, expected)
     assert raised.value.__cause__ is raised.value.error
-    assert "closed" in str(raised.value)
-    # the model never read it: the runner sent one request and no tool result
     assert len(server.requests) == 1 and results(server) == []
-
-
-async def test_async_runner_raises_the_developers_usage_error(server: ScriptedServer) -> None:
-    server.push(body=model_turn("anthropic", [("get_weather", {"city": "Paris"})]))
-    server.push(body=model_turn("anthropic", [], text="done"))
-    client = anthropic.AsyncAnthropic(base_url=server.url, api_key="k", max_retries=0)
-    runner = client.beta.messages.tool_runner(
-        model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
-        tools=async_runner_tools(closed_session())
-    )
-    with pytest.raises(RunnerUsageError) as raised:
-        await runner.until_done()
-    assert isinstance(raised.value.error, th.UsageError)
-    assert len(server.requests) == 1 and results(server) == []
+    assert world.ran == []
 
 
 def received(server: ScriptedServer) -> Received:
@@ -174,18 +219,7 @@ async def test_turns_of_several_calls(server: ScriptedServer, asynchronous: bool
         server.push(body=model_turn("anthropic", calls))
     server.push(body=model_turn("anthropic", [], text="done"))
     session = th.Session(world.tools())
-    if asynchronous:
-        client = anthropic.AsyncAnthropic(base_url=server.url, api_key="k", max_retries=0)
-        await client.beta.messages.tool_runner(
-            model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
-            tools=async_runner_tools(session),
-        ).until_done()
-    else:
-        sync = anthropic.Anthropic(base_url=server.url, api_key="k", max_retries=0)
-        sync.beta.messages.tool_runner(
-            model="m", max_tokens=64, messages=QUESTION,  # type: ignore[arg-type]
-            tools=runner_tools(session),
-        ).until_done()
+    await run(server, session, asynchronous)
     got = received(server)
     check_multi(got, world, session)
     assert got[1][1] == (True, notice("read_db", 1))  # one after the other

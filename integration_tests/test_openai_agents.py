@@ -121,3 +121,18 @@ async def test_turns_of_several_calls(server: ScriptedServer) -> None:
     result = await Runner.run(agent(session, server), "q")
     assert result.final_output == "done"
     check_multi(received(server), world, session)
+
+
+async def test_an_error_for_you_is_raised_not_sent(server: ScriptedServer) -> None:
+    """The SDK raises what a tool raises as its UserError (an Exception), with the
+    developer's UsageError as the cause: the model never reads it."""
+    from agents.exceptions import UserError
+
+    server.push(body=model_turn("openai_responses", [("get_weather", {"city": "Paris"})]))
+    server.push(body=model_turn("openai_responses", [], text="done"))
+    session = th.Session(World().tools())
+    session.close()
+    with pytest.raises(UserError, match="Session is closed") as raised:
+        await Runner.run(agent(session, server), "q")
+    assert isinstance(raised.value.__cause__, th.UsageError)
+    assert len(server.requests) == 1

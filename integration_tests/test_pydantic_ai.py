@@ -150,3 +150,16 @@ async def test_the_session_validates_the_arguments() -> None:
     assert seen[1][0][1].startswith("[error] get_weather: bad_request. ")
     assert seen[2] == [("success", "21C, clear")]
     assert world.ran == ["get_weather:Paris"]
+
+
+async def test_an_error_for_you_is_raised_as_it_is() -> None:
+    """pydantic-ai lets a tool's other exceptions through: the developer's UsageError ends
+    the run as it is, never sent to the model."""
+    seen: list[list[tuple[str, str]]] = []
+    session = th.Session(World().tools())
+    session.close()
+    agent = Agent(scripted([[("get_weather", {"city": "Paris"})]], seen),
+                  toolsets=[toolset(session)])
+    with pytest.raises(th.UsageError, match="closed"):
+        await agent.run("q")
+    assert len(seen) == 1

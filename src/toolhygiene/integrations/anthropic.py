@@ -4,12 +4,20 @@ The runner sends ``repr(exc)`` for an exception a tool raises, and a ``ToolError
 content as it is, with ``is_error``. Each tool built here runs through the Session and
 raises the SDK's ``ToolError`` with the line when the call failed, so the model reads the
 line with ``is_error: true``; a closed tool answers its notice without running. The
-runner turns every ``Exception`` a tool raises into a tool result for the model, so a
-``UsageError`` from the Session (a closed Session, a misused one) would reach the model
-as text; instead it leaves the runner as ``RunnerUsageError``, a ``BaseException`` the
-runner re-raises, with the ``UsageError`` as ``error`` and ``__cause__``. The runner
-keeps the conversation (on the server, in a message thread, by default): it holds
+runner keeps the conversation (on the server, in a message thread, by default): it holds
 the history, so nothing there is cleared.
+
+Errors meant for you, not the model (``UsageError``: a closed Session, a misused one;
+``StoreError``: the store failing closed) never reach the model. A closed Session is
+refused before any request: the runner reads each tool's definition (``to_dict()``) to
+build a request, outside its handling of tool errors, and that raises the ``UsageError``
+itself. Inside a call there is no such way out: the runner's ``_run_tool`` catches every
+``Exception`` a tool raises and sends its ``repr`` to the model, and has no exception it
+lets through. So an error meant for you that arises during a call (the Session closed
+while the run went on, the store failing closed) leaves the runner as
+``RunnerUsageError``, a ``BaseException`` (as ``asyncio.CancelledError`` and pytest's
+outcomes are, to pass handlers of ``Exception``) carrying it as ``error`` and
+``__cause__``. Catch it by name: ``except (Exception, RunnerUsageError)``.
 
 ::
 
@@ -33,7 +41,7 @@ from anthropic.lib.tools import (
 )
 from anthropic.types.beta import BetaToolUnionParam
 
-from toolhygiene._exceptions import UsageError
+from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._session import Outcome, Session
 
 __all__ = [
@@ -46,14 +54,15 @@ __all__ = [
 
 
 class RunnerUsageError(BaseException):
-    """The developer's ``UsageError``, carried out of the runner past its ``except Exception``.
+    """An error meant for you (``UsageError``, or ``StoreError``), carried out of the runner
+    past its ``except Exception``, which would send it to the model.
 
-    The runner sends any ``Exception`` a tool raises to the model as ``repr``; a
-    ``BaseException`` leaves ``until_done()`` / the iteration instead. ``error`` is the
-    ``UsageError`` (also ``__cause__``); its message says how to fix the code.
+    A ``BaseException``: the runner catches every ``Exception`` a tool raises and has no
+    other way out for one. ``error`` is the carried error (also ``__cause__``); its
+    message says what to fix. Catch it by name: ``except (Exception, RunnerUsageError)``.
     """
 
-    def __init__(self, error: UsageError) -> None:
+    def __init__(self, error: UsageError | StoreError) -> None:
         super().__init__(str(error))
         self.error = error
 
@@ -72,6 +81,14 @@ class _SessionTool:
         self.tool_name = name
 
     def to_dict(self) -> BetaToolUnionParam:
+        """The tool's definition; ``UsageError`` when the Session is closed: the runner
+        reads it to build each request, where an ``Exception`` reaches you (and no
+        request goes out)."""
+        if self.session.is_closed:
+            raise UsageError(
+                "this Session is closed: make a new Session (and its runner_tools) for a "
+                "new conversation"
+            )
         definition: Any = self.session.tools[self.tool_name].schema("anthropic")
         return definition  # type: ignore[no-any-return]
 
@@ -83,7 +100,7 @@ class RunnerTool(_SessionTool, BetaBuiltinFunctionTool):
         """Run the call through the Session: the result, or ``ToolError`` with the line."""
         try:
             outcome = self.session.call(self.tool_name, cast(Any, input))
-        except UsageError as error:
+        except (UsageError, StoreError) as error:
             raise RunnerUsageError(error) from error
         return _answer(outcome)
 
@@ -95,7 +112,7 @@ class AsyncRunnerTool(_SessionTool, BetaAsyncBuiltinFunctionTool):
         """Run the call through the Session: the result, or ``ToolError`` with the line."""
         try:
             outcome = await self.session.acall(self.tool_name, cast(Any, input))
-        except UsageError as error:
+        except (UsageError, StoreError) as error:
             raise RunnerUsageError(error) from error
         return _answer(outcome)
 
