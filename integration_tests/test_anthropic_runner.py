@@ -154,7 +154,7 @@ class _Down(th.MemoryStore):
     """A store of the user's own that is set to fail closed and is down: every call
     raises StoreError before it runs."""
 
-    def closed(self, session: str, tool: str) -> int | None:
+    def start(self, session: str, tool: str, *, known: int, upstream: str | None) -> Any:
         raise th.StoreError("the store is down: this call did not run")
 
 
