@@ -147,6 +147,31 @@ def test_json_values_round_trip(value: Any) -> None:
         assert decoded == json.loads(json.dumps(value))
 
 
+C1_TEXT = st.text(st.sampled_from("ab:{}[],\"\x1b\x80\x90\x9b\x9c\x9d\x9e\x9f"), max_size=8)
+
+
+@given(st.recursive(st.none() | C1_TEXT,
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(C1_TEXT, inner, max_size=3), max_leaves=8))
+def test_c1_controls_in_a_json_result_stay_data(value: Any) -> None:
+    """Raw C1 string terminators and introducers (OSC U+009D ... ST U+009C) inside a
+    result's strings never read as a terminal sequence cutting across the JSON: the text
+    is valid JSON whatever strings the result holds (a sequence inside one string is
+    taken out of that string), and the same data when no string holds an introducer."""
+    if isinstance(value, str):
+        return
+    decoded = json.loads(content(value))
+    introducers = ("\\u001b", "\\u0090", "\\u0098", "\\u009b", "\\u009d", "\\u009e",
+                   "\\u009f")
+    if not any(c in json.dumps(value) for c in introducers):
+        assert decoded == value
+
+
+def test_osc_and_st_in_two_keys_do_not_cut_the_json_between_them() -> None:
+    value = {"": {"\x9d": None}, "\x9c": None}  # found by hypothesis: '{"": {"": null}'
+    assert json.loads(content(value)) == value
+
+
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=5),
        st.sampled_from([math.nan, math.inf, -math.inf]), st.integers(min_value=0))
 def test_non_finite_floats_are_refused_where_they_are(finite: list[float], bad: float,

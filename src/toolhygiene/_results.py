@@ -15,6 +15,7 @@ import decimal
 import enum
 import json
 import math
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -44,9 +45,21 @@ def to_json(value: Any) -> str:
     cannot write, a value that refers to itself) is walked, to convert it or to say where
     it has no JSON form."""
     try:
-        return _ENCODER.encode(value)
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError):
-        return _ENCODER.encode(_plain(value, "", set()))
+        text = _ENCODER.encode(_plain(value, "", set()))
+    # json escapes C0 controls but writes C1 ones (U+0080-U+009F) raw; raw, a C1 string
+    # terminator or command introducer reads as a terminal sequence to the step that
+    # removes them, which would cut across the JSON's structure. Escaped, they stay data.
+    # They can only stand inside strings, so the whole text is searched.
+    return text if text.isascii() else _C1.sub(_escaped, text)
+
+
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
 
 
 def plain_data(value: Any) -> Any:
