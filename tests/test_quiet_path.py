@@ -87,7 +87,12 @@ def stdlib() -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("stdlib")
-def test_events_are_built_only_for_someone(caplog: pytest.LogCaptureFixture) -> None:
+def test_events_are_built_only_for_someone(caplog: pytest.LogCaptureFixture,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Whatever other tests in this process did: a tracer provider set for good (the
+    # OpenTelemetry output is then live and listens to everything), a level lowered.
+    monkeypatch.setattr(_observe, "_telemetry", None)
+    caplog.set_level(logging.WARNING, logger="toolhygiene")
     # The quiet default: an INFO event reaches nobody; an unknown failure (WARNING) does.
     assert not _observe.listening("tool.failed", "not_found")
     assert not _observe.listening("error.recovered")
