@@ -106,3 +106,50 @@ def failing_inventory() -> Any:
         raise th.ToolError(f"no item {sku} is listed", retryable=False, category="not_found")
 
     return inventory
+
+
+class FakeClock:
+    """A clock for the retry budget that moves only when told: no test waits on time."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def retry_state(attempt: int, exc: BaseException | None = None,
+                upcoming_sleep: float = 0.0) -> Any:
+    """tenacity's own ``RetryCallState`` after attempt ``attempt`` failed with ``exc``."""
+    import tenacity
+
+    state = tenacity.RetryCallState(tenacity.Retrying(), fn=None, args=(), kwargs={})
+    state.attempt_number = attempt
+    if exc is not None:
+        state.set_exception((type(exc), exc, exc.__traceback__))
+    state.upcoming_sleep = upcoming_sleep
+    return state
+
+
+def retry_policy(tool: th.Tool[..., Any] | None = None, *, max_wait: float = 30.0,
+                 budget: float = 60.0, clock: FakeClock | None = None,
+                 closed: Callable[[], bool] = lambda: False) -> Any:
+    """The retry policy of one call of ``tool`` (default: 5 retries), on ``clock``."""
+    from toolhygiene._retrying import RetryPolicy
+    from toolhygiene._running import Plan
+
+    if tool is None:
+        @th.tool(retries=5)
+        def fetch() -> str:
+            """Fetch."""
+            return "ok"
+
+        tool = fetch
+    clock = clock or FakeClock()
+    plan = Plan(tool, {}, None, 1, began=clock())
+    return RetryPolicy(plan, max_wait=max_wait, budget=budget,
+                       judge=lambda exc: th.classify(exc, plan.tool.name), closed=closed,
+                       clock=clock)

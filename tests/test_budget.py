@@ -20,9 +20,13 @@ from toolhygiene.testing import ScriptedServer, closed_port
 def test_retry_after_that_would_pass_the_deadline_is_not_waited(
         server: ScriptedServer) -> None:
     """Retry-After 0.5 s and a budget of 0.95 s: one wait fits (and leaves more than
-    LEAST_ATTEMPT for the retry, with room for a slow first request), a second would end
-    past the deadline (two waits are 1 s), so the call stops after two requests and the
-    model sees the wait."""
+    LEAST_ATTEMPT for the retry), a second would end past the deadline (two waits are
+    1 s), so the call stops after two requests and the model sees the wait. The budget's
+    clock is a fake that never moves and no wait is slept (instant retries count each
+    wait against the budget as if it had passed), so the machine's load cannot change
+    the outcome and nothing sleeps."""
+    from helpers import FakeClock
+
     for _ in range(5):
         server.push(429, {"error": "slow down"}, {"retry-after": "0.5"})
     client = httpx.Client(timeout=5)
@@ -31,8 +35,10 @@ def test_retry_after_that_would_pass_the_deadline_is_not_waited(
     def fetch() -> Any:
         return client.get(server.url).raise_for_status().json()
 
-    with th.testing.capture() as seen:
-        outcome = th.Session([fetch], retry_budget=0.95).call("fetch")
+    session = th.Session([fetch], retry_budget=0.95)
+    session._clock = FakeClock()
+    with th.testing.instant_retries(), th.testing.capture() as seen:
+        outcome = session.call("fetch")
     client.close()
     assert len(server.requests) == 2 and outcome.attempts == 2
     assert [e["wait"] for e in seen.named("tool.retry")] == [0.5]
@@ -80,15 +86,12 @@ def test_wait_is_clamped_after_the_jitter(max_wait: float, monkeypatch: Any) -> 
     """With the jitter at its largest, the wait is still max_wait at most."""
     import random
 
-    from toolhygiene._retrying import LocalRetries
+    from helpers import retry_policy, retry_state
 
     monkeypatch.setattr(random, "uniform", lambda low, high: high)
-    retries = th.Session([], max_wait=max_wait)._retries
-    assert isinstance(retries, LocalRetries)
+    policy = retry_policy(max_wait=max_wait)
     for attempt in range(1, 12):
-        state: Any = type("S", (), {"outcome": None, "attempt_number": attempt,
-                                    "kwargs": {"plan": None}})()
-        assert retries._wait(state) <= max_wait
+        assert policy.wait(retry_state(attempt)) <= max_wait
 
 
 async def test_a_burst_to_a_failing_tool_does_not_multiply_its_retries() -> None:

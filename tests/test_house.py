@@ -358,7 +358,66 @@ def test_every_import_points_to_its_own_layer_or_below() -> None:
 
 
 def test_the_layering_check_sees_an_upward_import() -> None:
-    """Not blind: with the layers upside down, the shells' imports of the words are upward."""
+    """Not blind: with the layers upside down, the core's imports of the words are upward."""
     found = upward(layout()[::-1])
-    assert "_session.py imports _words.py" in found
-    assert ("_words.py", True) in set(imports(SRC / "_session.py"))
+    assert "_core.py imports _words.py" in found
+    assert ("_words.py", True) in set(imports(SRC / "_core.py"))
+
+
+def graph() -> dict[str, set[str]]:
+    """Each module and the modules it imports at module level (the imports that load it)."""
+    return {
+        name(path): {target for target, top in imports(path) if top and target != name(path)}
+        for path in modules()
+    }
+
+
+def cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, as the modules on it (the first again at the end), or ``None``."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_import_graph_has_no_cycle_within_a_layer_either() -> None:
+    """The layering rule allows imports within a layer: none of them may close a cycle."""
+    found = cycle(graph())
+    assert found is None, "import cycle: " + " -> ".join(found or [])
+
+
+def test_the_graph_sees_the_imports_that_load_a_module() -> None:
+    """Not blind: real module-level imports are seen, those made only for the type
+    checker or at first use are not."""
+    edges = graph()
+    assert "_core.py" in edges["_session.py"]
+    assert "_session.py" not in edges["_loop.py"]  # TYPE_CHECKING only
+
+
+@pytest.mark.parametrize(("edges", "expected"), [
+    ({"a": {"b"}, "b": {"c"}, "c": set()}, None),
+    ({"a": {"b"}, "b": {"a"}}, ["a", "b", "a"]),
+    ({"a": {"b"}, "b": {"c"}, "c": {"b"}}, ["b", "c", "b"]),
+])
+def test_a_cycle_is_found_where_there_is_one(
+        edges: dict[str, set[str]], expected: list[str] | None) -> None:
+    assert cycle(edges) == expected

@@ -51,7 +51,8 @@ class Settings:
             itself sent and successful results keep them either way).
         result_cap: most characters of a successful result the model sees, marker
             included (a tool's or a session's own cap wins).
-        instant_retries: local retries do not sleep (set by ``testing.instant_retries``).
+        instant_retries: local retries do not sleep, the budget counts their waits as
+            passed (set by ``testing.instant_retries``).
         logs: where the log events go: ``True`` (structlog when the application
             configured it, else ``logging``), ``False`` (nowhere), a ``logging.Logger``,
             or a structlog-style logger.

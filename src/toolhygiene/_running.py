@@ -33,8 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import _words
-from toolhygiene._errors import Category, Failure, ToolError
+from toolhygiene import _config, _words
+from toolhygiene._errors import Category, ToolError
 from toolhygiene._reading import type_name
 from toolhygiene._text import valid
 from toolhygiene._tool import Tool
@@ -53,6 +53,8 @@ __all__ = [
     "StillRunningError",
     "count_down",
     "loop_running",
+    "pause",
+    "pause_async",
     "result_text",
     "run_async",
     "run_sync",
@@ -68,16 +70,16 @@ SESSION_RUNS = 4
 class Plan:
     """One call in flight: the tool, its validated values, what the model sent, its
     number in the session, when it began (the retry budget runs from there), the
-    last exception classified (with its verdict), and whether it probes an open upstream
-    (one attempt: no local retries)."""
+    seconds of waits that instant retries skipped (counted in the budget as if
+    waited), and whether it probes an open upstream (one attempt: no local retries)."""
 
     tool: Tool[Any, Any]
     values: dict[str, Any]
     arguments: Mapping[str, Any] | str | bytes | None
     index: int
     call_id: str | None = None
-    seen: tuple[BaseException, Failure] | None = None
     began: float = field(default_factory=time.monotonic)
+    skipped: float = 0.0
     probe: bool = False
 
 
@@ -314,3 +316,22 @@ async def run_async(
     if not still and started:
         return future.result()
     raise AttemptTimeoutError(tool.name, timeout or 0.0, started=started, still_running=still)
+
+
+def pause(plan: Plan, seconds: float) -> None:
+    """The wait before a local retry; under ``testing.instant_retries`` none, and the
+    retry budget counts the wait as if it had passed (``Plan.skipped``)."""
+    if _config.settings.instant_retries:
+        plan.skipped += seconds
+    else:
+        time.sleep(seconds)
+
+
+async def pause_async(plan: Plan, seconds: float) -> None:
+    """``pause`` for async code."""
+    if _config.settings.instant_retries:
+        plan.skipped += seconds
+    else:
+        import asyncio
+
+        await asyncio.sleep(seconds)

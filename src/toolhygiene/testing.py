@@ -37,7 +37,10 @@ __all__ = [
 
 @contextmanager
 def instant_retries(enabled: bool = True) -> Iterator[None]:
-    """Local retries do not sleep inside the block; the previous setting comes back after."""
+    """Local retries do not sleep inside the block; the previous setting comes back after.
+
+    Each wait is still decided and logged with its length, and the retry budget counts it
+    as if it had passed: a test sees the attempts that production would make."""
     previous = _config.settings.instant_retries
     _config.settings.instant_retries = enabled
     try:

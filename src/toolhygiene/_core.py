@@ -1,0 +1,518 @@
+"""The decisions of one conversation, without I/O: ``Core``, the base of ``Session``.
+
+As httpx's ``BaseClient`` is to ``Client`` and ``AsyncClient``, ``Core`` holds every
+decision about a call and ``Session`` (``_session``) only runs things: it runs the
+attempts, sleeps between them and moves work off the event loop, in a sync and an async
+shell over the same decisions. Nothing here runs a tool, starts a thread, awaits or
+sleeps. The decisions of one call, in order:
+
+- ``_begin``: the call admitted (a ``Plan``) or refused with its ``Outcome``: an unknown
+  tool, a closed tool, arguments that do not validate, an upstream whose breaker is open;
+- ``_retrying``: after a failed first attempt, the call's ``RetryPolicy`` (``_retrying``)
+  or, when no local retry follows, the failure's ``Outcome``;
+- ``_succeeded`` / ``_failed`` / ``_ended``: the ``Outcome`` the model sees: the result, or
+  the failure's line, counted against the tool's cap (closing it at the cap), logged.
+
+The counts live in the conversation's ``Ledger``, which asks the ``store`` when there is
+one (a round trip with Redis): the async shell makes those decisions off the loop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from toolhygiene import _config, _known, _observe, _safe_results, _settings, _words
+from toolhygiene._classify import classify
+from toolhygiene._errors import Category, Failure, ToolError
+from toolhygiene._exceptions import StoreError, UsageError
+from toolhygiene._history import ServerHistory
+from toolhygiene._ledger import Ledger
+from toolhygiene._loop import Conversation
+from toolhygiene._observe import Event
+from toolhygiene._payload import PayloadError
+from toolhygiene._reading import short_name
+from toolhygiene._redact import safe_arguments, sanitize
+from toolhygiene._retrying import RetryPolicy, Verdict, attempt_timeout, never_retried
+from toolhygiene._running import (
+    AttemptTimeoutError,
+    Plan,
+    StillRunningError,
+    count_down,
+    result_text,
+)
+from toolhygiene._stores import Gate, Store, failed_after_run
+from toolhygiene._text import bounded_repr
+from toolhygiene._tool import Tool
+from toolhygiene._transcript import Transcript
+
+__all__ = ["Core", "Outcome"]
+
+Arguments = Mapping[str, Any] | str | bytes | None
+
+
+class Outcome(NamedTuple):
+    """The result of one tool call as the model will see it (immutable).
+
+    ``content`` is exactly the text the model sees; ``value`` is the tool's return value
+    on success; ``failure`` the record on failure; ``attempts`` how many times the tool
+    ran (0 when it did not run at all); ``number`` the call's number in the session
+    (with a store: in the conversation, counted across every worker).
+
+    A named tuple rather than a frozen dataclass: it is made on every call, and building
+    it costs a fifth as much (``benchmarks/success_path.py``).
+    """
+
+    tool: str
+    ok: bool
+    content: str
+    value: Any = None
+    failure: Failure | None = None
+    attempts: int = 0
+    number: int = 0
+
+
+class Core(_settings.Settings):
+    """Every decision about one conversation's calls; ``Session`` runs them."""
+
+    tools: dict[str, Tool[Any, Any]]
+    id: str
+    is_closed: bool
+    server: ServerHistory
+    _ledger: Ledger
+    _breakers: Store
+    _transcript: Transcript
+    _conversation: Conversation
+    _clock: Callable[[], float] = staticmethod(time.monotonic)
+    """The retry budget's clock (seconds)."""
+
+    def _start_decisions(self) -> None:
+        self._lock = threading.Lock()
+        self._gates: dict[int, Gate] = {}
+        self._retrying_now: dict[str, int] = {}
+
+    # -- the conversation ---------------------------------------------------------------
+
+    def _open_conversation(self) -> None:
+        """A new conversation's records, under the current id."""
+        self._ledger = Ledger(self.store, self.id)
+        self.server = ServerHistory(self.history, self.clear_at_least, self.id)
+        # Server-held: the mirror is a local list, cleared at once; the threshold is the
+        # re-seed's.
+        local = self.clear_at_least if self.history == "client" else 0
+        self._transcript = Transcript(self.clearing, local)
+        self._conversation = Conversation(self.server)
+
+    def _end_conversation(self) -> None:
+        """The conversation ended: its unrecovered errors get their tail (``stopped``)."""
+        for failed_id, tail in self._ledger.stop():
+            _observe.emit(Event("error.stopped", self.id, tail["tool"], failed_id, tail))
+        stats = self._ledger.stats()
+        counts = {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
+        _observe.emit(Event("session.closed", self.id, None, None, counts))
+
+    def _cap(self, tool: str) -> int:
+        found = self.tools.get(tool)
+        return (found.max_failures if found else None) or self.max_failures
+
+    def _line_cap(self) -> int:
+        return _config.line_cap(self.line_cap)
+
+    def _timeout(self, plan: Plan) -> float | None:
+        """The first attempt's timeout: the tool's, within the retry budget."""
+        return attempt_timeout(plan, self.retry_budget, self._clock())
+
+    # -- admitting a call -------------------------------------------------------------
+
+    def _begin(self, name: str, arguments: Arguments, call_id: str | None) -> Plan | Outcome:
+        """The call admitted (its ``Plan``), or refused (the ``Outcome`` the model sees)."""
+        if self.is_closed:
+            raise UsageError("this Session is closed: make a new Session for a new conversation")
+        found = self.tools.get(name)
+        upstream = found.upstream if found is not None else None
+        index, closed_after, gate = self._ledger.start(name, upstream)  # one store round trip
+        if found is None:
+            what, instead = _words.unknown_tool(str(name), list(self.tools))
+            failure = Failure(
+                tool=sanitize(str(name), 64) or "?",
+                category=Category.BAD_REQUEST,
+                retryable=False,
+                message=sanitize(what, self._line_cap()),
+                instead=instead,
+                exc_type="UnknownTool",
+            )
+            return self._record_failure(failure, index, 0, None, call="", call_id=call_id)
+        if closed_after is not None:
+            return self._closed(found, arguments, index, closed_after, call_id)
+        try:
+            values = found.validate(arguments)
+        except Exception as exc:  # validate raises ToolError; anything else is reported too
+            return self._failed(self._plan(found, {}, arguments, index, call_id), exc, 0)
+        if upstream is not None and gate is not None:
+            if gate.state == "probe":  # due: claimed by one caller, for one attempt
+                hold = min(found.timeout or self.retry_budget, self.retry_budget)
+                gate = self._breakers.admit(upstream, hold)
+            refused = self._admit(upstream, gate, name, index, call_id)
+            if refused is not None:
+                return refused
+        plan = self._plan(found, values, arguments, index, call_id)
+        plan.probe = gate is not None and gate.state == "probe"
+        return plan
+
+    def _plan(
+        self,
+        tool: Tool[Any, Any],
+        values: dict[str, Any],
+        arguments: Arguments,
+        index: int,
+        call_id: str | None,
+    ) -> Plan:
+        return Plan(tool, values, arguments, index, call_id, began=self._clock())
+
+    def _closed(
+        self,
+        tool: Tool[Any, Any],
+        arguments: Arguments,
+        index: int,
+        failures: int,
+        call_id: str | None,
+    ) -> Outcome:
+        """A call of a closed tool: not run, not counted; the closed notice again."""
+        failure = Failure(
+            tool=tool.name,
+            category=Category.UNKNOWN,
+            retryable=False,
+            message="",
+            status="closed",
+            count=failures,
+            exc_type="Closed",
+            never_ran=True,
+            line_cap=self._line_cap(),
+            attempted=(
+                safe_arguments(arguments, self._line_cap())
+                if isinstance(arguments, Mapping)
+                else None
+            ),
+        )
+        outcome = Outcome(tool.name, False, failure.line(), failure=failure, number=index)
+        fields = {"category": "unavailable", "failures": failures}
+        _observe.emit(Event("tool.refused", self.id, tool.name, call_id, fields, failure))
+        return outcome
+
+    def _admit(
+        self, upstream: str, gate: Gate, name: str, index: int, call_id: str | None
+    ) -> Outcome | None:
+        """What the shared breaker of ``upstream`` said; the refusal the model sees when it
+        is open (nothing runs, nothing counts against the cap), else ``None``. A probe is
+        one attempt, held for as long as it may take (the tool's timeout within the retry
+        budget): the wait told while another caller probes is the time left until its
+        answer is due."""
+        if not gate.refused:
+            if gate.state != "free":
+                with self._lock:
+                    self._gates[index] = gate
+            return None
+        cap = self._line_cap()
+        shown = sanitize(upstream, 64)
+        what = sanitize(
+            _words.upstream_down(shown, gate.failures, gate.failing_for, gate.state == "probing"),
+            cap,
+        )
+        wait = max(gate.wait, 0.1)
+        failure = Failure(
+            tool=name,
+            category=Category.UPSTREAM,
+            retryable=True,
+            message=f"{what}; {_words.DID_NOT_RUN}",
+            retry_after=wait,
+            instead=_words.UPSTREAM_INSTEAD,
+            exc_type=_words.UPSTREAM_OPEN,
+            never_ran=True,
+            line_cap=cap,
+        )
+        verdict = _words.retry_after(wait)
+        line = _words.held_line(
+            name, shown, what, verdict=verdict, advice=_words.UPSTREAM_INSTEAD, cap=cap
+        )
+        fields = {"category": "upstream_open", "upstream": upstream, "state": gate.state}
+        _observe.emit(Event("tool.refused", self.id, name, call_id, fields, failure))
+        return Outcome(name, False, line, failure=failure, number=index)
+
+    def _upstream_answered(self, plan: Plan, failure: Failure | None) -> None:
+        """Tell the shared breaker how the call to the tool's upstream went: a transient
+        failure (connectivity, 5xx, 429) adds to its streak; any answer ends it."""
+        upstream = plan.tool.upstream
+        if upstream is None:  # no gate was kept: _admit keeps one only for an upstream
+            return
+        with self._lock:
+            gate = self._gates.pop(plan.index, None)
+        try:
+            if failure is not None and failure.category.value in _TRANSIENT:
+                self._breakers.upstream_failed(upstream, failure.retry_after)
+            elif gate is not None:
+                self._breakers.upstream_ok(upstream)
+        except StoreError as exc:  # the call ran: its outcome stands, the store is warned of
+            failed_after_run(self.id, plan.tool.name, exc)
+
+    # -- local retries ----------------------------------------------------------------
+
+    def _classify(self, plan: Plan, exc: BaseException) -> Failure:
+        """``exc`` classified with the tool's and the session's rules.
+
+        Never raises: an exception so hostile that classifying it fails still gives a
+        line that names its type, and the log says why."""
+        if type(exc) is PayloadError:  # a failure payload the tool returned: read already
+            return exc.failure
+        try:
+            failure = classify(
+                exc,
+                plan.tool.name,
+                rules=(*plan.tool.rules, *self.rules),
+                cap=self._line_cap(),
+                idempotent=plan.tool.idempotent,
+            )
+        except Exception as broken:
+            failure = _unreadable(plan.tool.name, exc)
+            fields = {"exc_type": failure.exc_type}
+            # The log's exception field: what classifying raised.
+            _observe.emit(
+                Event(
+                    "tool.unclassified", self.id, plan.tool.name, plan.call_id, fields, exc=broken
+                )
+            )
+        # type() and issubclass(): isinstance() would ask a hostile __class__ property.
+        if issubclass(type(exc), AttemptTimeoutError) and not exc.started:  # type: ignore[attr-defined]
+            failure = dataclasses.replace(failure, never_ran=True)
+        return failure
+
+    def _retrying(self, plan: Plan, first: Exception) -> RetryPolicy | Outcome:
+        """After the first attempt failed with ``first``: the call's retry policy when it
+        retries (``_leave`` after), else the failure's ``Outcome``.
+
+        No more calls of one tool retry at once than the failures the tool has left
+        before it closes: a burst of calls to a failing tool then closes it after about
+        one attempt each, instead of every call retrying before any failure counts."""
+        if never_retried(first):
+            return self._failed(plan, first, 1)
+        verdict = Verdict(first, self._classify(plan, first))
+        name = plan.tool.name
+        policy = RetryPolicy(
+            plan,
+            max_wait=self.max_wait,
+            budget=self.retry_budget,
+            judge=functools.partial(self._classify, plan),
+            closed=lambda: name in self._ledger.closed,
+            first=verdict,
+            clock=self._clock,
+        )
+        if not policy.wanted(verdict.failure) or not self._enter(name):
+            return self._failed(plan, first, 1, verdict.failure)
+        return policy
+
+    def _enter(self, name: str) -> bool:
+        with self._lock:
+            retrying = self._retrying_now.get(name, 0)
+            if retrying + self._ledger.failures[name] >= self._cap(name):
+                return False
+            self._retrying_now[name] = retrying + 1
+        return True
+
+    def _leave(self, plan: Plan) -> None:
+        """The call that ``_retrying`` let retry is done."""
+        with self._lock:
+            count_down(self._retrying_now, plan.tool.name)
+
+    def _retried(self, plan: Plan, attempt: int, wait: float, verdict: Verdict | None) -> None:
+        """A local retry is about to wait ``wait`` seconds after attempt ``attempt``:
+        counted and logged."""
+        self._ledger.retried()
+        failure = verdict.failure if verdict is not None else None
+        fields = {
+            "attempt": attempt,
+            "wait": _words.rounded(wait),
+            "category": failure.category.value if failure else None,
+            "fingerprint": failure.fingerprint if failure else None,
+        }
+        exc = verdict.exc if verdict is not None else None
+        _observe.emit(
+            Event("tool.retry", self.id, plan.tool.name, plan.call_id, fields, failure, exc)
+        )
+
+    # -- the outcome --------------------------------------------------------------------
+
+    def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
+        """``value`` is the call's result (``returned`` found no failure payload in it)."""
+        name = plan.tool.name
+        try:
+            content = result_text(
+                lambda: _safe_results.for_model(value, plan.tool, self.result_cap), plan.tool
+            )
+        except ToolError as exc:  # a result with no faithful JSON form, or none at all
+            return self._failed(plan, exc, attempts)
+        content = _words.escape_result(content)  # no success reads as toolhygiene's mark
+        outcome = Outcome(name, True, content, value, None, attempts, plan.index)
+        self._upstream_answered(plan, None)
+        tails = self._ledger.succeeded(name, plan.index, plan.call_id)
+        if tails and _observe.listening("error.recovered"):
+            for failed_id, tail in tails:
+                _observe.emit(Event("error.recovered", self.id, name, failed_id, tail))
+        return outcome
+
+    def _ended(
+        self, plan: Plan, exc: BaseException, attempts: int, last: Verdict | None
+    ) -> Outcome:
+        """Local retries ended with ``exc`` after ``attempts`` attempts; ``last`` is the
+        policy's last verdict. A retry refused because the last run is still going
+        reports the last real failure."""
+        if issubclass(type(exc), StillRunningError) and attempts > 1 and last is not None:
+            return self._failed(plan, last.exc, attempts - 1, last.failure)
+        return self._failed(plan, exc, attempts, last.failure if last and last.exc is exc else None)
+
+    def _failed(
+        self,
+        plan: Plan,
+        exc: BaseException | None,
+        attempts: int,
+        failure: Failure | None = None,
+    ) -> Outcome:
+        """``exc`` classified (unless ``failure`` is its classification already, or the
+        failure a returned payload reported), with the attempted call and the tool's
+        advice, counted and reported; the call's secret arguments are redacted wherever
+        the failure repeats them. A call refused because earlier runs are still going is
+        reported as not run (``_refused``)."""
+        if failure is None and type(exc) is PayloadError:  # the payload the tool returned
+            exc, failure = None, exc.failure  # type: ignore[attr-defined]
+        if failure is None and issubclass(type(exc), StillRunningError):
+            return self._refused(plan, exc, attempts - 1)  # type: ignore[arg-type]
+        with _known.known(known_of(plan)):
+            return self._failed_line(plan, exc, attempts, failure)
+
+    def _failed_line(
+        self, plan: Plan, exc: BaseException | None, attempts: int, failure: Failure | None
+    ) -> Outcome:
+        if failure is None:
+            assert exc is not None
+            failure = self._classify(plan, exc)
+        changes: dict[str, Any] = {}  # made in the ledger's one copy of the failure
+        shown = plan.arguments if isinstance(plan.arguments, Mapping) else plan.values
+        if shown:
+            changes["attempted"] = safe_arguments(shown, self._line_cap())
+        if plan.tool.instead and _words.takes_tool_advice(failure):
+            changes["instead"] = sanitize(plan.tool.instead, self._line_cap())
+        # The key of the call is what the function received (defaults filled in, "false"
+        # read as False); arguments that never validated are keyed as they were sent.
+        key = _call_key(plan.values if attempts else plan.arguments)
+        if attempts:
+            self._upstream_answered(plan, failure)
+        return self._record_failure(
+            failure, plan.index, attempts, exc, call=key, call_id=plan.call_id, changes=changes
+        )
+
+    def _refused(self, plan: Plan, refused: StillRunningError, attempts: int) -> Outcome:
+        """A call not started because earlier runs are still going: the model is told
+        so; not counted as a failure of the tool (it says nothing about whether the tool
+        works), logged as ``tool.refused``."""
+        failure = dataclasses.replace(
+            self._classify(plan, refused),
+            refused=True,
+            retryable=False,
+            line_cap=self._line_cap(),
+        )
+        line = failure.line()
+        fields = {
+            "category": failure.category.value,
+            "reason": refused.reason,
+            "going": refused.going,
+            "attempts": attempts,
+        }
+        _observe.emit(Event("tool.refused", self.id, plan.tool.name, plan.call_id, fields, failure))
+        return Outcome(
+            plan.tool.name, False, line, failure=failure, attempts=attempts, number=plan.index
+        )
+
+    def _record_failure(
+        self,
+        failure: Failure,
+        index: int,
+        attempts: int,
+        exc: BaseException | None,
+        *,
+        call: str,
+        call_id: str | None,
+        changes: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        name = failure.tool
+        fingerprint = failure.fingerprint  # a hash of what the changes leave alone
+        failure, line = self._ledger.failed(
+            failure,
+            index,
+            self._cap(name) if name in self.tools else None,
+            self._line_cap(),
+            call,
+            changes=changes,
+            fingerprint=fingerprint,
+            call_id=call_id,
+        )
+        if _observe.listening("tool.failed", failure.category.value):  # else built for none
+            fields = {
+                "category": failure.category.value,
+                "fingerprint": fingerprint,
+                "retryable": failure.retryable,
+                "status": failure.status,
+                "attempts": attempts,
+                "exc_type": failure.exc_type,
+                "frame": failure.frame,
+                "line": line,
+            }
+            _observe.emit(Event("tool.failed", self.id, name, call_id, fields, failure, exc))
+        if failure.closes:
+            closed = {
+                "category": failure.category.value,
+                "fingerprint": fingerprint,
+                "failures": failure.count,
+            }
+            _observe.emit(Event("tool.closed", self.id, name, call_id, closed, failure))
+        return Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
+
+
+_TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})
+"""Categories that say the upstream itself is in trouble (its breaker counts them)."""
+
+
+def known_of(plan: Plan) -> tuple[str, ...]:
+    """The values of the call's arguments named like secrets, as sent and as validated."""
+    sent = plan.arguments if isinstance(plan.arguments, Mapping) else None
+    return _known.of_arguments(sent, plan.values)
+
+
+def _call_key(arguments: Arguments) -> str:
+    """A short key of the arguments the model sent: equal for the exact same call."""
+    import hashlib  # OpenSSL's bindings: at the first failure, not at import
+
+    source: Any = arguments
+    if isinstance(source, (str, bytes)):
+        try:
+            source = json.loads(source)
+        except (ValueError, RecursionError):
+            source = arguments
+    try:
+        text = json.dumps(source, sort_keys=True, default=repr)
+    except Exception:  # nested past the stack, circular, or a repr() that raises
+        text = bounded_repr(source, 65_536)
+    return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
+
+
+def _unreadable(tool: str, exc: BaseException) -> Failure:
+    name = sanitize(short_name(exc), 80)
+    return Failure(
+        tool=tool,
+        category=Category.UNKNOWN,
+        retryable=False,
+        message=_words.unreadable(name),
+        exc_type=name,
+    )
