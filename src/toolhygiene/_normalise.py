@@ -47,8 +47,11 @@ _ESCAPED = (
     r"\\(?:u(?:200[b-f]|00ad|034f|206[0-9a-f]|feff|202[a-e])|x(?:ad|9b)|xad)"
     r"|\\(?:x1b|033|u001b|e)\[[0-9;]{0,32}[A-Za-z]"
     # an OSC string written out (a hyperlink's URL, a title), to its written terminator
-    # (BEL, ST or ESC backslash); it never runs past the quote that ends the string
-    r"|\\(?:x1b|033|u001b|e)\](?:(?!\\(?:x07|u0007|x9c|u009c|x1b|033|u001b|e))[^\r\n\"'\x07\x9c]){0,4096}"
+    # (BEL, ST or ESC backslash); it never runs past the quote that ends the string, and
+    # takes a backslash with what it escapes (``\"`` is a quote inside the string: cut in
+    # half, it would end the string early)
+    r"|\\(?:x1b|033|u001b|e)\](?:(?!\\(?:x07|u0007|x9c|u009c|x1b|033|u001b|e))"
+    r"(?:[^\r\n\"'\x07\x9c\\]|\\[^\r\n])){0,4096}"
     r"(?:\\(?:x07|u0007|x9c|u009c)|\\(?:x1b|033|u001b|e)\\{1,2}|[\x07\x9c])?"
 )
 
