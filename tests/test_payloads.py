@@ -348,8 +348,10 @@ def test_the_line_from_any_payload_is_one_true_capped_line(
     line = outcome.content
     assert not outcome.ok and "\n" not in line and len(line) <= 300 and KEY not in line
     assert line.startswith(f"[error] research: {category}.")
-    if retryable:
-        assert "Transient" in line and "Not transient" not in line
+    if retryable:  # "Transient" only of a transient kind: else "Retryable"
+        transient = th.Failure.from_dict(payload).category.coarse is th.CoarseClass.TRANSIENT
+        assert ("Transient" if transient else "Retryable") in line
+        assert "Not transient" not in line and (transient or "Transient" not in line)
     else:
         assert "Transient:" not in line
 
@@ -501,12 +503,15 @@ def test_the_verdict_and_the_advice_come_from_one_decision(named: str, retryable
     again = ("again with the same arguments", "once more")
     stop = ("Do not retry", "Do not repeat", "A rule forbids", "Change the arguments",
             "Fix the arguments", "instead of repeating")
-    if retryable:
-        assert "Transient" in line and not any(s in line for s in stop), line
+    transient = th.Failure.from_dict(payload).category.coarse is th.CoarseClass.TRANSIENT
+    if retryable:  # "Transient" only of a transient kind: "Retryable" of any other
+        word = "Transient" if transient else "Retryable"
+        assert word in line and not any(s in line for s in stop), line
+        assert transient or "Transient" not in line, line
     else:
         assert "Transient" not in line.replace("transient.", "")
         assert not any(a in line for a in again), line
-    if named == "transient":
+    if transient:
         assert "Not transient" not in line, line
 
 

@@ -36,10 +36,14 @@ def test_line_shape_for_every_category(category: th.Category, retryable: bool,
     line = f.line()
     assert "\n" not in line and len(line) <= 300
     assert line.startswith(f"[error] get_order: {category.value}. no order with id ORD-88213")
-    if retryable:
-        assert "Transient: a retry may succeed." in line
+    transient = category.coarse is th.CoarseClass.TRANSIENT
+    if retryable:  # "Transient" only of a transient kind: else "Retryable"
+        word = "Transient" if transient else "Retryable"
+        assert f"{word}: a retry may succeed." in line
     elif category is th.Category.UNKNOWN:
         assert "Cause not known: repeating it is not advised." in line
+    elif transient:  # declared not retryable: "Not transient" would be false
+        assert "Not retryable: repeating it is not advised." in line
     else:
         assert "Not transient: the same call will fail the same way." in line
     if instead:

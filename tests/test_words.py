@@ -62,12 +62,12 @@ def f(category: th.Category = C.NOT_FOUND, **extra: Any) -> Failure:
      "time in this conversation and is now closed: do not call it again. Continue without it, "
      "or tell the user what you could not do. Alternatives: use cached_order."),
     (f(C.BUSINESS, retryable=True),
-     "[error] get_order: business. no order with id ORD-7 exists. Transient: a retry may "
+     "[error] get_order: business. no order with id ORD-7 exists. Retryable: a retry may "
      "succeed. Call get_order once more with the same arguments; if it fails again, continue "
      "without it."),
     (f(C.UPSTREAM, retryable=False),
-     "[error] get_order: upstream. no order with id ORD-7 exists. Not transient: the same call "
-     "will fail the same way. Do not repeat the call; continue without get_order, or tell the "
+     "[error] get_order: upstream. no order with id ORD-7 exists. Not retryable: repeating it "
+     "is not advised. Do not repeat the call; continue without get_order, or tell the "
      "user what failed."),
     (f(status="closed", count=2),
      "[error] get_order: unavailable. get_order was closed after 2 failures in this "

@@ -174,10 +174,10 @@ def seconds(value: float) -> str:
 # -- the failure line -------------------------------------------------------------------
 
 
-def retry_after(wait: float, *, at_least: bool = False) -> str:
-    """The verdict of a transient failure with a known wait (``at_least``: the wait was
-    capped, so the true one is longer)."""
-    return f"Transient: retry after {'at least ' if at_least else ''}{seconds(wait)} s."
+def retry_after(wait: float, *, at_least: bool = False, word: str = "Transient") -> str:
+    """The verdict of a retryable failure with a known wait (``at_least``: the wait was
+    capped, so the true one is longer; ``word``: "Retryable" for a kind not transient)."""
+    return f"{word}: retry after {'at least ' if at_least else ''}{seconds(wait)} s."
 
 
 def takes_tool_advice(failure: Failure) -> bool:
@@ -195,10 +195,13 @@ def _advice(failure: Failure, compact: bool = False) -> str:
     tool = failure.tool
     if failure.uncertain:
         advice = _CHECK_CLOSED if failure.closes else _CHECK_FIRST
+    elif failure.closes:  # closed now: no advice that calls it again may remain; the
+        # tool's own advice stays only when it points elsewhere (it does not name the tool)
+        advice = _GO_ON
+        if _elsewhere(failure.instead, tool):
+            advice = _sentence(_capital(failure.instead))
     elif failure.instead or failure.hint:
         advice = _sentence(_capital(failure.instead or failure.hint))
-    elif failure.closes:
-        advice = _GO_ON
     elif failure.retryable == failure.category.retryable:  # the kind's own advice
         # (only the coarse class known: its category is the nearest fine one, whose
         # retryability is the class's; the advice claims nothing finer)
@@ -216,6 +219,12 @@ def _advice(failure: Failure, compact: bool = False) -> str:
     if compact:
         return advice.replace("{tool}'s", "its").replace("{tool}", "it")
     return advice.replace("{tool}", tool)
+
+
+def _elsewhere(advice: str, tool: str) -> bool:
+    """Whether ``advice`` (a tool's own ``instead``) points away from ``tool``: it does not
+    name it, so it cannot tell the model to call it again once it is closed."""
+    return bool(advice) and "{tool}" not in advice and tool not in advice
 
 
 def _verdict(failure: Failure, short: bool) -> str:
@@ -236,16 +245,21 @@ def _verdict(failure: Failure, short: bool) -> str:
         return "Not run." if short else "This call did not run."
     if failure.uncertain:
         return "Outcome unknown: it may have taken effect." if short else _UNKNOWN
+    # "Transient" is said only of a transient kind (connectivity, rate_limit, upstream):
+    # a business or permission failure its tool or sender marked retryable is
+    # "Retryable", and a transient one marked not retryable is "Not retryable".
+    transient = failure.category.coarse.value == "transient"
+    word = "Transient" if transient else "Retryable"
     if failure.retryable:
         if failure.retry_after is not None:
             # a wait capped to the ceiling was longer: "at least" keeps it true
             least = failure.retry_after >= _config.settings.retry_after_ceiling
-            return retry_after(failure.retry_after, at_least=least)
-        return "Transient." if short else "Transient: a retry may succeed."
+            return retry_after(failure.retry_after, at_least=least, word=word)
+        return f"{word}." if short else f"{word}: a retry may succeed."
     if failure.category.value == "unknown":
         return "Cause not known." if short else "Cause not known: repeating it is not advised."
-    if failure.coarse is not None and failure.category.retryable:  # "transient", declared
-        # not retryable by its sender: the class's word and the verdict must not clash
+    if transient:  # declared not retryable by its tool or sender: the kind's word and
+        # the verdict must not clash ("Not transient" of an upstream failure is false)
         return "Not retryable." if short else "Not retryable: repeating it is not advised."
     return "Not transient." if short else "Not transient: the same call will fail the same way."
 
