@@ -107,3 +107,29 @@ async def test_an_mcp_client_keeps_the_servers_transient_verdict_and_wait() -> N
             second = await session.acall("flaky", {"q": "a"})
             assert "Not retryable: repeating it is not advised." in second.content
             assert "Not transient" not in second.content
+
+
+async def test_an_mcp_servers_lines_say_on_this_server_not_in_this_conversation() -> None:
+    # mcp 2.3's protocol is stateless: a server's one Session counts every client's calls,
+    # so its lines never claim a count "in this conversation" (another client's may be in it).
+    mcp = pytest.importorskip("mcp")
+    from toolhygiene import mcp as thmcp
+
+    @th.tool
+    def find(q: str) -> str:
+        """Find."""
+        if q.startswith("bad"):
+            raise th.ToolError(f"no record {q}", retryable=False, category="not_found")
+        return f"record {q}"
+
+    server = thmcp.server([find], session=th.Session([find], max_failures=2))
+    async with mcp.Client(server) as a:
+        await a.call_tool("find", {"q": "bad1"})
+        closing = await a.call_tool("find", {"q": "bad2"})
+    async with mcp.Client(server) as b:
+        refused = await b.call_tool("find", {"q": "good"})
+    for result in (closing, refused):
+        text = result.content[0].text
+        assert result.is_error and "on this server" in text, text
+        assert "conversation" not in text + result.structured_content["message"], text
+    assert "find has failed 2 times on this server and is now closed" in closing.content[0].text

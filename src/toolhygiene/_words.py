@@ -32,8 +32,10 @@ __all__ = [
     "CONSTRAINTS",
     "DID_NOT_RUN",
     "HINTS",
+    "IN_CONVERSATION",
     "MIN_LINE_CAP",
     "NESTED_TOO_DEEP",
+    "ON_SERVER",
     "Read",
     "STUB",
     "UNSAID",
@@ -60,6 +62,7 @@ __all__ = [
     "no_such_key",
     "not_finite_argument",
     "not_json",
+    "on_server",
     "os_error_text",
     "read_note",
     "read_result",
@@ -321,6 +324,18 @@ def failure_line(failure: Failure, cap: int) -> str:
     if room >= len(advice):
         return _join(head, verdict, advice)
     return _join(head, verdict, truncate(advice, room)) if room >= 8 else _join(head, verdict)
+
+
+IN_CONVERSATION = " in this conversation"
+ON_SERVER = " on this server"
+"""What an MCP server's lines say instead of ``IN_CONVERSATION``: its Session counts the
+calls of every client together (the MCP protocol of mcp 2.3 keeps no session to tell one
+client's conversation from another's), so "in this conversation" would be false."""
+
+
+def on_server(text: str) -> str:
+    """``text`` (a line, or a payload's message) as an MCP server's Session may say it."""
+    return text.replace(IN_CONVERSATION, ON_SERVER)
 
 
 def closed_line(tool: str, count: int, cap: int) -> str:

@@ -209,8 +209,14 @@ class _Raw(ArgModelBase):
 
 def server_tools(items: Iterable[Any], session: Session | None = None) -> list[ServerTool]:
     """``items`` (``@th.tool`` functions or plain callables) as MCP server tools that run
-    through ``session`` (default: a new Session of those tools, whose caps then count
-    every client's calls)."""
+    through ``session`` (default: a new Session of those tools).
+
+    A server is one conversation for every client: its caps count every client's calls
+    together, so one client's failures can close a tool for the others (the MCP protocol
+    of mcp 2.3 is stateless: a request carries no session to count by). Its lines say
+    "on this server", never "in this conversation". To count per conversation, make one
+    server (and Session) per conversation, or pass a ``session`` with a ``store`` and
+    ``session_id`` of your own."""
     prepared = [as_tool(item) for item in items]
     session = session or Session(prepared)
     made = []
@@ -238,9 +244,12 @@ def _handler(session: Session, name: str) -> Any:
         outcome = await session.acall(name, arguments)
         if outcome.failure is None:
             return outcome.content
+        # One Session for every client: its counts are the server's, not a conversation's.
+        payload = sent(outcome.failure, outcome.attempts)
+        payload["message"] = _words.on_server(payload["message"])
         return mcp.types.CallToolResult(
-            content=[mcp.types.TextContent(type="text", text=outcome.content)],
-            structured_content=sent(outcome.failure, outcome.attempts),
+            content=[mcp.types.TextContent(type="text", text=_words.on_server(outcome.content))],
+            structured_content=payload,
             is_error=True,
         )
 
