@@ -187,16 +187,17 @@ def returned(value: Any, tool: Tool[Any, Any], cap: Callable[[], int]) -> Payloa
 
 
 def recognise(value: Any) -> Mapping[str, Any] | None:
-    """The failure payload ``value`` is (a ``Failure``, a dict, or its JSON text), else
+    """The failure payload ``value`` is (a ``Failure``, a dict, or its JSON text as str,
+    bytes, bytearray or memoryview), else
     ``None``. The check is cheap for what is plainly no payload."""
     if isinstance(value, Reported):
         value = value.payload
     if isinstance(value, Failure):
         return value.to_dict()
-    if isinstance(value, (str, bytes, bytearray)):
-        if len(value) > _MAX_TEXT:
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        if len(value) > _MAX_TEXT:  # of a memoryview, its items: bytes once made bytes
             return None
-        text = value if isinstance(value, str) else _decoded(value)
+        text = value if isinstance(value, str) else _decoded(bytes(value))
         if not _OPENS.match(text) or not _marked(text):
             return None
         try:
@@ -215,11 +216,11 @@ def sent(failure: Failure, attempts: int) -> dict[str, Any]:
     return {**failure.to_dict(), "attempts": attempts}
 
 
-def _decoded(data: bytes | bytearray) -> str:
+def _decoded(data: bytes) -> str:
     """Bytes as ``json.loads`` reads them (UTF-8, -16 or -32, a BOM skipped), except that
     a byte invalid in that encoding is U+FFFD: a payload with one bad byte in its
     message is still a failure, not a result."""
-    return bytes(data).decode(json.detect_encoding(data), "replace")
+    return data.decode(json.detect_encoding(data), "replace")
 
 
 def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:

@@ -2,7 +2,8 @@
 
 pydantic models (their own serialisers honoured), dataclasses, mappings (TypedDicts
 among them), enums (their value), datetimes (ISO 8601), sets (sorted, so the text is
-stable for prompt caching), bytes (standard base64), and whatever else pydantic knows
+stable for prompt caching), bytes (their text when they are UTF-8 text, else standard
+base64), and whatever else pydantic knows
 (UUID, Decimal, paths, IP addresses). NaN and infinity are refused with the place they
 were found: JSON has no such numbers, and ``null`` in their place would be a lie.
 """
@@ -72,6 +73,23 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 """Made once: ``json.dumps`` with options makes a new encoder on every call."""
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Control characters no text has (tab, newline and carriage return are text)."""
+
+
+def _bytes_text(data: bytes) -> str:
+    """Bytes as the model reads them: their text when they are UTF-8 text (a tool that
+    returns ``b"high water 14:05"`` meant those words: base64 of them is unreadable, and
+    looks like a secret to the redactor), else standard base64 (binary)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return base64.b64encode(data).decode("ascii")
+    if _CONTROL.search(text) is not None:
+        return base64.b64encode(data).decode("ascii")
+    return text
+
+
 def _plain(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, _LEAVES) and not isinstance(value, enum.Enum):
         return value
@@ -88,7 +106,7 @@ def _plain(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, enum.Enum):
         return _plain(value.value, path, active)
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return base64.b64encode(bytes(value)).decode("ascii")
+        return _bytes_text(bytes(value))
     if id(value) in active:
         raise UnserializableError("refers_to_itself", "", path)
     active.add(id(value))
