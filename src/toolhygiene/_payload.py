@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import _config
+from toolhygiene import _config, _words
 from toolhygiene._classify import outcome_rule
 from toolhygiene._errors import Category, CoarseClass, Failure
 from toolhygiene._redact import RAW_CAP, redact_data, sanitize
@@ -239,10 +239,14 @@ def failure_of(payload: Mapping[str, Any], tool: str, cap: int) -> Failure:
         category = NEAREST[coarse]
     # What failed, in the sender's words; the verdict and advice are this tool's own.
     reason, inner = payload.get("reason"), payload.get("tool")
-    if reason and inner:
+    if reason and inner and inner != tool:
         message = f"{inner}: {reason}"
-    else:  # a whole line (a toolhygiene one loses its prefix) or another agent's text
-        message = str(reason or payload["message"]).removeprefix("[error] ")
+    elif reason:  # the reason of this very tool (an MCP server's): not named twice
+        message = str(reason)
+    else:  # a whole line: a toolhygiene one gives what failed (its verdict is its own,
+        # and this line has one), another agent's text is kept
+        line = str(payload["message"])
+        message = (_words.what_failed(line) or line).removeprefix(f"{tool}: ")
     uncertain = payload.get("outcomeUnknown") is True
     retry_after = _config.wait_within(payload.get("retryAfterSeconds"))
     alternatives = (sanitize(a[:RAW_CAP], cap // 2) for a in payload.get("alternatives", ()))

@@ -81,6 +81,7 @@ __all__ = [
     "type_words",
     "unexpected_argument",
     "unknown_tool",
+    "what_failed",
     "unreadable",
     "unrenderable",
     "upstream_down",
@@ -193,8 +194,9 @@ def takes_tool_advice(failure: Failure) -> bool:
     return not (failure.instead or failure.hint)
 
 
-def _advice(failure: Failure, compact: bool = False) -> str:
-    """What to do next; ``compact`` says "it" where the tool's name would go."""
+def _advice(failure: Failure, compact: bool = False, alternatives: bool = True) -> str:
+    """What to do next; ``compact`` says "it" where the tool's name would go;
+    ``alternatives``: the failure's alternatives follow."""
     tool = failure.tool
     if failure.uncertain:
         advice = _CHECK_CLOSED if failure.closes else _CHECK_FIRST
@@ -217,7 +219,7 @@ def _advice(failure: Failure, compact: bool = False) -> str:
         )
     else:
         advice = "Do not repeat the call; continue without {tool}, or tell the user what failed."
-    if failure.alternatives:
+    if failure.alternatives and alternatives:
         advice += " Alternatives: " + _sentence("; ".join(failure.alternatives))
     if compact:
         return advice.replace("{tool}'s", "its").replace("{tool}", "it")
@@ -320,6 +322,15 @@ def failure_line(failure: Failure, cap: int) -> str:
         room = cap - len(_join(head, verdict, remark, advice)) - 1
         if room >= min(len(what), _LEAST_OF_WHAT):
             return _join(head, truncate(what, room), verdict, remark, advice)
+    if failure.alternatives:  # what failed outweighs alternatives: they are cut first
+        shown = truncate(what, max(_LEAST_OF_WHAT, cap // 4))
+        bare = _advice(failure, compact=True, alternatives=False)
+        room = cap - len(_join(head, shown, verdict, bare)) - len(" Alternatives: ") - 1
+        if room >= _LEAST_OF_WHAT:
+            listed = truncate("; ".join(failure.alternatives), room)
+            return _join(head, shown, verdict, f"{bare} Alternatives: {_sentence(listed)}")
+        if room + len(" Alternatives: ") >= 0:
+            return _join(head, shown, verdict, bare)
     room = cap - len(_join(head, verdict)) - 1
     if room >= len(advice):
         return _join(head, verdict, advice)
@@ -331,6 +342,26 @@ ON_SERVER = " on this server"
 """What an MCP server's lines say instead of ``IN_CONVERSATION``: its Session counts the
 calls of every client together (the MCP protocol of mcp 2.3 keeps no session to tell one
 client's conversation from another's), so "in this conversation" would be false."""
+
+
+_VERDICT_OPENS = re.compile(
+    r" (?:Transient[.:]|Retryable[.:]|Not transient[.:]|Not retryable[.:]|Cause not known[.:]"
+    r"|Outcome unknown:|This call did not run\.|Not run\.|It is now closed:"
+    r"|\S+ has failed \d+ times? )"
+)
+
+
+def what_failed(line: str) -> str | None:
+    """What failed, as ``tool: what``, in a toolhygiene line (a sender's whole line in a
+    payload with no ``reason``): its verdict and advice are the sender's, and the
+    receiver's line has its own. ``None`` when ``line`` is no toolhygiene line."""
+    head = _HEAD.match(line)
+    if head is None:
+        return None
+    rest = line[head.end() :].lstrip()
+    found = _VERDICT_OPENS.search(" " + rest)
+    what = (rest[: found.start()] if found else rest).strip()
+    return f"{head.group(1)}: {what.removesuffix('.')}" if what else head.group(1)
 
 
 def on_server(text: str) -> str:
