@@ -24,7 +24,7 @@ def test_utf8_text_bytes_are_read_as_their_text(text: str, kind: type) -> None:
 def test_bytes_that_are_not_text_are_base64(data: bytes) -> None:
     try:
         text = data.decode("utf-8")
-        binary = any(ord(c) < 32 and c not in "\t\n\r" or ord(c) == 127 for c in text)
+        binary = any((ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127 for c in text)
     except UnicodeDecodeError:
         binary = True
     read = json.loads(to_json(data))

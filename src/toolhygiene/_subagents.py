@@ -20,6 +20,7 @@ failure, and nothing retries it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -157,6 +158,11 @@ async def gather_subagents(
 ) -> list[SubagentResult]:
     """Run several subagents at once; one failing never stops the others.
 
+    A subagent raising a ``BaseException`` that is not an ``Exception`` (not a failure:
+    KeyboardInterrupt, SystemExit, a signal of its own) is not caught: once every
+    subagent has ended it is raised, with the others' results on it as
+    ``subagent_results`` (one per call, in order; ``None`` where one raised such).
+
     Args:
         calls: ``(agent, arguments)`` pairs, as for ``run_subagent``.
         retries: local retries of a transient failure, for agents that are not tools.
@@ -176,12 +182,15 @@ async def gather_subagents(
     done = await asyncio.gather(
         *(_run(tool, args) for tool, args in planned), return_exceptions=True
     )
-    results = []
+    results: list[SubagentResult | None] = []
+    escaped: BaseException | None = None
     for (tool, args), ran in zip(planned, done, strict=True):
         if isinstance(ran, asyncio.CancelledError):
             ok, value = False, _cancelled(tool, args, ran)
         elif isinstance(ran, BaseException):  # not an Exception: the Session keeps those
-            raise ran
+            escaped = escaped or ran
+            results.append(None)
+            continue
         else:
             ok, value = ran
         results.append(
@@ -189,7 +198,15 @@ async def gather_subagents(
             if ok
             else SubagentResult(tool.name, args, None, value)
         )
-    return results
+    if escaped is not None:
+        # A BaseException that is not an Exception (KeyboardInterrupt, SystemExit, a
+        # control-flow signal of the agent's own) is never caught: it is raised once every
+        # subagent has ended, with the others' results kept on it, in order (None where a
+        # subagent raised one), as ``subagent_results``.
+        with contextlib.suppress(AttributeError, TypeError):  # a class with __slots__
+            escaped.subagent_results = results  # type: ignore[attr-defined]
+        raise escaped
+    return [r for r in results if r is not None]
 
 
 def _cancelled(tool: Tool[Any, Any], arguments: dict[str, Any], exc: BaseException) -> Any:
