@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from toolhygiene import _observe, _streams, _words, formats
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import Chain, ServerHistory, answered, chain_of
-from toolhygiene._text import bounded_repr, valid_data
+from toolhygiene._text import size_of, valid_data
 from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
 
@@ -238,20 +238,10 @@ def finish(
         for o in outcomes
     ]
     failed = [
-        (c.id, c.name, len(o.content) + _size(c.arguments))
+        (c.id, c.name, len(o.content) + size_of(c.arguments))
         for c, o, keep in zip(calls, outcomes, kept, strict=True)
         if o.failure is not None and not keep
     ]
     transcript.add(
         [c.id for c in calls], failed, said_more=adapter.said_more(turn.items), closed=sum(kept)
     )
-
-
-def _size(arguments: Any) -> int:
-    """About how many characters the call's arguments take in the conversation."""
-    if isinstance(arguments, str):
-        return len(arguments)
-    try:
-        return len(str(arguments))
-    except Exception:  # nested past the stack (the model's JSON can be): estimate
-        return len(bounded_repr(arguments, 65_536))

@@ -17,14 +17,14 @@ retries in flight in another process, and the tails' call numbers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _words
 from toolhygiene._exceptions import UsageError
+from toolhygiene._text import size_of
 from toolhygiene.formats import Call, adapter
-from toolhygiene.formats._base import as_dict
 from toolhygiene.formats._base import field as get
 
 if TYPE_CHECKING:
@@ -84,9 +84,46 @@ def detect_format(messages: Sequence[Any]) -> str | None:
     return None
 
 
+_LEVELS = 6
+"""Levels of a message read as plain data (message, content list, block, its fields, a
+result's parts, their text); deeper values, a call's arguments among them, stay as they
+are: opaque, however deep the model nested them."""
+
+
+def _plain(value: Any, level: int = 0) -> Any:
+    """``value`` with every SDK object (pydantic model) and mapping in its first
+    ``_LEVELS`` levels as a plain dict, and tuples as lists: a list mixes them at any level
+    (``{"role": "assistant", "content": response.content}`` holds SDK blocks in a dict, a
+    dict's ``tool_calls`` SDK objects). Fields that are ``None`` are left out, as
+    ``model_dump(exclude_none=True)`` does, without its walk through the arguments."""
+    if level >= _LEVELS:
+        return value
+    if isinstance(value, Mapping):
+        return {k: _plain(v, level + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, level + 1) for v in value]
+    fields = getattr(type(value), "model_fields", None)
+    if isinstance(fields, Mapping) and callable(getattr(value, "model_dump", None)):
+        names = [*fields, *(getattr(value, "__pydantic_extra__", None) or {})]
+        found = ((name, getattr(value, name, None)) for name in names)
+        return {name: _plain(v, level + 1) for name, v in found if v is not None}
+    return value
+
+
+def _message(item: Any, at: int) -> dict[str, Any]:
+    """Message ``at`` as a plain dict (``UsageError`` for anything else)."""
+    found = _plain(item)
+    if not isinstance(found, dict):
+        raise UsageError(
+            f"message {at}: cannot read a message of type {type(item).__name__} "
+            "(a dict or an SDK object); pass the list as the API returned it"
+        )
+    return found
+
+
 def rounds(messages: Sequence[Any], fmt: str) -> Iterator[SeenRound]:
     """Every round of calls in ``messages``, in order, with what its results prove."""
-    items = [as_dict(m) for m in messages]
+    items = [_message(m, at) for at, m in enumerate(messages)]
     reader = {"anthropic": _anthropic, "openai_chat": _chat, "openai_responses": _responses}
     yield from reader[fmt](items)
 
@@ -122,11 +159,11 @@ def _seen(
             raise UsageError(f"message {at}: a tool call without an id or a name ({fmt})")
     reads, texts, sizes, recovered = [], [], [], _words.read_note(note)
     for call in calls:
-        arguments = call.arguments if isinstance(call.arguments, str) else str(call.arguments)
+        arguments = size_of(call.arguments)  # as the live loop measures it, however deep
         if call.id not in results:
             reads.append(_words.Read("unknown"))
             texts.append("")
-            sizes.append(len(arguments))
+            sizes.append(arguments)
             continue
         text, flag = results[call.id]
         own = text
@@ -135,7 +172,7 @@ def _seen(
             recovered = recovered or _words.read_note(riding)
         reads.append(_words.read_result(own, flag))
         texts.append(own)
-        sizes.append(len(text) + len(arguments))
+        sizes.append(len(text) + arguments)
     return SeenRound(calls, tuple(reads), tuple(texts), tuple(sizes), said_more, recovered)
 
 

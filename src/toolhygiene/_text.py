@@ -13,7 +13,7 @@ import reprlib
 import sys
 from typing import Any
 
-__all__ = ["DATA_DEPTH", "bounded_repr", "plain", "valid", "valid_data"]
+__all__ = ["DATA_DEPTH", "bounded_repr", "plain", "size_of", "valid", "valid_data"]
 
 DATA_DEPTH = 256
 """Levels of nested data ``valid_data`` walks; deeper values are left as they are."""
@@ -66,6 +66,17 @@ def bounded_repr(value: Any, cap: int) -> str:
 
         text = f"<{class_name(type(value))}>"
     return plain(text, cap) if type(text) is not str else text[:cap]
+
+
+def size_of(arguments: Any) -> int:
+    """About how many characters a call's arguments take in the conversation (nested
+    past the stack, as the model's JSON can be: an estimate, never a ``RecursionError``)."""
+    if isinstance(arguments, str):
+        return len(arguments)
+    try:
+        return len(str(arguments))
+    except Exception:  # RecursionError, or a repr that raises: estimate
+        return len(bounded_repr(arguments, 65_536))
 
 
 def valid_data(value: Any) -> Any:
