@@ -48,12 +48,27 @@ def test_an_upstream_failing_in_two_conversations_is_refused_in_a_third() -> Non
     refused = third.call("check_stock", {"sku": "A"})
     assert refused.attempts == 0 and refused.failure is not None
     assert refused.content.startswith(
-        "[error] check_stock: upstream. inventory service has failed 2 calls in a row across "
-        "conversations over the last ")
+        "[error] check_stock: upstream. inventory service has failed 2 calls in a row over "
+        "the last ")
     assert "s; this call did not run. Transient: retry after " in refused.content
     assert refused.content.endswith(
         "Continue without it meanwhile, or tell the user it is unavailable.")
     assert third.stats()["failures"] == {}  # the refusal spends no failure budget
+
+
+def test_failures_of_one_conversation_are_not_told_as_across_conversations() -> None:
+    """Every failure came from one conversation: the refusal elsewhere says how many
+    calls failed and since when, never that they came from several conversations."""
+    store = th.MemoryStore(breaker_after=3, breaker_window=60)
+    down = _inventory(closed_port())
+    one = th.Session([down], store=store, session_id="conv-1", max_failures=5)
+    for _ in range(3):
+        assert one.call("check_stock", {"sku": "A"}).attempts == 1
+    refused = th.Session([down], store=store, session_id="conv-2").call(
+        "check_stock", {"sku": "A"})
+    assert refused.attempts == 0
+    assert "inventory service has failed 3 calls in a row over the last " in refused.content
+    assert "conversations" not in refused.content
 
 
 def test_a_429_with_retry_after_opens_it_at_once_for_that_long() -> None:
@@ -145,7 +160,7 @@ def test_an_outage_seen_by_one_process_is_known_to_another(redis_url: str) -> No
     here = th.Session([_inventory()], store=store, session_id="here")
     refused = here.call("check_stock", {"sku": "A"})
     assert refused.attempts == 0
-    assert "inventory service has failed 2 calls in a row across conversations" in refused.content
+    assert "inventory service has failed 2 calls in a row over the last" in refused.content
 
 
 def test_a_redis_breaker_lets_one_probe_through_after_its_window(redis_url: str) -> None:

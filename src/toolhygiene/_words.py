@@ -393,11 +393,10 @@ def unknown_tool(name: str, known: list[str]) -> tuple[str, str]:
 def upstream_down(upstream: str, failures: int, failing_for: float, probing: bool) -> str:
     """What failed when a call is refused because its upstream's breaker is open: only
     what the shared counts know (failed calls in a row, since when), and that this call
-    did not run."""
+    did not run. Not which conversations made them: the breaker keeps no such count, and
+    one conversation can make them all."""
     calls = "1 call" if failures == 1 else f"{failures} calls in a row"
-    known = (
-        f"{upstream} has failed {calls} across conversations over the last {seconds(failing_for)} s"
-    )
+    known = f"{upstream} has failed {calls} over the last {seconds(failing_for)} s"
     if probing:
         return f"{known}; another call is testing whether it is back"
     return known
@@ -436,18 +435,19 @@ def held_line(tool: str, upstream: str, what: str, *, verdict: str, advice: str,
 
 def escape_result(text: str) -> str:
     """A successful result's text as toolhygiene writes it into the list: a result that
-    would read as one of toolhygiene's own marks (a leading ``[error`` or ``[recovered]``,
-    a ``[recovered]`` note on its own line) has its brackets made parentheses, so every
-    mark in a list toolhygiene wrote is one toolhygiene put there (``Session.resume``
-    trusts them)."""
-    if text.startswith(("[error", "[recovered]")):
+    would read as one of toolhygiene's own marks (a leading ``[error``, and
+    ``[error]``, ``[error cleared]`` or ``[recovered]`` anywhere: on any line, after
+    one newline or two) has its brackets made parentheses, so every mark in a list
+    toolhygiene wrote is one toolhygiene put there (``Session.resume`` trusts them)."""
+    if text.startswith("[error"):
         text = _OWN_START.sub(_parenthesised, text, count=1)
-    if "\n\n[recovered]" in text:
-        text = text.replace("\n\n[recovered]", "\n\n(recovered)")
+    if "[error" in text or "[recovered]" in text:
+        text = _OWN_ANYWHERE.sub(_parenthesised, text)
     return text
 
 
 _OWN_START = re.compile(r"^\[(error cleared|error|recovered)\]?")
+_OWN_ANYWHERE = re.compile(r"\[(error cleared|error|recovered)\]")
 
 
 def _parenthesised(found: re.Match[str]) -> str:
