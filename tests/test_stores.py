@@ -128,6 +128,73 @@ def test_a_stopped_redis_fails_open_to_memory_and_comes_back(
     assert failures == b"3"
 
 
+def _echo() -> Any:
+    @th.tool
+    def echo(text: str) -> str:
+        """Echo.
+
+        Args:
+            text: what to say.
+        """
+        return text
+
+    return echo
+
+
+def test_a_tool_closed_in_memory_while_redis_was_away_stays_closed_for_every_worker(
+    redis_server: Any, redis_url: str
+) -> None:
+    """on_error="open": the failure that closes the tool is counted in memory while Redis is
+    away; once Redis answers again, this worker's next round trip writes the close and the
+    count back, so a new worker using only the store refuses without running, with the
+    true count."""
+    ran: list[str] = []
+
+    @th.tool(max_failures=2)
+    def refund(order: str) -> str:
+        """Refund.
+
+        Args:
+            order: the order.
+        """
+        ran.append(order)
+        raise th.ToolError("refund rejected", retryable=False, category="bad_request")
+
+    store = th.RedisStore(url=redis_url, timeout=0.2, retry_after=0.0)
+    a = th.Session([refund, _echo()], store=store, session_id="conv-w", max_failures=2)
+    assert a.call("refund", {"order": "A1"}).failure.count == 1  # type: ignore[union-attr]
+    redis_server.stop()
+    closing = a.call("refund", {"order": "A2"})
+    assert closing.failure is not None and closing.failure.closes
+    redis_server.start()  # back, without its data
+    assert a.call("echo", {"text": "hi"}).ok  # any round trip writes back first
+    client = redis.Redis.from_url(redis_url)
+    assert client.hget("toolhygiene:{conv-w}:closed", "refund") == b"2"
+    assert client.hget("toolhygiene:{conv-w}:failures", "refund") == b"2"
+    assert all(client.ttl(key) > 0 for key in client.keys("toolhygiene:{conv-w}:*"))
+    b = th.Session([refund], store=store, session_id="conv-w", max_failures=2)
+    refused = b.call("refund", {"order": "B1"})
+    assert refused.attempts == 0 and ran == ["A1", "A2"]
+    assert "refund was closed after 2 failures" in refused.content
+
+
+def test_failures_counted_in_memory_while_redis_was_away_reach_redis(
+    redis_server: Any, redis_url: str
+) -> None:
+    """A failure counted in memory during the outage is written back: another worker's
+    next failure is told with the conversation's true count."""
+    store = th.RedisStore(url=redis_url, timeout=0.2, retry_after=0.0)
+    a = th.Session([failing_inventory(), _echo()], store=store, session_id="conv-v")
+    a.call("inventory", {"sku": "A"})
+    redis_server.stop()
+    assert a.call("inventory", {"sku": "B"}).failure.count == 2  # type: ignore[union-attr]
+    redis_server.start()
+    a.call("echo", {"text": "hi"})
+    other = th.Session([failing_inventory()], store=store, session_id="conv-v")
+    third = other.call("inventory", {"sku": "C"})
+    assert third.failure is not None and third.failure.count == 3 and third.failure.closes
+
+
 def test_a_stopped_redis_fails_closed_with_a_clear_error(redis_server: Any, redis_url: str) -> None:
     store = th.RedisStore(url=redis_url, timeout=0.2, on_error="closed")
     session = th.Session([failing_inventory()], store=store, session_id="conv-8")

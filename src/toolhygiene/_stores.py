@@ -355,6 +355,21 @@ class MemoryStore:
             found = self._get(session)
             return dict(found.failures), set(found.closed)
 
+    def held(self, session: str) -> tuple[int, dict[str, int], dict[str, int], list[Waiting]]:
+        """What this store holds of a conversation: its calls, failures per tool, closed
+        tools (with their failures at the close) and waiting errors (nothing when it holds
+        none); for a ``RedisStore`` writing back what was counted here while Redis was away."""
+        with self._lock:
+            found = self._conversations.get(session)
+            if found is None:
+                return 0, {}, {}, []
+            return found.calls, dict(found.failures), dict(found.closed), list(found.waiting)
+
+    def forget(self, session: str) -> None:
+        """Drop what this store holds of a conversation (written back elsewhere)."""
+        with self._lock:
+            self._conversations.pop(session, None)
+
     def admit(self, upstream: str, probe_for: float | None) -> Gate:
         return self.breakers.admit(upstream, probe_for)
 
@@ -435,6 +450,26 @@ redis.call('DEL', KEYS[2], KEYS[3])
 return {calls, found}
 """
 
+# KEYS: calls, failures, closed (one conversation's). ARGV: ttl s, calls, then triples of
+# tool, failures, failures at its close ('' when open). What a worker counted in memory
+# while Redis was away, written back: each count the larger of the two, a closed tool
+# closed (never reopened), so nothing goes backwards.
+_WRITE_BACK = """
+local calls = tonumber(ARGV[2])
+if calls > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], calls) end
+for i = 3, #ARGV, 3 do
+  local n = tonumber(ARGV[i + 1])
+  if n > tonumber(redis.call('HGET', KEYS[2], ARGV[i]) or '0') then
+    redis.call('HSET', KEYS[2], ARGV[i], n)
+  end
+  if ARGV[i + 2] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 2]) end
+end
+for i = 1, 3 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+end
+return 1
+"""
+
 
 @functools.cache
 def _scripts() -> dict[str, str]:
@@ -444,7 +479,16 @@ def _scripts() -> dict[str, str]:
 
     return {
         text: hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
-        for text in (_START, _ADMIT, _FAILED, _WAIT, _RECOVERED, _ENDED, _UPSTREAM_FAILED)
+        for text in (
+            _START,
+            _ADMIT,
+            _FAILED,
+            _WAIT,
+            _RECOVERED,
+            _ENDED,
+            _UPSTREAM_FAILED,
+            _WRITE_BACK,
+        )
     }
 
 
@@ -550,6 +594,10 @@ class RedisStore:
         self._down_until = 0.0
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None  # where an asyncio client runs
+        # Conversations counted in memory while Redis was away (with a mark per change):
+        # written back before the next round trip that reaches Redis.
+        self._behind: dict[str, int] = {}
+        self._marks = 0
 
     def key(self, session: str, what: str) -> str:
         """The Redis key of one conversation's record ``what``."""
@@ -624,20 +672,25 @@ class RedisStore:
                 replies[i] = reply
         return _raised(replies)
 
-    def _redis(self, session: str, do: Any, fallback: Any, *, ran: bool = False) -> Any:
+    def _redis(
+        self, session: str, do: Any, fallback: Any, *, ran: bool = False, conversation: bool = True
+    ) -> Any:
         """``do()`` against Redis; when Redis fails (any redis-py error: unreachable, too
         slow, or an error reply such as READONLY, OOM or NOPERM): the fallback
         (``open``) or ``StoreError`` (``closed``). ``ran``: the tool call has run already
         (counting its failure, telling the breaker how it went): its outcome must not be
         lost, so this falls back to the in-memory store whatever ``on_error`` says, and
-        the warning event says the call ran."""
+        the warning event says the call ran. ``conversation``: ``session`` is a
+        conversation (not an upstream): what the fallback counts is written back to Redis
+        once it answers again (``_write_back``)."""
         import redis
 
         if self.asynchronous and EVENT_LOOP.get() is None:
             raise UsageError(_ASYNC_ONLY)  # before anything runs, whatever on_error says
         if (self.on_error == "open" or ran) and time.monotonic() < self._down_until:
-            return fallback()
+            return self._in_memory(session, fallback, conversation)
         try:
+            self._write_back()
             result = do()
         except redis.exceptions.RedisError as exc:
             with self._lock:
@@ -654,8 +707,46 @@ class RedisStore:
                     f"Redis failed ({type(exc).__name__}: {str(exc)[:120]}) before the call: "
                     "the store is set to on_error='closed', so this call did not run"
                 ) from exc
-            return fallback()
+            return self._in_memory(session, fallback, conversation)
         return result
+
+    def _in_memory(self, session: str, fallback: Any, conversation: bool) -> Any:
+        """``fallback()`` (the in-memory store), remembering that ``session`` has counts
+        Redis has not seen yet."""
+        result = fallback()
+        if conversation:
+            with self._lock:
+                self._marks += 1
+                self._behind[session] = self._marks
+        return result
+
+    def _write_back(self) -> None:
+        """What was counted in memory while Redis was away (calls, failures, closed tools,
+        waiting errors), written to Redis in one round trip: each count the larger of the
+        two, a closed tool stays closed. A conversation counted in memory again meanwhile
+        stays behind for the next round trip (writing back twice changes nothing)."""
+        with self._lock:
+            if not self._behind:
+                return
+            behind = dict(self._behind)
+        commands: list[_Command] = []
+        for session in behind:
+            calls, failures, closed, waiting = self.fallback.held(session)
+            keys = [self.key(session, what) for what in ("calls", "failures", "closed")]
+            tools: list[Any] = []
+            for tool in sorted({*failures, *closed}):
+                count = max(failures.get(tool, 0), closed.get(tool, 0))
+                tools += [tool, count, "" if tool not in closed else closed[tool]]
+            commands.append(_script(_WRITE_BACK, keys, [self.ttl, calls, *tools]))
+            for error in waiting:
+                arguments = [error.number, error.tool, json.dumps(list(error)), WAITING, self.ttl]
+                commands.append(_script(_WAIT, self._waiting_keys(session), arguments))
+        self._send(commands)
+        with self._lock:
+            for session, mark in behind.items():
+                if self._behind.get(session) == mark:
+                    del self._behind[session]
+                    self.fallback.forget(session)
 
     # -- the Store protocol -------------------------------------------------------------
 
@@ -689,6 +780,7 @@ class RedisStore:
             upstream,
             lambda: _gate(self._send([command])[0]),
             lambda: self.fallback.admit(upstream, probe_for),
+            conversation=False,
         )
         return result
 
@@ -767,7 +859,7 @@ class RedisStore:
             )
 
         result: tuple[dict[str, int], set[str]] = self._redis(
-            session, read, lambda: self.fallback.counts(session)
+            session, read, lambda: self.fallback.counts(session), conversation=False
         )
         return result
 
@@ -780,6 +872,7 @@ class RedisStore:
             lambda: self._send([command]),
             lambda: self.fallback.upstream_failed(upstream, retry_after),
             ran=True,
+            conversation=False,
         )
 
     def upstream_ok(self, upstream: str) -> None:
@@ -789,6 +882,7 @@ class RedisStore:
             lambda: self._send([command]),
             lambda: self.fallback.upstream_ok(upstream),
             ran=True,
+            conversation=False,
         )
 
 
