@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import anthropic.types
 import openai.types.chat
@@ -160,9 +160,9 @@ def test_a_turn_nested_past_the_stack_resumes() -> None:
     answered by ``handle``; the list it leaves resumes, its arguments opaque, and the
     conversation goes on. (Anthropic keeps the arguments as data in the list; the OpenAI
     formats keep them as a JSON string, which nesting cannot deepen.)"""
-    fmt = "anthropic"
+    fmt: Any = "anthropic"
     tools = _tools()
-    deep = functools.reduce(lambda inner, _: [inner], range(5000), [])
+    deep: Any = functools.reduce(lambda inner, _: [inner], range(5000), cast(Any, []))
     messages: list[Any] = [{"role": "user", "content": "go"}]
     session = th.Session(tools)
     session.handle(model_turn(fmt, [("lookup", {"how": "bad", "n": 1})]), messages, format=fmt)

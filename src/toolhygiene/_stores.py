@@ -736,7 +736,7 @@ class RedisStore:
             tools: list[Any] = []
             for tool in sorted({*failures, *closed}):
                 count = max(failures.get(tool, 0), closed.get(tool, 0))
-                tools += [tool, count, "" if tool not in closed else closed[tool]]
+                tools += [tool, count, closed.get(tool, "")]
             commands.append(_script(_WRITE_BACK, keys, [self.ttl, calls, *tools]))
             for error in waiting:
                 arguments = [error.number, error.tool, json.dumps(list(error)), WAITING, self.ttl]
