@@ -22,6 +22,7 @@ from pydantic import Field
 
 import toolhygiene as th
 from integration_tests.tools import DSN, MULTI, Received, World, check_multi, notice
+from toolhygiene._words import cut_turn_line
 from toolhygiene.formats import check
 from toolhygiene.integrations.langgraph import HygieneToolNode, tool_node
 
@@ -401,3 +402,63 @@ def test_runs_without_a_thread_share_nothing() -> None:
     with pytest.raises(th.UsageError, match="thread_id"):
         node.session_of(None)
     assert not node.release(None)
+
+
+CUT_METADATA = [
+    {"finish_reason": "length"},                 # ChatOpenAI
+    {"stop_reason": "max_tokens"},               # ChatAnthropic
+    {"stop_reason": "model_context_window_exceeded"},
+    {"status": "incomplete"},                    # ChatOpenAI over the Responses API
+]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+@pytest.mark.parametrize("metadata", CUT_METADATA)
+async def test_a_turn_cut_by_the_token_limit_runs_nothing(
+    metadata: dict[str, Any], asynchronous: bool
+) -> None:
+    """LangChain repairs a cut ``'{"city": "Par'`` into arguments that look whole; the
+    turn's reason says it was cut: nothing runs, nothing counts, every call (the unparsed
+    one too) is told it did not run."""
+    world = World(blips=0)
+    session = th.Session(world.tools())
+    cut = AIMessage(
+        content="", response_metadata=metadata,
+        tool_calls=[{"name": "read_db", "args": {"table": "x"}, "id": "c1", "type": "tool_call"},
+                    {"name": "get_weather", "args": {"city": "Par"}, "id": "c2",
+                     "type": "tool_call"}],
+        invalid_tool_calls=[{"name": "get_weather", "args": '{"city": "Par', "id": "c3",
+                             "error": None, "type": "invalid_tool_call"}],
+    )
+    builder = StateGraph(MessagesState)
+    builder.add_node("tools", tool_node(session))
+    builder.add_edge(START, "tools")
+    app = builder.compile()
+    state = {"messages": [HumanMessage("q"), cut]}
+    out = await app.ainvoke(state) if asynchronous else app.invoke(state)
+    results = tool_results(out["messages"])
+    assert [m.tool_call_id for m in results] == ["c1", "c2", "c3"]
+    assert all(m.status == "error" for m in results)
+    assert results[0].content == cut_turn_line("read_db")
+    assert "did not run" in results[1].content and "token limit" in results[1].content
+    assert world.ran == []
+    assert session.stats()["calls"] == 0 and session.stats()["failures"] == {}
+
+
+def test_a_cut_turn_sent_call_by_call_runs_nothing() -> None:
+    """``create_react_agent(version="v2")`` sends each call of the cut turn alone."""
+    from langgraph.prebuilt import create_react_agent
+
+    world = World(blips=0)
+    cut = AIMessage(content="", response_metadata={"finish_reason": "length"}, tool_calls=[
+        {"name": "read_db", "args": {"table": "x"}, "id": f"c{i}", "type": "tool_call"}
+        for i in range(2)
+    ])
+    app = create_react_agent(_Bound(messages=iter([cut, AIMessage(content="done")])),
+                             tool_node(lambda thread: th.Session(world.tools())),
+                             checkpointer=InMemorySaver(), version="v2")
+    out = app.invoke({"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": "t"}})
+    results = tool_results(out["messages"])
+    assert sorted(m.tool_call_id for m in results) == ["c0", "c1"]
+    assert all("did not run" in m.content for m in results)
+    assert world.ran == [] and out["messages"][-1].content == "done"

@@ -49,6 +49,7 @@ __all__ = [
     "closed_line",
     "constraint",
     "content_of",
+    "cut_turn_line",
     "default_note",
     "empty_line",
     "escape_result",
@@ -403,6 +404,16 @@ def upstream_down(upstream: str, failures: int, failing_for: float, probing: boo
 
 
 DID_NOT_RUN = "this call did not run"
+
+
+def cut_turn_line(tool: str) -> str:
+    """The answer to a call of a turn the token limit cut off: it did not run (its
+    arguments may be cut) and was not counted against the cap."""
+    return (
+        f"[error] {tool}: not run. Your turn was cut off by the output token limit before "
+        f"it finished, so its arguments may be incomplete; {DID_NOT_RUN} and does not count "
+        f"as a failure. Call {tool} again, in full, if you still need it."
+    )
 """Said of every call refused before it ran (a closed tool, an open upstream); only
 toolhygiene says it (``_DID_NOT_RUN_ANY``)."""
 

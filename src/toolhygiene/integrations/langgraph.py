@@ -37,6 +37,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolNode
 
 from toolhygiene import _loop as loop
+from toolhygiene import _words as words
 from toolhygiene._exceptions import UsageError
 from toolhygiene._session import Outcome, Session
 from toolhygiene.formats import STUB
@@ -136,6 +137,8 @@ class HygieneToolNode(ToolNode):
 
     def _func(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
         thread, read = _thread(config), self._round(input)
+        if read.cut:
+            return self._answer(input, read.not_run())
         if read.sent is None:
             session = self._serving(thread, read)
             return self._answer(input, read.updates(session._handle_turn(read.turn, read.chat)))
@@ -153,6 +156,8 @@ class HygieneToolNode(ToolNode):
 
     async def _afunc(self, input: Any, config: RunnableConfig, runtime: Any) -> Any:  # noqa: A002
         thread, read = _thread(config), self._round(input)
+        if read.cut:
+            return self._answer(input, read.not_run())
         if read.sent is None:
             session = self._serving(thread, read)
             outcomes = await session._ahandle_turn(read.turn, read.chat)
@@ -317,6 +322,7 @@ class _Round:
         if not messages or not isinstance(messages[-1], AIMessage):
             raise UsageError("the tool node runs the calls of an AIMessage last in the messages")
         self.ai: AIMessage = messages[-1]
+        self.cut = _cut(self.ai)
         self.pairs = [(m, _as_chat(m)) for m in messages[:-1]]
         self.chat = [entry for _, entry in self.pairs]
         completion = {
@@ -325,6 +331,24 @@ class _Round:
             "choices": [{"index": 0, "message": _as_chat(self.ai), "finish_reason": "tool_calls"}],
         }
         self.turn = loop.read(completion, "openai_chat")
+
+    def not_run(self) -> list[ToolMessage]:
+        """The answer to every call of a turn the token limit cut off (or, for a ``Send``,
+        to its own call): none ran, none counted (``Session.handle`` runs none either), and
+        each is told so; the cut calls LangChain could not parse are answered too, since
+        the provider wants a result for every call id it was sent."""
+        calls = [*self.ai.tool_calls, *self.ai.invalid_tool_calls]
+        return [
+            ToolMessage(
+                content=words.cut_turn_line(str(call.get("name") or "tool")),
+                tool_call_id=str(call.get("id")),
+                name=call.get("name"),
+                status="error",
+                id=str(uuid.uuid4()),
+            )
+            for call in calls
+            if self.sent is None or call.get("id") == self.sent
+        ]
 
     def updates(self, outcomes: Sequence[Outcome]) -> list[Any]:
         """Removed rounds as ``RemoveMessage``, shrunk results as the same message (same id)
@@ -355,6 +379,23 @@ class _Round:
             for item, outcome in zip(results, outcomes, strict=True)
         ]
         return out, messages
+
+
+_CUT_FINISH = frozenset({"length", "max_tokens", "MAX_TOKENS"})
+_CUT_STOP = frozenset({"max_tokens", "model_context_window_exceeded"})
+
+
+def _cut(message: AIMessage) -> bool:
+    """Whether the token limit cut the turn off, from its ``response_metadata``:
+    ``finish_reason`` ``"length"`` (OpenAI; ``"MAX_TOKENS"``, Google), ``stop_reason``
+    ``"max_tokens"`` (Anthropic), or an ``"incomplete"`` Responses API turn. LangChain
+    repairs cut JSON arguments into calls that look whole, so the reason is what tells."""
+    meta = message.response_metadata or {}
+    return (
+        meta.get("finish_reason") in _CUT_FINISH
+        or meta.get("stop_reason") in _CUT_STOP
+        or meta.get("status") == "incomplete"
+    )
 
 
 def _shrunk(entry: dict[str, Any]) -> dict[str, Any]:
