@@ -18,6 +18,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import toolhygiene as th
 from integration_tests.tools import DSN, MULTI, World, check_multi, notice
+from toolhygiene._words import cut_turn_line
 from toolhygiene.integrations.pydantic_ai import toolset
 
 Calls = list[tuple[str, dict[str, Any] | str]]
@@ -163,3 +164,33 @@ async def test_an_error_for_you_is_raised_as_it_is() -> None:
     with pytest.raises(th.UsageError, match="closed"):
         await agent.run("q")
     assert len(seen) == 1
+
+
+async def test_a_turn_cut_by_the_token_limit_runs_nothing() -> None:
+    """A reply whose ``finish_reason`` is ``"length"`` runs none of its calls, counts none,
+    and the run goes on with each call told it did not run."""
+    world = World(blips=0)
+    session = th.Session(world.tools())
+    seen: list[list[tuple[str, str]]] = []
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        last = messages[-1]
+        assert isinstance(last, ModelRequest)
+        seen.append([(part.outcome, part.model_response_str(wrap_if_error=False))
+                     for part in last.parts if isinstance(part, ToolReturnPart)])
+        if len(seen) > 1:
+            return ModelResponse(parts=[TextPart("done")])
+        return ModelResponse(parts=[ToolCallPart("read_db", {"table": "x"}, tool_call_id="c1"),
+                                    ToolCallPart("get_weather", '{"city": "Par"}',
+                                                 tool_call_id="c2")],
+                             finish_reason="length")
+
+    agent = Agent(FunctionModel(respond), toolsets=[toolset(session)])
+    result = await agent.run("q")
+    assert result.output == "done"
+    assert world.ran == [] and session.stats()["calls"] == 0
+    assert session.stats()["failures"] == {}
+    assert [text for _, text in seen[1]] == [
+        cut_turn_line("read_db"), cut_turn_line("get_weather")
+    ]
+    assert {outcome for outcome, _ in seen[1]} == {"failed"}

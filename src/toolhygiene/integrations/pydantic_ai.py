@@ -15,7 +15,9 @@ tool that exhausts its ``max_retries`` ends the whole run. In the toolset built 
   the toolset's ``args_validator`` (pydantic-ai's public ``SchemaValidatorProt``) lets
   them through and the Session validates them, so a malformed call is counted against
   the cap and answered with the line (``ModelRetry``), and closes the tool at the cap,
-  instead of pydantic-ai's own retry prompt ending the run.
+  instead of pydantic-ai's own retry prompt ending the run;
+- the calls of a turn cut by the token limit (its ``ModelResponse.finish_reason`` is
+  ``"length"``) do not run and do not count: each is ``ToolFailed`` saying so.
 
 ::
 
@@ -32,10 +34,12 @@ from typing import Any
 
 from pydantic_ai import FunctionToolset, ModelRetry, RunContext, Tool
 from pydantic_ai.exceptions import ToolFailed
+from pydantic_ai.messages import ModelResponse
 from pydantic_ai.toolsets import ToolsetTool
 
 from toolhygiene._errors import CoarseClass, Failure
 from toolhygiene._session import Outcome, Session
+from toolhygiene._words import cut_turn_line
 
 __all__ = ["HygieneToolset", "fixable", "toolset"]
 
@@ -49,6 +53,15 @@ def fixable(failure: Failure) -> bool:
         and not failure.closes
         and not failure.uncertain
     )
+
+
+def _cut(ctx: RunContext[Any]) -> bool:
+    """Whether the token limit cut off the turn that asked for the call: the last
+    ``ModelResponse``'s ``finish_reason`` is ``"length"``."""
+    for message in reversed(ctx.messages):
+        if isinstance(message, ModelResponse):
+            return getattr(message, "finish_reason", None) == "length"
+    return False
 
 
 def _answer(outcome: Outcome) -> str:
@@ -129,6 +142,8 @@ class HygieneToolset(FunctionToolset[Any]):
     ) -> Any:
         """Run the call through the Session: the result, ``ModelRetry`` or ``ToolFailed``
         with the line. Arguments a capability hook replaced are passed as it left them."""
+        if _cut(ctx):  # its arguments may be cut: nothing runs or counts, as Session.handle
+            raise ToolFailed(cut_turn_line(name))
         arguments = tool_args.sent if isinstance(tool_args, _Sent) else tool_args
         outcome = await self.session.acall(name, arguments, call_id=ctx.tool_call_id)
         return _answer(outcome)
