@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Literal
 
@@ -12,6 +13,7 @@ from pydantic import BaseModel, Field
 
 import toolhygiene as th
 from helpers import examples
+from toolhygiene._words import arguments_not_json
 
 
 @th.tool
@@ -283,3 +285,55 @@ def test_good_settings_at_their_bounds_are_accepted() -> None:
 def test_duplicate_names_are_a_usage_error() -> None:
     with pytest.raises(th.UsageError, match="two tools are named 'get_weather'"):
         th.Session([get_weather, get_weather])
+
+
+
+@th.tool
+def echo(x: str) -> str:
+    """Say it back.
+
+    Args:
+        x: the text.
+    """
+    return x
+
+
+def _json_line(text: str) -> str:
+    with pytest.raises(json.JSONDecodeError) as caught:
+        json.loads(text)
+    return arguments_not_json(caught.value.msg, caught.value.lineno, caught.value.colno)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ('{"x": "Par', "Unterminated string starting at line 1 column 7"),
+        ('{"x": "P\x01"}', "Invalid control character at line 1 column 9"),
+        ('{"x": "\\q"}', "Invalid \\escape"),
+        ('{"x": "\\u12"}', "Invalid \\uXXXX escape at line 1 column"),
+        ('{"x" "P"}', "Expecting ':' delimiter at line 1 column 6"),
+        ('{"x": "P" "y"}', "Expecting ',' delimiter at line 1 column 11"),
+        ("{x: 1}", "Expecting property name enclosed in double quotes at line 1 column 2"),
+        ('{"x": "P"} y', "Extra data at line 1 column 12"),
+        ("nope", "Expecting value at line 1 column 1"),
+    ],
+)
+def test_every_json_error_reads_as_one_sentence(arguments: str, expected: str) -> None:
+    """json's messages that end in "at" are followed by the place once ("at line", never
+    "at at line"), in the words and in the line the model reads."""
+    assert _json_line(arguments).startswith(f"the arguments are not valid JSON: {expected}")
+    outcome = th.Session([echo]).call("echo", arguments)
+    assert f"the arguments are not valid JSON: {expected}" in outcome.content
+    assert " at at " not in outcome.content
+
+
+@settings(max_examples=60)
+@given(st.text(max_size=30))
+def test_json_errors_name_the_place_once(text: str) -> None:
+    """Whatever JSON text fails, the words give json's place once, after its message."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        said = arguments_not_json(exc.msg, exc.lineno, exc.colno)
+        assert said.endswith(f" at line {exc.lineno} column {exc.colno}")
+        assert " at at " not in said and said.count(" at line ") == 1

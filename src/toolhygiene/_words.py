@@ -598,8 +598,10 @@ def argument_problem(where: str, said: str) -> str:
 
 
 def arguments_not_json(msg: str, line: int, column: int) -> str:
-    """Arguments whose JSON text is broken, and where."""
-    return f"the arguments are not valid JSON: {msg} at line {line} column {column}"
+    """Arguments whose JSON text is broken, and where. ``msg`` is ``json``'s own message;
+    some end in "at" ("Unterminated string starting at"), which the place then follows."""
+    where = msg.removesuffix(" at").rstrip(": ")
+    return f"the arguments are not valid JSON: {where} at line {line} column {column}"
 
 
 ARGUMENTS_NOT_UTF8 = "the arguments are not valid UTF-8 JSON"
