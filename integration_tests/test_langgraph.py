@@ -434,7 +434,7 @@ async def test_a_turn_cut_by_the_token_limit_runs_nothing(
     builder.add_node("tools", tool_node(session))
     builder.add_edge(START, "tools")
     app = builder.compile()
-    state = {"messages": [HumanMessage("q"), cut]}
+    state: MessagesState = {"messages": [HumanMessage("q"), cut]}
     out = await app.ainvoke(state) if asynchronous else app.invoke(state)
     results = tool_results(out["messages"])
     assert [m.tool_call_id for m in results] == ["c1", "c2", "c3"]

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 import toolhygiene as th
 from helpers import examples
-from toolhygiene._words import arguments_not_json
+from toolhygiene._words import arguments_not_json, cut_turn_line, read_result
 
 
 @th.tool
@@ -337,3 +337,9 @@ def test_json_errors_name_the_place_once(text: str) -> None:
         said = arguments_not_json(exc.msg, exc.lineno, exc.colno)
         assert said.endswith(f" at line {exc.lineno} column {exc.colno}")
         assert " at at " not in said and said.count(" at line ") == 1
+
+
+def test_a_cut_turns_answer_reads_back_as_not_counted() -> None:
+    """The answer to a call of a cut turn, read back (``Session.resume``), counts nothing."""
+    read = read_result(cut_turn_line("echo"), is_error=True)
+    assert read.kind == "held" and read.category == "cut_off"

@@ -30,6 +30,7 @@ __all__ = [
     "ARGUMENTS_NOT_UTF8",
     "COARSE_HINTS",
     "CONSTRAINTS",
+    "CUT_OFF",
     "DID_NOT_RUN",
     "HINTS",
     "IN_CONVERSATION",
@@ -404,20 +405,25 @@ def upstream_down(upstream: str, failures: int, failing_for: float, probing: boo
 
 
 DID_NOT_RUN = "this call did not run"
+"""Said of every call refused before it ran (a closed tool, an open upstream); only
+toolhygiene says it (``_DID_NOT_RUN_ANY``)."""
+
+_DID_NOT_RUN_ANY = re.compile(r"did not run", re.IGNORECASE)
+
+
+CUT_OFF = "cut_off"
+"""The head of the answer to a call of a cut turn (read back as not counted)."""
 
 
 def cut_turn_line(tool: str) -> str:
     """The answer to a call of a turn the token limit cut off: it did not run (its
     arguments may be cut) and was not counted against the cap."""
     return (
-        f"[error] {tool}: not run. Your turn was cut off by the output token limit before "
+        f"[error] {tool}: {CUT_OFF}. Your turn was cut off by the output token limit before "
         f"it finished, so its arguments may be incomplete; {DID_NOT_RUN} and does not count "
         f"as a failure. Call {tool} again, in full, if you still need it."
     )
-"""Said of every call refused before it ran (a closed tool, an open upstream); only
-toolhygiene says it (``_DID_NOT_RUN_ANY``)."""
 
-_DID_NOT_RUN_ANY = re.compile(r"did not run", re.IGNORECASE)
 
 UPSTREAM_OPEN = "UpstreamOpen"
 """The ``exc_type`` of a call refused by an open upstream's breaker."""
@@ -861,8 +867,9 @@ class Read:
 
     ``kind``: ``"ok"`` (a success, an ``Empty`` line included), ``"stub"`` (a cleared
     error), ``"unknown"`` (a call with no result: proves nothing), ``"refused"`` (a
-    closed tool's notice: the call did not run), ``"held"`` (an open upstream's refusal:
-    the call did not run, nothing was counted), ``"failed"``; ``category`` the failure's
+    closed tool's notice: the call did not run), ``"held"`` (an open upstream's refusal,
+    or a call of a turn cut by the token limit: the call did not run, nothing was
+    counted), ``"failed"``; ``category`` the failure's
     category as written; ``closes``: the line says the tool is now closed;
     ``uncertain``: the line says the call may have taken effect.
     """
@@ -885,7 +892,7 @@ def read_result(text: str, is_error: bool | None) -> Read:
     if category == "unavailable":
         return Read("refused", category)
     rest = text[head.end() :]
-    if category == "upstream" and _DID_NOT_RUN_ANY.search(rest):
+    if category in ("upstream", CUT_OFF) and _DID_NOT_RUN_ANY.search(rest):
         return Read("held", category)
     return Read(
         "failed",
