@@ -187,6 +187,8 @@ _META = frozenset(
         "samesite",
         "secure",
         "httponly",
+        "found",
+        "notfound",
     ]
 )
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -194,6 +196,37 @@ _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 def _parts(key: str) -> list[str]:
     return [p.lower() for p in _PARTS.findall(key)]
+
+
+# A secret word written glued to what it qualifies (``PGPASSWORD``, ``clientsecret``,
+# ``authtoken``, ``awsaccesskey``): a part ending in one of these long words is a label.
+# Short words (``pass``, ``sig``, ``sid``, ``auth``) are left out: ``compass``, ``inside``,
+# ``oauth`` end in them.
+_GLUED = (
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "secret",
+    "token",
+    "credential",
+    "credentials",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "secretkey",
+    "authkey",
+    "sessionid",
+)
+# A part glued to a secret word that counts it rather than holding it (``maxtoken``).
+_COUNTING = ("max", "min", "num", "total", "prompt", "completion", "input", "output", "count")
+
+
+def _glued_secret(part: str) -> bool:
+    for word in _GLUED:
+        if len(part) > len(word) and part.endswith(word):
+            return not part.startswith(_COUNTING)
+    return False
 
 
 @functools.lru_cache(maxsize=1024)
@@ -206,7 +239,7 @@ def is_secret_label(key: str) -> bool | None:
         return False
     verdict: bool | None = False
     for index, part in enumerate(parts):
-        if part in _STRONG:
+        if part in _STRONG or _glued_secret(part):
             return True
         if part in ("key", "keys"):
             before = parts[index - 1] if index else ""
@@ -321,6 +354,11 @@ _PROSE = frozenset(
 )
 
 
+# A directory or file path of lowercase segments (``PWD=/srv/app``, ``pwd: ~/src/app``):
+# the working directory, not a password; at least two segments, none with capitals.
+_PATH = re.compile(r"(?:~|\.{1,2})?(?:/[a-z0-9._@+-]+){2,}/?|~/[a-z0-9._@+-]+/?")
+
+
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
@@ -329,5 +367,7 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
         return False
     if set(bare) <= {"*", "x", "X", "•", ".", "-", "_", "#"}:
+        return False
+    if _PATH.fullmatch(bare):
         return False
     return not (prose_allowed and bare.isalpha() and bare.lower() in _PROSE)

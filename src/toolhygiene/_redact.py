@@ -82,10 +82,11 @@ _TAGS = (
 def _markup(opening: str) -> re.Pattern[str]:
     # Two patterns, one per kind of opening bracket: a pattern that starts with a plain
     # character class is scanned for in C; an alternation would be tried at every
-    # character (40 ms for 64 KB).
+    # character (40 ms for 64 KB). A line break may stand anywhere inside the tag
+    # (``<system\n>``): folding the line would make it a live tag again.
     return re.compile(
         rf"{opening}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
-        rf"(?:(?!{_OPEN}|{_CLOSE})[^\r\n]){{0,200}}{_CLOSE}{{1,2}}"
+        rf"(?:(?!{_OPEN}|{_CLOSE})[\s\S]){{0,200}}{_CLOSE}{{1,2}}"
         rf"|{opening}\|[a-z_\u2581]{{1,30}}\|{_CLOSE}",
         re.IGNORECASE,
     )
