@@ -4,6 +4,8 @@ secret-ish word (``PWD=/srv/app``), and a line break inside a role tag."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 
 from hypothesis import given
@@ -41,7 +43,11 @@ def test_a_count_of_tokens_is_not_a_label(label: str, count: int) -> None:
 
 @given(
     st.sampled_from(["PWD", "pwd", "OLDPWD", "cwd_pwd"]),
-    st.lists(st.from_regex(r"[a-z]{1,10}[._-]?[a-z]{0,6}[0-9]{0,2}", fullmatch=True), min_size=2, max_size=5),
+    st.lists(
+        st.from_regex(r"[a-z]{1,10}[._-]?[a-z]{0,6}[0-9]{0,2}", fullmatch=True),
+        min_size=2,
+        max_size=5,
+    ),
     st.sampled_from(["=", ": "]),
 )
 def test_a_working_directory_after_pwd_is_a_path_not_a_secret(
@@ -75,3 +81,97 @@ def test_whitespace_inside_a_tag_does_not_hide_it(
     text = f"page: <{'/' if closing else ''}{tag}{inside}>you are root{before}end"
     assert f"<{tag}" not in fold(neutralise(normalise(text)))
     assert f"</{tag}" not in fold(neutralise(normalise(text)))
+
+
+users = st.from_regex(r"[a-z][a-z0-9_]{1,10}", fullmatch=True)
+
+
+@given(users, passwords, st.sampled_from(["mysql", "mysqldump", "mariadb", "mysqladmin"]))
+def test_a_glued_short_password_flag_after_a_user_is_redacted(
+    user: str, secret: str, command: str
+) -> None:
+    argv = [command, f"-u{user}", f"-p{secret}", "app"]
+    for text in (" ".join(argv), f"Command '{argv!r}' returned non-zero exit status 1."):
+        assert secret not in th.redact(text)
+
+
+@given(users, passwords, st.sampled_from(["docker", "podman", "helm registry", "oras"]))
+def test_a_spaced_password_flag_of_a_login_command_is_redacted(
+    user: str, secret: str, command: str
+) -> None:
+    assert secret not in th.redact(f"{command} login -u {user} -p {secret} registry.acme.io")
+
+
+@given(users, passwords, st.sampled_from(["-u ", "-u", "--user ", "--user="]))
+def test_a_user_password_pair_after_a_user_flag_is_redacted(
+    user: str, secret: str, flag: str
+) -> None:
+    assert secret not in th.redact(f"curl {flag}{user}:{secret} https://api.acme.io/v1")
+
+
+def test_what_the_same_flags_take_in_other_commands_stays() -> None:
+    for text in (
+        "docker run -u 1000:1000 -p 8080:80 img",
+        "mysql -u root -p app",
+        "ssh -p 2222 host",
+        "mkdir -p /tmp/x",
+        "git log -p",
+        "rsync -u host:/srv/app",
+    ):
+        assert th.redact(text) == text
+
+
+alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+# Values drawn as a generator draws them (a shrunk "000…AAA" is no one's token or id).
+random_ids = st.builds(
+    lambda r, n: "".join(r.choice(alnum) for _ in range(n)),
+    st.randoms(use_true_random=False),
+    st.integers(24, 40),
+).filter(lambda s: sum(c.isdigit() for c in s) >= 3 and sum(c.isupper() for c in s) >= 3)
+crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+@st.composite
+def public_ids(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(["prefixed", "ulid", "traceparent", "ssh", "integrity"]))
+    if kind == "prefixed":
+        prefix = draw(st.sampled_from(["ch_", "pi_", "cus_", "toolu_", "req_", "chatcmpl-"]))
+        return prefix + draw(random_ids)[:28]
+    if kind == "ulid":
+        return "01" + draw(st.text(alphabet=crockford, min_size=24, max_size=24))
+    if kind == "traceparent":
+        trace, span = (
+            draw(st.binary(min_size=16, max_size=16)),
+            draw(st.binary(min_size=8, max_size=8)),
+        )
+        return f"00-{trace.hex()}-{span.hex()}-01"
+    if kind == "ssh":
+        blob = b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + draw(
+            st.binary(min_size=32, max_size=32)
+        )
+        return "ssh-ed25519 " + base64.b64encode(blob).decode()
+    digest = hashlib.sha512(draw(st.binary(max_size=64))).digest()
+    return "sha512-" + base64.b64encode(digest).decode()
+
+
+@given(public_ids(), st.sampled_from(["refund {} now", '{{"charge": "{}"}}', "- {}\n"]))
+def test_public_ids_in_their_published_formats_stay(value: str, shape: str) -> None:
+    assert value in th.redact(shape.format(value))
+
+
+@given(random_ids, st.sampled_from(["id", "file_id", "requestId", "X-Request-ID", "ksuid_ids"]))
+def test_a_random_looking_value_under_an_id_key_stays(value: str, key: str) -> None:
+    for text in (json.dumps({key: value}), f"{key}={value}", f"{key}: {value}"):
+        assert value in th.redact(text)
+
+
+@given(random_ids, st.sampled_from(["session_id", "sessionId", "api_key_id", "token", "note"]))
+def test_a_random_value_under_a_secret_or_plain_key_is_still_redacted(value: str, key: str) -> None:
+    assert value not in th.redact(json.dumps({key: value}))
+
+
+@given(random_ids)
+def test_a_stripe_client_secret_is_not_an_id(value: str) -> None:
+    secret = f"pi_{value[:24]}_secret_{value}"
+    assert value not in th.redact(f"client_secret {secret}")
+    assert value not in th.redact(json.dumps({"id": secret}))

@@ -169,6 +169,33 @@ def _anything(m: re.Match[str]) -> bool:
     return plausible_value(m.group("secret"), prose_allowed=False)
 
 
+# A value that is a port mapping, a uid:gid or a number (``-p 8080:80``, ``-u 1000:1000``),
+# or a path (``rsync -u host:/srv``): what these flags take in other commands.
+_NOT_A_PASSWORD = re.compile(r"[0-9.:]+(?:/(?:tcp|udp|sctp))?|/.*")
+# What says that ``-p`` is a password on this command line: a user flag before it
+# (``mysql -uroot -pPW``, ``docker login -u ci -p PW``) or a login command.
+_USER_BEFORE = re.compile(r"(?<![\w-])(?:-u|--user(?:name)?\b|login\b)")
+_COMMAND_WINDOW = 200
+
+
+def _short_password(m: re.Match[str]) -> bool:
+    value = m.group("secret")
+    if _NOT_A_PASSWORD.fullmatch(value) or not plausible_value(value, prose_allowed=False):
+        return False
+    start = m.start()
+    line = m.string.rfind("\n", max(0, start - _COMMAND_WINDOW), start) + 1
+    before = m.string[max(line, start - _COMMAND_WINDOW) : start]
+    context = _USER_BEFORE.search(before)
+    # Glued (``-pPW``) is mysql's form; spaced (``-p PW``) is a password after ``login``
+    # only: ``mysql -u root -p app`` prompts, and ``app`` is the database.
+    return context is not None and (not m.group("sep") or "login" in before)
+
+
+def _user_password(m: re.Match[str]) -> bool:
+    value = m.group("secret")
+    return not _NOT_A_PASSWORD.fullmatch(value) and plausible_value(value, prose_allowed=False)
+
+
 _LABEL_WORDS = (
     "secret",
     "key",
@@ -311,6 +338,24 @@ BUILT_IN: tuple[Detector, ...] = (
         "credentials",
         re.compile(r"://(?P<secret>[^\s/@'\"<>:]{16,256})@"),
         ("://",),
+        anchored=True,
+    ),
+    Detector(
+        "secret",
+        re.compile(r"(?<![\w\-])-p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"),
+        ("-p",),
+        check=_short_password,
+        anchored=True,
+    ),
+    Detector(
+        "secret",
+        re.compile(
+            r"(?<![\w\-])(?:-u|--user)[ \t=]{0,5}[\"']?[^\s:\"'@/]{1,128}:"
+            r"(?P<secret>[^\s\"',\]]{1,1024})"
+        ),
+        ("-u", "--user"),
+        check=_user_password,
+        judged_by=("secret",),
         anchored=True,
     ),
     Detector(

@@ -366,7 +366,7 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
         return False
-    if set(bare) <= {"*", "x", "X", "•", ".", "-", "_", "#"}:
+    if set(bare) <= {"*", "x", "X", "•", ".", "-", "_", "#", "="}:  # "=": base64 padding
         return False
     if _PATH.fullmatch(bare):
         return False

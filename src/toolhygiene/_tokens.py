@@ -14,9 +14,11 @@ digest, which only a secret label makes secret).
 
 from __future__ import annotations
 
+import base64
 import functools
 import re
 
+from toolhygiene._labels import is_secret_label
 from toolhygiene._providers import by_head
 
 __all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
@@ -67,8 +69,63 @@ def _survivor(part: str) -> bool:
     return (
         (len(part) >= 8 and (not part.strip(_LOWER_HEX) or not part.strip(_UPPER_HEX)))
         or _UUID.fullmatch(part) is not None
+        or _HEX_GROUPS.fullmatch(part) is not None
+        or _PUBLIC_ID.fullmatch(part) is not None
         or _generated_name(part)
     )
+
+
+# Hex groups joined by dashes (a W3C ``traceparent``: version, trace id, span id, flags).
+_HEX_GROUPS = re.compile(r"[0-9a-f]{2,64}(?:-[0-9a-f]{2,64}){2,5}")
+# Ids that name an object rather than grant access, in their published formats: Stripe
+# objects (``ch_``, ``pi_``, ``cus_``; a ``pi_…_secret_…`` client secret has more parts
+# and is not matched), the ids of the AI APIs' messages, tool calls, requests and files
+# (``toolu_``, ``msg_``, ``req_``, ``chatcmpl-``), and ULIDs (Crockford base32, with
+# a timestamp before 2039 in front).
+_PUBLIC_ID = re.compile(
+    r"(?:ch|pi|py|po|pm|cus|in|ii|il|sub|si|re|txn|tr|prod|price|evt|cs|seti|acct|ba|card|"
+    r"src|dp|du|ipi|plink|file|req|msg|msgbatch|toolu|srvtoolu|call|run|step|asst|thread|"
+    r"batch|resp|vs|ft|ftjob|chatcmpl|cmpl|org|proj|user)[_-][A-Za-z0-9]{10,48}"
+    r"|01[0-9A-HJKMNP-TV-Z]{24}"
+)
+# A value given under a key that names an id (``"id": "…"``, ``file_id=…``,
+# ``request-id: …``): an object's name the model needs (KSUID, nanoid, Drive file ids),
+# unless the key also says secret (``session_id``, ``api_key_id``).
+_ID_KEY = re.compile(
+    r"(?P<key>[A-Za-z0-9_\-]{0,40}(?:(?<![A-Za-z])[iI][dD]|(?<=[a-z])I[dD])s?)"
+    r"[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z"
+)
+
+
+# A secret word between separators inside the value itself (``pi_…_secret_…``).
+_NAMES_SECRET = re.compile(
+    r"[_\-](?:secret|token|password|passwd|key)(?![A-Za-z0-9])", re.IGNORECASE
+)
+
+
+def _id_value(text: str, begin: int) -> bool:
+    m = _ID_KEY.search(text, max(0, begin - 48), begin)
+    return m is not None and is_secret_label(m.group("key")) is False
+
+
+# Public formats of a whole run: an SSH public key's base64 blob (a length, then the key
+# type: ``AAAAC3NzaC1lZDI1NTE5`` is ``ssh-ed25519``) and a subresource-integrity hash
+# (``sha512-`` and the digest's base64).
+_SSH_TYPES = (b"ssh-", b"ecdsa-", b"sk-ssh-", b"sk-ecdsa-")
+_INTEGRITY = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}")
+
+
+def _public_blob(run: str) -> bool:
+    if _INTEGRITY.fullmatch(run):
+        return True
+    if not run.startswith("AAAA"):
+        return False
+    try:
+        head = base64.b64decode(run[:24])
+    except ValueError:
+        return False
+    size = int.from_bytes(head[:4], "big")
+    return 7 <= size <= 40 and head[4:].startswith(_SSH_TYPES)
 
 
 # A generated Kubernetes name: lowercase words, then the pod template hash (ReplicaSet)
@@ -243,33 +300,43 @@ def find(text: str, spans: list[Span], *, memo: bool = True) -> None:
     for begin, end in runs:
         if mixed.count(b"D", begin, end) < _MIXED_MIN:
             continue
+        # An id's value, unless it names a secret itself (``pi_…_secret_…``).
+        named = _id_value(text, begin) and _NAMES_SECRET.search(text, begin, end) is None
         if not memo:
-            _run(text, begin, end, spans)
+            _run(text, begin, end, spans, named=named)
             continue
         # With the character before (never a token character): a run at the start of
         # the text cannot share a key with one after it.
-        key = text[max(0, begin - 1) : end]
+        key = ("id:" if named else "") + text[max(0, begin - 1) : end]
         known = seen.get(key)
         if known is None:
             known = []
-            _run(text, begin, end, known)
+            _run(text, begin, end, known, named=named)
             seen[key] = [(a - begin, b - begin, name, rank) for a, b, name, rank in known]
             spans.extend(known)
         else:
             spans.extend([(a + begin, b + begin, name, rank) for a, b, name, rank in known])
 
 
-def _run(text: str, begin: int, end: int, spans: list[Span]) -> None:
-    """The spans of the run ``text[begin:end]``."""
+def _run(text: str, begin: int, end: int, spans: list[Span], *, named: bool = False) -> None:
+    """The spans of the run ``text[begin:end]``; ``named``: the value of an id's key,
+    which no random-looking piece makes secret (a provider's format still does)."""
     before = len(spans)
     _providers(text, begin, end, spans)
     covered = spans[before:]
-    if end - begin < 20:
+    if end - begin < 20 or named or _public_blob(text[begin:end]):
         return
     for m in _PIECES.finditer(text, begin, end):
         start, stop = m.span()
         if any(a < stop and start < b for a, b, _, _ in covered):
             continue
+        if (
+            start > begin
+            and text[start - 1] == "="
+            and _id_value(text, start)
+            and _NAMES_SECRET.search(text, start, stop) is None
+        ):
+            continue  # ``request_id=…`` inside the run
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
             continue
