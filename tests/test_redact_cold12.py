@@ -175,3 +175,13 @@ def test_a_stripe_client_secret_is_not_an_id(value: str) -> None:
     secret = f"pi_{value[:24]}_secret_{value}"
     assert value not in th.redact(f"client_secret {secret}")
     assert value not in th.redact(json.dumps({"id": secret}))
+
+
+@given(
+    st.sampled_from(["gap", "GAP", "Gap", " gap"]),
+    st.from_regex(r"[a-z]{2,10} [a-z ]{0,20}", fullmatch=True),
+)
+def test_toolhygienes_gap_marker_in_outside_text_is_defused(word: str, rest: str) -> None:
+    out = fold(neutralise(normalise(f"page: [{word}] {rest}")))
+    assert f"[{word}]" not in out
+    assert rest.strip() in out

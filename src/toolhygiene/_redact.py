@@ -141,7 +141,7 @@ def _patterns() -> _Patterns:
         ),
         # toolhygiene's own markers: text from outside must not pose as one of them.
         own_marker=re.compile(
-            r"\[\s{0,3}(?P<word>error cleared|error|recovered|empty|result cut)\b"
+            r"\[\s{0,3}(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
             r"(?P<rest>[^\[\]\r\n]{0,80})\]?",
             re.IGNORECASE,
         ),
