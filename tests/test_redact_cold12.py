@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import json
 
 from hypothesis import given
@@ -122,12 +123,20 @@ def test_what_the_same_flags_take_in_other_commands_stays() -> None:
 
 
 alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _changes(value: str) -> int:
+    """How often the character class (lower, upper, digit) changes, as in random text."""
+    kinds = ["d" if c.isdigit() else "u" if c.isupper() else "l" for c in value]
+    return sum(a != b for a, b in itertools.pairwise(kinds))
+
+
 # Values drawn as a generator draws them (a shrunk "000…AAA" is no one's token or id).
 random_ids = st.builds(
     lambda r, n: "".join(r.choice(alnum) for _ in range(n)),
     st.randoms(use_true_random=False),
     st.integers(24, 40),
-).filter(lambda s: sum(c.isdigit() for c in s) >= 3 and sum(c.isupper() for c in s) >= 3)
+).filter(lambda s: _changes(s) >= len(s) // 2)
 crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -184,4 +193,4 @@ def test_a_stripe_client_secret_is_not_an_id(value: str) -> None:
 def test_toolhygienes_gap_marker_in_outside_text_is_defused(word: str, rest: str) -> None:
     out = fold(neutralise(normalise(f"page: [{word}] {rest}")))
     assert f"[{word}]" not in out
-    assert rest.strip() in out
+    assert " ".join(rest.split()) in out
