@@ -49,7 +49,8 @@ Sessions = Session | Callable[[Any], Session]
 
 MAX_THREADS = 1024
 """How many threads' Sessions a node keeps by default; the least recently used beyond it
-is closed and forgotten (that thread, back later, gets a new Session: caps start over)."""
+is closed and forgotten (that thread, back later, gets a new Session taken up from the
+graph's messages with ``Session.resume``: closed tools and counts are what they prove)."""
 
 
 def _key(thread: Any) -> tuple[type, Any] | None:
@@ -84,7 +85,9 @@ class HygieneToolNode(ToolNode):
             template = self._make(None)  # the tools' definitions, and their direct calls
         super().__init__(_tools(template), name=name, messages_key=messages_key)
 
-    def _session(self, thread: Any) -> Session:
+    def _session(self, thread: Any, chat: list[dict[str, Any]] | None = None) -> Session:
+        """The thread's Session; one made anew (first use, or back after eviction) is
+        taken up from ``chat``, the graph's messages, when the round gives them."""
         key = _key(thread)
         with self._lock:
             if self._only is not None:
@@ -100,7 +103,10 @@ class HygieneToolNode(ToolNode):
             found = self._sessions.get(key)
             if found is None:
                 assert self._make is not None
-                found = self._sessions[key] = self._make(thread)
+                found = self._make(thread)
+                if chat:
+                    found.resume(chat, format="openai_chat")
+                self._sessions[key] = found
                 while len(self._sessions) > self._max_threads:
                     _, evicted = self._sessions.popitem(last=False)
                     evicted.close()
@@ -180,7 +186,7 @@ class HygieneToolNode(ToolNode):
         the graph's messages (two runs never share caps; a run that passes its whole
         history back keeps them)."""
         if thread is not None or self._only is not None:
-            return self._session(thread)
+            return self._session(thread, read.chat if self._only is None else None)
         assert self._make is not None
         return self._make(None).resume(read.chat, format="openai_chat")
 
@@ -234,13 +240,16 @@ class _Shared:
     runs the whole turn, as one turn (caps, clearing, the note: as ``Session.handle``);
     each Send answers its own call."""
 
-    def __init__(self, calls: list[str], forget: Callable[[], None]) -> None:
+    def __init__(
+        self, calls: list[str], forget: Callable[[], None], unsent: frozenset[str] = frozenset()
+    ) -> None:
         self._forget = forget
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
         self._updates: tuple[list[Any], list[ToolMessage]] | None = None
         self.left = set(calls)
+        self.unsent = unsent  # the turn's invalid calls, never sent
 
     def settle(self, updates: tuple[list[Any], list[ToolMessage]] | None) -> None:
         """The turn's updates (``None``: running it failed, and that Send raised)."""
@@ -276,7 +285,8 @@ class _Shared:
             raise RuntimeError("another Send of this turn ran the turn and failed (its error)")
         # The changes to earlier messages are returned once, by the Send that ran the turn.
         changes, results = updates
-        mine = [u for u in results if u.tool_call_id == call_id]
+        # LangGraph sends no call of invalid_tool_calls: the Send that ran the turn answers them.
+        mine = [u for u in results if u.tool_call_id == call_id or (first and u.tool_call_id in self.unsent)]
         return [*changes, *mine] if first else mine
 
 
@@ -303,7 +313,8 @@ class _Turns:
             found = self._turns.get(key)
             if found is not None:
                 return found, False
-            shared = self._turns[key] = _Shared(calls, lambda: self._forget(key))
+            unsent = frozenset(str(c.get("id")) for c in _invalid(read.ai))
+            shared = self._turns[key] = _Shared(calls, lambda: self._forget(key), unsent)
             while len(self._turns) > self._limit:
                 self._turns.popitem(last=False)
             return shared, True
@@ -367,7 +378,7 @@ class _Round:
             elif entry["content"] != _as_chat(message)["content"]:
                 out.append(message.model_copy(update=_shrunk(entry)))
         results = self.chat[len(self.chat) - len(outcomes) :] if outcomes else []
-        names = {c["id"]: c["name"] for c in self.ai.tool_calls}
+        names = {c["id"]: c["name"] for c in [*self.ai.tool_calls, *_invalid(self.ai)]}
         messages = [
             ToolMessage(
                 content=item["content"],
@@ -420,7 +431,7 @@ def _as_chat(message: Any) -> dict[str, Any]:
     item: dict[str, Any] = {"role": role, "content": content}
     if role == "tool":
         item["tool_call_id"] = message.tool_call_id
-    if role == "assistant" and getattr(message, "tool_calls", None):
+    if role == "assistant" and (message.tool_calls or _invalid(message)):
         item["tool_calls"] = [
             {
                 "id": call["id"],
@@ -428,8 +439,22 @@ def _as_chat(message: Any) -> dict[str, Any]:
                 "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
             }
             for call in message.tool_calls
+        ] + [
+            {
+                "id": str(call.get("id")),
+                "type": "function",
+                "function": {"name": call.get("name") or "", "arguments": call.get("args") or ""},
+            }
+            for call in _invalid(message)
         ]
     return item
+
+
+def _invalid(message: Any) -> list[Any]:
+    """The calls LangChain could not parse (``invalid_tool_calls``: malformed argument
+    JSON) that carry an id: they are calls the provider wants a result for, and the
+    Session answers them as it answers malformed arguments (the line, counted)."""
+    return [c for c in getattr(message, "invalid_tool_calls", None) or [] if c.get("id")]
 
 
 def _tools(session: Session) -> list[BaseTool]:
