@@ -462,3 +462,65 @@ def test_a_cut_turn_sent_call_by_call_runs_nothing() -> None:
     assert sorted(m.tool_call_id for m in results) == ["c0", "c1"]
     assert all("did not run" in m.content for m in results)
     assert world.ran == [] and out["messages"][-1].content == "done"
+
+
+def _with_invalid(call_id: str, raw: str = '{"city": "Par') -> AIMessage:
+    """A turn as ChatOpenAI/ChatAnthropic give it when one call's argument JSON does not
+    parse: the valid call in ``tool_calls``, the other in ``invalid_tool_calls``."""
+    return AIMessage(
+        content="",
+        tool_calls=[{"name": "get_weather", "args": {"city": "Paris"},
+                     "id": f"{call_id}_ok", "type": "tool_call"}],
+        invalid_tool_calls=[{"name": "get_weather", "args": raw, "id": call_id,
+                             "error": "bad json", "type": "invalid_tool_call"}],
+    )
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_invalid_tool_calls_are_answered_and_counted(version: Literal["v1", "v2"]) -> None:
+    """A call LangChain could not parse (``invalid_tool_calls``), in a turn not cut by the
+    token limit, gets the malformed-arguments line with ``status="error"`` (the provider
+    wants a result for every call id) and counts against the cap, once, in v1 (the whole
+    turn) and v2 (one ``Send`` per valid call; the invalid ones are never sent)."""
+    from langgraph.prebuilt import create_react_agent
+
+    world = World(blips=0)
+    node = tool_node(lambda thread: th.Session(world.tools()))
+    model = _Bound(messages=iter([_with_invalid("bad1"), _with_invalid("bad2"),
+                                  AIMessage(content="done")]))
+    app = create_react_agent(model, node, checkpointer=InMemorySaver(), version=version)
+    out = app.invoke({"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": "t"}})
+    results = {m.tool_call_id: m for m in tool_results(out["messages"])}
+    assert sorted(results) == ["bad1", "bad1_ok", "bad2", "bad2_ok"]  # each answered once
+    assert len(tool_results(out["messages"])) == 4
+    # what the model read after the first turn (the second turn's success clears it later)
+    (first,) = [m for m in model.seen[1] if isinstance(m, ToolMessage) and m.tool_call_id == "bad1"]
+    second = results["bad2"]
+    assert first.status == "error" and "not valid JSON" in first.content
+    assert second.status == "error" and "failed 2 times" in second.content
+    # every request the model received answers every call id it asked for
+    for request in model.seen:
+        asked = {c["id"] for m in request if isinstance(m, AIMessage)
+                 for c in [*m.tool_calls, *m.invalid_tool_calls]}
+        assert asked <= {m.tool_call_id for m in request if isinstance(m, ToolMessage)}
+
+
+def test_an_evicted_thread_comes_back_with_what_its_messages_prove() -> None:
+    """With ``max_threads``, a thread whose Session was evicted gets, back, a Session taken
+    up from the graph's messages: a tool it was told is closed does not run again, and the
+    counts it reads are the thread's."""
+    world = World(blips=0)
+    node = tool_node(lambda thread: th.Session(world.tools()), max_threads=1)
+    replies: list[AIMessage] = []
+    for visit in range(3):
+        replies += [AIMessage(content="", tool_calls=[
+            {"name": "read_db", "args": {"table": "x"}, "id": f"v{visit}", "type": "tool_call"}]),
+            AIMessage(content="done")]
+    app = graph(node, replies, [])
+    last: dict[str, str] = {}
+    for thread in ("t1", "t2", "t1"):
+        out = app.invoke({"messages": [HumanMessage("q")]},
+                         {"configurable": {"thread_id": thread}})
+        last[thread] = tool_results(out["messages"])[-1].content
+    assert world.ran.count("read_db:x") == 2  # once in t1, once in t2; not again in t1
+    assert "closed after 1 failure" in last["t1"] and "did not run" in last["t1"]
