@@ -521,6 +521,6 @@ def test_an_evicted_thread_comes_back_with_what_its_messages_prove() -> None:
     for thread in ("t1", "t2", "t1"):
         out = app.invoke({"messages": [HumanMessage("q")]},
                          {"configurable": {"thread_id": thread}})
-        last[thread] = tool_results(out["messages"])[-1].content
+        last[thread] = str(tool_results(out["messages"])[-1].content)
     assert world.ran.count("read_db:x") == 2  # once in t1, once in t2; not again in t1
     assert "closed after 1 failure" in last["t1"] and "did not run" in last["t1"]

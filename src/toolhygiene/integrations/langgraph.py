@@ -286,7 +286,11 @@ class _Shared:
         # The changes to earlier messages are returned once, by the Send that ran the turn.
         changes, results = updates
         # LangGraph sends no call of invalid_tool_calls: the Send that ran the turn answers them.
-        mine = [u for u in results if u.tool_call_id == call_id or (first and u.tool_call_id in self.unsent)]
+        mine = [
+            u
+            for u in results
+            if u.tool_call_id == call_id or (first and u.tool_call_id in self.unsent)
+        ]
         return [*changes, *mine] if first else mine
 
 
