@@ -453,13 +453,14 @@ def test_a_cut_turn_sent_call_by_call_runs_nothing() -> None:
     cut = AIMessage(content="", response_metadata={"finish_reason": "length"}, tool_calls=[
         {"name": "read_db", "args": {"table": "x"}, "id": f"c{i}", "type": "tool_call"}
         for i in range(2)
-    ])
+    ], invalid_tool_calls=[{"name": "read_db", "args": '{"table": "x', "id": "c2",
+                            "error": "cut", "type": "invalid_tool_call"}])
     app = create_react_agent(_Bound(messages=iter([cut, AIMessage(content="done")])),
                              tool_node(lambda thread: th.Session(world.tools())),
                              checkpointer=InMemorySaver(), version="v2")
     out = app.invoke({"messages": [HumanMessage("q")]}, {"configurable": {"thread_id": "t"}})
     results = tool_results(out["messages"])
-    assert sorted(m.tool_call_id for m in results) == ["c0", "c1"]
+    assert sorted(m.tool_call_id for m in results) == ["c0", "c1", "c2"]  # each once
     assert all("did not run" in m.content for m in results)
     assert world.ran == [] and out["messages"][-1].content == "done"
 

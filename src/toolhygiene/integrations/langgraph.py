@@ -351,8 +351,11 @@ class _Round:
         """The answer to every call of a turn the token limit cut off (or, for a ``Send``,
         to its own call): none ran, none counted (``Session.handle`` runs none either), and
         each is told so; the cut calls LangChain could not parse are answered too, since
-        the provider wants a result for every call id it was sent."""
+        the provider wants a result for every call id it was sent (no ``Send`` carries
+        those: the ``Send`` of the turn's first call answers them)."""
+        first = self.ai.tool_calls[0].get("id") if self.ai.tool_calls else None
         calls = [*self.ai.tool_calls, *self.ai.invalid_tool_calls]
+        unsent = {str(c.get("id")) for c in self.ai.invalid_tool_calls}
         return [
             ToolMessage(
                 content=words.cut_turn_line(str(call.get("name") or "tool")),
@@ -362,7 +365,9 @@ class _Round:
                 id=str(uuid.uuid4()),
             )
             for call in calls
-            if self.sent is None or call.get("id") == self.sent
+            if self.sent is None
+            or call.get("id") == self.sent
+            or (self.sent == first and str(call.get("id")) in unsent)
         ]
 
     def updates(self, outcomes: Sequence[Outcome]) -> list[Any]:
