@@ -15,10 +15,10 @@ from toolhygiene.testing import ScriptedServer
 # No per-example deadline: a loaded CI machine must not turn slowness into failures
 # (speed is measured in benchmarks/, never asserted in tests). The light profile, which
 # noxfile sets (TOOLHYGIENE_TESTS=light) for every run but the main interpreter's, tries a
-# fifth of the examples: those runs look for what differs between Pythons and dependency
+# tenth of the examples: those runs look for what differs between Pythons and dependency
 # versions, the main run searches the inputs.
-settings.register_profile("toolhygiene", deadline=None)
-settings.register_profile("toolhygiene-light", deadline=None, max_examples=20)
+settings.register_profile("toolhygiene", deadline=None, max_examples=50)
+settings.register_profile("toolhygiene-light", deadline=None, max_examples=5)
 settings.load_profile("toolhygiene-light" if LIGHT else "toolhygiene")
 
 

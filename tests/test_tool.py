@@ -327,7 +327,7 @@ def test_every_json_error_reads_as_one_sentence(arguments: str, expected: str) -
     assert " at at " not in outcome.content
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.text(max_size=30))
 def test_json_errors_name_the_place_once(text: str) -> None:
     """Whatever JSON text fails, the words give json's place once, after its message."""
