@@ -19,6 +19,8 @@ import toolhygiene as th
 from toolhygiene import _echo, _engine, _tokens, _words
 from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
 from toolhygiene._errors import Failure, FailureStatus
+from toolhygiene._labels import is_secret_label
+from toolhygiene._providers import by_head
 from toolhygiene._redact import truncate
 
 
@@ -299,3 +301,67 @@ def test_the_line_worded_stage_by_stage_is_the_line_worded_eagerly(
         instead=instead,
     )
     assert _words.failure_line(failure, cap) == _line_worded_eagerly(failure, cap)
+
+
+id_windows = _pieces(
+    "id",
+    "ID",
+    "Id",
+    "ids",
+    "IDs",
+    "user",
+    "request",
+    "session",
+    "api_key",
+    "a" * 25,
+    "b1" * 9,
+    ":",
+    "=",
+    ": ",
+    " ",
+    "\t",
+    '"',
+    "'",
+    "_",
+    "-",
+    "x",
+    "é",
+)
+
+
+# A key, an id ending, a separator, then the value (where ``begin`` is): the shape the
+# search is for, with noise before it.
+keyed_ids = st.tuples(
+    _pieces("a", "_", "-", " ", ":", "é", max_size=4),
+    st.sampled_from(["", "session_", "api_key_", "user", "x" * 45, "client-", "userI", "aB"]),
+    st.sampled_from(["id", "ID", "Id", "ids", "IDs", "iD"]),
+    st.sampled_from([":", "=", ": ", '": "', "' = '", ":\t\t\t", ":    "]),
+).map("".join)
+
+
+@given(
+    st.one_of(
+        keyed_ids.map(lambda text: (text, len(text))),
+        id_windows.flatmap(lambda text: st.tuples(st.just(text), st.integers(0, len(text)))),
+    )
+)
+def test_an_id_key_matched_from_its_one_start_is_the_search_from_every_start(
+    case: tuple[str, int],
+) -> None:
+    text, begin = case
+    found = _tokens._ID_KEY.search(text, max(0, begin - 48), begin)
+    slow = found is not None and is_secret_label(found.group("key")) is False
+    assert _tokens._id_value(text, begin) == slow
+
+
+heads_texts = st.one_of(
+    _pieces("EAKIA", "AK", "sk_", "ghp_", "xox", "AIza", "ke", "pa", "1/", "é", " ", "-", "Z"),
+    st.text(max_size=40),
+)
+
+
+@given(heads_texts)
+def test_heads_found_by_the_automaton_are_the_heads_found_at_every_position(text: str) -> None:
+    heads = by_head()
+    every = [(at, text[at : at + 2]) for at in range(len(text) - 1) if text[at : at + 2] in heads]
+    assert _tokens._heads(text) == every

@@ -170,9 +170,10 @@ def _matches(
     return found
 
 
-def _detect(written: str, internals: bool) -> list[Span]:
+def _detect(written: str, internals: bool, tokens: list[Span] | None = None) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
-    letters read as ASCII: same positions, so the spans cut the text as written)."""
+    letters read as ASCII: same positions, so the spans cut the text as written);
+    ``tokens``: its token spans, when they were found already."""
     spans: list[Span] = []
     text = compatible(written)
     lowered = text.lower()
@@ -208,7 +209,10 @@ def _detect(written: str, internals: bool) -> list[Span]:
                 end = covered = detector.extend(text, end)
             if start < end:
                 spans.append((start, end, detector.name, rank))
-    _tokens.find(text, spans)
+    if tokens is None:
+        _tokens.find(text, spans)
+    else:
+        spans.extend(tokens)
     return spans
 
 
@@ -427,36 +431,42 @@ def _reveal(
     return "".join(parts)
 
 
-def _nothing_to_find(text: str) -> bool:
-    """Whether no layer can find anything in ``text``, shown cheaply: it is ASCII (its
+def _simple_tokens(text: str) -> list[Span] | None:
+    """The token spans of ``text`` when it is simple, else None. Simple: it is ASCII (its
     compatibility view is itself), holds nothing to join or decode (no line break, no
-    ``\\``, no ``%``), no known value is in effect, no detector is ungated, no token-shaped
-    run is found and no detector's needle occurs. A full pass would then find no span
-    and no echo, and give back ``text`` itself: most tool results are such text."""
+    ``\\``, no ``%``), no known value is in effect and no detector is ungated. A simple
+    text with no token span and no detector's needle gives no span and no echo in a
+    full pass: most tool results are such text. The spans found are the ones the full
+    pass would find in it again."""
     if not text.isascii() or "\n" in text or "\\" in text or "%" in text:
-        return False
+        return None
     plan = _plan()
     if plan.always or _known.current():
-        return False
+        return None
     spans: list[Span] = []
     _tokens.find(text, spans)
-    if spans:
-        return False
-    automaton = plan.automaton
-    return automaton is None or not automaton.find_matches_as_indexes(text.lower())
+    return spans
+
+
+def _needles(text: str) -> bool:
+    automaton = _plan().automaton
+    return automaton is not None and bool(automaton.find_matches_as_indexes(text.lower()))
 
 
 def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
     """``text`` (already normalised) with every secret replaced by a placeholder, and
     with internals too when ``internals``; ``text`` itself when nothing was found."""
-    if len(text) < 8 or _nothing_to_find(text):
+    if len(text) < 8:
+        return text
+    tokens = _simple_tokens(text)
+    if tokens == [] and not _needles(text):
         return text
     original = text
     if "\n" in text or "\\n" in text:
         text = _unwrap(text)
     if not nested and ("%" in text or "\\" in text):
         text = _decoded(text, internals)
-    spans = _detect(text, internals)
+    spans = _detect(text, internals, tokens)  # a simple text is never joined or decoded
     if not spans:
         out = _echo(text, {})
         return original if out == original else out

@@ -15,8 +15,12 @@ digest, which only a secret label makes secret).
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
 import re
+import string
+
+from ahocorasick_rs import AhoCorasick
 
 from toolhygiene._labels import is_secret_label
 from toolhygiene._providers import by_head
@@ -103,8 +107,21 @@ _NAMES_SECRET = re.compile(
 )
 
 
+# What every match of ``_ID_KEY`` ends with. It is found first, in the dozen characters
+# before the value; then ``_ID_KEY`` is matched from the one start its leftmost match
+# can have (the key's characters before the ``id``, at most 40), instead of searched from
+# every start in its window.
+_ID_TAIL = re.compile(r"[iI][dD]s?[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z")
+_KEY_CHARS = string.ascii_letters + string.digits + "_-"
+
+
 def _id_value(text: str, begin: int) -> bool:
-    m = _ID_KEY.search(text, max(0, begin - 48), begin)
+    tail = _ID_TAIL.search(text, max(0, begin - 12), begin)
+    if tail is None:
+        return False
+    at = tail.start()
+    head = text[max(0, begin - 48, at - 40) : at]
+    m = _ID_KEY.match(text, at - (len(head) - len(head.rstrip(_KEY_CHARS))), begin)
     return m is not None and is_secret_label(m.group("key")) is False
 
 
@@ -211,25 +228,28 @@ def is_random(piece: str) -> bool:
 
 
 @functools.cache
-def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], re.Pattern[str]]:
-    """The families by head (``by_head``) and any family's first two characters, grouped
-    by the first one; compiled at the first redaction, not at import."""
+def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], AhoCorasick, list[str]]:
+    """The families by head (``by_head``), and an automaton finding any family's first
+    two characters; built at the first redaction, not at import."""
     heads = by_head()
-    seconds: dict[str, set[str]] = {}
-    for head in heads:
-        seconds.setdefault(head[0], set()).add(head[1])
-    branches = (
-        re.escape(first) + "[" + "".join(re.escape(c) for c in sorted(rest)) + "]"
-        for first, rest in sorted(seconds.items())
-    )
-    # A lookahead: every position is tried, heads may overlap ("EAKIA…": "EA", then "AK").
-    return heads, re.compile("(?=(" + "|".join(branches) + "))")
+    names = sorted(heads)
+    return heads, AhoCorasick(names), names
+
+
+def _heads(text: str) -> list[tuple[int, str]]:
+    """Where a family's first two characters occur in ``text``, in order: every
+    position, overlapping ("EAKIA…": "EA", then "AK"), found in one pass."""
+    _, automaton, names = _index()
+    found = automaton.find_matches_as_indexes(text, overlapping=True)
+    return sorted((start, names[index]) for index, start, _ in found)
 
 
 _GLUE = frozenset(_LETTERS.decode())
 
 
-def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
+def _providers(
+    text: str, begin: int, end: int, spans: list[Span], heads: list[tuple[int, str]]
+) -> None:
     """Provider credentials in the run ``text[begin:end]``.
 
     A family is tried wherever its first two characters occur, not only at a
@@ -237,14 +257,17 @@ def _providers(text: str, begin: int, end: int, spans: list[Span]) -> None:
     itself, pasted after a word) is still the credential. Then the span is the whole
     glued piece around it, up to the separators (``/ . = + ~ $``) or the run's ends:
     what is glued to a credential is part of the same string, and leaving it would
-    leave the rest of a repeated key readable."""
-    heads, pattern = _index()
+    leave the rest of a repeated key readable. ``heads``: ``_heads(text)``."""
+    families = _index()[0]
     reach = begin
-    for head in pattern.finditer(text, begin, end):
-        position = head.start()
+    # The heads that lie wholly inside the run.
+    for at in range(bisect.bisect_left(heads, (begin,)), len(heads)):
+        position, head = heads[at]
+        if position + 2 > end:
+            break
         if position < reach:
             continue
-        for name, family in heads[head.group(1)]:
+        for name, family in families[head]:
             m = family.match(text, position, end)
             if m is None:
                 continue
@@ -297,13 +320,16 @@ def find(text: str, spans: list[Span], *, memo: bool = True) -> None:
         return
     mixed = ascii_text.translate(_MIXED_TABLE)
     seen: dict[str, list[Span]] = {}
+    heads: list[tuple[int, str]] | None = None
     for begin, end in runs:
         if mixed.count(b"D", begin, end) < _MIXED_MIN:
             continue
+        if heads is None:
+            heads = _heads(text)
         # An id's value, unless it names a secret itself (``pi_…_secret_…``).
         named = _id_value(text, begin) and _NAMES_SECRET.search(text, begin, end) is None
         if not memo:
-            _run(text, begin, end, spans, named=named)
+            _run(text, begin, end, spans, heads, named=named)
             continue
         # With the character before (never a token character): a run at the start of
         # the text cannot share a key with one after it.
@@ -311,18 +337,27 @@ def find(text: str, spans: list[Span], *, memo: bool = True) -> None:
         known = seen.get(key)
         if known is None:
             known = []
-            _run(text, begin, end, known, named=named)
+            _run(text, begin, end, known, heads, named=named)
             seen[key] = [(a - begin, b - begin, name, rank) for a, b, name, rank in known]
             spans.extend(known)
         else:
             spans.extend([(a + begin, b + begin, name, rank) for a, b, name, rank in known])
 
 
-def _run(text: str, begin: int, end: int, spans: list[Span], *, named: bool = False) -> None:
-    """The spans of the run ``text[begin:end]``; ``named``: the value of an id's key,
-    which no random-looking piece makes secret (a provider's format still does)."""
+def _run(
+    text: str,
+    begin: int,
+    end: int,
+    spans: list[Span],
+    heads: list[tuple[int, str]],
+    *,
+    named: bool = False,
+) -> None:
+    """The spans of the run ``text[begin:end]`` (``heads``: ``_heads(text)``);
+    ``named``: the value of an id's key, which no random-looking piece makes secret (a
+    provider's format still does)."""
     before = len(spans)
-    _providers(text, begin, end, spans)
+    _providers(text, begin, end, spans, heads)
     covered = spans[before:]
     if end - begin < 20 or named or _public_blob(text[begin:end]):
         return
