@@ -350,7 +350,7 @@ class Core(_settings.Settings):
         name = plan.tool.name
         try:
             content = result_text(
-                lambda: _safe_results.for_model(value, plan.tool, self.result_cap), plan.tool
+                plan.tool, _safe_results.for_model, value, plan.tool, self.result_cap
             )
         except ToolError as exc:  # a result with no faithful JSON form, or none at all
             return self._failed(plan, exc, attempts)
@@ -485,9 +485,9 @@ _TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})
 
 
 def known_of(plan: Plan) -> tuple[str, ...]:
-    """The values of the call's arguments named like secrets, as sent and as validated."""
-    sent = plan.arguments if isinstance(plan.arguments, Mapping) else None
-    return _known.of_arguments(sent, plan.values)
+    """The values of the call's arguments named like secrets, as sent (when a mapping)
+    and as validated."""
+    return _known.of_arguments(plan.arguments, plan.values)
 
 
 def _call_key(arguments: Arguments) -> str:

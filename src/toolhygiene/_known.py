@@ -92,22 +92,43 @@ def _collect_items(mapping: Mapping[Any, Any], secret: bool, found: list[str], d
         named = secret or (isinstance(key, str) and is_secret_label(key) is True)
         if named or not isinstance(item, _LEAVES):
             _collect(item, named, found, depth + 1)
+        elif type(key) is str and len(_PLAIN_NAMES) < _MAX_PLAIN_NAMES:
+            _PLAIN_NAMES.add(key)
 
 
 _LEAVES = (str, bytes, bytearray, int, float, type(None))
 """Values that hold a secret only under a name that says so: not walked otherwise."""
+_LEAF_TYPES = frozenset({str, bytes, bytearray, int, float, bool, type(None)})
+"""The exact types of ``_LEAVES`` (``bool`` is an ``int``)."""
 _MAPPINGS = (dict, Mapping)
 """``dict`` first: ``isinstance`` checks it in C before asking the ABC."""
+_PLAIN_NAMES: set[str] = set()
+"""Argument names (exact ``str``) seen naming no secret; a call's names are mostly the
+same few, so they are learnt as they are walked."""
+_MAX_PLAIN_NAMES = 4_096
+_STR = frozenset({str})
+
+
+def _plain(arguments: dict[Any, Any]) -> bool:
+    """Whether ``arguments`` holds only leaves under names already seen naming no secret:
+    then it holds no known value, shown without a walk (most calls' arguments)."""
+    return (
+        _STR.issuperset(map(type, arguments))
+        and _PLAIN_NAMES.issuperset(arguments)
+        and _LEAF_TYPES.issuperset(map(type, arguments.values()))
+    )
 
 
 def of_arguments(*arguments: Any) -> tuple[str, ...]:
-    """The values in ``arguments`` (mappings, as the model sent them or as validated)
-    held under a key that names a secret, at any depth."""
+    """The values in ``arguments`` (mappings, as the model sent them or as validated;
+    anything else is passed over) held under a key that names a secret, at any depth."""
     found: list[str] = []
     for value in arguments:
+        if type(value) is dict and _plain(value):
+            continue
         if isinstance(value, _MAPPINGS):
             _collect_items(value, False, found, 0)
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found)) if found else ()
 
 
 class known:  # noqa: N801 (used as a function: ``with known(values):``)

@@ -123,12 +123,14 @@ class Ledger:
         the calls each worker made (the store keeps no call id: those tails have none)."""
         with self._lock:
             self.successes += 1
-            self._untracked.pop(tool, None)
-            mine = [p for p in self._pending if p.tool == tool]
-            if mine:
-                self._pending = [p for p in self._pending if p.tool != tool]
+            mine: list[_Pending] = []
+            if self._pending or self._untracked:  # else nothing here waits to be recovered
+                self._untracked.pop(tool, None)
+                mine = [p for p in self._pending if p.tool == tool]
+                if mine:
+                    self._pending = [p for p in self._pending if p.tool != tool]
             if self.store is None:
-                return [self._tail(p, index, "recovered", call_id) for p in mine]
+                return [self._tail(p, index, "recovered", call_id) for p in mine] if mine else []
             ask = bool(mine) or tool in self._waiting
             self._waiting.discard(tool)
         if not ask:

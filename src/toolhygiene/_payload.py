@@ -190,6 +190,8 @@ def recognise(value: Any) -> Mapping[str, Any] | None:
     """The failure payload ``value`` is (a ``Failure``, a dict, or its JSON text as str,
     bytes, bytearray or memoryview), else
     ``None``. The check is cheap for what is plainly no payload."""
+    if type(value) is dict:  # most results: no payload without an "isError" key
+        return value if "isError" in value and valid(value) else None
     if isinstance(value, Reported):
         value = value.payload
     if isinstance(value, Failure):

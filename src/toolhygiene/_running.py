@@ -177,15 +177,16 @@ def count_down(counts: dict[str, int], key: str) -> int:
     return left
 
 
-def result_text(render: Callable[[], str], tool: Tool[Any, Any]) -> str:
-    """``render()``: the text the model sees for a tool's return value, made valid UTF-8.
+def result_text(tool: Tool[Any, Any], render: Callable[..., str], *args: Any) -> str:
+    """``render(*args)``: the text the model sees for ``tool``'s return value, made valid
+    UTF-8.
 
     Raises:
         ToolError: the value cannot be made text (circular, nested past the stack, a
             ``default`` or ``model_dump_json`` that raises); the tool did run.
     """
     try:
-        return valid(render())
+        return valid(render(*args))
     except ToolError:
         raise  # the renderer's own account of a value with no faithful JSON form
     except Exception as exc:

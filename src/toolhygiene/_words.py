@@ -456,6 +456,8 @@ def escape_result(text: str) -> str:
     ``[error]``, ``[error cleared]`` or ``[recovered]`` anywhere: on any line, after
     one newline or two) has its brackets made parentheses, so every mark in a list
     toolhygiene wrote is one toolhygiene put there (``Session.resume`` trusts them)."""
+    if "[" not in text:  # most results: no mark can start
+        return text
     if text.startswith("[error"):
         text = _OWN_START.sub(_parenthesised, text, count=1)
     if "[error" in text or "[recovered]" in text:
