@@ -1,6 +1,8 @@
-"""``import toolhygiene`` loads none of its heavy dependencies: each comes when first needed
-(pydantic with a tool's schema, tenacity with a retry, asyncio with async code, the
-redaction patterns with a redaction; structlog only when the application imported it).
+"""``import toolhygiene`` loads none of its own modules and none of its heavy dependencies:
+each public name is imported at its first use (PEP 562), and each dependency comes when
+first needed (pydantic with a tool's schema, tenacity with a retry, asyncio with async
+code, the redaction patterns with a redaction; structlog only when the application
+imported it). A ``@tool`` loads what a tool needs, not the Session's machinery.
 Each check runs in a fresh interpreter, since this one has imported everything already."""
 
 from __future__ import annotations
@@ -11,11 +13,20 @@ import sys
 
 import pytest
 
+import toolhygiene as th
+
 HEAVY = [
     "anthropic", "asyncio", "concurrent.futures", "docstring_parser", "email.utils",
     "hashlib", "html", "http.server", "httpx", "openai", "opentelemetry", "pydantic",
     "pydantic_core", "secrets", "structlog", "sysconfig", "tenacity",
     "toolhygiene._detectors", "toolhygiene.testing", "typing_extensions", "urllib.parse",
+]
+# What a program that only defines its tools never needs: the Session's machinery, the
+# stores, the loop and stream readers, resumption, subagents, the redaction engine.
+MACHINERY = [
+    "toolhygiene._core", "toolhygiene._engine", "toolhygiene._loop", "toolhygiene._redact",
+    "toolhygiene._resume", "toolhygiene._session", "toolhygiene._stores",
+    "toolhygiene._streams", "toolhygiene._subagents", "toolhygiene._tokens",
 ]
 # The regexes of neutralising and normalising compile at their first use too: each
 # module's cached builder has built nothing until then.
@@ -25,17 +36,48 @@ PATTERNS = (
 )
 
 
-def loaded_after(code: str) -> list[str]:
-    """The modules of ``HEAVY`` that a fresh interpreter holds after running ``code``."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+def loaded_after(code: str, watched: list[str] = HEAVY) -> list[str]:
+    """The modules of ``watched`` that a fresh interpreter holds after running ``code``."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {watched!r} if m in sys.modules]))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
     return loaded
 
 
-def test_import_toolhygiene_loads_no_heavy_module() -> None:
-    assert loaded_after("import toolhygiene") == []
+def test_import_toolhygiene_loads_no_heavy_module_and_none_of_its_own() -> None:
+    code = (
+        "import sys, toolhygiene\n"
+        "own = [m for m in sys.modules if m.startswith('toolhygiene.')]\n"
+        "assert own == [], own"
+    )
+    assert loaded_after(code) == []
+
+
+def test_a_tool_defined_loads_what_it_needs_not_the_machinery() -> None:
+    """The tool's schema (built when decorating, so that a signature pydantic cannot
+    read fails where it is written) brings pydantic, its docstring docstring_parser."""
+    code = ("import toolhygiene as th\n@th.tool\ndef f(x: int) -> int:\n    '''Doc.'''\n"
+            "    return x\nf.parameters")
+    unneeded = [*MACHINERY, "asyncio", "structlog", "tenacity", "toolhygiene.testing"]
+    loaded = loaded_after(code, ["docstring_parser", "pydantic", *unneeded])
+    assert loaded == ["docstring_parser", "pydantic"]
+
+
+def test_each_public_name_is_the_one_its_module_defines() -> None:
+    """The names imported at first use are the objects themselves, listed by ``dir`` before
+    any use, and typed (``th.Session`` is the class, not ``object``, for mypy)."""
+    import toolhygiene._session
+    import toolhygiene._tool
+
+    assert set(th.__all__) <= set(dir(th))
+    session: type[toolhygiene._session.Session] = th.Session
+    assert session is toolhygiene._session.Session
+    assert th.tool is toolhygiene._tool.tool
+    assert th.HookEvent.__name__ == "Event"
+    assert th.testing.__name__ == "toolhygiene.testing"
+    with pytest.raises(AttributeError, match="no attribute 'Sesion'"):
+        th.Sesion  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_every_public_name_is_there_without_loading_them() -> None:
@@ -46,9 +88,6 @@ def test_every_public_name_is_there_without_loading_them() -> None:
 @pytest.mark.parametrize(
     ("code", "needed"),
     [
-        # The first schema built brings pydantic, the first docstring read docstring_parser.
-        ("import toolhygiene as th\n@th.tool\ndef f(x: int) -> int:\n    '''Doc.'''\n    return x\n"
-         "f.parameters", ["docstring_parser", "pydantic"]),
         # A call that fails and is retried locally brings tenacity.
         ("import toolhygiene as th\nn = []\n@th.tool(retries=1)\ndef f() -> str:\n"
          "    n.append(1)\n    if len(n) == 1:\n        raise ConnectionResetError('reset')\n"

@@ -16,25 +16,8 @@ recovers.
     outcome.content   # exactly what the model sees
 """
 
+import importlib
 import typing
-
-from toolhygiene._classify import classify, summarize
-from toolhygiene._config import Settings, configure
-from toolhygiene._errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
-from toolhygiene._exceptions import StoreError, UsageError
-from toolhygiene._frames import user_frame
-from toolhygiene._loop import Step
-from toolhygiene._observe import Call as HookCall
-from toolhygiene._observe import Event as HookEvent
-from toolhygiene._observe import Hooks, add_hooks
-from toolhygiene._redact import redact, sanitize
-from toolhygiene._registry import add_redaction, clear_redactions, never_redact
-from toolhygiene._report import Ranked, rank
-from toolhygiene._rules import Rule, add_rule, clear_rules
-from toolhygiene._session import Outcome, Session
-from toolhygiene._stores import MemoryStore, RedisStore, Store
-from toolhygiene._subagents import SubagentResult, gather_subagents, run_subagent
-from toolhygiene._tool import Tool, tool
 
 __all__ = [
     "Category",
@@ -83,17 +66,86 @@ __version__ = "0.1.0.dev0"
 
 if typing.TYPE_CHECKING:
     from toolhygiene import testing
+    from toolhygiene._classify import classify, summarize
+    from toolhygiene._config import Settings, configure
+    from toolhygiene._errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
+    from toolhygiene._exceptions import StoreError, UsageError
+    from toolhygiene._frames import user_frame
+    from toolhygiene._loop import Step
+    from toolhygiene._observe import Call as HookCall
+    from toolhygiene._observe import Event as HookEvent
+    from toolhygiene._observe import Hooks, add_hooks
+    from toolhygiene._redact import redact, sanitize
+    from toolhygiene._registry import add_redaction, clear_redactions, never_redact
+    from toolhygiene._report import Ranked, rank
+    from toolhygiene._rules import Rule, add_rule, clear_rules
+    from toolhygiene._session import Outcome, Session
+    from toolhygiene._stores import MemoryStore, RedisStore, Store
+    from toolhygiene._subagents import SubagentResult, gather_subagents, run_subagent
+    from toolhygiene._tool import Tool, tool
+
+# Every public name is imported at its first use (PEP 562), as the field does for a
+# package most programs use a part of: ``import toolhygiene`` loads no module of its own,
+# and ``th.Session`` brings the modules a Session needs, not the subagents' or the stores'.
+# The name, the private module that defines it, and its name there.
+_WHERE: dict[str, tuple[str, str]] = {
+    "Category": ("_errors", "Category"),
+    "CoarseClass": ("_errors", "CoarseClass"),
+    "Empty": ("_errors", "Empty"),
+    "FAILURE_SCHEMA": ("_errors", "FAILURE_SCHEMA"),
+    "Failure": ("_errors", "Failure"),
+    "HookCall": ("_observe", "Call"),
+    "HookEvent": ("_observe", "Event"),
+    "Hooks": ("_observe", "Hooks"),
+    "MemoryStore": ("_stores", "MemoryStore"),
+    "Outcome": ("_session", "Outcome"),
+    "Ranked": ("_report", "Ranked"),
+    "RedisStore": ("_stores", "RedisStore"),
+    "Rule": ("_rules", "Rule"),
+    "Session": ("_session", "Session"),
+    "Settings": ("_config", "Settings"),
+    "Step": ("_loop", "Step"),
+    "Store": ("_stores", "Store"),
+    "StoreError": ("_exceptions", "StoreError"),
+    "SubagentResult": ("_subagents", "SubagentResult"),
+    "Tool": ("_tool", "Tool"),
+    "ToolError": ("_errors", "ToolError"),
+    "UsageError": ("_exceptions", "UsageError"),
+    "add_hooks": ("_observe", "add_hooks"),
+    "add_redaction": ("_registry", "add_redaction"),
+    "add_rule": ("_rules", "add_rule"),
+    "classify": ("_classify", "classify"),
+    "clear_redactions": ("_registry", "clear_redactions"),
+    "clear_rules": ("_rules", "clear_rules"),
+    "configure": ("_config", "configure"),
+    "gather_subagents": ("_subagents", "gather_subagents"),
+    "never_redact": ("_registry", "never_redact"),
+    "rank": ("_report", "rank"),
+    "redact": ("_redact", "redact"),
+    "run_subagent": ("_subagents", "run_subagent"),
+    "sanitize": ("_redact", "sanitize"),
+    "summarize": ("_classify", "summarize"),
+    "testing": ("testing", ""),
+    "tool": ("_tool", "tool"),
+    "user_frame": ("_frames", "user_frame"),
+}
 
 
-def __getattr__(name: str) -> object:
-    """``th.testing`` is imported at first use: it brings an HTTP server that a program
-    which is not a test never needs."""
-    if name == "testing":
-        import toolhygiene.testing
+if not typing.TYPE_CHECKING:  # unseen by type checkers: ``th.Sesion`` stays an error
 
-        return toolhygiene.testing
-    raise AttributeError(f"module 'toolhygiene' has no attribute {name!r}")
+    def __getattr__(name: str) -> object:
+        """A public name, imported at its first use and kept, so that the next use is a
+        plain attribute. ``th.testing`` brings an HTTP server that a program which is not
+        a test never needs."""
+        try:
+            module, attribute = _WHERE[name]
+        except KeyError:
+            raise AttributeError(f"module 'toolhygiene' has no attribute {name!r}") from None
+        found = importlib.import_module(f"toolhygiene.{module}")
+        value = getattr(found, attribute) if attribute else found
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "testing"})
+    return sorted({*globals(), *__all__})

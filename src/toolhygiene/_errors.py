@@ -17,12 +17,20 @@ from typing import Any, Literal
 
 from toolhygiene import _config, _words
 from toolhygiene._frozen import frozen
-from toolhygiene._redact import RAW_CAP, sanitize
 from toolhygiene._results import UnserializableError, to_json
 from toolhygiene._text import bounded_repr
 from toolhygiene._words import HINTS
 
 __all__ = ["FAILURE_SCHEMA", "Category", "CoarseClass", "Empty", "Failure", "ToolError"]
+
+
+def _sanitize(text: str, cap: int, *, internals: bool = True) -> str:
+    """``_redact.sanitize``, imported at its first use: the redaction engine loads with the
+    first failure, not with ``import toolhygiene`` or a ``@tool`` (which need the names
+    of this module)."""
+    from toolhygiene import _redact
+
+    return _redact.sanitize(text, cap, internals=internals)
 
 
 class CoarseClass(str, enum.Enum):
@@ -195,7 +203,7 @@ class Failure:
         found = recognise(payload)
         if found is None:
             raise ValueError("not a failure payload: see th.FAILURE_SCHEMA")
-        name = tool or sanitize(str(found.get("tool") or ""), 64) or "tool"
+        name = tool or _sanitize(str(found.get("tool") or ""), 64) or "tool"
         return failure_of(found, name, _config.line_cap())
 
     def to_dict(self) -> dict[str, Any]:
@@ -247,7 +255,9 @@ def _json_data(value: Any) -> Any:
     try:
         return json.loads(to_json(value))
     except (UnserializableError, RecursionError):
-        return sanitize(bounded_repr(value, RAW_CAP), _DATA_CAP)
+        from toolhygiene._redact import RAW_CAP
+
+        return _sanitize(bounded_repr(value, RAW_CAP), _DATA_CAP)
 
 
 _DATA_CAP = 4_096
@@ -353,10 +363,10 @@ class ToolError(Exception):
             tool=tool,
             category=self.category,
             retryable=self.retryable,
-            message=sanitize(self.what, cap),
-            instead=sanitize(self.instead, cap),
+            message=_sanitize(self.what, cap),
+            instead=_sanitize(self.instead, cap),
             retry_after=self.retry_after,
-            alternatives=tuple(sanitize(a, cap // 2) for a in self.alternatives),
+            alternatives=tuple(_sanitize(a, cap // 2) for a in self.alternatives),
             exc_type="ToolError",
         ).line()
 
@@ -377,6 +387,6 @@ class Empty:
         """The one line the model sees: nothing matched, and a retry will not change it."""
         cap = _config.line_cap()
         # The query is the model's own words: only what is secret-shaped goes.
-        query = sanitize(self.query, cap // 2, internals=False)
-        note = sanitize(self.note, cap)
+        query = _sanitize(self.query, cap // 2, internals=False)
+        note = _sanitize(self.note, cap)
         return _words.empty_line(tool, query, note, cap)

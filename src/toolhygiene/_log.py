@@ -48,8 +48,8 @@ from toolhygiene._reading import (
     traceback_of,
     type_name,
 )
-from toolhygiene._redact import redact, truncate
-from toolhygiene._text import plain, valid
+from toolhygiene._redact import redact
+from toolhygiene._text import plain, truncate, valid
 
 __all__ = [
     "CHAIN_COUNTED",

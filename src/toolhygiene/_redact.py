@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from toolhygiene._engine import placeholder, scrub
 from toolhygiene._labels import is_secret_label, plausible_value
 from toolhygiene._normalise import compatible, normalise
-from toolhygiene._text import bounded_repr, plain, valid
+from toolhygiene._text import bounded_repr, plain, truncate, valid
 
 __all__ = [
     "RAW_CAP",
@@ -43,8 +43,6 @@ __all__ = [
 
 RAW_CAP = 65_536
 """Characters of raw text read at most; the rest is dropped before any other work."""
-
-_ELLIPSIS = "…"
 
 
 def redact(text: str) -> str:
@@ -232,17 +230,6 @@ def fold(text: str) -> str:
     if text.isascii() and text.isprintable():
         return text.strip() if "  " not in text else _SPACE.sub(" ", text).strip()
     return _SPACE.sub(" ", normalise(text)).strip()
-
-
-def truncate(text: str, cap: int) -> str:
-    """Cut ``text`` to at most ``cap`` characters at a word boundary, ending in ``…``."""
-    if len(text) <= cap:
-        return text
-    cut = text[: cap - 1]
-    space = cut.rfind(" ")
-    if space >= cap // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.") + _ELLIPSIS
 
 
 def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = True) -> str:

@@ -13,13 +13,22 @@ import reprlib
 import sys
 from typing import Any
 
-__all__ = ["DATA_DEPTH", "bounded_repr", "plain", "size_of", "valid", "valid_data"]
+__all__ = [
+    "DATA_DEPTH",
+    "bounded_repr",
+    "plain",
+    "size_of",
+    "truncate",
+    "valid",
+    "valid_data",
+]
 
 DATA_DEPTH = 256
 """Levels of nested data ``valid_data`` walks; deeper values are left as they are."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _REPLACEMENT = "\ufffd"
+_ELLIPSIS = "…"
 
 
 def valid(text: str) -> str:
@@ -123,3 +132,14 @@ def _valid_walk(value: Any, depth: int) -> Any:
             return items
         return value
     return value
+
+
+def truncate(text: str, cap: int) -> str:
+    """Cut ``text`` to at most ``cap`` characters at a word boundary, ending in ``…``."""
+    if len(text) <= cap:
+        return text
+    cut = text[: cap - 1]
+    space = cut.rfind(" ")
+    if space >= cap // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.") + _ELLIPSIS

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config
 from toolhygiene._config import MIN_LINE_CAP
-from toolhygiene._redact import truncate
 from toolhygiene._results import UnserializableError, to_json
+from toolhygiene._text import truncate
 
 if TYPE_CHECKING:
     from toolhygiene._errors import Failure

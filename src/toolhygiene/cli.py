@@ -13,9 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from toolhygiene._redact import fold, truncate
+from toolhygiene._redact import fold
 from toolhygiene._report import Skipped, rank, read_tails
-from toolhygiene._text import valid
+from toolhygiene._text import truncate, valid
 
 __all__ = ["main"]
 
