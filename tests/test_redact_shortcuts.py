@@ -365,3 +365,32 @@ def test_heads_found_by_the_automaton_are_the_heads_found_at_every_position(text
     heads = by_head()
     every = [(at, text[at : at + 2]) for at in range(len(text) - 1) if text[at : at + 2] in heads]
     assert _tokens._heads(text) == every
+
+
+wrapped = _pieces(
+    "Q7vX2mK9pL4wR8tZ6nB3",
+    "Zq8Lm2Xw9Vb7",
+    "sk_live_51H8xYzAbCdEf",
+    "GhIjKlMnOpQr",
+    "password: |",
+    "token=",
+    "request_id=",
+    "words here",
+    "\n",
+    "\\n",
+    "  ",
+    "\t",
+    "/",
+    ".",
+    "é",
+    "abcd",
+    "x9",
+    "Q",
+    max_size=30,
+)
+
+
+@given(wrapped)
+def test_joins_looked_at_run_by_run_are_the_joins_of_the_whole_view(text: str) -> None:
+    assert _engine._unwrap(text) == _engine._unwrap(text, every_run=True)
+

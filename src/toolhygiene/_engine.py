@@ -311,11 +311,12 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _unwrap(text: str) -> str:
+def _unwrap(text: str, *, every_run: bool = False) -> str:
     """Join a token wrapped over lines where the joined token is a secret.
 
     Every wrap point is joined in one view, the token layers run once over it, and only
-    the joins that a found secret crosses are kept."""
+    the joins that a found secret crosses are kept: so only the runs of that view with
+    a join inside are looked at (``every_run``: all of them, the slow path)."""
     cuts = [m.span(2) for m in _WRAP.finditer(text)]
     if not cuts:
         return text
@@ -325,7 +326,7 @@ def _unwrap(text: str) -> str:
         points.append(start - removed)
         removed += end - start
     spans: list[Span] = []
-    _tokens.find(compatible(joined), spans)
+    _tokens.find(compatible(joined), spans, crossing=None if every_run else points)
     if not spans:
         return text
     spans.sort()

@@ -307,15 +307,21 @@ def _runs(view: bytes) -> list[tuple[int, int]]:
     return runs
 
 
-def find(text: str, spans: list[Span], *, memo: bool = True) -> None:
+def find(
+    text: str, spans: list[Span], *, memo: bool = True, crossing: list[int] | None = None
+) -> None:
     """Add the spans of provider credentials and random-looking pieces in ``text``.
 
     What a run holds depends only on the run itself and the character before it: a
     run seen before in the same text (hostile or repetitive text repeats one thousands
     of times) is looked at once, and its spans are reused shifted (``memo=False`` looks
-    at every run: the slow path the tests compare with)."""
+    at every run: the slow path the tests compare with). ``crossing`` (ascending
+    positions): only the runs with one of them inside are looked at, so every span that
+    has one of them inside is found (a span lies within its run), others may not be."""
     ascii_text = text.encode("ascii", "replace")
     runs = _runs(ascii_text.translate(_TABLE))
+    if crossing is not None:
+        runs = _around(runs, crossing)
     if not runs:
         return
     mixed = ascii_text.translate(_MIXED_TABLE)
@@ -342,6 +348,19 @@ def find(text: str, spans: list[Span], *, memo: bool = True) -> None:
             spans.extend(known)
         else:
             spans.extend([(a + begin, b + begin, name, rank) for a, b, name, rank in known])
+
+
+def _around(runs: list[tuple[int, int]], points: list[int]) -> list[tuple[int, int]]:
+    """The runs (ascending, apart) with one of ``points`` (ascending) strictly inside."""
+    kept, index, count = [], 0, len(points)
+    for begin, end in runs:
+        while index < count and points[index] <= begin:
+            index += 1
+        if index == count:
+            break
+        if points[index] < end:
+            kept.append((begin, end))
+    return kept
 
 
 def _run(
