@@ -310,7 +310,9 @@ class Core(_settings.Settings):
             first=verdict,
             clock=self._clock,
         )
-        if not policy.wanted(verdict.failure) or not self._enter(name):
+        # No retry loop when no retry could start (no retries, the budget spent, the tool
+        # closed, a failure not worth one): the failure is told as tenacity would end it.
+        if not (policy.wanted(verdict.failure) and policy.possible()) or not self._enter(name):
             return self._failed(plan, first, 1, verdict.failure)
         return policy
 
@@ -384,11 +386,17 @@ class Core(_settings.Settings):
         failure a returned payload reported), with the attempted call and the tool's
         advice, counted and reported; the call's secret arguments are redacted wherever
         the failure repeats them. A call refused because earlier runs are still going is
-        reported as not run (``_refused``)."""
+        reported as not run (``_refused``).
+
+        A call that ran (``attempts``) is inside its shell's ``_known.known`` block
+        already (``Session._call``/``_acall``, copied to the worker that decides); a call
+        refused before it ran (``attempts`` 0: ``_begin``) enters it here."""
         if failure is None and type(exc) is PayloadError:  # the payload the tool returned
             exc, failure = None, exc.failure  # type: ignore[attr-defined]
         if failure is None and issubclass(type(exc), StillRunningError):
             return self._refused(plan, exc, attempts - 1)  # type: ignore[arg-type]
+        if attempts:
+            return self._failed_line(plan, exc, attempts, failure)
         with _known.known(known_of(plan)):
             return self._failed_line(plan, exc, attempts, failure)
 

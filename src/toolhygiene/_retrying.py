@@ -120,6 +120,17 @@ class RetryPolicy:
             and not self.closed()
         )
 
+    def possible(self) -> bool:
+        """Whether any local retry could start after the first attempt: the tool has
+        retries, and at least ``least()`` of the budget is left before any wait (a wait
+        only leaves less). Decided before tenacity is entered: a call that cannot retry
+        (``retries=0``, the budget spent) never builds a retry loop. ``stop`` stays the
+        rule for every later attempt."""
+        return (
+            self.plan.tool.retries > 0
+            and self.plan.began + self.budget - self.now() >= self.least()
+        )
+
     def timeout(self) -> float | None:
         """The next attempt's timeout (``attempt_timeout``)."""
         return attempt_timeout(self.plan, self.budget, self.now())
