@@ -120,7 +120,7 @@ class Ledger:
         """Count a success of ``tool`` (call ``call_id``); the tails of that tool's pending
         errors, which it recovers (other tools' errors stay pending), each with the id of
         the call that failed. With a store, the errors of every worker: their tails count
-        the calls each worker made (the store keeps no call id: those tails have none)."""
+        the calls each worker made, and each names its failing call as here."""
         with self._lock:
             self.successes += 1
             mine: list[_Pending] = []
@@ -218,7 +218,7 @@ class Ledger:
             else:
                 self._untracked[name] += 1
         if self.store is not None:  # its tail is counted in whichever worker it ends
-            error = Waiting(index, name, failure.category.value, fingerprint, line)
+            error = Waiting(index, name, failure.category.value, fingerprint, line, call_id)
             self._shared(lambda store: store.wait(self.session, error), name)
         return failure, line
 
@@ -274,7 +274,7 @@ class Ledger:
     def stop(self) -> list[tuple[str | None, dict[str, Any]]]:
         """The conversation ended: tails of the errors never recovered, each with the id
         of the call that failed (with a store, every worker's, counted to the
-        conversation's last call, without ids)."""
+        conversation's last call)."""
         with self._lock:
             stopped, self._pending = self._pending, []
             self._untracked.clear()
@@ -294,9 +294,9 @@ class Ledger:
         """The tail's event fields, with the failing call's id apart (the event's own
         ``call_id``); ``stats()`` keeps both in one record. ``by``: the id of the call
         that recovered the error (``recovered_by``), when known. An error kept in a store
-        (``Waiting``) has no call id."""
+        (``Waiting``) carries its call id too (none when an older version kept it)."""
         category = pending.category
-        call_id = pending.call_id if isinstance(pending, _Pending) else None
+        call_id = pending.call_id
         tail = {
             "tool": pending.tool,
             "category": category if isinstance(category, str) else category.value,

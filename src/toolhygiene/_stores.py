@@ -114,14 +114,17 @@ class Started(NamedTuple):
 
 class Waiting(NamedTuple):
     """An error the model saw, waiting for its tool's next success: the number of the
-    call that failed, the tool, its category, fingerprint and the line the model read.
-    Its tail is the calls from it to that success (or to the conversation's end)."""
+    call that failed, the tool, its category, fingerprint, the line the model read and
+    the failing call's id in the model's turn (``None``: none was given, or the error
+    was kept by an older version, which wrote no id). Its tail is the calls from it to
+    that success (or to the conversation's end)."""
 
     number: int
     tool: str
     category: str
     fingerprint: str
     line: str
+    call_id: str | None = None
 
 
 class _Upstream:
@@ -918,10 +921,13 @@ def _gate(reply: list[Any]) -> Gate:
 
 
 def _waiting(replies: list[Any]) -> list[Waiting]:
+    """The waiting errors a script returned: each the JSON list ``wait`` wrote, with the
+    failing call's id last; one written by an older version has five items, no id."""
     found = []
     for reply in replies:
-        number, tool, category, fingerprint, line = json.loads(reply)
-        found.append(Waiting(int(number), tool, category, fingerprint, line))
+        number, tool, category, fingerprint, line, *rest = json.loads(reply)
+        call_id = rest[0] if rest and isinstance(rest[0], str) else None
+        found.append(Waiting(int(number), tool, category, fingerprint, line, call_id))
     return found
 
 
