@@ -21,9 +21,10 @@ from toolhygiene._library import (
     SCORE_UNKNOWN,
     Verdict,
     library_verdict,
+    type_facts,
 )
 from toolhygiene._reading import chain as walk_chain
-from toolhygiene._reading import module_of, os_error, raw_message, short_name, type_name
+from toolhygiene._reading import os_error, raw_message, short_name, type_name
 from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 from toolhygiene._rules import Rule, global_rules
 from toolhygiene._text import bounded_repr, plain
@@ -44,7 +45,7 @@ def exception_text(exc: BaseException, cap: int = RAW_CAP) -> str:
     A ``__str__`` that raises or returns a non-str, a ``str`` subclass, an empty message,
     bytes, a huge argument and ``KeyError``'s quoting all give a readable text.
     """
-    parts = os_error(exc) if module_of(type(exc)) == "builtins" else None
+    parts = os_error(exc) if type_facts(type(exc)).builtin else None
     if parts is not None and parts[0] is not None and type(parts[1]) is str and parts[3] is None:
         # str() would say "[Errno 2] No such file or directory: 'x'"; the number goes.
         strerror, filename = parts[1][:cap].strip(), parts[2]
@@ -214,7 +215,7 @@ def _wait(chain: list[BaseException], at: int) -> float | None:
         return chosen.retry_after
     ceiling = _config.settings.retry_after_ceiling
     for current in (chosen, *chain[:at], *chain[at + 1 :]):
-        if module_of(type(current)) == "builtins":
+        if type_facts(type(current)).builtin:
             continue  # builtin exceptions carry no HTTP headers
         seconds = retry_after(headers_of(current), ceiling)
         if seconds is not None:

@@ -498,6 +498,11 @@ def known_of(plan: Plan) -> tuple[str, ...]:
     return _known.of_arguments(plan.arguments, plan.values)
 
 
+_KEY_JSON = json.JSONEncoder(sort_keys=True, default=repr).encode
+"""``json.dumps(value, sort_keys=True, default=repr)``, with its encoder made once (``dumps``
+makes one per call when given options)."""
+
+
 def _call_key(arguments: Arguments) -> str:
     """A short key of the arguments the model sent: equal for the exact same call."""
     import hashlib  # OpenSSL's bindings: at the first failure, not at import
@@ -509,7 +514,7 @@ def _call_key(arguments: Arguments) -> str:
         except (ValueError, RecursionError):
             source = arguments
     try:
-        text = json.dumps(source, sort_keys=True, default=repr)
+        text = _KEY_JSON(source)
     except Exception:  # nested past the stack, circular, or a repr() that raises
         text = bounded_repr(source, 65_536)
     return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()

@@ -10,8 +10,11 @@ parents.
 from __future__ import annotations
 
 import errno
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolhygiene._errors import Category
 from toolhygiene._http import (
@@ -25,7 +28,17 @@ from toolhygiene._http import (
 from toolhygiene._reading import attr, class_name, module_of, mro, raw_message
 from toolhygiene._words import http_answer
 
-__all__ = ["Verdict", "library_verdict"]
+__all__ = [
+    "TYPE_FACTS",
+    "Route",
+    "TypeFacts",
+    "Verdict",
+    "facts_of",
+    "library_verdict",
+    "route",
+    "type_facts",
+    "verdict_by",
+]
 
 C = Category
 
@@ -419,22 +432,82 @@ def _key(cls: type) -> str:
     return f"{module_of(cls).partition('.')[0]}.{class_name(cls)}"
 
 
+Route = tuple[tuple[Callable[[BaseException], "Verdict | None"] | None, "Verdict | None"], ...]
+"""Where a class's verdict is looked for, in MRO order: ``(handler, None)`` asks a
+handler of the exception (its errno, status, text), ``(None, verdict)`` is a builtin's
+verdict, which ends the walk."""
+
+
+class TypeFacts(NamedTuple):
+    """What toolhygiene reads of an exception class alone, never of an exception: its
+    ``route`` to a verdict, and whether it is a builtin (builtins carry no HTTP
+    headers, and an ``OSError``'s text is its slots')."""
+
+    route: Route
+    builtin: bool
+
+
+def route(cls: type) -> Route:
+    """``cls``'s route, read from its MRO now (``type_facts`` keeps it)."""
+    steps: list[tuple[Callable[[BaseException], Verdict | None] | None, Verdict | None]] = []
+    for base in mro(cls):
+        if module_of(base) == "builtins":
+            if issubclass(base, OSError):
+                steps.append((_oserror, None))
+            verdict = _BUILTIN.get(class_name(base))
+            if verdict is not None:
+                steps.append((None, verdict))
+                break
+            continue
+        handler = _TABLE.get(_key(base))
+        if handler is not None:
+            steps.append((handler, None))
+    return tuple(steps)
+
+
+def facts_of(cls: type) -> TypeFacts:
+    """``cls``'s facts, read now."""
+    return TypeFacts(route(cls), module_of(cls) == "builtins")
+
+
+TYPE_FACTS = 512
+"""Exception classes whose facts are kept at once (the oldest is forgotten first: a
+program that makes classes on the fly keeps a bounded cache)."""
+
+_FACTS: dict[int, tuple[weakref.ref[type], TypeFacts]] = {}
+_FACTS_LOCK = threading.Lock()
+
+
+def type_facts(cls: type) -> TypeFacts:
+    """``cls``'s facts, read at its first failure in the process and kept (by identity:
+    a class's own ``__hash__``/``__eq__``, a metaclass's, are never asked); a class
+    renamed or rebased after that keeps what was first read."""
+    kept = _FACTS.get(id(cls))
+    if kept is not None and kept[0]() is cls:
+        return kept[1]
+    facts = facts_of(cls)
+    try:
+        ref = weakref.ref(cls)
+    except TypeError:  # no weak reference to it: read every time
+        return facts
+    with _FACTS_LOCK:
+        if len(_FACTS) >= TYPE_FACTS:
+            del _FACTS[next(iter(_FACTS))]
+        _FACTS[id(cls)] = (ref, facts)
+    return facts
+
+
+def verdict_by(steps: Route, exc: BaseException) -> Verdict | None:
+    """``exc``'s built-in verdict along its class's route."""
+    for handler, verdict in steps:
+        if handler is None:
+            return verdict
+        found = handler(exc)
+        if found is not None:
+            return found
+    return status_verdict(exc)
+
+
 def library_verdict(exc: BaseException) -> Verdict | None:
     """The built-in verdict for ``exc`` alone (not its chain), or ``None``."""
-    for cls in mro(type(exc)):
-        module = module_of(cls)
-        if module == "builtins":
-            if issubclass(cls, OSError):
-                found = _oserror(exc)
-                if found is not None:
-                    return found
-            verdict = _BUILTIN.get(class_name(cls))
-            if verdict is not None:
-                return verdict
-            continue
-        handler = _TABLE.get(_key(cls))
-        if handler is not None:
-            found = handler(exc)
-            if found is not None:
-                return found
-    return status_verdict(exc)
+    return verdict_by(type_facts(type(exc)).route, exc)

@@ -289,7 +289,7 @@ def _breaker(failure: Failure) -> str:
 
 
 def _join(*parts: str) -> str:
-    return " ".join(p for p in parts if p)
+    return " ".join(filter(None, parts))  # the empty parts left out, in C
 
 
 _LEAST_OF_WHAT = 16
