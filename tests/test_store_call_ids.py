@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene._stores import Waiting
 from toolhygiene.testing import capture
 
@@ -119,7 +119,10 @@ def test_an_error_an_older_version_left_in_redis_is_read_without_an_id(redis_url
     session = th.Session(tools, store=store, session_id="conv-old")
     client = redis.Redis.from_url(redis_url)
     # What the older format wrote: the same script's hash, five items, no call id.
-    waiting, waiting_tools = store.key("conv-old", "waiting"), store.key("conv-old", "waiting:tools")
+    waiting, waiting_tools = (
+        store.key("conv-old", "waiting"),
+        store.key("conv-old", "waiting:tools"),
+    )
     client.hset(waiting, "1", json.dumps([1, "inventory", "not_found", "abc123", "inventory: x"]))
     client.hincrby(waiting_tools, "inventory", 1)
     client.set(store.key("conv-old", "calls"), 1)

@@ -6,6 +6,7 @@ exactly what reading them afresh gives, on hypothesis-made classes, chains and m
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable
@@ -13,11 +14,11 @@ from typing import Any
 
 import httpx
 import requests
-from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import examples
 from toolhygiene import _library
 from toolhygiene._classify import classify
 
@@ -67,7 +68,7 @@ def exceptions(draw: st.DrawFn) -> BaseException:
                 fresh.errno, fresh.strerror = exc.errno, exc.strerror
             exc = fresh
         made.append(exc)
-    for outer, inner in zip(made, made[1:]):
+    for outer, inner in itertools.pairwise(made):
         outer.__cause__ = inner
     return made[0]
 

@@ -38,7 +38,13 @@ from toolhygiene._observe import Event
 from toolhygiene._payload import PayloadError
 from toolhygiene._reading import short_name
 from toolhygiene._redact import safe_arguments, sanitize
-from toolhygiene._retrying import RetryPolicy, Verdict, attempt_timeout, never_retried
+from toolhygiene._retrying import (
+    RetryPolicy,
+    Verdict,
+    attempt_timeout,
+    may_retry,
+    never_retried,
+)
 from toolhygiene._running import (
     AttemptTimeoutError,
     Plan,
@@ -300,6 +306,8 @@ class Core(_settings.Settings):
         if never_retried(first):
             return self._failed(plan, first, 1)
         verdict = Verdict(first, self._classify(plan, first))
+        if not may_retry(plan, verdict.failure):  # retries=0, not retryable: no policy
+            return self._failed(plan, first, 1, verdict.failure)
         name = plan.tool.name
         policy = RetryPolicy(
             plan,
@@ -310,8 +318,8 @@ class Core(_settings.Settings):
             first=verdict,
             clock=self._clock,
         )
-        # No retry loop when no retry could start (no retries, the budget spent, the tool
-        # closed, a failure not worth one): the failure is told as tenacity would end it.
+        # No retry loop when no retry could start (the budget spent, the tool closed, a
+        # failure not worth one): the failure is told as tenacity would end it.
         if not (policy.wanted(verdict.failure) and policy.possible()) or not self._enter(name):
             return self._failed(plan, first, 1, verdict.failure)
         return policy

@@ -33,7 +33,14 @@ from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError
 if TYPE_CHECKING:  # imported when a retry runs, not with toolhygiene
     import tenacity
 
-__all__ = ["LEAST_ATTEMPT", "RetryPolicy", "Verdict", "attempt_timeout", "verdict_of"]
+__all__ = [
+    "LEAST_ATTEMPT",
+    "RetryPolicy",
+    "Verdict",
+    "attempt_timeout",
+    "may_retry",
+    "verdict_of",
+]
 
 LEAST_ATTEMPT = 0.25
 """Seconds an attempt needs at least, or the tool's own timeout if that is shorter: no
@@ -79,6 +86,13 @@ def never_retried(exc: BaseException) -> bool:
     )
 
 
+def may_retry(plan: Plan, failure: Failure) -> bool:
+    """Whether a first failure could be retried locally at all: the tool has retries
+    and the failure is retryable (``RetryPolicy.wanted`` asks the rest). When it cannot,
+    no policy is built and tenacity is not entered."""
+    return plan.tool.retries > 0 and failure.retryable
+
+
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
     """The retry policy of one call, with the settings in force when the call retries.
@@ -121,15 +135,12 @@ class RetryPolicy:
         )
 
     def possible(self) -> bool:
-        """Whether any local retry could start after the first attempt: the tool has
-        retries, and at least ``least()`` of the budget is left before any wait (a wait
-        only leaves less). Decided before tenacity is entered: a call that cannot retry
-        (``retries=0``, the budget spent) never builds a retry loop. ``stop`` stays the
-        rule for every later attempt."""
-        return (
-            self.plan.tool.retries > 0
-            and self.plan.began + self.budget - self.now() >= self.least()
-        )
+        """Whether a local retry could start after the first attempt as far as the
+        budget goes: at least ``least()`` of it is left before any wait (a wait only
+        leaves less). Decided before tenacity is entered, with ``may_retry``: a call that
+        cannot retry never builds a retry loop. ``stop`` stays the rule for every later
+        attempt."""
+        return self.plan.began + self.budget - self.now() >= self.least()
 
     def timeout(self) -> float | None:
         """The next attempt's timeout (``attempt_timeout``)."""
