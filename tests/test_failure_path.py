@@ -84,4 +84,3 @@ def test_a_retryable_failure_still_retries_through_tenacity(instant: None) -> No
     assert seen != []
     assert outcome.attempts == 3
     assert session.stats()["local_retries"] == 2
-
