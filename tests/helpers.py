@@ -155,3 +155,27 @@ def retry_policy(tool: th.Tool[..., Any] | None = None, *, max_wait: float = 30.
     return RetryPolicy(plan, max_wait=max_wait, budget=budget,
                        judge=lambda exc: th.classify(exc, plan.tool.name), closed=closed,
                        clock=clock)
+
+
+def store_tools() -> tuple[list[Any], dict[str, bool]]:
+    """A tool failing until ``up["inventory"]`` is set, and one that always answers: the
+    tools of the store-tail tests."""
+    up = {"inventory": False}
+
+    @th.tool(retries=0)
+    def inventory(sku: str) -> str:
+        """Check stock.
+
+        Args:
+            sku: the item.
+        """
+        if not up["inventory"]:
+            raise th.ToolError(f"no item {sku} yet", retryable=False, category="not_found")
+        return "3 left"
+
+    @th.tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    return [inventory, ping], up

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, store_tools
 from toolhygiene._stores import Waiting
 from toolhygiene.testing import capture
 
@@ -45,23 +45,6 @@ class JsonStore(th.MemoryStore):
         return calls, [Waiting(*json.loads(t)) for t in self.kept.pop(session, [])]
 
 
-def _tools() -> tuple[list[Any], dict[str, bool]]:
-    up = {"inventory": False}
-
-    @th.tool(retries=0)
-    def inventory(sku: str) -> str:
-        """Check stock.
-
-        Args:
-            sku: the item.
-        """
-        if not up["inventory"]:
-            raise th.ToolError(f"no item {sku} yet", retryable=False, category="not_found")
-        return "3 left"
-
-    return [inventory], up
-
-
 @pytest.fixture(params=["memory", "redis", "custom"])
 def make_store(request: Any) -> Callable[[], th.Store]:
     if request.param == "memory":
@@ -74,7 +57,7 @@ def make_store(request: Any) -> Callable[[], th.Store]:
 
 def _workers(make_store: Callable[[], th.Store], conversation: str) -> tuple[Any, Any, Any]:
     store = make_store()
-    tools, up = _tools()
+    tools, up = store_tools()
     one = th.Session(tools, store=store, session_id=conversation)
     return one, th.Session(tools, store=store, session_id=conversation), up
 
@@ -115,7 +98,7 @@ def test_an_error_an_older_version_left_in_redis_is_read_without_an_id(redis_url
     import redis
 
     store = th.RedisStore(url=redis_url)
-    tools, up = _tools()
+    tools, up = store_tools()
     session = th.Session(tools, store=store, session_id="conv-old")
     client = redis.Redis.from_url(redis_url)
     # What the older format wrote: the same script's hash, five items, no call id.

@@ -10,29 +10,8 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
+from helpers import store_tools
 from toolhygiene.testing import capture
-
-
-def _tools() -> tuple[list[Any], dict[str, bool]]:
-    up = {"inventory": False}
-
-    @th.tool(retries=0)
-    def inventory(sku: str) -> str:
-        """Check stock.
-
-        Args:
-            sku: the item.
-        """
-        if not up["inventory"]:
-            raise th.ToolError(f"no item {sku} yet", retryable=False, category="not_found")
-        return "3 left"
-
-    @th.tool
-    def ping() -> str:
-        """Ping."""
-        return "pong"
-
-    return [inventory, ping], up
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -48,7 +27,7 @@ def _two_workers(
 ) -> tuple[th.Session, th.Session, dict[str, bool]]:
     """Two Sessions of one conversation sharing one store, as two workers would."""
     store = make_store()
-    tools, up = _tools()
+    tools, up = store_tools()
     one = th.Session(tools, store=store, session_id=conversation)
     return one, th.Session(tools, store=store, session_id=conversation), up
 
