@@ -1,7 +1,9 @@
 """Who owns what inside src/toolhygiene, checked so that it cannot drift: every word the
 model reads is written in ``_words``; the line cap is read in one place, and a Session's cap
 holds in every text of its failures; ``Format`` is defined once; tool definitions are spelled
-by the format adapters, so ``_tool`` names no API; HTTP facts are read in ``_http``."""
+by the format adapters, so ``_tool`` names no API, and so is every other difference between
+the message formats, so the modules that read lists, responses and streams name no API's
+message keys; HTTP facts are read in ``_http``."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ DEVELOPER_ERRORS = frozenset(
     {"UsageError", "ValueError", "TypeError", "StrictError", "RuntimeError", "StoreError",
      "RunnerUsageError", "KeyError", "AttributeError", "NotImplementedError", "SystemExit",
      "ImportError", "ModuleNotFoundError",
-     "_unfinished"}  # builds a UsageError
+     "unfinished"}  # builds a UsageError
 )
 """Exceptions whose message a developer reads, never the model (and what builds them)."""
 
@@ -193,6 +195,49 @@ def test_tool_names_no_api() -> None:
     apis = {"anthropic", "openai", "openai_chat", "openai_responses"}
     spelled = {"input_schema", "parameters", "ephemeral"}
     assert _code_strings(SRC / "_tool.py") & (apis | spelled) == set()
+
+
+MESSAGE_KEYS = frozenset({
+    # the format names and each API's keys, kinds and values in a message, an event or a
+    # response ("id" is left out: every record has one; "conversation" too: it names a
+    # field of toolhygiene's own event)
+    "anthropic", "openai", "openai_chat", "openai_responses",
+    "tool_use", "tool_result", "tool_use_id", "is_error", "input", "stop_reason",
+    "message_start", "message_delta", "message_stop", "content_block_start",
+    "content_block_delta", "text_delta", "input_json_delta", "thinking_delta", "ping",
+    "tool_calls", "tool_call_id", "tool", "function", "arguments", "choices", "delta",
+    "finish_reason", "chat.completion", "chat.completion.chunk", "object", "completion",
+    "function_call", "function_call_output", "call_id", "output", "message",
+    "previous_response_id", "response", "response.completed",
+    "get_final_message", "get_final_completion", "get_final_response",
+    "role", "content", "text", "type",
+})
+"""What only a format adapter may name: a format, or a key or value of an API's messages,
+stream events and responses."""
+
+READERS = ("_resume.py", "_history.py", "_streams.py", "_loop.py", "_transcript.py")
+"""Modules that read message lists, responses and streams of any format."""
+
+
+@pytest.mark.parametrize("module", READERS)
+def test_readers_name_no_message_key(module: str) -> None:
+    """Reading a list back, telling who holds the conversation and putting a stream
+    together go through the adapters: these modules name no format and no API's keys."""
+    assert _code_strings(SRC / module) & MESSAGE_KEYS == set()
+
+
+def test_the_key_check_sees_a_key(tmp_path: Path) -> None:
+    """The check is not blind: a reader that looks for a key is flagged, a message to the
+    developer is not."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "def f(m):\n"
+        "    if m.get('tool_calls'):\n"
+        "        raise UsageError('the tool_calls are missing')\n"
+        "    return m['role']\n",
+        encoding="utf-8",
+    )
+    assert _code_strings(probe) & MESSAGE_KEYS == {"tool_calls", "role"}
 
 
 def test_http_facts_are_read_in_http() -> None:

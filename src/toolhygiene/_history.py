@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _observe
+from toolhygiene import _observe, formats
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import field
 
@@ -60,6 +60,7 @@ class Chain:
     response_id: str | None
     previous: str | None
     conversation: str | None
+    format: str
 
     @property
     def held(self) -> bool:
@@ -68,18 +69,10 @@ class Chain:
 
 
 def chain_of(fmt: str, response: Any) -> Chain:
-    """The chain of a response (only Responses objects tell theirs)."""
+    """The chain of a response (only some formats tell theirs)."""
     rid = field(response, "id")
-    if fmt != "openai_responses":
-        return Chain(str(rid) if rid else None, None, None)
-    conversation = field(response, "conversation")
-    conv_id = conversation if isinstance(conversation, str) else field(conversation, "id")
-    previous = field(response, "previous_response_id")
-    return Chain(
-        str(rid) if rid else None,
-        str(previous) if previous else None,
-        str(conv_id) if conv_id else None,
-    )
+    previous, conversation = formats.adapter(fmt).chain(response)
+    return Chain(str(rid) if rid else None, previous, conversation, fmt)
 
 
 class ServerHistory:
@@ -100,6 +93,7 @@ class ServerHistory:
         self.saved = 0
         self.response_id: str | None = None
         self.conversation_id: str | None = None
+        self.format: str | None = None
         self._deletable: set[str] = set()
         self._lock = threading.Lock()
 
@@ -142,7 +136,7 @@ class ServerHistory:
                     "only the tool outputs the next request must send"
                 )
             return
-        if fmt == "openai_chat":
+        if not formats.adapter(fmt).holds_history:
             raise UsageError(
                 "OpenAI Chat Completions holds no conversation on the server: use "
                 "history='client' (the default) and send the whole list each time"
@@ -168,6 +162,7 @@ class ServerHistory:
     def served(self, chain: Chain, saved: int, removable: Sequence[str]) -> None:
         """Remember the response just served and what the mirror's clearing saved."""
         with self._lock:
+            self.format = chain.format
             self.response_id = chain.response_id or self.response_id
             self.conversation_id = chain.conversation or self.conversation_id
             self.saved += saved
@@ -176,25 +171,19 @@ class ServerHistory:
 
     # -- OpenAI conversations: deleting recovered items ----------------------------------
 
-    def _targets(self, items: Sequence[Any]) -> list[str]:
-        ids = self.deletable
-        return [
-            str(field(i, "id"))
-            for i in items
-            if field(i, "type") in ("function_call", "function_call_output")
-            and field(i, "call_id") in ids
-            and field(i, "id")
-        ]
+    def _targets(self, items: Sequence[Any], fmt: str) -> list[str]:
+        return formats.adapter(fmt).stored_items(items, self.deletable)
 
-    def _conversation(self) -> str:
+    def _conversation(self) -> tuple[str, str]:
+        """The conversation to delete items from, and its format."""
         with self._lock:
-            conversation = self.conversation_id
-        if conversation is None:
+            conversation, fmt = self.conversation_id, self.format
+        if conversation is None or fmt is None:
             raise UsageError(
                 "delete_recovered needs an OpenAI conversation (responses.create(conversation="
                 "...)); previous_response_id chains and Anthropic threads cannot delete items"
             )
-        return conversation
+        return conversation, fmt
 
     def _deleted(self, conversation: str, targets: Sequence[str]) -> int:
         with self._lock:
@@ -211,35 +200,24 @@ class ServerHistory:
         calls and outputs together, so pairing stays intact. Returns how many items were
         deleted. Opt-in: it changes the conversation's prefix from the first deleted item
         on (the cache is written again from there)."""
-        conversation = self._conversation()
+        conversation, fmt = self._conversation()
         items = list(client.conversations.items.list(conversation))
-        targets = self._targets(items)
+        targets = self._targets(items, fmt)
         for item_id in targets:
             client.conversations.items.delete(item_id, conversation_id=conversation)
         return self._deleted(conversation, targets)
 
     async def adelete_recovered(self, client: Any) -> int:
         """``delete_recovered`` with an ``AsyncOpenAI`` client."""
-        conversation = self._conversation()
+        conversation, fmt = self._conversation()
         items = [i async for i in client.conversations.items.list(conversation)]
-        targets = self._targets(items)
+        targets = self._targets(items, fmt)
         for item_id in targets:
             await client.conversations.items.delete(item_id, conversation_id=conversation)
         return self._deleted(conversation, targets)
 
 
 def answered(messages: Sequence[Any]) -> set[str]:
-    """The call ids that have a result in ``messages`` (Responses outputs, Anthropic
-    ``tool_result`` blocks, chat ``tool`` messages)."""
-    found: set[str] = set()
-    for message in messages:
-        if field(message, "type") == "function_call_output":
-            found.add(str(field(message, "call_id")))
-        elif field(message, "role") == "tool":
-            found.add(str(field(message, "tool_call_id")))
-        content = field(message, "content")
-        if isinstance(content, list):
-            found.update(
-                str(field(b, "tool_use_id")) for b in content if field(b, "type") == "tool_result"
-            )
-    return found
+    """The call ids that have a result in ``messages``, in any format."""
+    every = formats.adapters()
+    return {call_id for m in messages for shape in every for call_id in shape.results_in(m)}

@@ -21,11 +21,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import _words
+from toolhygiene import _words, formats
 from toolhygiene._exceptions import UsageError
 from toolhygiene._text import size_of
 from toolhygiene.formats import Call, adapter
-from toolhygiene.formats._base import field as get
+from toolhygiene.formats._base import Exchange
 
 if TYPE_CHECKING:
     from toolhygiene._transcript import Transcript
@@ -59,28 +59,13 @@ class Evidence:
     last_call: str | None = None
 
 
-def _text(content: Any) -> str:
-    """The text of a result's content: a string or a list of text parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(get(p, "text") or "") for p in content)
-    return "" if content is None else str(content)
-
-
 def detect_format(messages: Sequence[Any]) -> str | None:
     """The format of a message list, from its first call or result (``None``: no call)."""
+    every = formats.adapters()
     for message in messages:
-        kind = get(message, "type")
-        if kind in ("function_call", "function_call_output"):
-            return "openai_responses"
-        if get(message, "tool_calls") or get(message, "role") == "tool":
-            return "openai_chat"
-        content = get(message, "content")
-        if isinstance(content, list) and any(
-            get(b, "type") in ("tool_use", "tool_result") for b in content
-        ):
-            return "anthropic"
+        for shape in every:
+            if shape.shows(message):
+                return shape.name
     return None
 
 
@@ -124,28 +109,22 @@ def _message(item: Any, at: int) -> dict[str, Any]:
 def rounds(messages: Sequence[Any], fmt: str) -> Iterator[SeenRound]:
     """Every round of calls in ``messages``, in order, with what its results prove."""
     items = [_message(m, at) for at, m in enumerate(messages)]
-    reader = {"anthropic": _anthropic, "openai_chat": _chat, "openai_responses": _responses}
-    yield from reader[fmt](items)
+    for exchange in adapter(fmt).exchanges(items):
+        yield _seen(fmt, exchange)
 
 
 _MALFORMED = (KeyError, AttributeError, TypeError, ValueError, IndexError)
 """What reading a message of the wrong shape raises (``UsageError`` to the caller)."""
 
 
-def _seen(
-    fmt: str,
-    at: int,
-    turn: list[dict[str, Any]],
-    results: dict[str, tuple[str, bool | None]],
-    note: str,
-) -> SeenRound:
-    """The round of the turn at message ``at``. Only what toolhygiene wrote is trusted: a
+def _seen(fmt: str, exchange: Exchange) -> SeenRound:
+    """The round of an exchange read back. Only what toolhygiene wrote is trusted: a
     failure is a result whose API flag says so (Anthropic ``is_error``) or, in formats
     with no flag, a result starting ``[error] `` (toolhygiene escapes any success that
     would, ``_words.escape_result``); the ``[recovered]`` note is read where toolhygiene
     puts it (Anthropic: the text block after the results; OpenAI formats: its own line at
     a result's end). A call with no result proves nothing (``"unknown"``)."""
-    shape = adapter(fmt)
+    shape, at, turn, results = adapter(fmt), exchange.at, exchange.turn, exchange.results
     try:
         calls = tuple(shape.calls(turn))
         said_more = shape.said_more(turn)
@@ -157,7 +136,7 @@ def _seen(
     for call in calls:
         if not isinstance(call.id, str) or not call.id or not isinstance(call.name, str):
             raise UsageError(f"message {at}: a tool call without an id or a name ({fmt})")
-    reads, texts, sizes, recovered = [], [], [], _words.read_note(note)
+    reads, texts, sizes, recovered = [], [], [], _words.read_note(exchange.note)
     for call in calls:
         arguments = size_of(call.arguments)  # as the live loop measures it, however deep
         if call.id not in results:
@@ -174,58 +153,6 @@ def _seen(
         texts.append(own)
         sizes.append(len(text) + arguments)
     return SeenRound(calls, tuple(reads), tuple(texts), tuple(sizes), said_more, recovered)
-
-
-def _anthropic(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
-    for at, message in enumerate(items):
-        content = message.get("content")
-        if message.get("role") != "assistant" or not isinstance(content, list):
-            continue
-        if not any(get(b, "type") == "tool_use" for b in content):
-            continue
-        reply = items[at + 1].get("content") if at + 1 < len(items) else None
-        results: dict[str, tuple[str, bool | None]] = {}
-        note = ""
-        for block in reply if isinstance(reply, list) else ():
-            if get(block, "type") == "tool_result":
-                results[str(get(block, "tool_use_id"))] = (
-                    _text(get(block, "content")),
-                    bool(get(block, "is_error", False)),
-                )
-            elif get(block, "type") == "text" and not note:
-                note = str(get(block, "text") or "")
-        yield _seen("anthropic", at, [message], results, note)
-
-
-def _chat(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
-    for at, message in enumerate(items):
-        if message.get("role") != "assistant" or not message.get("tool_calls"):
-            continue
-        results: dict[str, tuple[str, bool | None]] = {}
-        for reply in items[at + 1 :]:
-            if reply.get("role") != "tool":
-                break
-            results[str(reply.get("tool_call_id"))] = (_text(reply.get("content")), None)
-        yield _seen("openai_chat", at, [message], results, "")
-
-
-def _responses(items: list[dict[str, Any]]) -> Iterator[SeenRound]:
-    turn: list[dict[str, Any]] = []
-    start = 0
-    results: dict[str, tuple[str, bool | None]] = {}
-    for at, item in enumerate([*items, {"role": "user"}]):  # a sentinel closes the last turn
-        kind = item.get("type", "message")
-        if kind == "function_call_output":
-            results[str(item.get("call_id"))] = (_text(item.get("output")), None)
-            continue
-        if results or (kind == "message" and item.get("role") != "assistant"):
-            if any(i.get("type") == "function_call" for i in turn):
-                yield _seen("openai_responses", start, turn, results, "")
-            turn, results = [], {}
-        if kind != "message" or item.get("role") == "assistant":
-            if not turn:
-                start = at
-            turn.append(item)
 
 
 def _tally(

@@ -35,6 +35,11 @@ def adapter(fmt: str) -> Adapter:
         ) from None
 
 
+def adapters() -> tuple[Adapter, ...]:
+    """Every format's adapter."""
+    return tuple(_ADAPTERS.values())
+
+
 _UNSET: Any = object()
 
 

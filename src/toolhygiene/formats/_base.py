@@ -1,10 +1,11 @@
 """What every message format provides: spelling a tool's definition, reading a model turn,
-writing results, finding, removing and shrinking an earlier round, and checking that a list
-pairs every call."""
+writing results, finding, removing and shrinking an earlier round, checking that a list
+pairs every call, reading a list back, telling who holds the conversation, and putting a
+stream's events together."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, MutableSequence, Sequence
+from collections.abc import Collection, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -20,13 +21,17 @@ __all__ = [
     "CachesItself",
     "Call",
     "Definition",
+    "Exchange",
     "Format",
     "Messages",
     "Round",
     "StopState",
+    "TellsNoChain",
     "as_dict",
     "as_dicts",
+    "content_text",
     "field",
+    "unfinished",
     "with_note",
 ]
 
@@ -96,6 +101,19 @@ class Definition:
         return {k: self.options[k] for k in names if self.options.get(k) is not None}
 
 
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """An assistant turn with calls as a message list holds it, read back: the message it
+    starts at, its items as plain dicts, each result's text and error flag by call id (the
+    flag ``None`` where the format has none), and the text the API allows after the
+    results (where toolhygiene writes its note; ``""`` where the note rides in a result)."""
+
+    at: int
+    turn: list[dict[str, Any]]
+    results: dict[str, tuple[str, bool | None]]
+    note: str = ""
+
+
 class Adapter(Protocol):
     """One API's message format."""
 
@@ -146,6 +164,61 @@ class Adapter(Protocol):
     def check(self, messages: Sequence[Any]) -> None:
         """Raise ``UsageError`` naming the first place the API would reject."""
 
+    # -- a message list read back (``Session.resume``) -----------------------------------
+
+    def shows(self, message: Any) -> bool:
+        """Whether ``message`` holds a tool call or a result in this format."""
+
+    def exchanges(self, items: list[dict[str, Any]]) -> Iterator[Exchange]:
+        """Every assistant turn with calls in ``items`` (plain dicts), in order, with the
+        results that answer it."""
+
+    def results_in(self, message: Any) -> list[str]:
+        """The call ids that ``message`` holds a result of."""
+
+    # -- who holds the conversation --------------------------------------------------------
+
+    holds_history: bool
+    """Whether the API can hold the conversation on its server."""
+
+    def chain(self, response: Any) -> tuple[str | None, str | None]:
+        """The earlier response and the conversation that ``response`` says the server
+        holds (``None`` where it says none, or the format never tells)."""
+
+    def stored_items(self, items: Sequence[Any], call_ids: Collection[str]) -> list[str]:
+        """The server's ids of the ``items`` that carry the calls ``call_ids`` (calls and
+        their results together)."""
+
+    # -- streams ---------------------------------------------------------------------------
+
+    final_method: str
+    """The name of the method by which the SDK's stream helper gives its final object."""
+    events_first: bool
+    """Whether the helper's events carry the final object even when the turn was cut
+    (its final method then raises)."""
+
+    def final_of_error(self, exc: Exception) -> Any:
+        """The final object the helper's final method raised ``exc`` with (a cut or
+        filtered turn), or ``None``."""
+
+    def streams(self, first: Mapping[str, Any]) -> bool:
+        """Whether ``first`` opens one of this API's streams (an event or a chunk)."""
+
+    def assemble(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The response the events of one streamed answer make, in the API's JSON;
+        ``unfinished`` when the stream ended before the turn did."""
+
+
+class TellsNoChain:
+    """An API whose responses never name an earlier response or a conversation (the
+    server may still hold it, as Anthropic threads do: the request says so)."""
+
+    def chain(self, response: Any) -> tuple[str | None, str | None]:
+        return None, None
+
+    def stored_items(self, items: Sequence[Any], call_ids: Collection[str]) -> list[str]:
+        return []
+
 
 class CachesItself:
     """An API that caches prompts itself: its definitions take no cache breakpoint."""
@@ -173,6 +246,23 @@ def as_dict(item: Any) -> dict[str, Any]:
 def as_dicts(items: Any) -> list[dict[str, Any]]:
     """A sequence of SDK objects or mappings as plain dicts."""
     return [as_dict(item) for item in items or ()]
+
+
+def content_text(content: Any) -> str:
+    """The text of a result's content: a string or a list of text parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(field(p, "text") or "") for p in content)
+    return "" if content is None else str(content)
+
+
+def unfinished(what: str) -> UsageError:
+    """The error for a stream that ended before its turn did."""
+    return UsageError(
+        f"the stream ended before the turn finished ({what}): its calls may be cut, so none "
+        "runs. Read the stream to its end, or ask again"
+    )
 
 
 def field(item: Any, name: str, default: Any = None) -> Any:

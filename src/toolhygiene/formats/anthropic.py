@@ -1,9 +1,11 @@
 """Anthropic Messages: ``tool_use`` blocks in the assistant turn, ``tool_result`` blocks
-(first) in the next user turn, ``is_error`` on failures."""
+(first) in the next user turn, ``is_error`` on failures; a stream of ``message_start`` …
+``message_stop`` events."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import json
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolhygiene import _checks
@@ -12,13 +14,17 @@ from toolhygiene.formats._base import (
     STUB,
     Call,
     Definition,
+    Exchange,
     Format,
     Messages,
     Round,
     StopState,
+    TellsNoChain,
     as_dicts,
+    content_text,
     field,
     register_ids,
+    unfinished,
 )
 
 if TYPE_CHECKING:
@@ -49,9 +55,72 @@ _STATES: dict[str, StopState] = {
 }
 
 
-class AnthropicMessages:
+_CUT = ("max_tokens", "model_context_window_exceeded")
+
+
+def _assemble(events: list[dict[str, Any]]) -> dict[str, Any]:
+    message: dict[str, Any] | None = None
+    partial: dict[int, str] = {}
+    stopped = False
+    for event in events:
+        kind = event.get("type")
+        stopped = stopped or kind == "message_stop"
+        if kind == "message_start":
+            message = {**event["message"], "content": list(event["message"].get("content") or [])}
+        elif message is None:
+            continue
+        elif kind == "content_block_start":
+            message["content"].append(dict(event["content_block"]))
+        elif kind == "content_block_delta":
+            at = int(event["index"])
+            _delta(message["content"][at], event["delta"], at, partial)
+        elif kind == "message_delta":
+            message.update(event.get("delta") or {})
+            if event.get("usage"):
+                message["usage"] = {**message.get("usage", {}), **event["usage"]}
+    if message is None:
+        raise unfinished("no message_start")
+    if not message.get("stop_reason"):
+        raise unfinished("no stop_reason")
+    if not stopped:
+        raise unfinished("no message_stop")
+    cut = message["stop_reason"] in _CUT
+    for at, text in partial.items():
+        message["content"][at]["input"] = _arguments(text, cut)
+    return message
+
+
+def _delta(block: dict[str, Any], delta: dict[str, Any], at: int, partial: dict[int, str]) -> None:
+    """One delta added to its block (a call's arguments gathered in ``partial``)."""
+    dtype = delta.get("type")
+    if dtype == "text_delta":
+        block["text"] = block.get("text", "") + delta["text"]
+    elif dtype == "input_json_delta":
+        partial[at] = partial.get(at, "") + delta["partial_json"]
+    elif dtype == "thinking_delta":
+        block["thinking"] = block.get("thinking", "") + delta["thinking"]
+    elif dtype == "signature_delta":
+        block["signature"] = delta["signature"]
+    elif dtype == "citations_delta":
+        block.setdefault("citations", []).append(delta["citation"])
+
+
+def _arguments(text: str, cut: bool) -> Any:
+    """A streamed call's arguments; a cut turn's may not parse (it never runs)."""
+    try:
+        return json.loads(text) if text else {}
+    except ValueError:
+        if not cut:
+            raise unfinished("a call's arguments do not parse") from None
+        return {}
+
+
+class AnthropicMessages(TellsNoChain):
     name: Format = "anthropic"
     strict_rules: Api = "anthropic"
+    holds_history = True
+    final_method = "get_final_message"
+    events_first = False
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         return {
@@ -187,3 +256,44 @@ class AnthropicMessages:
             open_ids = []
         if open_ids:
             raise UsageError(f"the last assistant turn has calls without results: {open_ids}")
+
+    def shows(self, message: Any) -> bool:
+        content = field(message, "content")
+        return isinstance(content, list) and any(
+            field(b, "type") in ("tool_use", "tool_result") for b in content
+        )
+
+    def exchanges(self, items: list[dict[str, Any]]) -> Iterator[Exchange]:
+        for at, message in enumerate(items):
+            content = message.get("content")
+            if message.get("role") != "assistant" or not isinstance(content, list):
+                continue
+            if not any(field(b, "type") == "tool_use" for b in content):
+                continue
+            reply = items[at + 1].get("content") if at + 1 < len(items) else None
+            results: dict[str, tuple[str, bool | None]] = {}
+            note = ""
+            for block in reply if isinstance(reply, list) else ():
+                if field(block, "type") == "tool_result":
+                    results[str(field(block, "tool_use_id"))] = (
+                        content_text(field(block, "content")),
+                        bool(field(block, "is_error", False)),
+                    )
+                elif field(block, "type") == "text" and not note:
+                    note = str(field(block, "text") or "")
+            yield Exchange(at, [message], results, note)
+
+    def results_in(self, message: Any) -> list[str]:
+        content = field(message, "content")
+        if not isinstance(content, list):
+            return []
+        return [str(field(b, "tool_use_id")) for b in content if field(b, "type") == "tool_result"]
+
+    def final_of_error(self, exc: Exception) -> Any:
+        return None
+
+    def streams(self, first: Mapping[str, Any]) -> bool:
+        return first.get("type") in ("message_start", "content_block_start", "ping")
+
+    def assemble(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        return _assemble(events)

@@ -1,9 +1,10 @@
 """OpenAI Chat Completions: ``tool_calls`` on the assistant message, one ``tool`` message
-per call with its ``tool_call_id``, right after it."""
+per call with its ``tool_call_id``, right after it; a stream of ``chat.completion.chunk``
+deltas."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene._exceptions import UsageError
@@ -12,13 +13,17 @@ from toolhygiene.formats._base import (
     CachesItself,
     Call,
     Definition,
+    Exchange,
     Format,
     Messages,
     Round,
     StopState,
+    TellsNoChain,
     as_dict,
+    content_text,
     field,
     register_ids,
+    unfinished,
     with_note,
 )
 
@@ -74,9 +79,57 @@ def _empty(message: Any) -> bool:
     return not field(message, "content") and not field(message, "tool_calls")
 
 
-class OpenAIChat(CachesItself):
+def _assemble(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    choices: dict[int, dict[str, Any]] = {}
+    for chunk in chunks:
+        for part in chunk.get("choices") or ():
+            choice = choices.setdefault(
+                int(part.get("index") or 0),
+                {"index": int(part.get("index") or 0), "message": {"role": "assistant"}},
+            )
+            _delta(choice["message"], part.get("delta") or {})
+            if part.get("finish_reason"):
+                choice["finish_reason"] = part["finish_reason"]
+    if not choices:
+        raise unfinished("no choice")
+    for choice in choices.values():
+        if not choice.get("finish_reason"):
+            raise unfinished("no finish_reason")
+        choice["message"].setdefault("content", None)
+    head = chunks[0]
+    return {
+        "id": head.get("id"),
+        "object": "chat.completion",
+        "created": head.get("created", 0),
+        "model": head.get("model"),
+        "choices": [choices[i] for i in sorted(choices)],
+    }
+
+
+def _delta(message: dict[str, Any], delta: dict[str, Any]) -> None:
+    """One chunk's delta added to its choice's message."""
+    for key in ("content", "refusal"):
+        if delta.get(key):
+            message[key] = (message.get(key) or "") + delta[key]
+    for call in delta.get("tool_calls") or ():
+        calls = message.setdefault("tool_calls", [])
+        at = int(call.get("index") or 0)
+        while len(calls) <= at:
+            calls.append({"type": "function", "function": {"name": "", "arguments": ""}})
+        target = calls[at]
+        if call.get("id"):
+            target["id"] = call["id"]
+        function = call.get("function") or {}
+        target["function"]["name"] += function.get("name") or ""
+        target["function"]["arguments"] += function.get("arguments") or ""
+
+
+class OpenAIChat(TellsNoChain, CachesItself):
     name: Format = "openai_chat"
     strict_rules: Api = "openai"
+    holds_history = False
+    final_method = "get_final_completion"
+    events_first = False
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         return {"type": "function", "function": tool.spelled("parameters")}
@@ -166,3 +219,34 @@ class OpenAIChat(CachesItself):
                 register_ids(seen, open_ids, at)
         if open_ids:
             raise UsageError(f"the last assistant message has calls without results: {open_ids}")
+
+    def shows(self, message: Any) -> bool:
+        return bool(field(message, "tool_calls")) or field(message, "role") == "tool"
+
+    def exchanges(self, items: list[dict[str, Any]]) -> Iterator[Exchange]:
+        for at, message in enumerate(items):
+            if message.get("role") != "assistant" or not message.get("tool_calls"):
+                continue
+            results: dict[str, tuple[str, bool | None]] = {}
+            for reply in items[at + 1 :]:
+                if reply.get("role") != "tool":
+                    break
+                results[str(reply.get("tool_call_id"))] = (
+                    content_text(reply.get("content")),
+                    None,
+                )
+            yield Exchange(at, [message], results)
+
+    def results_in(self, message: Any) -> list[str]:
+        return [str(field(message, "tool_call_id"))] if field(message, "role") == "tool" else []
+
+    def final_of_error(self, exc: Exception) -> Any:
+        # The stream helper raises with the completion on a cut or filtered turn
+        # (LengthFinishReasonError, ContentFilterFinishReasonError).
+        return getattr(exc, "completion", None)
+
+    def streams(self, first: Mapping[str, Any]) -> bool:
+        return first.get("object") == "chat.completion.chunk" or "choices" in first
+
+    def assemble(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        return _assemble(events)

@@ -1,9 +1,10 @@
 """OpenAI Responses: ``function_call`` items in the output, one ``function_call_output``
-item per ``call_id`` after them."""
+item per ``call_id`` after them; a response that may continue one the server holds; a
+stream of ``response.*`` events ending with the response."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene._exceptions import UsageError
@@ -12,12 +13,15 @@ from toolhygiene.formats._base import (
     CachesItself,
     Call,
     Definition,
+    Exchange,
     Format,
     Messages,
     Round,
     StopState,
     as_dicts,
+    content_text,
     field,
+    unfinished,
     with_note,
 )
 
@@ -28,6 +32,12 @@ __all__ = ["OpenAIResponses"]
 
 
 _UNFINISHED = ("incomplete", "in_progress")
+_TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+_CALL_ITEMS = ("function_call", "function_call_output")
+
+
+def _id(value: Any) -> str | None:
+    return str(value) if value else None
 
 
 def _empty(item: Any) -> bool:
@@ -47,6 +57,9 @@ def _empty(item: Any) -> bool:
 class OpenAIResponses(CachesItself):
     name: Format = "openai_responses"
     strict_rules: Api = "openai"
+    holds_history = True
+    final_method = "get_final_response"
+    events_first = True
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         # The Responses API makes a function strict unless told otherwise: always say.
@@ -118,10 +131,7 @@ class OpenAIResponses(CachesItself):
         found: list[int] = []
         for at in range(len(messages) - 1, -1, -1):
             kind = field(messages[at], "type")
-            if (
-                kind in ("function_call", "function_call_output")
-                and field(messages[at], "call_id") in ids
-            ):
+            if kind in _CALL_ITEMS and field(messages[at], "call_id") in ids:
                 found.append(at)
             if kind == "function_call" and field(messages[at], "call_id") == round_.ids[0]:
                 break
@@ -163,3 +173,57 @@ class OpenAIResponses(CachesItself):
         missing = sorted(set(calls) - answered)
         if missing:
             raise UsageError(f"calls without outputs: {missing}")
+
+    def shows(self, message: Any) -> bool:
+        return field(message, "type") in _CALL_ITEMS
+
+    def exchanges(self, items: list[dict[str, Any]]) -> Iterator[Exchange]:
+        turn: list[dict[str, Any]] = []
+        start = 0
+        results: dict[str, tuple[str, bool | None]] = {}
+        for at, item in enumerate([*items, {"role": "user"}]):  # a sentinel closes the last turn
+            kind = item.get("type", "message")
+            if kind == "function_call_output":
+                results[str(item.get("call_id"))] = (content_text(item.get("output")), None)
+                continue
+            if results or (kind == "message" and item.get("role") != "assistant"):
+                if any(i.get("type") == "function_call" for i in turn):
+                    yield Exchange(start, turn, results)
+                turn, results = [], {}
+            if kind != "message" or item.get("role") == "assistant":
+                if not turn:
+                    start = at
+                turn.append(item)
+
+    def results_in(self, message: Any) -> list[str]:
+        if field(message, "type") == "function_call_output":
+            return [str(field(message, "call_id"))]
+        return []
+
+    def chain(self, response: Any) -> tuple[str | None, str | None]:
+        conversation = field(response, "conversation")
+        conv_id = conversation if isinstance(conversation, str) else field(conversation, "id")
+        return _id(field(response, "previous_response_id")), _id(conv_id)
+
+    def stored_items(self, items: Sequence[Any], call_ids: Collection[str]) -> list[str]:
+        return [
+            str(field(i, "id"))
+            for i in items
+            if field(i, "type") in _CALL_ITEMS
+            and field(i, "call_id") in call_ids
+            and field(i, "id")
+        ]
+
+    def final_of_error(self, exc: Exception) -> Any:
+        return None
+
+    def streams(self, first: Mapping[str, Any]) -> bool:
+        return str(first.get("type") or "").startswith("response.")
+
+    def assemble(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        for event in reversed(events):
+            if event.get("type") in _TERMINAL:
+                response = event.get("response")
+                if isinstance(response, dict):
+                    return response
+        raise unfinished("no response.completed event")
