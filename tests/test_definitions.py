@@ -55,6 +55,33 @@ def test_every_definition_is_the_sdk_param_type(fmt: str, strict: bool | None) -
         check_definition(definition, fmt)
 
 
+ENVELOPES: dict[str, Any] = {
+    "anthropic": lambda d: d["input_schema"],
+    "openai_chat": lambda d: d["function"]["parameters"],
+    "openai_responses": lambda d: d["parameters"],
+}
+"""Where each API's definition carries the arguments' schema."""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("strict", [None, False, True])
+def test_parameters_for_is_the_schema_the_definition_sends(fmt: str, strict: bool | None) -> None:
+    """``Tool.parameters_for`` is what the definition carries without its envelope, for
+    every signature, strict or not, and for tools that decide strictness themselves."""
+    session = th.Session([*every_tool().tools.values(), always_strict, never_strict])
+    tools = list(session.tools.values())
+    definitions = session.schemas(fmt, strict=strict)  # type: ignore[arg-type]
+    assert len(definitions) == len(tools)
+    for tool, definition in zip(tools, definitions, strict=True):
+        sent = tool.parameters_for(fmt, strict=strict)  # type: ignore[arg-type]
+        assert sent == ENVELOPES[fmt](definition)
+
+
+def test_parameters_for_refuses_an_unknown_format() -> None:
+    with pytest.raises(th.UsageError, match="unknown format 'openai'"):
+        forecast.parameters_for("openai")  # type: ignore[arg-type]
+
+
 @th.tool(input_examples=[{"city": "Paris"}, {"city": "Oslo", "days": 3}], defer_loading=True,
          cache_control={"type": "ephemeral"})
 def forecast(city: str, days: int = 1) -> str:

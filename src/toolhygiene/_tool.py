@@ -347,12 +347,26 @@ class Tool(Generic[P, R]):
         kwargs = {k: v for k, v in values.items() if k not in positional and k != star}
         return self.fn(*args, **kwargs)
 
+    def parameters_for(self, fmt: Format, *, strict: bool | None = None) -> dict[str, Any]:
+        """The JSON Schema of the arguments exactly as ``schema(fmt, strict=strict)`` sends
+        it, without the API's envelope: rewritten under ``fmt``'s strict-mode rules when
+        the definition is strict (the tool says so, else ``strict`` asks), else
+        ``parameters``. For frameworks that wrap the schema in a tool type of their own.
+
+        Raises:
+            UsageError: the definition is strict and the signature has something strict
+                mode cannot express.
+        """
+        to = adapter(fmt)
+        use_strict = self.strict if self.strict is not None else bool(strict)
+        return self.strict_parameters(to.strict_rules) if use_strict else self.parameters
+
     def schema(self, fmt: Format, *, strict: bool | None = None) -> dict[str, Any]:
         """This tool's definition in one API's format; strict when the tool says so, else
         when ``strict`` asks."""
-        use_strict = self.strict if self.strict is not None else bool(strict)
         to = adapter(fmt)
-        parameters = self.strict_parameters(to.strict_rules) if use_strict else self.parameters
+        use_strict = self.strict if self.strict is not None else bool(strict)
+        parameters = self.parameters_for(fmt, strict=use_strict)
         options = {
             "input_examples": None if self.input_examples is None else list(self.input_examples),
             "defer_loading": self.defer_loading,

@@ -471,7 +471,7 @@ def _tools(session: Session) -> list[BaseTool]:
     the Session's); called directly, they run through the Session too."""
     out: list[BaseTool] = []
     for name, tool in session.tools.items():
-        parameters = tool.schema("openai_chat")["function"]["parameters"]
+        parameters = tool.parameters_for("openai_chat")
         out.append(
             StructuredTool(
                 name=name,

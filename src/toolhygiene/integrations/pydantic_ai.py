@@ -123,7 +123,7 @@ class HygieneToolset(FunctionToolset[Any]):
     def __init__(self, session: Session) -> None:
         tools = []
         for name, tool in session.tools.items():
-            parameters = tool.schema("openai_chat")["function"]["parameters"]
+            parameters = tool.parameters_for("openai_chat")
             made: Tool[Any] = Tool.from_schema(
                 _runner(session, name), name, tool.description, parameters
             )
