@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
+from helpers import FakeClock
 from toolhygiene.testing import closed_port, model_turn
+
+
+def _frozen(store: th.MemoryStore) -> FakeClock:
+    """The store's breakers read a clock that moves only when the test moves it."""
+    clock = FakeClock()
+    store.breakers._clock = clock
+    return clock
 
 
 def _inventory(port: int | None = None, gate: threading.Event | None = None) -> Any:
@@ -93,10 +101,11 @@ def test_a_429_with_retry_after_opens_it_at_once_for_that_long() -> None:
 def test_one_caller_probes_after_the_window_and_an_answer_closes_it() -> None:
     """Once the window has passed, the first caller runs (the probe); while it runs the
     others are refused and told so; its success ends the outage for everyone."""
-    store = th.MemoryStore(breaker_after=1, breaker_window=0.05)
+    store = th.MemoryStore(breaker_after=1, breaker_window=60)
+    clock = _frozen(store)
     th.Session([_inventory(closed_port())], store=store, session_id="a").call(
         "check_stock", {"sku": "A"})
-    time.sleep(0.1)  # the window passes
+    clock.advance(61)  # the window passes
     gate = threading.Event()
     healthy = _inventory(gate=gate)
     probe = th.Session([healthy], store=store, session_id="b")
@@ -116,10 +125,11 @@ def test_one_caller_probes_after_the_window_and_an_answer_closes_it() -> None:
 
 
 def test_a_failed_probe_opens_it_again() -> None:
-    store = th.MemoryStore(breaker_after=1, breaker_window=0.05)
+    store = th.MemoryStore(breaker_after=1, breaker_window=60)
+    clock = _frozen(store)
     down = _inventory(closed_port())
     th.Session([down], store=store, session_id="a").call("check_stock", {"sku": "A"})
-    time.sleep(0.1)
+    clock.advance(61)  # the window passes
     probe = th.Session([down], store=store, session_id="b").call("check_stock", {"sku": "A"})
     assert probe.attempts == 1
     refused = th.Session([down], store=store, session_id="c").call("check_stock", {"sku": "A"})
@@ -179,10 +189,11 @@ def test_a_redis_breaker_lets_one_probe_through_after_its_window(redis_url: str)
 def test_while_one_caller_probes_the_wait_told_is_until_its_answer_is_due() -> None:
     """The probe is one attempt (no local retries), held for the tool's timeout: another
     caller meanwhile is told to retry after what is left of it, not the retry budget."""
-    store = th.MemoryStore(breaker_after=1, breaker_window=0.05)
+    store = th.MemoryStore(breaker_after=1, breaker_window=60)
+    clock = _frozen(store)
     th.Session([_inventory(closed_port())], store=store, session_id="a").call(
         "check_stock", {"sku": "A"})
-    time.sleep(0.1)  # the window passes
+    clock.advance(61)  # the window passes
     gate = threading.Event()
 
     @th.tool(upstream="inventory service", retries=3, timeout=4)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from typing import Any
 
@@ -329,16 +330,20 @@ def test_a_read_timeout_of_a_charge_is_uncertain(server: ScriptedServer,
 
 def test_a_timed_out_run_of_a_charge_is_uncertain() -> None:
     runs: list[float] = []
+    release = threading.Event()
 
     @th.tool(idempotent=False, timeout=0.05, retries=3)
     def charge(order_id: str) -> str:
         """Charge a card."""
         runs.append(time.monotonic())
-        time.sleep(0.3)
+        release.wait(30)  # still running when the timeout ends the attempt
         return "charged"
 
-    with th.Session([charge]) as session:
-        outcome = session.call("charge", {"order_id": "ORD-1"})
+    try:
+        with th.Session([charge]) as session:
+            outcome = session.call("charge", {"order_id": "ORD-1"})
+    finally:
+        release.set()
     assert len(runs) == 1
     _uncertain(outcome.content)
 

@@ -27,6 +27,7 @@ from toolhygiene._exceptions import StoreError, UsageError
 
 if TYPE_CHECKING:
     import asyncio
+    from collections.abc import Callable
 
 __all__ = [
     "BREAKER_AFTER",
@@ -138,6 +139,9 @@ class Breakers:
     """In-memory breakers, one per upstream (a ``MemoryStore`` holds them; Sessions
     without a store share ``PROCESS_BREAKERS``)."""
 
+    _clock: Callable[[], float] = staticmethod(time.time)
+    """Wall-clock seconds (a test replaces it with a clock it moves)."""
+
     def __init__(self, *, after: int = BREAKER_AFTER, window: float = BREAKER_WINDOW) -> None:
         self.after, self.window = after, window
         self._lock = threading.Lock()
@@ -146,7 +150,7 @@ class Breakers:
     def admit(self, upstream: str, probe_for: float | None, *, claim: bool = True) -> Gate:
         """The breaker's state; a due probe is claimed for ``probe_for`` seconds (``None``:
         the window) unless ``claim`` is false (``Store.start`` only looks)."""
-        now = time.time()
+        now = self._clock()
         with self._lock:
             found = self._upstreams.get(upstream)
             if found is None:
@@ -163,7 +167,7 @@ class Breakers:
             return Gate("probe", failing, found.failures)
 
     def failed(self, upstream: str, retry_after: float | None) -> None:
-        now = time.time()
+        now = self._clock()
         with self._lock:
             found = self._upstreams.setdefault(upstream, _Upstream(now))
             found.failures += 1
