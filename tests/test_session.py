@@ -387,10 +387,14 @@ async def test_a_burst_is_told_the_truth_about_every_call() -> None:
     with the closing notice, never "did not run"; calls after the close do not run."""
     ran: list[int] = []
 
+    started = asyncio.Event()
+
     @th.tool(max_failures=3)
     async def broken(i: int) -> None:
         ran.append(i)
-        await asyncio.sleep(0.01)
+        if len(ran) == 1000:
+            started.set()
+        await asyncio.wait_for(started.wait(), 30)  # every call has started before any fails
         raise ValueError("always broken")
 
     session = th.Session([broken])

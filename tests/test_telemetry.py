@@ -156,10 +156,20 @@ def test_parallel_sync_calls_are_siblings_under_the_agent(spans: InMemorySpanExp
 def test_parallel_async_calls_are_siblings_under_the_agent(spans: InMemorySpanExporter) -> None:
     inner = trace.get_tracer("the tool's own library")
 
+    inside: list[int] = []
+    overlapped: list[int] = []
+    both: asyncio.Event | None = None
+
     @th.tool
     async def slow(n: int) -> int:
+        nonlocal both
+        both = both or asyncio.Event()
         with inner.start_as_current_span(f"work {n}"):
-            await asyncio.sleep(0.01)
+            inside.append(n)
+            if len(inside) == 2:
+                both.set()
+            await asyncio.wait_for(both.wait(), 10)
+            overlapped.append(n)  # both runs were inside their spans at once
         return n
 
     session = th.Session([slow, get_weather])
@@ -172,6 +182,7 @@ def test_parallel_async_calls_are_siblings_under_the_agent(spans: InMemorySpanEx
             await session.ahandle(turn, messages)
 
     asyncio.run(run())
+    assert sorted(overlapped) == [1, 2]
     agent = only(spans, "invoke_agent")
     calls = tool_spans(spans)
     assert len(calls) == 3 and len({s.context.span_id for s in calls}) == 3
