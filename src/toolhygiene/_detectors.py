@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from toolhygiene._labels import is_secret_label, plausible_value
+from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value, prose_run
 
 __all__ = ["BUILT_IN", "NETRC_BEFORE", "NETRC_WINDOW", "Detector", "Kind", "netrc_context"]
 
@@ -49,20 +49,6 @@ class Detector:
     match): its verdict is then given once per text for the same values of them."""
 
 
-def _secretish(value: str) -> bool:
-    """ASCII letters with digits, or both cases. Set lookups in one pass: a regex with
-    ``\\S*`` between two classes was quadratic on a long value holding only one."""
-    chars = set(value)
-    lower = not chars.isdisjoint(_LOWER)
-    upper = not chars.isdisjoint(_UPPER)
-    return (lower and upper) or ((lower or upper) and not chars.isdisjoint(_DIGITS))
-
-
-_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
-_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_DIGITS = frozenset("0123456789")
-
-
 def _labelled(m: re.Match[str]) -> bool:
     verdict = is_secret_label(m.group("key"))
     if verdict is False:
@@ -72,11 +58,8 @@ def _labelled(m: re.Match[str]) -> bool:
     colon = ":" in m.group("sep") or "\uff1a" in m.group("sep")
     if not plausible_value(value, prose_allowed=colon and not quoted):
         return False
-    if verdict is None:  # a bare "key": only a credential-looking value counts
-        bare = value.strip("\"'")
-        return (
-            len(bare) >= 8 and "/" not in bare and "." not in bare and " " not in bare
-        ) and _secretish(bare)
+    if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
+        return credential_shaped(value)
     return True
 
 
@@ -95,6 +78,32 @@ def _passphrase(text: str, end: int) -> int:
         return end
     m = _MORE_WORDS.match(text, end)
     return m.end() if m else end
+
+
+def _steered(m: re.Match[str]) -> bool:
+    """After a label and a colon, words that begin as prose ("password: must be …") but
+    are not all prose: the run holds the secret (``_labels.prose_run``)."""
+    if is_secret_label(m.group("key")) is not True:
+        return False
+    run = m.group("secret")
+    first = run.split(None, 1)[0].strip(".,;:!?")
+    return not plausible_value(first, prose_allowed=True) and not prose_run(run)
+
+
+# A data URI as a labelled value (``token=data:application/octet-stream;base64,…``): the
+# value pattern stops at its ``;``, the secret runs through its payload.
+_DATA_HEAD = re.compile(r"data:[\w.+\-]{0,64}(?:/[\w.+\-]{0,64})?", re.IGNORECASE)
+_DATA_REST = re.compile(r"[;,][^\s\"'<>`()\[\]{}|\\]{0,65536}")
+
+
+def _labelled_value_end(text: str, end: int) -> int:
+    """Where a labelled value really ends: through a data URI's payload, or over the
+    words of a passphrase."""
+    head = text.rfind("data:", max(0, end - 140), end)
+    if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
+        m = _DATA_REST.match(text, end)
+        return m.end() if m else end
+    return _passphrase(text, end)
 
 
 def _block_label(m: re.Match[str]) -> bool:
@@ -198,6 +207,9 @@ def _user_password(m: re.Match[str]) -> bool:
 
 _LABEL_WORDS = (
     "secret",
+    "appid",
+    "app_id",
+    "app-id",
     "key",
     "token",
     "pass",
@@ -418,7 +430,23 @@ BUILT_IN: tuple[Detector, ...] = (
         _LABEL_WORDS,
         check=_labelled,
         judged_by=("key", "sep", "secret"),
-        extend=_passphrase,
+        extend=_labelled_value_end,
+        anchored=True,
+        back=40,
+        back_chars=_KEY_CHARS,
+        scan=False,
+    ),
+    Detector(
+        # Prose after a label that steers past the secret ("password: must be Hunter2x").
+        "secret",
+        re.compile(
+            r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})[\"']?"
+            r"[ \t]{0,5}[:\uff1a][ \t]{0,5}"
+            r"(?P<secret>[A-Za-z][a-z']{0,20}[.,;!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8})",
+        ),
+        _LABEL_WORDS,
+        check=_steered,
+        judged_by=("key", "secret"),
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS,

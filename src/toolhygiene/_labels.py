@@ -6,9 +6,10 @@ A key is read by its parts (``SECRET_KEY`` -> secret, key; ``apiKey`` -> api, ke
 part names a secret wherever it stands; ``key`` does so after a qualifier (``api_key``,
 ``signing_key``) and otherwise only with a credential-looking value (``primary_key``); a
 key ending in a word about the secret rather than the secret (``token_count``,
-``KeyError``, ``password_policy``) is not a label. A value is real unless it is a
-placeholder (``null``, ``${VAR}``, ``***``) or, after a colon, a word of prose
-("Invalid token: expired").
+``KeyError``, ``password_policy``) is not a label; an application id (``appid``) is one
+only with a credential-looking value. A value is real unless it is a placeholder
+(``null``, ``${VAR}``, ``***``) or, after a colon, prose ("Invalid token: expired"), and
+prose is only words a service writes about a secret (``prose_run``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["is_secret_label", "plausible_value"]
+__all__ = ["credential_shaped", "is_secret_label", "plausible_value", "prose_run"]
 
 _STRONG = frozenset(
     [
@@ -38,6 +39,7 @@ _STRONG = frozenset(
         "cookies",
         "auth",
         "apikey",
+        "appkey",
         "privatekey",
         "secretkey",
         "accesskey",
@@ -237,6 +239,10 @@ def is_secret_label(key: str) -> bool | None:
     parts = _parts(key)
     if not parts or parts[-1] in _META:
         return False
+    if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
+        # An application id is an API key at some services (OpenWeather's ``appid``) and
+        # a public name or number at others: the value decides, as for a bare ``key``.
+        return None
     verdict: bool | None = False
     for index, part in enumerate(parts):
         if part in _STRONG or _glued_secret(part):
@@ -357,6 +363,167 @@ _PROSE = frozenset(
 # A directory or file path of lowercase segments (``PWD=/srv/app``, ``pwd: ~/src/app``):
 # the working directory, not a password; at least two segments, none with capitals.
 _PATH = re.compile(r"(?:~|\.{1,2})?(?:/[a-z0-9._@+-]+){2,}/?|~/[a-z0-9._@+-]+/?")
+
+
+# The words of what a service says about a password or token after its label ("must be
+# at least 12 characters", "does not match the previous one"): after a label, a run of
+# words is prose only when every word is one of these (or a small number). Any other
+# word may be the secret itself ("must be Hunter2xyz", "is dragon"): the run goes.
+_POLICY = frozenset(
+    [
+        "least",
+        "most",
+        "characters",
+        "character",
+        "chars",
+        "letters",
+        "letter",
+        "digits",
+        "digit",
+        "numbers",
+        "number",
+        "symbols",
+        "symbol",
+        "special",
+        "uppercase",
+        "lowercase",
+        "upper",
+        "lower",
+        "case",
+        "long",
+        "longer",
+        "short",
+        "shorter",
+        "contain",
+        "include",
+        "includes",
+        "one",
+        "two",
+        "three",
+        "four",
+        "more",
+        "less",
+        "than",
+        "and",
+        "or",
+        "but",
+        "no",
+        "any",
+        "every",
+        "days",
+        "day",
+        "hours",
+        "minutes",
+        "match",
+        "matches",
+        "different",
+        "same",
+        "previous",
+        "recent",
+        "reuse",
+        "reused",
+        "allowed",
+        "weak",
+        "strong",
+        "common",
+        "very",
+        "this",
+        "that",
+        "it",
+        "its",
+        "your",
+        "you",
+        "user",
+        "account",
+        "try",
+        "again",
+        "enter",
+        "provide",
+        "provided",
+        "value",
+        "field",
+        "after",
+        "before",
+        "within",
+        "between",
+        "only",
+        "also",
+        "new",
+        "old",
+        "current",
+        "confirm",
+        "confirmation",
+        "change",
+        "rotate",
+        "rotated",
+        "never",
+        "ever",
+        "being",
+        "will",
+        "would",
+        "may",
+        "might",
+        "shall",
+        "yet",
+        "still",
+        "given",
+        "supplied",
+        "sent",
+        "request",
+        "requests",
+        "from",
+        "our",
+        "their",
+        "once",
+        "twice",
+        "time",
+        "times",
+        "ago",
+    ]
+)
+_TRAILING = ".,;:!?)"
+
+
+def prose_run(run: str) -> bool:
+    """Whether the words after a label, the first of them a word of prose, are all prose
+    (``must be at least 12 characters``) rather than prose steering past a secret
+    (``must be ThisIsMyRealPass1``): every word known or a number of at most three
+    digits, all lowercase but the first letter."""
+    for index, word in enumerate(run.split()):
+        bare = word.strip(_TRAILING).lstrip("(")
+        if not bare:
+            continue
+        if bare.isdigit():
+            if len(bare) > 3:
+                return False
+            continue
+        if index == 0:
+            bare = bare[:1].lower() + bare[1:]
+        if bare not in _PROSE and bare not in _POLICY:
+            return False
+    return True
+
+
+def credential_shaped(value: str) -> bool:
+    """Whether a value under a key that may name a secret (``key``, ``appid``) looks like
+    a credential: one word of 8 characters or more, not a path or a dotted name, with
+    letters and digits or both cases (``c9e04727…``, ``Qx7pLm2R``; not ``billing``,
+    ``123456789``, ``com.acme.app``)."""
+    bare = value.strip("\"'")
+    if len(bare) < 8 or "/" in bare or "." in bare or " " in bare:
+        return False
+    chars = set(bare)
+    if len(bare) >= 32 and chars <= _HEX:  # a key written in hex, even all digits
+        return True
+    lower = not chars.isdisjoint(_LOWER)
+    upper = not chars.isdisjoint(_UPPER)
+    return (lower and upper) or ((lower or upper) and not chars.isdisjoint(_DIGITS))
+
+
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS = frozenset("0123456789")
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:

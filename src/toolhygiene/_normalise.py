@@ -23,7 +23,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["compatible", "normalise", "without_sequences"]
+__all__ = ["MARKS", "compatible", "normalise", "without_sequences"]
 
 # Only sequences that cannot eat a character of what follows: colours (SGR, ending in
 # "m") and terminated strings (OSC titles and hyperlinks, DCS, APC). For any other
@@ -41,6 +41,18 @@ _HIDDEN = (
     "\u3164\ufe00-\ufe0f\ufeff\uffa0"  # fillers, variation selectors, BOM
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"  # tag characters, variation selectors
 )
+
+MARKS = re.compile(
+    "[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+)
+"""Combining marks (accents, underlines, strokes, enclosing marks): each draws on the
+character before it."""
+# A run of token characters with combining marks among them.
+_MARKED_RUN = re.compile(
+    "[A-Za-z0-9_\\-+/=.~$\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff"
+    "\u20d0-\u20ff\ufe20-\ufe2f]*"
+)
+_SEGMENTS = re.compile(r"[_\-+/=.~$]+")
 
 # The same, written out as escapes (a repr, a log line): ``"\\u200b"`` inside a token.
 _ESCAPED = (
@@ -95,7 +107,51 @@ def normalise(text: str) -> str:
         return _patterns().hidden.sub("", text)
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _patterns().escapes.sub("", text)
-    return _patterns().hidden.sub("", text)
+    text = _patterns().hidden.sub("", text)
+    return _unmarked_tokens(text) if MARKS.search(text) else text
+
+
+def _token_like(run: str) -> bool:
+    """A run of token characters that is not words (``Resume.pdf``, ``Zurich``): one
+    with digits, or with a segment in mixed case."""
+    if len(run) < 8:
+        return False
+    return not all(
+        part.isalpha() and (part.islower() or part.istitle() or part.isupper())
+        for part in _SEGMENTS.split(run)
+        if part
+    )
+
+
+def _run_end(text: str, at: int) -> int:
+    m = _MARKED_RUN.match(text, at)
+    return m.end() if m else at
+
+
+def _unmarked_tokens(text: str) -> str:
+    """``text`` with the combining marks inside token-like runs removed: a mark drawn on
+    a letter of ``ghp_…`` must not cut the token in two. Marks on words stay (an accent
+    written as a mark: ``Re\u0301sume\u0301.pdf``)."""
+    reverse = text[::-1]
+    size = len(text)
+    parts: list[str] = []
+    last = reach = 0
+    for mark in MARKS.finditer(text):
+        at = mark.start()
+        if at < reach:
+            continue  # inside a run already looked at
+        left = size - _run_end(reverse, size - at)
+        reach = _run_end(text, at)
+        run = text[left:reach]
+        bare = MARKS.sub("", run)
+        if _token_like(bare):
+            parts.append(text[last:left])
+            parts.append(bare)
+            last = reach
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def without_sequences(text: str) -> str:

@@ -18,6 +18,7 @@ any shape costs time in proportion to its length.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -25,8 +26,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from toolhygiene._engine import placeholder, scrub
-from toolhygiene._labels import is_secret_label, plausible_value
-from toolhygiene._normalise import compatible, normalise
+from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
+from toolhygiene._normalise import MARKS, compatible, normalise
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 
 __all__ = [
@@ -67,14 +68,31 @@ def redact(text: str) -> str:
 # An angle bracket in any of its look-alikes, or written as an HTML entity, URL-encoded
 # or as a JSON / Python escape (``&lt;/tool_result&gt;``, ``%3Csystem%3E``, ``\\u003c``).
 _OPEN_RAW = r"[<\u2039\u27e8\ufe64]"
-_OPEN_WRITTEN = r"(?:&lt;?|&#0{0,4}60;?|&#x0{0,4}3c;?|%3c|\\{1,2}u003c|\\{1,2}x3c)"
+# Encoded once or more: ``%253C`` is ``%3C`` URL-encoded again, ``&amp;lt;`` is ``&lt;``
+# HTML-escaped again; ``&#60;``, ``&#x3c;`` and ``&#X003C;`` are the same entity.
+_URL = r"%(?:25){0,3}"
+_AMP = r"&(?:amp;){0,3}"
+_OPEN_WRITTEN = (
+    rf"(?:{_AMP}(?:lt;?|#0{{0,6}}60;?|#x0{{0,6}}3c;?)|{_URL}(?:3c|u003c)"
+    r"|\\{1,2}u003c|\\{1,2}x3c)"
+)
 _OPEN = rf"(?:{_OPEN_RAW}|{_OPEN_WRITTEN})"
-_CLOSE = r"(?:[>\u203a\u27e9\ufe65]|&gt;?|&#0{0,4}62;?|&#x0{0,4}3e;?|%3e|\\{1,2}u003e|\\{1,2}x3e)"
+_CLOSE = (
+    r"(?:[>\u203a\u27e9\ufe65]"
+    rf"|{_AMP}(?:gt;?|#0{{0,6}}62;?|#x0{{0,6}}3e;?)|{_URL}(?:3e|u003e)|\\{{1,2}}u003e|\\{{1,2}}x3e)"
+)
 _TAGS = (
     r"system|assistant|user|human|developer|tool_result|tool_use|function_results?|"
     r"function_calls?|tool_call|instructions?|prompt|antml:[a-z_]{1,30}|im_start|im_end|"
     r"invoke|parameter|sys|inst|start_of_turn|end_of_turn|start_header_id|end_header_id|eot_id"
 )
+
+
+# Square brackets and their look-alikes (full-width ones read as ``[`` already): lenticular
+# 【】〖〗, tortoise-shell 〔〕〘〙, white 〚〛⟦⟧, quill ⁅⁆, corner 「」『』.
+_BRACKET_OPEN = "[\\[\u3010\u3016\u3014\u3018\u301a\u27e6\u2045\u300c\u300e\u2983]"
+_BRACKET_CLOSE = "[\\]\u3011\u3017\u3015\u3019\u301b\u27e7\u2046\u300d\u300f\u2984]"
+_BRACKET_IN = frozenset("[\u3010\u3016\u3014\u3018\u301a\u27e6\u2045\u300c\u300e\u2983")
 
 
 def _markup(opening: str) -> re.Pattern[str]:
@@ -91,11 +109,29 @@ def _markup(opening: str) -> re.Pattern[str]:
 
 
 _STEER_WORDS = ("ignore", "disregard", "forget", "override")
-_SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your")
-_TARGET_WORDS = ("instruction", "prompt", "message", "rule", "context")
+_SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your", "all", "former")
+_TARGET_WORDS = (
+    "instruction",
+    "prompt",
+    "message",
+    "rule",
+    "context",
+    "direction",
+    "directive",
+    "guideline",
+    "guidance",
+    "command",
+    "order",
+    "constraint",
+)
 # Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
 # URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
 _GAP = r"(?:[\s._*\-+\u00b7]|%20|&nbsp;)"
+# Words that may stand between the verb and what it steers away from: "ignore your
+# previous instructions", "disregard all of the earlier rules", "forget the system prompt".
+_FILLER = rf"(?:[a-z']{{1,12}}{_GAP}{{1,6}})"
+# What came before, without a noun: "forget everything above", "ignore the above".
+_BEFORE = r"(?:(?:everything|anything|all|the|what(?:ever)?(?: is| was|'s)?)" + rf"{_GAP}{{1,6}})?"
 
 
 def _spelled(word: str) -> str:
@@ -128,26 +164,32 @@ def _patterns() -> _Patterns:
             r"tool_results|system)\s{0,3}\]",
             re.IGNORECASE,
         ),
+        # At a line start, also as a markdown heading, quote or bold text: "### System:",
+        # "> user:", "**System:**", "**System**:", "__system:__".
         role_marker=re.compile(
-            r"(?im)^[ \t]{0,20}(system|assistant|human|user|developer)[ \t]{0,5}:"
+            r"(?im)^[ \t]{0,20}(?:(?:#{1,6}|>|[*_]{1,3})[ \t]{0,5}){0,3}"
+            r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
+            r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
         ),
         injection=re.compile(
-            rf"(?<![a-z]){_any_of(_STEER_WORDS)}{_GAP}{{0,6}}"
-            rf"(?:{_any_of(('all', 'any', 'the'))}{_GAP}{{0,6}})?"
-            rf"{_any_of(_SCOPE_WORDS)}{_GAP}{{0,6}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?",
+            rf"(?<![a-z]){_any_of(_STEER_WORDS)}{_GAP}{{0,6}}(?:"
+            rf"{_FILLER}{{0,3}}{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}"
+            rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?"
+            rf"|{_BEFORE}(?:above|before)(?![a-z]))",
             re.IGNORECASE,
         ),
         # toolhygiene's own markers: text from outside must not pose as one of them.
         own_marker=re.compile(
-            r"\[\s{0,3}(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
-            r"(?P<rest>[^\[\]\r\n]{0,80})\]?",
+            rf"{_BRACKET_OPEN}{{1,2}}\s{{0,3}}"
+            r"(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
+            rf"(?P<rest>(?:(?!{_BRACKET_OPEN}|{_BRACKET_CLOSE})[^\r\n]){{0,80}}){_BRACKET_CLOSE}{{0,2}}",
             re.IGNORECASE,
         ),
     )
 
 
 _ROLES = ("system", "assistant", "human", "user", "developer")
-_ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c")
+_ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
 _SQUEEZED_OUT = (" ", "\t", "\n", "\r", ".", "-", "_", "*", "+", "\u00b7", "%20", "&nbsp;")
 
 
@@ -165,19 +207,33 @@ def _markup_sub(m: re.Match[str]) -> str:
     return f"[markup:{tag.lower()}]" if tag else "[markup]"
 
 
-def _sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str]) -> str:
-    """``pattern`` found in the compatibility view of ``text`` (full-width letters and
-    brackets read as ASCII), replaced in ``text``: what is not replaced keeps its own
-    characters."""
+def _view(text: str) -> tuple[str, list[int] | None]:
+    """What the patterns read: ``text`` with full-width letters and brackets as ASCII
+    (``compatible``) and without combining marks; with the marks gone, the view position
+    of each mark (where it was), so that a span of the view maps back to the text."""
     view = compatible(text)
+    if view.isascii() or MARKS.search(view) is None:
+        return view, None
+    at = [m.start() - k for k, m in enumerate(MARKS.finditer(view))]
+    return MARKS.sub("", view), at
+
+
+def _sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str]) -> str:
+    """``pattern`` found in the view of ``text`` (``_view``), replaced in ``text``: what
+    is not replaced keeps its own characters (accents and all)."""
+    view, marks = _view(text)
     if view is text:
         return pattern.sub(repl, text)
     parts: list[str] = []
     last = 0
     for m in pattern.finditer(view):
-        parts.append(text[last : m.start()])
+        start, end = m.span()
+        if marks is not None:  # a mark belongs to the letter before it
+            start += bisect.bisect_right(marks, start)
+            end += bisect.bisect_right(marks, end)
+        parts.append(text[last:start])
         parts.append(repl(m))
-        last = m.end()
+        last = end
     if not parts:
         return text
     parts.append(text[last:])
@@ -186,15 +242,18 @@ def _sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], st
 
 def neutralise(text: str) -> str:
     """Defuse text written to steer a model: role tags and chat-template tokens (also
-    with look-alike or full-width brackets, or written as HTML entities, URL-encoded or
-    escaped), role markers at line starts, "ignore previous instructions" phrasing (also
-    spaced out letter by letter, in full-width letters, URL-encoded), and fake
-    ``[error]`` / ``[recovered]`` / ``[empty]`` markers posing as toolhygiene's own.
+    with look-alike or full-width brackets, a combining mark inside, or written as HTML
+    entities, URL-encoded or escaped, once or twice), role markers at line starts (also
+    as markdown headings, quotes or bold), phrasing that steers away from the
+    instructions so far ("ignore your previous instructions", "forget everything
+    above"; also spaced out letter by letter, in full-width letters, URL-encoded), and
+    fake ``[error]`` / ``[recovered]`` / ``[empty]`` / ``[gap]`` markers posing as
+    toolhygiene's own, in any bracket shape (``【error】``, ``[[error]]``).
 
     Give it normalised text (``normalise``): an invisible character inside a tag would
     otherwise hide it.
     """
-    lowered = compatible(text).lower()
+    lowered = _view(text)[0].lower()
     found = _patterns()
     if "<" in lowered or not text.isascii():
         text = _sub(found.markup, text, _markup_sub)
@@ -206,7 +265,7 @@ def neutralise(text: str) -> str:
         text = _sub(found.role_marker, text, lambda m: f"[role:{m.group(1).lower()}]")
     if _STEER_IN(lowered) or _STEER_IN(_squeezed(lowered)):
         text = _sub(found.injection, text, lambda _: "[instruction-like text removed]")
-    if "[" in lowered:
+    if "[" in lowered or (not lowered.isascii() and not _BRACKET_IN.isdisjoint(lowered)):
         text = _sub(found.own_marker, text, lambda m: f"({m.group('word')}{m.group('rest')})")
     return text
 
@@ -249,13 +308,15 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
 
 
 def _labelled(key: Any, value: Any) -> bool:
-    return (
-        isinstance(key, str)
-        and isinstance(value, (str, int, float))
-        and not isinstance(value, bool)
-        and is_secret_label(key) is True
-        and plausible_value(str(value), prose_allowed=False)
-    )
+    if not isinstance(key, str) or not isinstance(value, (str, int, float)):
+        return False
+    verdict = is_secret_label(key)
+    if isinstance(value, bool) or verdict is False:
+        return False
+    if not plausible_value(str(value), prose_allowed=False):
+        return False
+    # A key that may name a secret (``key``, ``appid``): the value decides.
+    return verdict is True or (isinstance(value, str) and credential_shaped(value))
 
 
 def redact_data(value: Any, depth: int = 0) -> Any:
