@@ -57,7 +57,14 @@ def _labelled(m: re.Match[str]) -> bool:
     quoted = value.lstrip("\\")[:1] in "\"'"
     colon = ":" in m.group("sep") or "\uff1a" in m.group("sep")
     if not plausible_value(value, prose_allowed=colon and not quoted):
-        return False
+        # A word of prose survives only when the words after it are prose too
+        # ("must be at least 12 characters"; not "must be ThisIsMyRealPass1").
+        return (
+            colon
+            and not quoted
+            and plausible_value(value, prose_allowed=False)
+            and not prose_run(value + m.group("more"))
+        )
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         return credential_shaped(value)
     return True
@@ -80,16 +87,6 @@ def _passphrase(text: str, end: int) -> int:
     return m.end() if m else end
 
 
-def _steered(m: re.Match[str]) -> bool:
-    """After a label and a colon, words that begin as prose ("password: must be …") but
-    are not all prose: the run holds the secret (``_labels.prose_run``)."""
-    if is_secret_label(m.group("key")) is not True:
-        return False
-    run = m.group("secret")
-    first = run.split(None, 1)[0].strip(".,;:!?")
-    return not plausible_value(first, prose_allowed=True) and not prose_run(run)
-
-
 # A data URI as a labelled value (``token=data:application/octet-stream;base64,…``): the
 # value pattern stops at its ``;``, the secret runs through its payload.
 _DATA_HEAD = re.compile(r"data:[\w.+\-]{0,64}(?:/[\w.+\-]{0,64})?", re.IGNORECASE)
@@ -97,12 +94,22 @@ _DATA_REST = re.compile(r"[;,][^\s\"'<>`()\[\]{}|\\]{0,65536}")
 
 
 def _labelled_value_end(text: str, end: int) -> int:
-    """Where a labelled value really ends: through a data URI's payload, or over the
-    words of a passphrase."""
+    """Where a labelled value really ends: through a data URI's payload, through the
+    words after a word of prose that steered past the secret (the check said so), or
+    over the words of a passphrase."""
     head = text.rfind("data:", max(0, end - 140), end)
     if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
         m = _DATA_REST.match(text, end)
         return m.end() if m else end
+    start = end
+    while start > 0 and text[start - 1] in ".!?":  # a value "expired." ends a sentence
+        start -= 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    if start < end and not plausible_value(text[start:end], prose_allowed=True):
+        more = _MORE.match(text, end)
+        if more is not None and not prose_run(text[start : more.end()]):
+            return more.end()
     return _passphrase(text, end)
 
 
@@ -225,6 +232,9 @@ _LABEL_WORDS = (
     "dsn",
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+# The words after a labelled value, read (not taken) by the check: prose after the label
+# must be prose to its end.
+_MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,8}")
 _VALUE = (
     # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
     r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
@@ -424,29 +434,15 @@ BUILT_IN: tuple[Detector, ...] = (
             # The key is the whole identifier: the needles put the match at its start,
             # and is_secret_label reads it (no alternation tried at every character).
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})" + _VALUE,
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})"
+            + _VALUE
+            + rf"(?=(?P<more>{_MORE.pattern}))",
             re.IGNORECASE,
         ),
         _LABEL_WORDS,
         check=_labelled,
-        judged_by=("key", "sep", "secret"),
+        judged_by=("key", "sep", "secret", "more"),
         extend=_labelled_value_end,
-        anchored=True,
-        back=40,
-        back_chars=_KEY_CHARS,
-        scan=False,
-    ),
-    Detector(
-        # Prose after a label that steers past the secret ("password: must be Hunter2x").
-        "secret",
-        re.compile(
-            r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})[\"']?"
-            r"[ \t]{0,5}[:\uff1a][ \t]{0,5}"
-            r"(?P<secret>[A-Za-z][a-z']{0,20}[.,;!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8})",
-        ),
-        _LABEL_WORDS,
-        check=_steered,
-        judged_by=("key", "secret"),
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS,

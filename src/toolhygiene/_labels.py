@@ -537,4 +537,5 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     if _PATH.fullmatch(bare):
         return False
-    return not (prose_allowed and bare.isalpha() and bare.lower() in _PROSE)
+    word = bare.rstrip(_TRAILING)  # "expired." ends a sentence
+    return not (prose_allowed and word.isalpha() and word.lower() in _PROSE)

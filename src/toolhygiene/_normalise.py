@@ -111,10 +111,13 @@ def normalise(text: str) -> str:
     return _unmarked_tokens(text) if MARKS.search(text) else text
 
 
+_SHORTEST = 8
+
+
 def _token_like(run: str) -> bool:
     """A run of token characters that is not words (``Resume.pdf``, ``Zurich``): one
     with digits, or with a segment in mixed case."""
-    if len(run) < 8:
+    if len(run) < _SHORTEST:
         return False
     return not all(
         part.isalpha() and (part.islower() or part.istitle() or part.isupper())
@@ -136,12 +139,12 @@ def _unmarked_tokens(text: str) -> str:
     size = len(text)
     parts: list[str] = []
     last = reach = 0
-    for mark in MARKS.finditer(text):
+    while (mark := MARKS.search(text, reach)) is not None:  # a run at a time
         at = mark.start()
-        if at < reach:
-            continue  # inside a run already looked at
         left = size - _run_end(reverse, size - at)
         reach = _run_end(text, at)
+        if reach - left < _SHORTEST:
+            continue  # a short word with an accent
         run = text[left:reach]
         bare = MARKS.sub("", run)
         if _token_like(bare):

@@ -74,7 +74,7 @@ _URL = r"%(?:25){0,3}"
 _AMP = r"&(?:amp;){0,3}"
 _OPEN_WRITTEN = (
     rf"(?:{_AMP}(?:lt;?|#0{{0,6}}60;?|#x0{{0,6}}3c;?)|{_URL}(?:3c|u003c)"
-    r"|\\{1,2}u003c|\\{1,2}x3c)"
+    r"|\\\\?u003c|\\\\?x3c)"
 )
 _OPEN = rf"(?:{_OPEN_RAW}|{_OPEN_WRITTEN})"
 _CLOSE = (
@@ -207,23 +207,33 @@ def _markup_sub(m: re.Match[str]) -> str:
     return f"[markup:{tag.lower()}]" if tag else "[markup]"
 
 
-def _view(text: str) -> tuple[str, list[int] | None]:
-    """What the patterns read: ``text`` with full-width letters and brackets as ASCII
+class _Viewed(NamedTuple):
+    """A text and what the patterns read of it: full-width letters and brackets as ASCII
     (``compatible``) and without combining marks; with the marks gone, the view position
-    of each mark (where it was), so that a span of the view maps back to the text."""
+    of each mark, so that a span of the view maps back to the text."""
+
+    text: str
+    view: str
+    marks: list[int] | None
+
+
+def _viewed(text: str) -> _Viewed:
     view = compatible(text)
     if view.isascii() or MARKS.search(view) is None:
-        return view, None
+        return _Viewed(text, view, None)
     at = [m.start() - k for k, m in enumerate(MARKS.finditer(view))]
-    return MARKS.sub("", view), at
+    return _Viewed(text, MARKS.sub("", view), at)
 
 
-def _sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str]) -> str:
-    """``pattern`` found in the view of ``text`` (``_view``), replaced in ``text``: what
-    is not replaced keeps its own characters (accents and all)."""
-    view, marks = _view(text)
+def _sub(
+    pattern: re.Pattern[str], viewed: _Viewed, repl: Callable[[re.Match[str]], str]
+) -> _Viewed:
+    """``pattern`` found in the view, replaced in the text: what is not replaced keeps
+    its own characters (accents and all). The view is made again only after a change."""
+    text, view, marks = viewed
     if view is text:
-        return pattern.sub(repl, text)
+        done = pattern.sub(repl, text)
+        return viewed if done is text else _viewed(done)
     parts: list[str] = []
     last = 0
     for m in pattern.finditer(view):
@@ -235,9 +245,9 @@ def _sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], st
         parts.append(repl(m))
         last = end
     if not parts:
-        return text
+        return viewed
     parts.append(text[last:])
-    return "".join(parts)
+    return _viewed("".join(parts))
 
 
 def neutralise(text: str) -> str:
@@ -253,21 +263,26 @@ def neutralise(text: str) -> str:
     Give it normalised text (``normalise``): an invisible character inside a tag would
     otherwise hide it.
     """
-    lowered = _view(text)[0].lower()
+    viewed = _viewed(text)
+    lowered = viewed.view.lower()
     found = _patterns()
     if "<" in lowered or not text.isascii():
-        text = _sub(found.markup, text, _markup_sub)
+        viewed = _sub(found.markup, viewed, _markup_sub)
     if _ESCAPED_BRACKET_IN(lowered):
-        text = _sub(found.written_markup, text, _markup_sub)
+        viewed = _sub(found.written_markup, viewed, _markup_sub)
     if "[" in lowered:
-        text = _sub(found.bracketed, text, _markup_sub)
+        viewed = _sub(found.bracketed, viewed, _markup_sub)
     if ":" in lowered and _ROLE_IN(lowered):
-        text = _sub(found.role_marker, text, lambda m: f"[role:{m.group(1).lower()}]")
-    if _STEER_IN(lowered) or _STEER_IN(_squeezed(lowered)):
-        text = _sub(found.injection, text, lambda _: "[instruction-like text removed]")
+        viewed = _sub(found.role_marker, viewed, lambda m: f"[role:{m.group(1).lower()}]")
+    if _steering(lowered):
+        viewed = _sub(found.injection, viewed, lambda _: "[instruction-like text removed]")
     if "[" in lowered or (not lowered.isascii() and not _BRACKET_IN.isdisjoint(lowered)):
-        text = _sub(found.own_marker, text, lambda m: f"({m.group('word')}{m.group('rest')})")
-    return text
+        viewed = _sub(found.own_marker, viewed, _own_marker_sub)
+    return viewed.text
+
+
+def _own_marker_sub(m: re.Match[str]) -> str:
+    return f"({m.group('word')}{m.group('rest')})"
 
 
 def _finder(needles: tuple[str, ...]) -> Callable[[str], re.Match[str] | None]:
@@ -279,6 +294,16 @@ def _finder(needles: tuple[str, ...]) -> Callable[[str], re.Match[str] | None]:
 _ESCAPED_BRACKET_IN = _finder(_ESCAPED_BRACKETS)
 _ROLE_IN = _finder(_ROLES)
 _STEER_IN = _finder(_STEER_WORDS)
+_AWAY_FROM_IN = _finder((*_TARGET_WORDS, "above", "before"))
+
+
+def _steering(lowered: str) -> bool:
+    """Whether the injection pattern can match: a steering word and a word it steers
+    away from, written plainly or spaced out (the pattern is the costliest of all)."""
+    if _STEER_IN(lowered) and _AWAY_FROM_IN(lowered):
+        return True
+    squeezed = _squeezed(lowered)
+    return _STEER_IN(squeezed) is not None and _AWAY_FROM_IN(squeezed) is not None
 
 
 _SPACE = re.compile(r"[\s\x85\u2028\u2029]+")
