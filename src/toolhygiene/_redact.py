@@ -164,10 +164,13 @@ def _patterns() -> _Patterns:
             r"tool_results|system)\s{0,3}\]",
             re.IGNORECASE,
         ),
-        # At a line start, also as a markdown heading, quote or bold text: "### System:",
-        # "> user:", "**System:**", "**System**:", "__system:__".
+        # As a markdown heading, quote or bold text too: "### System:", "> user:",
+        # "**System:**", "**System**:", "__system:__".
+        # A heading or bold text stands out anywhere in a line; a plain "System:" only
+        # at a line start, where a transcript puts it.
         role_marker=re.compile(
-            r"(?im)^[ \t]{0,20}(?:(?:#{1,6}|>|[*_]{1,3})[ \t]{0,5}){0,3}"
+            r"(?im)(?:^[ \t]{0,20}(?:(?:#{1,6}|>|[*_]{1,3})[ \t]{0,5}){0,3}"
+            r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
             r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
             r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
         ),
