@@ -63,7 +63,7 @@ def _labelled(m: re.Match[str]) -> bool:
             colon
             and not quoted
             and plausible_value(value, prose_allowed=False)
-            and not prose_run(value + m.group("more"))
+            and not prose_run(value + (m.group("more") or ""))
         )
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         return credential_shaped(value)
@@ -239,6 +239,10 @@ _VALUE = (
     # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
     r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
     r"\\{1,3}'[^'\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
+    # a word of letters with more words after it: the check reads them (prose must be
+    # prose to its end); any other value leaves ``more`` empty, and the verdict is
+    # judged once per text for the same value
+    r"[a-z]{1,20}(?=(?P<more>[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8}))|"
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
@@ -434,9 +438,7 @@ BUILT_IN: tuple[Detector, ...] = (
             # The key is the whole identifier: the needles put the match at its start,
             # and is_secret_label reads it (no alternation tried at every character).
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})"
-            + _VALUE
-            + rf"(?=(?P<more>{_MORE.pattern}))",
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})" + _VALUE,
             re.IGNORECASE,
         ),
         _LABEL_WORDS,
