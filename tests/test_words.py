@@ -253,3 +253,21 @@ def test_the_words_of_timeouts_refusals_and_unreadable_failures() -> None:
         "make ran, but its result could not be turned into text (ValueError)",
         "Do not call make the same way again; tell the user what failed")
     assert _words.unreadable("Lying") == "it raised Lying, which could not be read"
+
+
+TOOL_NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_\-]{0,20}", fullmatch=True)
+
+
+@given(
+    st.dictionaries(TOOL_NAMES, st.integers(min_value=1, max_value=10**6), min_size=1, max_size=4),
+    st.sampled_from(["removed", "kept", "held back"]),
+)
+def test_a_recovered_note_reads_back_as_every_tool_it_names(
+    counts: dict[str, int], how: str
+) -> None:
+    """Resuming reads the note's counts back: the second tool of a note ("search after
+    1") counts as much as the first ("lookup succeeded after 1 failed call")."""
+    removed: dict[str, int] | bool = how == "removed"
+    if how == "held back":
+        removed = {tool: count + 1 for tool, count in counts.items()}
+    assert _words.read_note(_words.recovered_note(counts, removed=removed)) == counts

@@ -859,7 +859,8 @@ def gap_line(
 
 _HEAD = re.compile(r"\[error\] (.+?): ([a-z_]+)\.")
 _NOTE = re.compile(r"\[recovered\] ([^;]*?)(?:;|\.?$)")
-_NOTE_PART = re.compile(r"^(\S+) (?:succeeded )?after (\d+) failed calls?$")
+# The first tool of a note: "lookup succeeded after 2 failed calls"; the others: "search after 1".
+_NOTE_PART = re.compile(r"^(\S+) (?:succeeded after (\d+) failed calls?|after (\d+))$")
 _CLOSES = (" and is now closed: do not call it again.", "It is now closed: do not call it again.")
 
 
@@ -914,7 +915,7 @@ def read_note(text: str) -> dict[str, int]:
     for part in found.group(1).split(", "):
         match = _NOTE_PART.match(part.strip())
         if match is not None:
-            counts[match.group(1)] = int(match.group(2))
+            counts[match.group(1)] = int(match.group(2) or match.group(3))
     return counts
 
 
