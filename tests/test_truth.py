@@ -289,9 +289,11 @@ def test_a_refusal_with_text_is_kept_and_nothing_runs() -> None:
 def charging_tool(url: str, *, idempotent: bool, timeout: float = 5.0) -> th.Tool[Any, Any]:
     def charge(order_id: str, amount_cents: int) -> Any:
         """Charge a card."""
+        # Only reading the answer times out: connecting and sending take what they need,
+        # so the charge is always sent, however loaded the machine is.
         response = httpx.post(f"{url}/charges", json={"order": order_id,
                                                       "amount": amount_cents},
-                              timeout=timeout)
+                              timeout=httpx.Timeout(30.0, read=timeout))
         response.raise_for_status()
         return response.json()
 
