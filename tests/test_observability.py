@@ -19,6 +19,7 @@ import structlog.testing
 
 import toolhygiene as th
 from helpers import flaky
+from toolhygiene import _log
 from toolhygiene._turns import TURNS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -320,7 +321,7 @@ def test_a_failing_hook_never_breaks_a_call(caplog: pytest.LogCaptureFixture) ->
     failures = [r for r in caplog.records if r.getMessage().startswith("hook.failed")]
     assert [r.toolhygiene["method"] for r in failures] == [  # type: ignore[attr-defined]
         "on_call", "on_failure"]
-    assert all(r.levelno == logging.WARNING and r.exc_info for r in failures)
+    assert all(r.levelno == logging.WARNING and r.exc_text and not r.exc_info for r in failures)
 
 
 def test_add_hooks_takes_hooks() -> None:
@@ -377,13 +378,21 @@ def test_stdlib_records_carry_the_exception(caplog: pytest.LogCaptureFixture) ->
     caplog.set_level(logging.INFO, logger="toolhygiene")
     th.Session([leaky]).call("leaky")
     [record] = [r for r in caplog.records if r.name == "toolhygiene"]
-    assert record.exc_info is not None
-    kind, exc, tb = record.exc_info
-    assert kind is PermissionError and isinstance(exc, PermissionError) and tb is not None
+    assert record.exc_info is None  # redacted logs: no raw exception for a handler to print
+    assert record.exc_text == record.toolhygiene["exception"]  # type: ignore[attr-defined]
     shown = logging.Formatter("%(message)s").format(record)
     assert "Traceback (most recent call last)" in shown and 'raise PermissionError' in shown
     assert "PermissionError: denied for key [redacted:" in shown
     assert SECRET not in shown  # the text formatters print is the redacted one
+
+    caplog.clear()
+    with th.configure(redact_logs=False):
+        th.Session([leaky]).call("leaky")
+    [record] = [r for r in caplog.records if r.name == "toolhygiene"]
+    assert record.exc_info is not None  # asked for: the exception itself, for handlers
+    kind, exc, tb = record.exc_info
+    assert kind is PermissionError and isinstance(exc, PermissionError) and tb is not None
+    assert SECRET in logging.Formatter("%(message)s").format(record)
 
 
 def test_structlog_gets_the_traceback_its_own_way() -> None:
@@ -440,8 +449,8 @@ def test_logs_false_silences_hook_failures_but_hooks_still_see_them(
     finally:
         remove()
     [record] = [r for r in caplog.records if r.getMessage().startswith("hook.failed")]
-    assert record.levelno == logging.WARNING and record.exc_info is not None
-    assert repr(record.exc_info[1]) == "ValueError('hook bug')"
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert record.exc_text and record.exc_text.endswith("ValueError: hook bug\n")
     assert outcome.content.startswith("[error] not_found: not_found.")
 
 
@@ -548,3 +557,198 @@ def test_rare_events_have_their_documented_fields() -> None:
         assert event["session.id"] == session.id
     [unclassified] = seen.named("tool.unclassified")
     assert "RuntimeError: no class" in unclassified["exception"]
+
+
+# -- every output: what a handler can read, one cap, one event (cold test of issue 14) -----
+
+
+def _reachable(value: Any, depth: int = 0) -> str:
+    """Everything a handler can read from ``value`` (a record's attributes, the exception
+    and its traceback's text, nested dicts), as one text."""
+    if depth > 4:
+        return ""
+    if isinstance(value, BaseException):
+        import traceback
+        return "".join(traceback.format_exception(type(value), value, value.__traceback__))
+    if isinstance(value, tuple) and len(value) == 3 and isinstance(value[1], BaseException):
+        return _reachable(value[1], depth + 1)
+    if isinstance(value, dict):
+        return " ".join(f"{k} {_reachable(v, depth + 1)}" for k, v in value.items())
+    if isinstance(value, logging.LogRecord):
+        return _reachable(vars(value), depth + 1)
+    return repr(value)
+
+
+SHAPES = [SECRET, "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2, "AKIA" + "Q" * 16 + " " + "s" * 0]
+
+
+class Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_no_secret_reaches_anything_a_logging_handler_can_read() -> None:
+    """With the default redact_logs=True, a handler that formats ``exc_info`` itself
+    (structlog's ProcessorFormatter, OpenTelemetry's LoggingHandler, a JSON formatter)
+    finds no raw exception on the record; the redacted traceback is its ``exc_text``."""
+    from structlog.stdlib import ProcessorFormatter
+
+    secret = SHAPES[0]
+
+    @th.tool(retries=1)
+    def transient() -> None:
+        raise ConnectionResetError(f"reset, key {secret}")
+
+    class Leaky(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            raise ValueError(f"hook saw {secret}")
+
+    handler = Collect()
+    logger = logging.getLogger("toolhygiene-app-d1")
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    remove = th.add_hooks(Leaky())
+    try:
+        with th.configure(logs=logger), th.testing.instant_retries():
+            session = th.Session([leaky, transient])
+            session.call("leaky")
+            session.call("transient")
+    finally:
+        remove()
+    names = {r.toolhygiene["event"] for r in handler.records}  # type: ignore[attr-defined]
+    assert {"tool.failed", "tool.retry", "hook.failed"} <= names
+    json_like = logging.Formatter()
+    structlog_like = ProcessorFormatter(processors=[
+        ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
+        structlog.processors.JSONRenderer()])
+    for record in handler.records:
+        for shape in SHAPES:
+            assert shape not in _reachable(record), record.getMessage()
+        assert record.exc_info is None
+        assert record.exc_text == record.toolhygiene["exception"]  # type: ignore[attr-defined]
+        assert (record.exc_text or "").startswith("Traceback (most recent call last)")
+        for formatter in (json_like, structlog_like):
+            assert secret not in formatter.format(record)
+        if record.exc_info:
+            assert secret not in json_like.formatException(record.exc_info)
+
+
+def test_a_hook_failing_to_hear_of_a_failure_is_logged_once_bounded_and_redacted(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    class A(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            raise ValueError(f"key {SECRET} " + "x" * 400_000)
+
+    class B(th.Hooks):
+        def on_hook_failure(self, event: th.HookEvent) -> None:
+            raise RuntimeError(f"B too, key {SECRET} " + "y" * 400_000)
+
+    handler = Collect()
+    logger = logging.getLogger("toolhygiene-app-d2")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG)
+    removers = [th.add_hooks(A()), th.add_hooks(B())]
+    try:
+        with th.configure(logs=logger):
+            th.Session([not_found]).call("not_found", {"order_id": "ORD-1"})
+    finally:
+        for remove in removers:
+            remove()
+    logged = [getattr(r, "toolhygiene") for r in handler.records]  # noqa: B009
+    failed = [each for each in logged if each["event"] == "hook.failed"]
+    assert [(f["hook"], f["method"]) for f in failed] == [
+        ("test_a_hook_failing_to_hear_of_a_failure_is_logged_once_bounded_and_redacted.<locals>.A",
+         "on_failure"),
+        ("test_a_hook_failing_to_hear_of_a_failure_is_logged_once_bounded_and_redacted.<locals>.B",
+         "on_hook_failure")]
+    for each in failed:
+        assert len(each["exception"]) <= _log.FIELD_CAP and SECRET not in each["exception"]
+    assert "RuntimeError: B too" in failed[1]["exception"]
+    assert capsys.readouterr() == ("", "")  # never past the configured destination
+
+
+@pytest.mark.parametrize("bad", [logging, logging.Logger, structlog.stdlib.BoundLogger])
+def test_logs_refuses_a_module_or_a_class(bad: Any) -> None:
+    before = th.configure()
+    with pytest.raises(th.UsageError, match="logs must be") as raised:
+        th.configure(logs=bad)
+    assert "\n" not in str(raised.value)
+    assert th.configure() == before
+
+
+def test_every_event_about_a_call_carries_its_category_and_fingerprint() -> None:
+    class Lying(Exception):
+        @property  # type: ignore[misc]
+        def __class__(self) -> Any:
+            raise RuntimeError("no class")
+
+    @th.tool(retries=0, max_failures=1)
+    def lies() -> None:
+        raise Lying("x")
+
+    with th.testing.capture() as seen, th.testing.instant_retries():
+        session = th.Session([lies, flaky(), not_found])
+        session.call("lies", call_id="c1")
+        session.call("lies", call_id="c2")  # closed: refused
+        session.call("flaky", call_id="c3")
+        session.call("not_found", {"order_id": "x"}, call_id="c4")
+        session.call("made_up", call_id="c5")
+    about_calls = [e for e in seen.events if e["event"] in {
+        "tool.failed", "tool.retry", "tool.closed", "tool.refused", "tool.unclassified",
+        "error.recovered", "error.stopped"}]
+    assert {e["event"] for e in about_calls} >= {
+        "tool.failed", "tool.refused", "tool.unclassified", "tool.closed", "tool.retry"}
+    for event in about_calls:
+        assert {"tool", "call_id", "category", "fingerprint"} <= set(event), event["event"]
+        assert isinstance(event["category"], str) and isinstance(event["fingerprint"], str)
+        assert type(event["category"]) is str
+
+
+def test_a_hook_cannot_change_what_other_outputs_write() -> None:
+    class Rewrites(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            seen_fields.append(dict(event.fields))
+            assert event.exc is not None
+            event.exc.args = ("HOOK-REWROTE",)
+
+    seen_fields: list[dict[str, Any]] = []
+    handler = Collect()
+    logger = logging.getLogger("toolhygiene-app-d9")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG)
+    remove = th.add_hooks(Rewrites())
+    try:
+        with th.configure(logs=logger), th.testing.capture() as seen:
+            th.Session([not_found]).call("not_found", {"order_id": "ORD-9"})
+    finally:
+        remove()
+    [failed] = seen.named("tool.failed")
+    [record] = handler.records
+    [fields] = seen_fields
+    assert "HOOK-REWROTE" not in failed["exception"] and "no order ORD-9" in failed["exception"]
+    assert failed["exception"] == fields["exception"] == record.exc_text
+    assert record.toolhygiene == {  # type: ignore[attr-defined]
+        k: v for k, v in failed.items() if k != "log_level"}
+
+
+def test_one_cap_for_every_string_of_every_output() -> None:
+    huge = "c" * 1_000_000
+    handler = Collect()
+    logger = logging.getLogger("toolhygiene-app-d4")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG)
+    with th.configure(logs=logger), th.testing.capture() as seen:
+        th.Session([not_found]).call("not_found", {"order_id": huge}, call_id=huge)
+    [failed] = seen.named("tool.failed")
+    assert len(failed["call_id"]) == _log.FIELD_CAP
+    assert failed["call_id"] == handler.records[0].toolhygiene["call_id"]  # type: ignore[attr-defined]
+    for value in failed.values():
+        assert not isinstance(value, str) or len(value) <= _log.FIELD_CAP

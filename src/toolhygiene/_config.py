@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from toolhygiene import _checks
@@ -174,6 +175,11 @@ def _check(new: Settings) -> None:
 
 
 def _is_logger(value: Any) -> bool:
+    """A logger object: not a module (``logging`` itself has ``info`` and ``warning``
+    functions, which write to the root logger, not to one of the application's choice),
+    not a class (its methods want an instance), with callable ``info`` and ``warning``."""
+    if isinstance(value, (ModuleType, type)):
+        return False
     return all(callable(getattr(value, m, None)) for m in ("info", "warning"))
 
 

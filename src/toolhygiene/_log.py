@@ -15,9 +15,11 @@ Where an event goes is decided when it happens, not when a Session is made:
 The traceback always reaches the log, bounded and redacted unless
 ``th.configure(redact_logs=False)``:
 
-- ``logging``: the record's ``exc_info`` is the exception (for handlers that want the
-  object) and its ``exc_text`` the traceback text, which every ``Formatter`` prints after
-  the message; ``record.toolhygiene`` holds every field, the traceback as ``exception``;
+- ``logging``: the record's ``exc_text`` is the traceback text, which every ``Formatter``
+  prints after the message, and ``record.toolhygiene`` holds every field, the traceback as
+  ``exception``. Its ``exc_info`` is the exception itself only with ``redact_logs=False``:
+  handlers that format ``exc_info`` themselves (structlog's ``ProcessorFormatter``,
+  OpenTelemetry's ``LoggingHandler``, JSON formatters) would print it past the redaction;
 - structlog: the ``exception`` field, rendered as structlog's ``format_exc_info`` renders
   it (console renderers print it as a traceback, JSON renderers as a string). With
   ``redact_logs=False`` the event also carries ``exc_info``, the exception itself, for
@@ -49,7 +51,7 @@ from toolhygiene._reading import (
     type_name,
 )
 from toolhygiene._redact import redact
-from toolhygiene._text import plain, truncate, valid
+from toolhygiene._text import truncate, valid
 
 __all__ = [
     "CHAIN_COUNTED",
@@ -65,7 +67,7 @@ stdlib_logger = logging.getLogger("toolhygiene")
 _METHOD = {logging.INFO: "info", logging.WARNING: "warning"}
 
 
-FIELD_CAP = 65_536
+FIELD_CAP = _observe.FIELD_CAP
 """Characters of one string field of a log event, at most (the traceback included)."""
 TRACEBACK_EXCEPTIONS = 8
 """Exceptions of a chain (causes, contexts, group members) in a logged traceback."""
@@ -132,20 +134,28 @@ def traceback_text(exc: BaseException) -> str:
     return truncate(text, FIELD_CAP)
 
 
-def _field(value: Any) -> Any:
-    if isinstance(value, str):
-        return valid(plain(value, FIELD_CAP))
-    return value
+def _record(event: _observe.Event) -> dict[str, Any]:
+    """The event's flat dict, its traceback text made if no output made it yet."""
+    event.settle()
+    record = event.record()
+    if event.exc is not None and "exception" not in record:  # no renderer installed yet
+        record["exception"] = traceback_text(event.exc)
+    return record
 
 
 def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
     level = event.level
     if not target.isEnabledFor(level):
         return  # the common case without configuration: nothing is formatted
-    record = {k: _field(v) for k, v in event.record().items()}
-    text = " ".join([event.name, *(f"{k}={v!r}" for k, v in record.items() if k != "event")])
+    record = _record(event)
+    text = " ".join(
+        [event.name, *(f"{k}={v!r}" for k, v in record.items() if k not in _NOT_IN_TEXT)]
+    )
     exc = event.exc
-    exc_info = None if exc is None else (type(exc), exc, traceback_of(exc))
+    # The exception itself only when the logs are not redacted: a handler that formats
+    # exc_info itself would print it raw. The redacted text is exc_text either way.
+    raw = exc is not None and not _config.settings.redact_logs
+    exc_info = (type(exc), exc, traceback_of(exc)) if raw and exc is not None else None
     path, line, function, _ = target.findCaller()
     made = target.makeRecord(
         target.name,
@@ -159,25 +169,26 @@ def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
         extra={"toolhygiene": record},
     )
     if exc is not None:
-        # The exception itself for handlers that want it; the text every Formatter
-        # prints after the message is this bounded one, redacted unless configured not.
-        made.exc_text = record["exception"] = traceback_text(exc)
+        # The text every Formatter prints after the message: bounded, redacted unless
+        # configured not.
+        made.exc_text = record["exception"]
     target.handle(made)
 
 
+_NOT_IN_TEXT = frozenset({"event", "exception"})
+
+
 def _structured(target: Any, event: _observe.Event) -> None:
-    record = {k: _field(v) for k, v in event.record().items()}
+    # The exception field rendered, as structlog's format_exc_info renders it, so that
+    # every chain shows it (a renderer with no exception processor too).
+    record = _record(event)
     del record["event"]
     exc = event.exc
-    if exc is not None:
-        # Rendered, as structlog's format_exc_info renders it, so that every chain shows it
-        # (a renderer with no exception processor too).
-        record["exception"] = traceback_text(exc)
-        if not _config.settings.redact_logs:
-            # The exception itself, for the chain's own formatters (format_exc_info,
-            # dict_tracebacks, rich): they render it raw, locals and all, so only when
-            # the logs are not to be redacted.
-            record["exc_info"] = exc
+    if exc is not None and not _config.settings.redact_logs:
+        # The exception itself, for the chain's own formatters (format_exc_info,
+        # dict_tracebacks, rich): they render it raw, locals and all, so only when the
+        # logs are not to be redacted.
+        record["exc_info"] = exc
     getattr(target, _METHOD.get(event.level, "info"))(event.name, **record)
 
 
@@ -224,4 +235,4 @@ class LogOutput(_observe.Hooks):
         return target is not None
 
 
-_observe.add_hooks(LogOutput())
+_observe.set_log(LogOutput(), traceback_text)

@@ -17,13 +17,16 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
-from toolhygiene import _config
 from toolhygiene._frozen import frozen
+from toolhygiene._text import plain, valid
 
 __all__ = [
+    "CALL_EVENTS",
+    "FIELD_CAP",
     "Call",
     "Event",
     "Hooks",
@@ -31,14 +34,50 @@ __all__ = [
     "around",
     "around_async",
     "emit",
+    "bounded",
     "level_of",
     "listening",
+    "set_log",
     "set_telemetry",
     "watching",
 ]
 
-_fallback = logging.getLogger("toolhygiene")
 _UNREAD = object()
+
+FIELD_CAP = 65_536
+"""Characters of one string of an event, at most, in every output (the log line, the
+span, ``testing.capture()``, the hooks): the traceback, a call id, a tool name alike."""
+
+CALL_EVENTS = frozenset(
+    {
+        "tool.failed",
+        "tool.retry",
+        "tool.closed",
+        "tool.refused",
+        "tool.unclassified",
+        "error.recovered",
+        "error.stopped",
+    }
+)
+"""The events about one call: each carries ``category`` and ``fingerprint`` (``None``
+where there is none: a retry decided without a failure record)."""
+
+
+def bounded(value: Any) -> Any:
+    """``value`` as every output writes it: a string (a ``str`` subclass, an enum's value
+    too) as an exact ``str``, valid UTF-8, at most ``FIELD_CAP`` characters; an ``Enum``
+    as its value; anything else as it is."""
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, str):
+        return valid(plain(value, FIELD_CAP))
+    return value
+
+
+# The traceback text of an exception, as the logs write it (``_log.traceback_text``).
+_render: Callable[[BaseException], str] | None = None
+# The log output: where a hook's failure to take ``hook.failed`` is reported.
+_log: Hooks | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +91,14 @@ class Event:
         session_id: the Session's id (``Session.id``).
         tool: the tool concerned, when there is one.
         call_id: the call's id in the model's turn, when known.
-        fields: the event's other documented fields (category, fingerprint, ...), read
-            only: every hook sees the same event.
+        fields: the event's other documented fields (category, fingerprint, ...,
+            ``exception``: the bounded traceback text, redacted unless
+            ``configure(redact_logs=False)``), read only: every hook sees the same event.
         failure: the ``Failure`` record, for ``tool.failed``, ``tool.refused`` and
             ``tool.retry``.
         exc: the exception, for ``tool.failed`` and ``tool.retry`` (the full
-            traceback hangs on it).
+            traceback hangs on it). Every output writes ``fields["exception"]``, made
+            before any hook runs: a hook that changes the exception changes no output.
     """
 
     name: str
@@ -67,11 +108,29 @@ class Event:
     fields: Mapping[str, Any] = field(default_factory=dict)
     failure: Any = None
     exc: BaseException | None = None
+    _own: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A copy behind a read-only view: what one hook sees, the next sees too, and the
-        # caller's dict (a ledger's tail) is not the event's.
-        object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
+        # caller's dict (a ledger's tail) is not the event's. Every string bounded and
+        # plain here, once, so that every output writes the same.
+        own = {key: bounded(value) for key, value in self.fields.items()}
+        if self.name in CALL_EVENTS:
+            failure = self.failure
+            own.setdefault("category", bounded(failure.category) if failure else None)
+            own.setdefault("fingerprint", failure.fingerprint if failure else None)
+        object.__setattr__(self, "_own", own)
+        object.__setattr__(self, "fields", MappingProxyType(own))
+        if self.tool is not None:
+            object.__setattr__(self, "tool", bounded(self.tool))
+        if self.call_id is not None:
+            object.__setattr__(self, "call_id", bounded(self.call_id))
+
+    def settle(self) -> None:
+        """Make ``fields["exception"]`` (once, before any hook sees the event)."""
+        exc = self.exc
+        if exc is not None and _render is not None and "exception" not in self._own:
+            self._own["exception"] = _render(exc)
 
     @property
     def level(self) -> int:
@@ -79,7 +138,8 @@ class Event:
         return level_of(self.name, self.fields.get("category"))
 
     def record(self) -> dict[str, Any]:
-        """The event as the flat dict its log line carries (without the traceback)."""
+        """The event as the flat dict its log line carries (the traceback as
+        ``exception`` once settled)."""
         flat: dict[str, Any] = {"event": self.name, "session.id": self.session_id}
         if self.tool is not None:
             flat["tool"] = self.tool
@@ -121,12 +181,14 @@ class Call:
         started: ``time.perf_counter()`` when the call started.
         seconds: how long the call took (set before ``on_outcome``).
         asynchronous: whether it runs through ``acall``/``ahandle``.
+        known: whether the Session has a tool of that name (else the model made it up).
     """
 
     __slots__ = (
         "_arguments",
         "_asynchronous",
         "_call_id",
+        "_known",
         "_seconds",
         "_session_id",
         "_shown",
@@ -136,7 +198,14 @@ class Call:
     )
 
     def __init__(
-        self, session_id: str, tool: str, call_id: str | None, arguments: Any, asynchronous: bool
+        self,
+        session_id: str,
+        tool: str,
+        call_id: str | None,
+        arguments: Any,
+        *,
+        asynchronous: bool,
+        known: bool = True,
     ) -> None:
         self._session_id = session_id
         self._tool = tool
@@ -144,6 +213,7 @@ class Call:
         self._arguments = arguments  # what runs: never handed to a hook
         self._shown: Any = _UNREAD
         self._asynchronous = asynchronous
+        self._known = known
         self._started = time.perf_counter()
         self._seconds = 0.0
         self._slots: dict[int, Any] = {}
@@ -169,6 +239,10 @@ class Call:
     @property
     def asynchronous(self) -> bool:
         return self._asynchronous
+
+    @property
+    def known(self) -> bool:
+        return self._known
 
     @property
     def started(self) -> float:
@@ -283,6 +357,14 @@ def add_hooks(hooks: Hooks) -> Callable[[], None]:
     return remove
 
 
+def set_log(output: Hooks, render: Callable[[BaseException], str]) -> None:
+    """Install the log output (where a hook's failure to take ``hook.failed`` is
+    reported) and the traceback text every output writes; the output is added too."""
+    global _log, _render
+    _log, _render = output, render
+    add_hooks(output)
+
+
 def set_telemetry(output: Any) -> None:
     """Install the OpenTelemetry output (one object with ``live()`` and the hook methods)."""
     global _telemetry
@@ -309,15 +391,32 @@ def _hook_failed(method: Callable[..., None], session_id: str, exc: Exception) -
     owner = getattr(method, "__self__", None)
     fields = {"hook": type(owner).__qualname__, "method": getattr(method, "__name__", "?")}
     event = Event("hook.failed", session_id, None, None, fields, None, exc)
+    event.settle()
     telemetry = _telemetry
     for hooks in (*_hooks, telemetry) if telemetry is not None else _hooks:
         if hooks is owner:
             continue
         try:
             hooks.on_hook_failure(event)
-        except Exception:  # a second failure is not passed around again
-            if _config.settings.logs is not False:  # the original is this one's context
-                _fallback.exception("toolhygiene could not report that %r failed", method)
+        except Exception as again:  # a second failure is not passed around again
+            _hook_failed_again(hooks, session_id, again)
+
+
+def _hook_failed_again(hooks: Any, session_id: str, exc: Exception) -> None:
+    """A hook raised in ``on_hook_failure``: reported once, as ``hook.failed``, to the log
+    output only (bounded and redacted like every event, where ``configure(logs=...)``
+    says); never to stderr past it. If the log output itself is what raised, nothing
+    more can report it: the first ``hook.failed`` went to every other hook."""
+    output = _log
+    if output is None or output is hooks:
+        return
+    fields = {"hook": type(hooks).__qualname__, "method": "on_hook_failure"}
+    event = Event("hook.failed", session_id, None, None, fields, None, exc)
+    try:
+        event.settle()
+        output.on_hook_failure(event)
+    except Exception:  # the log output cannot take it: the event is dropped, not raised
+        return
 
 
 def listening(name: str, category: str | None = None) -> bool:
@@ -338,6 +437,8 @@ def listening(name: str, category: str | None = None) -> bool:
 def emit(event: Event) -> None:
     """Hand ``event`` to every hook that wants it (and to the OpenTelemetry output)."""
     name = _METHODS[event.name]
+    if event.exc is not None and listening(event.name, event.fields.get("category")):
+        event.settle()  # the traceback text every output writes, whatever a hook does
     for hooks in _hooks:
         _guarded(getattr(hooks, name), event)
     telemetry = _telemetry

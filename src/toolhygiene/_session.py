@@ -161,7 +161,9 @@ class Session(Core):
         """
         hooks = _observe.watching()
         if hooks:
-            call = _observe.Call(self.id, name, call_id, arguments, asynchronous=False)
+            call = _observe.Call(
+                self.id, name, call_id, arguments, asynchronous=False, known=name in self.tools
+            )
             outcome: Outcome = _observe.around(hooks, self._call, call)
             return outcome
         return self._call(name, arguments, call_id)
@@ -245,7 +247,9 @@ class Session(Core):
         """``call`` for async code; sync tools run in a worker thread, off the loop."""
         hooks = _observe.watching()
         if hooks:
-            call = _observe.Call(self.id, name, call_id, arguments, asynchronous=True)
+            call = _observe.Call(
+                self.id, name, call_id, arguments, asynchronous=True, known=name in self.tools
+            )
             outcome: Outcome = await _observe.around_async(hooks, self._acall, call)
             return outcome
         return await self._acall(name, arguments, call_id)

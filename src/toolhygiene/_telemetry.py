@@ -72,9 +72,29 @@ def _load() -> bool:
     return True
 
 
+UNKNOWN_TOOL = "(unknown tool)"
+"""The ``gen_ai.tool.name`` of the metric and the span name of a call of a tool the
+Session does not have: one series for every name the model made up."""
+
+
 def _name(tool: str) -> str:
-    """A tool name safe for a span name (the model may send any text)."""
+    """A tool name as the logs write it: redacted, one line, at most 64 characters (the
+    model may send any text). A registered tool's plain name is kept as it is."""
     return tool if len(tool) <= 64 and tool.isidentifier() else sanitize(tool, 64) or "?"
+
+
+def _shown(call: _observe.Call) -> tuple[str, str]:
+    """The call's tool name for its span's attribute, and for the span name and metric
+    (bounded: ``UNKNOWN_TOOL`` for a name the Session does not have)."""
+    if call.known:
+        name = _name(call.tool)
+        return name, name
+    return sanitize(call.tool, 64) or "?", UNKNOWN_TOOL
+
+
+def _attribute(value: Any) -> Any:
+    """A span attribute: a plain ``str`` (an enum's value), bounded, or a bool or number."""
+    return _observe.bounded(value)
 
 
 def _version() -> str:
@@ -132,19 +152,19 @@ class Telemetry(_observe.Hooks):
     # -- the span of one call -------------------------------------------------------------
 
     def on_call(self, call: _observe.Call) -> None:
-        name = _name(call.tool)
+        name, series = _shown(call)
         attributes: dict[str, Any] = {
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": name,
             "gen_ai.tool.type": "function",
-            "gen_ai.conversation.id": call.session_id,
+            "gen_ai.conversation.id": _attribute(call.session_id),
         }
         if call.call_id is not None:
-            attributes["gen_ai.tool.call.id"] = call.call_id
+            attributes["gen_ai.tool.call.id"] = _attribute(call.call_id)
         if _config.settings.trace_content and call.arguments is not None:
             attributes["gen_ai.tool.call.arguments"] = _arguments(call.arguments)
         span = self._tracer.start_span(
-            f"execute_tool {name}", kind=trace.SpanKind.INTERNAL, attributes=attributes
+            f"execute_tool {series}", kind=trace.SpanKind.INTERNAL, attributes=attributes
         )
         token = otel_context.attach(trace.set_span_in_context(span))
         call.keep(self, (span, token))
@@ -162,13 +182,14 @@ class Telemetry(_observe.Hooks):
             if outcome is not None:
                 span.set_attribute("toolhygiene.attempts", outcome.attempts)
                 if outcome.failure is not None:
-                    span.set_attribute("toolhygiene.fingerprint", outcome.failure.fingerprint)
+                    fingerprint = _attribute(outcome.failure.fingerprint)
+                    span.set_attribute("toolhygiene.fingerprint", fingerprint)
                 if _config.settings.trace_content:
-                    span.set_attribute("gen_ai.tool.call.result", outcome.content)
+                    span.set_attribute("gen_ai.tool.call.result", _attribute(outcome.content))
         finally:
             otel_context.detach(token)
             span.end()
-        attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": _name(call.tool)}
+        attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": _shown(call)[1]}
         if error is not None:
             attributes["error.type"] = error
         self._duration.record(call.seconds, attributes)
@@ -183,8 +204,10 @@ class Telemetry(_observe.Hooks):
         if _config.settings.trace_content:
             from toolhygiene._log import traceback_text
 
-            attributes["exception.message"] = event.failure.message if event.failure else ""
-            attributes["exception.stacktrace"] = traceback_text(exc)
+            message = event.failure.message if event.failure else ""
+            attributes["exception.message"] = _attribute(message)
+            shown = event.fields.get("exception")  # what the logs wrote
+            attributes["exception.stacktrace"] = shown or traceback_text(exc)
         trace.get_current_span().add_event("gen_ai.execute_tool.exception", attributes)
 
     def on_retry(self, event: _observe.Event) -> None:
@@ -207,9 +230,10 @@ def _add(name: str, event: _observe.Event) -> None:
         attributes["gen_ai.tool.name"] = _name(event.tool)
     if event.call_id is not None:  # a recovery's: the call that failed, not the span's
         attributes["toolhygiene.call_id"] = event.call_id
-    for key, value in event.fields.items():
-        if key in ("line", "tools"):
-            continue  # the model's words and tool maps stay in the logs
+    for key, field in event.fields.items():
+        if key in ("line", "tools", "exception"):
+            continue  # the model's words, tool maps and tracebacks stay in the logs
+        value = _attribute(field)  # the event's fields are plain and bounded already
         if isinstance(value, (str, bool, int, float)):
             attributes[f"toolhygiene.{key}"] = value
     trace.get_current_span().add_event(name, attributes)

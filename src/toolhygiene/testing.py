@@ -77,9 +77,10 @@ class _Recorder(_observe.Hooks):
             self.captured.outcomes.append(outcome)
 
     def on_failure(self, event: _observe.Event) -> None:
+        event.settle()  # made before any hook runs when someone listens; here otherwise
         record = event.record()
         record["log_level"] = logging.getLevelName(event.level).lower()
-        if event.exc is not None:
+        if event.exc is not None and "exception" not in record:
             record["exception"] = traceback_text(event.exc)
         self.captured.events.append(record)
 
