@@ -19,6 +19,7 @@ from opentelemetry.trace import SpanKind, StatusCode
 
 import toolhygiene as th
 from helpers import flaky, import_blocker
+from toolhygiene import _log
 from toolhygiene._turns import TURNS
 
 EXPORTER = InMemorySpanExporter()
@@ -297,3 +298,65 @@ def test_the_core_works_without_opentelemetry() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout == "[error] broken: not_found\nFalse\n"
+
+
+# -- made-up names, one cap, plain attributes (cold test of issue 14) ---------------------
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
+
+
+def _points(marker: str) -> list[Any]:
+    data = READER.get_metrics_data()
+    assert data is not None
+    return [
+        point
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics if scope.scope.name == "toolhygiene"
+        for metric in scope.metrics if metric.name == "gen_ai.execute_tool.duration"
+        for point in metric.data.data_points  # type: ignore[union-attr]
+        if marker in str(point.attributes) or "(unknown tool)" in str(point.attributes)
+    ]
+
+
+def test_made_up_tool_names_are_redacted_and_share_one_series(
+        spans: InMemorySpanExporter) -> None:
+    names = [f"zqx_{i}_{TOKEN}" for i in range(40)]
+    names += [f"zqx {i}\n" + "w" * 300 for i in range(40)]
+    names += [f"zqx_{i}" for i in range(40)]
+    session = th.Session([get_weather])
+    for name in names:
+        session.call(name, {}, call_id="c")
+    made = tool_spans(spans)
+    assert len(made) == len(names)
+    for span in made:
+        attributes = span.attributes or {}
+        assert span.name == "execute_tool (unknown tool)"
+        assert TOKEN not in str(dict(attributes)) and TOKEN not in span.name
+        assert len(str(attributes["gen_ai.tool.name"])) <= 64
+    points = _points("zqx")
+    assert {(p.attributes or {}).get("gen_ai.tool.name") for p in points} == {"(unknown tool)"}
+    assert len({tuple(sorted((p.attributes or {}).items())) for p in points}) == 1
+
+
+def test_span_strings_have_the_logs_cap_and_attributes_are_plain(
+        spans: InMemorySpanExporter) -> None:
+    huge = "i" * 1_000_000
+    session = th.Session([get_weather])
+    messages: list[Any] = [{"role": "user", "content": "go"}]
+    turn = TURNS["anthropic"]
+    with th.testing.capture() as seen:
+        session.call("get_weather", {"city": "Lyon"}, call_id=huge)
+        session.handle(turn([("get_weather", {"city": "Paris"})]), messages)
+    finished = tool_spans(spans)
+    assert len(finished) == 2
+    assert finished[0].attributes is not None
+    assert finished[0].attributes["gen_ai.tool.call.id"] == "i" * _log.FIELD_CAP
+    for span in finished:
+        for event in [span, *span.events]:
+            for key, value in (event.attributes or {}).items():
+                assert type(value) in (str, bool, int, float), (event.name, key, value)
+                assert not isinstance(value, str) or len(value) <= _log.FIELD_CAP
+    events = [e.name for e in finished[1].events]
+    assert "toolhygiene.error.recovered" in events
+    [recovered] = seen.named("error.recovered")
+    assert type(recovered["category"]) is str
