@@ -352,7 +352,8 @@ def test_span_strings_have_the_logs_cap_and_attributes_are_plain(
     assert finished[0].attributes is not None
     assert finished[0].attributes["gen_ai.tool.call.id"] == "i" * _log.FIELD_CAP
     for span in finished:
-        for event in [span, *span.events]:
+        carriers: list[Any] = [span, *span.events]
+        for event in carriers:
             for key, value in (event.attributes or {}).items():
                 assert type(value) in (str, bool, int, float), (event.name, key, value)
                 assert not isinstance(value, str) or len(value) <= _log.FIELD_CAP
