@@ -67,6 +67,8 @@ def bounded(value: Any) -> Any:
     """``value`` as every output writes it: a string (a ``str`` subclass, an enum's value
     too) as an exact ``str``, valid UTF-8, at most ``FIELD_CAP`` characters; an ``Enum``
     as its value; anything else as it is."""
+    if type(value) is str:  # the common case: short, ASCII, kept as it is
+        return value if len(value) <= FIELD_CAP and value.isascii() else valid(value[:FIELD_CAP])
     if isinstance(value, Enum):
         value = value.value
     if isinstance(value, str):
@@ -109,28 +111,37 @@ class Event:
     failure: Any = None
     exc: BaseException | None = None
     _own: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _settled: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A copy behind a read-only view: what one hook sees, the next sees too, and the
-        # caller's dict (a ledger's tail) is not the event's. Every string bounded and
-        # plain here, once, so that every output writes the same.
-        own = {key: bounded(value) for key, value in self.fields.items()}
+        # caller's dict (a ledger's tail) is not the event's.
+        own = dict(self.fields)
+        object.__setattr__(self, "_own", own)
+        object.__setattr__(self, "fields", MappingProxyType(own))
+
+    def settle(self) -> None:
+        """Make the event as every output writes it, once, before any hook sees it
+        (``emit`` does, when someone listens; the quiet default pays nothing): every
+        string bounded and plain, an enum its value, ``category`` and ``fingerprint`` on
+        an event about a call, ``fields["exception"]`` the traceback text."""
+        if self._settled:
+            return
+        object.__setattr__(self, "_settled", True)
+        own = self._own
+        for key, value in own.items():
+            own[key] = bounded(value)
         if self.name in CALL_EVENTS:
             failure = self.failure
             own.setdefault("category", bounded(failure.category) if failure else None)
             own.setdefault("fingerprint", failure.fingerprint if failure else None)
-        object.__setattr__(self, "_own", own)
-        object.__setattr__(self, "fields", MappingProxyType(own))
         if self.tool is not None:
             object.__setattr__(self, "tool", bounded(self.tool))
         if self.call_id is not None:
             object.__setattr__(self, "call_id", bounded(self.call_id))
-
-    def settle(self) -> None:
-        """Make ``fields["exception"]`` (once, before any hook sees the event)."""
         exc = self.exc
-        if exc is not None and _render is not None and "exception" not in self._own:
-            self._own["exception"] = _render(exc)
+        if exc is not None and _render is not None:
+            own["exception"] = _render(exc)
 
     @property
     def level(self) -> int:
@@ -326,6 +337,7 @@ _METHODS = {
 _lock = threading.Lock()
 _hooks: tuple[Hooks, ...] = ()
 _call_hooks: tuple[Hooks, ...] = ()
+_others = False  # a hook other than the log output (which settles what it writes itself)
 # The OpenTelemetry output joins the call hooks only while a provider is set and it is on.
 _telemetry: Any = None
 
@@ -335,8 +347,9 @@ def _overrides(hooks: Hooks, name: str) -> bool:
 
 
 def _rebuild(hooks: tuple[Hooks, ...]) -> None:
-    global _hooks, _call_hooks
+    global _hooks, _call_hooks, _others
     _hooks = hooks
+    _others = any(h is not _log for h in hooks)
     _call_hooks = tuple(h for h in hooks if _overrides(h, "on_call") or _overrides(h, "on_outcome"))
 
 
@@ -437,12 +450,13 @@ def listening(name: str, category: str | None = None) -> bool:
 def emit(event: Event) -> None:
     """Hand ``event`` to every hook that wants it (and to the OpenTelemetry output)."""
     name = _METHODS[event.name]
-    if event.exc is not None and listening(event.name, event.fields.get("category")):
-        event.settle()  # the traceback text every output writes, whatever a hook does
+    telemetry = _telemetry
+    live = telemetry is not None and telemetry.live()
+    if _others or live:
+        event.settle()  # what every output writes, whatever a hook does
     for hooks in _hooks:
         _guarded(getattr(hooks, name), event)
-    telemetry = _telemetry
-    if telemetry is not None and telemetry.live():
+    if live:
         _guarded(getattr(telemetry, name), event)
 
 
