@@ -120,15 +120,19 @@ class Event:
         object.__setattr__(self, "_own", own)
         object.__setattr__(self, "fields", MappingProxyType(own))
 
-    def settle(self) -> None:
+    def settle(self, exception: bool = True) -> None:
         """Make the event as every output writes it, once, before any hook sees it
         (``emit`` does, when someone listens; the quiet default pays nothing): every
         string bounded and plain, an enum its value, ``category`` and ``fingerprint`` on
-        an event about a call, ``fields["exception"]`` the traceback text."""
+        an event about a call, ``fields["exception"]`` the traceback text (unless
+        ``exception`` is false: made by the next call that asks for it)."""
+        own = self._own
+        exc = self.exc
+        if exception and exc is not None and _render is not None and "exception" not in own:
+            own["exception"] = _render(exc)
         if self._settled:
             return
         object.__setattr__(self, "_settled", True)
-        own = self._own
         for key, value in own.items():
             own[key] = bounded(value)
         if self.name in CALL_EVENTS:
@@ -139,9 +143,6 @@ class Event:
             object.__setattr__(self, "tool", bounded(self.tool))
         if self.call_id is not None:
             object.__setattr__(self, "call_id", bounded(self.call_id))
-        exc = self.exc
-        if exc is not None and _render is not None:
-            own["exception"] = _render(exc)
 
     @property
     def level(self) -> int:
@@ -452,8 +453,10 @@ def emit(event: Event) -> None:
     name = _METHODS[event.name]
     telemetry = _telemetry
     live = telemetry is not None and telemetry.live()
-    if _others or live:
-        event.settle()  # what every output writes, whatever a hook does
+    if _others:
+        # What every output writes, whatever a hook does (the log output and the
+        # OpenTelemetry output bound what they write themselves when no other hook reads).
+        event.settle()
     for hooks in _hooks:
         _guarded(getattr(hooks, name), event)
     if live:

@@ -229,7 +229,7 @@ def _add(name: str, event: _observe.Event) -> None:
     if event.tool is not None:
         attributes["gen_ai.tool.name"] = _name(event.tool)
     if event.call_id is not None:  # a recovery's: the call that failed, not the span's
-        attributes["toolhygiene.call_id"] = event.call_id
+        attributes["toolhygiene.call_id"] = _attribute(event.call_id)
     for key, field in event.fields.items():
         if key in ("line", "tools", "exception"):
             continue  # the model's words, tool maps and tracebacks stay in the logs
