@@ -523,12 +523,15 @@ def test_configure_refuses_a_settings_it_cannot_use_and_changes_nothing(
     assert th.configure() == before
 
 
-def test_rare_events_have_their_documented_fields() -> None:
-    class Lying(Exception):
-        @property  # type: ignore[misc]
-        def __class__(self) -> Any:
-            raise RuntimeError("no class")
+class Lying(Exception):
+    """An exception whose class cannot be read: classifying it fails."""
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> Any:
+        raise RuntimeError("no class")
+
+
+def test_rare_events_have_their_documented_fields() -> None:
     @th.tool(retries=0)
     def lies() -> None:
         raise Lying("x")
@@ -591,6 +594,16 @@ class Collect(logging.Handler):
         self.records.append(record)
 
 
+def app_logger(name: str) -> tuple[logging.Logger, Collect]:
+    """An application's own logger (not propagated), with a handler that keeps records."""
+    handler = Collect()
+    logger = logging.getLogger(name)
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    return logger, handler
+
+
 def test_no_secret_reaches_anything_a_logging_handler_can_read() -> None:
     """With the default redact_logs=True, a handler that formats ``exc_info`` itself
     (structlog's ProcessorFormatter, OpenTelemetry's LoggingHandler, a JSON formatter)
@@ -607,11 +620,7 @@ def test_no_secret_reaches_anything_a_logging_handler_can_read() -> None:
         def on_failure(self, event: th.HookEvent) -> None:
             raise ValueError(f"hook saw {secret}")
 
-    handler = Collect()
-    logger = logging.getLogger("toolhygiene-app-d1")
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    logger.propagate = False
+    logger, handler = app_logger("toolhygiene-app-d1")
     remove = th.add_hooks(Leaky())
     try:
         with th.configure(logs=logger), th.testing.instant_retries():
@@ -648,11 +657,7 @@ def test_a_hook_failing_to_hear_of_a_failure_is_logged_once_bounded_and_redacted
         def on_hook_failure(self, event: th.HookEvent) -> None:
             raise RuntimeError(f"B too, key {SECRET} " + "y" * 400_000)
 
-    handler = Collect()
-    logger = logging.getLogger("toolhygiene-app-d2")
-    logger.addHandler(handler)
-    logger.propagate = False
-    logger.setLevel(logging.DEBUG)
+    logger, handler = app_logger("toolhygiene-app-d2")
     removers = [th.add_hooks(A()), th.add_hooks(B())]
     try:
         with th.configure(logs=logger):
@@ -683,11 +688,6 @@ def test_logs_refuses_a_module_or_a_class(bad: Any) -> None:
 
 
 def test_every_event_about_a_call_carries_its_category_and_fingerprint() -> None:
-    class Lying(Exception):
-        @property  # type: ignore[misc]
-        def __class__(self) -> Any:
-            raise RuntimeError("no class")
-
     @th.tool(retries=0, max_failures=1)
     def lies() -> None:
         raise Lying("x")
@@ -718,11 +718,7 @@ def test_a_hook_cannot_change_what_other_outputs_write() -> None:
             event.exc.args = ("HOOK-REWROTE",)
 
     seen_fields: list[dict[str, Any]] = []
-    handler = Collect()
-    logger = logging.getLogger("toolhygiene-app-d9")
-    logger.addHandler(handler)
-    logger.propagate = False
-    logger.setLevel(logging.DEBUG)
+    logger, handler = app_logger("toolhygiene-app-d9")
     remove = th.add_hooks(Rewrites())
     try:
         with th.configure(logs=logger), th.testing.capture() as seen:
@@ -740,11 +736,7 @@ def test_a_hook_cannot_change_what_other_outputs_write() -> None:
 
 def test_one_cap_for_every_string_of_every_output() -> None:
     huge = "c" * 1_000_000
-    handler = Collect()
-    logger = logging.getLogger("toolhygiene-app-d4")
-    logger.addHandler(handler)
-    logger.propagate = False
-    logger.setLevel(logging.DEBUG)
+    logger, handler = app_logger("toolhygiene-app-d4")
     with th.configure(logs=logger), th.testing.capture() as seen:
         th.Session([not_found]).call("not_found", {"order_id": huge}, call_id=huge)
     [failed] = seen.named("tool.failed")
