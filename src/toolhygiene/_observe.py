@@ -120,15 +120,14 @@ class Event:
         object.__setattr__(self, "_own", own)
         object.__setattr__(self, "fields", MappingProxyType(own))
 
-    def settle(self, exception: bool = True) -> None:
+    def settle(self) -> None:
         """Make the event as every output writes it, once, before any hook sees it
         (``emit`` does, when someone listens; the quiet default pays nothing): every
         string bounded and plain, an enum its value, ``category`` and ``fingerprint`` on
-        an event about a call, ``fields["exception"]`` the traceback text (unless
-        ``exception`` is false: made by the next call that asks for it)."""
+        an event about a call, ``fields["exception"]`` the traceback text."""
         own = self._own
         exc = self.exc
-        if exception and exc is not None and _render is not None and "exception" not in own:
+        if exc is not None and _render is not None and "exception" not in own:
             own["exception"] = _render(exc)
         if self._settled:
             return
