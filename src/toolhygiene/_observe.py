@@ -122,7 +122,8 @@ class Event:
 
     def settle(self) -> None:
         """Make the event as every output writes it, once, before any hook sees it
-        (``emit`` does, when someone listens; the quiet default pays nothing): every
+        (``emit`` does when a hook other than the log output is registered; the log
+        output settles what it writes, so the quiet default pays nothing): every
         string bounded and plain, an enum its value, ``category`` and ``fingerprint`` on
         an event about a call, ``fields["exception"]`` the traceback text."""
         own = self._own
