@@ -287,8 +287,15 @@ class Core(_settings.Settings):
             fields = {"exc_type": failure.exc_type}
             # The log's exception field: what classifying raised.
             _observe.emit(
-                Event("tool.unclassified", self.id, plan.tool.name, plan.call_id, fields,
-                      failure, broken)
+                Event(
+                    "tool.unclassified",
+                    self.id,
+                    plan.tool.name,
+                    plan.call_id,
+                    fields,
+                    failure,
+                    broken,
+                )
             )
         # type() and issubclass(): isinstance() would ask a hostile __class__ property.
         if issubclass(type(exc), AttemptTimeoutError) and not exc.started:  # type: ignore[attr-defined]
