@@ -3,6 +3,7 @@ in the docs runs as written (``mkdocs build --strict`` renders them in ``nox -s 
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -17,6 +18,42 @@ EXAMPLE = re.compile(r"```python\n(.*?)```", re.DOTALL)
 def sections(page: str) -> dict[str, str]:
     """The text under each ``### `th.NAME` `` heading of a page."""
     parts = re.split(r"^### `th\.(\w+)`$", page, flags=re.MULTILINE)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+SUBMODULES = {
+    "formats.md": ("formats",),
+    "testing.md": ("testing",),
+    "mcp.md": ("mcp",),
+    "integrations.md": (
+        "integrations.anthropic",
+        "integrations.langgraph",
+        "integrations.openai_agents",
+        "integrations.pydantic_ai",
+    ),
+}
+"""The public modules beside ``toolhygiene`` itself, by the page that documents them."""
+
+
+def declared(module: str) -> list[str]:
+    """A public module's ``__all__``, read from its source: the integrations' frameworks
+    (and the mcp extra) need not be installed to check their pages."""
+    path = Path(th.__file__).parent.joinpath(*module.split("."))
+    source = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            names = ast.literal_eval(node.value)
+            assert isinstance(names, list)
+            return [str(n) for n in names]
+    raise AssertionError(f"toolhygiene.{module} has no __all__")
+
+
+def module_sections(page: str) -> dict[str, str]:
+    """The text under each ``### `MODULE.NAME` `` heading of a submodule's page, by
+    ``MODULE.NAME`` (``formats.check``, ``integrations.anthropic.runner_tools``)."""
+    parts = re.split(r"^### `([\w.]+)`$", page, flags=re.MULTILINE)
     return dict(zip(parts[1::2], parts[2::2], strict=True))
 
 
@@ -39,6 +76,18 @@ def test_every_public_name_has_a_section_with_an_example() -> None:
         assert EXAMPLE.search(text), f"no example for th.{name}"
         directive = f"::: toolhygiene.{name}" if name != "testing" else "(testing.md)"
         assert directive in text, f"th.{name} is not rendered from its docstring"
+
+
+@pytest.mark.parametrize("page", sorted(SUBMODULES))
+def test_every_public_name_of_the_submodules_has_a_section_with_an_example(page: str) -> None:
+    found = module_sections((DOCS / page).read_text(encoding="utf-8"))
+    wanted = [f"{m}.{name}" for m in SUBMODULES[page] for name in declared(m)]
+    assert sorted(found) == sorted(wanted)
+    for name, text in found.items():
+        assert EXAMPLE.search(text), f"no example for toolhygiene.{name}"
+        assert f"::: toolhygiene.{name}\n" in text, (
+            f"toolhygiene.{name} is not rendered from its docstring"
+        )
 
 
 @pytest.mark.parametrize(("page", "line", "code"), examples(),
