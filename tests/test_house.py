@@ -347,6 +347,19 @@ def test_the_readme_names_every_module_once_and_nothing_else() -> None:
     assert sorted(listed) == sorted(name(path) for path in modules())
 
 
+PUBLIC = ("__init__.py", "__main__.py", "cli.py", "mcp.py", "testing.py",
+          "formats/__init__.py", "integrations/")
+"""The public modules (``th.__all__``'s package, the ``toolhygiene`` command,
+``toolhygiene.mcp``, ``.testing``, ``.formats`` and ``.integrations.*``): every other
+module's name starts with an underscore."""
+
+
+def test_every_module_outside_the_public_surface_is_underscored() -> None:
+    unmarked = [n for n in map(name, modules()) if not any(
+        part.startswith("_") and not part.startswith("__") for part in n.split("/"))]
+    assert [n for n in unmarked if not n.startswith(PUBLIC)] == []
+
+
 def _target(module: str, imported: str) -> str:
     """The module file an import of ``toolhygiene.<module>`` (or of a name in it) reads."""
     del module

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import subprocess
 import sys
 
@@ -48,3 +50,29 @@ def test_core_imports_without_the_recognised_libraries() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("[error] probe: connectivity.")
     assert lines[1] == "[]"
+
+
+PUBLIC_SUBMODULES = frozenset({"cli", "formats", "integrations", "mcp", "testing"})
+"""The public modules (the README's "How it is built"): every other one is underscored."""
+EXTRAS = ("toolhygiene.integrations.", "toolhygiene.mcp")
+"""Modules that need an optional extra, which the session running the suite may lack."""
+
+
+def test_the_package_holds_only_public_names_once_everything_is_imported() -> None:
+    """``th.<name>`` is a name of ``__all__``, a public submodule or a private one; no
+    helper of ``__init__`` (``importlib``, ``typing``) leaks, however much was imported."""
+    for module in pkgutil.walk_packages(th.__path__, "toolhygiene."):
+        if module.name == "toolhygiene.__main__":  # runs the command
+            continue
+        try:
+            importlib.import_module(module.name)
+        except ImportError:
+            if not module.name.startswith(EXTRAS):
+                raise
+    for name in th.__all__:
+        getattr(th, name)
+    allowed = {*th.__all__, *PUBLIC_SUBMODULES}
+    assert sorted(n for n in dir(th) if not n.startswith("_") and n not in allowed) == []
+    assert sorted(n for n in vars(th) if not n.startswith("_") and n not in allowed) == []
+    assert not hasattr(th, "importlib")
+    assert not hasattr(th, "typing")

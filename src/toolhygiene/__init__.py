@@ -16,8 +16,8 @@ recovers.
     outcome.content   # exactly what the model sees
 """
 
-import importlib
-import typing
+import importlib as _importlib
+import typing as _typing
 
 __all__ = [
     "Category",
@@ -64,7 +64,7 @@ __all__ = [
 __version__ = "0.1.0.dev0"
 """The one place the version is written; the build reads it from here."""
 
-if typing.TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from toolhygiene import testing
     from toolhygiene._classify import classify, summarize
     from toolhygiene._config import Settings, configure
@@ -131,7 +131,7 @@ _WHERE: dict[str, tuple[str, str]] = {
 }
 
 
-if not typing.TYPE_CHECKING:  # unseen by type checkers: ``th.Sesion`` stays an error
+if not _typing.TYPE_CHECKING:  # unseen by type checkers: ``th.Sesion`` stays an error
 
     def __getattr__(name: str) -> object:
         """A public name, imported at its first use and kept, so that the next use is a
@@ -141,7 +141,7 @@ if not typing.TYPE_CHECKING:  # unseen by type checkers: ``th.Sesion`` stays an 
             module, attribute = _WHERE[name]
         except KeyError:
             raise AttributeError(f"module 'toolhygiene' has no attribute {name!r}") from None
-        found = importlib.import_module(f"toolhygiene.{module}")
+        found = _importlib.import_module(f"toolhygiene.{module}")
         value = getattr(found, attribute) if attribute else found
         globals()[name] = value
         return value

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolhygiene._exceptions import UsageError
+from toolhygiene.formats._anthropic import AnthropicMessages
 from toolhygiene.formats._base import STUB, Adapter, Call, Definition, Format, Round
-from toolhygiene.formats.anthropic import AnthropicMessages
-from toolhygiene.formats.openai_chat import OpenAIChat
-from toolhygiene.formats.openai_responses import OpenAIResponses
+from toolhygiene.formats._openai_chat import OpenAIChat
+from toolhygiene.formats._openai_responses import OpenAIResponses
 
 __all__ = ["STUB", "Adapter", "Call", "Definition", "Format", "Round", "adapter", "check", "detect"]
 
