@@ -4,8 +4,9 @@
 - ``tests-3.10`` ... ``tests-3.13``: the suite on every Python that ``requires-python``
   claims; coverage and the full hypothesis profile on the main one (3.11), a light
   profile on the others. A missing interpreter is an error, never a skip.
-- ``lowest``: the suite on the oldest Python with every runtime dependency at its declared
-  floor (uv's ``--resolution lowest-direct``), and the wheel built with the oldest
+- ``lowest``: the suite on the oldest Python with every runtime dependency, and the
+  extras the suite tests (``TESTED_EXTRAS``), at its declared floor (uv's
+  ``--resolution lowest-direct``), and the wheel built with the oldest
   hatchling that ``build-system.requires`` allows (light hypothesis profile).
 - ``docs``: the API reference, warnings as errors.
 - ``integrations``: the integrations with other frameworks' loops (``integration_tests/``),
@@ -132,10 +133,19 @@ def tests(session: nox.Session) -> None:
         session.run("pytest", *_pytest_args(session), env=LIGHT)
 
 
+TESTED_EXTRAS = ("opentelemetry", "redis", "structlog")
+"""The extras whose floors the lowest session installs too (the suite tests each); mcp's
+needs more than the runtime floors allow (``ABOVE_FLOORS``), and the integrations' are
+tested in their own session."""
+
+
 def _floors() -> dict[str, str]:
-    """Each runtime dependency's declared floor (``name>=X``), read from pyproject.toml."""
+    """Each runtime dependency's declared floor (``name>=X``), and those of the extras in
+    ``TESTED_EXTRAS``, read from pyproject.toml."""
+    project = nox.project.load_toml("pyproject.toml")["project"]
+    extras = project["optional-dependencies"]
     floors = {}
-    for requirement in nox.project.load_toml("pyproject.toml")["project"]["dependencies"]:
+    for requirement in [*project["dependencies"], *(r for e in TESTED_EXTRAS for r in extras[e])]:
         found = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)", requirement.strip())
         if found is None:
             raise SystemExit(f"noxfile: {requirement!r} has no plain '>=' floor to test")

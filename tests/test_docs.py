@@ -98,3 +98,23 @@ def test_example_runs(page: str, line: int, code: str) -> None:
     # Compiled with its place in the docs as file name and line, so a failure points there.
     compiled = compile("\n" * (line - 1) + code, str(DOCS / page), "exec")
     exec(compiled, {"__name__": f"docs_{page}_{line}"})
+
+
+def test_the_readme_install_section_names_every_runtime_dependency_and_extra() -> None:
+    """Each runtime dependency and extra with its floor, as pyproject.toml declares it."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later: the suite's main run
+    root = DOCS.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    install = readme.split("\n## Install\n", 1)[1].split("\n## ", 1)[0]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    for requirement in [*project["dependencies"], *extras["mcp"], *extras["redis"],
+                        *extras["structlog"], *extras["opentelemetry"]]:
+        found = re.fullmatch(r"([\w.-]+)\s*>=\s*([\d.]+)", requirement)
+        assert found, requirement
+        package, floor = found.groups()
+        words = {"opentelemetry-api": "OpenTelemetry API", "redis": "redis-py"}
+        assert words.get(package, package) in install, f"{package} is not named"
+        assert floor in install, f"{package}'s floor {floor} is not named"
+    for extra in ("mcp", "redis", "structlog", "opentelemetry"):
+        assert f"toolhygiene[{extra}]" in install
