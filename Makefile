@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(PY) examples/demo.py
 
 # Everything CI checks: lint and mypy, the suite on Python 3.10-3.13 (coverage on 3.11),
-# the suite at the lowest declared dependency versions, the API reference.
+# the suite at the lowest declared dependency versions, the API reference, the integrations.
 test: $(STAMP) redis-server
 	$(NOX)
 

@@ -25,9 +25,11 @@ def _frozen(store: th.MemoryStore) -> FakeClock:
     return clock
 
 
-def _inventory(port: int | None = None, gate: threading.Event | None = None) -> Any:
+def _inventory(port: int | None = None, gate: threading.Event | None = None,
+               entered: threading.Event | None = None) -> Any:
     """A tool whose upstream is down (a real refused connection) unless ``port`` is
-    ``None`` and then it answers, after ``gate`` if given."""
+    ``None`` and then it answers, after ``gate`` if given (``entered`` is set once a call
+    is inside it)."""
     @th.tool(upstream="inventory service", retries=0)
     def check_stock(sku: str) -> int:
         """Units in stock.
@@ -37,6 +39,8 @@ def _inventory(port: int | None = None, gate: threading.Event | None = None) -> 
         """
         if port is not None:
             socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        if entered is not None:
+            entered.set()
         if gate is not None:
             gate.wait(30)
         return 3
@@ -106,17 +110,16 @@ def test_one_caller_probes_after_the_window_and_an_answer_closes_it() -> None:
     th.Session([_inventory(closed_port())], store=store, session_id="a").call(
         "check_stock", {"sku": "A"})
     clock.advance(61)  # the window passes
-    gate = threading.Event()
-    healthy = _inventory(gate=gate)
+    gate, entered = threading.Event(), threading.Event()
+    healthy = _inventory(gate=gate, entered=entered)
     probe = th.Session([healthy], store=store, session_id="b")
     result: list[th.Outcome] = []
     runner = threading.Thread(target=lambda: result.append(probe.call("check_stock", {"sku": "A"})))
     runner.start()
     other = th.Session([healthy], store=store, session_id="c")
-    while True:  # until the probe holds the upstream
-        refused = other.call("check_stock", {"sku": "B"})
-        if "another call is testing whether it is back" in refused.content:
-            break
+    assert entered.wait(30), "the probe never reached the tool"  # a guard, not a measurement
+    refused = other.call("check_stock", {"sku": "B"})  # the probe holds the upstream
+    assert "another call is testing whether it is back" in refused.content, refused.content
     assert refused.attempts == 0
     gate.set()
     runner.join(30)
@@ -194,7 +197,7 @@ def test_while_one_caller_probes_the_wait_told_is_until_its_answer_is_due() -> N
     th.Session([_inventory(closed_port())], store=store, session_id="a").call(
         "check_stock", {"sku": "A"})
     clock.advance(61)  # the window passes
-    gate = threading.Event()
+    gate, entered = threading.Event(), threading.Event()
 
     @th.tool(upstream="inventory service", retries=3, timeout=4)
     def check_stock(sku: str) -> int:
@@ -203,6 +206,7 @@ def test_while_one_caller_probes_the_wait_told_is_until_its_answer_is_due() -> N
         Args:
             sku: the item.
         """
+        entered.set()
         gate.wait(30)
         raise ConnectionResetError(104, "Connection reset by peer")
 
@@ -211,11 +215,10 @@ def test_while_one_caller_probes_the_wait_told_is_until_its_answer_is_due() -> N
     runner = threading.Thread(target=lambda: result.append(probe.call("check_stock", {"sku": "A"})))
     runner.start()
     other = th.Session([check_stock], store=store, session_id="c", retry_budget=120)
-    while True:  # until the probe holds the upstream
-        refused = other.call("check_stock", {"sku": "B"})
-        if "another call is testing whether it is back" in refused.content:
-            break
+    assert entered.wait(30), "the probe never reached the tool"  # a guard, not a measurement
+    refused = other.call("check_stock", {"sku": "B"})  # the probe holds the upstream
     gate.set()
+    assert "another call is testing whether it is back" in refused.content, refused.content
     runner.join(30)
     assert refused.failure is not None and refused.failure.retry_after is not None
     assert 0 < refused.failure.retry_after <= 4  # the probe's timeout, not the 120 s budget

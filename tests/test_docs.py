@@ -93,7 +93,7 @@ def test_every_public_name_of_the_submodules_has_a_section_with_an_example(page:
 @pytest.mark.parametrize(("page", "line", "code"), examples(),
                          ids=[f"{p}:{n}" for p, n, _ in examples()])
 def test_example_runs(page: str, line: int, code: str) -> None:
-    if re.search(r"\bimport mcp\b", code):
+    if re.search(r"\bimport mcp\b|\bfrom mcp\b|\btoolhygiene\.mcp\b", code):
         pytest.importorskip("mcp")  # the extra: not in the lowest session (pydantic 2.12)
     # Compiled with its place in the docs as file name and line, so a failure points there.
     compiled = compile("\n" * (line - 1) + code, str(DOCS / page), "exec")
@@ -118,3 +118,18 @@ def test_the_readme_install_section_names_every_runtime_dependency_and_extra() -
         assert floor in install, f"{package}'s floor {floor} is not named"
     for extra in ("mcp", "redis", "structlog", "opentelemetry"):
         assert f"toolhygiene[{extra}]" in install
+
+
+def test_the_readme_names_every_session_that_make_test_runs() -> None:
+    """``make test`` runs ``nox``: each session of ``nox.options.sessions`` is named where
+    the README says what it runs (a session on several Pythons by each of its names)."""
+    root = DOCS.parent
+    tree = ast.parse((root / "noxfile.py").read_text(encoding="utf-8"))
+    (sessions,) = (
+        ast.literal_eval(node.value) for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "nox.options.sessions"
+    )
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    said = readme.split("\nmake test\n```\n", 1)[1].split("\n\n", 1)[0]
+    for session in sessions:
+        assert re.search(rf"`{session}(-3\.1\d)?`", said), f"make test runs {session}"

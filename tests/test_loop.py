@@ -308,6 +308,8 @@ def test_parallel_async_calls_run_concurrently(fmt: str) -> None:
         messages = first_user(fmt)
         with th.testing.capture() as seen:
             await session.ahandle(model_turn(fmt, [("left", {}), ("right", {})]), messages)
+        failed = [o.content for o in seen.outcomes if not o.ok]
+        assert failed == [], f"the calls ran one after another: {failed}"
         assert sorted(o.value for o in seen.outcomes) == ["L", "R"]
         return messages
 
