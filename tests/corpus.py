@@ -26,7 +26,8 @@ class Case:
     def must_not_survive(self) -> str:
         if self.core is not None:
             return self.core
-        return max(re.findall(r"[A-Za-z0-9]{6,}", self.value), key=len)
+        words: list[str] = re.findall(r"[A-Za-z0-9]{6,}", self.value)
+        return max(words, key=len)
 
     @property
     def shown(self) -> str:

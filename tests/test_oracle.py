@@ -24,7 +24,7 @@ from corpus import CARRIERS, CASES
 from helpers import examples
 
 detect_secrets = pytest.importorskip("detect_secrets")
-from detect_secrets import SecretsCollection  # noqa: E402
+from detect_secrets.core.secrets_collection import SecretsCollection  # noqa: E402
 from detect_secrets.settings import default_settings, transient_settings  # noqa: E402
 
 SKIPPED_PLUGINS = {"HexHighEntropyString"}

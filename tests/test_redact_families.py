@@ -120,6 +120,7 @@ def test_the_model_keeps_what_it_sent_unless_it_is_secret_shaped() -> None:
         "find_customer",
         {"email": "ann@example.com", "password": "hunter2", "note": "key sk_live_51H8xYzAbCdEfGhIjKl"},
     )
+    assert outcome.failure is not None
     attempted = outcome.failure.to_dict()["attempted_query"]["arguments"]
     assert attempted["email"] == "ann@example.com"
     assert attempted["password"] == "[redacted:secret]"

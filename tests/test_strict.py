@@ -183,7 +183,7 @@ TYPES = st.recursive(
     SCALARS,
     lambda inner: st.one_of(
         inner.map(lambda t: list[t]),  # type: ignore[valid-type]
-        inner.map(lambda t: t | None),  # type: ignore[operator]
+        inner.map(lambda t: t | None),
         inner.map(lambda t: dict[str, t]),  # type: ignore[valid-type]
         st.tuples(inner, inner).map(lambda ts: tuple[ts[0], ts[1]]),  # type: ignore[valid-type]
     ),

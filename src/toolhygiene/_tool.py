@@ -447,7 +447,27 @@ def _non_finite(value: Any, path: str) -> str | None:
 
 
 @overload
-def tool(fn: Callable[P, R], /) -> Tool[P, R]: ...
+def tool(
+    fn: Callable[P, R],
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    max_failures: int | None = None,
+    retries: int = 2,
+    timeout: float | None = None,
+    idempotent: bool = True,
+    instead: str = "",
+    rules: Iterable[Rule] = (),
+    strict: bool | None = None,
+    input_examples: Iterable[Mapping[str, Any]] | None = None,
+    defer_loading: bool | None = None,
+    cache_control: Mapping[str, Any] | None = None,
+    untrusted: bool = False,
+    redact_results: bool = True,
+    result_cap: int | None = None,
+    upstream: str | None = None,
+) -> Tool[P, R]: ...
 
 
 @overload
