@@ -302,6 +302,21 @@ _WRAP = re.compile(
 )
 
 
+_PROSE = re.compile(
+    r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-][a-z]+)*"
+    r"|[vV]?[0-9]{1,4}(?:[.:/\-][0-9]+)*|[0-9]+(?:[.:/\-][0-9]+)+)\.?"
+)
+"""A run after a line break that reads as prose or a plain value (a word, an
+identifier, a number, a date, a version): never taken as a token's continuation."""
+
+
+def _continues(text: str, run: str, end: int) -> bool:
+    """Whether ``run``, the start of the line after a break (``end`` is where it stops
+    in ``text``), can be the rest of a token wrapped over the break: not a word or a
+    number a reader would take as the next line's text, and not a key (``run:``)."""
+    return text[end : end + 1] != ":" and _PROSE.fullmatch(run) is None
+
+
 def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     parts, last = [], 0
     for start, end in cuts:
@@ -317,7 +332,7 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     Every wrap point is joined in one view, the token layers run once over it, and only
     the joins that a found secret crosses are kept: so only the runs of that view with
     a join inside are looked at (``every_run``: all of them, the slow path)."""
-    cuts = [m.span(2) for m in _WRAP.finditer(text)]
+    cuts = [m.span(2) for m in _WRAP.finditer(text) if _continues(text, m[3], m.end(2) + len(m[3]))]
     if not cuts:
         return text
     joined = _without(text, cuts)

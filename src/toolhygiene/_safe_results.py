@@ -27,35 +27,40 @@ _MARGIN = 4_096
 """Characters read past the cap, so that a secret across the cut is redacted whole."""
 
 
-def cut(text: str, cap: int, total: int, tool: str) -> str:
-    """``text`` within ``cap`` characters; when it is longer (``total`` counts the
-    characters before any processing), cut at a line or word boundary and end with a
-    marker the model can act on."""
-    if len(text) <= cap:
+def cut(
+    text: str, cap: int, total: int, tool: str, *, whole: bool = True, verbatim: bool = True
+) -> str:
+    """``text`` within ``cap`` characters; when it is longer, or when it is not the
+    ``whole`` result (the raw text was cut before processing), cut at a line or word
+    boundary and end with a marker the model can act on. ``total`` counts the characters
+    before any processing; ``verbatim`` says whether ``text`` is the result's own
+    characters (nothing redacted or defused), so the marker's counts say what they count."""
+    if whole and len(text) <= cap:
         return text
-    room = cap - len(result_cut(tool, cap, total))
+    room = cap - len(result_cut(tool, cap, total, verbatim=verbatim))
     head = text[:room]
     boundary = max(head.rfind("\n"), head.rfind(" "))
-    if boundary >= room // 2:
+    # Where the raw text was cut, the last word may be half of one: it goes.
+    if boundary >= room // 2 or (len(text) <= room and boundary > 0):
         head = head[:boundary]
-    return head + result_cut(tool, len(head), total)
+    return head + result_cut(tool, len(head), total, verbatim=verbatim)
 
 
 def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     """The text the model sees for ``tool``'s successful return ``value``."""
-    text = content_of(value, tool.name)
+    raw = content_of(value, tool.name)
     cap = tool.result_cap or session_cap or _config.settings.result_cap
-    total = len(text)
-    if total > cap + _MARGIN:
-        text = text[: cap + _MARGIN]
+    total = len(raw)
+    text = raw[: cap + _MARGIN] if total > cap + _MARGIN else raw
     # Terminal escapes (an OSC-8 hyperlink's URL, colours, titles) and invisible
     # characters never reach the model, whatever the tool's options: the visible text stays.
     clean = normalise(text)
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
     if tool.untrusted:
-        text = neutralise(scrubbed)
+        shown = neutralise(scrubbed)
     elif scrubbed is not clean:
-        text = scrubbed
+        shown = scrubbed
     else:  # nothing redacted: the text as given, byte for byte, but for escape sequences
-        text = without_sequences(text)
-    return cut(text, cap, total, tool.name)
+        shown = without_sequences(text)
+    verbatim = shown is text or raw.startswith(shown)
+    return cut(shown, cap, total, tool.name, whole=len(text) == total, verbatim=verbatim)

@@ -1,0 +1,110 @@
+"""Families an outside tester found in the third cold try of issue 12: a wrapped-token
+join eating the next line's first word, and a success result cut with no marker."""
+
+from __future__ import annotations
+
+import logging
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from helpers import examples
+
+# -- 1. a join takes only what is provably the token's continuation ----------------------
+
+TOKENS = [
+    "sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9xZ2kLmN8pR3sT",
+    "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "xoxb-2424242424-1313131313-Ab3dE5gH7jK9mN1pQ3sT5vW7",
+    "AKIAIOSFODNN7EXAMPLE",
+]
+WORDS = st.sampled_from(
+    ["never", "used", "expired", "status", "active", "Revoked", "NOT", "line", "disabled",
+     "since", "May", "rotated", "next_row", "re-enabled", "2026-05-01", "v2.1", "1234",
+     "DB_HOST", "ok."]
+)
+
+
+@settings(max_examples=examples(60))
+@given(
+    st.sampled_from(TOKENS),
+    st.lists(WORDS, min_size=1, max_size=4),
+    st.sampled_from(["\n", "\r\n", "\\n", "  \n", "\n    "]),
+)
+def test_the_line_after_a_token_is_kept_whole(token: str, words: list[str], brk: str) -> None:
+    after = " ".join(words)
+    out = th.redact(f"key {token}{brk}{after}")
+    assert token[6:] not in out
+    assert out.endswith(f"{brk}{after}"), out
+
+
+def test_a_key_line_after_a_yaml_block_under_a_secret_key_is_kept() -> None:
+    text = f"password_1: |\n  {TOKENS[1]}\npassword_2: |\n  Plugh-secret-2\nend: 1"
+    out = th.redact(text)
+    assert "password_2: |" in out and "Plugh" not in out and TOKENS[1] not in out
+
+
+def test_a_token_wrapped_over_two_lines_is_still_joined() -> None:
+    for text, tail in [
+        ("sk_live_51H8xYzAbCdEfGh\nIjKlMnOpQrStUv", "IjKlMnOpQrStUv"),
+        ("token ghp_a1B2c3D4e5F6g7H8i9\n    J0k1L2m3N4o5P6q7R8 next", "J0k1L2m3N4o5P6q7R8"),
+    ]:
+        assert tail not in th.redact(text)
+
+
+# -- 2. whatever of a success result is left out, the marker says so, truly ----------------
+
+KEY = "sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9xZ2kLmN8pR3sT"
+MARK = "\n[result cut:"
+
+
+def _shown(body: str, cap: int) -> str:
+    @th.tool(retries=0, result_cap=cap)
+    def rows() -> str:
+        """Rows."""
+        return body
+
+    outcome = th.Session([rows]).call("rows", {})
+    assert outcome.ok
+    return outcome.content
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(
+    st.integers(10, 3_000),
+    st.sampled_from([1_000, 5_000, 20_000]),
+    st.booleans(),
+    st.integers(1, 5),
+)
+def test_a_result_missing_anything_says_so_with_true_numbers(
+    rows: int, cap: int, keyed: bool, every: int
+) -> None:
+    logging.disable(logging.CRITICAL)
+    body = "".join(
+        f"row {i:04d} key {KEY if keyed and i % every == 0 else 'none'} ok\n" for i in range(rows)
+    )
+    content = _shown(body, cap)
+    assert len(content) <= cap
+    lines = [line for line in content.split("\n") if line.startswith("row ")]
+    if MARK not in content:
+        assert len(lines) == rows  # nothing left out
+        return
+    head, marker = content[: content.rindex(MARK)], content[content.rindex(MARK) :]
+    assert len(lines) < rows or len(head) < len(body)
+    assert f"{len(body):,}" in marker
+    assert f"{len(head):,} " in marker
+    if KEY in body:
+        assert "as cleaned (secrets redacted)" in marker and KEY not in content
+    else:
+        assert f"the first {len(head):,} of {len(body):,} characters" in marker
+        assert body.startswith(head)
+    assert "call rows again asking for less" in marker
+
+
+def test_the_testers_case_1000_keyed_rows_under_the_raw_cap() -> None:
+    logging.disable(logging.CRITICAL)
+    body = "".join(f"row {i:04d} key {KEY} ok\n" for i in range(1000))
+    content = _shown(body, 20_000)
+    assert MARK in content and "of 64,000 in the result as returned" in content
+    assert "sk_live_4eC" not in content
