@@ -3,6 +3,7 @@ join eating the next line's first word, and a success result cut with no marker.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from hypothesis import given, settings
@@ -108,3 +109,66 @@ def test_the_testers_case_1000_keyed_rows_under_the_raw_cap() -> None:
     content = _shown(body, 20_000)
     assert MARK in content and "of 64,000 in the result as returned" in content
     assert "sk_live_4eC" not in content
+
+
+# -- 3. a labelled secret wrapped over two lines goes whole ------------------------------
+
+LABELS = ["DD_APP_KEY: ", "X-Hub-Signature-256: sha256=", "SECRET_KEY: ", "api_key=", '"token": ']
+VALUES = st.one_of(
+    st.text("0123456789abcdef", min_size=24, max_size=64),
+    st.text("ABCDEFGHJKabcdefghjk0123456789", min_size=24, max_size=64).filter(
+        lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
+    ),
+    st.builds(
+        lambda a, b: f"django-insecure-{a}#{b}%6u$3x=q!",
+        st.text("abcdefxyz0123456789", min_size=6, max_size=12),
+        st.text("abcdefxyz0123456789", min_size=6, max_size=12),
+    ),
+)
+NEXT_LINES = ["DB_HOST=db1", "status: active", "never used", "https://example.com/docs", "2026-05-01",
+              "- item", "# comment", "Revoked"]
+
+
+@settings(max_examples=examples(60))
+@given(
+    st.sampled_from(LABELS),
+    VALUES,
+    st.integers(10, 40),
+    st.sampled_from(["\n", "\r\n", "\n    ", "\\n"]),
+    st.sampled_from(NEXT_LINES),
+)
+def test_a_labelled_value_wrapped_over_two_lines_goes_whole(
+    label: str, value: str, at: int, brk: str, after: str
+) -> None:
+    at = min(at, len(value) - 8)
+    head, rest = value[:at], value[at:]
+    eol = "\\n" if brk == "\\n" else "\n"
+    out = th.redact(f"{label}{head}{brk}{rest}{eol}{after}{eol}")
+    assert head not in out and rest not in out, out
+    assert f"{eol}{after}{eol}" in out, out
+
+
+# -- 4. passphrases: encoded, wrapped, echoed bare -------------------------------------------
+
+PHRASES = st.lists(
+    st.sampled_from(["correct", "horse", "battery", "staple", "violet", "anchor", "maple", "drift"]),
+    min_size=3,
+    max_size=6,
+).map(" ".join)
+
+
+@settings(max_examples=examples(40))
+@given(PHRASES, st.sampled_from(["passphrase", "password", "PASSPHRASE"]))
+def test_a_passphrase_goes_whole_encoded_wrapped_or_echoed(phrase: str, label: str) -> None:
+    from urllib.parse import quote
+
+    words = phrase.split()
+    tail = " ".join(words[1:])
+    encoded = th.redact(f"GET /v1/keys?{label}={quote(phrase)}&page=2")
+    assert quote(tail) not in encoded and "&page=2" in encoded, encoded
+    wrapped = th.redact(f"{label}: {words[0]} {words[1]}\n{' '.join(words[2:])}\nNext: 1")
+    assert words[-1] not in wrapped and "\nNext: 1" in wrapped, wrapped
+    echoed = th.redact(f"{label}={phrase} was rejected; retried bare: {phrase}")
+    assert tail not in echoed, echoed
+    quoted = th.redact(json.dumps({"note": f"{label}={phrase} is not valid"}))
+    assert tail not in quoted, quoted

@@ -19,7 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value, prose_run
+from toolhygiene._labels import (
+    credential_shaped,
+    is_secret_label,
+    line_rest,
+    plausible_value,
+    prose_run,
+)
 
 __all__ = ["BUILT_IN", "NETRC_BEFORE", "NETRC_WINDOW", "Detector", "Kind", "netrc_context"]
 
@@ -70,27 +76,64 @@ def _labelled(m: re.Match[str]) -> bool:
     return True
 
 
-_MORE_WORDS = re.compile(r"(?:[ \t]{1,3}[A-Za-z][A-Za-z'\-]{0,30}){1,16}(?=[ \t]*(?:$|[\r\n,;]))")
+_MORE_WORDS = re.compile(
+    r"(?:[ \t]{1,3}[A-Za-z][A-Za-z'\-]{0,30}){1,16}(?=[ \t]*(?:$|[\r\n,;&\"]|\\[nr\"]))"
+)
+# A passphrase's next line, when it is only more lowercase words (wrapped), to its end.
+_WRAPPED_WORDS = re.compile(
+    r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}[a-z]{1,30}(?:[ \t]{1,3}[a-z]{1,30}){0,15}"
+    r"[ \t]{0,40}(?=[\r\n]|\\[nr]|\Z)"
+)
 
 
 def _passphrase(text: str, end: int) -> int:
     """A value of letters followed by more words of letters up to the end of the line
-    (``password: correct horse battery staple``) runs to the end of the line: a
-    passphrase, not a word and then prose. A value with digits or symbols is a token and
-    ends where it ends (``password: hunter2 was rejected`` keeps "was rejected")."""
+    (``password: correct horse battery staple``) runs to the end of the line (or of
+    the string or URL parameter holding it), and over a next line of only lowercase
+    words (the passphrase wrapped): a passphrase, not a word and then prose. A value
+    with digits or symbols is a token and ends where it ends (``password: hunter2 was
+    rejected`` keeps "was rejected")."""
     start = end
     while start > 0 and text[start - 1].isalpha():
         start -= 1
     if start == end or (start > 0 and text[start - 1] not in " \t:=\uff1a"):
         return end
     m = _MORE_WORDS.match(text, end)
-    return m.end() if m else end
+    if m is None:
+        return end
+    wrapped = _WRAPPED_WORDS.match(text, m.end())
+    if wrapped is not None and not _KEY_WORD.match(text, m.end()):
+        return wrapped.end()
+    return m.end()
+
+
+_KEY_WORD = re.compile(r"\s{0,40}[a-z]{1,30}[ \t]{0,5}[:=]")
 
 
 # A data URI as a labelled value (``token=data:application/octet-stream;base64,…``): the
 # value pattern stops at its ``;``, the secret runs through its payload.
 _DATA_HEAD = re.compile(r"data:[\w.+\-]{0,64}(?:/[\w.+\-]{0,64})?", re.IGNORECASE)
 _DATA_REST = re.compile(r"[;,][^\s\"'<>`()\[\]{}|\\]{0,65536}")
+
+
+_NEXT_LINE = re.compile(
+    r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}(?P<run>[^\s\"'<>`\\]{4,1024})"
+    r"[ \t]{0,40}(?=[\r\n]|\\[nr]|\Z)"
+)
+
+
+def _wrapped_rest(text: str, end: int) -> int:
+    """Where a labelled value that ends its line really ends when its next line is the
+    rest of it, wrapped (``DD_APP_KEY: 3f2a…`` then ``7d71…`` alone on a line): that
+    line is a single run that is neither a key line, nor a word, a number, a URL or a
+    path (``_labels.line_rest``)."""
+    m = _NEXT_LINE.match(text, end)
+    if m is None:
+        return end
+    start = end
+    while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
+        start -= 1
+    return m.end("run") if line_rest(text[start:end], m["run"]) else end
 
 
 def _labelled_value_end(text: str, end: int) -> int:
@@ -101,6 +144,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
         m = _DATA_REST.match(text, end)
         return m.end() if m else end
+    if text[end : end + 1] in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+        wrapped = _wrapped_rest(text, end)
+        if wrapped != end:
+            return wrapped
     start = end
     while start > 0 and text[start - 1] in ".!?":  # a value "expired." ends a sentence
         start -= 1

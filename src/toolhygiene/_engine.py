@@ -28,6 +28,7 @@ from ahocorasick_rs import AhoCorasick
 
 from toolhygiene import _config, _known, _registry, _tokens
 from toolhygiene import _echo as _echo_layer
+from toolhygiene._labels import plain_run
 from toolhygiene._normalise import compatible, normalise
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
@@ -265,6 +266,10 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
         bare = value.strip("\\\"'` ")
         if rank > 0 and len(bare) >= _ECHO_MIN and len(values) < _ECHO_MAX:
             values.setdefault(bare, name)
+            if " " in bare:  # a passphrase run past its end: its echo may stop sooner
+                words = bare.split()
+                for count in range(len(words) - 1, 2, -1):
+                    values.setdefault(" ".join(words[:count]), name)
             if "\\" in bare:  # a quoted value with escapes: its echoes are of what it means
                 values.setdefault(_unescaped(bare), name)
     parts.append(text[last:])
@@ -302,19 +307,11 @@ _WRAP = re.compile(
 )
 
 
-_PROSE = re.compile(
-    r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-][a-z]+)*"
-    r"|[vV]?[0-9]{1,4}(?:[.:/\-][0-9]+)*|[0-9]+(?:[.:/\-][0-9]+)+)\.?"
-)
-"""A run after a line break that reads as prose or a plain value (a word, an
-identifier, a number, a date, a version): never taken as a token's continuation."""
-
-
 def _continues(text: str, run: str, end: int) -> bool:
     """Whether ``run``, the start of the line after a break (``end`` is where it stops
     in ``text``), can be the rest of a token wrapped over the break: not a word or a
     number a reader would take as the next line's text, and not a key (``run:``)."""
-    return text[end : end + 1] != ":" and _PROSE.fullmatch(run) is None
+    return text[end : end + 1] != ":" and not plain_run(run)
 
 
 def _without(text: str, cuts: list[tuple[int, int]]) -> str:

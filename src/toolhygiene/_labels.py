@@ -17,7 +17,14 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["credential_shaped", "is_secret_label", "plausible_value", "prose_run"]
+__all__ = [
+    "credential_shaped",
+    "is_secret_label",
+    "line_rest",
+    "plain_run",
+    "plausible_value",
+    "prose_run",
+]
 
 _STRONG = frozenset(
     [
@@ -539,3 +546,33 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     word = bare.rstrip(_TRAILING)  # "expired." ends a sentence
     return not (prose_allowed and word.isalpha() and word.lower() in _PROSE)
+
+
+_PLAIN = re.compile(
+    r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-][a-z0-9]+)*"
+    r"|[vV]?[0-9]{1,4}(?:[.:/\-][0-9]+)*|[0-9]+(?:[.:/\-][0-9]+)+"
+    r"|[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.]{1,20}(?:Z|[+\-][0-9:]{2,5})?)[.,;!?]?"
+)
+
+
+def plain_run(run: str) -> bool:
+    """Whether a run of token characters at the start of a line reads as that line's own
+    text rather than the rest of a token wrapped over the break: a word (``never``,
+    ``Revoked``, ``NOT``), an identifier (``next_row``, ``DB_HOST``), a number, a date,
+    a time stamp, a version, or a key line (``DB_HOST=localhost``, ``status:``; not
+    base64 padding ``Zx8==``)."""
+    return _PLAIN.fullmatch(run) is not None or _KEY.match(run) is not None
+
+
+_KEY = re.compile(r"[A-Za-z_][\w.\-]{0,79}[ \t]{0,5}(?:[:\uff1a]|=(?!=|\Z))")
+
+
+def line_rest(value: str, run: str) -> bool:
+    """Whether ``run``, the whole next line after a labelled ``value`` that ended its
+    line, is the rest of that value wrapped over the break: hex after hex, else a run
+    that is not the line's own text (``plain_run``), a URL, a path or a comment."""
+    if set(value) <= _HEX and len(value) >= 8:
+        return set(run) <= _HEX
+    if plain_run(run) or "://" in run or run[:1] in "/#-*>":
+        return False
+    return len(value) >= 8 and plausible_value(value, prose_allowed=False)
