@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import bisect
 import functools
+import html
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
+from urllib.parse import unquote
 
 from toolhygiene._engine import placeholder, scrub
 from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
@@ -88,11 +91,46 @@ _TAGS = (
 )
 
 
-# Square brackets and their look-alikes (full-width ones read as ``[`` already): lenticular
-# 【】〖〗, tortoise-shell 〔〕〘〙, white 〚〛⟦⟧, quill ⁅⁆, corner 「」『』.
-_BRACKET_OPEN = "[\\[\u3010\u3016\u3014\u3018\u301a\u27e6\u2045\u300c\u300e\u2983]"
-_BRACKET_CLOSE = "[\\]\u3011\u3017\u3015\u3019\u301b\u27e7\u2046\u300d\u300f\u2984]"
-_BRACKET_IN = frozenset("[\u3010\u3016\u3014\u3018\u301a\u27e6\u2045\u300c\u300e\u2983")
+# Square brackets and every bracket-like pair: each opening and closing punctuation
+# character of Unicode (categories Ps and Pe: lenticular 【】, tortoise-shell 〔〕﹝﹞,
+# white 〚〛⟦⟧, ornamental ❲❳, quill ⁅⁆, corner 「」, …) but the parentheses and
+# braces that neutralising writes in their place; full-width ones read as ``[`` already.
+_NOT_BRACKETS = "(){}\uff08\uff09\ufe59\ufe5a\u207d\u207e\u208d\u208e\ufe5b\ufe5c\uff5b\uff5d"
+
+
+def _brackets(category: str) -> str:
+    return "".join(
+        c
+        for c in map(chr, range(0x10000))
+        if unicodedata.category(c) == category and c not in _NOT_BRACKETS
+    )
+
+
+_OPENERS = _brackets("Ps")
+_CLOSERS = _brackets("Pe")
+_BRACKET_OPEN = "[" + re.escape(_OPENERS) + "]"
+_BRACKET_CLOSE = "[" + re.escape(_CLOSERS) + "]"
+_BRACKET_IN = frozenset(_OPENERS)
+# A line holding text in an encoded form the library decodes elsewhere (URL-encoding,
+# HTML entities, written-out escapes): neutralised in its decoded form too, and put back
+# decoded where that held markup (the words of a mark may stand apart on the line).
+_ENCODED_LINE = re.compile(
+    r"(?m)^[^\r\n]*(?:%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}))"
+    r"[^\r\n]*"
+)
+_WRITTEN_ESCAPE = re.compile(r"\\{1,2}(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
+
+
+def _unescaped(run: str) -> str:
+    """What an encoded line says: URL-decoded, HTML entities and written-out escapes
+    read, up to three times (an encoding of an encoding)."""
+    for _ in range(3):
+        decoded = html.unescape(unquote(run, errors="replace"))
+        decoded = _WRITTEN_ESCAPE.sub(lambda m: chr(int(m[1] or m[2], 16)), decoded)
+        if decoded == run:
+            break
+        run = decoded
+    return run
 
 
 def _markup(opening: str) -> re.Pattern[str]:
@@ -281,7 +319,19 @@ def neutralise(text: str) -> str:
         viewed = _sub(found.injection, viewed, lambda _: "[instruction-like text removed]")
     if "[" in lowered or (not lowered.isascii() and not _BRACKET_IN.isdisjoint(lowered)):
         viewed = _sub(found.own_marker, viewed, _own_marker_sub)
+    if _ENCODED_IN(viewed.text):
+        return _ENCODED_LINE.sub(_defused, viewed.text)
     return viewed.text
+
+
+def _defused(m: re.Match[str]) -> str:
+    """An encoded line, neutralised in its decoded form when that holds markup."""
+    run = m.group()
+    decoded = _unescaped(run)
+    if decoded == run:
+        return run
+    done = neutralise(normalise(decoded))
+    return run if done == normalise(decoded) else done
 
 
 def _own_marker_sub(m: re.Match[str]) -> str:
@@ -295,6 +345,7 @@ def _finder(needles: tuple[str, ...]) -> Callable[[str], re.Match[str] | None]:
 
 
 _ESCAPED_BRACKET_IN = _finder(_ESCAPED_BRACKETS)
+_ENCODED_IN = _finder(("%", "&", "\\u", "\\x"))
 _ROLE_IN = _finder(_ROLES)
 _STEER_IN = _finder(_STEER_WORDS)
 _AWAY_FROM_IN = _finder((*_TARGET_WORDS, "above", "before"))
