@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import unicodedata
+from collections.abc import Callable
 from urllib.parse import quote
 
 from hypothesis import given, settings
@@ -182,7 +183,7 @@ OPENERS = [c for c in map(chr, range(0x10000)) if unicodedata.category(c) == "Ps
 CLOSERS = [c for c in map(chr, range(0x10000)) if unicodedata.category(c) == "Pe"
            and c not in "(){}\uff08\uff09\ufe59\ufe5a\u207d\u207e\u208d\u208e\ufe5b\ufe5c\uff5b\uff5d"]
 OWN = ["error", "recovered", "empty", "gap", "error cleared", "result cut: 10 of 99"]
-ENCODINGS = {
+ENCODINGS: dict[str, Callable[[str], str]] = {
     "plain": lambda t: t,
     "url": lambda t: quote(t, safe=""),
     "url-twice": lambda t: quote(quote(t, safe=""), safe=""),
