@@ -570,9 +570,9 @@ _KEY = re.compile(r"[A-Za-z_][\w.\-]{0,79}[ \t]{0,5}(?:[:\uff1a]|=(?!=|\Z))")
 def line_rest(value: str, run: str) -> bool:
     """Whether ``run``, the whole next line after a labelled ``value`` that ended its
     line, is the rest of that value wrapped over the break: hex after hex, else a run
-    that is not the line's own text (``plain_run``), a URL, a path or a comment."""
+    that is not the line's own text (``plain_run``), a URL or a path."""
     if set(value) <= _HEX and len(value) >= 8:
         return set(run) <= _HEX
-    if plain_run(run) or "://" in run or run[:1] in "/#-*>":
+    if plain_run(run) or "://" in run or run[:1] == "/":
         return False
     return len(value) >= 8 and plausible_value(value, prose_allowed=False)
