@@ -146,7 +146,36 @@ def _markup(opening: str) -> re.Pattern[str]:
     )
 
 
-_STEER_WORDS = ("ignore", "disregard", "forget", "override")
+_STEER_WORDS = (
+    "ignore",
+    "disregard",
+    "forget",
+    "override",
+    "neglect",
+    "skip",
+    "discard",
+    "dismiss",
+    "bypass",
+    "overlook",
+)
+# Steering said in several words: "pay no attention to", "do not follow", "stop obeying".
+_STEER_PHRASES = (
+    "pay no attention to",
+    "pay no heed to",
+    "do not follow",
+    "dont follow",
+    "don't follow",
+    "do not obey",
+    "dont obey",
+    "don't obey",
+    "stop following",
+    "stop obeying",
+    "no longer follow",
+    "no longer obey",
+    "set aside",
+)
+# One word of each phrase, found plainly and spaced out: the gate of the costly pattern.
+_STEER_NEEDLES = (*_STEER_WORDS, "attention", "heed", "follow", "obey", "aside")
 _SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your", "all", "former")
 _TARGET_WORDS = (
     "instruction",
@@ -178,6 +207,30 @@ def _spelled(word: str) -> str:
 
 def _any_of(words: tuple[str, ...]) -> str:
     return "(?:" + "|".join(_spelled(w) for w in words) + ")"
+
+
+def _phrases(phrases: tuple[str, ...]) -> str:
+    return (
+        "(?:"
+        + "|".join(f"{_GAP}{{1,6}}".join(_spelled(w) for w in p.split()) for p in phrases)
+        + ")"
+    )
+
+
+# After what it steers away from, where it came from: "the instructions you were given
+# before", "the rules above".
+_SINCE = (
+    "before",
+    "above",
+    "earlier",
+    "previously",
+    "so far",
+    "until now",
+    "up to now",
+    "you were given",
+    "you have been given",
+    "you received",
+)
 
 
 class _Patterns(NamedTuple):
@@ -213,9 +266,12 @@ def _patterns() -> _Patterns:
             r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
         ),
         injection=re.compile(
-            rf"(?<![a-z]){_any_of(_STEER_WORDS)}{_GAP}{{0,6}}(?:"
-            rf"{_FILLER}{{0,3}}{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}"
+            rf"(?<![a-z])(?:{_any_of(_STEER_WORDS)}|{_phrases(_STEER_PHRASES)})"
+            rf"{_GAP}{{0,6}}(?:"
+            rf"{_FILLER}{{0,6}}{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}"
             rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?"
+            rf"|{_FILLER}{{0,2}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_GAP}{{1,6}}"
+            rf"{_FILLER}{{0,2}}{_phrases(_SINCE)}(?![a-z])"
             rf"|{_BEFORE}(?:above|before)(?![a-z]))",
             re.IGNORECASE,
         ),
@@ -347,7 +403,7 @@ def _finder(needles: tuple[str, ...]) -> Callable[[str], re.Match[str] | None]:
 _ESCAPED_BRACKET_IN = _finder(_ESCAPED_BRACKETS)
 _ENCODED_IN = _finder(("%", "&", "\\u", "\\x"))
 _ROLE_IN = _finder(_ROLES)
-_STEER_IN = _finder(_STEER_WORDS)
+_STEER_IN = _finder(_STEER_NEEDLES)
 _AWAY_FROM_IN = _finder((*_TARGET_WORDS, "above", "before"))
 
 
