@@ -261,3 +261,32 @@ def test_ordinary_sentences_with_those_verbs_survive() -> None:
                  "discard the old logs", "dismiss the dialog", "bypass the cache for this call",
                  "overlook the typo in the earlier draft", "set aside the budget for Q3"]:
         assert neutralise(text) == text, text
+
+
+# -- 7. URLs keep their host and path; logins are not e-mail addresses ------------------------
+
+
+@settings(max_examples=examples(40))
+@given(
+    st.sampled_from(["docs.google.com/spreadsheets/d", "drive.google.com/file/d",
+                     "example.com/a/b", "gitlab.com/acme/api/-/blob"]),
+    st.text("ABCDEFGHJKabcdefghjk0123456789", min_size=28, max_size=44).filter(
+        lambda v: sum(c.isdigit() for c in v) > 4 and sum(c.isupper() for c in v) > 4
+    ),
+    st.sampled_from(["edit", "view", "README.md", "raw"]),
+)
+def test_a_random_path_segment_goes_alone(host_path: str, segment: str, tail: str) -> None:
+    url = f"https://{host_path}/{segment}/{tail}"
+    out = th.redact(f"open {url} now")
+    assert f"https://{host_path}/" in out and f"/{tail} now" in out, out
+
+
+def test_logins_keep_their_host_and_are_not_e_mail_addresses() -> None:
+    out = th.redact("clone https://oauth2:glpat-Ab12Cd34Ef56Gh78Ij90@gitlab.com/acme/api.git")
+    assert "glpat-Ab12" not in out and "@gitlab.com/acme/api.git" in out, out
+    for text in ["ssh -p 2222 deploy@example.com", "scp f.txt deploy@example.com:/srv",
+                 "rsync -av ./ ci@build.example.org:/x"]:
+        assert th.redact(text) == text
+    assert "bob@acme.com" not in th.redact("contact bob@acme.com or mailto:ann@acme.com")
+    assert "ann@acme.com" not in th.redact("contact bob@acme.com or mailto:ann@acme.com")
+

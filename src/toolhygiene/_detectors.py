@@ -160,6 +160,22 @@ def _labelled_value_end(text: str, end: int) -> int:
     return _passphrase(text, end)
 
 
+# What makes ``user@host`` a login, not an e-mail address: a URL's user part
+# (``https://oauth2:…@gitlab.com``: the host stays, the credential goes by its own layer)
+# or the target of a remote-shell command (``ssh -p 2222 deploy@example.com``).
+_URL_USER = re.compile(r"://[^\s/@]{0,200}\Z")
+_LOGIN_COMMAND = re.compile(
+    r"(?:^|[\s;|&(`])(?:ssh|scp|sftp|mosh|rsync|ssh-copy-id|autossh)[ \t][^\r\n@]{0,160}\Z"
+)
+
+
+def _an_address(m: re.Match[str]) -> bool:
+    """Whether an ``x@host.tld`` match is an e-mail address, not a login."""
+    text, start = m.string, m.start()
+    before = text[max(0, start - 200) : start]
+    return _URL_USER.search(before) is None and _LOGIN_COMMAND.search(before) is None
+
+
 def _block_label(m: re.Match[str]) -> bool:
     return is_secret_label(m.group("key")) is True and plausible_value(
         m.group("first"), prose_allowed=False
@@ -559,6 +575,7 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?:\.[A-Za-z0-9\-]{1,63}){0,8}\.[A-Za-z]{2,24}\b(?![:@]|\.[A-Za-z0-9])"
         ),
         ("@",),
+        check=_an_address,
         kind="email",
         anchored=True,
         back=64,

@@ -52,6 +52,7 @@ _RUN = b"a" * MIN_RUN
 _MIXED_MIN = 3
 
 _PIECES = re.compile(r"[^.=$~]{20,}")
+_URL_PIECES = re.compile(r"[^.=$~/]{20,}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # Character classes as bytes (lower "l", upper "u", digit "d", anything else "o"): the
 # class changes are then six substring counts, and word-like runs one bytes regex.
@@ -397,7 +398,12 @@ def _run(
     covered = spans[before:]
     if end - begin < 20 or named or _public_blob(text[begin:end]):
         return
-    for m in _PIECES.finditer(text, begin, end):
+    # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
+    # random one goes, the host and the words of the path stay.
+    pieces = (
+        _URL_PIECES if text.startswith("//", begin) and text[begin - 1 : begin] == ":" else _PIECES
+    )
+    for m in pieces.finditer(text, begin, end):
         start, stop = m.span()
         if any(a < stop and start < b for a, b, _, _ in covered):
             continue
