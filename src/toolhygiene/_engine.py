@@ -41,6 +41,10 @@ __all__ = ["placeholder", "scrub"]
 _PRIORITY = {"secret": 2, "email": 0, "internal": 0}
 _ECHO_MIN = 5
 _ECHO_MAX = 64
+_PASSPHRASE_MAX = 400
+_PASSPHRASE_WORDS = 17
+"""The longest passphrase whose shorter echoes (its first words) are looked for: the
+labelled-values layer takes at most 17 words."""
 
 
 def placeholder(name: str) -> str:
@@ -266,9 +270,10 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
         bare = value.strip("\\\"'` ")
         if rank > 0 and len(bare) >= _ECHO_MIN and len(values) < _ECHO_MAX:
             values.setdefault(bare, name)
-            if " " in bare:  # a passphrase run past its end: its echo may stop sooner
+            if " " in bare and len(bare) <= _PASSPHRASE_MAX:
+                # A passphrase run past its end: its echo may stop sooner.
                 words = bare.split()
-                for count in range(len(words) - 1, 2, -1):
+                for count in range(min(len(words) - 1, _PASSPHRASE_WORDS), 2, -1):
                     values.setdefault(" ".join(words[:count]), name)
             if "\\" in bare:  # a quoted value with escapes: its echoes are of what it means
                 values.setdefault(_unescaped(bare), name)

@@ -380,11 +380,22 @@ def neutralise(text: str) -> str:
     return viewed.text
 
 
+def _revealing(run: str, decoded: str) -> bool:
+    """Whether decoding gave what a pattern reads: a bracket, a pipe or a steering
+    phrase the encoded form did not show (the common case, ``&amp;`` in a URL, gives
+    none: no second pass)."""
+    return (
+        any(decoded.count(c) > run.count(c) for c in "<[|")
+        or (not decoded.isascii() and not _BRACKET_IN.isdisjoint(decoded))
+        or (_steering(decoded.lower()) and not _steering(run.lower()))
+    )
+
+
 def _defused(m: re.Match[str]) -> str:
     """An encoded line, neutralised in its decoded form when that holds markup."""
     run = m.group()
     decoded = _unescaped(run)
-    if decoded == run:
+    if decoded == run or not _revealing(run, decoded):
         return run
     done = neutralise(normalise(decoded))
     return run if done == normalise(decoded) else done
