@@ -290,3 +290,30 @@ def test_logins_keep_their_host_and_are_not_e_mail_addresses() -> None:
     assert "bob@acme.com" not in th.redact("contact bob@acme.com or mailto:ann@acme.com")
     assert "ann@acme.com" not in th.redact("contact bob@acme.com or mailto:ann@acme.com")
 
+
+
+# -- 8. Django's generated key bare; OTP seeds in URIs and under seed labels -----------------
+
+DJANGO = "abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)"
+BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
+
+@settings(max_examples=examples(40))
+@given(
+    st.text(DJANGO, min_size=50, max_size=50),
+    st.text(BASE32, min_size=16, max_size=32),
+    st.sampled_from(["totp", "hotp"]),
+    st.sampled_from(["totp_seed: {}", "two_factor_seed={}", '"mfaSeed": "{}"', "OTP_SEED={}"]),
+)
+def test_django_keys_and_otp_seeds_go(key: str, seed: str, kind: str, labelled: str) -> None:
+    out = th.redact(f"SECRET_KEY is django-insecure-{key} in settings")
+    assert key[:20] not in out and out.endswith(" in settings"), out
+    uri = f"otpauth://{kind}/ACME:bob?issuer=ACME&secret={seed}&digits=6"
+    out = th.redact(f"scan {uri} now")
+    assert seed not in out and out.startswith(f"scan otpauth://{kind}/ACME:bob?issuer=ACME&secret=")
+    assert seed not in th.redact(labelled.format(seed))
+
+
+def test_a_seed_that_is_not_an_otp_seed_stays() -> None:
+    for text in ["random seed: 42", "seed: 12345", "seed_value=7", "db seed data loaded"]:
+        assert th.redact(text) == text, text

@@ -293,6 +293,7 @@ _LABEL_WORDS = (
     "sid",
     "otp",
     "dsn",
+    "seed",
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
@@ -557,6 +558,24 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector("mailchimp-key", re.compile(r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"), ("-us",)),
+    # Django's generated SECRET_KEY, bare: ``django-insecure-`` and 50 characters of
+    # its alphabet (lowercase letters, digits and ``!@#$%^&*(-_=+)``).
+    Detector(
+        "django-secret-key",
+        re.compile(r"django-insecure-[A-Za-z0-9!@#$%^&*()\-_=+]{20,100}"),
+        ("django-insecure-",),
+    ),
+    # An OTP seed in a provisioning URI (``otpauth://totp/ACME:bob?secret=JBSW…``, the
+    # QR code's text): its base32 ``secret`` parameter, the rest of the URI stays.
+    Detector(
+        "otp-seed",
+        re.compile(
+            r"otpauth://[A-Za-z]{3,8}/[^\s?#]{0,200}\?(?:[^\s#&]{0,200}&){0,20}"
+            r"secret=(?P<secret>[A-Za-z2-7]{8,128}=*)",
+            re.IGNORECASE,
+        ),
+        ("otpauth://",),
+    ),
     Detector(
         "azure-client-secret",
         re.compile(r"(?<![\w~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![\w~.\-])"),

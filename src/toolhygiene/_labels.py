@@ -238,6 +238,9 @@ def _glued_secret(part: str) -> bool:
     return False
 
 
+_SEED_QUALIFIERS = frozenset(["otp", "totp", "hotp", "mfa", "factor", "2fa", "fa", "authenticator"])
+
+
 @functools.lru_cache(maxsize=1024)
 def is_secret_label(key: str) -> bool | None:
     """Whether a key names a secret: ``True`` (``db_password``, ``X-Api-Key``,
@@ -254,6 +257,8 @@ def is_secret_label(key: str) -> bool | None:
     for index, part in enumerate(parts):
         if part in _STRONG or _glued_secret(part):
             return True
+        if part == "seed" and index and parts[index - 1] in _SEED_QUALIFIERS:
+            return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
         if part in ("key", "keys"):
             before = parts[index - 1] if index else ""
             if before in _KEY_QUALIFIERS:
