@@ -171,9 +171,23 @@ _LOGIN_COMMAND = re.compile(
 
 def _an_address(m: re.Match[str]) -> bool:
     """Whether an ``x@host.tld`` match is an e-mail address, not a login."""
+    global _LOGINS_SEEN
     text, start = m.string, m.start()
+    seen = _LOGINS_SEEN
+    if seen[0] is not text:  # once per text (its matches share it): any login at all?
+        seen = _LOGINS_SEEN = (text, "://" in text or _REMOTE_SHELL_IN(text) is not None)
+    if not seen[1]:
+        return True
     before = text[max(0, start - 200) : start]
-    return _URL_USER.search(before) is None and _LOGIN_COMMAND.search(before) is None
+    if "://" in before and _URL_USER.search(before) is not None:
+        return False
+    return _REMOTE_SHELL_IN(before) is None or _LOGIN_COMMAND.search(before) is None
+
+
+_REMOTE_SHELL_IN = re.compile("ssh|scp|sftp|mosh|rsync").search
+_LOGINS_SEEN: tuple[str, bool] = ("", False)
+"""The last text the e-mail check read, and whether it holds a URL or a remote shell
+(a tuple: read and replaced whole, so threads never see half of one)."""
 
 
 def _block_label(m: re.Match[str]) -> bool:
