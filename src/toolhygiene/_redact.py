@@ -118,6 +118,10 @@ _ENCODED_LINE = re.compile(
     r"(?m)^[^\r\n]*(?:%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}))"
     r"[^\r\n]*"
 )
+# One encoded character: a forward scan finds the first (a text without one is common).
+_ENCODED_MARK = re.compile(
+    r"%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})"
+)
 _WRITTEN_ESCAPE = re.compile(r"\\{1,2}(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
 
 
@@ -375,7 +379,7 @@ def neutralise(text: str) -> str:
         viewed = _sub(found.injection, viewed, lambda _: "[instruction-like text removed]")
     if "[" in lowered or (not lowered.isascii() and not _BRACKET_IN.isdisjoint(lowered)):
         viewed = _sub(found.own_marker, viewed, _own_marker_sub)
-    if _ENCODED_IN(viewed.text):
+    if _ENCODED_IN(viewed.text) and _ENCODED_MARK.search(viewed.text) is not None:
         return _ENCODED_LINE.sub(_defused, viewed.text)
     return viewed.text
 
