@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import bisect
 import functools
-import html
 import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
-from urllib.parse import unquote
 
 from toolhygiene._engine import placeholder, scrub
 from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
@@ -106,11 +104,12 @@ def _brackets(category: str) -> str:
     )
 
 
-_OPENERS = _brackets("Ps")
-_CLOSERS = _brackets("Pe")
-_BRACKET_OPEN = "[" + re.escape(_OPENERS) + "]"
-_BRACKET_CLOSE = "[" + re.escape(_CLOSERS) + "]"
-_BRACKET_IN = frozenset(_OPENERS)
+@functools.cache
+def _bracket_in() -> frozenset[str]:
+    """Every opening bracket (at the first non-ASCII text neutralised, not at import)."""
+    return frozenset(_brackets("Ps"))
+
+
 # A line holding text in an encoded form the library decodes elsewhere (URL-encoding,
 # HTML entities, written-out escapes): neutralised in its decoded form too, and put back
 # decoded where that held markup (the words of a mark may stand apart on the line).
@@ -128,6 +127,9 @@ _WRITTEN_ESCAPE = re.compile(r"\\{1,2}(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
 def _unescaped(run: str) -> str:
     """What an encoded line says: URL-decoded, HTML entities and written-out escapes
     read, up to three times (an encoding of an encoding)."""
+    import html  # with urllib.parse: at the first encoded text, not with toolhygiene
+    from urllib.parse import unquote
+
     for _ in range(3):
         decoded = html.unescape(unquote(run, errors="replace"))
         decoded = _WRITTEN_ESCAPE.sub(lambda m: chr(int(m[1] or m[2], 16)), decoded)
@@ -249,6 +251,8 @@ class _Patterns(NamedTuple):
 @functools.cache
 def _patterns() -> _Patterns:
     """The markup patterns, compiled at the first text neutralised, not with toolhygiene."""
+    opening = "[" + re.escape("".join(sorted(_bracket_in()))) + "]"
+    closing = "[" + re.escape(_brackets("Pe")) + "]"
     return _Patterns(
         markup=_markup(_OPEN_RAW),
         written_markup=_markup(_OPEN_WRITTEN),
@@ -281,9 +285,9 @@ def _patterns() -> _Patterns:
         ),
         # toolhygiene's own markers: text from outside must not pose as one of them.
         own_marker=re.compile(
-            rf"{_BRACKET_OPEN}{{1,2}}\s{{0,3}}"
+            rf"{opening}{{1,2}}\s{{0,3}}"
             r"(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
-            rf"(?P<rest>(?:(?!{_BRACKET_OPEN}|{_BRACKET_CLOSE})[^\r\n]){{0,80}}){_BRACKET_CLOSE}{{0,2}}",
+            rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n]){{0,80}}){closing}{{0,2}}",
             re.IGNORECASE,
         ),
     )
@@ -377,7 +381,7 @@ def neutralise(text: str) -> str:
         viewed = _sub(found.role_marker, viewed, lambda m: f"[role:{m.group(1).lower()}]")
     if _steering(lowered):
         viewed = _sub(found.injection, viewed, lambda _: "[instruction-like text removed]")
-    if "[" in lowered or (not lowered.isascii() and not _BRACKET_IN.isdisjoint(lowered)):
+    if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
         viewed = _sub(found.own_marker, viewed, _own_marker_sub)
     if _ENCODED_IN(viewed.text) and _ENCODED_MARK.search(viewed.text) is not None:
         return _ENCODED_LINE.sub(_defused, viewed.text)
@@ -390,7 +394,7 @@ def _revealing(run: str, decoded: str) -> bool:
     none: no second pass)."""
     return (
         any(decoded.count(c) > run.count(c) for c in "<[|")
-        or (not decoded.isascii() and not _BRACKET_IN.isdisjoint(decoded))
+        or (not decoded.isascii() and not _bracket_in().isdisjoint(decoded))
         or (_steering(decoded.lower()) and not _steering(run.lower()))
     )
 
