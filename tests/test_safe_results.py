@@ -157,3 +157,22 @@ def test_trusted_results_are_not_neutralised() -> None:
 @given(st.text(max_size=3000))
 def test_results_are_always_within_the_cap(text: str) -> None:
     assert len(_content(text * 3, session_cap=1_000, untrusted=True)) <= 1_000
+
+
+def test_the_marker_says_secrets_were_redacted_only_when_they_were() -> None:
+    """A long result whose colour codes were removed is cleaned, not redacted: the
+    marker does not say secrets were redacted; one with a key in it does."""
+
+    @th.tool(result_cap=2_000)
+    def logs() -> str:
+        return "\x1b[31mred line of the log\x1b[0m\n" * 400
+
+    @th.tool(result_cap=2_000)
+    def keys() -> str:
+        return "key sk_live_51H8xYzAbCdEfGhIjKlMnOpQr in a line of the log\n" * 400
+
+    session = th.Session([logs, keys])
+    coloured = session.call("logs").content
+    assert "characters as cleaned, of 11,600" in coloured and "secrets" not in coloured
+    keyed = session.call("keys").content
+    assert "characters as cleaned (secrets redacted)" in keyed and "sk_live_51H8" not in keyed

@@ -123,10 +123,14 @@ def test_the_other_notices_word_for_word() -> None:
         "\n[result cut: the first 19,802 of 1,130,000 characters are shown above. To see the "
         "rest, call get_logs again asking for less at a time (a narrower query, a filter, fewer "
         "fields or the next page).]")
-    assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False) == (
+    assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False, redacted=True) == (
         "\n[result cut: only its start is shown above: 14,322 characters as cleaned (secrets "
         "redacted), of 64,000 in the result as returned. To see the rest, call get_logs again "
         "asking for less at a time (a narrower query, a filter, fewer fields or the next page).]")
+    assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False) == (
+        "\n[result cut: only its start is shown above: 14,322 characters as cleaned, of 64,000 "
+        "in the result as returned. To see the rest, call get_logs again asking for less at a "
+        "time (a narrower query, a filter, fewer fields or the next page).]")
 
 
 def test_argument_paths_and_unexpected_arguments_word_for_word() -> None:

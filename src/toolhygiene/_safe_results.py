@@ -28,22 +28,30 @@ _MARGIN = 4_096
 
 
 def cut(
-    text: str, cap: int, total: int, tool: str, *, whole: bool = True, verbatim: bool = True
+    text: str,
+    cap: int,
+    total: int,
+    tool: str,
+    *,
+    whole: bool = True,
+    verbatim: bool = True,
+    redacted: bool = False,
 ) -> str:
     """``text`` within ``cap`` characters; when it is longer, or when it is not the
     ``whole`` result (the raw text was cut before processing), cut at a line or word
     boundary and end with a marker the model can act on. ``total`` counts the characters
     before any processing; ``verbatim`` says whether ``text`` is the result's own
-    characters (nothing redacted or defused), so the marker's counts say what they count."""
+    characters (nothing redacted or defused), so the marker's counts say what they count;
+    ``redacted`` whether secrets in it were replaced (the marker says so only then)."""
     if whole and len(text) <= cap:
         return text
-    room = cap - len(result_cut(tool, cap, total, verbatim=verbatim))
+    room = cap - len(result_cut(tool, cap, total, verbatim=verbatim, redacted=redacted))
     head = text[:room]
     boundary = max(head.rfind("\n"), head.rfind(" "))
     # Where the raw text was cut, the last word may be half of one: it goes.
     if boundary >= room // 2 or (len(text) <= room and boundary > 0):
         head = head[:boundary]
-    return head + result_cut(tool, len(head), total, verbatim=verbatim)
+    return head + result_cut(tool, len(head), total, verbatim=verbatim, redacted=redacted)
 
 
 def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
@@ -63,4 +71,12 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     else:  # nothing redacted: the text as given, byte for byte, but for escape sequences
         shown = without_sequences(text)
     verbatim = shown is text or raw.startswith(shown)
-    return cut(shown, cap, total, tool.name, whole=len(text) == total, verbatim=verbatim)
+    return cut(
+        shown,
+        cap,
+        total,
+        tool.name,
+        whole=len(text) == total,
+        verbatim=verbatim,
+        redacted=scrubbed is not clean,
+    )

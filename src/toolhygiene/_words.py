@@ -700,18 +700,22 @@ def content_of(value: Any, tool: str) -> str:
         ) from exc
 
 
-def result_cut(tool: str, shown: int, total: int, *, verbatim: bool = True) -> str:
+def result_cut(
+    tool: str, shown: int, total: int, *, verbatim: bool = True, redacted: bool = False
+) -> str:
     """The last line of a successful result cut to the result cap: how much is shown, and
     how to ask for less. ``shown`` counts the characters above the marker, ``total`` those
     of the whole result as the tool returned it; ``verbatim`` when what is shown is the
-    result's own first ``shown`` characters (else secrets in it were replaced, or markup
-    defused, so the two counts measure different texts and the marker says so)."""
+    result's own first ``shown`` characters (else secrets in it were replaced, markup
+    defused or escape codes removed, so the two counts measure different texts and the
+    marker says so); ``redacted`` only when secrets were in fact replaced."""
     if verbatim:
         said = f"the first {shown:,} of {total:,} characters are shown above"
     else:
+        why = " (secrets redacted)" if redacted else ""
         said = (
-            f"only its start is shown above: {shown:,} characters as cleaned (secrets "
-            f"redacted), of {total:,} in the result as returned"
+            f"only its start is shown above: {shown:,} characters as cleaned{why}, of "
+            f"{total:,} in the result as returned"
         )
     return (
         f"\n[result cut: {said}. "
