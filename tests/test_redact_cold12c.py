@@ -4,7 +4,6 @@ join eating the next line's first word, and a success result cut with no marker.
 from __future__ import annotations
 
 import json
-import logging
 import unicodedata
 from collections.abc import Callable
 from urllib.parse import quote
@@ -85,7 +84,6 @@ def _shown(body: str, cap: int) -> str:
 def test_a_result_missing_anything_says_so_with_true_numbers(
     rows: int, cap: int, keyed: bool, every: int
 ) -> None:
-    logging.disable(logging.CRITICAL)
     body = "".join(
         f"row {i:04d} key {KEY if keyed and i % every == 0 else 'none'} ok\n" for i in range(rows)
     )
@@ -108,7 +106,6 @@ def test_a_result_missing_anything_says_so_with_true_numbers(
 
 
 def test_the_testers_case_1000_keyed_rows_under_the_raw_cap() -> None:
-    logging.disable(logging.CRITICAL)
     body = "".join(f"row {i:04d} key {KEY} ok\n" for i in range(1000))
     content = _shown(body, 20_000)
     assert MARK in content and "of 64,000 in the result as returned" in content
