@@ -128,9 +128,8 @@ def classify(
     chosen = chain[best_at]
     never_ran = _never_ran(chain, best_at, best, known)
     retryable, uncertain, wait = best.retryable, False, _wait(chain, best_at)
-    extra: dict[str, Any] = {}
     if isinstance(chosen, ToolError):
-        extra = {
+        extra: dict[str, Any] = {
             "alternatives": tuple(
                 sanitize(plain(a, RAW_CAP), cap // 2) for a in chosen.alternatives
             ),
@@ -138,22 +137,29 @@ def classify(
             "details": redact_data(getattr(chosen, "details", None)),
             "instead": sanitize(plain(chosen.instead, RAW_CAP), cap),
         }
-    elif _outcome_unknown(best.category, retryable, never_ran, idempotent):
-        retryable, uncertain, wait = False, True, None
-    # Built once: a Failure has many fields, and each copy costs all of them.
-    return Failure(
-        tool=tool or "tool",
-        category=best.category,
-        retryable=retryable,
-        message=sanitize(_message(chain, best_at, best, known), cap),
-        hint=sanitize(hint, cap) if hint else "",
-        retry_after=wait,
-        exc_type=type_name(exc),
-        frame=user_frame(exc),
-        never_ran=never_ran,
-        uncertain=uncertain,
-        **extra,
+    else:
+        extra = _NO_EXTRA
+        if _outcome_unknown(best.category, retryable, never_ran, idempotent):
+            retryable, uncertain, wait = False, True, None
+    # Built once, without __init__: a Failure has 22 fields.
+    return Failure._built(
+        {
+            "tool": tool or "tool",
+            "category": best.category,
+            "retryable": retryable,
+            "message": sanitize(_message(chain, best_at, best, known), cap),
+            "hint": sanitize(hint, cap) if hint else "",
+            "retry_after": wait,
+            "exc_type": type_name(exc),
+            "frame": user_frame(exc),
+            "never_ran": never_ran,
+            "uncertain": uncertain,
+            **extra,
+        }
     )
+
+
+_NO_EXTRA: dict[str, Any] = {}
 
 
 def outcome_rule(failure: Failure, idempotent: bool) -> Failure:

@@ -175,19 +175,27 @@ def _matches(
     return found
 
 
-def _detect(written: str, internals: bool, tokens: list[Span] | None = None) -> list[Span]:
+def _detect(
+    written: str,
+    internals: bool,
+    tokens: list[Span] | None = None,
+    hits: dict[int, list[int]] | None = None,
+) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
     letters read as ASCII: same positions, so the spans cut the text as written);
-    ``tokens``: its token spans, when they were found already."""
+    ``tokens``: its token spans, ``hits``: the plan's hits in it, when they were found
+    already."""
     spans: list[Span] = []
     text = compatible(written)
-    lowered = text.lower()
-    if len(lowered) != len(text):  # only U+0130 lowercases to two characters
-        lowered = text.replace("\u0130", "i").lower()
     ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()
-    for index, needles in sorted(plan.hits(lowered).items()):
+    if hits is None:
+        lowered = text.lower()
+        if len(lowered) != len(text):  # only U+0130 lowercases to two characters
+            lowered = text.replace("\u0130", "i").lower()
+        hits = plan.hits(lowered)
+    for index, needles in sorted(hits.items()):
         detector = plan.detectors[index]
         kind = detector.kind
         if kind != "secret" and not (internals and (emails or kind != "email")):
@@ -292,9 +300,11 @@ def _unescaped(value: str) -> str:
     return decoded if isinstance(decoded, str) else value
 
 
-def _echo(text: str, echoes: dict[str, str]) -> str:
-    """Layer 5: every echo of a value redacted in this text or known beforehand."""
-    seeds = _known.current()
+def _echo(text: str, echoes: dict[str, str], seeds: tuple[str, ...] | None = None) -> str:
+    """Layer 5: every echo of a value redacted in this text or known beforehand
+    (``seeds``: the known values, when read already)."""
+    if seeds is None:
+        seeds = _known.current()
     if not echoes and not seeds:
         return text
     values = (*echoes, *(seed for seed in seeds if seed not in echoes))
@@ -467,6 +477,8 @@ def _simple_tokens(text: str) -> list[Span] | None:
 
 
 def _needles(text: str) -> bool:
+    """Whether any detector's needle is in ``text`` (``scrub`` reads the hits themselves
+    once; the tests' reference)."""
     automaton = _plan().automaton
     return automaton is not None and bool(automaton.find_matches_as_indexes(text.lower()))
 
@@ -477,16 +489,21 @@ def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
     if len(text) < 8:
         return text
     tokens = _simple_tokens(text)
-    if tokens == [] and not _needles(text):
-        return text
+    hits = seeds = None
+    if tokens is not None:  # ASCII, no ungated detector, no known value in effect
+        hits = _plan().hits(text.lower())  # read once, for the gate and the detectors
+        if not tokens and not hits:
+            return text
+        seeds = ()
     original = text
     if "\n" in text or "\\n" in text:
         text = _unwrap(text)
     if not nested and ("%" in text or "\\" in text):
         text = _decoded(text, internals)
-    spans = _detect(text, internals, tokens)  # a simple text is never joined or decoded
+    # a simple text is never joined or decoded: its tokens and hits stay true
+    spans = _detect(text, internals, tokens, hits)
     if not spans:
-        out = _echo(text, {})
+        out = _echo(text, {}, seeds)
         return original if out == original else out
     out, echoes = _apply(text, spans)
-    return _echo(out, echoes)
+    return _echo(out, echoes, seeds)

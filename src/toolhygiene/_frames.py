@@ -64,4 +64,10 @@ def user_frame(exc: BaseException) -> str | None:
     if found is None:
         return None
     code = found.tb_frame.f_code
-    return f"{os.path.basename(code.co_filename)}:{found.tb_lineno} in {code.co_name}"
+    return f"{_base_name(code.co_filename)}:{found.tb_lineno} in {code.co_name}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _base_name(filename: str) -> str:
+    """``os.path.basename``, once per file (a failing tool fails in the same few)."""
+    return os.path.basename(filename)

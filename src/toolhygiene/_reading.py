@@ -12,6 +12,7 @@ metaclass cannot hook, and this module is the one place that reads an exception'
 
 from __future__ import annotations
 
+from itertools import repeat
 from types import TracebackType
 from typing import Any
 
@@ -38,6 +39,7 @@ _CAUSE = BaseException.__dict__["__cause__"]
 _CONTEXT = BaseException.__dict__["__context__"]
 _SUPPRESS = BaseException.__dict__["__suppress_context__"]
 _TRACEBACK = BaseException.__dict__["__traceback__"]
+_READ_SLOT = type(OSError.__dict__["errno"]).__get__  # a member descriptor's own read
 _OS_ERROR = tuple(OSError.__dict__[name] for name in ("errno", "strerror", "filename", "filename2"))
 _MODULE = type.__dict__["__module__"]
 _NAME = type.__dict__["__name__"]
@@ -122,8 +124,7 @@ def os_error(exc: BaseException) -> tuple[Any, Any, Any, Any] | None:
     or ``None`` when ``exc`` is no ``OSError``."""
     if not issubclass(type(exc), OSError):
         return None
-    errno, strerror, filename, filename2 = (slot.__get__(exc) for slot in _OS_ERROR)
-    return errno, strerror, filename, filename2
+    return tuple(map(_READ_SLOT, _OS_ERROR, repeat(exc, 4)))
 
 
 def _members(exc: BaseException) -> list[BaseException]:

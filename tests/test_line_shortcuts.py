@@ -1,0 +1,140 @@
+"""The failure line's shortcuts give what the long way gives.
+
+- ``Failure._built`` / ``_evolved`` (slots set in one C loop, no ``__init__``) make the
+  record ``Failure(**values)`` / ``dataclasses.replace`` make, ``attempted`` frozen.
+- ``neutralise``'s word gates (one Aho-Corasick pass) find every group whose word is in
+  the text, as plain ``in`` tests do: a gate that missed one would skip its pattern.
+- The markup patterns that start with their bracket (``<`` then ``<?``, scanned for in
+  C) match exactly where the pattern written as ``<{1,2}`` did.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from helpers import examples
+from toolhygiene import _redact
+from toolhygiene._errors import Failure
+
+_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "tool": st.text(min_size=1, max_size=10),
+    "category": st.sampled_from(list(th.Category)),
+    "retryable": st.booleans(),
+    "message": st.text(max_size=40),
+    "hint": st.text(max_size=10),
+    "retry_after": st.none() | st.floats(0, 100),
+    "attempted": st.none() | st.dictionaries(st.text(max_size=5), st.lists(st.integers())),
+    "alternatives": st.lists(st.text(max_size=5)).map(tuple),
+    "frame": st.none() | st.text(max_size=10),
+    "never_ran": st.booleans(),
+    "status": st.sampled_from(["failed", "repeated", "similar", "closed"]),
+    "count": st.integers(0, 9),
+    "coarse": st.none() | st.sampled_from(list(th.CoarseClass)),
+    "line_cap": st.none() | st.integers(40, 400),
+}
+_REQUIRED = ("tool", "category", "retryable", "message")
+
+
+@st.composite
+def _fields(draw: st.DrawFn) -> dict[str, Any]:
+    names = draw(st.sets(st.sampled_from([n for n in _VALUES if n not in _REQUIRED])))
+    return {name: draw(_VALUES[name]) for name in (*_REQUIRED, *sorted(names))}
+
+
+def _same(a: Failure, b: Failure) -> None:
+    assert a == b
+    for field in dataclasses.fields(Failure):  # line_cap too, which == does not compare
+        assert getattr(a, field.name) == getattr(b, field.name), field.name
+    if b.attempted is not None:
+        assert isinstance(a.attempted, MappingProxyType)
+        assert a.line() == b.line() and a.to_dict() == b.to_dict()
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(_fields(), _fields())
+def test_built_and_evolved_records_are_what_init_and_replace_make(
+    values: dict[str, Any], changes: dict[str, Any]
+) -> None:
+    made = Failure(**values)
+    _same(Failure._built(values), made)
+    _same(made._evolved(changes), dataclasses.replace(made, **changes))
+
+
+def test_an_unknown_field_is_refused() -> None:
+    made = Failure(tool="t", category=th.Category.UNKNOWN, retryable=False, message="m")
+    with pytest.raises(KeyError, match="colour"):
+        made._evolved({"colour": "red"})
+    with pytest.raises(KeyError, match="colour"):
+        Failure._built({"tool": "t", "colour": "red"})
+
+
+_WORDS = sorted({w for _, words in _redact._GATE_WORDS for w in words})
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(_WORDS) | st.text(alphabet="ab :%&<[\\u\u00e9\ud800", max_size=6),
+        max_size=12,
+    )
+)
+def test_the_word_gates_find_every_group_plain_in_finds(parts: list[str]) -> None:
+    lowered = "".join(parts).lower()
+    expected = {kind for kind, words in _redact._GATE_WORDS if any(w in lowered for w in words)}
+    assert _redact._groups(_redact._ALL_GATES, lowered) == expected
+    steering = {_redact._STEER, _redact._AWAY}
+    found = _redact._groups(_redact._STEERING_GATES, lowered)
+    assert found == expected & steering
+
+
+def _written_as_before(opening: str) -> re.Pattern[str]:
+    """``_markup`` as it was written before: the bracket repeated, in each alternative."""
+    return re.compile(
+        rf"{opening}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_redact._TAGS})\b"
+        rf"(?:(?!{_redact._OPEN}|{_redact._CLOSE})[\s\S]){{0,200}}{_redact._CLOSE}{{1,2}}"
+        rf"|{opening}\|[a-z_\u2581]{{1,30}}\|{_redact._CLOSE}",
+        re.IGNORECASE,
+    )
+
+
+_PIECES = [
+    "<", "<<", "\u2039", "\u27e8", "\ufe64", ">", ">>", "\u203a", "/", " ", "\n", "system",
+    "SYSTEM", "Im_Start", "|", "\u017fystem", "&lt;", "%3C", "&gt;", "%3e", "\\u003c", "x",
+    "[", "[[", "]", "\u3010", "\u3011", "error", "Gap", "error cleared", "ok",
+]  # fmt: skip
+
+
+@functools.cache
+def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
+    opening = "[" + re.escape("".join(sorted(_redact._bracket_in()))) + "]"
+    closing = "[" + re.escape(_redact._brackets("Pe")) + "]"
+    own_before = re.compile(
+        rf"{opening}{{1,2}}\s{{0,3}}"
+        r"(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
+        rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n]){{0,80}}){closing}{{0,2}}",
+        re.IGNORECASE,
+    )
+    return [
+        (_written_as_before(_redact._OPEN_RAW), _redact._patterns().markup),
+        (_written_as_before(_redact._OPEN_WRITTEN), _redact._patterns().written_markup),
+        (own_before, _redact._patterns().own_marker),
+    ]
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14))
+def test_markup_patterns_match_where_they_matched_before(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for before, now in _pairs():
+        assert [(m.span(), m.groupdict()) for m in now.finditer(text)] == [
+            (m.span(), m.groupdict()) for m in before.finditer(text)
+        ]
