@@ -10,7 +10,7 @@ a survivor by design (a labelled one is redacted, and the tests prove it).
 
 from __future__ import annotations
 
-import secrets
+import base64
 import string
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,14 +95,18 @@ def secret_line(draw: st.DrawFn) -> str:
             body = body[:22] + "." + body + body[:43 - len(body)]
         return f"used {prefix}{body} here"
     if kind == "quoted":
-        return f'value = "{secrets.token_urlsafe(draw(st.integers(24, 48)))}"'
+        # What ``secrets.token_urlsafe`` writes, from bytes hypothesis draws: a failure
+        # is replayed and shrunk, not lost with the operating system's randomness.
+        raw = draw(st.binary(min_size=24, max_size=48))
+        return f'value = "{base64.urlsafe_b64encode(raw).rstrip(b"=").decode()}"'
     if kind == "url":
         return f"mysql://app:{body[:16]}@db.example.com:3306/shop"
     return f"Authorization: Bearer {body}"
 
 
 @given(st.lists(secret_line(), min_size=1, max_size=12))
-@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_everything_the_oracle_flags_in_generated_text_is_redacted(
         tmp_path: Path, lines: list[str]) -> None:
     for text, value in flagged(lines, tmp_path):

@@ -86,8 +86,15 @@ _CLOSE = (
 _TAGS = (
     r"system|assistant|user|human|developer|tool_result|tool_use|function_results?|"
     r"function_calls?|tool_call|instructions?|prompt|antml:[a-z_]{1,30}|im_start|im_end|"
-    r"invoke|parameter|sys|inst|start_of_turn|end_of_turn|start_header_id|end_header_id|eot_id"
+    r"invoke|parameter|sys|inst|start_of_turn|end_of_turn|start_header_id|end_header_id|eot_id|"
+    # The frames a tool's result or a document is put in (a result that closes the frame
+    # it sits in, ``</result>``, ``</document>``, ``</tool_response>``, would end it).
+    r"results?|documents?|document_content|tool_response|tool_output|function_response|"
+    r"function_output|search_results?|tool_results"
 )
+# A role named right after a chat-template token (``<|im_start|>system``,
+# ``<start_of_turn>user``): part of the same mark.
+_ROLE_AFTER = r"(?:[ \t]{0,3}(?P<role>system|assistant|user|developer|human|model|tool|ipython)\b)?"
 
 
 # Square brackets and every bracket-like pair: each opening and closing punctuation
@@ -150,7 +157,7 @@ def _markup(opening: str) -> re.Pattern[str]:
     return re.compile(
         rf"{opening}(?:{opening}?\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
         rf"(?:(?!{_OPEN}|{_CLOSE})[\s\S]){{0,200}}{_CLOSE}{{1,2}}"
-        rf"|\|[a-z_\u2581]{{1,30}}\|{_CLOSE})",
+        rf"|\|[a-z_\u2581]{{1,30}}\|{_CLOSE}){_ROLE_AFTER}",
         re.IGNORECASE,
     )
 
@@ -242,12 +249,33 @@ _SINCE = (
 )
 
 
+# A claim of new orders, posing as the one who gives them: "New instructions from the
+# administrator:", "updated system prompt:", "Revised rules from OpenAI:". A heading
+# ends it with a colon; prose does not ("the new instructions for assembly are in the
+# box" stays).
+_NEWER = ("new", "updated", "revised", "changed", "additional", "latest", "real", "actual")
+_ORDERS = (
+    "system prompt",
+    "system message",
+    "instructions",
+    "instruction",
+    "prompt",
+    "directives",
+    "directive",
+    "rules",
+    "orders",
+    "guidelines",
+    "commands",
+)
+
+
 class _Patterns(NamedTuple):
     markup: re.Pattern[str]
     written_markup: re.Pattern[str]
     bracketed: re.Pattern[str]
     role_marker: re.Pattern[str]
     injection: re.Pattern[str]
+    new_orders: re.Pattern[str]
     own_marker: re.Pattern[str]
 
 
@@ -286,6 +314,12 @@ def _patterns() -> _Patterns:
             rf"|{_BEFORE}(?:above|before)(?![a-z]))",
             re.IGNORECASE,
         ),
+        new_orders=re.compile(
+            rf"(?<![a-z])(?:{_any_of(_NEWER)}){_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
+            rf"(?:{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
+            r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
+            re.IGNORECASE,
+        ),
         # toolhygiene's own markers: text from outside must not pose as one of them.
         own_marker=re.compile(
             rf"{opening}{opening}?\s{{0,3}}"  # the bracket first: see _markup
@@ -309,9 +343,15 @@ def _squeezed(lowered: str) -> str:
     return lowered
 
 
+# The steering gate and the new-orders gate squeeze the same text: once.
+_squeezed_once = functools.lru_cache(maxsize=1)(_squeezed)
+
+
 def _markup_sub(m: re.Match[str]) -> str:
     tag = m.group("tag")
-    return f"[markup:{tag.lower()}]" if tag else "[markup]"
+    role = m.groupdict().get("role")
+    mark = f"[markup:{tag.lower()}]" if tag else "[markup]"
+    return f"{mark}[role:{role.lower()}]" if role else mark
 
 
 class _Viewed(NamedTuple):
@@ -384,6 +424,8 @@ def neutralise(text: str) -> str:
         viewed = _sub(found.role_marker, viewed, lambda m: f"[role:{m.group(1).lower()}]")
     if _steers(lowered, gates):
         viewed = _sub(found.injection, viewed, lambda _: "[instruction-like text removed]")
+    if ":" in lowered and _new_orders(lowered, gates):
+        viewed = _sub(found.new_orders, viewed, lambda _: "[instruction-like text removed]")
     if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
         viewed = _sub(found.own_marker, viewed, _own_marker_sub)
     done = viewed.text
@@ -421,15 +463,28 @@ def _own_marker_sub(m: re.Match[str]) -> str:
 # The gates of the costlier patterns: which groups of words a text holds, all read in
 # one Aho-Corasick pass (``re`` tries an alternation of words at nearly every character:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
-_ESCAPED, _ROLE, _STEER, _AWAY = range(4)
+_ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
+_ORDER_WORDS = (
+    "instruction",
+    "prompt",
+    "message",
+    "directive",
+    "rule",
+    "order",
+    "guideline",
+    "command",
+)
 _GATE_WORDS = (
     (_ESCAPED, _ESCAPED_BRACKETS),
     (_ROLE, _ROLES),
     (_STEER, _STEER_NEEDLES),
     (_AWAY, (*_TARGET_WORDS, "above", "before")),
+    (_NEW, _NEWER),
+    (_ORDER, _ORDER_WORDS),
 )
-_ALL_GATES = (_ESCAPED, _ROLE, _STEER, _AWAY)
+_ALL_GATES = (_ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER)
 _STEERING_GATES = (_STEER, _AWAY)
+_ORDERS_GATES = (_NEW, _ORDER)
 
 
 class _Gate(NamedTuple):
@@ -465,8 +520,23 @@ def _steers(lowered: str, gates: set[int]) -> bool:
     (the pattern is the costliest of all)."""
     if _STEER in gates and _AWAY in gates:
         return True
-    squeezed = _squeezed(lowered)
+    squeezed = _squeezed_once(lowered)
     return squeezed is not lowered and len(_groups(_STEERING_GATES, squeezed)) == 2
+
+
+# The words of a claim of new orders with the gaps squeezed out ("newinstructions"),
+# looked for only when a word of each kind is there (``gates``), plainly or spaced out.
+_NEW_ORDERS_SQUEEZED = re.compile(rf"(?:{'|'.join(_NEWER)})(?:system)?(?:{'|'.join(_ORDER_WORDS)})")
+
+
+def _new_orders(lowered: str, gates: set[int]) -> bool:
+    """Whether the new-orders pattern can match (its words plainly or spaced out)."""
+    squeezed = _squeezed_once(lowered)
+    if not (_NEW in gates and _ORDER in gates) and (
+        squeezed is lowered or len(_groups(_ORDERS_GATES, squeezed)) < 2
+    ):
+        return False
+    return _NEW_ORDERS_SQUEEZED.search(squeezed) is not None
 
 
 def _steering(lowered: str) -> bool:

@@ -51,8 +51,8 @@ _MIXED_TABLE = bytes(
 _RUN = b"a" * MIN_RUN
 _MIXED_MIN = 3
 
-_PIECES = re.compile(r"[^.=$~]{20,}")
-_URL_PIECES = re.compile(r"[^.=$~/]{20,}")
+_PIECES = re.compile(r"[^.=$~]{16,}")
+_URL_PIECES = re.compile(r"[^.=$~/]{16,}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # Character classes as bytes (lower "l", upper "u", digit "d", anything else "o"): the
 # class changes are then six substring counts, and word-like runs one bytes regex.
@@ -67,7 +67,31 @@ _CLASSES = bytes(
     for b in range(256)
 )
 _CHANGES = (b"lu", b"ld", b"ul", b"ud", b"dl", b"du")
-_WORDS = re.compile(rb"u?l{3,}|u{3,}(?!l)")
+# Word-like runs: a capitalised word of three letters or more (``Get``, ``Value``), a
+# lowercase one, an acronym of three to six capitals (an upper-case run counts for six
+# characters at most: random text has long ones, ``YRIWQUKMBY``), a number of three digits
+# or more (a date, a version: random text has few).
+_WORDS = re.compile(rb"ul{2,}|l{3,}|(?<!u)u{3,6}(?!l)|d{3,}")
+# A base32 secret (an OTP seed: ``JBSWY3DPEHPK3PXP``): capitals and the digits 2-7 only,
+# with digits in two places or more. No word or constant name of 16 capitals or more
+# mixes the digits 2-7 in like that; digits in one place are a name's number
+# (``SHA256WITHRSAENCRYPTION``).
+_BASE32 = re.compile(r"[A-Z2-7]{16,}={0,6}")
+_BASE32_DIGITS = re.compile(r"[2-7]+")
+_BASE32_16 = re.compile(r"[A-Z2-7]{16}")
+# The lengths of OTP seeds (80, 128, 160 and 256 bits): one group of digits inside is
+# enough at these lengths.
+_SEED_LENGTHS = frozenset((16, 26, 32, 52))
+
+
+def _base32_secret(text: str) -> bool:
+    groups = _BASE32_DIGITS.findall(text)
+    if len(groups) >= 2:
+        return True
+    body = text.rstrip("=")
+    return (
+        len(groups) == 1 and len(body) in _SEED_LENGTHS and body[0].isalpha() and body[-1].isalpha()
+    )
 
 
 def _survivor(part: str) -> bool:
@@ -90,7 +114,8 @@ _HEX_GROUPS = re.compile(r"[0-9a-f]{2,64}(?:-[0-9a-f]{2,64}){2,5}")
 _PUBLIC_ID = re.compile(
     r"(?:ch|pi|py|po|pm|cus|in|ii|il|sub|si|re|txn|tr|prod|price|evt|cs|seti|acct|ba|card|"
     r"src|dp|du|ipi|plink|file|req|msg|msgbatch|toolu|srvtoolu|call|run|step|asst|thread|"
-    r"batch|resp|vs|ft|ftjob|chatcmpl|cmpl|org|proj|user)[_-][A-Za-z0-9]{10,48}"
+    r"batch|resp|vs|ft|ftjob|org|proj|user)_[A-Za-z0-9]{10,48}"
+    r"|(?:chatcmpl|cmpl|file)-[A-Za-z0-9]{10,48}"
     r"|01[0-9A-HJKMNP-TV-Z]{24}"
 )
 # A value given under a key that names an id (``"id": "…"``, ``file_id=…``,
@@ -211,8 +236,12 @@ _UPPER_HEX = "0123456789ABCDEF"
 
 def is_random(piece: str) -> bool:
     """Whether ``piece`` reads as random characters rather than words, paths, ids or a
-    survivor shape: at least 20 characters, classes (lower, upper, digit) changing at
-    least every third character, less than 80% of it in word-like runs."""
+    survivor shape: at least 20 characters (16 for base32), classes (lower, upper,
+    digit) changing at least every third character over the whole piece (every fourth
+    from 32 characters: a longer piece gives more evidence), separators
+    ``-``/``_`` left out (random text has them anywhere, not between words), less than
+    80% of it in word-like runs or, if more, those runs with fewer than a fifth vowels.
+    A base32 run (capitals, digits 2-7) is judged by where its digits stand."""
     if "/" in piece:
         text = "/".join(p for p in piece.split("/") if not _survivor(p)).strip("/-_+")
     elif _survivor(piece):
@@ -220,12 +249,36 @@ def is_random(piece: str) -> bool:
     else:
         text = piece
     size = len(text)
+    if size >= MIN_RUN and _BASE32.fullmatch(text) is not None:
+        return _base32_secret(text)
     if size < 20 or (text.isalpha() and (text.islower() or text.isupper())):
         return False
-    classes = text.encode("ascii", "replace").translate(_CLASSES)
-    if sum(map(classes.count, _CHANGES)) < 0.3 * size:
+    ascii_text = text.encode("ascii", "replace")
+    joined = ascii_text.translate(_CLASSES, b"-_+")
+    if sum(map(joined.count, _CHANGES)) < (0.3 if size < 32 else 0.25) * len(joined):
         return False
-    return sum(map(len, _WORDS.findall(classes))) < 0.8 * size
+    classes = ascii_text.translate(_CLASSES)
+    # Separators are neither words nor random (``/srv/app/…``, ``Sec-WebSocket-Key``).
+    core = 0.8 * len(ascii_text.translate(None, b"-_+/"))
+    if sum(map(len, _WORDS.findall(classes))) < core:
+        return True  # random text, the common case: judged in C
+    # A word-like run with five consonants in a row is no word (``Hjtdlu``).
+    words = [
+        text[a:b]
+        for a, b in map(re.Match.span, _WORDS.finditer(classes))
+        if b - a < 5 or _CLUSTER5.search(text, a, b) is None
+    ]
+    if sum(map(len, words)) < core:
+        return True
+    # Made of word-like runs, but are they words? A fifth of a word's letters are
+    # vowels; random letters have fewer (``Qkr``, ``krmq``). Acronyms (four capitals at
+    # most) have none.
+    found = "".join(w for w in words if w.isalpha() and (len(w) > 4 or not w.isupper()))
+    return 5 * (len(found) - len(found.translate(_NO_VOWELS))) < len(found)
+
+
+_NO_VOWELS = str.maketrans("", "", "aeiouyAEIOUY")
+_CLUSTER5 = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5}")
 
 
 @functools.cache
@@ -396,7 +449,11 @@ def _run(
     before = len(spans)
     _providers(text, begin, end, spans, heads)
     covered = spans[before:]
-    if end - begin < 20 or named or _public_blob(text[begin:end]):
+    # Below 20 characters only a base32 secret can be random (an OTP seed of 16).
+    short = end - begin < 20
+    if (short and _BASE32_16.search(text, begin, end) is None) or named:
+        return
+    if _public_blob(text[begin:end]):
         return
     # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
     # random one goes, the host and the words of the path stay.
@@ -405,6 +462,8 @@ def _run(
     )
     for m in pieces.finditer(text, begin, end):
         start, stop = m.span()
+        if stop - start < 20 and _BASE32_16.match(text, start, stop) is None:
+            continue
         if any(a < stop and start < b for a, b, _, _ in covered):
             continue
         if (
