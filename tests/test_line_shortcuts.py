@@ -97,11 +97,12 @@ def test_the_word_gates_find_every_group_plain_in_finds(parts: list[str]) -> Non
 
 
 def _written_as_before(opening: str) -> re.Pattern[str]:
-    """``_markup`` as it was written before: the bracket repeated, in each alternative."""
+    """``_markup`` as it was written before: the bracket repeated, in each alternative
+    (and the role after a template token, as now)."""
     return re.compile(
-        rf"{opening}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_redact._TAGS})\b"
+        rf"(?:{opening}{{1,2}}\s{{0,5}}/?\s{{0,5}}(?P<tag>{_redact._TAGS})\b"
         rf"(?:(?!{_redact._OPEN}|{_redact._CLOSE})[\s\S]){{0,200}}{_redact._CLOSE}{{1,2}}"
-        rf"|{opening}\|[a-z_\u2581]{{1,30}}\|{_redact._CLOSE}",
+        rf"|{opening}\|[a-z_\u2581]{{1,30}}\|{_redact._CLOSE}){_redact._ROLE_AFTER}",
         re.IGNORECASE,
     )
 
