@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from toolhygiene._labels import (
     credential_shaped,
     is_secret_label,
     line_rest,
+    never_rest,
     plausible_value,
     prose_run,
 )
@@ -56,24 +57,49 @@ class Detector:
 
 
 def _labelled(m: re.Match[str]) -> bool:
-    verdict = is_secret_label(m.group("key"))
+    global _LABELLED_SEEN
+    values = m.group("key", "sep", "secret")
+    seen = _LABELLED_SEEN
+    if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
+        seen = _LABELLED_SEEN = (m.string, {})
+    verdict = seen[1].get(values, _UNSEEN)
+    if verdict is _UNSEEN:
+        verdict = seen[1][values] = _labelled_value(*values)
+    if verdict is not None:
+        return verdict is True
+    # A word of prose survives only when the words after it are prose too ("must be at
+    # least 12 characters"; not "must be ThisIsMyRealPass1"): read only for such a word,
+    # and only after a word of letters (what the value pattern's lookahead saw).
+    value = values[2]
+    more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
+    return not prose_run(value + (more.group() if more is not None else ""))
+
+
+def _labelled_value(key: str, sep: str, value: str) -> bool | None:
+    """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
+    a word of prose after a colon, which the words after it decide."""
+    verdict = is_secret_label(key)
     if verdict is False:
         return False
-    value = m.group("secret")
     quoted = value.lstrip("\\")[:1] in "\"'"
-    colon = ":" in m.group("sep") or "\uff1a" in m.group("sep")
+    colon = ":" in sep or "\uff1a" in sep
     if not plausible_value(value, prose_allowed=colon and not quoted):
-        # A word of prose survives only when the words after it are prose too
-        # ("must be at least 12 characters"; not "must be ThisIsMyRealPass1").
-        return (
-            colon
-            and not quoted
-            and plausible_value(value, prose_allowed=False)
-            and not prose_run(value + (m.group("more") or ""))
-        )
+        if colon and not quoted and plausible_value(value, prose_allowed=False):
+            return None
+        return False
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         return credential_shaped(value)
     return True
+
+
+_UNSEEN = object()
+_LABELLED_SEEN: tuple[str, dict[tuple[str | Any, ...], object]] = ("", {})
+"""The last text ``_labelled`` read and its verdicts (a tuple: read and replaced whole,
+so threads never see half of one)."""
+# The words after a word of letters that the value pattern's lookahead found (at least
+# one), and that word: ``[a-z]`` as the value pattern reads it (case-insensitive).
+_WORDS_AFTER = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8}")
+_LETTERS = re.compile(r"[a-z]{1,20}", re.IGNORECASE)
 
 
 _MORE_WORDS = re.compile(
@@ -128,12 +154,16 @@ def _wrapped_rest(text: str, end: int) -> int:
     line is a single run that is neither a key line, nor a word, a number, a URL or a
     path (``_labels.line_rest``)."""
     m = _NEXT_LINE.match(text, end)
-    if m is None:
+    if m is None or never_rest(m["run"]):
         return end
     start = end
     while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
     return m.end("run") if line_rest(text[start:end], m["run"]) else end
+
+
+_WORDS_START = " \t.,;:!?"
+"""What the words after a value (``_MORE``, ``_MORE_WORDS``) can start with."""
 
 
 def _labelled_value_end(text: str, end: int) -> int:
@@ -148,6 +178,8 @@ def _labelled_value_end(text: str, end: int) -> int:
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped
+    if text[end : end + 1] not in _WORDS_START:
+        return end  # no word follows: neither ``_MORE`` nor ``_passphrase`` reads on
     start = end
     while start > 0 and text[start - 1] in ".!?":  # a value "expired." ends a sentence
         start -= 1
@@ -317,10 +349,9 @@ _VALUE = (
     # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
     r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
     r"\\{1,3}'[^'\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
-    # a word of letters with more words after it: the check reads them (prose must be
-    # prose to its end); any other value leaves ``more`` empty, and the verdict is
-    # judged once per text for the same value
-    r"[a-z]{1,20}(?=(?P<more>[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8}))|"
+    # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
+    # them only for a word of prose: prose must be prose to its end)
+    r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
@@ -521,7 +552,8 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _LABEL_WORDS,
         check=_labelled,
-        judged_by=("key", "sep", "secret", "more"),
+        # ``_labelled`` judges each value once per text itself: the words after a
+        # word of prose, which it reads then, are no group
         extend=_labelled_value_end,
         anchored=True,
         back=40,

@@ -217,7 +217,9 @@ def _detect(
                     verdict = check(m)
                 if not verdict:
                     continue
-            start, end = _inside_quotes(text, *m.span(group))
+            start, end = m.span(group)
+            if end - start >= 2 and text[end - 1] in "\"'":
+                start, end = _inside_quotes(text, start, end)
             if detector.extend is not None and end == m.end(group):
                 end = covered = detector.extend(text, end)
             if start < end:

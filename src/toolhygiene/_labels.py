@@ -21,6 +21,7 @@ __all__ = [
     "credential_shaped",
     "is_secret_label",
     "line_rest",
+    "never_rest",
     "plain_run",
     "plausible_value",
     "prose_run",
@@ -241,11 +242,21 @@ def _glued_secret(part: str) -> bool:
 _SEED_QUALIFIERS = frozenset(["otp", "totp", "hotp", "mfa", "factor", "2fa", "fa", "authenticator"])
 
 
+_NUMBERS = re.compile(r"[0-9]+")
+
+
 @functools.lru_cache(maxsize=1024)
 def is_secret_label(key: str) -> bool | None:
     """Whether a key names a secret: ``True`` (``db_password``, ``X-Api-Key``,
     ``SECRET_KEY``), ``None`` when it may (a bare ``key``: the value decides) or
     ``False`` (``token_count``, ``KeyError``, ``primary_key`` is ``None``)."""
+    # A number is a part of its own and no word of the rules is one: ``key_17`` and
+    # ``key_0`` get one verdict, judged once for thousands of numbered keys.
+    return _label_verdict(_NUMBERS.sub("0", key))
+
+
+@functools.lru_cache(maxsize=1024)
+def _label_verdict(key: str) -> bool | None:
     parts = _parts(key)
     if not parts or parts[-1] in _META:
         return False
@@ -538,6 +549,10 @@ _DIGITS = frozenset("0123456789")
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
+_MASK = "*xX•.-_#="
+"""What a masked value is made of (``****``, ``xxxx``, ``•••``; ``=``: base64 padding)."""
+
+
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
@@ -545,9 +560,9 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
         return False
-    if set(bare) <= {"*", "x", "X", "•", ".", "-", "_", "#", "="}:  # "=": base64 padding
+    if not bare.strip(_MASK):  # every character a mask's
         return False
-    if _PATH.fullmatch(bare):
+    if "/" in bare and _PATH.fullmatch(bare):
         return False
     word = bare.rstrip(_TRAILING)  # "expired." ends a sentence
     return not (prose_allowed and word.isalpha() and word.lower() in _PROSE)
@@ -578,6 +593,16 @@ def line_rest(value: str, run: str) -> bool:
     that is not the line's own text (``plain_run``), a URL or a path."""
     if set(value) <= _HEX and len(value) >= 8:
         return set(run) <= _HEX
-    if plain_run(run) or "://" in run or run[:1] == "/":
+    if _own_line(run):
         return False
     return len(value) >= 8 and plausible_value(value, prose_allowed=False)
+
+
+def _own_line(run: str) -> bool:
+    return plain_run(run) or "://" in run or run[:1] == "/"
+
+
+def never_rest(run: str) -> bool:
+    """Whether ``line_rest(value, run)`` is false whatever the value: ``run`` is its
+    line's own text, and not all hex (which only a hex value could take)."""
+    return _own_line(run) and not set(run) <= _HEX

@@ -95,9 +95,14 @@ def _base32_secret(text: str) -> bool:
 
 
 def _survivor(part: str) -> bool:
+    if len(part) >= 8 and (not part.strip(_LOWER_HEX) or not part.strip(_UPPER_HEX)):
+        return True
+    if "-" not in part and "_" not in part:
+        # Every other survivor shape has a dash or an underscore but a ULID (26
+        # characters): most random pieces are judged by two substring tests.
+        return len(part) == 26 and _PUBLIC_ID.fullmatch(part) is not None
     return (
-        (len(part) >= 8 and (not part.strip(_LOWER_HEX) or not part.strip(_UPPER_HEX)))
-        or _UUID.fullmatch(part) is not None
+        _UUID.fullmatch(part) is not None
         or _HEX_GROUPS.fullmatch(part) is not None
         or _PUBLIC_ID.fullmatch(part) is not None
         or _generated_name(part)
@@ -361,6 +366,16 @@ def _runs(view: bytes) -> list[tuple[int, int]]:
     return runs
 
 
+# A run with one of these holds more than one piece (``_PIECES``, ``_URL_PIECES``) or may
+# be followed by a file's extension: ``_run`` reads it in full.
+_SPLIT_TABLE = bytes(ord("s") if b in b".=$~/" else ord(" ") for b in range(256))
+# A view in which a piece of 20 characters or more (``_PIECES``) is 20 spaces in a row
+# (in the view above, a URL's piece, ``_URL_PIECES``): a run without them has no random
+# piece to judge.
+_PIECE_TABLE = bytes(ord("s") if b in b".=$~" else ord(" ") for b in range(256))
+_PIECE = b" " * 20
+
+
 # The payload of a data URI of media (an inline image, font, sound or video): bytes of
 # a picture, not a credential; a provider's format found in its base64 is chance. Under
 # a secret label the labelled-values layer takes the whole URI.
@@ -388,23 +403,34 @@ def find(
     positions): only the runs with one of them inside are looked at, so every span that
     has one of them inside is found (a span lies within its run), others may not be."""
     ascii_text = text.encode("ascii", "replace")
-    runs = _runs(ascii_text.translate(_TABLE))
+    mixed = ascii_text.translate(_MIXED_TABLE)
+    runs = [
+        (begin, end)
+        for begin, end in _runs(ascii_text.translate(_TABLE))
+        if mixed.count(b"D", begin, end) >= _MIXED_MIN
+    ]
     if crossing is not None:
         runs = _around(runs, crossing)
     if not runs:
         return
-    mixed = ascii_text.translate(_MIXED_TABLE)
+    # Where an id's key can end a run's value: an "id" in the 12 characters before
+    # (``_ID_TAIL``'s longest match), found in C before ``_id_value`` is asked.
+    lowered = ascii_text.lower()
+    split = ascii_text.translate(_SPLIT_TABLE) if memo else None
+    spaced = ascii_text.translate(_PIECE_TABLE)
     seen: dict[str, list[Span]] = {}
     heads: list[tuple[int, str]] | None = None
     for begin, end in runs:
-        if mixed.count(b"D", begin, end) < _MIXED_MIN:
-            continue
         if text.endswith(";base64,", max(0, begin - 8), begin) and _media(text, begin):
             continue
         if heads is None:
             heads = _heads(text)
         # An id's value, unless it names a secret itself (``pi_…_secret_…``).
-        named = _id_value(text, begin) and _NAMES_SECRET.search(text, begin, end) is None
+        named = (
+            lowered.find(b"id", max(0, begin - 12), begin) != -1
+            and _id_value(text, begin)
+            and _NAMES_SECRET.search(text, begin, end) is None
+        )
         if not memo:
             _run(text, begin, end, spans, heads, named=named)
             continue
@@ -414,7 +440,13 @@ def find(
         known = seen.get(key)
         if known is None:
             known = []
-            _run(text, begin, end, known, heads, named=named)
+            whole = pieces = True
+            if split is not None:
+                whole = split.find(b"s", begin, end) == -1
+                # a URL's pieces are its path segments: no "/" inside either
+                url = text.startswith("//", begin) and text[begin - 1 : begin] == ":"
+                pieces = whole or (split if url else spaced).find(_PIECE, begin, end) != -1
+            _run(text, begin, end, known, heads, named=named, whole=whole, pieces=pieces)
             seen[key] = [(a - begin, b - begin, name, rank) for a, b, name, rank in known]
             spans.extend(known)
         else:
@@ -442,25 +474,39 @@ def _run(
     heads: list[tuple[int, str]],
     *,
     named: bool = False,
+    whole: bool = False,
+    pieces: bool = True,
 ) -> None:
     """The spans of the run ``text[begin:end]`` (``heads``: ``_heads(text)``);
     ``named``: the value of an id's key, which no random-looking piece makes secret (a
-    provider's format still does)."""
+    provider's format still does); ``whole``: the run holds none of ``. = $ ~ /``, so
+    it is one piece, no id's key is inside it and no file's extension follows it;
+    ``pieces=False``: it holds no piece of 20 characters between those."""
     before = len(spans)
-    _providers(text, begin, end, spans, heads)
-    covered = spans[before:]
+    at = bisect.bisect_left(heads, (begin,))
+    if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
+        _providers(text, begin, end, spans, heads)
     # Below 20 characters only a base32 secret can be random (an OTP seed of 16).
-    short = end - begin < 20
-    if (short and _BASE32_16.search(text, begin, end) is None) or named:
+    if named or (
+        (end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None
+    ):
         return
-    if _public_blob(text[begin:end]):
+    run = text[begin:end]
+    if run.startswith(("AAAA", "sha")) and _public_blob(run):
         return
+    if whole and len(spans) == before:
+        piece = run.strip("-_+")
+        if is_random(piece):
+            left = begin + run.index(piece)
+            spans.append((left, left + len(piece), "high-entropy", 1))
+        return
+    covered = spans[before:]
     # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
     # random one goes, the host and the words of the path stay.
-    pieces = (
+    cut = (
         _URL_PIECES if text.startswith("//", begin) and text[begin - 1 : begin] == ":" else _PIECES
     )
-    for m in pieces.finditer(text, begin, end):
+    for m in cut.finditer(text, begin, end):
         start, stop = m.span()
         if stop - start < 20 and _BASE32_16.match(text, start, stop) is None:
             continue
