@@ -4,6 +4,7 @@ duration histogram; read back with the SDK's in-memory exporters."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import subprocess
 import sys
 from typing import Any
@@ -83,6 +84,7 @@ def test_a_successful_call_is_one_span_under_the_current_one(
     assert dict(span.attributes or {}) == {
         "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
         "gen_ai.tool.type": "function", "gen_ai.tool.call.id": call_id,
+        "gen_ai.tool.description": "Current weather in a city.",
         "gen_ai.conversation.id": session.id, "toolhygiene.attempts": 1}
     assert span.status.status_code is StatusCode.UNSET
     assert span.instrumentation_scope is not None
@@ -361,3 +363,67 @@ def test_span_strings_have_the_logs_cap_and_attributes_are_plain(
     assert "toolhygiene.error.recovered" in events
     [recovered] = seen.named("error.recovered")
     assert type(recovered["category"]) is str
+
+
+# -- what goes to spans is redacted whatever the logs' switch says (issue 14, cold review) --
+
+SPAN_KEY = "sk-ant-api03-" + "Zq8vX2mN4pL7rT1wY6uB3kD9" * 3
+
+
+@th.tool(retries=0)
+def leaky(x: str) -> str:
+    """Fails with a key in its message, its source line and a note.
+
+    Args:
+        x: anything.
+    """
+    error = ValueError(f"auth failed for {SPAN_KEY}")
+    if sys.version_info >= (3, 11):
+        error.add_note(f"tried {SPAN_KEY}")
+    raise error
+
+
+class Reading(th.Hooks):
+    """Another hook: the event is settled before any output (the other path)."""
+
+    def on_failure(self, event: th.HookEvent) -> None:
+        assert event.name
+
+
+@pytest.mark.parametrize("logs", [False, True])
+@pytest.mark.parametrize("hooked", [False, True])
+def test_redact_logs_off_never_unredacts_what_goes_to_spans(
+        spans: InMemorySpanExporter, logs: bool, hooked: bool) -> None:
+    remove = th.add_hooks(Reading()) if hooked else None
+    logger = logging.getLogger("test_telemetry.raw")
+    try:
+        with th.configure(trace_content=True, redact_logs=False,
+                          logs=logger if logs else False):
+            th.Session([leaky]).call("leaky", {"x": "1"}, call_id="c1")
+    finally:
+        if remove is not None:
+            remove()
+    [span] = tool_spans(spans)
+    [event] = span.events
+    attributes = dict(event.attributes or {})
+    assert "Traceback (most recent call last)" in str(attributes["exception.stacktrace"])
+    assert "ValueError: auth failed for" in str(attributes["exception.stacktrace"])
+    assert SPAN_KEY not in repr(attributes) and SPAN_KEY not in repr(dict(span.attributes or {}))
+
+
+def test_the_tools_description_is_on_its_span_redacted_and_capped(
+        spans: InMemorySpanExporter) -> None:
+    plain_tool = th.tool(get_time.fn, name="plain_time")
+    secret = th.tool(get_time.fn, name="secret_time",
+                     description=f"Local time.\nUse key {SPAN_KEY}\x1b[2J " + "d" * 10_000)
+    session = th.Session([plain_tool, secret])
+    session.call("plain_time", {"city": "Paris"})
+    session.call("secret_time", {"city": "Paris"})
+    session.call("made_up", {"city": "Paris"})
+    plain_span, secret_span, unknown_span = tool_spans(spans)
+    assert (plain_span.attributes or {})["gen_ai.tool.description"] == "Local time in a city."
+    shown = str((secret_span.attributes or {})["gen_ai.tool.description"])
+    assert shown.startswith("Local time. Use key [redacted")
+    assert SPAN_KEY not in shown and "\x1b" not in shown and "\n" not in shown
+    assert len(shown) <= 4096
+    assert "gen_ai.tool.description" not in (unknown_span.attributes or {})

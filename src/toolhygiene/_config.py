@@ -3,12 +3,22 @@ OpenTelemetry, test mode.
 
 One mutable object, read at call time, so ``configure()`` and the helpers in
 ``toolhygiene.testing`` take effect for sessions that already exist.
+
+Every ``configure()`` call is one layer of changes over the defaults, and the settings in
+force are the defaults with every layer applied in the order the calls were made. Taking
+a call back (leaving its ``with`` block, or ``configure(previous)`` with what it returned)
+removes its layer and only it: blocks that overlap (threads, asyncio tasks) or nest in any
+order leave the settings as the calls still in force say, never as a stale copy of the
+past. A layer whose returned object is gone can never be taken back: it is folded into
+the one below, so plain calls in a loop keep the list short.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import threading
+import weakref
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -21,6 +31,7 @@ __all__ = [
     "MIN_RESULT_CAP",
     "RESULT_CAP",
     "Settings",
+    "change",
     "check_result_cap",
     "configure",
     "line_cap",
@@ -77,12 +88,74 @@ class Settings:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        """Leaving ``with th.configure(...):`` puts these settings (the previous ones)
-        back."""
-        configure(self)
+        """Leaving ``with th.configure(...):`` takes back that call's changes (and only
+        them: what other calls changed meanwhile stays)."""
+        layer = self.__dict__.get("_layer")
+        if layer is not None:
+            with _lock:
+                _take_back(layer)
+                _apply()
 
 
 settings = Settings()
+"""The settings in force: one object, changed in place (every reader holds it)."""
+
+_DEFAULTS = dataclasses.asdict(Settings())
+_FIELDS = tuple(_DEFAULTS)
+_UNSET: Any = object()
+_lock = threading.Lock()
+
+
+class _Layer:
+    """The changes of one ``configure()`` call, while they can still be taken back."""
+
+    __slots__ = ("changes", "owner")
+
+    def __init__(self, changes: dict[str, Any], owner: Settings | None) -> None:
+        self.changes = changes
+        # The object the call returned: once it is gone nobody can take the call back.
+        self.owner = weakref.ref(owner) if owner is not None else None
+
+    def final(self) -> bool:
+        return self.owner is None or self.owner() is None
+
+
+_floor: dict[str, Any] = {}  # the layers that can no longer be taken back, folded
+_layers: list[_Layer] = []
+
+
+def _take_back(layer: _Layer) -> None:
+    if layer in _layers:
+        _layers.remove(layer)
+
+
+def _fold() -> None:
+    """Fold final layers into the floor (at the bottom) or into a final layer below."""
+    kept: list[_Layer] = []
+    for layer in _layers:
+        if layer.final():
+            if not kept:
+                _floor.update(layer.changes)
+                continue
+            if kept[-1].final():
+                kept[-1].changes.update(layer.changes)
+                continue
+        kept.append(layer)
+    _layers[:] = kept
+
+
+def _in_force() -> dict[str, Any]:
+    values = {**_DEFAULTS, **_floor}
+    for layer in _layers:
+        values.update(layer.changes)
+    return values
+
+
+def _apply() -> None:
+    """Make ``settings`` what the defaults and the layers say."""
+    _fold()
+    for name, value in _in_force().items():
+        setattr(settings, name, value)
 
 
 def check_result_cap(cap: int | None) -> int | None:
@@ -99,52 +172,77 @@ def configure(
     restore: Settings | None = None,
     /,
     *,
-    line_cap: int | None = None,
-    retry_after_ceiling: float | None = None,
-    redact_logs: bool | None = None,
-    redact_emails: bool | None = None,
-    result_cap: int | None = None,
-    logs: Any = None,
-    opentelemetry: bool | None = None,
-    trace_content: bool | None = None,
+    line_cap: int = _UNSET,
+    retry_after_ceiling: float = _UNSET,
+    redact_logs: bool = _UNSET,
+    redact_emails: bool = _UNSET,
+    result_cap: int = _UNSET,
+    logs: Any = _UNSET,
+    opentelemetry: bool = _UNSET,
+    trace_content: bool = _UNSET,
 ) -> Settings:
-    """Change process-wide settings; return the previous ones (to restore later).
+    """Change process-wide settings; return the previous ones (to take the change back).
 
-    ``th.configure(previous)`` with a ``Settings`` that ``configure`` returned puts every
-    setting back as it was (keywords given with it apply on top); the returned object is
-    also a context manager that does so on leaving: ``with th.configure(logs=False): ...``.
+    Each call is one layer of changes (the keywords given) over the defaults. Leaving
+    ``with th.configure(logs=False): ...``, or ``th.configure(previous)`` with what a call
+    returned, takes back that call's changes and only them, whatever other calls (other
+    threads, other tasks) changed meanwhile; keywords given with ``previous`` apply on
+    top. ``th.configure()`` changes nothing and returns the settings in force;
+    ``th.configure(snapshot)`` with that object (or a ``th.Settings`` you made) sets
+    every setting to its values.
 
     Raises:
-        UsageError: a value out of range (a line cap under 160 characters, a ceiling
-            that is not a positive finite number, a result cap under 1,000 characters,
-            ``logs`` that is none of a bool, a ``logging.Logger`` or an object with
-            ``info`` and ``warning`` methods).
+        UsageError: a value out of range or of the wrong type (a line cap under 160
+            characters, a ceiling that is not a positive finite number, a result cap
+            under 1,000 characters, ``logs`` that is none of a bool, a
+            ``logging.Logger`` or an object with ``info`` and ``warning`` methods, a
+            switch that is not a bool, ``None`` for any setting).
     """
+    given = {
+        "line_cap": line_cap,
+        "retry_after_ceiling": retry_after_ceiling,
+        "redact_logs": redact_logs,
+        "redact_emails": redact_emails,
+        "result_cap": result_cap,
+        "logs": logs,
+        "opentelemetry": opentelemetry,
+        "trace_content": trace_content,
+    }
+    return change(restore, {k: v for k, v in given.items() if v is not _UNSET})
+
+
+def change(restore: Settings | None, changes: dict[str, Any]) -> Settings:
+    """``configure``'s work: take back ``restore``'s call (or set every setting to
+    ``restore``'s values), then apply ``changes`` as one new layer; all or nothing."""
     if restore is not None and not isinstance(restore, Settings):
         raise UsageError(
             f"configure takes the Settings an earlier configure() returned, got {restore!r}"
         )
-    previous = dataclasses.replace(settings)
-    new = dataclasses.replace(restore if restore is not None else settings)
-    if line_cap is not None:
-        new.line_cap = line_cap
-    if retry_after_ceiling is not None:
-        new.retry_after_ceiling = retry_after_ceiling
-    if redact_logs is not None:
-        new.redact_logs = redact_logs
-    if redact_emails is not None:
-        new.redact_emails = redact_emails
-    if result_cap is not None:
-        new.result_cap = result_cap
-    if logs is not None:
-        new.logs = logs
-    if opentelemetry is not None:
-        new.opentelemetry = opentelemetry
-    if trace_content is not None:
-        new.trace_content = trace_content
-    _check(new)  # all or nothing: a refused value changes no setting
-    for each in dataclasses.fields(Settings):
-        setattr(settings, each.name, getattr(new, each.name))
+    for name, value in changes.items():
+        if value is None:
+            raise UsageError(
+                f"configure({name}=None) is not a setting: leave {name} out to keep it as it is"
+            )
+    with _lock:
+        previous = dataclasses.replace(settings)
+        layers = list(_layers)
+        undone = restore.__dict__.get("_layer") if restore is not None else None
+        if undone is not None and undone.changes:
+            if undone in layers:
+                layers.remove(undone)
+        elif restore is not None:  # a snapshot: every setting to its values
+            changes = {**{n: getattr(restore, n) for n in _FIELDS}, **changes}
+        values = {**_DEFAULTS, **_floor}
+        for layer in layers:
+            values.update(layer.changes)
+        new = Settings(**{**values, **changes})
+        _check(new)  # all or nothing: a refused value changes no setting
+        _layers[:] = layers
+        if changes:
+            layer = _Layer({n: getattr(new, n) for n in changes}, previous)
+            previous.__dict__["_layer"] = layer
+            _layers.append(layer)
+        _apply()
     return previous
 
 

@@ -42,8 +42,9 @@ from typing import Any
 
 from toolhygiene import _config, _observe
 from toolhygiene._reading import (
-    chain,
+    attr,
     depth,
+    links,
     raw_message,
     said,
     short_name,
@@ -51,7 +52,7 @@ from toolhygiene._reading import (
     type_name,
 )
 from toolhygiene._redact import redact
-from toolhygiene._text import truncate, valid
+from toolhygiene._text import bounded_repr, plain, truncate, valid
 
 __all__ = [
     "CHAIN_COUNTED",
@@ -59,6 +60,7 @@ __all__ = [
     "TRACEBACK_EXCEPTIONS",
     "TRACEBACK_FRAMES",
     "TRACEBACK_MESSAGE",
+    "TRACEBACK_NOTES",
     "LogOutput",
     "traceback_text",
 ]
@@ -100,25 +102,65 @@ def _frames(tb: TracebackType | None) -> list[str]:
     return lines
 
 
+TRACEBACK_NOTES = 16
+"""Notes (``add_note``) of each exception kept in a logged traceback, each cut like its
+message."""
+
+
+def _notes(exc: BaseException) -> list[str]:
+    """The exception's notes (PEP 678), as Python prints them after its message."""
+    notes = attr(exc, "__notes__")
+    if not isinstance(notes, (list, tuple)):
+        return []
+    lines = [
+        f"{plain(note, TRACEBACK_MESSAGE) if isinstance(note, str) else bounded_repr(note, 200)}\n"
+        for note in notes[:TRACEBACK_NOTES]
+    ]
+    if len(notes) > TRACEBACK_NOTES:
+        lines.append(f"({len(notes) - TRACEBACK_NOTES} more notes not shown)\n")
+    return lines
+
+
 def _one(exc: BaseException) -> str:
     lines = ["Traceback (most recent call last):\n", *_frames(traceback_of(exc))]
     message = raw_message(exc, TRACEBACK_MESSAGE)
     if message is None:
         message = "(its message could not be read)"
     lines.append(f"{type_name(exc)}: {message}\n" if message else f"{type_name(exc)}\n")
+    lines.extend(_notes(exc))
     return "".join(lines)
 
 
-def traceback_text(exc: BaseException) -> str:
+def _indented(text: str, level: int) -> str:
+    if not level:
+        return text
+    bar = "  | " * level
+    return "".join(bar + line for line in text.splitlines(keepends=True))
+
+
+def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
     """The traceback of ``exc`` and of what it came from, outermost first, bounded (see
-    the module constants), redacted unless ``configure(redact_logs=False)``."""
+    the module constants), redacted when ``redacting`` says, by default unless
+    ``configure(redact_logs=False)`` (the spans always redact: ``redacting=True``).
+
+    Each exception's notes follow its message, as Python prints them; a cause (or the
+    exception being handled) follows under ``which came from:``; the members of an
+    exception group follow it, each under ``member I of N of the group above:`` and
+    indented with ``|`` one level per group, as Python's own traceback draws them."""
     try:
-        members = chain(exc, TRACEBACK_EXCEPTIONS + 1)
-        blocks = [_one(m) for m in members[:TRACEBACK_EXCEPTIONS]]
+        found = links(exc, TRACEBACK_EXCEPTIONS + 1)
+        parts: list[str] = []
+        for at, (each, member, level) in enumerate(found[:TRACEBACK_EXCEPTIONS]):
+            if member is not None:
+                told = f"\nmember {member[0]} of {member[1]} of the group above:\n\n"
+                parts.append(_indented(told, level))
+            elif at:
+                parts.append(_indented("\nwhich came from:\n\n", level))
+            parts.append(_indented(_one(each), level))
     except Exception as broken:  # a log line must never cost the call its answer
         return f"(the traceback of {short_name(exc)} could not be read: {said(broken)})"
-    text = "\nwhich came from:\n\n".join(blocks)
-    if len(members) > TRACEBACK_EXCEPTIONS:
+    text = "".join(parts)
+    if len(found) > TRACEBACK_EXCEPTIONS:
         deep = depth(exc, CHAIN_COUNTED)
         told = f"more than {CHAIN_COUNTED - 1:,}" if deep >= CHAIN_COUNTED else f"{deep:,}"
         text += (
@@ -126,7 +168,7 @@ def traceback_text(exc: BaseException) -> str:
             f"{TRACEBACK_EXCEPTIONS} are shown)\n"
         )
     text = valid(text)
-    if _config.settings.redact_logs:
+    if _config.settings.redact_logs if redacting is None else redacting:
         try:
             text = redact(text)
         except Exception as broken:  # never write what could not be redacted

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
@@ -194,12 +194,14 @@ class Call:
         seconds: how long the call took (set before ``on_outcome``).
         asynchronous: whether it runs through ``acall``/``ahandle``.
         known: whether the Session has a tool of that name (else the model made it up).
+        description: that tool's description (what the model reads), when it is known.
     """
 
     __slots__ = (
         "_arguments",
         "_asynchronous",
         "_call_id",
+        "_description",
         "_known",
         "_seconds",
         "_session_id",
@@ -218,6 +220,7 @@ class Call:
         *,
         asynchronous: bool,
         known: bool = True,
+        description: str | None = None,
     ) -> None:
         self._session_id = session_id
         self._tool = tool
@@ -226,6 +229,7 @@ class Call:
         self._shown: Any = _UNREAD
         self._asynchronous = asynchronous
         self._known = known
+        self._description = description
         self._started = time.perf_counter()
         self._seconds = 0.0
         self._slots: dict[int, Any] = {}
@@ -257,6 +261,10 @@ class Call:
         return self._known
 
     @property
+    def description(self) -> str | None:
+        return self._description
+
+    @property
     def started(self) -> float:
         return self._started
 
@@ -276,9 +284,10 @@ class Call:
 class Hooks:
     """Subclass, override what you need, register with ``th.add_hooks(hooks)``.
 
-    Every method is called in the thread (or task) of the tool call, so keep them quick.
-    ``on_call`` and ``on_outcome`` are called only when some registered hook overrides
-    them.
+    Every method is called in the thread (or task) of the tool call, so keep them quick,
+    and plain (not ``async def``: ``add_hooks`` refuses those, since a sync call could not
+    await them). ``on_call`` and ``on_outcome`` are called only when some registered hook
+    overrides them.
     """
 
     def on_call(self, call: Call) -> None:
@@ -354,15 +363,47 @@ def _rebuild(hooks: tuple[Hooks, ...]) -> None:
     _call_hooks = tuple(h for h in hooks if _overrides(h, "on_call") or _overrides(h, "on_outcome"))
 
 
+_HOOK_METHODS = tuple(name for name in vars(Hooks) if name.startswith("on_"))
+
+
+def _asynchronous(hooks: Hooks) -> list[str]:
+    """The hook methods of ``hooks`` that are ``async def`` (or return awaitables by
+    their marking): a call cannot await them, in a sync call least of all."""
+    import inspect
+
+    return [
+        name
+        for name in _HOOK_METHODS
+        if inspect.iscoroutinefunction(getattr(hooks, name))
+        or inspect.isasyncgenfunction(getattr(hooks, name))
+    ]
+
+
 def add_hooks(hooks: Hooks) -> Callable[[], None]:
     """Send every event to ``hooks`` (a ``Hooks`` subclass); returns the function that
-    removes them again. Hooks are process-wide, like logging handlers."""
-    if not isinstance(hooks, Hooks):
-        from toolhygiene._exceptions import UsageError
+    removes them again. Hooks are process-wide, like logging handlers, and, like them,
+    added once: adding the same instance again changes nothing (its remover, either
+    one, removes it).
 
+    Raises:
+        UsageError: ``hooks`` is not a ``Hooks`` instance, or one of its methods is
+            ``async def`` (hooks run inside the call, sync calls too: nothing could
+            await it).
+    """
+    from toolhygiene._exceptions import UsageError
+
+    if not isinstance(hooks, Hooks):
         raise UsageError(f"add_hooks takes a th.Hooks subclass instance, got {hooks!r}")
+    coroutines = _asynchronous(hooks)
+    if coroutines:
+        raise UsageError(
+            f"{type(hooks).__qualname__}.{coroutines[0]} is async def: hook methods must be "
+            "plain functions (they run inside every call, sync calls too); hand the work "
+            "to your own task or queue from a plain method"
+        )
     with _lock:
-        _rebuild((*_hooks, hooks))
+        if not any(h is hooks for h in _hooks):
+            _rebuild((*_hooks, hooks))
 
     def remove() -> None:
         with _lock:
@@ -393,14 +434,22 @@ def watching() -> tuple[Hooks, ...]:
     return _call_hooks
 
 
-def _guarded(method: Callable[..., None], *args: Any) -> None:
+def _guarded(method: Callable[..., object], *args: Any) -> None:
     try:
-        method(*args)
+        returned = method(*args)
     except Exception as exc:
         _hook_failed(method, getattr(args[0], "session_id", ""), exc)
+        return
+    if returned is not None and isinstance(returned, Coroutine):
+        returned.close()  # never awaited: closed, so Python does not warn to stderr
+        refused = TypeError(
+            f"{getattr(method, '__qualname__', 'the hook')} returned a coroutine, which "
+            "nothing awaits: hook methods must do their work before they return"
+        )
+        _hook_failed(method, getattr(args[0], "session_id", ""), refused)
 
 
-def _hook_failed(method: Callable[..., None], session_id: str, exc: Exception) -> None:
+def _hook_failed(method: Callable[..., object], session_id: str, exc: Exception) -> None:
     """Tell every other hook (the log output among them) that ``method`` raised ``exc``."""
     owner = getattr(method, "__self__", None)
     fields = {"hook": type(owner).__qualname__, "method": getattr(method, "__name__", "?")}

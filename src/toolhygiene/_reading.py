@@ -169,6 +169,36 @@ def chain(exc: BaseException, limit: int) -> list[BaseException]:
     return found
 
 
+def links(
+    exc: BaseException, limit: int
+) -> list[tuple[BaseException, tuple[int, int] | None, int]]:
+    """``chain``, each exception with how it joins the one before it: ``(I, N)`` when it
+    is member I of N of the group above, else ``None`` (the first, or a cause or an
+    unsuppressed context of the one above); and its level (how many groups deep)."""
+    seen: set[int] = set()
+    found: list[tuple[BaseException, tuple[int, int] | None, int]] = []
+    stack: list[tuple[BaseException, tuple[int, int] | None, int]] = [(exc, None, 0)]
+    while stack and len(found) < limit:
+        current, member, level = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        found.append((current, member, level))
+        below: list[tuple[BaseException, tuple[int, int] | None, int]] = []
+        members = _members(current)
+        if members:
+            told = attr(current, "exceptions")
+            total = len(told) if isinstance(told, (tuple, list)) else len(members)
+            below.extend((m, (at, total), level + 1) for at, m in enumerate(members, 1))
+        cause = _CAUSE.__get__(current)
+        if cause is None and not _SUPPRESS.__get__(current):
+            cause = _CONTEXT.__get__(current)
+        if cause is not None:
+            below.append((cause, None, level))
+        stack.extend(reversed(below))
+    return found
+
+
 def depth(exc: BaseException, limit: int) -> int:
     """How many exceptions long the main line of ``exc``'s chain is (each one's cause, or
     its unsuppressed context), counted up to ``limit`` (a cycle counts as ``limit``)."""

@@ -161,8 +161,15 @@ class Session(Core):
         """
         hooks = _observe.watching()
         if hooks:
+            found = self.tools.get(name)
             call = _observe.Call(
-                self.id, name, call_id, arguments, asynchronous=False, known=name in self.tools
+                self.id,
+                name,
+                call_id,
+                arguments,
+                asynchronous=False,
+                known=found is not None,
+                description=found.description if found is not None else None,
             )
             outcome: Outcome = _observe.around(hooks, self._call, call)
             return outcome
@@ -247,8 +254,15 @@ class Session(Core):
         """``call`` for async code; sync tools run in a worker thread, off the loop."""
         hooks = _observe.watching()
         if hooks:
+            found = self.tools.get(name)
             call = _observe.Call(
-                self.id, name, call_id, arguments, asynchronous=True, known=name in self.tools
+                self.id,
+                name,
+                call_id,
+                arguments,
+                asynchronous=True,
+                known=found is not None,
+                description=found.description if found is not None else None,
             )
             outcome: Outcome = await _observe.around_async(hooks, self._acall, call)
             return outcome

@@ -16,22 +16,37 @@ from typing import Any
 from toolhygiene import _checks, _config
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, threshold
+from toolhygiene._redact import fold
 from toolhygiene._rules import Rule
 from toolhygiene._stores import Store
+from toolhygiene._text import valid
 from toolhygiene._transcript import CLEARINGS, Clearing
 
 __all__ = ["Settings", "session_id"]
 
 
 def session_id(given: str | None) -> str:
-    """The user's id for the conversation, or a random one unique across processes."""
+    """The user's id for the conversation, or a random one unique across processes.
+
+    A given id is made fit for every output once, here, so that the log line,
+    ``testing.capture()``, the hooks, the spans and the store all carry the same valid
+    UTF-8 text (``Session.id`` is that text): a lone surrogate becomes U+FFFD; terminal
+    escapes, control and invisible characters are removed; line breaks and runs of
+    spaces become one space; the ends are stripped. An id that is empty after that, or
+    longer than 256 characters, is refused. An id of printable characters without
+    spaces at its ends is kept as it is.
+    """
     if given is None:
         return os.urandom(8).hex()  # secrets.token_hex(8), without importing secrets
-    if not isinstance(given, str) or not given.strip() or len(given) > 256:
+    kept = ""
+    if isinstance(given, str) and len(given) <= 256:
+        kept = given if given.isprintable() and given == given.strip() else fold(valid(given))
+    if not kept:
         raise UsageError(
-            f"session_id must be a non-empty string of at most 256 characters, got {given!r}"
+            "session_id must be a string of at most 256 characters with a printable one, "
+            f"got {given!r}"
         )
-    return given
+    return str(kept)
 
 
 def _line_cap(name: str, value: Any) -> int | None:

@@ -8,11 +8,14 @@ global tracer or meter provider; ``th.configure(opentelemetry=False)`` turns it 
 
 - span ``execute_tool {gen_ai.tool.name}``, kind INTERNAL, a child of the current span:
   ``gen_ai.operation.name=execute_tool``, ``gen_ai.tool.name``, ``gen_ai.tool.call.id``,
-  ``gen_ai.tool.type=function``, ``gen_ai.conversation.id`` (the Session's id); on failure
+  ``gen_ai.tool.type=function``, ``gen_ai.tool.description`` (the tool's description,
+  redacted and capped like the arguments), ``gen_ai.conversation.id`` (the Session's id); on failure
   ``error.type`` (the category; ``unavailable`` for a closed tool's call) and status ERROR;
 - span event ``gen_ai.execute_tool.exception`` with ``exception.type`` only; the message and
-  the (redacted) stack trace only with ``th.configure(trace_content=True)``, which also adds
-  ``gen_ai.tool.call.arguments`` and ``gen_ai.tool.call.result``;
+  the stack trace only with ``th.configure(trace_content=True)``, which also adds
+  ``gen_ai.tool.call.arguments`` and ``gen_ai.tool.call.result``. What goes to spans is
+  always redacted: ``redact_logs=False`` is a switch of the logs only, and
+  ``trace_content`` decides what goes to spans, never whether it is redacted;
 - span events ``toolhygiene.tool.retry``, ``toolhygiene.tool.closed``,
   ``toolhygiene.error.recovered`` and, on the span current in ``handle()``,
   ``toolhygiene.transcript.cleared``;
@@ -22,6 +25,7 @@ global tracer or meter provider; ``th.configure(opentelemetry=False)`` turns it 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -161,6 +165,8 @@ class Telemetry(_observe.Hooks):
         }
         if call.call_id is not None:
             attributes["gen_ai.tool.call.id"] = _attribute(call.call_id)
+        if call.description:
+            attributes["gen_ai.tool.description"] = _description(call.description)
         if _config.settings.trace_content and call.arguments is not None:
             attributes["gen_ai.tool.call.arguments"] = _arguments(call.arguments)
         span = self._tracer.start_span(
@@ -206,8 +212,9 @@ class Telemetry(_observe.Hooks):
 
             message = event.failure.message if event.failure else ""
             attributes["exception.message"] = _attribute(message)
-            shown = event.fields.get("exception")  # what the logs wrote
-            attributes["exception.stacktrace"] = shown or traceback_text(exc)
+            # What the logs wrote, when they redacted it; spans are redacted either way.
+            shown = event.fields.get("exception") if _config.settings.redact_logs else None
+            attributes["exception.stacktrace"] = shown or traceback_text(exc, redacting=True)
         trace.get_current_span().add_event("gen_ai.execute_tool.exception", attributes)
 
     def on_retry(self, event: _observe.Event) -> None:
@@ -253,6 +260,13 @@ def _error_type(outcome: Any) -> str | None:
 def _json_default(value: Any) -> Any:
     # The hooks' read-only copy: its mappings are proxies (its lists, tuples, go as arrays).
     return dict(value) if isinstance(value, Mapping) else repr(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _description(description: str) -> str:
+    """A tool's description as a span attribute: redacted, one line, capped (the same
+    few descriptions come back on every call)."""
+    return sanitize(description, _CONTENT_CAP)
 
 
 def _arguments(arguments: Any) -> str:

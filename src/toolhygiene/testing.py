@@ -41,12 +41,11 @@ def instant_retries(enabled: bool = True) -> Iterator[None]:
 
     Each wait is still decided and logged with its length, and the retry budget counts it
     as if it had passed: a test sees the attempts that production would make."""
-    previous = _config.settings.instant_retries
-    _config.settings.instant_retries = enabled
+    made = _config.change(None, {"instant_retries": enabled})
     try:
         yield
     finally:
-        _config.settings.instant_retries = previous
+        made.__exit__()
 
 
 @dataclass
