@@ -7,6 +7,7 @@ import asyncio
 import logging
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ import toolhygiene as th
 from helpers import flaky, import_blocker
 from toolhygiene import _log
 from toolhygiene._turns import TURNS
+from toolhygiene.testing import ScriptedServer, model_turn
 
 EXPORTER = InMemorySpanExporter()
 READER = InMemoryMetricReader()
@@ -427,3 +429,44 @@ def test_the_tools_description_is_on_its_span_redacted_and_capped(
     assert SPAN_KEY not in shown and "\x1b" not in shown and "\n" not in shown
     assert len(shown) <= 4096
     assert "gen_ai.tool.description" not in (unknown_span.attributes or {})
+
+
+# -- beside the Anthropic SDK's own spans (README: "same trace" only under your span) -----
+
+
+@pytest.mark.parametrize("application_span", [False, True])
+def test_the_sdks_request_span_shares_a_trace_only_under_an_application_span(
+        spans: InMemorySpanExporter, server: ScriptedServer, application_span: bool) -> None:
+    anthropic = pytest.importorskip("anthropic")
+    pytest.importorskip("anthropic.lib._tracing")  # the SDK's tracing (anthropic >= 2.14)
+    server.push(200, model_turn("anthropic", [("get_weather", {"city": "Paris"})]))
+    client = anthropic.Anthropic(base_url=server.url, api_key="test", max_retries=0)
+    session = th.Session([get_weather])
+    messages: list[Any] = [{"role": "user", "content": "weather?"}]
+
+    def loop() -> None:
+        response = client.messages.create(
+            model="claude-test", max_tokens=100, messages=messages,
+            tools=session.schemas("anthropic"))
+        session.handle(response, messages)
+
+    if application_span:
+        with tracer.start_as_current_span("invoke_agent"):
+            loop()
+    else:
+        loop()
+    [request] = [s for s in spans.get_finished_spans() if s.name.startswith("anthropic.")]
+    [tool] = tool_spans(spans)
+    assert request.context is not None and tool.context is not None
+    same = request.context.trace_id == tool.context.trace_id
+    assert same is application_span
+
+
+def test_the_readme_says_what_the_sdks_tool_spans_are() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = " ".join(readme.split())
+    for said in ("client.beta.sessions.events.tool_runner", "anthropic.mcp_tool_use {tool}",
+                 "anthropic.tool_use {tool}", "only when your loop runs inside a span of your own",
+                 "anthropic 2.14.0"):
+        assert said in text, said
+    assert "only in its own tool runner" not in text

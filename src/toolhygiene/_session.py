@@ -161,19 +161,25 @@ class Session(Core):
         """
         hooks = _observe.watching()
         if hooks:
-            found = self.tools.get(name)
-            call = _observe.Call(
-                self.id,
-                name,
-                call_id,
-                arguments,
-                asynchronous=False,
-                known=found is not None,
-                description=found.description if found is not None else None,
-            )
+            call = self._watched(name, call_id, arguments, asynchronous=False)
             outcome: Outcome = _observe.around(hooks, self._call, call)
             return outcome
         return self._call(name, arguments, call_id)
+
+    def _watched(
+        self, name: str, call_id: str | None, arguments: Any, *, asynchronous: bool
+    ) -> _observe.Call:
+        """The call as the hooks see it (with its tool's description, when known)."""
+        found = self.tools.get(name)
+        return _observe.Call(
+            self.id,
+            name,
+            call_id,
+            arguments,
+            asynchronous=asynchronous,
+            known=found is not None,
+            description=found.description if found is not None else None,
+        )
 
     def _call(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
@@ -254,16 +260,7 @@ class Session(Core):
         """``call`` for async code; sync tools run in a worker thread, off the loop."""
         hooks = _observe.watching()
         if hooks:
-            found = self.tools.get(name)
-            call = _observe.Call(
-                self.id,
-                name,
-                call_id,
-                arguments,
-                asynchronous=True,
-                known=found is not None,
-                description=found.description if found is not None else None,
-            )
+            call = self._watched(name, call_id, arguments, asynchronous=True)
             outcome: Outcome = await _observe.around_async(hooks, self._acall, call)
             return outcome
         return await self._acall(name, arguments, call_id)
