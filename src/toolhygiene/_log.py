@@ -135,7 +135,9 @@ def _indented(text: str, level: int) -> str:
     if not level:
         return text
     bar = "  | " * level
-    return "".join(bar + line for line in text.splitlines(keepends=True))
+    return "".join(
+        (bar if line.strip() else bar.rstrip()) + line for line in text.splitlines(keepends=True)
+    )
 
 
 def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
