@@ -487,9 +487,7 @@ def _run(
     if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
         _providers(text, begin, end, spans, heads)
     # Below 20 characters only a base32 secret can be random (an OTP seed of 16).
-    if named or (
-        (end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None
-    ):
+    if named or ((end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None):
         return
     run = text[begin:end]
     if run.startswith(("AAAA", "sha")) and _public_blob(run):
