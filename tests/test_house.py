@@ -197,6 +197,14 @@ def test_tool_names_no_api() -> None:
     assert _code_strings(SRC / "_tool.py") & (apis | spelled) == set()
 
 
+def test_strict_mode_names_no_api() -> None:
+    """Each API's strict-mode rules are its adapter's ``strict_rules``: ``_strict`` names
+    no API, and no keyword or format only some API keeps."""
+    apis = {"anthropic", "openai", "Anthropic", "OpenAI", "openai_chat", "openai_responses"}
+    kept = {"pattern", "format", "minimum", "maxItems", "minItems", "uri", "uuid", "email"}
+    assert _code_strings(SRC / "_strict.py") & (apis | kept) == set()
+
+
 MESSAGE_KEYS = frozenset({
     # the format names and each API's keys, kinds and values in a message, an event or a
     # response ("id" is left out: every record has one; "conversation" too: it names a
@@ -360,9 +368,8 @@ def test_every_module_outside_the_public_surface_is_underscored() -> None:
     assert [n for n in unmarked if not n.startswith(PUBLIC)] == []
 
 
-def _target(module: str, imported: str) -> str:
+def _target(imported: str) -> str:
     """The module file an import of ``toolhygiene.<module>`` (or of a name in it) reads."""
-    del module
     parts = imported.split(".")[1:]
     path = "/".join(parts)
     if (SRC / f"{path}.py").exists():
@@ -370,9 +377,28 @@ def _target(module: str, imported: str) -> str:
     return f"{path}/__init__.py" if path else "__init__.py"
 
 
-def imports(path: Path) -> Iterator[tuple[str, bool]]:
-    """The toolhygiene modules ``path`` imports, and whether at module level; imports only
-    for type checking are not counted."""
+def _absolute(module: str, node: ast.ImportFrom) -> str:
+    """The dotted module an ``import from`` in ``module`` (a path under src/toolhygiene)
+    names, a relative one made absolute."""
+    if not node.level:
+        return node.module or ""
+    package = ["toolhygiene", *Path(module).parent.parts]
+    package = package[: len(package) - (node.level - 1)]
+    return ".".join([*package, *([node.module] if node.module else [])])
+
+
+TOP, FUNCTION, TYPING = "top", "function", "typing"
+"""Where an import is made: at module level (it loads the module), inside a function (at
+first use), or under ``if TYPE_CHECKING:`` (only the type checker reads it)."""
+
+
+def imports(path: Path) -> Iterator[tuple[str, str]]:
+    """The toolhygiene modules ``path`` imports, relative imports included, and where each
+    import is made (``TOP``, ``FUNCTION`` or ``TYPING``)."""
+    return _imports_of(path, name(path))
+
+
+def _imports_of(path: Path, module_name: str) -> Iterator[tuple[str, str]]:
     tree = parsed(path)
     typing_only: set[int] = set()
     for node in ast.walk(tree):
@@ -380,34 +406,36 @@ def imports(path: Path) -> Iterator[tuple[str, bool]]:
             typing_only.update(id(inner) for inner in ast.walk(node))
     top = {id(node) for node in tree.body}
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
         found: list[str] = []
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("toolhygiene"):
-            module = str(node.module)
+        if isinstance(node, ast.ImportFrom):
+            module = _absolute(module_name, node)
+            if not module.startswith("toolhygiene"):
+                continue
             for alias in node.names:  # a submodule imported by name, else the module itself
                 sub = f"{module}.{alias.name}"
                 sub_path = "/".join(sub.split(".")[1:])
                 is_sub = (SRC / f"{sub_path}.py").exists() or (SRC / sub_path).is_dir()
-                found.append(_target(name(path), sub if is_sub else module))
+                found.append(_target(sub if is_sub else module))
         elif isinstance(node, ast.Import):
-            found = [_target(name(path), a.name) for a in node.names
-                     if a.name.startswith("toolhygiene")]
+            found = [_target(a.name) for a in node.names if a.name.startswith("toolhygiene")]
+        where = TYPING if id(node) in typing_only else TOP if id(node) in top else FUNCTION
         for target in found:
-            yield target, id(node) in top
+            yield target, where
 
 
 def upward(layers: list[tuple[str, list[str]]]) -> list[str]:
     """Every import of a module in a higher layer than the importer's (layers listed from
-    the top), but for the function-level ones named in ``LAZY_UPWARD``."""
+    the top), those made only for the type checker included, but for the function-level
+    ones named in ``LAZY_UPWARD``."""
     level = {module: at for at, (_, listed) in enumerate(layers) for module in listed}
+    said = {TOP: "", FUNCTION: " (inside a function)", TYPING: " (for the type checker)"}
     return [
-        f"{name(path)} imports {target}{'' if top else ' (inside a function)'}"
+        f"{name(path)} imports {target}{said[where]}"
         for path in modules()
-        for target, top in imports(path)
+        for target, where in imports(path)
         if target in level
         and level[target] < level[name(path)]
-        and (top or (name(path), target) not in LAZY_UPWARD)
+        and (where != FUNCTION or (name(path), target) not in LAZY_UPWARD)
     ]
 
 
@@ -419,13 +447,35 @@ def test_the_layering_check_sees_an_upward_import() -> None:
     """Not blind: with the layers upside down, the core's imports of the words are upward."""
     found = upward(layout()[::-1])
     assert "_core.py imports _words.py" in found
-    assert ("_words.py", True) in set(imports(SRC / "_core.py"))
+    assert ("_words.py", TOP) in set(imports(SRC / "_core.py"))
+
+
+def test_the_layering_check_sees_imports_for_the_type_checker_and_relative_ones(
+        tmp_path: Path) -> None:
+    """Not blind: an import under ``if TYPE_CHECKING:`` and a relative import are seen,
+    each with where it is made."""
+    package = tmp_path / "formats"
+    package.mkdir()
+    probe = package / "probe.py"
+    probe.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from ._base import Format\n"
+        "if TYPE_CHECKING:\n"
+        "    from toolhygiene._tool import Tool\n"
+        "def f():\n"
+        "    from .. import _words\n",
+        encoding="utf-8",
+    )
+    seen = {(target, where) for target, where in _imports_of(probe, "formats/probe.py")}
+    assert seen == {("formats/_base.py", TOP), ("_tool.py", TYPING), ("_words.py", FUNCTION)}
 
 
 def graph() -> dict[str, set[str]]:
     """Each module and the modules it imports at module level (the imports that load it)."""
     return {
-        name(path): {target for target, top in imports(path) if top and target != name(path)}
+        name(path): {
+            target for target, where in imports(path) if where == TOP and target != name(path)
+        }
         for path in modules()
     }
 

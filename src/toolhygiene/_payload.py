@@ -11,20 +11,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from toolhygiene import _config, _words
 from toolhygiene._classify import outcome_rule
 from toolhygiene._errors import Category, CoarseClass, Failure
 from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 
-if TYPE_CHECKING:
-    from toolhygiene._tool import Tool
-
 __all__ = [
     "NEAREST",
     "PayloadError",
     "Reported",
+    "Returning",
     "failure_of",
     "recognise",
     "returned",
@@ -171,7 +169,18 @@ class PayloadError(Exception):
         where each attempt would run all of its retries once more."""
 
 
-def returned(value: Any, tool: Tool[Any, Any], cap: Callable[[], int]) -> PayloadError | None:
+class Returning(Protocol):
+    """What ``returned`` reads of the tool that returned a value (a ``Tool``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def idempotent(self) -> bool: ...
+    @property
+    def reads_payloads(self) -> bool: ...
+
+
+def returned(value: Any, tool: Returning, cap: Callable[[], int]) -> PayloadError | None:
     """The failure ``tool`` reports by returning ``value`` (as ``PayloadError``), else ``None``:
     ``value`` is its result. A tool whose protocol says whether it failed (MCP's
     ``isError``) reports one only as ``Reported``; any other value of it is a result."""

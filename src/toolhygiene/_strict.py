@@ -1,25 +1,26 @@
-"""Strict mode: an argument schema rewritten to the rules both APIs enforce for
-``strict: true`` tool definitions, and the model's strict-shaped arguments read back.
+"""Strict mode: an argument schema rewritten for ``strict: true`` tool definitions under
+one API's rules, and the model's strict-shaped arguments read back.
 
-The rules: every object lists every property in ``required`` and has
-``additionalProperties: false``; an optional property becomes nullable (``null`` means
-its default); only the keywords the API supports stay, the others move into the
-description as words, so the model still reads them and validation still enforces them.
-What strict mode cannot express at all (free-form values, mappings with free keys,
-``**kwargs``, tuples, and for Anthropic recursive models) is a ``StrictError``.
+The rules every strict schema follows: every object lists every property in ``required``
+and has ``additionalProperties: false``; an optional property becomes nullable (``null``
+means its default). What each API adds, the keywords it keeps and whether a model may
+contain itself, is its format adapter's ``StrictRules``: the keywords it does not keep
+move into the description as words, so the model still reads them and validation still
+enforces them. What strict mode cannot express at all (free-form values, mappings with
+free keys, ``**kwargs``, tuples, and models that contain themselves where the API refuses
+them) is a ``StrictError``.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from toolhygiene._words import CONSTRAINTS, constraint, default_note
+from toolhygiene.formats._base import StrictRules
 
-__all__ = ["Api", "StrictError", "drop_default_nulls", "strict_schema"]
-
-Api = Literal["anthropic", "openai"]
+__all__ = ["StrictError", "drop_default_nulls", "strict_schema"]
 
 _MISSING = object()
 
@@ -27,22 +28,6 @@ _STRUCTURE = frozenset(
     {"type", "properties", "required", "additionalProperties", "items", "enum", "const"}
     | {"anyOf", "$ref", "$defs", "description"}
 )
-_KEPT: dict[str, frozenset[str]] = {
-    "openai": frozenset(
-        {"pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
-        | {"multipleOf", "minItems", "maxItems"}
-    ),
-    "anthropic": frozenset({"format", "minItems"}),
-}
-_FORMATS: dict[str, frozenset[str]] = {
-    "openai": frozenset(
-        {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-    ),
-    "anthropic": frozenset(
-        {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6"}
-        | {"uuid"}
-    ),
-}
 _REFUSED = {
     "not": "uses 'not'",
     "if": "uses if/then/else",
@@ -59,23 +44,23 @@ class StrictError(ValueError):
     """A schema strict mode cannot express; the message names where and why."""
 
 
-def strict_schema(schema: Mapping[str, Any], api: Api) -> dict[str, Any]:
-    """``schema`` rewritten for ``strict: true`` under ``api``'s rules.
+def strict_schema(schema: Mapping[str, Any], rules: StrictRules) -> dict[str, Any]:
+    """``schema`` rewritten for ``strict: true`` under ``rules``.
 
     Raises:
         StrictError: naming the first place strict mode cannot express.
     """
     root = copy.deepcopy(dict(schema))
     defs: dict[str, Any] = root.pop("$defs", {})
-    if api == "anthropic":
+    if not rules.recursive:
         for name, sub in defs.items():
             if _reaches(name, sub, defs, {name}):
                 raise StrictError(
-                    f"{name} contains itself, which Anthropic's strict mode cannot express"
+                    f"{name} contains itself, which {rules.owner}'s strict mode cannot express"
                 )
-    out = _node(root, "", defs, api)
+    out = _node(root, "", defs, rules)
     if defs:
-        out["$defs"] = {name: _node(sub, name, defs, api) for name, sub in defs.items()}
+        out["$defs"] = {name: _node(sub, name, defs, rules) for name, sub in defs.items()}
     return out
 
 
@@ -100,7 +85,9 @@ def _where(path: str) -> str:
     return f"'{path}'" if path else "the arguments"
 
 
-def _node(node: dict[str, Any], path: str, defs: Mapping[str, Any], api: Api) -> dict[str, Any]:
+def _node(
+    node: dict[str, Any], path: str, defs: Mapping[str, Any], rules: StrictRules
+) -> dict[str, Any]:
     node = dict(node)
     for keyword, why in _REFUSED.items():
         if keyword in node:
@@ -119,22 +106,22 @@ def _node(node: dict[str, Any], path: str, defs: Mapping[str, Any], api: Api) ->
         if len(parts) != 1:
             raise StrictError(f"{_where(path)} uses allOf, which strict mode cannot express")
         node = {**parts[0], **node}
-        return _node(node, path, defs, api)
+        return _node(node, path, defs, rules)
     if not node.keys() & {"type", "anyOf", "enum", "const"}:
         raise StrictError(
             f"{_where(path)} accepts any value, which strict mode cannot express: give it a type"
         )
     if node.get("type") == "object" or "properties" in node:
-        _object(node, path, defs, api)
+        _object(node, path, defs, rules)
     if isinstance(node.get("items"), dict):
-        node["items"] = _node(node["items"], path + "[]", defs, api)
+        node["items"] = _node(node["items"], path + "[]", defs, rules)
     if "anyOf" in node:
-        node["anyOf"] = [_node(alt, path, defs, api) for alt in node["anyOf"]]
-    _move_to_description(node, api)
+        node["anyOf"] = [_node(alt, path, defs, rules) for alt in node["anyOf"]]
+    _move_to_description(node, rules)
     return node
 
 
-def _object(node: dict[str, Any], path: str, defs: Mapping[str, Any], api: Api) -> None:
+def _object(node: dict[str, Any], path: str, defs: Mapping[str, Any], rules: StrictRules) -> None:
     extra = node.get("additionalProperties")
     properties: dict[str, Any] = node.get("properties", {})
     if not path and extra is True:
@@ -147,7 +134,7 @@ def _object(node: dict[str, Any], path: str, defs: Mapping[str, Any], api: Api) 
     required = set(node.get("required", ()))
     rewritten = {}
     for key, sub in properties.items():
-        inner = _node(sub, f"{path}.{key}" if path else key, defs, api)
+        inner = _node(sub, f"{path}.{key}" if path else key, defs, rules)
         if key not in required:
             inner = _nullable(inner, sub.get("default", _MISSING))
         rewritten[key] = inner
@@ -177,14 +164,13 @@ def _nullable(node: dict[str, Any], default: Any) -> dict[str, Any]:
     return node
 
 
-def _move_to_description(node: dict[str, Any], api: Api) -> None:
-    kept = _KEPT[api]
+def _move_to_description(node: dict[str, Any], rules: StrictRules) -> None:
     words = []
     order = list(CONSTRAINTS)
     rank = {k: order.index(k) if k in CONSTRAINTS else len(order) for k in node}
     for keyword in sorted((k for k in node if k not in _STRUCTURE), key=rank.__getitem__):
         value = node.pop(keyword)
-        if keyword in kept and _supported(keyword, value, api):
+        if rules.keeps(keyword, value):
             node[keyword] = value
         else:
             said = constraint(keyword, value)
@@ -193,14 +179,6 @@ def _move_to_description(node: dict[str, Any], api: Api) -> None:
     if words:
         said = "; ".join(words)
         node["description"] = f"{node['description']} ({said})" if "description" in node else said
-
-
-def _supported(keyword: str, value: Any, api: Api) -> bool:
-    if keyword == "format":
-        return value in _FORMATS[api]
-    if keyword == "minItems" and api == "anthropic":
-        return value in (0, 1)
-    return True
 
 
 def drop_default_nulls(

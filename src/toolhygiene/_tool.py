@@ -25,7 +25,7 @@ from toolhygiene._config import check_result_cap
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._rules import Rule
-from toolhygiene._strict import Api, StrictError, drop_default_nulls, strict_schema
+from toolhygiene._strict import StrictError, drop_default_nulls, strict_schema
 from toolhygiene._text import bounded_repr
 from toolhygiene._words import (
     ARGUMENTS_NOT_UTF8,
@@ -42,7 +42,7 @@ from toolhygiene._words import (
     wrong_argument,
 )
 from toolhygiene.formats import Format, adapter
-from toolhygiene.formats._base import Definition
+from toolhygiene.formats._base import Definition, StrictRules
 
 if TYPE_CHECKING:  # imported when a tool's schema is built, not with toolhygiene
     import pydantic
@@ -52,10 +52,23 @@ __all__ = ["Tool", "as_tool", "definitions", "tool"]
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_STRICT_RULES: tuple[Api, ...] = tuple(
-    dict.fromkeys(adapter(fmt).strict_rules for fmt in get_args(Format))
-)
-"""Every set of strict-mode rules some format's definitions follow."""
+_STRICT_RULES: dict[str, StrictRules] = {
+    rules.name: rules for rules in (adapter(fmt).strict_rules for fmt in get_args(Format))
+}
+"""Every set of strict-mode rules some format's definitions follow, by name."""
+
+
+def _strict_rules(api: str) -> StrictRules:
+    """The strict-mode rules named ``api``, or those of the format named ``api``."""
+    if api in _STRICT_RULES:
+        return _STRICT_RULES[api]
+    if api in get_args(Format):
+        return adapter(api).strict_rules
+    raise UsageError(
+        f"unknown strict-mode rules {api!r}: use {', '.join(map(repr, _STRICT_RULES))} "
+        "or a format's name"
+    )
+
 
 _SCALARS = frozenset({str, int, bool})
 """Argument types that hold neither a NaN nor a ``null`` standing for a default."""
@@ -192,7 +205,7 @@ class Tool(Generic[P, R]):
                 raise UsageError(f"cannot build the argument schema of {self.name}: {exc}") from exc
             self._arguments = arguments
             if self.strict:
-                for rules in _STRICT_RULES:
+                for rules in _STRICT_RULES.values():
                     self.strict_parameters(rules)
             for number, example in enumerate(self.input_examples or (), 1):
                 self._check_example(arguments, number, example)
@@ -220,21 +233,23 @@ class Tool(Generic[P, R]):
         """The JSON schema of the arguments (what a non-strict definition carries)."""
         return self._ready().schema
 
-    def strict_parameters(self, api: Api) -> dict[str, Any]:
+    def strict_parameters(self, api: str | StrictRules) -> dict[str, Any]:
         """The arguments' schema under ``api``'s strict-mode rules (``"anthropic"`` or
-        ``"openai"``).
+        ``"openai"``, a format's name, or an adapter's ``strict_rules``).
 
         Raises:
-            UsageError: the signature has something strict mode cannot express.
+            UsageError: the signature has something strict mode cannot express, or
+                ``api`` names no rules.
         """
-        if api not in self._strict:
+        rules = api if isinstance(api, StrictRules) else _strict_rules(api)
+        if rules.name not in self._strict:
             try:
-                self._strict[api] = strict_schema(self.parameters, api)
+                self._strict[rules.name] = strict_schema(self.parameters, rules)
             except StrictError as exc:
                 raise UsageError(
                     f"{self.name} cannot be strict: {exc} (or give it @tool(strict=False))"
                 ) from exc
-        return self._strict[api]
+        return self._strict[rules.name]
 
     def signature_text(self) -> str:
         """``city: a string, days: a whole number (optional)``: the arguments in words."""

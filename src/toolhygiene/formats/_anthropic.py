@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
@@ -19,6 +19,7 @@ from toolhygiene.formats._base import (
     Messages,
     Round,
     StopState,
+    StrictRules,
     TellsNoChain,
     as_dicts,
     content_text,
@@ -27,10 +28,23 @@ from toolhygiene.formats._base import (
     unfinished,
 )
 
-if TYPE_CHECKING:
-    from toolhygiene._strict import Api
+__all__ = ["STRICT", "AnthropicMessages"]
 
-__all__ = ["AnthropicMessages"]
+STRICT = StrictRules(
+    "anthropic",
+    "Anthropic",
+    kept=frozenset({"format", "minItems"}),
+    values={
+        "format": frozenset(
+            {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4"}
+            | {"ipv6", "uuid"}
+        ),
+        "minItems": frozenset({0, 1}),
+    },
+    recursive=False,
+)
+"""Anthropic's strict mode: few keywords kept, ``minItems`` only 0 or 1, no model that
+contains itself."""
 
 
 def _blocks(message: Any) -> list[Any]:
@@ -117,7 +131,7 @@ def _arguments(text: str, cut: bool) -> Any:
 
 class AnthropicMessages(TellsNoChain):
     name: Format = "anthropic"
-    strict_rules: Api = "anthropic"
+    strict_rules = STRICT
     holds_history = True
     final_method = "get_final_message"
     events_first = False

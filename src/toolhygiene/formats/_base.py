@@ -7,13 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene._words import STUB
-
-if TYPE_CHECKING:
-    from toolhygiene._strict import Api
 
 __all__ = [
     "STUB",
@@ -26,6 +23,7 @@ __all__ = [
     "Messages",
     "Round",
     "StopState",
+    "StrictRules",
     "TellsNoChain",
     "as_dict",
     "as_dicts",
@@ -70,6 +68,29 @@ class Round:
 StopState = Literal["finished", "paused", "refused", "truncated"]
 """How a model turn ended: finished (its calls may run), paused by the API, refused, or
 cut by the token limit (its calls may have cut arguments)."""
+
+
+@dataclass(frozen=True, eq=False)
+class StrictRules:
+    """What one API's strict mode accepts in a tool's argument schema, beyond the rules
+    every strict schema follows (each object lists every property in ``required`` and has
+    ``additionalProperties: false``): the keywords it keeps (the others become words in
+    the description), the values it takes of some of them, and whether a model may
+    contain itself. ``name`` is what ``Tool.strict_parameters`` takes, ``owner`` whose
+    strict mode it is, as a message names it."""
+
+    name: str
+    owner: str
+    kept: frozenset[str]
+    values: Mapping[str, frozenset[Any]]
+    recursive: bool = True
+
+    def keeps(self, keyword: str, value: Any) -> bool:
+        """Whether a strict schema under these rules may carry ``keyword: value``."""
+        if keyword not in self.kept:
+            return False
+        allowed = self.values.get(keyword)
+        return allowed is None or value in allowed
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +139,8 @@ class Adapter(Protocol):
     """One API's message format."""
 
     name: Format
-    strict_rules: Api
-    """Whose strict-mode rules this API's strict definitions follow."""
+    strict_rules: StrictRules
+    """The strict-mode rules this API's strict definitions follow."""
 
     def definition(self, tool: Definition) -> dict[str, Any]:
         """One tool's definition as this API's ``tools`` list takes it."""

@@ -5,7 +5,7 @@ deltas."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
@@ -18,6 +18,7 @@ from toolhygiene.formats._base import (
     Messages,
     Round,
     StopState,
+    StrictRules,
     TellsNoChain,
     as_dict,
     content_text,
@@ -27,10 +28,23 @@ from toolhygiene.formats._base import (
     with_note,
 )
 
-if TYPE_CHECKING:
-    from toolhygiene._strict import Api
+__all__ = ["STRICT", "OpenAIChat"]
 
-__all__ = ["OpenAIChat"]
+STRICT = StrictRules(
+    "openai",
+    "OpenAI",
+    kept=frozenset(
+        {"pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+        | {"multipleOf", "minItems", "maxItems"}
+    ),
+    values={
+        "format": frozenset(
+            {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6"}
+            | {"uuid"}
+        ),
+    },
+)
+"""OpenAI's strict mode, the same in Chat Completions and Responses."""
 
 
 def _call_ids(message: Any) -> list[str]:
@@ -126,7 +140,7 @@ def _delta(message: dict[str, Any], delta: dict[str, Any]) -> None:
 
 class OpenAIChat(TellsNoChain, CachesItself):
     name: Format = "openai_chat"
-    strict_rules: Api = "openai"
+    strict_rules = STRICT
     holds_history = False
     final_method = "get_final_completion"
     events_first = False

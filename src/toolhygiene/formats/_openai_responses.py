@@ -5,7 +5,7 @@ stream of ``response.*`` events ending with the response."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats._base import (
@@ -24,9 +24,7 @@ from toolhygiene.formats._base import (
     unfinished,
     with_note,
 )
-
-if TYPE_CHECKING:
-    from toolhygiene._strict import Api
+from toolhygiene.formats._openai_chat import STRICT
 
 __all__ = ["OpenAIResponses"]
 
@@ -56,7 +54,7 @@ def _empty(item: Any) -> bool:
 
 class OpenAIResponses(CachesItself):
     name: Format = "openai_responses"
-    strict_rules: Api = "openai"
+    strict_rules = STRICT
     holds_history = True
     final_method = "get_final_response"
     events_first = True
