@@ -30,6 +30,7 @@ DEVELOPER_ERRORS = frozenset(
 
 NOT_MODEL_TEXT = {
     "(other unknown tools)": "the ledger's key for unknown names past its limit",
+    "[redacted:": "read, not written: a labelled value that is a placeholder already",
 }
 """Texts outside ``_words`` that look like words but are not model text."""
 
@@ -48,7 +49,7 @@ NO_MODEL_TEXT = {
     "_registry.py": "why a user's pattern is refused (a UsageError built in parts)",
     "_strict.py": "why a schema cannot be strict (a UsageError built in parts)",
     "_errors.py": "FAILURE_SCHEMA's description, for the developers of other agents",
-    "_redact.py": "the redaction layer's own markers (the layer below _words)",
+    "_redact.py": "the phrases looked for in untrusted text (patterns, not text written)",
     "_detectors.py": "secret-shaped patterns and their labels (the redaction layer)",
     "_labels.py": "the labels of redacted values (the redaction layer)",
 }
@@ -148,6 +149,56 @@ def test_the_rule_sees_a_sentence_and_passes_over_what_is_exempt(tmp_path: Path)
         encoding="utf-8",
     )
     assert [line for line, _ in sentences(module)] == [7, 6]
+
+
+MARKER = re.compile(r"^\[[a-z]{3,}[a-z -]*[:\]]")
+"""A marker the model reads in a result or a line: ``[redacted:…]``, ``[markup]``,
+``[error] ``, ``[cut: …]`` (a regex's character class such as ``[a-z]`` is not one)."""
+
+
+def markers(path: Path) -> Iterator[tuple[int, str]]:
+    """Every literal that opens with a marker, in a plain string or an f-string's first
+    part, docstrings and developer errors aside."""
+    tree = parsed(path)
+    exempt = _exempt_nodes(tree)
+    parts: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts.update(id(v) for v in node.values)
+            first = node.values[0] if node.values else None
+            if (id(node) not in exempt and isinstance(first, ast.Constant)
+                    and MARKER.match(str(first.value))):
+                yield node.lineno, ast.unparse(node)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in exempt | parts and node.value not in NOT_MODEL_TEXT
+                and MARKER.match(node.value)):
+            yield node.lineno, node.value
+
+
+def test_every_marker_the_model_reads_is_written_in_words() -> None:
+    """Markers have no spaces to be told by, so the sentence rule misses them: a marker
+    outside ``_words`` is flagged in every module, the redaction layer's included."""
+    found = [
+        f"{name(path)}:{line}: {text[:80]}"
+        for path in modules()
+        if name(path) != "_words.py"
+        for line, text in markers(path)
+    ]
+    assert found == [], "markers outside _words:\n" + "\n".join(found)
+
+
+def test_the_marker_rule_sees_a_marker_and_passes_over_a_regex(tmp_path: Path) -> None:
+    module = tmp_path / "probe.py"
+    module.write_text(
+        "import re\n"
+        "HEX = re.compile('[a-f0-9]{40}')\n"
+        "def f(name, tag):\n"
+        "    if tag: return '[markup]'\n"
+        "    return f'[redacted:{name}]'\n",
+        encoding="utf-8",
+    )
+    assert sorted(line for line, _ in markers(module)) == [4, 5]
 
 
 def test_every_exempt_module_exists() -> None:
@@ -332,6 +383,7 @@ def test_a_failure_outside_a_session_keeps_the_configured_cap() -> None:
 README = SRC.parent.parent / "README.md"
 
 LAZY_UPWARD = {
+    ("_errors.py", "_redact.py"): "the redaction engine, loaded at the first failure",
     ("_checks.py", "_rules.py"): "the Rule type, checked when rules are set",
     ("_errors.py", "_payload.py"): "Failure.from_dict reads a payload with the reader of payloads",
 }

@@ -32,11 +32,12 @@ from toolhygiene._labels import plain_run
 from toolhygiene._normalise import compatible, normalise
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
+from toolhygiene._words import placeholder
 
 if TYPE_CHECKING:
     from toolhygiene._detectors import Detector
 
-__all__ = ["placeholder", "scrub"]
+__all__ = ["scrub"]
 
 _PRIORITY = {"secret": 2, "email": 0, "internal": 0}
 _ECHO_MIN = 5
@@ -45,11 +46,6 @@ _PASSPHRASE_MAX = 400
 _PASSPHRASE_WORDS = 17
 """The longest passphrase whose shorter echoes (its first words) are looked for: the
 labelled-values layer takes at most 17 words."""
-
-
-def placeholder(name: str) -> str:
-    """``[redacted:<name>]``."""
-    return f"[redacted:{name}]"
 
 
 _PLACEHOLDERS = {

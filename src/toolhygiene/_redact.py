@@ -27,10 +27,17 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from toolhygiene._engine import placeholder, scrub
+from toolhygiene._engine import scrub
 from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
 from toolhygiene._normalise import MARKS, compatible, normalise
 from toolhygiene._text import bounded_repr, plain, truncate, valid
+from toolhygiene._words import (
+    CUT_NESTED,
+    INSTRUCTION_REMOVED,
+    markup_marker,
+    placeholder,
+    role_marker,
+)
 
 __all__ = [
     "RAW_CAP",
@@ -350,8 +357,8 @@ _squeezed_once = functools.lru_cache(maxsize=1)(_squeezed)
 def _markup_sub(m: re.Match[str]) -> str:
     tag = m.group("tag")
     role = m.groupdict().get("role")
-    mark = f"[markup:{tag.lower()}]" if tag else "[markup]"
-    return f"{mark}[role:{role.lower()}]" if role else mark
+    mark = markup_marker(tag)
+    return mark + role_marker(role) if role else mark
 
 
 class _Viewed(NamedTuple):
@@ -421,11 +428,11 @@ def neutralise(text: str) -> str:
     if "[" in lowered:
         viewed = _sub(found.bracketed, viewed, _markup_sub)
     if ":" in lowered and _ROLE in gates:
-        viewed = _sub(found.role_marker, viewed, lambda m: f"[role:{m.group(1).lower()}]")
+        viewed = _sub(found.role_marker, viewed, lambda m: role_marker(m.group(1)))
     if _steers(lowered, gates):
-        viewed = _sub(found.injection, viewed, lambda _: "[instruction-like text removed]")
+        viewed = _sub(found.injection, viewed, lambda _: INSTRUCTION_REMOVED)
     if ":" in lowered and _new_orders(lowered, gates):
-        viewed = _sub(found.new_orders, viewed, lambda _: "[instruction-like text removed]")
+        viewed = _sub(found.new_orders, viewed, lambda _: INSTRUCTION_REMOVED)
     if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
         viewed = _sub(found.own_marker, viewed, _own_marker_sub)
     done = viewed.text
@@ -598,7 +605,7 @@ def redact_data(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         return redact(value[:RAW_CAP])
     if depth > 20:
-        return "[cut: nested too deep]"
+        return CUT_NESTED
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if not isinstance(value, (Mapping, list, tuple)):

@@ -139,7 +139,7 @@ class SubagentResult:
         return _words.gap_line(
             sanitize(self.name, 64) or "subagent",
             sanitize(shown_query, cap // 4, internals=False),
-            sanitize(str(said).removeprefix("[error] "), cap),
+            sanitize(str(said).removeprefix(_words.ERROR_MARK), cap),
             [t for t in (sanitize(str(a), cap // 2) for a in self.alternatives) if t],
             None if self.salvaged is None else sanitize(_json(self.salvaged), cap),
             cap=cap,

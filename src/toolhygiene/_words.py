@@ -30,9 +30,12 @@ __all__ = [
     "ARGUMENTS_NOT_UTF8",
     "COARSE_HINTS",
     "CONSTRAINTS",
+    "CUT_NESTED",
     "CUT_OFF",
     "DID_NOT_RUN",
+    "ERROR_MARK",
     "HINTS",
+    "INSTRUCTION_REMOVED",
     "IN_CONVERSATION",
     "MIN_LINE_CAP",
     "NESTED_TOO_DEEP",
@@ -58,6 +61,7 @@ __all__ = [
     "gap_line",
     "held_line",
     "http_answer",
+    "markup_marker",
     "message_unreadable",
     "missing_argument",
     "no_message",
@@ -66,12 +70,14 @@ __all__ = [
     "not_json",
     "on_server",
     "os_error_text",
+    "placeholder",
     "read_note",
     "read_result",
     "recovered_note",
     "reported_without_text",
     "result_cut",
     "retry_after",
+    "role_marker",
     "rounded",
     "schema_advice",
     "seconds",
@@ -83,12 +89,39 @@ __all__ = [
     "type_words",
     "unexpected_argument",
     "unknown_tool",
-    "what_failed",
     "unreadable",
     "unrenderable",
     "upstream_down",
+    "what_failed",
     "wrong_argument",
 ]
+
+ERROR_MARK = "[error] "
+"""How every failure line the model reads opens."""
+
+CUT_NESTED = "[cut: nested too deep]"
+"""What a value nested past what the redaction walk follows becomes."""
+
+INSTRUCTION_REMOVED = "[instruction-like text removed]"
+"""What text in a result that tells the model what to do instead becomes."""
+
+
+def placeholder(name: str) -> str:
+    """``[redacted:<name>]``: what a secret found in any text the model reads becomes;
+    ``name`` says what kind of secret it was (``secret``, ``email``, a label)."""
+    return f"[redacted:{name}]"
+
+
+def markup_marker(tag: str | None) -> str:
+    """``[markup:<tag>]`` (``[markup]`` when no tag is named): what markup in a result
+    that could pass for the conversation's own structure becomes."""
+    return f"[markup:{tag.lower()}]" if tag else "[markup]"
+
+
+def role_marker(role: str) -> str:
+    """``[role:<role>]``: what a line in a result that claims a speaker's role becomes."""
+    return f"[role:{role.lower()}]"
+
 
 NESTED_TOO_DEEP = "the arguments are nested too deeply to read"
 """What failed when the model's arguments nest deeper than the stack can follow."""
