@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import anthropic
@@ -62,20 +63,20 @@ class StrSubclass(Exception):
 
 
 class RaisingCause(Exception):
-    @property  # type: ignore[override]
-    def __cause__(self) -> Any:
+    @property
+    def __cause__(self) -> Any:  # type: ignore[override]
         raise RuntimeError("cause")
 
 
 class RaisingArgs(KeyError):
-    @property  # type: ignore[override]
-    def args(self) -> Any:
+    @property
+    def args(self) -> Any:  # type: ignore[override]
         raise RuntimeError("args")
 
 
 class ToolErrorHostile(th.ToolError):
     @property
-    def what(self) -> Any:  # type: ignore[override]
+    def what(self) -> Any:
         return EvilStr("what")
 
     @what.setter
@@ -84,10 +85,11 @@ class ToolErrorHostile(th.ToolError):
 
 
 def _surrogate_type() -> Exception:
-    return type("Bad\udc80Name", (Exception,), {})("boom \ud800")
+    made: Exception = type("Bad\udc80Name", (Exception,), {})("boom \ud800")
+    return made
 
 
-HOSTILE = {
+HOSTILE: dict[str, Callable[[], BaseException]] = {
     "response and headers properties raise": lambda: RaisingProperty("upstream failed"),
     "__getattr__ raises ValueError": lambda: RaisingGetattr("odd"),
     "__module__ is None": lambda: NoModule("no module"),
@@ -143,8 +145,8 @@ def test_classification_that_breaks_still_names_the_type() -> None:
     """An exception whose class itself lies about being an exception group."""
 
     class Lying(Exception):
-        @property
-        def __class__(self) -> Any:  # type: ignore[override]
+        @property  # type: ignore[misc]
+        def __class__(self) -> Any:
             raise RuntimeError("no class")
 
     @th.tool(retries=0)

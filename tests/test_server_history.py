@@ -16,10 +16,10 @@ import pytest
 
 import toolhygiene as th
 from holding import THREADS_BETA, HoldingServer
-from toolhygiene.formats import check
+from toolhygiene.formats import Format, check
 from toolhygiene.testing import model_turn
 
-USER = {"role": "user", "content": "Where is order ORD-1?"}
+USER: Any = {"role": "user", "content": "Where is order ORD-1?"}
 ERROR = "[error] lookup: upstream. the order service is down."
 KEPT = "[recovered] lookup succeeded after 1 failed call."
 
@@ -74,7 +74,7 @@ def test_previous_response_id_sends_only_outputs_and_never_claims_a_removal(
     script(holding, "openai_responses")
     client = openai_client(holding)
     session = th.Session([flaky()], history="server")
-    tools = session.schemas("openai_responses")
+    tools: Any = session.schemas("openai_responses")
     response = client.responses.create(model="m", tools=tools, input=[USER])
     while True:
         items: list[Any] = []
@@ -144,7 +144,7 @@ def test_a_client_style_list_holding_the_first_call_is_refused_in_server_mode(
     client = openai_client(holding)
     session = th.Session([flaky()], history="server")
     response = client.responses.create(model="m", input=[USER])
-    call_id = response.output[0].call_id
+    call_id = response.output[0].model_dump()["call_id"]
     items: list[Any] = [USER, *(o.model_dump() for o in response.output)]
     before = list(items)
     with pytest.raises(th.UsageError, match=f"holds the model's call '{call_id}'"):
@@ -157,7 +157,7 @@ def test_a_client_style_list_holding_the_first_call_is_refused_in_server_mode(
 
 
 @pytest.mark.parametrize("fmt", ["anthropic", "openai_responses"])
-def test_a_list_holding_the_turn_being_handled_is_refused(fmt: str) -> None:
+def test_a_list_holding_the_turn_being_handled_is_refused(fmt: Format) -> None:
     session = th.Session([flaky()], history="server")
     turn = model_turn(fmt, [("lookup", {"order_id": "1"}), ("lookup", {"order_id": "2"})])
     held = turn["output"] if fmt == "openai_responses" else [
@@ -289,7 +289,7 @@ def test_an_sdk_thread_sends_only_the_results(holding: HoldingServer) -> None:
     client = anthropic_client(holding)
     session = th.Session([flaky()], history="server")
     thread = client.beta.messages.thread(model="m", max_tokens=100,
-                                         tools=session.schemas("anthropic"))
+                                         tools=list[Any](session.schemas("anthropic")))
     reply = thread.send(USER)
     while True:
         items: list[Any] = []
@@ -320,7 +320,7 @@ def test_a_plain_thread_request_and_a_continue_after_an_edit(holding: HoldingSer
     client = anthropic_client(holding)
     session = th.Session([flaky()], history="server", clear_at_least=1)
     mirror: list[Any] = [USER]
-    tools = session.schemas("anthropic")
+    tools: Any = session.schemas("anthropic")
     reply = client.beta.messages.create(model="m", max_tokens=100, tools=tools,
                                         messages=mirror, thread={"type": "create"},
                                         betas=[THREADS_BETA])

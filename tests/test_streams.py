@@ -19,7 +19,7 @@ from toolhygiene.formats import check
 from toolhygiene.testing import ScriptedServer, model_turn, stream_events
 
 FIND = ("find_orders", {"customer": "C-1"})
-START = [{"role": "user", "content": "What did C-1 order?"}]
+START: list[Any] = [{"role": "user", "content": "What did C-1 order?"}]
 
 
 def shop() -> tuple[list[dict[str, Any]], th.Tool[Any, Any]]:
@@ -169,14 +169,14 @@ def test_async_streams_and_helpers(server: ScriptedServer) -> None:
             for helper in (False, True):
                 server.push(200, events=stream_events(fmt, model_turn(fmt, [FIND])))
                 session = th.Session([tool])
-                tools: Any = session.schemas(fmt)  # type: ignore[arg-type]
+                tools: Any = session.schemas(fmt)
                 messages: list[Any] = list(START)
                 if fmt == "anthropic" and helper:
                     async with aclient.messages.stream(model="m", max_tokens=9,
                                                        messages=START, tools=tools) as s:
                         steps.append(await session.ahandle(s, messages))
                 elif fmt == "anthropic":
-                    raw = await aclient.messages.create(model="m", max_tokens=9,
+                    raw: Any = await aclient.messages.create(model="m", max_tokens=9,
                                                         messages=START, tools=tools,
                                                         stream=True)
                     steps.append(await session.ahandle(raw, messages))
@@ -209,7 +209,7 @@ def test_an_async_stream_in_sync_handle_is_a_usage_error(server: ScriptedServer)
 
     async def run() -> None:
         client = openai.AsyncOpenAI(base_url=server.url + "/v1", api_key="t", max_retries=0)
-        raw = await client.chat.completions.create(model="m", messages=START, stream=True)
+        raw: Any = await client.chat.completions.create(model="m", messages=START, stream=True)
         with pytest.raises(th.UsageError, match="ahandle"):
             th.Session([tool]).handle(raw, list(START))
         await raw.close()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from opentelemetry import metrics, trace
 from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -149,8 +149,7 @@ def test_parallel_sync_calls_are_siblings_under_the_agent(spans: InMemorySpanExp
     assert all(s.parent is not None and s.parent.span_id == agent.context.span_id
                for s in calls)
     ids = [c["id"] for c in turn["choices"][0]["message"]["tool_calls"]]
-    assert sorted(s.attributes["gen_ai.tool.call.id"] for s in calls  # type: ignore[index]
-                  ) == sorted(ids)
+    assert sorted(str((s.attributes or {})["gen_ai.tool.call.id"]) for s in calls) == sorted(ids)
     # the tool's own span (run in a worker thread for its timeout) is a child of its call
     get = only(spans, "GET")
     assert get.parent is not None
@@ -241,20 +240,12 @@ def test_the_duration_histogram(spans: InMemorySpanExporter) -> None:
     session.call("get_weather", {"city": "Paris"})
     session.call("get_weather", {"city": "Lyon"})
     session.call("get_weather", {"city": "Nice"})
-    data = READER.get_metrics_data()
-    assert data is not None
-    points = [
-        point
-        for resource in data.resource_metrics
-        for scope in resource.scope_metrics if scope.scope.name == "toolhygiene"
-        for metric in scope.metrics if metric.name == "gen_ai.execute_tool.duration"
-        for point in metric.data.data_points  # type: ignore[union-attr]
-    ]
+    points = _points()
     counts = {tuple(sorted((p.attributes or {}).items())): p.count for p in points}
     base = (("gen_ai.operation.name", "execute_tool"), ("gen_ai.tool.name", "get_weather"))
     assert counts[base] >= 1
     assert counts[(("error.type", "not_found"), base[0], base[1])] >= 2
-    assert all(p.explicit_bounds[0] == 0.01 for p in points)  # type: ignore[attr-defined]
+    assert all(p.explicit_bounds[0] == 0.01 for p in points)
 
 
 def test_one_call_turns_it_off(spans: InMemorySpanExporter) -> None:
@@ -309,17 +300,23 @@ def test_the_core_works_without_opentelemetry() -> None:
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
 
 
-def _points(marker: str) -> list[Any]:
+def _points(marker: str | None = None) -> list[HistogramDataPoint]:
+    """The points of toolhygiene's duration histogram; given ``marker``, those whose
+    attributes hold it or the unknown tool's name."""
     data = READER.get_metrics_data()
     assert data is not None
-    return [
+    points = [
         point
         for resource in data.resource_metrics
         for scope in resource.scope_metrics if scope.scope.name == "toolhygiene"
         for metric in scope.metrics if metric.name == "gen_ai.execute_tool.duration"
-        for point in metric.data.data_points  # type: ignore[union-attr]
-        if marker in str(point.attributes) or "(unknown tool)" in str(point.attributes)
+        for point in metric.data.data_points
+        if marker is None
+        or marker in str(point.attributes) or "(unknown tool)" in str(point.attributes)
     ]
+    histogram = [p for p in points if isinstance(p, HistogramDataPoint)]
+    assert histogram == points, "the duration metric is a histogram"
+    return histogram
 
 
 def test_made_up_tool_names_are_redacted_and_share_one_series(

@@ -512,10 +512,10 @@ def ping() -> str:
 
 
 @pytest.mark.parametrize(("build", "named"), [
-    (lambda: th.tool(idempotent="false")(ping), "idempotent"),  # type: ignore[arg-type]
-    (lambda: th.tool(max_failures="3")(ping), "max_failures"),  # type: ignore[arg-type]
-    (lambda: th.tool(retries=1.5)(ping), "retries"),  # type: ignore[arg-type]
-    (lambda: th.tool(instead=5)(ping), "instead"),  # type: ignore[arg-type]
+    (lambda: th.tool(idempotent="false")(ping), "idempotent"),  # type: ignore[call-overload]
+    (lambda: th.tool(max_failures="3")(ping), "max_failures"),  # type: ignore[call-overload]
+    (lambda: th.tool(retries=1.5)(ping), "retries"),  # type: ignore[call-overload]
+    (lambda: th.tool(instead=5)(ping), "instead"),  # type: ignore[call-overload]
     (lambda: th.tool(timeout=0)(ping), "timeout"),
     (lambda: th.Session([], rules="x"), "rules"),  # type: ignore[arg-type]
     (lambda: th.Session([], rules=[1]), "rules"),  # type: ignore[list-item]
