@@ -18,10 +18,12 @@ import copy
 import itertools
 from typing import Any
 
-from toolhygiene._exceptions import UsageError
-from toolhygiene._scripted import Reply, ScriptedServer, Seen
+from toolhygiene import UsageError
+
+# Private imports, by design (internal units under test): the stream assembler handle() uses, to answer as the SDK would have read the stream.
 from toolhygiene._streams import assemble
 from toolhygiene.formats import check
+from toolhygiene.testing import Reply, ScriptedServer, Seen
 
 THREADS_BETA = "message-threads-2026-08-12"
 

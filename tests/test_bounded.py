@@ -13,6 +13,8 @@ import pytest
 
 import toolhygiene as th
 from helpers import encodes
+
+# Private imports: internal units by design: the ledger's, log's and report's own bounds (no public knob).
 from toolhygiene import _ledger as ledger
 from toolhygiene._log import FIELD_CAP, TRACEBACK_EXCEPTIONS, traceback_text
 from toolhygiene._report import MAX_LINE, Skipped, read_tails

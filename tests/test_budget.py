@@ -137,6 +137,7 @@ def test_no_local_retry_after_the_tool_closed_in_threads() -> None:
     (1.0, "1"), (2.54, "2.5"), (7.0, "7"), (9.96, "10"), (119.6, "120"), (0.0, "0"),
 ])
 def test_durations_read_the_same_everywhere(value: float, shown: str) -> None:
+    # Private imports, by design (internal units under test): the words of the budget notice and the least attempt time, compared as written.
     from toolhygiene import _words
 
     assert _words.seconds(value) == shown

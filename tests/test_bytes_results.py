@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
+
+# Private imports, by design (internal units under test): the result encoder itself, property-tested against json.
 from toolhygiene._results import to_json
 
 TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs")) | st.sampled_from("\t\n\r"))

@@ -13,6 +13,8 @@ import openai
 import pytest
 
 import toolhygiene as th
+
+# Private imports, by design (internal units under test): the exact words of the clearing notes, whose length is what is measured.
 from toolhygiene import _words
 from toolhygiene.formats import check
 from toolhygiene.testing import ScriptedServer, model_turn

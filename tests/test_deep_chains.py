@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
+
+# Private imports, by design (internal units under test): the traceback walker's own limits and the chain-depth reader.
 from toolhygiene._log import CHAIN_COUNTED, TRACEBACK_EXCEPTIONS
 from toolhygiene._reading import depth
 

@@ -8,6 +8,7 @@ import copy
 import json
 import operator
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
-from toolhygiene._turns import TURNS
+from toolhygiene.testing import model_turn
 
 
 @th.tool
@@ -37,7 +38,7 @@ def lookup(sku: str, tags: list[str] | None = None) -> str:
 
 
 def test_a_recovery_names_the_calls_that_failed_and_the_one_that_recovered() -> None:
-    turn = TURNS["anthropic"]
+    turn = partial(model_turn, "anthropic")
     messages: list[Any] = [{"role": "user", "content": "go"}]
     session = th.Session([get_order, lookup], max_failures=5)
     rounds = [
@@ -104,7 +105,7 @@ def test_async_calls_name_their_own_failures() -> None:
 
 
 def test_a_resumed_error_keeps_the_id_the_message_list_gives_it() -> None:
-    turn = TURNS["anthropic"]
+    turn = partial(model_turn, "anthropic")
     messages: list[Any] = [{"role": "user", "content": "go"}]
     first = turn([("get_order", {"order_id": "bad-1"})])
     th.Session([get_order], max_failures=5).handle(first, messages)

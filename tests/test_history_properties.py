@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 import toolhygiene as th
 from helpers import examples
 from toolhygiene import formats
+
+# Private imports, by design (internal units under test): the stream assembler, property-tested on its own.
 from toolhygiene._streams import assemble
 from toolhygiene.formats import check
 from toolhygiene.testing import model_turn, stream_events

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import encodes, examples
+
+# Private imports, by design (internal units under test): the reader of untrusted exceptions, tested function by function.
 from toolhygiene._reading import class_attr, class_name, mro, said, short_name, type_name
 from toolhygiene.testing import model_turn
 

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): the data-depth bound the properties are generated around.
 from toolhygiene._text import DATA_DEPTH
 from toolhygiene.formats import check
 

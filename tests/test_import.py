@@ -71,6 +71,7 @@ def test_a_tool_defined_loads_what_it_needs_not_the_machinery() -> None:
 def test_each_public_name_is_the_one_its_module_defines() -> None:
     """The names imported at first use are the objects themselves, listed by ``dir`` before
     any use, and typed (``th.Session`` is the class, not ``object``, for mypy)."""
+    # Private imports, by design: what importing each one loads is what is measured.
     import toolhygiene._session
     import toolhygiene._tool
 

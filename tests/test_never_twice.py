@@ -18,6 +18,8 @@ import pytest
 
 import toolhygiene as th
 from helpers import Ran
+
+# Private imports, by design (internal units under test): toolhygiene's own worker threads.
 from toolhygiene._workers import Workers
 from toolhygiene.formats import check
 from toolhygiene.testing import model_turn

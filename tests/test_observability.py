@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,10 @@ import structlog.testing
 
 import toolhygiene as th
 from helpers import flaky
+
+# Private imports, by design (internal units under test): the log layer's configuration, restored after each test.
 from toolhygiene import _log
-from toolhygiene._turns import TURNS
+from toolhygiene.testing import model_turn
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -205,7 +208,7 @@ def test_every_documented_event_appears_with_its_fields() -> None:
     def broken() -> None:
         raise RuntimeError("layout not recognised")
 
-    turn = TURNS["anthropic"]
+    turn = partial(model_turn, "anthropic")
     messages: list[Any] = [{"role": "user", "content": "go"}]
     with th.testing.instant_retries(), th.testing.capture() as seen:
         session = th.Session([flaky(), get_weather, broken], max_failures=3)
@@ -287,7 +290,7 @@ def test_hooks_see_everything_without_parsing_logs() -> None:
     metrics = Metrics()
     remove = th.add_hooks(metrics)
     try:
-        turn = TURNS["openai_chat"]
+        turn = partial(model_turn, "openai_chat")
         messages: list[Any] = [{"role": "user", "content": "go"}]
         with th.Session([get_weather]) as session:
             session.handle(turn([("get_weather", {"city": "Lyon"})]), messages)

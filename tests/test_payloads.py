@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): the payload reader (recognise, valid) held to FAILURE_SCHEMA.
 from toolhygiene import _payload
 from toolhygiene.testing import model_turn
 

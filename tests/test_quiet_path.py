@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): the hook switch and the validity walk of the quiet path.
 from toolhygiene import _observe
 from toolhygiene._text import _valid_walk, valid_data
 

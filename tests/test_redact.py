@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): each redaction layer (fold, neutralise, normalise, truncate) on its own.
 from toolhygiene._redact import RAW_CAP, fold, neutralise, normalise, truncate
 
 PEM = (

@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
+
+# Private imports, by design (internal units under test): each redaction layer on its own.
 from toolhygiene._redact import fold, neutralise, normalise
 
 # Human-length passwords: too short for the random-string layer, so only the label

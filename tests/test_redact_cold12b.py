@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): each redaction layer on its own.
 from toolhygiene._redact import neutralise, normalise, redact_data, sanitize
 
 # -- 1. reworded injections and disguised markup ---------------------------------------

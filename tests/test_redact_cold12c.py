@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): each redaction layer on its own.
 from toolhygiene._redact import neutralise, normalise
 
 # -- 1. a join takes only what is provably the token's continuation ----------------------

@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): each redaction layer on its own.
 from toolhygiene._redact import fold, neutralise, normalise
 
 _SECRET_CHARS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"

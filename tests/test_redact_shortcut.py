@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import CARRIERS, CASES, SURVIVORS
+
+# Private imports, by design (internal units under test): the redaction shortcut is compared with the full engine.
 from toolhygiene import _engine, _known
 from toolhygiene._labels import is_secret_label
 from toolhygiene._safe_results import for_model

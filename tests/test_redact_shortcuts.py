@@ -16,6 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
+
+# Private imports, by design (internal units under test): each shortcut is compared with the slow path it replaces.
 from toolhygiene import _echo, _engine, _tokens, _words
 from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
 from toolhygiene._errors import Failure, FailureStatus

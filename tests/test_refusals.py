@@ -13,6 +13,8 @@ import pytest
 
 import toolhygiene as th
 from helpers import Ran
+
+# Private imports, by design (internal units under test): toolhygiene's own worker pool, to wait for abandoned runs.
 from toolhygiene._workers import workers
 
 

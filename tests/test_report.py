@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import encodes, examples
+
+# Private imports, by design (internal units under test): the report's reading limits and the folding it shares with redaction.
 from toolhygiene._redact import fold
 from toolhygiene._report import MAX_TAIL, TAIL_EVENTS, Skipped, read_tails
 from toolhygiene.cli import _shown, main

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): the escaping of results, property-tested on its own.
 from toolhygiene._words import escape_result
 from toolhygiene.testing import model_turn
 

@@ -50,6 +50,7 @@ def test_the_budget_counts_waits_skipped_by_instant_retries() -> None:
 def test_the_verdict_rides_on_tenacitys_retry_state() -> None:
     """The attempt's exception is classified once, by the retry predicate, and the
     verdict is left on the state; a refused attempt leaves the last real one there."""
+    # Private imports, by design (internal units under test): the retry verdict and an attempt's timeout error, tested directly.
     from toolhygiene._retrying import verdict_of
     from toolhygiene._running import StillRunningError
 

@@ -12,6 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
+
+# Private imports, by design (internal units under test): the default result cap the tests are sized around.
 from toolhygiene._config import RESULT_CAP
 
 

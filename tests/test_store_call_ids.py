@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples, store_tools
+
+# Private imports, by design (internal units under test): the store's waiting record.
 from toolhygiene._stores import Waiting
 from toolhygiene.testing import capture
 

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): the process-wide settings, restored after each test.
 from toolhygiene import _config
 
 validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): each success shortcut is compared with the full path.
 from toolhygiene import _known
 from toolhygiene._payload import recognise
 

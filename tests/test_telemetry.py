@@ -7,6 +7,7 @@ import asyncio
 import logging
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ from opentelemetry.trace import SpanKind, StatusCode
 
 import toolhygiene as th
 from helpers import flaky, import_blocker
+
+# Private imports, by design (internal units under test): the log layer's configuration, restored after each test.
 from toolhygiene import _log
-from toolhygiene._turns import TURNS
 from toolhygiene.testing import ScriptedServer, model_turn
 
 EXPORTER = InMemorySpanExporter()
@@ -75,7 +77,7 @@ def test_a_successful_call_is_one_span_under_the_current_one(
         spans: InMemorySpanExporter) -> None:
     session = th.Session([get_weather])
     messages: list[Any] = [{"role": "user", "content": "go"}]
-    turn = TURNS["anthropic"]([("get_weather", {"city": "Paris"})])
+    turn = model_turn("anthropic", [("get_weather", {"city": "Paris"})])
     call_id = turn["content"][0]["id"]
     with tracer.start_as_current_span("invoke_agent"):
         session.handle(turn, messages)
@@ -138,7 +140,7 @@ def test_parallel_sync_calls_are_siblings_under_the_agent(spans: InMemorySpanExp
 
     session = th.Session([get_weather, get_time, fetch])
     messages: list[Any] = [{"role": "user", "content": "go"}]
-    turn = TURNS["openai_chat"]([("get_weather", {"city": "Lyon"}),
+    turn = model_turn("openai_chat", [("get_weather", {"city": "Lyon"}),
                                  ("get_time", {"city": "Paris"}), ("fetch", {"url": "/x"})])
     with tracer.start_as_current_span("invoke_agent"):
         session.handle(turn, messages)
@@ -178,7 +180,7 @@ def test_parallel_async_calls_are_siblings_under_the_agent(spans: InMemorySpanEx
 
     session = th.Session([slow, get_weather])
     messages: list[Any] = [{"role": "user", "content": "go"}]
-    turn = TURNS["openai_responses"]([("slow", {"n": 1}), ("slow", {"n": 2}),
+    turn = model_turn("openai_responses", [("slow", {"n": 1}), ("slow", {"n": 2}),
                                       ("get_weather", {"city": "Lyon"})])
 
     async def run() -> None:
@@ -208,7 +210,7 @@ def test_local_retries_closing_and_clearing_are_events(spans: InMemorySpanExport
 
     session = th.Session([flaky(), broken, get_weather], max_failures=3)
     messages: list[Any] = [{"role": "user", "content": "go"}]
-    turn = TURNS["anthropic"]
+    turn = partial(model_turn, "anthropic")
     with th.testing.instant_retries(), tracer.start_as_current_span("invoke_agent"):
         session.handle(turn([("flaky", {}), ("broken", {}), ("get_weather", {"city": "Lyon"})]),
                        messages)
@@ -344,7 +346,7 @@ def test_span_strings_have_the_logs_cap_and_attributes_are_plain(
     huge = "i" * 1_000_000
     session = th.Session([get_weather])
     messages: list[Any] = [{"role": "user", "content": "go"}]
-    turn = TURNS["anthropic"]
+    turn = partial(model_turn, "anthropic")
     with th.testing.capture() as seen:
         session.call("get_weather", {"city": "Lyon"}, call_id=huge)
         session.handle(turn([("get_weather", {"city": "Paris"})]), messages)

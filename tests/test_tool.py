@@ -13,6 +13,8 @@ from pydantic import BaseModel, Field
 
 import toolhygiene as th
 from helpers import examples
+
+# Private imports, by design (internal units under test): the words of argument errors, compared as written.
 from toolhygiene._words import arguments_not_json, cut_turn_line, read_result
 
 

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
-from toolhygiene import _library
-from toolhygiene._classify import classify
+
+# Private imports, by design (internal units under test): the library verdict tables and their cache.
+from toolhygiene import _library, classify
 
 _REQUEST = httpx.Request("GET", "https://api.example.com/v1/orders")
 

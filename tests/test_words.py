@@ -12,8 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene import _words
-from toolhygiene._errors import Failure
+from toolhygiene import Failure, _words
 
 C = th.Category
 
@@ -229,6 +228,7 @@ def test_default_note() -> None:
     ("bad_key", "tuple", "", "the result has a tuple key, which JSON cannot carry"),
 ])
 def test_results_json_cannot_carry(problem: Any, detail: str, path: str, words: str) -> None:
+    # Private imports, by design (internal units under test): every model-facing word, tested function by function.
     from toolhygiene._results import UnserializableError
 
     assert _words.not_json(UnserializableError(problem, detail, path)) == words
