@@ -95,23 +95,14 @@ def _exempt_nodes(tree: ast.AST) -> set[int]:
     return out
 
 
-def sentences(path: Path) -> Iterator[tuple[int, str]]:
-    """Every string literal of three words or more that is not exempt: a literal whose text
-    has two spaces, or an f-string whose literal parts have two between them."""
+def literals(path: Path) -> Iterator[ast.JoinedStr | ast.Constant]:
+    """Every string literal of ``path`` that is not exempt: each f-string whole, then each
+    plain string that is no part of an f-string."""
     tree = parsed(path)
     exempt = _exempt_nodes(tree)
-    parts: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.JoinedStr):
-            parts.update(id(v) for v in node.values)
-            if id(node) in exempt:
-                continue
-            text = "".join(
-                v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(
-                    v.value, str)
-            )
-            if text.count(" ") >= 2:
-                yield node.lineno, ast.unparse(node)
+    fstrings = [node for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)]
+    parts = {id(v) for node in fstrings for v in node.values}
+    yield from (node for node in fstrings if id(node) not in exempt)
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Constant)
@@ -119,9 +110,23 @@ def sentences(path: Path) -> Iterator[tuple[int, str]]:
             and id(node) not in exempt
             and id(node) not in parts
             and node.value not in NOT_MODEL_TEXT
-            and re.search(r"[a-z]+ [a-z]+ [a-z]+", node.value)
         ):
-            yield node.lineno, node.value
+            yield node
+
+
+def sentences(path: Path) -> Iterator[tuple[int, str]]:
+    """Every string literal of three words or more that is not exempt: a literal whose text
+    has two spaces, or an f-string whose literal parts have two between them."""
+    for node in literals(path):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(
+                v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(
+                    v.value, str)
+            )
+            if text.count(" ") >= 2:
+                yield node.lineno, ast.unparse(node)
+        elif re.search(r"[a-z]+ [a-z]+ [a-z]+", str(node.value)):
+            yield node.lineno, str(node.value)
 
 
 def test_every_word_the_model_reads_is_written_in_words() -> None:
@@ -159,21 +164,13 @@ MARKER = re.compile(r"^\[[a-z]{3,}[a-z -]*[:\]]")
 def markers(path: Path) -> Iterator[tuple[int, str]]:
     """Every literal that opens with a marker, in a plain string or an f-string's first
     part, docstrings and developer errors aside."""
-    tree = parsed(path)
-    exempt = _exempt_nodes(tree)
-    parts: set[int] = set()
-    for node in ast.walk(tree):
+    for node in literals(path):
         if isinstance(node, ast.JoinedStr):
-            parts.update(id(v) for v in node.values)
             first = node.values[0] if node.values else None
-            if (id(node) not in exempt and isinstance(first, ast.Constant)
-                    and MARKER.match(str(first.value))):
+            if isinstance(first, ast.Constant) and MARKER.match(str(first.value)):
                 yield node.lineno, ast.unparse(node)
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                and id(node) not in exempt | parts and node.value not in NOT_MODEL_TEXT
-                and MARKER.match(node.value)):
-            yield node.lineno, node.value
+        elif MARKER.match(str(node.value)):
+            yield node.lineno, str(node.value)
 
 
 def test_every_marker_the_model_reads_is_written_in_words() -> None:
