@@ -170,12 +170,11 @@ class Ledger:
         name = failure.tool
         if fingerprint is None:  # a hash: computed once, here or by the caller
             fingerprint = failure.fingerprint
-        with self._lock:
-            if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
-                name = OTHER_UNKNOWN  # an unknown name has no cap: one entry for the rest
-            known = self.failures[name]
         shared = None
         if self.store is not None:
+            with self._lock:
+                name = self._named(name, cap)
+                known = self.failures[name]
             # Outside the lock: one atomic step in the store, which every worker shares.
             # The call ran: a store failing here is counted here, never losing its outcome.
             shared = self._shared(
@@ -191,6 +190,8 @@ class Ledger:
                 count, repeats, variety, closes = shared
                 self.failures[name] = count
             else:
+                if self.store is None:  # else named with the store's known count above
+                    name = self._named(name, cap)
                 count, repeats, variety = self._count(name, fingerprint, call)
                 closes = name in self.closed or (cap is not None and count >= cap)
             status: FailureStatus = "failed"
@@ -221,6 +222,13 @@ class Ledger:
             error = Waiting(index, name, failure.category.value, fingerprint, line, call_id)
             self._shared(lambda store: store.wait(self.session, error), name)
         return failure, line
+
+    def _named(self, name: str, cap: int | None) -> str:
+        """The name a failure is counted under (under the lock): an unknown name has no
+        cap, so past ``UNKNOWN_NAMES`` of them one entry takes the rest."""
+        if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
+            return OTHER_UNKNOWN
+        return name
 
     def _shared(self, do: Callable[[Store], _T], tool: str) -> _T | None:
         """``do`` with the store, after the call ran: a store failing then (``StoreError``)

@@ -211,8 +211,10 @@ def finish(
         transcript.apply(adapter, target, rounds)
         fields = {"rounds": len(rounds), "held_by_server": held}
         _observe.emit(_observe.Event("transcript.cleared", session_id, None, None, fields))
-    removed = Counter(t for r in rounds for t in r.tools) if not held else Counter()
-    note = _words.recovered_note(counts, removed=removed or False) if counts else None
+    note = None
+    if counts:
+        removed = Counter(t for r in rounds for t in r.tools) if not held else Counter()
+        note = _words.recovered_note(counts, removed=removed or False)
     results = adapter.result_items(
         [(c, o.content, o.ok) for c, o in zip(calls, outcomes, strict=True)],
         note,

@@ -57,6 +57,7 @@ class Transcript:
         self.saved = 0
         """Characters the cleared errors took (results, and the calls of removed rounds)."""
         self._pending: list[_Pending] = []
+        self._tools: Counter[str] = Counter()  # tool -> its failures still pending
         self._lock = threading.Lock()
 
     @property
@@ -75,15 +76,16 @@ class Transcript:
         """Mark the pending errors of the tools in ``succeeded`` as recovered; returns how
         many failed calls of each tool recovered now (empty when none)."""
         counts: Counter[str] = Counter()
-        if not succeeded:
-            return counts
         with self._lock:
+            if not any(tool in self._tools for tool in succeeded):
+                return counts  # no pending error of these tools: no round to look through
             for pending in self._pending:
                 now = [i for i, t in pending.failed.items() if t in succeeded]
                 for call_id in now:
                     tool = pending.failed.pop(call_id)
                     counts[tool] += 1
                     pending.recovered[call_id] = tool
+            self._tools -= counts  # a Counter keeps only tools with failures still pending
         return counts
 
     def sweep(self) -> list[Round]:
@@ -143,3 +145,4 @@ class Transcript:
         )
         with self._lock:
             self._pending.append(pending)
+            self._tools.update(pending.failed.values())

@@ -47,8 +47,10 @@ def detect(response: Any, default: Any = _UNSET) -> Format:
     """The format of a model response: an SDK object or a dict of the API's JSON;
     ``default`` (if given) when it cannot be told, else ``UsageError``."""
 
+    mapping = isinstance(response, Mapping)
+
     def has(name: str) -> bool:
-        return name in response if isinstance(response, Mapping) else hasattr(response, name)
+        return name in response if mapping else hasattr(response, name)
 
     if has("choices"):
         return "openai_chat"

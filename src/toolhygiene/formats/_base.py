@@ -288,6 +288,8 @@ def unfinished(what: str) -> UsageError:
 
 def field(item: Any, name: str, default: Any = None) -> Any:
     """``item[name]`` for a mapping, ``item.name`` for an SDK object."""
+    if type(item) is dict:  # the common case: a message the list holds, no ABC check
+        return item.get(name, default)
     if isinstance(item, Mapping):
         return item.get(name, default)
     return getattr(item, name, default)
