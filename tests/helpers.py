@@ -180,3 +180,29 @@ def store_tools() -> tuple[list[Any], dict[str, bool]]:
         return "pong"
 
     return [inventory, ping], up
+
+
+_TELEMETRY: list[Any] = []
+
+
+def telemetry_providers() -> tuple[Any, Any]:
+    """The global OpenTelemetry providers, set once for the process as an application
+    does (whichever test asks first), with the SDK's in-memory exporters: the span
+    exporter and the metric reader every test that reads spans shares."""
+    if not _TELEMETRY:
+        from opentelemetry import metrics, trace
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
+            InMemorySpanExporter,
+        )
+
+        exporter, reader = InMemorySpanExporter(), InMemoryMetricReader()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        trace.set_tracer_provider(provider)
+        metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
+        _TELEMETRY.extend([exporter, reader])
+    return _TELEMETRY[0], _TELEMETRY[1]

@@ -12,7 +12,10 @@ some hook asks for them, so the success path pays nothing when nobody watches.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
@@ -22,11 +25,13 @@ from types import MappingProxyType
 from typing import Any
 
 from toolhygiene._frozen import frozen
+from toolhygiene._redact import sanitize
 from toolhygiene._text import plain, valid
 
 __all__ = [
     "CALL_EVENTS",
     "FIELD_CAP",
+    "ID_FIELDS",
     "Call",
     "Event",
     "Hooks",
@@ -39,6 +44,7 @@ __all__ = [
     "listening",
     "set_log",
     "set_telemetry",
+    "shown_id",
     "watching",
 ]
 
@@ -74,6 +80,49 @@ def bounded(value: Any) -> Any:
     if isinstance(value, str):
         return valid(plain(value, FIELD_CAP))
     return value
+
+
+_ID_KEY = os.urandom(16)
+"""The key of the tags that tell redacted call ids apart: this process's own, so a tag
+confirms no guess of the secret an id held."""
+
+
+def shown_id(call_id: Any) -> Any:
+    """A call id as every output writes it (the log, the spans, the hooks' events and
+    ``Call``, ``testing.capture()``): redacted as a failure's message is, one plain line
+    of at most ``FIELD_CAP`` characters. An id the model or the caller made up can hold a
+    credential (``call_ghp_...``); an ordinary id (``toolu_01...``, ``call_...``) is
+    written as it is. An id that had to change ends in ``~`` and a short tag, keyed for
+    this process, so two such ids stay two in the logs and the spans: a ``recovered_by``
+    still names the span of the call that recovered the error. The id sent back to the
+    model's API is never this one: the results pair with the exact ids."""
+    if type(call_id) is not str:  # a str subclass as an exact str; not a str: as it is
+        call_id = bounded(call_id)
+        if type(call_id) is not str:
+            return call_id
+    return _short_id(call_id) if len(call_id) <= _ID_CACHED else _redacted_id(call_id)
+
+
+_ID_CACHED = 256
+"""Ids up to this long are remembered once redacted (each id is written by several
+outputs: its span, its events, a tail's ``recovered_by``); longer ones are not kept."""
+
+
+def _redacted_id(call_id: str) -> str:
+    shown = sanitize(call_id, FIELD_CAP - 9)  # room for the tag
+    if shown == call_id:
+        return call_id
+    tag = hashlib.blake2b(
+        call_id.encode("utf-8", "surrogatepass"), digest_size=4, key=_ID_KEY
+    ).hexdigest()
+    return f"{shown}~{tag}"
+
+
+_short_id = functools.lru_cache(maxsize=1024)(_redacted_id)
+
+
+ID_FIELDS = frozenset({"recovered_by"})
+"""Fields of an event that hold a call id (written as ``shown_id`` writes it)."""
 
 
 # The traceback text of an exception, as the logs write it (``_log.traceback_text``).
@@ -134,7 +183,7 @@ class Event:
             return
         object.__setattr__(self, "_settled", True)
         for key, value in own.items():
-            own[key] = bounded(value)
+            own[key] = shown_id(value) if key in ID_FIELDS and value is not None else bounded(value)
         if self.name in CALL_EVENTS:
             failure = self.failure
             own.setdefault("category", bounded(failure.category) if failure else None)
@@ -142,7 +191,7 @@ class Event:
         if self.tool is not None:
             object.__setattr__(self, "tool", bounded(self.tool))
         if self.call_id is not None:
-            object.__setattr__(self, "call_id", bounded(self.call_id))
+            object.__setattr__(self, "call_id", shown_id(self.call_id))
 
     @property
     def level(self) -> int:
@@ -244,7 +293,8 @@ class Call:
 
     @property
     def call_id(self) -> str | None:
-        return self._call_id
+        """The call's id as every output writes it (``shown_id``: redacted)."""
+        return None if self._call_id is None else shown_id(self._call_id)
 
     @property
     def arguments(self) -> Any:
@@ -518,7 +568,7 @@ def around(hooks: tuple[Hooks, ...], run: Callable[..., Any], call: Call) -> Any
         _guarded(each.on_call, call)
     outcome = None
     try:
-        outcome = run(call.tool, call._arguments, call.call_id)
+        outcome = run(call.tool, call._arguments, call._call_id)
     finally:
         _ended(hooks, call, outcome)
     return outcome
@@ -532,7 +582,7 @@ async def around_async(
         _guarded(each.on_call, call)
     outcome = None
     try:
-        outcome = await run(call.tool, call._arguments, call.call_id)
+        outcome = await run(call.tool, call._arguments, call._call_id)
     finally:
         _ended(hooks, call, outcome)
     return outcome

@@ -163,8 +163,8 @@ class Telemetry(_observe.Hooks):
             "gen_ai.tool.type": "function",
             "gen_ai.conversation.id": _attribute(call.session_id),
         }
-        if call.call_id is not None:
-            attributes["gen_ai.tool.call.id"] = _attribute(call.call_id)
+        if call.call_id is not None:  # as the logs write it: redacted
+            attributes["gen_ai.tool.call.id"] = call.call_id
         if call.description:
             attributes["gen_ai.tool.description"] = _description(call.description)
         if _config.settings.trace_content and call.arguments is not None:
@@ -236,11 +236,13 @@ def _add(name: str, event: _observe.Event) -> None:
     if event.tool is not None:
         attributes["gen_ai.tool.name"] = _name(event.tool)
     if event.call_id is not None:  # a recovery's: the call that failed, not the span's
-        attributes["toolhygiene.call_id"] = _attribute(event.call_id)
+        attributes["toolhygiene.call_id"] = _observe.shown_id(event.call_id)
     for key, field in event.fields.items():
         if key in ("line", "tools", "exception"):
             continue  # the model's words, tool maps and tracebacks stay in the logs
-        value = _attribute(field)  # the event's fields are plain and bounded already
+        # The event's fields are plain and bounded already; a call id is redacted too.
+        shown = key in _observe.ID_FIELDS and field is not None
+        value = _observe.shown_id(field) if shown else _attribute(field)
         if isinstance(value, (str, bool, int, float)):
             attributes[f"toolhygiene.{key}"] = value
     trace.get_current_span().add_event(name, attributes)
