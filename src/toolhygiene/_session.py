@@ -386,17 +386,18 @@ class Session(Core):
             # The first call runs on this thread, the others at once on the workers, each
             # in a copy of this thread's context (their spans' parent is the span here).
             first, *rest = turn.calls
-            running = [
-                workers.submit(
-                    contextvars.copy_context().run,
-                    functools.partial(self.call, call_id=c.id),
-                    c.name,
-                    c.arguments,
-                )
+            jobs = [
+                (contextvars.copy_context().run, functools.partial(self.call, call_id=c.id), c)
                 for c in rest
             ]
+            running = [workers.submit(run, call, c.name, c.arguments) for run, call, c in jobs]
             outcomes.append(self.call(first.name, first.arguments, call_id=first.id))
-            outcomes.extend(future.result() for future in running)
+            # A call no worker has taken yet runs here, now that this thread is free: as
+            # soon as it could have started there, and without the hand-over.
+            outcomes.extend(
+                run(call, c.name, c.arguments) if future.cancel() else future.result()
+                for future, (run, call, c) in zip(running, jobs, strict=True)
+            )
         self._finish(turn, outcomes, messages, mirror)
         return outcomes
 
