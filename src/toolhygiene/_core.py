@@ -116,8 +116,10 @@ class Core(_settings.Settings):
 
     def _end_conversation(self) -> None:
         """The conversation ended: its unrecovered errors get their tail (``stopped``)."""
-        for failed_id, tail in self._ledger.stop():
-            _observe.emit(Event("error.stopped", self.id, tail["tool"], failed_id, tail))
+        tails = self._ledger.stop()  # counted whether or not anyone listens
+        if tails and _observe.listening("error.stopped"):  # else no event is built
+            for failed_id, tail in tails:
+                _observe.emit(Event("error.stopped", self.id, tail["tool"], failed_id, tail))
         stats = self._ledger.stats()
         counts = {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
         _observe.emit(Event("session.closed", self.id, None, None, counts))

@@ -155,10 +155,17 @@ def _from_environment() -> tuple[str, ...]:
     if size == _environment[0] and now - _environment[1] < _REFRESH:
         values: tuple[str, ...] = _environment[2]
         return values
+    # The names alone first: reading a value decodes it (os.environ is Python code), and
+    # most variables are not named like a secret.
+    named = [
+        name
+        for name in os.environ
+        if name.upper() not in _NOT_SECRETS and is_secret_label(name) is True
+    ]
     found = [
         value.strip()
-        for name, value in os.environ.items()
-        if name.upper() not in _NOT_SECRETS and is_secret_label(name) is True and _usable(value)
+        for value in map(os.environ.get, named)
+        if value is not None and _usable(value)  # None: unset since the names were read
     ]
     values = tuple(dict.fromkeys(found))
     _environment[:] = [size, now, values]
