@@ -141,7 +141,9 @@ class Event:
             ``conversation.items_deleted``, ``session.closed`` or ``hook.failed``.
         session_id: the Session's id (``Session.id``).
         tool: the tool concerned, when there is one.
-        call_id: the call's id in the model's turn, when known.
+        call_id: the call's id in the model's turn, when known; once settled (before
+            any hook sees it) as every output writes it, redacted (``shown_id``), as is
+            the ``recovered_by`` field.
         fields: the event's other documented fields (category, fingerprint, ...,
             ``exception``: the bounded traceback text, redacted unless
             ``configure(redact_logs=False)``), read only: every hook sees the same event.
@@ -236,7 +238,8 @@ class Call:
     Attributes:
         session_id: the Session's id.
         tool: the tool's name as the model sent it.
-        call_id: the call's id in the model's turn, when known.
+        call_id: the call's id in the model's turn, when known, as every output writes
+            it: redacted (``shown_id``); the call itself runs under the exact id.
         arguments: what the model sent: the JSON text, or a read-only copy of the dict
             (a ``MappingProxyType``, lists as tuples), made when first read.
         started: ``time.perf_counter()`` when the call started.

@@ -7,9 +7,10 @@ the semantic-conventions 1.44.0 registry, ``SCHEMA_URL``). Used only when
 global tracer or meter provider; ``th.configure(opentelemetry=False)`` turns it off.
 
 - span ``execute_tool {gen_ai.tool.name}``, kind INTERNAL, a child of the current span:
-  ``gen_ai.operation.name=execute_tool``, ``gen_ai.tool.name``, ``gen_ai.tool.call.id``,
-  ``gen_ai.tool.type=function``, ``gen_ai.tool.description`` (the tool's description,
-  redacted and capped like the arguments), ``gen_ai.conversation.id`` (the Session's id); on failure
+  ``gen_ai.operation.name=execute_tool``, ``gen_ai.tool.name``, ``gen_ai.tool.call.id``
+  (redacted as the logs write it: ``_observe.shown_id``), ``gen_ai.tool.type=function``,
+  ``gen_ai.tool.description`` (the tool's description, redacted and capped like the
+  arguments), ``gen_ai.conversation.id`` (the Session's id); on failure
   ``error.type`` (the category; ``unavailable`` for a closed tool's call) and status ERROR;
 - span event ``gen_ai.execute_tool.exception`` with ``exception.type`` only; the message and
   the stack trace only with ``th.configure(trace_content=True)``, which also adds
