@@ -15,11 +15,12 @@ A time smaller than the resolution of what is taken off it is printed as below r
 never as a negative number. A shared machine still spreads them widely, so the script also counts
 the work itself, which no load changes: the Python bytecode instructions one round runs
 in the calling thread (the failing call, reading the turn, appending the results; the
-parallel success runs on a worker and is not counted), against the blind round's.
-Reading the environment's secrets happens at most once a second: rounds timed back to back
-share it, but a real loop's rounds are a model's round trip apart and each pays it, so it
-is printed on its own (work and CPU time, with the number of variables it reads) and added
-to the default round as a real loop runs it.
+parallel success runs on a worker and is not counted, unless no worker had taken it when
+the failing call ended: then the calling thread runs it, and it is), against the blind
+round's. Reading the environment's secrets happens at most once a second: rounds timed back
+to back share it, but a real loop's rounds are a model's round trip apart and each pays it,
+so it is printed on its own (work and CPU time, with the number of variables it reads) and
+added to the default round as a real loop runs it.
 Run: ``make bench`` (or ``.venv/bin/python benchmarks/observed_round.py``).
 """
 
