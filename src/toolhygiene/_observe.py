@@ -13,7 +13,6 @@ some hook asks for them, so the success path pays nothing when nobody watches.
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import os
 import threading
@@ -112,6 +111,8 @@ def _redacted_id(call_id: str) -> str:
     shown = sanitize(call_id, FIELD_CAP - 9)  # room for the tag
     if shown == call_id:
         return call_id
+    import hashlib  # OpenSSL's bindings: at the first id that had to change, not at import
+
     tag = hashlib.blake2b(
         call_id.encode("utf-8", "surrogatepass"), digest_size=4, key=_ID_KEY
     ).hexdigest()
