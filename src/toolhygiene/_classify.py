@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolhygiene import _config, _words
-from toolhygiene._errors import Category, Failure, ToolError
+from toolhygiene._errors import Category, Failure, ToolError, advice
 from toolhygiene._frames import user_frame
 from toolhygiene._http import headers_of, retry_after
 from toolhygiene._library import (
@@ -135,7 +135,7 @@ def classify(
             ),
             "partial_results": redact_data(chosen.partial_results),
             "details": redact_data(getattr(chosen, "details", None)),
-            "instead": sanitize(plain(chosen.instead, RAW_CAP), cap),
+            "instead": advice(chosen, cap),
         }
     else:
         extra = _NO_EXTRA

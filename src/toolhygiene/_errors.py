@@ -20,7 +20,7 @@ from typing import Any, Literal
 from toolhygiene import _config, _words
 from toolhygiene._frozen import frozen
 from toolhygiene._results import UnserializableError, to_json
-from toolhygiene._text import bounded_repr
+from toolhygiene._text import bounded_repr, plain, truncate
 from toolhygiene._words import HINTS
 
 __all__ = ["FAILURE_SCHEMA", "Category", "CoarseClass", "Empty", "Failure", "ToolError"]
@@ -33,6 +33,19 @@ def _sanitize(text: str, cap: int, *, internals: bool = True) -> str:
     from toolhygiene import _redact
 
     return _redact.sanitize(text, cap, internals=internals)
+
+
+def advice(error: ToolError, cap: int) -> str:
+    """``error.instead`` as the model reads it, at most ``cap`` characters. The advice
+    toolhygiene writes from a tool's schema names the arguments and their types: the
+    model has that schema already and a parameter name is no secret (``password: a
+    string``), so it is folded and cut, never redacted or neutralised. Any other advice
+    is a tool's own text, sanitised."""
+    from toolhygiene import _redact
+
+    if error._own_advice:
+        return truncate(_redact.fold(error.instead), cap)
+    return _redact.sanitize(plain(error.instead, _redact.RAW_CAP), cap)
 
 
 class CoarseClass(str, enum.Enum):
@@ -359,6 +372,10 @@ class ToolError(Exception):
             kept, redacted, in ``Failure.details`` and the payload; never in the line.
     """
 
+    _own_advice = False
+    """Whether toolhygiene wrote ``instead`` itself from the tool's schema (the
+    arguments in words, ``_words.schema_advice``): see ``advice``."""
+
     def __init__(
         self,
         what: str,
@@ -391,7 +408,7 @@ class ToolError(Exception):
             category=self.category,
             retryable=self.retryable,
             message=_sanitize(self.what, cap),
-            instead=_sanitize(self.instead, cap),
+            instead=advice(self, cap),
             retry_after=self.retry_after,
             alternatives=tuple(_sanitize(a, cap // 2) for a in self.alternatives),
             exc_type="ToolError",

@@ -256,12 +256,14 @@ class Tool(Generic[P, R]):
         return signature(self.parameters)
 
     def _bad_arguments(self, what: str) -> ToolError:
-        return ToolError(
+        error = ToolError(
             what,
             retryable=False,
             category=Category.BAD_REQUEST,
             instead=schema_advice(self.name, self.signature_text()),
         )
+        error._own_advice = True  # names and types, never redacted: see _errors.advice
+        return error
 
     def validate(self, arguments: Mapping[str, Any] | str | bytes | None) -> dict[str, Any]:
         """The model's arguments (a dict or a JSON string) checked against the schema.
