@@ -34,6 +34,8 @@ from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
     INSTRUCTION_REMOVED,
+    STATUS_MARKS,
+    TEXT_MARKS,
     markup_marker,
     placeholder,
     role_marker,
@@ -41,6 +43,7 @@ from toolhygiene._words import (
 
 __all__ = [
     "RAW_CAP",
+    "escape_marks",
     "fold",
     "neutralise",
     "normalise",
@@ -284,6 +287,7 @@ class _Patterns(NamedTuple):
     injection: re.Pattern[str]
     new_orders: re.Pattern[str]
     own_marker: re.Pattern[str]
+    every_mark: re.Pattern[str]
 
 
 @functools.cache
@@ -327,13 +331,22 @@ def _patterns() -> _Patterns:
             r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
             re.IGNORECASE,
         ),
-        # toolhygiene's own markers: text from outside must not pose as one of them.
-        own_marker=re.compile(
-            rf"{opening}{opening}?\s{{0,3}}"  # the bracket first: see _markup
-            r"(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
-            rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n]){{0,80}}){closing}{{0,2}}",
-            re.IGNORECASE,
-        ),
+        own_marker=_own_marks(STATUS_MARKS, opening, closing),
+        every_mark=_own_marks(STATUS_MARKS + TEXT_MARKS, opening, closing),
+    )
+
+
+def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern[str]:
+    """toolhygiene's own marks in any bracket pair (text from outside must not pose as
+    one): the opening bracket (or two) and a mark's word, then the rest of the mark up to
+    its closing bracket (or two), the next opening bracket or the line's end, however
+    long: the rest cannot backtrack (it stops only where the closing may start), and a
+    search tries it only where an opening bracket is followed by a word."""
+    return re.compile(
+        rf"{opening}{opening}?\s{{0,3}}"  # the bracket first: see _markup
+        rf"(?P<word>{'|'.join(re.escape(w) for w in words)})\b"
+        rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n])*)(?P<close>{closing}{{0,2}})",
+        re.IGNORECASE,
     )
 
 
@@ -464,7 +477,24 @@ def _defused(m: re.Match[str]) -> str:
 
 
 def _own_marker_sub(m: re.Match[str]) -> str:
-    return f"({m.group('word')}{m.group('rest')})"
+    """A mark's brackets made parentheses, around the same words: the closing one where
+    its closing bracket was, or after its last word when it had none."""
+    rest = m.group("rest")
+    if m.group("close"):
+        return f"({m.group('word')}{rest})"
+    words = rest.rstrip()
+    return f"({m.group('word')}{words}){rest[len(words):]}"
+
+
+def escape_marks(text: str) -> str:
+    """``text`` (a tool's result, before toolhygiene writes its own marks into it) with
+    every mark toolhygiene writes (``_words.STATUS_MARKS`` and ``TEXT_MARKS``: ``[error]``,
+    ``[result cut: …]``, ``[gap]``, ``[redacted:…]``, …) in any bracket pair made
+    parentheses (``［error］`` becomes ``(error)``): whatever tool wrote it, a mark the
+    model reads is one toolhygiene put there. The same object when there is none."""
+    if "[" not in text and (text.isascii() or _bracket_in().isdisjoint(text)):
+        return text
+    return _patterns().every_mark.sub(_own_marker_sub, text)
 
 
 # The gates of the costlier patterns: which groups of words a text holds, all read in

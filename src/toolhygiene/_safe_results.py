@@ -16,8 +16,9 @@ from typing import Any
 
 from toolhygiene import _config
 from toolhygiene._engine import scrub
+from toolhygiene._errors import Empty
 from toolhygiene._normalise import normalise, without_sequences
-from toolhygiene._redact import neutralise
+from toolhygiene._redact import escape_marks, neutralise
 from toolhygiene._tool import Tool
 from toolhygiene._words import content_of, result_cut
 
@@ -54,6 +55,10 @@ def cut(
     return head + result_cut(tool, len(head), total, verbatim=verbatim, redacted=redacted)
 
 
+def _as_is(text: str) -> str:
+    return text
+
+
 def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     """The text the model sees for ``tool``'s successful return ``value``."""
     raw = content_of(value, tool.name)
@@ -62,14 +67,19 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     text = raw[: cap + _MARGIN] if total > cap + _MARGIN else raw
     # Terminal escapes (an OSC-8 hyperlink's URL, colours, titles) and invisible
     # characters never reach the model, whatever the tool's options: the visible text stays.
-    clean = normalise(text)
+    # A mark of toolhygiene's own in the tool's text is escaped first, before
+    # toolhygiene writes any of its own (placeholders, the cut marker).
+    # (An ``Empty``'s line is toolhygiene's own, its query and note neutralised.)
+    escape = _as_is if isinstance(value, Empty) else escape_marks
+    clean = escape(normalise(text))
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
+    redacted = scrubbed is not clean
     if tool.untrusted:
         shown = neutralise(scrubbed)
-    elif scrubbed is not clean:
+    elif redacted:
         shown = scrubbed
     else:  # nothing redacted: the text as given, byte for byte, but for escape sequences
-        shown = without_sequences(text)
+        shown = escape(without_sequences(text))
     verbatim = shown is text or raw.startswith(shown)
     return cut(
         shown,
@@ -78,5 +88,5 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
         tool.name,
         whole=len(text) == total,
         verbatim=verbatim,
-        redacted=scrubbed is not clean,
+        redacted=redacted,
     )

@@ -41,7 +41,9 @@ __all__ = [
     "NESTED_TOO_DEEP",
     "ON_SERVER",
     "Read",
+    "STATUS_MARKS",
     "STUB",
+    "TEXT_MARKS",
     "UNSAID",
     "UPSTREAM_INSTEAD",
     "UPSTREAM_OPEN",
@@ -101,6 +103,18 @@ ERROR_MARK = "[error] "
 
 CUT_NESTED = "[cut: nested too deep]"
 """What a value nested past what the redaction walk follows becomes."""
+
+STATUS_MARKS = ("error cleared", "error", "recovered", "empty", "result cut", "gap")
+"""The words of the marks toolhygiene writes about a call or a result (``[error]``,
+``[result cut: …]``): text from a tool may not pose as one, in any bracket pair
+(``_redact.neutralise`` for failure text and untrusted results, ``_redact.escape_marks``
+for every result)."""
+
+TEXT_MARKS = ("redacted", "markup", "role", "instruction-like text removed", "cut")
+"""The words of the marks toolhygiene puts where it took text out (``[redacted:<name>]``,
+``[markup:<tag>]``, ``[role:<role>]``, ``INSTRUCTION_REMOVED``, ``CUT_NESTED``): a
+tool's result may not pose as one either (``_redact.escape_marks``, which runs before
+toolhygiene writes its own)."""
 
 INSTRUCTION_REMOVED = "[instruction-like text removed]"
 """What text in a result that tells the model what to do instead becomes."""
