@@ -83,9 +83,9 @@ def add_redaction(
     nested = _nested_repeat(_parser.parse(compiled.pattern, compiled.flags))
     if nested:
         raise UsageError(
-            f"redaction {name!r}: the pattern repeats a repetition ({nested}), which "
-            "can take minutes on a short hostile text; write it without nesting "
-            "(for example '(a+)+' as 'a+')"
+            f"redaction {name!r}: the pattern can backtrack for minutes on a short "
+            f"hostile text ({nested}); write it without nesting, with branches that "
+            "differ at a character (for example '(a+)+' and '(a|aa)+' as 'a+')"
         )
     from toolhygiene._detectors import Detector
 
@@ -97,35 +97,158 @@ def add_redaction(
         _detectors = (*_detectors, detector)
 
 
-def _nested_repeat(parsed: Any, inside: bool = False) -> str:
-    """The first repetition inside another unbounded-or-long repetition, as text ("" if
-    none): the shape of catastrophic backtracking (``(a+)+``, ``(\\w*\\s?)*``)."""
+_LONG = 16
+"""An inner quantifier allowing more than this many (or unbounded) is long: inside a
+group repeated a fixed number of times it still backtracks as a power of the text's
+length (``(.*a){12}``), where a short one (``(\\d{1,3}\\.){3}``) does not."""
+
+
+def _nested_repeat(
+    parsed: Any, inside: bool = False, counted: bool = False, first: frozenset[int] = frozenset()
+) -> str:
+    """The first shape of catastrophic backtracking in a parsed pattern, as text ("" if
+    none). Refused: a quantifier (one allowing a variable count) inside a group repeated
+    a variable number of times (``(a+)+``, ``(\\w*\\s?)*``); a long quantifier inside a
+    group repeated a fixed number of times, two or more (``(.*a){12}``); and, inside a
+    group repeated a variable number of times, an alternation whose branches are not
+    told apart by their first character: two can start with the same character, both can
+    match nothing, or one can match nothing while another starts as the repeated group
+    does (``(a|a)*``, ``(a|aa)+``, ``(ab|abab)+``); ``inside`` and ``counted`` say which
+    repetition holds ``parsed``, ``first`` the characters the repeated group starts
+    with."""
     for op, arg in parsed:
         children: list[Any] = []
         repeats = False
         if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE):
             low, high, sub = arg
-            repeats = high is _constants.MAXREPEAT or high > max(low, 1)
+            unbounded = high is _constants.MAXREPEAT
+            repeats = unbounded or high > max(low, 1)
             if repeats and inside:
                 return "a quantifier inside a quantified group"
+            if counted and (unbounded or high > _LONG):
+                return "a long quantifier inside a group repeated a fixed number of times"
             if op is not _POSSESSIVE:
-                found = _nested_repeat(sub, inside or repeats)
+                found = _nested_repeat(
+                    sub,
+                    inside or repeats,
+                    counted or (not repeats and high > 1),
+                    _starts(sub) if repeats else first,
+                )
                 if found:
                     return found
             continue
         if op is _constants.SUBPATTERN:
             children = [arg[-1]]
         elif op is _constants.BRANCH:
+            if inside and _ambiguous(arg[1], first):
+                return "an alternation whose branches can match the same text"
             children = list(arg[1])
         elif op in (_constants.ASSERT, _constants.ASSERT_NOT):
             children = [arg[1]]
         elif op is _ATOMIC:
             continue
         for child in children:
-            found = _nested_repeat(child, inside)
+            found = _nested_repeat(child, inside, counted, first)
             if found:
                 return found
     return ""
+
+
+_OTHER = -1  # any character outside ASCII
+_ANY = frozenset((*range(128), _OTHER))
+_EMPTY = -2  # in a set of first characters: the piece can match nothing
+
+
+def _ambiguous(branches: list[Any], first: frozenset[int]) -> bool:
+    """Whether two branches of an alternation can start alike (see ``_nested_repeat``)."""
+    starts = [_starts(branch) for branch in branches]
+    for at, one in enumerate(starts):
+        if _EMPTY in one and any(c in first for c in one if c != _EMPTY):
+            return True
+        for later, other in enumerate(starts[at + 1 :], at + 1):
+            if _overlap(list(branches[at]), list(branches[later]), first):
+                return True
+            if (_EMPTY in one and other & first) or (_EMPTY in other and one & first):
+                return True
+    return False
+
+
+_SIMPLE = (_constants.LITERAL, _constants.IN, _constants.ANY, _constants.NOT_LITERAL)
+
+
+def _overlap(one: list[Any], other: list[Any], first: frozenset[int]) -> bool:
+    """Whether two branches can match the same text: read side by side while both are
+    single characters, they differ where their characters cannot be the same (``bar``,
+    ``baz``); past the single characters, their first characters decide; one that is
+    the other's start (``a``, ``aa``) overlaps it when the rest of the longer one can
+    start as the repeated group does (``first``: ``(a|aa)+``, not ``(a|ab)+``)."""
+    for at, (mine, theirs) in enumerate(zip(one, other)):
+        if mine[0] not in _SIMPLE or theirs[0] not in _SIMPLE:
+            return bool(_starts(one[at:]) & _starts(other[at:]))
+        if not _one(*mine) & _one(*theirs):
+            return False
+    rest = (one if len(one) > len(other) else other)[min(len(one), len(other)) :]
+    return not rest or bool(_starts(rest) & (first | {_EMPTY}))
+
+
+def _starts(parsed: Any) -> frozenset[int]:
+    """The characters (ASCII code points, ``_OTHER`` for the rest) a match of ``parsed``
+    can start with, and ``_EMPTY`` when it can match nothing. Over-counts where unsure
+    (case, inline flags, back references): the guard then refuses more, never less."""
+    found: set[int] = set()
+    for op, arg in parsed:
+        if op in (_constants.AT, _constants.ASSERT, _constants.ASSERT_NOT):
+            continue  # zero-width: the next piece starts the match
+        if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE):
+            found |= _starts(arg[2]) - {_EMPTY}
+            if arg[0] > 0 and _EMPTY not in _starts(arg[2]):
+                return frozenset(found)
+            continue
+        if op is _constants.SUBPATTERN:
+            inner = _starts(arg[-1])
+        elif op is _ATOMIC:
+            inner = _starts(arg)
+        elif op is _constants.BRANCH:
+            inner = frozenset().union(*(_starts(branch) for branch in arg[1]))
+        else:
+            inner = _one(op, arg)
+        found |= inner - {_EMPTY}
+        if _EMPTY not in inner:
+            return frozenset(found)
+    return frozenset((*found, _EMPTY))
+
+
+def _one(op: Any, arg: Any) -> frozenset[int]:
+    """The characters one character-matching piece can be (``_ANY`` where unsure)."""
+    if op is _constants.LITERAL:
+        return _cased(arg)
+    if op is _constants.IN:
+        chars: set[int] = set()
+        for kind, value in arg:
+            if kind is _constants.NEGATE:
+                return _ANY - _one(op, arg[1:]) | {_OTHER}
+            if kind is _constants.LITERAL:
+                chars |= _cased(value)
+            elif kind is _constants.RANGE:
+                low, high = value
+                chars.update(c for c in range(low, min(high, 127) + 1))
+                if high > 127:
+                    chars.add(_OTHER)
+            else:
+                return _ANY  # a class (\\w, \\d, \\s) or anything else
+        return frozenset(chars)
+    if op is _constants.NOT_LITERAL:
+        return _ANY - _cased(arg) | {_OTHER}
+    return _ANY
+
+
+def _cased(code: int) -> frozenset[int]:
+    """A literal character in either case (a flag may ignore case), ``_OTHER`` beyond
+    ASCII."""
+    if code > 127:
+        return frozenset((_OTHER,))
+    char = chr(code)
+    return frozenset((ord(char.lower()), ord(char.upper())))
 
 
 def never_redact(*values: str | re.Pattern[str]) -> None:
