@@ -122,3 +122,14 @@ def test_toolhygienes_own_marks_stay_marks() -> None:
     content = _page("token=ghp_" + "a1B2c3D4e5" * 4 + "\n" + "x" * 30_000)
     assert "[redacted:" in content
     assert "\n[result cut: only its start is shown above" in content
+
+
+def test_a_cut_result_with_a_redacted_cursor_does_not_promise_the_next_page() -> None:
+    """cold-12: a page token redacted in a cut result, and a marker telling the model to
+    ask for "the next page" with a cursor it cannot see. The marker says a redacted value
+    cannot be sent back; without redaction it says nothing of it."""
+    rows = "\n".join(f"row {n}: ok" for n in range(3_000))
+    content = _page("next_page_token=CiAKGjBpNDd2Nmp2Zml2cXRkZ2E3Y2RlMTIzNDU2EgIIAQ\n" + rows)
+    assert "next_page_token=[redacted:" in content
+    assert content.endswith("or the next page; a redacted value cannot be sent back).]")
+    assert _page(rows * 2).endswith("fewer fields or the next page).]")

@@ -125,7 +125,8 @@ def test_the_other_notices_word_for_word() -> None:
     assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False, redacted=True) == (
         "\n[result cut: only its start is shown above: 14,322 characters as cleaned (secrets "
         "redacted), of 64,000 in the result as returned. To see the rest, call get_logs again "
-        "asking for less at a time (a narrower query, a filter, fewer fields or the next page).]")
+        "asking for less at a time (a narrower query, a filter, fewer fields or the next page; "
+        "a redacted value cannot be sent back).]")
     assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False) == (
         "\n[result cut: only its start is shown above: 14,322 characters as cleaned, of 64,000 "
         "in the result as returned. To see the rest, call get_logs again asking for less at a "

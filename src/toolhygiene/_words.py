@@ -764,10 +764,12 @@ def result_cut(
             f"only its start is shown above: {shown:,} characters as cleaned{why}, of "
             f"{total:,} in the result as returned"
         )
+    # A page cursor may be among the redacted values: the model cannot send it back.
+    unseen = "; a redacted value cannot be sent back" if redacted else ""
     return (
         f"\n[result cut: {said}. "
         f"To see the rest, call {tool} again asking for less at a time (a narrower query, "
-        "a filter, fewer fields or the next page).]"
+        f"a filter, fewer fields or the next page{unseen}).]"
     )
 
 
