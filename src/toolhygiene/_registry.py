@@ -182,7 +182,7 @@ def _overlap(one: list[Any], other: list[Any], first: frozenset[int]) -> bool:
     ``baz``); past the single characters, their first characters decide; one that is
     the other's start (``a``, ``aa``) overlaps it when the rest of the longer one can
     start as the repeated group does (``first``: ``(a|aa)+``, not ``(a|ab)+``)."""
-    for at, (mine, theirs) in enumerate(zip(one, other)):
+    for at, (mine, theirs) in enumerate(zip(one, other, strict=False)):
         if mine[0] not in _SIMPLE or theirs[0] not in _SIMPLE:
             return bool(_starts(one[at:]) & _starts(other[at:]))
         if not _one(*mine) & _one(*theirs):
