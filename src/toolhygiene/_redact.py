@@ -550,9 +550,26 @@ def escape_marks(text: str) -> str:
     ``[result cut: …]``, ``[gap]``, ``[redacted:…]``, …) in any bracket pair made
     parentheses (``［error］`` becomes ``(error)``): whatever tool wrote it, a mark the
     model reads is one toolhygiene put there. The same object when there is none."""
-    if "[" not in text and (text.isascii() or _bracket_in().isdisjoint(text)):
+    if text.isascii():  # most results: square brackets only, and no mark's word
+        if "[" not in text:
+            return text
+        lowered = text.lower()
+        if not any(word in lowered for word in _MARK_WORDS):
+            return text
+        return _ascii_marks().sub(_own_marker_sub, text)
+    if "[" not in text and _bracket_in().isdisjoint(text):
         return text
     return _patterns().every_mark.sub(_own_marker_sub, text)
+
+
+# The words a mark starts with, each a C scan: a JSON result full of lists has none.
+_MARK_WORDS = tuple(sorted({word.split()[0].split("-")[0] for word in STATUS_MARKS + TEXT_MARKS}))
+
+
+@functools.cache
+def _ascii_marks() -> re.Pattern[str]:
+    """``every_mark`` for ASCII text, where the only bracket pair is ``[]``."""
+    return _own_marks(STATUS_MARKS + TEXT_MARKS, r"\[", r"\]")
 
 
 # The gates of the costlier patterns: which groups of words a text holds, all read in
