@@ -121,7 +121,7 @@ def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
     own_before = re.compile(
         rf"{opening}{{1,2}}\s{{0,3}}"
         r"(?P<word>error cleared|error|recovered|empty|result cut|gap)\b"
-        rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n]){{0,80}}){closing}{{0,2}}",
+        rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n])*)(?P<close>{closing}{{0,2}})",
         re.IGNORECASE,
     )
     return [
