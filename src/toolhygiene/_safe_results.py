@@ -71,7 +71,8 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     # toolhygiene writes any of its own (placeholders, the cut marker).
     # (An ``Empty``'s line is toolhygiene's own, its query and note neutralised.)
     escape = _as_is if isinstance(value, Empty) else escape_marks
-    clean = escape(normalise(text))
+    normalised = normalise(text)
+    clean = escape(normalised)
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
     redacted = scrubbed is not clean
     if tool.untrusted:
@@ -79,7 +80,9 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     elif redacted:
         shown = scrubbed
     else:  # nothing redacted: the text as given, byte for byte, but for escape sequences
-        shown = escape(without_sequences(text))
+        plain = without_sequences(text)
+        # Most results hold neither escapes nor invisible characters: escaped once.
+        shown = clean if plain is normalised else escape(plain)
     verbatim = shown is text or raw.startswith(shown)
     return cut(
         shown,
