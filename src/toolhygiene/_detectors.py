@@ -24,6 +24,7 @@ from toolhygiene._labels import (
     is_secret_label,
     line_rest,
     never_rest,
+    plain_run,
     plausible_value,
     prose_run,
 )
@@ -59,6 +60,11 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
+    after = m.string[m.end("secret") : m.end("secret") + 1]
+    if after and after in "([" and _CALLEE.fullmatch(values[2]):
+        return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if not values[1].strip(" \t|") or values[1].strip() == "is":
+        return _spaced(m)
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
         seen = _LABELLED_SEEN = (m.string, {})
@@ -79,10 +85,10 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
     verdict = is_secret_label(key)
-    if verdict is False:
-        return False
+    if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
+        return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
-    colon = ":" in sep or "\uff1a" in sep
+    colon = ":" in sep or "\uff1a" in sep or "->" in sep  # ``token -> expired`` is prose
     if not plausible_value(value, prose_allowed=colon and not quoted):
         if colon and not quoted and plausible_value(value, prose_allowed=False):
             return None
@@ -90,6 +96,20 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         return credential_shaped(value)
     return True
+
+
+# A called or indexed name in code (``get_token``, ``requests.Session``,
+# ``os.environ.get``): words and underscores, or dotted; not a password such as ``Pa55``.
+_CALLEE = re.compile(r"[A-Za-z_]{1,64}(?:\.[A-Za-z_]\w{0,63}){0,8}|[A-Za-z_]\w{0,63}(?:\.[A-Za-z_]\w{0,63}){1,8}")
+# A source file and a line (and column) number after it: ``auth.py:214``,
+# ``TokenValidator.java:88``, ``AuthProvider.tsx:42:7``.
+_SOURCE_LINE = re.compile(r"[0-9]{1,7}(?::[0-9]{1,5})?")
+_SOURCE_FILE = re.compile(
+    r"\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|java|kt|kts|scala|groovy|go|"
+    r"rb|erb|php|cs|fs|vb|c|h|cc|cpp|cxx|hpp|hh|m|mm|rs|swift|dart|lua|pl|pm|ex|exs|erl|hs|"
+    r"clj|cljs|elm|jl|r|sh|bash|zsh|ps1|sql|html|jinja|j2|tf|yaml|yml|json|toml|ini|cfg|xml)\Z",
+    re.IGNORECASE,
+)
 
 
 _UNSEEN = object()
@@ -162,6 +182,39 @@ def _wrapped_rest(text: str, end: int) -> int:
     return m.end("run") if line_rest(text[start:end], m["run"]) else end
 
 
+# A piece of a value after a ``&``, ``;``, ``,`` or a space where the value pattern
+# stopped, and what may follow it (not ``=``: the next parameter of a query string).
+_PIECE = re.compile(r"[^\s\"'<>`,;&{}()\[\]|\\=]{1,1024}")
+_SYMBOLS = frozenset("!#$%&*+/:;<>?@^~|")
+
+
+def _cut_rest(text: str, end: int) -> int:
+    """Where an unquoted value really ends when the value pattern stopped at a ``&``,
+    ``;``, ``,`` or a space inside it: a secret has those too (``Pa55&word99``,
+    ``Pa55;word99``, ``Pa55 word99xyz``). The value runs on over each piece that reads as
+    more of a token (not a word, an identifier, a number, a date or a version; after a
+    space, also with a digit or a symbol), and stops at a key (``&page=2``, ``; user=bob``),
+    a word (``, retrying``) or a piece of prose (``hunter2 was rejected``)."""
+    start, limit = end, max(0, end - 1024)  # a value is at most 1,024 characters
+    while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
+        start -= 1
+    word = text[start:end].isalpha()  # after a word, a space is ``_passphrase``'s to read
+    while text[end : end + 1] in ("&", ";", ",", " "):
+        spaced = text[end] == " "
+        if spaced and word:
+            return end
+        m = _PIECE.match(text, end + 1)
+        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
+            return end  # the next key, a call, or a word, a number, a date
+        if "://" in m.group():
+            return end
+        piece = m.group()
+        if spaced and not any(c.isdigit() or c in _SYMBOLS for c in piece):
+            return end
+        end = m.end()
+    return end
+
+
 _WORDS_START = " \t.,;:!?"
 """What the words after a value (``_MORE``, ``_MORE_WORDS``) can start with."""
 
@@ -174,6 +227,9 @@ def _labelled_value_end(text: str, end: int) -> int:
     if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
         m = _DATA_REST.match(text, end)
         return m.end() if m else end
+    rest = _cut_rest(text, end)
+    if rest != end:
+        return rest
     if text[end : end + 1] in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
@@ -319,6 +375,48 @@ def _short_password(m: re.Match[str]) -> bool:
 def _user_password(m: re.Match[str]) -> bool:
     value = m.group("secret")
     return not _NOT_A_PASSWORD.fullmatch(value) and plausible_value(value, prose_allowed=False)
+
+
+def _element(m: re.Match[str]) -> bool:
+    """An XML element or a .NET ``<add key=… value=…/>`` named like a secret."""
+    return _labelled_value(m.group("key"), "=", m.group("secret")) is True
+
+
+def _spaced(m: re.Match[str]) -> bool:
+    """A value after its label and only a space, a tab, ``is`` or a table's ``|``
+    (``ENV API_KEY v``, ``setx TOKEN v``, ``password is v``, ``| password | v |``): a
+    quoted value is one as after ``=``; an unquoted one only when it reads as a token (a
+    digit or a symbol in it, or both cases, and not a word, a number, a date or a
+    version), so prose
+    stays ("password is required", "token expired at 12:00", "session 42 closed")."""
+    value = m.group("secret")
+    if value[:1] not in "\"'\\" and (
+        plain_run(value)
+        or not (credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value))
+    ):
+        return False
+    if _labelled_value(m.group("key"), "=", value) is not True:
+        return False
+    # a ``.netrc`` entry (``login u password p``): its own detector names it
+    return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+def _listed(m: re.Match[str]) -> bool:
+    """A JSON or Python list of strings under a secret's key, singular or plural
+    (``"tokens": ["…", "…"]``): under a plural key, every item must look like a
+    credential (a tokeniser's ``"tokens": ["Hello", " world"]`` stays)."""
+    key, items = m.group("key"), m.group("secret")
+    values = [v for v in _ITEM.findall(items) if v]
+    if not values:
+        return False
+    if is_secret_label(key) is True:
+        return all(plausible_value(v, prose_allowed=False) for v in values)
+    if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
+        return all(credential_shaped(v) for v in values)
+    return False
+
+
+_ITEM = re.compile(r"[\"']([^\"'\\]{0,1024})[\"']")
 
 
 _LABEL_WORDS = (
@@ -547,7 +645,9 @@ BUILT_IN: tuple[Detector, ...] = (
             # The key is the whole identifier: the needles put the match at its start,
             # and is_secret_label reads it (no alternation tried at every character).
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}(?:[:=\uff1a]|=>|:=)\s{0,5})" + _VALUE,
+            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a])|[ \t]{1,5}->)\s{0,5}|"
+            # or only a space, a tab, ``is`` or a Markdown table's ``|`` (``_spaced``)
+            r"[ \t]{1,5}(?:is[ \t]{1,5})?(?=[^\s:=\-|])|[ \t]{0,5}\|[ \t]{0,5}(?=[^\s|]))" + _VALUE,
             re.IGNORECASE,
         ),
         _LABEL_WORDS,
@@ -559,6 +659,63 @@ BUILT_IN: tuple[Detector, ...] = (
         back=40,
         back_chars=_KEY_CHARS,
         scan=False,
+    ),
+    Detector(
+        # An XML element named like a secret: ``<password>v</password>``, ``<ns:Token>``.
+        "secret",
+        re.compile(
+            r"<(?P<key>[\w.\-:]{1,80})(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}"
+            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}</(?P=key)[ \t]{0,5}>"
+        ),
+        ("</",),
+        check=_element,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        # .NET configuration: ``<add key="ApiKey" value="v"/>``.
+        "secret",
+        re.compile(
+            r"\bkey[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][ \t]{1,40}"
+            r"value[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"']",
+            re.IGNORECASE,
+        ),
+        ("key=", "key ="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # SQL: ``CREATE USER app IDENTIFIED BY v`` (quoted or not).
+        "secret",
+        re.compile(
+            r"\bidentified[ \t]{1,5}by[ \t]{1,5}"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}'|[^\s\"'<>`;,]{1,1024})",
+            re.IGNORECASE,
+        ),
+        ("identified",),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``.
+        "secret",
+        re.compile(
+            r"(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})\\{0,3}[\"'][ \t]{0,5}:[ \t]{0,5}\[[ \t]{0,5}"
+            r"(?P<secret>\\{0,3}[\"'][^\]\[\r\n]{0,8192}[\"'])[ \t]{0,5}\]"
+        ),
+        ('": [', '":[', "': [", "':["),
+        check=_listed,
+        judged_by=("key", "secret"),
+        anchored=True,
+        back=86,
+        back_chars=_KEY_CHARS + "\"'\\",
+    ),
+    Detector(
+        # A New Relic license key: 36 hex characters and ``NRAL``.
+        "newrelic-key",
+        re.compile(r"(?<![A-Za-z0-9])[a-fA-F0-9]{36}NRAL(?![A-Za-z0-9])"),
+        ("nral",),
     ),
     Detector(
         # A YAML block scalar: the secret is on the indented lines after the label.

@@ -560,8 +560,8 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
         return False
-    if not bare.strip(_MASK):  # every character a mask's
-        return False
+    if len(bare) > 1 and not bare.strip(_MASK):  # every character a mask's (``****``)
+        return False  # (one character is no mask: ``password=x`` may be the password)
     if "/" in bare and _PATH.fullmatch(bare):
         return False
     word = bare.rstrip(_TRAILING)  # "expired." ends a sentence
@@ -569,7 +569,7 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
 
 
 _PLAIN = re.compile(
-    r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-][a-z0-9]+)*"
+    r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-](?:[a-z]+[0-9]{0,3}|[0-9]+))*"
     r"|[vV]?[0-9]{1,4}(?:[.:/\-][0-9]+)*|[0-9]+(?:[.:/\-][0-9]+)+"
     r"|[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.]{1,20}(?:Z|[+\-][0-9:]{2,5})?)[.,;!?]?"
 )
@@ -578,7 +578,8 @@ _PLAIN = re.compile(
 def plain_run(run: str) -> bool:
     """Whether a run of token characters at the start of a line reads as that line's own
     text rather than the rest of a token wrapped over the break: a word (``never``,
-    ``Revoked``, ``NOT``), an identifier (``next_row``, ``DB_HOST``), a number, a date,
+    ``Revoked``, ``NOT``), an identifier (``next_row``, ``DB_HOST``; not a run of hex
+    groups such as ``afc-5ad2-545cad3a4a68``), a number, a date,
     a time stamp, a version, or a key line (``DB_HOST=localhost``, ``status:``; not
     base64 padding ``Zx8==``)."""
     return _PLAIN.fullmatch(run) is not None or _KEY.match(run) is not None
@@ -590,12 +591,15 @@ _KEY = re.compile(r"[A-Za-z_][\w.\-]{0,79}[ \t]{0,5}(?:[:\uff1a]|=(?!=|\Z))")
 def line_rest(value: str, run: str) -> bool:
     """Whether ``run``, the whole next line after a labelled ``value`` that ended its
     line, is the rest of that value wrapped over the break: hex after hex, else a run
-    that is not the line's own text (``plain_run``), a URL or a path."""
+    that is not the line's own text (``plain_run``), a URL or a path; after a value under
+    8 characters, only a run that looks like a credential itself (``Xy7pQ2`` then
+    ``mN8rT4vB9kLw``)."""
     if set(value) <= _HEX and len(value) >= 8:
         return set(run) <= _HEX
     if _own_line(run):
         return False
-    return len(value) >= 8 and plausible_value(value, prose_allowed=False)
+    long_enough = len(value) >= 8 or credential_shaped(run)
+    return long_enough and plausible_value(value, prose_allowed=False)
 
 
 def _own_line(run: str) -> bool:
