@@ -75,7 +75,8 @@ def test_a_labelled_value_goes_in_every_syntax(syntax: str, label: str, value: s
     st.sampled_from(["tokens", "api_keys", "secrets", "passwords", "refresh_tokens"]),
 )
 def test_a_list_under_a_secret_key_goes(values: list[str], key: str) -> None:
-    text = '{"%s": [%s]}' % (key, ", ".join(f'"{v}"' for v in values))
+    items = ", ".join(f'"{v}"' for v in values)
+    text = f'{{"{key}": [{items}]}}'
     out = th.redact(text)
     assert not any(v in out for v in values), out
 

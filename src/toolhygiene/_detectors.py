@@ -100,7 +100,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
 
 # A called or indexed name in code (``get_token``, ``requests.Session``,
 # ``os.environ.get``): words and underscores, or dotted; not a password such as ``Pa55``.
-_CALLEE = re.compile(r"[A-Za-z_]{1,64}(?:\.[A-Za-z_]\w{0,63}){0,8}|[A-Za-z_]\w{0,63}(?:\.[A-Za-z_]\w{0,63}){1,8}")
+_CALLEE = re.compile(
+    r"[A-Za-z_]{1,64}(?:\.[A-Za-z_]\w{0,63}){0,8}|[A-Za-z_]\w{0,63}(?:\.[A-Za-z_]\w{0,63}){1,8}"
+)
 # A source file and a line (and column) number after it: ``auth.py:214``,
 # ``TokenValidator.java:88``, ``AuthProvider.tsx:42:7``.
 _SOURCE_LINE = re.compile(r"[0-9]{1,7}(?::[0-9]{1,5})?")
