@@ -197,6 +197,8 @@ def _cut_rest(text: str, end: int) -> int:
     more of a token (not a word, an identifier, a number, a date or a version; after a
     space, also with a digit or a symbol), and stops at a key (``&page=2``, ``; user=bob``),
     a word (``, retrying``) or a piece of prose (``hunter2 was rejected``)."""
+    if text[end : end + 1] not in ("&", ";", ",", " "):
+        return end
     start, limit = end, max(0, end - 1024)  # a value is at most 1,024 characters
     while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
@@ -400,6 +402,8 @@ def _spaced(m: re.Match[str]) -> bool:
     if _labelled_value(m.group("key"), "=", value) is not True:
         return False
     # a ``.netrc`` entry (``login u password p``): its own detector names it
+    if m.group("key").lower() != "password":
+        return True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
 
 
