@@ -382,7 +382,7 @@ def test_the_log_record_carries_notes_too() -> None:
     [
         ("conv-42", "conv-42"),
         ("conv-\ud800-7", "conv-\ufffd-7"),
-        ("conv-\x1b[2J\x1b]0;pwned\x07-7", "conv-[2J-7"),
+        ("conv-\x1b[2J\x1b]0;pwned\x07-7", "conv--7"),
         ("conv\n42", "conv 42"),
         ("  conv 42\t", "conv 42"),
         ("conv\u200b42", "conv42"),
@@ -390,7 +390,9 @@ def test_the_log_record_carries_notes_too() -> None:
     ],
 )
 def test_a_given_session_id_is_made_fit_once(given: str, kept: str) -> None:
-    assert th.Session([], session_id=given).id == kept
+    shown = th.Session([], session_id=given).id
+    # Changed: cleaned, then "~" and a tag, so two ids stay two (as a call id's).
+    assert shown == kept if given == kept else shown.rsplit("~", 1)[0] == kept
 
 
 @pytest.mark.parametrize("given", ["", "  ", "\x1b[31m\x1b[0m", "\u200b", "x" * 257, 42, b"conv"])

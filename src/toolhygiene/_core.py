@@ -92,6 +92,8 @@ class Core(_settings.Settings):
     server: ServerHistory
     _ledger: Ledger
     _breakers: Store
+    _key: str
+    """The store's key of the conversation (``_stores.conversation_key``)."""
     _transcript: Transcript
     _conversation: Conversation
     _clock: Callable[[], float] = staticmethod(time.monotonic)
@@ -106,7 +108,7 @@ class Core(_settings.Settings):
 
     def _open_conversation(self) -> None:
         """A new conversation's records, under the current id."""
-        self._ledger = Ledger(self.store, self.id)
+        self._ledger = Ledger(self.store, self._key, self.id)
         self.server = ServerHistory(self.history, self.clear_at_least, self.id)
         # Server-held: the mirror is a local list, cleared at once; the threshold is the
         # re-seed's.

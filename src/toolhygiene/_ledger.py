@@ -71,9 +71,10 @@ def _category(value: str) -> Category:
 class Ledger:
     """Counters and tails of one conversation."""
 
-    def __init__(self, store: Store | None = None, session: str = "") -> None:
+    def __init__(self, store: Store | None = None, session: str = "", shown: str = "") -> None:
         self.store = store
-        self.session = session
+        self.session = session  # the store's key of the conversation
+        self.shown = shown or session  # its id as the outputs write it
         self._lock = threading.Lock()
         self.calls = 0
         self.successes = 0
@@ -237,7 +238,7 @@ class Ledger:
         try:
             return do(self.store)
         except StoreError as exc:
-            failed_after_run(self.session, tool, exc)
+            failed_after_run(self.shown, tool, exc)
             return None
 
     def _count(self, name: str, fingerprint: str, call: str) -> tuple[int, int, int]:

@@ -25,13 +25,17 @@ from typing import NamedTuple
 
 __all__ = ["MARKS", "compatible", "normalise", "without_sequences"]
 
-# Only sequences that cannot eat a character of what follows: colours (SGR, ending in
-# "m") and terminated strings (OSC titles and hyperlinks, DCS, APC). For any other
-# sequence only the escape character goes (with the control characters): a cursor move
-# whose final letter were the first letter of a key would otherwise take it along.
+# Sequences that cannot eat a character of what follows go whole: colours (SGR, ending
+# in "m"), terminated strings (OSC titles and hyperlinks, DCS, APC), and any other CSI
+# (``\x1b[2J``) whose final letter is not followed by a token character; before a token
+# the final letter stays (a cursor move whose final letter were the first letter of a
+# key would otherwise take it along).
 _ESCAPES = (
     r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)"  # OSC (titles, links), terminated
     r"|(?:\x1b\[|\x9b)[0-9;:]{0,32}m"  # SGR: colours and styles
+    # Any other CSI (clear screen, cursor moves): whole, unless its final letter could
+    # begin a token that follows (then that letter stays, a key keeps its first letter).
+    r"|(?:\x1b\[|\x9b)[0-?]{0,32}[ -/]{0,8}(?:[@-~](?![A-Za-z0-9_\-+/=]))?"
     r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)"  # DCS, PM, APC, SOS strings
 )
 _HIDDEN = (

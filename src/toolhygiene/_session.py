@@ -42,7 +42,7 @@ from toolhygiene._running import (
     run_sync,
 )
 from toolhygiene._settings import session_id as session_id_of
-from toolhygiene._stores import EVENT_LOOP, PROCESS_BREAKERS, MemoryStore, Store
+from toolhygiene._stores import EVENT_LOOP, PROCESS_BREAKERS, MemoryStore, Store, conversation_key
 from toolhygiene._tool import Tool, as_tool, definitions
 from toolhygiene._transcript import Clearing
 from toolhygiene._workers import workers
@@ -121,6 +121,7 @@ class Session(Core):
                 "the conversation, the same on every worker)"
             )
         self.id = session_id_of(session_id)
+        self._key = self.id if session_id is None else conversation_key(session_id)
         self.store = store
         self._own_id = session_id is not None
         self.clear_at_least = threshold(clear_at_least)
@@ -529,9 +530,11 @@ class Session(Core):
             )
         fresh = session_id is not None or not self._own_id
         new_id = session_id_of(session_id) if fresh else self.id  # checked before anything ends
+        new_key = new_id if session_id is None else conversation_key(session_id)
         self._end_conversation()
         with self._lock:
             object.__setattr__(self, "id", new_id)  # the one place the id may change
+            self._key = new_key if fresh else self._key
             self._own_id = self._own_id or session_id is not None
             self._open_conversation()
 

@@ -16,37 +16,34 @@ from typing import Any
 from toolhygiene import _checks, _config
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import HISTORIES, History, threshold
-from toolhygiene._redact import fold
+from toolhygiene._observe import shown_id
+from toolhygiene._redact import sanitize
 from toolhygiene._rules import Rule
 from toolhygiene._stores import Store
-from toolhygiene._text import valid
 from toolhygiene._transcript import CLEARINGS, Clearing
 
 __all__ = ["Settings", "session_id"]
 
 
 def session_id(given: str | None) -> str:
-    """The user's id for the conversation, or a random one unique across processes.
+    """The conversation's id as every output writes it (``Session.id``), or a random one
+    unique across processes.
 
-    A given id is made fit for every output once, here, so that the log line,
-    ``testing.capture()``, the hooks, the spans and the store all carry the same valid
-    UTF-8 text (``Session.id`` is that text): a lone surrogate becomes U+FFFD; terminal
-    escapes, control and invisible characters are removed; line breaks and runs of
-    spaces become one space; the ends are stripped. An id that is empty after that, or
-    longer than 256 characters, is refused. An id of printable characters without
-    spaces at its ends is kept as it is.
+    A given id is written the way a call id is (``_observe.shown_id``): escape sequences
+    and control or invisible characters removed, one line, a secret in it redacted, and
+    ending in ``~`` and a short tag when it had to change, so two ids stay two in the
+    outputs. The store keys the conversation by the exact id given
+    (``_stores.conversation_key``), never by this text. An id of at most 256 characters
+    with something left to show is taken; any other is refused.
     """
     if given is None:
         return os.urandom(8).hex()  # secrets.token_hex(8), without importing secrets
-    kept = ""
-    if isinstance(given, str) and len(given) <= 256:
-        kept = given if given.isprintable() and given == given.strip() else fold(valid(given))
-    if not kept:
+    if not isinstance(given, str) or len(given) > 256 or not sanitize(given, 256):
         raise UsageError(
             "session_id must be a string of at most 256 characters with a printable one, "
             f"got {given!r}"
         )
-    return str(kept)
+    return str(shown_id(given))
 
 
 def _line_cap(name: str, value: Any) -> int | None:
@@ -87,7 +84,7 @@ _FIXED: dict[str, Callable[[str, Any], Any]] = {
     "history": _one_of(HISTORIES),
     "clear_at_least": lambda _name, value: threshold(value),
     "store": _store,
-    "id": lambda _name, value: session_id(value),
+    "id": lambda _name, value: value,  # set as ``session_id`` made it
 }
 """Settings the conversation is built on: checked once, then refused."""
 

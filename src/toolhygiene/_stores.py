@@ -43,6 +43,7 @@ __all__ = [
     "Started",
     "Store",
     "Waiting",
+    "conversation_key",
     "failed_after_run",
 ]
 
@@ -940,6 +941,21 @@ def _pairs(reply: Any) -> dict[Any, Any]:
     if isinstance(reply, dict):
         return reply
     return dict(zip(reply[::2], reply[1::2], strict=True))
+
+
+def conversation_key(session_id: str) -> str:
+    """The key a store is given for a conversation: the exact id the user passed, so two
+    ids that the outputs' clean-up writes alike stay two conversations. An id of
+    printable characters without a backslash or a brace is its own key; any other is
+    its escaped form (``unicode_escape``, braces escaped too: a Redis hash tag stays
+    whole), which always holds a backslash, so no two ids share a key."""
+    if session_id.isprintable() and not _KEYED_APART.intersection(session_id):
+        return session_id
+    escaped = session_id.encode("unicode_escape", "backslashreplace").decode("ascii")
+    return escaped.replace("{", "\\x7b").replace("}", "\\x7d")
+
+
+_KEYED_APART = frozenset("\\{}")
 
 
 def failed_after_run(session: str, tool: str | None, exc: Exception) -> None:
