@@ -17,7 +17,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Generator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
@@ -430,6 +430,7 @@ def _asynchronous(hooks: Hooks) -> list[str]:
         for name in _HOOK_METHODS
         if inspect.iscoroutinefunction(getattr(hooks, name))
         or inspect.isasyncgenfunction(getattr(hooks, name))
+        or inspect.isgeneratorfunction(getattr(hooks, name))
     ]
 
 
@@ -441,8 +442,8 @@ def add_hooks(hooks: Hooks) -> Callable[[], None]:
 
     Raises:
         UsageError: ``hooks`` is not a ``Hooks`` instance, or one of its methods is
-            ``async def`` (hooks run inside the call, sync calls too: nothing could
-            await it).
+            ``async def`` or a generator (its body would never run: hooks run inside
+            the call, sync calls too, where nothing could await or iterate it).
     """
     from toolhygiene._exceptions import UsageError
 
@@ -451,9 +452,9 @@ def add_hooks(hooks: Hooks) -> Callable[[], None]:
     coroutines = _asynchronous(hooks)
     if coroutines:
         raise UsageError(
-            f"{type(hooks).__qualname__}.{coroutines[0]} is async def: hook methods must be "
-            "plain functions (they run inside every call, sync calls too); hand the work "
-            "to your own task or queue from a plain method"
+            f"{type(hooks).__qualname__}.{coroutines[0]} is async def or a generator: hook "
+            "methods must be plain functions (they run inside every call, sync calls too); "
+            "hand the work to your own task or queue from a plain method"
         )
     with _lock:
         if not any(h is hooks for h in _hooks):
@@ -488,25 +489,34 @@ def watching() -> tuple[Hooks, ...]:
     return _call_hooks
 
 
-def _guarded(method: Callable[..., object], *args: Any) -> None:
+def _guarded(owner: Any, name: str, *args: Any) -> None:
+    """Run the hook method ``name`` of ``owner``; what it raises (an ``Exception``) or a
+    coroutine or generator it returns (nothing would run it) is a ``hook.failed``."""
     try:
-        returned = method(*args)
+        returned = getattr(owner, name)(*args)
     except Exception as exc:
-        _hook_failed(method, getattr(args[0], "session_id", ""), exc)
+        _hook_failed(owner, name, getattr(args[0], "session_id", ""), exc)
         return
-    if returned is not None and isinstance(returned, Coroutine):
-        returned.close()  # never awaited: closed, so Python does not warn to stderr
+    if returned is not None and isinstance(returned, _UNRUN):
+        if isinstance(returned, (Coroutine, Generator)):
+            returned.close()  # never run: closed, so Python does not warn to stderr
+        kind = "a coroutine" if isinstance(returned, Coroutine) else "a generator"
         refused = TypeError(
-            f"{getattr(method, '__qualname__', 'the hook')} returned a coroutine, which "
-            "nothing awaits: hook methods must do their work before they return"
+            f"{type(owner).__qualname__}.{name} returned {kind}, which nothing runs: "
+            "hook methods must do their work before they return"
         )
-        _hook_failed(method, getattr(args[0], "session_id", ""), refused)
+        _hook_failed(owner, name, getattr(args[0], "session_id", ""), refused)
 
 
-def _hook_failed(method: Callable[..., object], session_id: str, exc: Exception) -> None:
-    """Tell every other hook (the log output among them) that ``method`` raised ``exc``."""
-    owner = getattr(method, "__self__", None)
-    fields = {"hook": type(owner).__qualname__, "method": getattr(method, "__name__", "?")}
+_UNRUN = (Coroutine, Generator, AsyncGenerator)
+"""What a hook method may return that holds its work undone."""
+
+
+def _hook_failed(owner: Any, name: str, session_id: str, exc: Exception) -> None:
+    """Tell every other hook (the log output among them) that ``owner``'s hook method
+    ``name`` raised ``exc`` (``fields``: the hook's class and the method's name, however
+    the method was made: a def, a lambda or a partial set on the instance, a callable)."""
+    fields = {"hook": type(owner).__qualname__, "method": name}
     event = Event("hook.failed", session_id, None, None, fields, None, exc)
     event.settle()
     telemetry = _telemetry
@@ -561,15 +571,15 @@ def emit(event: Event) -> None:
         # OpenTelemetry output bound what they write themselves when no other hook reads).
         event.settle()
     for hooks in _hooks:
-        _guarded(getattr(hooks, name), event)
+        _guarded(hooks, name, event)
     if live:
-        _guarded(getattr(telemetry, name), event)
+        _guarded(telemetry, name, event)
 
 
 def around(hooks: tuple[Hooks, ...], run: Callable[..., Any], call: Call) -> Any:
     """``run(tool, arguments, call_id)`` between ``on_call`` and ``on_outcome``."""
     for each in hooks:
-        _guarded(each.on_call, call)
+        _guarded(each, "on_call", call)
     outcome = None
     try:
         outcome = run(call.tool, call._arguments, call._call_id)
@@ -583,7 +593,7 @@ async def around_async(
 ) -> Any:
     """``around`` for ``acall``."""
     for each in hooks:
-        _guarded(each.on_call, call)
+        _guarded(each, "on_call", call)
     outcome = None
     try:
         outcome = await run(call.tool, call._arguments, call._call_id)
@@ -595,4 +605,4 @@ async def around_async(
 def _ended(hooks: tuple[Hooks, ...], call: Call, outcome: Any) -> None:
     call._seconds = time.perf_counter() - call.started
     for each in reversed(hooks):
-        _guarded(each.on_outcome, call, outcome)
+        _guarded(each, "on_outcome", call, outcome)
