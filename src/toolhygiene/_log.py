@@ -59,8 +59,10 @@ __all__ = [
     "FIELD_CAP",
     "TRACEBACK_EXCEPTIONS",
     "TRACEBACK_FRAMES",
+    "TRACEBACK_MEMBERS",
     "TRACEBACK_MESSAGE",
     "TRACEBACK_NOTES",
+    "TRACEBACK_SHOWN",
     "LogOutput",
     "traceback_text",
 ]
@@ -72,7 +74,12 @@ _METHOD = {logging.INFO: "info", logging.WARNING: "warning"}
 FIELD_CAP = _observe.FIELD_CAP
 """Characters of one string field of a log event, at most (the traceback included)."""
 TRACEBACK_EXCEPTIONS = 8
-"""Exceptions of a chain (causes, contexts, group members) in a logged traceback."""
+"""Exceptions of a chain (causes, contexts) in a logged traceback, at most."""
+TRACEBACK_MEMBERS = 15
+"""Members of each exception group in a logged traceback (Python's own traceback shows as
+many); the rest are told as ``and N more members not shown``."""
+TRACEBACK_SHOWN = 64
+"""Exceptions in a logged traceback in all (groups, their members, causes), at most."""
 TRACEBACK_FRAMES = (5, 25)
 """Frames of each exception kept: the outermost and the innermost; the middle is cut."""
 CHAIN_COUNTED = 1_001
@@ -150,9 +157,24 @@ def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
     exception group follow it, each under ``member I of N of the group above:`` and
     indented with ``|`` one level per group, as Python's own traceback draws them."""
     try:
-        found = links(exc, TRACEBACK_EXCEPTIONS + 1)
+        found = links(exc, CHAIN_COUNTED, TRACEBACK_MEMBERS)
         parts: list[str] = []
-        for at, (each, member, level) in enumerate(found[:TRACEBACK_EXCEPTIONS]):
+        chained = shown = left_out = 0
+        cut: list[tuple[BaseException, tuple[int, int] | None, int]] = []
+        for at, (each, member, level) in enumerate(found):
+            if member is not None and member[0] == 0:
+                if cut:
+                    left_out += member[1]
+                else:
+                    told = f"\nand {member[1]:,} more members not shown\n"
+                    parts.append(_indented(told, level))
+                continue
+            if member is None and at:
+                chained += 1
+            if cut or shown >= TRACEBACK_SHOWN or chained >= TRACEBACK_EXCEPTIONS:
+                cut.append((each, member, level))
+                continue
+            shown += 1
             if member is not None:
                 told = f"\nmember {member[0]} of {member[1]} of the group above:\n\n"
                 parts.append(_indented(told, level))
@@ -162,13 +184,8 @@ def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
     except Exception as broken:  # a log line must never cost the call its answer
         return f"(the traceback of {short_name(exc)} could not be read: {said(broken)})"
     text = "".join(parts)
-    if len(found) > TRACEBACK_EXCEPTIONS:
-        deep = depth(exc, CHAIN_COUNTED)
-        told = f"more than {CHAIN_COUNTED - 1:,}" if deep >= CHAIN_COUNTED else f"{deep:,}"
-        text += (
-            f"\n(the chain was cut: it is {told} exceptions deep; only its first "
-            f"{TRACEBACK_EXCEPTIONS} are shown)\n"
-        )
+    if cut:
+        text += _cut_note(exc, cut, left_out, len(found) >= CHAIN_COUNTED)
     text = valid(text)
     if _config.settings.redact_logs if redacting is None else redacting:
         try:
@@ -176,6 +193,31 @@ def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
         except Exception as broken:  # never write what could not be redacted
             return f"(the traceback of {short_name(exc)} could not be redacted: {said(broken)})"
     return truncate(text, FIELD_CAP)
+
+
+def _cut_note(
+    exc: BaseException,
+    cut: list[tuple[BaseException, tuple[int, int] | None, int]],
+    left_out: int,
+    more: bool,
+) -> str:
+    """What a cut traceback left out, counted: the chain's depth when only its causes were
+    cut, else the causes and the group members not shown, each counted apart."""
+    members = left_out + sum(1 for _, member, _ in cut if member is not None)
+    if not members:
+        deep = depth(exc, CHAIN_COUNTED)
+        told = f"more than {CHAIN_COUNTED - 1:,}" if deep >= CHAIN_COUNTED else f"{deep:,}"
+        return (
+            f"\n(the chain was cut: it is {told} exceptions deep; only its first "
+            f"{TRACEBACK_EXCEPTIONS} are shown)\n"
+        )
+    causes = len(cut) + left_out - members
+    at_least = "at least " if more else ""
+    return (
+        f"\n(the traceback was cut: {at_least}{causes + members:,} more exceptions not shown, "
+        f"{causes:,} causes or contexts and {members:,} group members; groups show their "
+        f"first {TRACEBACK_MEMBERS} members, chains their first {TRACEBACK_EXCEPTIONS})\n"
+    )
 
 
 def _record(event: _observe.Event) -> dict[str, Any]:

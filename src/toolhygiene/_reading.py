@@ -170,16 +170,23 @@ def chain(exc: BaseException, limit: int) -> list[BaseException]:
 
 
 def links(
-    exc: BaseException, limit: int
+    exc: BaseException, limit: int, members_cap: int | None = None
 ) -> list[tuple[BaseException, tuple[int, int] | None, int]]:
     """``chain``, each exception with how it joins the one before it: ``(I, N)`` when it
     is member I of N of the group above, else ``None`` (the first, or a cause or an
-    unsuppressed context of the one above); and its level (how many groups deep)."""
+    unsuppressed context of the one above); and its level (how many groups deep).
+
+    With ``members_cap``, a group's members past the first ``members_cap`` are left out,
+    and the group appears once more after its last one shown, as ``(0, M)`` at its
+    members' level: M members of it were left out."""
     seen: set[int] = set()
     found: list[tuple[BaseException, tuple[int, int] | None, int]] = []
     stack: list[tuple[BaseException, tuple[int, int] | None, int]] = [(exc, None, 0)]
     while stack and len(found) < limit:
         current, member, level = stack.pop()
+        if member is not None and member[0] == 0:  # the mark of members left out
+            found.append((current, member, level))
+            continue
         if id(current) in seen:
             continue
         seen.add(id(current))
@@ -189,7 +196,10 @@ def links(
         if members:
             told = attr(current, "exceptions")
             total = len(told) if isinstance(told, (tuple, list)) else len(members)
-            below.extend((m, (at, total), level + 1) for at, m in enumerate(members, 1))
+            kept = members if members_cap is None else members[:members_cap]
+            below.extend((m, (at, total), level + 1) for at, m in enumerate(kept, 1))
+            if total > len(kept):
+                below.append((current, (0, total - len(kept)), level + 1))
         cause = _CAUSE.__get__(current)
         if cause is None and not _SUPPRESS.__get__(current):
             cause = _CONTEXT.__get__(current)
