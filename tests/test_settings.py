@@ -167,3 +167,31 @@ def test_handle_in_a_running_loop_runs_sync_tools_alike_for_one_call_or_several(
     assert asyncio.run(main())
     results = [b for b in messages[-1]["content"] if b["type"] == "tool_result"]
     assert [r["content"] for r in results] == ["found"] * calls
+
+
+@pytest.mark.parametrize("calls", [1, 2, 3])
+def test_handle_in_a_running_loop_runs_every_call_off_the_loop_thread(calls: int) -> None:
+    """A sync tool that wraps an async client with ``asyncio.run()`` works at every
+    position of the round, one call or several (before: the first call ran on the loop's
+    thread and was told ``asyncio.run() cannot be called from a running event loop``)."""
+
+    async def fetch(city: str) -> str:
+        await asyncio.sleep(0)
+        return f"sunny in {city}"
+
+    @th.tool(retries=0)
+    def weather(city: str) -> str:
+        """Weather via an async client wrapped for sync use."""
+        return asyncio.run(fetch(city))
+
+    session = th.Session([weather])
+    messages: list[Any] = []
+    cities = [f"city{i}" for i in range(calls)]
+
+    async def main() -> None:
+        session.handle(model_turn("anthropic", [("weather", {"city": c}) for c in cities]),
+                       messages)
+
+    asyncio.run(main())
+    results = [b["content"] for b in messages[-1]["content"] if b["type"] == "tool_result"]
+    assert results == [f"sunny in {c}" for c in cities]

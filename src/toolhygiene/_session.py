@@ -375,7 +375,8 @@ class Session(Core):
         """``handle`` once the turn is read; the outcomes of its calls. The integrations
         (``toolhygiene.integrations``) read their turns themselves and come in here."""
         self._conversation.check(turn, messages, mirror)
-        if loop_running():  # one call or several: refused alike, before any runs
+        in_loop = loop_running()
+        if in_loop:  # one call or several: refused alike, before any runs
             for c in turn.calls:
                 found = self.tools.get(c.name)
                 if found is not None and found.is_async:
@@ -383,7 +384,19 @@ class Session(Core):
                         f"{c.name} is async and an event loop is running: use ahandle()"
                     )
         outcomes: list[Outcome] = []
-        if turn.calls:
+        if turn.calls and in_loop:
+            # Inside a running event loop every call runs on a worker, one call or several,
+            # never on the loop's thread: a sync tool that calls asyncio.run() works at
+            # any position of the round.
+            running = [
+                workers.submit(
+                    contextvars.copy_context().run,
+                    functools.partial(self.call, call_id=c.id), c.name, c.arguments,
+                )
+                for c in turn.calls
+            ]
+            outcomes.extend(future.result() for future in running)
+        elif turn.calls:
             # The first call runs on this thread, the others at once on the workers, each
             # in a copy of this thread's context (their spans' parent is the span here).
             first, *rest = turn.calls
