@@ -64,7 +64,7 @@ def _clipped_timeout(budget: float) -> str:
 
 
 def test_attempt_timeout_is_clipped_to_what_is_left_of_the_budget() -> None:
-    assert float(_clipped_timeout(0.05)) <= 0.05
+    assert float(_clipped_timeout(0.3)) <= 0.3
 
 
 def test_every_wait_is_at_most_max_wait_jitter_included() -> None:
@@ -147,7 +147,7 @@ def test_durations_read_the_same_everywhere(value: float, shown: str) -> None:
 
 
 def test_a_clipped_timeout_is_shown_rounded() -> None:
-    assert re.fullmatch(r"0\.0\d{1,2}|0\.\d{1,2}", _clipped_timeout(0.074))
+    assert re.fullmatch(r"0\.0\d{1,2}|0\.\d{1,2}", _clipped_timeout(0.274))
 
 
 def test_no_retry_starts_with_less_than_the_least_attempt_left() -> None:

@@ -18,7 +18,11 @@ from toolhygiene.testing import model_turn
 WRONG = [
     ("max_failures", 0), ("max_failures", True), ("max_failures", 1.5),
     ("max_wait", -1), ("max_wait", float("nan")), ("max_wait", "30"),
-    ("retry_budget", float("inf")), ("retry_budget", None),
+    ("retry_budget", float("inf")), ("retry_budget", None), ("retry_budget", 0),
+    ("retry_budget", 0.01), ("retry_budget", -1), ("retry_budget", float("nan")),
+    ("retry_budget", True), ("max_wait", float("inf")), ("max_wait", True),
+    ("max_failures", -1), ("max_stuck", True), ("max_stuck", 2.0), ("max_running", 0),
+    ("line_cap", True), ("line_cap", -300), ("result_cap", -1), ("result_cap", True),
     ("line_cap", 100), ("line_cap", "300"),
     ("result_cap", 10), ("result_cap", 2.5e4),
     ("rules", "not rules"), ("rules", [ValueError]),
@@ -86,7 +90,7 @@ def test_max_wait_changed_after_construction_takes_effect(instant: None) -> None
 def test_retry_budget_changed_after_construction_takes_effect(instant: None) -> None:
     ran = Ran()
     session = th.Session([_rate_limited(ran)], max_failures=5)
-    session.retry_budget = 0
+    session.retry_budget = 0.25  # the least allowed: no retry starts with less left
     assert session.call("quote").attempts == 1
 
 

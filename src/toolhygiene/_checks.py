@@ -19,17 +19,17 @@ def whole(name: str, value: Any, least: int) -> int:
     return value
 
 
-def seconds(name: str, value: Any, *, positive: bool = False) -> float:
-    """A finite number of seconds, at least 0 (above 0 when ``positive``)."""
+def seconds(name: str, value: Any, *, positive: bool = False, least: float = 0.0) -> float:
+    """A finite number of seconds, at least ``least`` (above 0 when ``positive``)."""
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
         or not math.isfinite(value)
-        or value < 0
+        or value < least
         or (positive and value == 0)
     ):
-        least = "> 0" if positive else ">= 0"
-        raise UsageError(f"{name} must be a finite number of seconds {least}, got {value!r}")
+        floor = "> 0" if positive else f">= {least:g}"
+        raise UsageError(f"{name} must be a finite number of seconds {floor}, got {value!r}")
     return float(value)
 
 

@@ -27,6 +27,7 @@ from toolhygiene import _checks
 from toolhygiene._exceptions import UsageError
 
 __all__ = [
+    "LEAST_ATTEMPT",
     "MIN_LINE_CAP",
     "MIN_RESULT_CAP",
     "RESULT_CAP",
@@ -43,6 +44,11 @@ RESULT_CAP = 20_000
 """Default characters of one successful result in the context (about 5,000 tokens)."""
 
 MIN_RESULT_CAP = 1_000
+
+LEAST_ATTEMPT = 0.25
+"""Seconds an attempt needs at least, or the tool's own timeout if that is shorter: no
+local retry starts with less of the retry budget left (it would be cut off before it
+could do what a full attempt failed to do)."""
 
 MIN_LINE_CAP = 160
 """The smallest line cap: room for a 64-character tool name and every part of a line that

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from toolhygiene._config import LEAST_ATTEMPT
 from toolhygiene._errors import CoarseClass, Failure
 from toolhygiene._payload import PayloadError
 from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError
@@ -41,11 +42,6 @@ __all__ = [
     "may_retry",
     "verdict_of",
 ]
-
-LEAST_ATTEMPT = 0.25
-"""Seconds an attempt needs at least, or the tool's own timeout if that is shorter: no
-local retry starts with less of the retry budget left (it would be cut off before it
-could do what a full attempt failed to do)."""
 
 _VERDICT = "_toolhygiene_verdict"
 """The attribute of tenacity's ``RetryCallState`` that holds the last ``Verdict``."""

@@ -70,7 +70,9 @@ def _store(name: str, value: Any) -> Store | None:
 _LIVE: dict[str, Callable[[str, Any], Any]] = {
     "max_failures": lambda name, value: _checks.whole(name, value, 1),
     "max_wait": _checks.seconds,
-    "retry_budget": _checks.seconds,
+    # below one least attempt a budget allows no retry and cuts the first attempt to a
+    # sliver that could not do what a full one does: meaningless, so refused
+    "retry_budget": lambda name, value: _checks.seconds(name, value, least=_config.LEAST_ATTEMPT),
     "rules": _checks.rules,
     "line_cap": _line_cap,
     "result_cap": lambda _name, value: _config.check_result_cap(value),
