@@ -199,3 +199,47 @@ def test_handle_in_a_running_loop_runs_every_call_off_the_loop_thread(calls: int
     asyncio.run(main())
     results = [b["content"] for b in messages[-1]["content"] if b["type"] == "tool_result"]
     assert results == [f"sunny in {c}" for c in cities]
+
+
+@pytest.mark.parametrize(("name", "meant"), [
+    ("max_wiat", "max_wait"), ("retry_budgte", "retry_budget"), ("max_failure", "max_failures"),
+    ("linecap", "line_cap"), ("clearng", "clearing"), ("histroy", "history"),
+])
+def test_a_misspelt_setting_is_refused_naming_the_setting(name: str, meant: str) -> None:
+    session = th.Session([])
+    with pytest.raises(th.UsageError, match=f"^{name} is not a Session setting: did you mean "
+                                            f"{meant}\\?$"):
+        setattr(session, name, 5)
+    assert name not in vars(session)
+    session._scratch = 5  # a private attribute is the program's own business
+    session.label = "mine"  # and so is a public one that is no near miss of a setting
+    assert (session._scratch, session.label) == (5, "mine")  # type: ignore[attr-defined]
+
+
+TOOL_WRONG = [
+    ("timeout", -3), ("timeout", 0), ("timeout", float("nan")), ("timeout", True),
+    ("retries", "lots"), ("retries", -1), ("retries", 1.5), ("retries", True),
+    ("max_failures", 0), ("idempotent", "yes"), ("instead", 3), ("rules", "x"),
+    ("untrusted", 1), ("redact_results", None), ("result_cap", 10), ("upstream", ""),
+    ("strict", "on"), ("input_examples", "x"), ("defer_loading", 0), ("cache_control", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), TOOL_WRONG)
+def test_a_wrong_tool_setting_is_refused_when_set_after_construction(
+        name: str, value: Any) -> None:
+    """The constructor's checks, whenever a setting is set (before: ``tool.retries =
+    "lots"`` was accepted and the next call raised a raw TypeError after the tool ran)."""
+    @th.tool
+    def flaky() -> str:
+        """Flaky."""
+        return "ok"
+
+    before = getattr(flaky, name)
+    with pytest.raises(th.UsageError, match=f"^{name} must") as refused:
+        setattr(flaky, name, value)
+    assert "\n" not in str(refused.value) and getattr(flaky, name) == before
+    with pytest.raises(th.UsageError, match=f"^{name} must"):
+        th.tool(flaky.fn, **{name: value})  # type: ignore[call-overload]
+    flaky.retries, flaky.timeout = 4, 2.5  # a right value takes
+    assert (flaky.retries, flaky.timeout) == (4, 2.5)

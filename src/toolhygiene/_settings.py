@@ -91,8 +91,19 @@ _FIXED: dict[str, Callable[[str, Any], Any]] = {
 """Settings the conversation is built on: checked once, then refused."""
 
 
+def _refuse_a_misspelt_setting(name: str) -> None:
+    """A new public attribute that is a near miss of a setting's name (``max_wiat``) is a
+    ``UsageError`` naming the setting: set, it would do nothing."""
+    import difflib  # only a new public attribute gets here
+
+    close = difflib.get_close_matches(name, [*_LIVE, *_FIXED], n=1, cutoff=0.8)
+    if close:
+        raise UsageError(f"{name} is not a Session setting: did you mean {close[0]}?")
+
+
 class Settings:
-    """The settings of a Session, checked as they are set (``__setattr__``)."""
+    """The settings of a Session, checked as they are set (``__setattr__``); a new public
+    attribute close to a setting's name is refused as a misspelling."""
 
     max_failures: int
     max_wait: float
@@ -127,6 +138,8 @@ class Settings:
                     f"make a new Session with {name}={value!r}"
                 )
             value = fixed(name, value)
+        elif not name.startswith("_") and name not in self.__dict__:
+            _refuse_a_misspelt_setting(name)
         object.__setattr__(self, name, value)
 
     def _setting_changed(self, name: str, value: Any) -> None:

@@ -88,6 +88,35 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+
+def _optional(check: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
+    return lambda name, value: None if value is None else check(name, value)
+
+
+def _upstream(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+        raise UsageError(f"{name} must be a name of 1-64 characters, got {value!r}")
+    return value
+
+
+_SETTINGS: dict[str, Callable[[str, Any], Any]] = {
+    "max_failures": _optional(lambda name, value: _checks.whole(name, value, 1)),
+    "retries": lambda name, value: _checks.whole(name, value, 0),
+    "timeout": _optional(lambda name, value: _checks.seconds(name, value, positive=True)),
+    "idempotent": _checks.flag,
+    "instead": _checks.text,
+    "rules": _checks.rules,
+    "untrusted": _checks.flag,
+    "redact_results": _checks.flag,
+    "result_cap": lambda _name, value: check_result_cap(value),
+    "upstream": _optional(_upstream),
+    "strict": _optional(_checks.flag),
+    "input_examples": _optional(_checks.examples),
+    "defer_loading": _optional(_checks.flag),
+    "cache_control": _optional(_checks.cache_control),
+}
+"""A tool's settings and their checks: one home for the constructor and later changes."""
+
 class Tool(Generic[P, R]):
     """A function prepared for a model: name, description, argument schema, settings.
 
@@ -137,34 +166,20 @@ class Tool(Generic[P, R]):
             )
         summary, self._param_docs = parse_docstring(*self._callee.docs)
         self.description = description if description is not None else summary
-        if max_failures is not None:
-            _checks.whole("max_failures", max_failures, 1)
         self.max_failures = max_failures
-        self.retries = _checks.whole("retries", retries, 0)
-        self.timeout = (
-            None if timeout is None else _checks.seconds("timeout", timeout, positive=True)
-        )
-        self.idempotent = _checks.flag("idempotent", idempotent)
-        self.instead = _checks.text("instead", instead)
-        self.rules = _checks.rules("rules", rules)
-        self.untrusted = _checks.flag("untrusted", untrusted)
-        self.redact_results = _checks.flag("redact_results", redact_results)
-        self.result_cap = check_result_cap(result_cap)
-        if upstream is not None and (
-            not isinstance(upstream, str) or not upstream.strip() or len(upstream) > 64
-        ):
-            raise UsageError(f"upstream must be a name of 1-64 characters, got {upstream!r}")
+        self.retries = retries
+        self.timeout = timeout
+        self.idempotent = idempotent
+        self.instead = instead
+        self.rules = rules
+        self.untrusted = untrusted
+        self.redact_results = redact_results
+        self.result_cap = result_cap
         self.upstream = upstream
         self.strict = strict
-        self.input_examples = (
-            None if input_examples is None else _checks.examples("input_examples", input_examples)
-        )
-        self.defer_loading = (
-            None if defer_loading is None else _checks.flag("defer_loading", defer_loading)
-        )
-        self.cache_control = (
-            None if cache_control is None else _checks.cache_control("cache_control", cache_control)
-        )
+        self.input_examples = input_examples
+        self.defer_loading = defer_loading
+        self.cache_control = cache_control
         self.is_async = self._callee.is_async
         self._localns = localns
         self._arguments: Arguments | None = None
@@ -176,6 +191,13 @@ class Tool(Generic[P, R]):
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         return self.fn(*args, **kwargs)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A setting is checked whenever it is set, at construction or after it (the
+        same check, ``_SETTINGS``): ``tool.retries = "lots"`` is a ``UsageError`` there,
+        never a ``TypeError`` inside the next call."""
+        check = _SETTINGS.get(name)
+        object.__setattr__(self, name, value if check is None else check(name, value))
 
     def __get__(self, instance: Any, owner: type | None = None) -> Tool[..., R]:
         kind = self._callee.kind
