@@ -92,8 +92,11 @@ class MultiError(Exception):
 
 
 def test_any_exception_with_an_exceptions_sequence_is_a_group() -> None:
+    """Its members decide as a group's do: a lasting ValueError next to a refusal makes the
+    whole not retryable (issue 11 #8; it was connectivity, retryable)."""
     failure = th.classify(MultiError([ValueError("v"), refused()]))
-    assert (failure.category, failure.retryable) == (C.CONNECTIVITY, True)
+    assert (failure.category, failure.retryable) == (C.BAD_REQUEST, False)
+    assert th.classify(MultiError([refused()])).category is C.CONNECTIVITY
 
 
 @pytest.mark.parametrize("members", [
@@ -121,3 +124,33 @@ def test_a_group_that_contains_itself_terminates() -> None:
     group = MultiError([])
     group.exceptions = [group, refused()]
     assert th.classify(group).category is C.CONNECTIVITY
+
+
+@pytest.mark.parametrize("order", ["bad first", "transient first"])
+def test_a_group_mixing_a_lasting_and_a_transient_failure_is_not_transient(order: str) -> None:
+    """A retry would meet the ValueError again: the group is retryable only if every member
+    is, and the line keeps the lasting member's text (before: ``connectivity ... x (2
+    sub-exceptions): no. Transient``, the ValueError's text dropped, the tool re-run)."""
+    bad = raised(lambda: int("not a number"))
+    members = [bad, refused()] if order == "bad first" else [refused(), bad]
+    ran = []
+
+    @th.tool(retries=2)
+    def fetch_all() -> str:
+        """Fetch from two sources at once."""
+        ran.append(1)
+        raise ExceptionGroup("fetching failed", members)
+
+    outcome = th.Session([fetch_all]).call("fetch_all")
+    failure = outcome.failure
+    assert failure is not None and not failure.retryable
+    assert failure.category is C.BAD_REQUEST and len(ran) == 1
+    assert "2 failures: first invalid literal for int()" in outcome.content
+    assert "Connection refused" in outcome.content and "Transient" not in outcome.content
+    assert failure.exc_type.endswith("ExceptionGroup")
+
+
+def test_a_group_whose_members_are_all_transient_stays_transient() -> None:
+    group = ExceptionGroup("fetching failed", [refused(), refused()])
+    failure = th.classify(group, "fetch_all")
+    assert failure.retryable and failure.category is C.CONNECTIVITY

@@ -240,6 +240,6 @@ def test_a_wrong_tool_setting_is_refused_when_set_after_construction(
         setattr(flaky, name, value)
     assert "\n" not in str(refused.value) and getattr(flaky, name) == before
     with pytest.raises(th.UsageError, match=f"^{name} must"):
-        th.tool(flaky.fn, **{name: value})  # type: ignore[call-overload]
+        th.tool(flaky.fn, **{name: value})
     flaky.retries, flaky.timeout = 4, 2.5  # a right value takes
     assert (flaky.retries, flaky.timeout) == (4, 2.5)

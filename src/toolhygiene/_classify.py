@@ -24,7 +24,7 @@ from toolhygiene._library import (
     type_facts,
 )
 from toolhygiene._reading import chain as walk_chain
-from toolhygiene._reading import os_error, raw_message, short_name, type_name
+from toolhygiene._reading import members, os_error, raw_message, short_name, type_name
 from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 from toolhygiene._rules import Rule, global_rules
 from toolhygiene._text import bounded_repr, plain
@@ -106,25 +106,30 @@ def classify(
     cap = _config.line_cap(cap)
     chain = walk_chain(exc, _MAX_CHAIN)
     all_rules = (*rules, *global_rules())
-    best: Verdict | None = None
-    best_at = 0
-    hint = ""
     known: list[Any] = [_UNSEEN] * len(chain)
-    for at, current in enumerate(chain):
-        verdict: Verdict | None
-        found = _rule_verdict(current, all_rules) if all_rules else None
-        if found is not None:
-            verdict, rule_hint = found
-        else:
-            rule_hint = ""
-            if isinstance(current, ToolError):
-                verdict = _tool_error_verdict(current)
-            else:
-                verdict = known[at] = library_verdict(current)
-        if verdict is not None and (best is None or verdict.score > best.score):
-            best, best_at, hint = verdict, at, rule_hint
-    if best is None:
+    found_best, best_at, hint = _decide(chain, all_rules, known)
+    if found_best is None:
         best = Verdict(Category.UNKNOWN, Category.UNKNOWN.retryable, SCORE_UNKNOWN)
+    else:
+        best = found_best
+        if best.retryable:
+            mixed = _mixed_group(exc, chain, all_rules, cap)
+            if mixed is not None:
+                best, message = mixed
+                return Failure._built(
+                    {
+                        "tool": tool or "tool",
+                        "category": best.category,
+                        "retryable": False,
+                        "message": message,
+                        "hint": "",
+                        "retry_after": None,
+                        "exc_type": type_name(exc),
+                        "frame": user_frame(exc),
+                        "never_ran": False,
+                        "uncertain": False,
+                    }
+                )
     chosen = chain[best_at]
     never_ran = _never_ran(chain, best_at, best, known)
     retryable, uncertain, wait = best.retryable, False, _wait(chain, best_at)
@@ -160,6 +165,55 @@ def classify(
 
 
 _NO_EXTRA: dict[str, Any] = {}
+
+
+
+def _decide(
+    chain: list[BaseException], rules: tuple[Rule, ...], known: list[Any]
+) -> tuple[Verdict | None, int, str]:
+    """The most specific verdict in ``chain`` (the outermost among equals), where it is,
+    and its rule's hint."""
+    best: Verdict | None = None
+    best_at = 0
+    hint = ""
+    for at, current in enumerate(chain):
+        verdict: Verdict | None
+        found = _rule_verdict(current, rules) if rules else None
+        if found is not None:
+            verdict, rule_hint = found
+        else:
+            rule_hint = ""
+            if isinstance(current, ToolError):
+                verdict = _tool_error_verdict(current)
+            else:
+                verdict = known[at] = library_verdict(current)
+        if verdict is not None and (best is None or verdict.score > best.score):
+            best, best_at, hint = verdict, at, rule_hint
+    return best, best_at, hint
+
+
+def _mixed_group(
+    exc: BaseException, chain: list[BaseException], rules: tuple[Rule, ...], cap: int
+) -> tuple[Verdict, str] | None:
+    """For an exception group whose members are not all retryable: the verdict of the
+    first member known not to be (a retry would meet it again) and the line's message,
+    naming it and a retryable one. ``None`` when no group in the chain has a member with a
+    known lasting verdict next to a retryable one (a member of unknown cause says nothing
+    and does not decide)."""
+    for group in chain:
+        parts = []
+        for member in members(group):
+            below = walk_chain(member, _MAX_CHAIN)
+            known: list[Any] = [_UNSEEN] * len(below)
+            verdict, at, _hint = _decide(below, rules, known)
+            if verdict is not None:
+                parts.append((verdict, _message(below, at, verdict, known)))
+        lasting = next((p for p in parts if not p[0].retryable), None)
+        other = next((p for p in parts if p[0].retryable), None)
+        if lasting is not None and other is not None:
+            count = len(members(group))
+            return lasting[0], sanitize(_words.group_failures(count, lasting[1], other[1]), cap)
+    return None
 
 
 def outcome_rule(failure: Failure, idempotent: bool) -> Failure:

@@ -24,6 +24,7 @@ __all__ = [
     "class_attr",
     "class_name",
     "depth",
+    "members",
     "mro",
     "module_of",
     "os_error",
@@ -125,6 +126,11 @@ def os_error(exc: BaseException) -> tuple[Any, Any, Any, Any] | None:
     if not issubclass(type(exc), OSError):
         return None
     return tuple(map(_READ_SLOT, _OS_ERROR, repeat(exc, 4)))
+
+
+def members(exc: BaseException) -> list[BaseException]:
+    """The members of ``exc`` if it is an exception group (see ``_members``), else []."""
+    return _members(exc)
 
 
 def _members(exc: BaseException) -> list[BaseException]:

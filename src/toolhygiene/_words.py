@@ -61,6 +61,7 @@ __all__ = [
     "escape_result",
     "failure_line",
     "gap_line",
+    "group_failures",
     "held_line",
     "http_answer",
     "markup_marker",
@@ -840,6 +841,12 @@ def os_error_text(strerror: str, filename: str | None) -> str:
 def message_unreadable(exc_type: str) -> str:
     """What failed, when the exception's message could not be read."""
     return f"{exc_type} (its message could not be read)"
+
+
+def group_failures(count: int, first: str, other: str) -> str:
+    """What failed, for an exception group whose members are not all transient: the count,
+    the first member that is not, then a transient one (neither text is dropped)."""
+    return f"{count} failures: first {first.rstrip('.')}; also {other}"
 
 
 def no_message(exc_type: str) -> str:
