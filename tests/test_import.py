@@ -86,8 +86,15 @@ def test_each_public_name_is_the_one_its_module_defines() -> None:
 
 
 def test_every_public_name_is_there_without_loading_them() -> None:
-    code = "import toolhygiene as th\nnames = [getattr(th, n) for n in th.__all__ if n != 'testing']"
+    code = "import toolhygiene as th\nnames = [getattr(th, n) for n in th.__all__]"
     assert loaded_after(code) == []
+
+
+def test_a_star_import_does_not_load_testing() -> None:
+    """``testing`` (an HTTP server) is not in ``__all__``: ``from toolhygiene import *``
+    leaves it unloaded (it loaded 213 modules), and ``th.testing`` still finds it."""
+    assert "testing" not in th.__all__ and "testing" in dir(th)
+    assert loaded_after("from toolhygiene import *", ["toolhygiene.testing", "http.server"]) == []
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,8 @@ import pkgutil
 import subprocess
 import sys
 
+import pytest
+
 import toolhygiene as th
 from helpers import import_blocker
 
@@ -76,3 +78,14 @@ def test_the_package_holds_only_public_names_once_everything_is_imported() -> No
     assert sorted(n for n in vars(th) if not n.startswith("_") and n not in allowed) == []
     assert not hasattr(th, "importlib")
     assert not hasattr(th, "typing")
+
+
+@pytest.mark.parametrize("name", ["toolhygiene.formats", "toolhygiene.mcp"])
+def test_a_submodule_shows_only_its_sorted_all(name: str) -> None:
+    """``dir()`` of a public submodule is its ``__all__`` (sorted) and the dunders, not the
+    names it imported to build itself (``Session``, ``UsageError``, the adapters)."""
+    if name.endswith("mcp"):
+        pytest.importorskip("mcp")
+    module = importlib.import_module(name)
+    assert module.__all__ == sorted(module.__all__)
+    assert [n for n in dir(module) if not n.startswith("__")] == module.__all__

@@ -56,7 +56,6 @@ __all__ = [
     "run_subagent",
     "sanitize",
     "summarize",
-    "testing",
     "tool",
     "user_frame",
 ]
@@ -148,4 +147,6 @@ if not _typing.TYPE_CHECKING:  # unseen by type checkers: ``th.Sesion`` stays an
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    # ``testing`` is a name here but not in ``__all__``: ``from toolhygiene import *``
+    # must not load its HTTP server.
+    return sorted({*globals(), *_WHERE})

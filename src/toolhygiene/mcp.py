@@ -266,3 +266,9 @@ def server(
     """An ``MCPServer`` offering ``items`` (see ``server_tools``); ``options`` go to
     ``MCPServer``. Run it as usual: ``server([...]).run("stdio")``."""
     return MCPServer(name, tools=server_tools(items, session), **options)
+
+
+def __dir__() -> list[str]:
+    """``__all__`` and the dunders: the names imported to build this module stay usable
+    here but are not its surface (``dir()``, completion)."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})

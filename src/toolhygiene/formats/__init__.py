@@ -16,7 +16,7 @@ from toolhygiene.formats._base import STUB, Adapter, Call, Definition, Format, R
 from toolhygiene.formats._openai_chat import OpenAIChat
 from toolhygiene.formats._openai_responses import OpenAIResponses
 
-__all__ = ["STUB", "Adapter", "Call", "Definition", "Format", "Round", "adapter", "check", "detect"]
+__all__ = ["Adapter", "Call", "Definition", "Format", "Round", "STUB", "adapter", "check", "detect"]
 
 _ADAPTERS: dict[str, Adapter] = {
     "anthropic": AnthropicMessages(),
@@ -71,3 +71,9 @@ def check(messages: Sequence[Any], fmt: str) -> None:
     exactly one result, a result without its call, roles out of order, results not first
     in an Anthropic user turn."""
     adapter(fmt).check(messages)
+
+
+def __dir__() -> list[str]:
+    """``__all__`` and the dunders: the names imported to build this module stay usable
+    here but are not its surface (``dir()``, completion)."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
