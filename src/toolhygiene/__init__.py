@@ -64,7 +64,7 @@ __version__ = "0.1.0.dev0"
 """The one place the version is written; the build reads it from here."""
 
 if _typing.TYPE_CHECKING:
-    from toolhygiene import testing
+    from toolhygiene import testing as testing  # a name of th, not of __all__
     from toolhygiene._classify import classify, summarize
     from toolhygiene._config import Settings, configure
     from toolhygiene._errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
