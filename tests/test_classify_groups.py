@@ -132,8 +132,9 @@ def test_a_group_mixing_a_lasting_and_a_transient_failure_is_not_transient(order
     is, and the line keeps the lasting member's text (before: ``connectivity ... x (2
     sub-exceptions): no. Transient``, the ValueError's text dropped, the tool re-run)."""
     bad = raised(lambda: int("not a number"))
-    members = [bad, refused()] if order == "bad first" else [refused(), bad]
-    ran = []
+    assert isinstance(bad, ValueError)
+    members: list[Exception] = [bad, refused()] if order == "bad first" else [refused(), bad]
+    ran: list[int] = []
 
     @th.tool(retries=2)
     def fetch_all() -> str:
