@@ -91,12 +91,20 @@ _FIXED: dict[str, Callable[[str, Any], Any]] = {
 """Settings the conversation is built on: checked once, then refused."""
 
 
+def _declared(settings: object, name: str) -> bool:
+    """Whether the class (``Core``: ``tools``, ``server``...) declares ``name``."""
+    return any(name in vars(k).get("__annotations__", ()) for k in type(settings).__mro__)
+
+
 def _refuse_a_misspelt_setting(name: str) -> None:
     """A new public attribute that is a near miss of a setting's name (``max_wiat``) is a
     ``UsageError`` naming the setting: set, it would do nothing."""
-    import difflib  # only a new public attribute gets here
+    names = [*_LIVE, *_FIXED]
+    if not any(n[0] == name[0] and abs(len(n) - len(name)) <= 2 for n in names):
+        return  # no near miss (``tools``, ``is_closed``): difflib never imported for them
+    import difflib
 
-    close = difflib.get_close_matches(name, [*_LIVE, *_FIXED], n=1, cutoff=0.8)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
     if close:
         raise UsageError(f"{name} is not a Session setting: did you mean {close[0]}?")
 
@@ -138,7 +146,7 @@ class Settings:
                     f"make a new Session with {name}={value!r}"
                 )
             value = fixed(name, value)
-        elif not name.startswith("_") and name not in self.__dict__:
+        elif not name.startswith("_") and name not in self.__dict__ and not _declared(self, name):
             _refuse_a_misspelt_setting(name)
         object.__setattr__(self, name, value)
 
