@@ -167,7 +167,6 @@ def classify(
 _NO_EXTRA: dict[str, Any] = {}
 
 
-
 def _decide(
     chain: list[BaseException], rules: tuple[Rule, ...], known: list[Any]
 ) -> tuple[Verdict | None, int, str]:

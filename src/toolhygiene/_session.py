@@ -391,7 +391,9 @@ class Session(Core):
             running = [
                 workers.submit(
                     contextvars.copy_context().run,
-                    functools.partial(self.call, call_id=c.id), c.name, c.arguments,
+                    functools.partial(self.call, call_id=c.id),
+                    c.name,
+                    c.arguments,
                 )
                 for c in turn.calls
             ]

@@ -88,7 +88,6 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-
 def _optional(check: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
     return lambda name, value: None if value is None else check(name, value)
 
@@ -116,6 +115,7 @@ _SETTINGS: dict[str, Callable[[str, Any], Any]] = {
     "cache_control": _optional(_checks.cache_control),
 }
 """A tool's settings and their checks: one home for the constructor and later changes."""
+
 
 class Tool(Generic[P, R]):
     """A function prepared for a model: name, description, argument schema, settings.
