@@ -337,8 +337,11 @@ def _providers(
                     left -= 1
                 while right < end and text[right] in _GLUE:
                     right += 1
-                if _survivor(text[left:right]):
+                glued = text[left:right]
+                if _survivor(glued) and _PUBLIC_ID.fullmatch(glued) is None:
                     continue  # a hex digest that happens to hold a prefix
+                # A public id's shape (``toolu_…``, ``call_…``, a ULID) is no shelter: a
+                # key after its prefix is still the key.
                 rank = GLUED_RANK  # found inside a longer string: a context name wins
             spans.append((left, right, name, rank))
             reach = right
