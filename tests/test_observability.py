@@ -398,6 +398,31 @@ def test_stdlib_records_carry_the_exception(caplog: pytest.LogCaptureFixture) ->
     assert SECRET in logging.Formatter("%(message)s").format(record)
 
 
+def test_redact_logs_off_leaves_hooks_and_capture_redacted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="toolhygiene")
+    seen: list[th.HookEvent] = []
+
+    class Hook(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            seen.append(event)
+
+    remove = th.add_hooks(Hook())
+    try:
+        with th.configure(redact_logs=False), th.testing.capture() as captured:
+            th.Session([leaky]).call("leaky")
+    finally:
+        remove()
+    [record] = [r for r in caplog.records if r.name == "toolhygiene"]
+    assert SECRET in record.toolhygiene["exception"]  # type: ignore[attr-defined]
+    assert SECRET in str(record.exc_text)
+    [event] = seen
+    assert "[redacted:" in event.fields["exception"] and SECRET not in event.fields["exception"]
+    [failed] = captured.named("tool.failed")
+    assert "[redacted:" in failed["exception"] and SECRET not in str(failed)
+
+
 def test_structlog_gets_the_traceback_its_own_way() -> None:
     with structlog.testing.capture_logs() as logs:
         th.Session([leaky]).call("leaky")

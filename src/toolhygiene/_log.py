@@ -34,6 +34,7 @@ frames of each, a few kilobytes of each message.
 
 from __future__ import annotations
 
+import functools
 import logging
 import sys
 import traceback
@@ -224,8 +225,11 @@ def _record(event: _observe.Event) -> dict[str, Any]:
     """The event's flat dict, its traceback text made if no output made it yet."""
     event.settle()
     record = event.record()
-    if event.exc is not None and "exception" not in record:  # no renderer installed yet
-        record["exception"] = traceback_text(event.exc)
+    exc = event.exc
+    # ``fields["exception"]`` (hooks, ``testing.capture()``) is always redacted; the logs'
+    # own text is raw with ``configure(redact_logs=False)``.
+    if exc is not None and ("exception" not in record or not _config.settings.redact_logs):
+        record["exception"] = traceback_text(exc)
     return record
 
 
@@ -321,4 +325,4 @@ class LogOutput(_observe.Hooks):
         return target is not None
 
 
-_observe.set_log(LogOutput(), traceback_text)
+_observe.set_log(LogOutput(), functools.partial(traceback_text, redacting=True))

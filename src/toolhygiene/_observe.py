@@ -146,8 +146,9 @@ class Event:
             any hook sees it) as every output writes it, redacted (``shown_id``), as is
             the ``recovered_by`` field.
         fields: the event's other documented fields (category, fingerprint, ...,
-            ``exception``: the bounded traceback text, redacted unless
-            ``configure(redact_logs=False)``), read only: every hook sees the same event.
+            ``exception``: the bounded traceback text, redacted whatever
+            ``configure(redact_logs=...)`` says: a switch of the logs alone), read
+            only: every hook sees the same event.
         failure: the ``Failure`` record, for ``tool.failed``, ``tool.refused`` and
             ``tool.retry``.
         exc: the exception, for ``tool.failed`` and ``tool.retry`` (the full

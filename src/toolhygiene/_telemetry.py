@@ -213,8 +213,8 @@ class Telemetry(_observe.Hooks):
 
             message = event.failure.message if event.failure else ""
             attributes["exception.message"] = _attribute(message)
-            # What the logs wrote, when they redacted it; spans are redacted either way.
-            shown = event.fields.get("exception") if _config.settings.redact_logs else None
+            # The event's traceback text, redacted whatever ``redact_logs`` says.
+            shown = event.fields.get("exception")
             attributes["exception.stacktrace"] = shown or traceback_text(exc, redacting=True)
         trace.get_current_span().add_event("gen_ai.execute_tool.exception", attributes)
 
