@@ -117,6 +117,7 @@ def test_a_stopped_redis_fails_open_to_memory_and_comes_back(
         e["session.id"] == "conv-7"
         and e["on_error"] == "open"
         and e["error"] in ("ConnectionError", "TimeoutError")
+        and e["message"] and "127.0.0.1" not in e["message"]  # redacted like a failure's
         for e in unavailable
     )
     redis_server.start()
@@ -375,3 +376,20 @@ async def test_acall_asks_redis_outside_asyncio_default_executor(redis_url: str)
         release.set()
         await busy
         pool.shutdown()
+
+
+def test_store_unavailable_message_is_written_as_a_failure_message_is() -> None:
+    from toolhygiene import _stores
+
+    said = (
+        "Error 111 connecting to redis-master.payments.corp.internal:6379, "
+        "auth AKIAUS3CJJALA6MHI22K\n\x1b[31mred"
+    )
+    with capture() as seen:
+        _stores.failed_after_run("conv-1", "pay", ConnectionRefusedError(said))
+    [event] = seen.named("store.unavailable")
+    failure = th.classify(ConnectionRefusedError(said), "pay")
+    assert event["message"] == failure.message  # one rule for every failure message
+    for raw in ("corp.internal", "AKIAUS3CJJALA6MHI22K", "\n", "\x1b"):
+        assert raw not in event["message"]
+    assert event["call_ran"] is True and event["error"] == "ConnectionRefusedError"

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from toolhygiene import _checks, _observe
 from toolhygiene._exceptions import StoreError, UsageError
+from toolhygiene._reading import raw_message
+from toolhygiene._redact import RAW_CAP, sanitize
 
 if TYPE_CHECKING:
     import asyncio
@@ -705,7 +707,7 @@ class RedisStore:
                 self._down_until = time.monotonic() + self.retry_after
             fields = {
                 "error": type(exc).__name__,
-                "message": str(exc)[:200],
+                "message": _message(exc),
                 "on_error": self.on_error,
                 "call_ran": ran,
             }
@@ -956,6 +958,10 @@ def conversation_key(session_id: str) -> str:
 
 
 _KEYED_APART = frozenset("\\{}")
+def _message(exc: Exception) -> str:
+    """What a store's exception said, as a failure's message is written: redacted
+    (secrets, private addresses, internal hosts), one line, at most 200 characters."""
+    return sanitize(raw_message(exc, RAW_CAP) or type(exc).__name__, 200)
 
 
 def failed_after_run(session: str, tool: str | None, exc: Exception) -> None:
@@ -964,7 +970,7 @@ def failed_after_run(session: str, tool: str | None, exc: Exception) -> None:
     this process only; a ``store.unavailable`` warning says so, with the traceback."""
     fields = {
         "error": type(exc).__name__,
-        "message": str(exc)[:200],
+        "message": _message(exc),
         "on_error": "closed",
         "call_ran": True,
     }
