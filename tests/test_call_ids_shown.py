@@ -190,3 +190,14 @@ def test_an_id_past_the_cap_is_bounded_and_not_kept() -> None:
     shown = shown_id(long_id)
     assert len(shown) <= FIELD_CAP and shown.startswith("call_a")
     assert shown != shown_id("call_" + "a" * 100_001)  # tagged apart
+
+
+def test_caps_are_characters_as_the_readme_says() -> None:
+    """One rule for every cap (cold-14b E): characters, not bytes, and the README says so."""
+    from pathlib import Path
+
+    shown = shown_id("call_" + "é" * 60_000)
+    assert len(shown) <= FIELD_CAP < len(shown.encode())  # characters, not bytes
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "counted in characters" in readme
+    assert "at most 64 KB" not in readme and "at most 4 KB" not in readme
