@@ -12,10 +12,20 @@ from toolhygiene._exceptions import UsageError
 __all__ = ["cache_control", "examples", "flag", "rules", "seconds", "text", "whole"]
 
 
-def whole(name: str, value: Any, least: int) -> int:
-    """A whole number of at least ``least`` (``True`` is not a number here)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise UsageError(f"{name} must be a whole number of at least {least}, got {value!r}")
+def whole(name: str, value: Any, least: int, most: int | None = None) -> int:
+    """A whole number of at least ``least`` and, if given, at most ``most`` (``True`` is
+    not a number here)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < least
+        or (most is not None and value > most)
+    ):
+        raise UsageError(
+            f"{name} must be a whole number of at least {least}"
+            + ("" if most is None else f" and at most {most:,}")
+            + f", got {value!r}"
+        )
     return value
 
 

@@ -28,6 +28,7 @@ from toolhygiene._exceptions import UsageError
 
 __all__ = [
     "LEAST_ATTEMPT",
+    "MAX_LINE_CAP",
     "MIN_LINE_CAP",
     "MIN_RESULT_CAP",
     "RESULT_CAP",
@@ -53,6 +54,10 @@ could do what a full attempt failed to do)."""
 MIN_LINE_CAP = 160
 """The smallest line cap: room for a 64-character tool name and every part of a line that
 must stay (``_words`` fits a line to any cap from here up)."""
+
+MAX_LINE_CAP = 65_536
+"""The largest line cap: a line the logs can write whole (each string field of an event
+is at most 65,536 characters)."""
 
 
 @dataclass
@@ -198,8 +203,8 @@ def configure(
     every setting to its values.
 
     Raises:
-        UsageError: a value out of range or of the wrong type (a line cap under 160
-            characters, a ceiling that is not a positive finite number, a result cap
+        UsageError: a value out of range or of the wrong type (a line cap outside
+            160-65,536 characters, a ceiling that is not a positive finite number, a result cap
             under 1,000 characters, ``logs`` that is none of a bool, a
             ``logging.Logger`` or an object with ``info`` and ``warning`` methods, a
             switch that is not a bool, ``None`` for any setting).
@@ -253,7 +258,7 @@ def change(restore: Settings | None, changes: dict[str, Any]) -> Settings:
 
 
 def _check(new: Settings) -> None:
-    new.line_cap = _checks.whole("line_cap", new.line_cap, MIN_LINE_CAP)
+    new.line_cap = _checks.whole("line_cap", new.line_cap, MIN_LINE_CAP, MAX_LINE_CAP)
     ceiling = new.retry_after_ceiling
     if not (
         isinstance(ceiling, (int, float))

@@ -47,7 +47,9 @@ def session_id(given: str | None) -> str:
 
 
 def _line_cap(name: str, value: Any) -> int | None:
-    return None if value is None else _checks.whole(name, value, _config.MIN_LINE_CAP)
+    if value is None:
+        return None
+    return _checks.whole(name, value, _config.MIN_LINE_CAP, _config.MAX_LINE_CAP)
 
 
 def _one_of(choices: tuple[str, ...]) -> Callable[[str, Any], str]:
