@@ -958,6 +958,8 @@ def conversation_key(session_id: str) -> str:
 
 
 _KEYED_APART = frozenset("\\{}")
+
+
 def _message(exc: Exception) -> str:
     """What a store's exception said, as a failure's message is written: redacted
     (secrets, private addresses, internal hosts), one line, at most 200 characters."""
