@@ -88,3 +88,13 @@ def gate() -> Iterator[threading.Event]:
     event = threading.Event()
     yield event
     event.set()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def make_store(request: pytest.FixtureRequest) -> Callable[[], th.Store]:
+    """A store maker, once for the memory store and once for Redis (a real redis-server,
+    started for the run)."""
+    if request.param == "memory":
+        return th.MemoryStore
+    url = request.getfixturevalue("redis_url")
+    return lambda: th.RedisStore(url=url)

@@ -6,7 +6,6 @@ and a store of the user's own), and every output writes it cleaned the way call 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -37,14 +36,6 @@ def pay(x: str) -> str:
         x: x.
     """
     raise ValueError("declined")
-
-
-@pytest.fixture(params=["memory", "redis"])
-def make_store(request: Any) -> Callable[[], th.Store]:
-    if request.param == "memory":
-        return th.MemoryStore
-    url = request.getfixturevalue("redis_url")  # a real redis-server, started for the run
-    return lambda: th.RedisStore(url=url)
 
 
 @pytest.mark.parametrize(("victim", "other"), PAIRS)

@@ -7,19 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 import toolhygiene as th
 from helpers import store_tools
 from toolhygiene.testing import capture
-
-
-@pytest.fixture(params=["memory", "redis"])
-def make_store(request: Any) -> Callable[[], th.Store]:
-    if request.param == "memory":
-        return th.MemoryStore
-    url = request.getfixturevalue("redis_url")  # a real redis-server, started for the run
-    return lambda: th.RedisStore(url=url)
 
 
 def _two_workers(
