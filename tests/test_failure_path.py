@@ -60,7 +60,8 @@ def missing(order_id: str) -> str:
     [
         lambda: th.Session([_refusing(0)]),  # no retries
         lambda: th.Session([missing]),  # not retryable
-        lambda: th.Session([_refusing(2)], retry_budget=0.1),  # less than an attempt left
+        # The least budget there is (one attempt): after the first attempt less is left.
+        lambda: th.Session([_refusing(2)], retry_budget=0.25),
     ],
     ids=["no-retries", "not-retryable", "budget-spent"],
 )

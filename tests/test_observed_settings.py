@@ -387,6 +387,10 @@ def test_the_log_record_carries_notes_too() -> None:
         ("  conv 42\t", "conv 42"),
         ("conv\u200b42", "conv42"),
         ("会話-42", "会話-42"),
+        # Short escapes go whole too: save/restore, a character set, a private mode.
+        ("conv\x1b7 42\x1b8", "conv 42"),
+        ("conv\x1b(0 42", "conv 42"),
+        ("conv\x1b[?1049h 42", "conv 42"),
     ],
 )
 def test_a_given_session_id_is_made_fit_once(given: str, kept: str) -> None:

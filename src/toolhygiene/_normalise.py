@@ -37,6 +37,9 @@ _ESCAPES = (
     # begin a token that follows (then that letter stays, a key keeps its first letter).
     r"|(?:\x1b\[|\x9b)[0-?]{0,32}[ -/]{0,8}(?:[@-~](?![A-Za-z0-9_\-+/=]))?"
     r"|\x1b[P^_X][^\x1b\x9c]{0,4096}(?:\x1b\\|\x9c)"  # DCS, PM, APC, SOS strings
+    # Short escapes: a character set (``ESC ( 0``), save and restore (``ESC 7``,
+    # ``ESC 8``), keypad modes (``ESC =``): whole, with the same care for a token after.
+    r"|\x1b[ -/]{0,8}(?:[0-~](?![A-Za-z0-9_\-+/=]))?"
 )
 _HIDDEN = (
     "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)
