@@ -105,6 +105,10 @@ def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
     assert [m.span("secret") for m in now] == [m.span("secret") for m in before]
     assert _LABELLED.check is not None
     for new, old in zip(now, before, strict=True):
+        if not new.group("sep").strip():
+            # A value after only spaces or a tab is judged by its shape since cold-12's
+            # fixes (``password is required`` stays); the frozen reading predates that.
+            continue
         assert _LABELLED.check(new) == _verdict_before(old)
 
 
