@@ -132,3 +132,9 @@ def test_the_readme_names_every_session_that_make_test_runs() -> None:
     said = readme.split("\nmake test\n```\n", 1)[1].split("\n\n", 1)[0]
     for session in sessions:
         assert re.search(rf"`{session}(-3\.1\d)?`", said), f"make test runs {session}"
+    # make test runs them in two streams (nox -s ...): together, every session, once.
+    recipe = (root / "Makefile").read_text(encoding="utf-8").split("\ntest:", 1)[1]
+    recipe = recipe.split("\n\n", 1)[0]
+    streams = [found.split() for found in re.findall(r"\$\(NOX\) -s ([\w ]+?)\s*[;>]", recipe)]
+    ran = [session for stream in streams for session in stream]
+    assert sorted(ran) == sorted(sessions), streams
