@@ -141,8 +141,8 @@ def retry_policy(tool: th.Tool[..., Any] | None = None, *, max_wait: float = 30.
                  closed: Callable[[], bool] = lambda: False) -> Any:
     """The retry policy of one call of ``tool`` (default: 5 retries), on ``clock``."""
     # Private imports, by design (internal units under test): the retry policy and an attempt's plan, driven directly by the retry-policy helpers.
+    from toolhygiene._call import Plan
     from toolhygiene._retrying import RetryPolicy
-    from toolhygiene._running import Plan
 
     if tool is None:
         @th.tool(retries=5)

@@ -562,6 +562,37 @@ def test_the_import_graph_has_no_cycle_within_a_layer_either() -> None:
     assert found is None, "import cycle: " + " -> ".join(found or [])
 
 
+def reached(edges: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` reaches through ``edges``."""
+    seen: set[str] = set()
+    todo = list(edges.get(start, ()))
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(edges.get(node, ()))
+    return seen
+
+
+SANS_IO = ("_call.py", "_core.py", "_retrying.py")
+"""The core of decisions and what it decides over: on no import cycle, not even one the
+type checker alone walks."""
+
+
+@pytest.mark.parametrize("module", SANS_IO)
+def test_the_core_is_on_no_cycle_with_the_imports_for_the_type_checker(module: str) -> None:
+    """``_core`` and ``_loop`` both read ``Outcome`` from ``_call``, below them."""
+    edges = {
+        name(path): {
+            target
+            for target, where in imports(path)
+            if where in (TOP, TYPING) and target != name(path)
+        }
+        for path in modules()
+    }
+    assert module not in reached(edges, module)
+
+
 def test_the_graph_sees_the_imports_that_load_a_module() -> None:
     """Not blind: real module-level imports are seen, those made only for the type
     checker or at first use are not."""

@@ -25,9 +25,10 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from toolhygiene import _config, _known, _observe, _safe_results, _settings, _words
+from toolhygiene._call import Arguments, Outcome, Plan
 from toolhygiene._classify import classify
 from toolhygiene._errors import Category, Failure, ToolError
 from toolhygiene._exceptions import StoreError, UsageError
@@ -47,7 +48,6 @@ from toolhygiene._retrying import (
 )
 from toolhygiene._running import (
     AttemptTimeoutError,
-    Plan,
     StillRunningError,
     count_down,
     result_text,
@@ -58,29 +58,6 @@ from toolhygiene._tool import Tool
 from toolhygiene._transcript import Transcript
 
 __all__ = ["Core", "Outcome"]
-
-Arguments = Mapping[str, Any] | str | bytes | None
-
-
-class Outcome(NamedTuple):
-    """The result of one tool call as the model will see it (immutable).
-
-    ``content`` is exactly the text the model sees; ``value`` is the tool's return value
-    on success; ``failure`` the record on failure; ``attempts`` how many times the tool
-    ran (0 when it did not run at all); ``number`` the call's number in the session
-    (with a store: in the conversation, counted across every worker).
-
-    A named tuple rather than a frozen dataclass: it is made on every call, and building
-    it costs a fifth as much (``benchmarks/success_path.py``).
-    """
-
-    tool: str
-    ok: bool
-    content: str
-    value: Any = None
-    failure: Failure | None = None
-    attempts: int = 0
-    number: int = 0
 
 
 class Core(_settings.Settings):

@@ -27,7 +27,7 @@ from toolhygiene.formats import Adapter, Call
 from toolhygiene.formats._base import Messages
 
 if TYPE_CHECKING:
-    from toolhygiene._core import Outcome
+    from toolhygiene._call import Outcome
     from toolhygiene._transcript import Transcript
 
 __all__ = ["Conversation", "Step", "Turn", "aread", "finish", "read"]

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from toolhygiene._call import Plan
 from toolhygiene._config import LEAST_ATTEMPT
 from toolhygiene._errors import CoarseClass, Failure
 from toolhygiene._payload import PayloadError
-from toolhygiene._running import AttemptTimeoutError, Plan, StillRunningError
+from toolhygiene._running import AttemptTimeoutError, StillRunningError
 
 if TYPE_CHECKING:  # imported when a retry runs, not with toolhygiene
     import tenacity

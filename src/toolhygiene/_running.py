@@ -29,8 +29,7 @@ import contextvars
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config, _words
@@ -44,11 +43,12 @@ if TYPE_CHECKING:  # imported by async code and async tools, not with toolhygien
     import asyncio
     import concurrent.futures
 
+    from toolhygiene._call import Plan
+
 __all__ = [
     "GRACE",
     "SESSION_RUNS",
     "AttemptTimeoutError",
-    "Plan",
     "Runs",
     "StillRunningError",
     "count_down",
@@ -64,23 +64,6 @@ GRACE = 0.1
 """Seconds a cancelled async tool has to finish before it counts as still running."""
 SESSION_RUNS = 4
 """A session's runs in flight at once, at most: this many times ``max_running``."""
-
-
-@dataclass(slots=True)
-class Plan:
-    """One call in flight: the tool, its validated values, what the model sent, its
-    number in the session, when it began (the retry budget runs from there), the
-    seconds of waits that instant retries skipped (counted in the budget as if
-    waited), and whether it probes an open upstream (one attempt: no local retries)."""
-
-    tool: Tool[Any, Any]
-    values: dict[str, Any]
-    arguments: Mapping[str, Any] | str | bytes | None
-    index: int
-    call_id: str | None = None
-    began: float = field(default_factory=time.monotonic)
-    skipped: float = 0.0
-    probe: bool = False
 
 
 class AttemptTimeoutError(TimeoutError):

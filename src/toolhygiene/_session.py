@@ -25,7 +25,8 @@ from toolhygiene import (  # noqa: F401
     _resume,
     _telemetry,
 )
-from toolhygiene._core import Core, Outcome, known_of
+from toolhygiene._call import Outcome, Plan
+from toolhygiene._core import Core, known_of
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import History, threshold
 from toolhygiene._loop import Step
@@ -33,7 +34,6 @@ from toolhygiene._payload import returned
 from toolhygiene._retrying import RetryPolicy, verdict_of
 from toolhygiene._rules import Rule
 from toolhygiene._running import (
-    Plan,
     Runs,
     loop_running,
     pause,

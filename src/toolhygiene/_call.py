@@ -1,0 +1,56 @@
+"""One tool call as records: ``Plan``, the call in flight, and ``Outcome``, the call as
+the model sees it. Below the core (``_core``) and the agent loop (``_loop``), which both
+read them, so that neither imports the other."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from toolhygiene._errors import Failure
+    from toolhygiene._tool import Tool
+
+__all__ = ["Arguments", "Outcome", "Plan"]
+
+Arguments = Mapping[str, Any] | str | bytes | None
+"""What the model sent as a call's arguments: a dict, or the JSON text of one."""
+
+
+@dataclass(slots=True)
+class Plan:
+    """One call in flight: the tool, its validated values, what the model sent, its
+    number in the session, when it began (the retry budget runs from there), the
+    seconds of waits that instant retries skipped (counted in the budget as if
+    waited), and whether it probes an open upstream (one attempt: no local retries)."""
+
+    tool: Tool[Any, Any]
+    values: dict[str, Any]
+    arguments: Arguments
+    index: int
+    call_id: str | None = None
+    began: float = 0.0
+    skipped: float = 0.0
+    probe: bool = False
+
+
+class Outcome(NamedTuple):
+    """The result of one tool call as the model will see it (immutable).
+
+    ``content`` is exactly the text the model sees; ``value`` is the tool's return value
+    on success; ``failure`` the record on failure; ``attempts`` how many times the tool
+    ran (0 when it did not run at all); ``number`` the call's number in the session
+    (with a store: in the conversation, counted across every worker).
+
+    A named tuple rather than a frozen dataclass: it is made on every call, and building
+    it costs a fifth as much (``benchmarks/success_path.py``).
+    """
+
+    tool: str
+    ok: bool
+    content: str
+    value: Any = None
+    failure: Failure | None = None
+    attempts: int = 0
+    number: int = 0
