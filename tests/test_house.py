@@ -593,6 +593,50 @@ def test_the_core_is_on_no_cycle_with_the_imports_for_the_type_checker(module: s
     assert module not in reached(edges, module)
 
 
+NO_IO = {
+    "_observe.py": "events: the core notes them (``Note``), its shell emits them",
+    "_log.py": "log records are written by the outputs, for the shell",
+    "_telemetry.py": "spans and metrics are written by the outputs, for the shell",
+    "_workers.py": "worker threads are the shell's",
+    "threading": "threads and locks are the shell's (the ledger keeps its own counts)",
+    "asyncio": "the event loop is the shell's",
+    "concurrent": "futures are the shell's",
+    "time": "the shell reads the clock and passes the time in",
+}
+"""What the core of decisions (``_core``) must not import, with whose it is instead."""
+
+
+def io_imports(path: Path, module_name: str) -> list[str]:
+    """Every import of ``path``, wherever it is made, of what ``NO_IO`` names."""
+    found = [target for target, _ in _imports_of(path, module_name) if target in NO_IO]
+    for node in ast.walk(parsed(path)):
+        if isinstance(node, ast.Import):
+            found += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append(node.module.split(".")[0])
+    return sorted({f for f in found if f in NO_IO})
+
+
+def test_the_core_of_decisions_imports_nothing_that_does_io() -> None:
+    assert io_imports(SRC / "_core.py", "_core.py") == []
+
+
+def test_the_io_check_sees_an_output_a_thread_and_a_clock(tmp_path: Path) -> None:
+    """Not blind: an import of the events, of threading and of the clock, at module
+    level or inside a function, is seen."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import threading\n"
+        "from toolhygiene import _observe\n"
+        "from toolhygiene._words import rounded\n"
+        "def f():\n"
+        "    import time\n"
+        "    from toolhygiene._log import emit\n",
+        encoding="utf-8",
+    )
+    assert io_imports(probe, "probe.py") == ["_log.py", "_observe.py", "threading", "time"]
+
+
 def test_the_graph_sees_the_imports_that_load_a_module() -> None:
     """Not blind: real module-level imports are seen, those made only for the type
     checker or at first use are not."""

@@ -1,6 +1,7 @@
-"""One tool call as records: ``Plan``, the call in flight, and ``Outcome``, the call as
-the model sees it. Below the core (``_core``) and the agent loop (``_loop``), which both
-read them, so that neither imports the other."""
+"""One tool call as records: ``Plan``, the call in flight, ``Outcome``, the call as the
+model sees it, and ``Note``, an event the core decided and its shell emits. Below the
+core (``_core``) and the agent loop (``_loop``), which both read them, so that neither
+imports the other."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from toolhygiene._errors import Failure
+    from toolhygiene._stores import Gate
     from toolhygiene._tool import Tool
 
-__all__ = ["Arguments", "Outcome", "Plan"]
+__all__ = ["Arguments", "Note", "Outcome", "Plan", "Refused"]
 
 Arguments = Mapping[str, Any] | str | bytes | None
 """What the model sent as a call's arguments: a dict, or the JSON text of one."""
@@ -23,7 +25,11 @@ class Plan:
     """One call in flight: the tool, its validated values, what the model sent, its
     number in the session, when it began (the retry budget runs from there), the
     seconds of waits that instant retries skipped (counted in the budget as if
-    waited), and whether it probes an open upstream (one attempt: no local retries)."""
+    waited), and whether it probes an open upstream (one attempt: no local retries).
+
+    ``gate``: what the breaker of the tool's upstream said when it was not free (the
+    answer the call owes it); ``notes``: the events decided about the call that its
+    shell has not emitted yet (``None``: none, the usual case)."""
 
     tool: Tool[Any, Any]
     values: dict[str, Any]
@@ -33,6 +39,8 @@ class Plan:
     began: float = 0.0
     skipped: float = 0.0
     probe: bool = False
+    gate: Gate | None = None
+    notes: list[Note] | None = None
 
 
 class Outcome(NamedTuple):
@@ -54,3 +62,23 @@ class Outcome(NamedTuple):
     failure: Failure | None = None
     attempts: int = 0
     number: int = 0
+
+
+class Note(NamedTuple):
+    """An event the core decided (``tool.failed``, ``tool.refused``, ``error.recovered``...):
+    what the shell hands to ``_observe.emit`` as an ``Event`` of its session."""
+
+    name: str
+    tool: str | None
+    call_id: str | None
+    fields: Mapping[str, Any]
+    failure: Failure | None = None
+    exc: BaseException | None = None
+
+
+class Refused(NamedTuple):
+    """A call refused before it ran (``Core._begin``): what the model sees, and the events
+    the shell emits."""
+
+    outcome: Outcome
+    notes: list[Note]

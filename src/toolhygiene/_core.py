@@ -1,20 +1,25 @@
-"""The decisions of one conversation, without I/O: ``Core``, the base of ``Session``.
+"""The decisions of one conversation: ``Core``, the base of ``Session``.
 
 As httpx's ``BaseClient`` is to ``Client`` and ``AsyncClient``, ``Core`` holds every
 decision about a call and ``Session`` (``_session``) only runs things: it runs the
-attempts, sleeps between them and moves work off the event loop, in a sync and an async
-shell over the same decisions. Nothing here runs a tool, starts a thread, awaits or
-sleeps. The decisions of one call, in order:
+attempts, sleeps between them, reads the clock, emits the events and moves work off the
+event loop, in a sync and an async shell over the same decisions. Nothing here runs a
+tool, starts a thread, takes a lock, awaits, sleeps, reads a clock (the shell passes
+``now``, and its clock to a retry policy) or emits an event: the events a decision makes
+are ``Note`` records, returned (``Refused``, ``_end_conversation``) or left on the call's
+``Plan``, and the shell emits them. The decisions of one call, in order:
 
-- ``_begin``: the call admitted (a ``Plan``) or refused with its ``Outcome``: an unknown
-  tool, a closed tool, arguments that do not validate, an upstream whose breaker is open;
+- ``_begin``: the call admitted (a ``Plan``) or ``Refused``: an unknown tool, a closed
+  tool, arguments that do not validate, an upstream whose breaker is open;
 - ``_retrying``: after a failed first attempt, the call's ``RetryPolicy`` (``_retrying``)
   or, when no local retry follows, the failure's ``Outcome``;
 - ``_succeeded`` / ``_failed`` / ``_ended``: the ``Outcome`` the model sees: the result, or
-  the failure's line, counted against the tool's cap (closing it at the cap), logged.
+  the failure's line, counted against the tool's cap (closing it at the cap), noted.
 
-The counts live in the conversation's ``Ledger``, which asks the ``store`` when there is
-one (a round trip with Redis): the async shell makes those decisions off the loop.
+One kind of I/O is still made from here: the counts live in the conversation's
+``Ledger``, which asks the ``store`` when there is one (a round trip with Redis), and a
+tool with an ``upstream`` asks the shared breakers. The async shell makes those
+decisions off the loop.
 """
 
 from __future__ import annotations
@@ -22,20 +27,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import threading
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolhygiene import _config, _known, _observe, _safe_results, _settings, _words
-from toolhygiene._call import Arguments, Outcome, Plan
+from toolhygiene import _config, _known, _safe_results, _settings, _words
+from toolhygiene._call import Arguments, Note, Outcome, Plan, Refused
 from toolhygiene._classify import classify
 from toolhygiene._errors import Category, Failure, ToolError
 from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import ServerHistory
 from toolhygiene._ledger import Ledger
 from toolhygiene._loop import Conversation
-from toolhygiene._observe import Event
 from toolhygiene._payload import PayloadError
 from toolhygiene._reading import short_name
 from toolhygiene._redact import safe_arguments, sanitize
@@ -49,7 +51,6 @@ from toolhygiene._retrying import (
 from toolhygiene._running import (
     AttemptTimeoutError,
     StillRunningError,
-    count_down,
     result_text,
 )
 from toolhygiene._stores import Gate, Store, failed_after_run
@@ -73,13 +74,6 @@ class Core(_settings.Settings):
     """The store's key of the conversation (``_stores.conversation_key``)."""
     _transcript: Transcript
     _conversation: Conversation
-    _clock: Callable[[], float] = staticmethod(time.monotonic)
-    """The retry budget's clock (seconds)."""
-
-    def _start_decisions(self) -> None:
-        self._lock = threading.Lock()
-        self._gates: dict[int, Gate] = {}
-        self._retrying_now: dict[str, int] = {}
 
     # -- the conversation ---------------------------------------------------------------
 
@@ -93,15 +87,15 @@ class Core(_settings.Settings):
         self._transcript = Transcript(self.clearing, local)
         self._conversation = Conversation(self.server)
 
-    def _end_conversation(self) -> None:
-        """The conversation ended: its unrecovered errors get their tail (``stopped``)."""
+    def _end_conversation(self) -> list[Note]:
+        """The conversation ended: its unrecovered errors get their tail (``stopped``);
+        the events to emit."""
         tails = self._ledger.stop()  # counted whether or not anyone listens
-        if tails and _observe.listening("error.stopped"):  # else no event is built
-            for failed_id, tail in tails:
-                _observe.emit(Event("error.stopped", self.id, tail["tool"], failed_id, tail))
+        notes = [Note("error.stopped", tail["tool"], failed_id, tail) for failed_id, tail in tails]
         stats = self._ledger.stats()
         counts = {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
-        _observe.emit(Event("session.closed", self.id, None, None, counts))
+        notes.append(Note("session.closed", None, None, counts))
+        return notes
 
     def _cap(self, tool: str) -> int:
         found = self.tools.get(tool)
@@ -110,14 +104,17 @@ class Core(_settings.Settings):
     def _line_cap(self) -> int:
         return _config.line_cap(self.line_cap)
 
-    def _timeout(self, plan: Plan) -> float | None:
-        """The first attempt's timeout: the tool's, within the retry budget."""
-        return attempt_timeout(plan, self.retry_budget, self._clock())
+    def _timeout(self, plan: Plan, now: float) -> float | None:
+        """The first attempt's timeout at ``now``: the tool's, within the retry budget."""
+        return attempt_timeout(plan, self.retry_budget, now)
 
     # -- admitting a call -------------------------------------------------------------
 
-    def _begin(self, name: str, arguments: Arguments, call_id: str | None) -> Plan | Outcome:
-        """The call admitted (its ``Plan``), or refused (the ``Outcome`` the model sees)."""
+    def _begin(
+        self, name: str, arguments: Arguments, call_id: str | None, now: float
+    ) -> Plan | Refused:
+        """The call admitted at ``now`` (its ``Plan``), or refused (what the model sees,
+        and the events to emit)."""
         if self.is_closed:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
         found = self.tools.get(name)
@@ -133,33 +130,28 @@ class Core(_settings.Settings):
                 instead=instead,
                 exc_type="UnknownTool",
             )
-            return self._record_failure(failure, index, 0, None, call="", call_id=call_id)
+            notes: list[Note] = []
+            told = self._record_failure(failure, index, 0, None, notes, call="", call_id=call_id)
+            return Refused(told, notes)
         if closed_after is not None:
             return self._closed(found, arguments, index, closed_after, call_id)
         try:
             values = found.validate(arguments)
         except Exception as exc:  # validate raises ToolError; anything else is reported too
-            return self._failed(self._plan(found, {}, arguments, index, call_id), exc, 0)
+            plan = Plan(found, {}, arguments, index, call_id, now)
+            told = self._failed(plan, exc, 0)
+            return Refused(told, plan.notes or [])
+        plan = Plan(found, values, arguments, index, call_id, now)
         if upstream is not None and gate is not None:
             if gate.state == "probe":  # due: claimed by one caller, for one attempt
                 hold = min(found.timeout or self.retry_budget, self.retry_budget)
                 gate = self._breakers.admit(upstream, hold)
-            refused = self._admit(upstream, gate, name, index, call_id)
-            if refused is not None:
-                return refused
-        plan = self._plan(found, values, arguments, index, call_id)
-        plan.probe = gate is not None and gate.state == "probe"
+            if gate.refused:
+                return self._upstream_open(upstream, gate, name, index, call_id)
+            if gate.state != "free":  # the answer is owed to the breaker
+                plan.gate = gate
+            plan.probe = gate.state == "probe"
         return plan
-
-    def _plan(
-        self,
-        tool: Tool[Any, Any],
-        values: dict[str, Any],
-        arguments: Arguments,
-        index: int,
-        call_id: str | None,
-    ) -> Plan:
-        return Plan(tool, values, arguments, index, call_id, began=self._clock())
 
     def _closed(
         self,
@@ -168,7 +160,7 @@ class Core(_settings.Settings):
         index: int,
         failures: int,
         call_id: str | None,
-    ) -> Outcome:
+    ) -> Refused:
         """A call of a closed tool: not run, not counted; the closed notice again."""
         failure = Failure(
             tool=tool.name,
@@ -188,22 +180,15 @@ class Core(_settings.Settings):
         )
         outcome = Outcome(tool.name, False, failure.line(), failure=failure, number=index)
         fields = {"category": "unavailable", "failures": failures}
-        _observe.emit(Event("tool.refused", self.id, tool.name, call_id, fields, failure))
-        return outcome
+        return Refused(outcome, [Note("tool.refused", tool.name, call_id, fields, failure)])
 
-    def _admit(
+    def _upstream_open(
         self, upstream: str, gate: Gate, name: str, index: int, call_id: str | None
-    ) -> Outcome | None:
-        """What the shared breaker of ``upstream`` said; the refusal the model sees when it
-        is open (nothing runs, nothing counts against the cap), else ``None``. A probe is
-        one attempt, held for as long as it may take (the tool's timeout within the retry
-        budget): the wait told while another caller probes is the time left until its
-        answer is due."""
-        if not gate.refused:
-            if gate.state != "free":
-                with self._lock:
-                    self._gates[index] = gate
-            return None
+    ) -> Refused:
+        """The refusal the model sees when the shared breaker of ``upstream`` is open
+        (nothing runs, nothing counts against the cap). A probe is one attempt, held for
+        as long as it may take (the tool's timeout within the retry budget): the wait told
+        while another caller probes is the time left until its answer is due."""
         cap = self._line_cap()
         shown = sanitize(upstream, 64)
         what = sanitize(
@@ -227,17 +212,16 @@ class Core(_settings.Settings):
             name, shown, what, verdict=verdict, advice=_words.UPSTREAM_INSTEAD, cap=cap
         )
         fields = {"category": "upstream_open", "upstream": upstream, "state": gate.state}
-        _observe.emit(Event("tool.refused", self.id, name, call_id, fields, failure))
-        return Outcome(name, False, line, failure=failure, number=index)
+        outcome = Outcome(name, False, line, failure=failure, number=index)
+        return Refused(outcome, [Note("tool.refused", name, call_id, fields, failure)])
 
     def _upstream_answered(self, plan: Plan, failure: Failure | None) -> None:
         """Tell the shared breaker how the call to the tool's upstream went: a transient
         failure (connectivity, 5xx, 429) adds to its streak; any answer ends it."""
         upstream = plan.tool.upstream
-        if upstream is None:  # no gate was kept: _admit keeps one only for an upstream
+        if upstream is None:  # no gate was kept: _begin keeps one only for an upstream
             return
-        with self._lock:
-            gate = self._gates.pop(plan.index, None)
+        gate, plan.gate = plan.gate, None  # answered once
         try:
             if failure is not None and failure.category.value in _TRANSIENT:
                 self._breakers.upstream_failed(upstream, failure.retry_after)
@@ -252,7 +236,7 @@ class Core(_settings.Settings):
         """``exc`` classified with the tool's and the session's rules.
 
         Never raises: an exception so hostile that classifying it fails still gives a
-        line that names its type, and the log says why."""
+        line that names its type, and the log says why (a ``tool.unclassified`` note)."""
         if type(exc) is PayloadError:  # a failure payload the tool returned: read already
             return exc.failure
         try:
@@ -267,25 +251,19 @@ class Core(_settings.Settings):
             failure = _unreadable(plan.tool.name, exc)
             fields = {"exc_type": failure.exc_type}
             # The log's exception field: what classifying raised.
-            _observe.emit(
-                Event(
-                    "tool.unclassified",
-                    self.id,
-                    plan.tool.name,
-                    plan.call_id,
-                    fields,
-                    failure,
-                    broken,
-                )
-            )
+            note = Note("tool.unclassified", plan.tool.name, plan.call_id, fields, failure, broken)
+            _noted(plan).append(note)
         # type() and issubclass(): isinstance() would ask a hostile __class__ property.
         if issubclass(type(exc), AttemptTimeoutError) and not exc.started:  # type: ignore[attr-defined]
             failure = dataclasses.replace(failure, never_ran=True)
         return failure
 
-    def _retrying(self, plan: Plan, first: Exception) -> RetryPolicy | Outcome:
-        """After the first attempt failed with ``first``: the call's retry policy when it
-        retries (``_leave`` after), else the failure's ``Outcome``.
+    def _retrying(
+        self, plan: Plan, first: Exception, clock: Callable[[], float]
+    ) -> RetryPolicy | Outcome:
+        """After the first attempt failed with ``first``: the call's retry policy on the
+        shell's ``clock`` when it retries (``_leave`` after), else the failure's
+        ``Outcome``.
 
         No more calls of one tool retry at once than the failures the tool has left
         before it closes: a burst of calls to a failing tool then closes it after about
@@ -303,30 +281,23 @@ class Core(_settings.Settings):
             judge=functools.partial(self._classify, plan),
             closed=lambda: name in self._ledger.closed,
             first=verdict,
-            clock=self._clock,
+            clock=clock,
         )
         # No retry loop when no retry could start (the budget spent, the tool closed, a
         # failure not worth one): the failure is told as tenacity would end it.
-        if not (policy.wanted(verdict.failure) and policy.possible()) or not self._enter(name):
+        if not (policy.wanted(verdict.failure) and policy.possible()) or not self._ledger.enter(
+            name, self._cap(name)
+        ):
             return self._failed(plan, first, 1, verdict.failure)
         return policy
 
-    def _enter(self, name: str) -> bool:
-        with self._lock:
-            retrying = self._retrying_now.get(name, 0)
-            if retrying + self._ledger.failures[name] >= self._cap(name):
-                return False
-            self._retrying_now[name] = retrying + 1
-        return True
-
     def _leave(self, plan: Plan) -> None:
         """The call that ``_retrying`` let retry is done."""
-        with self._lock:
-            count_down(self._retrying_now, plan.tool.name)
+        self._ledger.leave(plan.tool.name)
 
     def _retried(self, plan: Plan, attempt: int, wait: float, verdict: Verdict | None) -> None:
         """A local retry is about to wait ``wait`` seconds after attempt ``attempt``:
-        counted and logged."""
+        counted, and noted (``tool.retry``)."""
         self._ledger.retried()
         failure = verdict.failure if verdict is not None else None
         fields = {
@@ -336,14 +307,13 @@ class Core(_settings.Settings):
             "fingerprint": failure.fingerprint if failure else None,
         }
         exc = verdict.exc if verdict is not None else None
-        _observe.emit(
-            Event("tool.retry", self.id, plan.tool.name, plan.call_id, fields, failure, exc)
-        )
+        _noted(plan).append(Note("tool.retry", plan.tool.name, plan.call_id, fields, failure, exc))
 
     # -- the outcome --------------------------------------------------------------------
 
     def _succeeded(self, plan: Plan, value: Any, attempts: int) -> Outcome:
-        """``value`` is the call's result (``returned`` found no failure payload in it)."""
+        """``value`` is the call's result (``returned`` found no failure payload in it).
+        The errors it recovers are noted on ``plan`` (``error.recovered``)."""
         name = plan.tool.name
         try:
             content = result_text(
@@ -353,11 +323,13 @@ class Core(_settings.Settings):
             return self._failed(plan, exc, attempts)
         content = _words.escape_result(content)  # no success reads as toolhygiene's mark
         outcome = Outcome(name, True, content, value, None, attempts, plan.index)
-        self._upstream_answered(plan, None)
+        if plan.tool.upstream is not None:
+            self._upstream_answered(plan, None)
         tails = self._ledger.succeeded(name, plan.index, plan.call_id)
-        if tails and _observe.listening("error.recovered"):
+        if tails:
+            notes = _noted(plan)
             for failed_id, tail in tails:
-                _observe.emit(Event("error.recovered", self.id, name, failed_id, tail))
+                notes.append(Note("error.recovered", name, failed_id, tail))
         return outcome
 
     def _ended(
@@ -413,13 +385,20 @@ class Core(_settings.Settings):
         if attempts:
             self._upstream_answered(plan, failure)
         return self._record_failure(
-            failure, plan.index, attempts, exc, call=key, call_id=plan.call_id, changes=changes
+            failure,
+            plan.index,
+            attempts,
+            exc,
+            _noted(plan),
+            call=key,
+            call_id=plan.call_id,
+            changes=changes,
         )
 
     def _refused(self, plan: Plan, refused: StillRunningError, attempts: int) -> Outcome:
         """A call not started because earlier runs are still going: the model is told
         so; not counted as a failure of the tool (it says nothing about whether the tool
-        works), logged as ``tool.refused``."""
+        works), noted as ``tool.refused``."""
         failure = dataclasses.replace(
             self._classify(plan, refused),
             refused=True,
@@ -433,7 +412,7 @@ class Core(_settings.Settings):
             "going": refused.going,
             "attempts": attempts,
         }
-        _observe.emit(Event("tool.refused", self.id, plan.tool.name, plan.call_id, fields, failure))
+        _noted(plan).append(Note("tool.refused", plan.tool.name, plan.call_id, fields, failure))
         return Outcome(
             plan.tool.name, False, line, failure=failure, attempts=attempts, number=plan.index
         )
@@ -444,6 +423,7 @@ class Core(_settings.Settings):
         index: int,
         attempts: int,
         exc: BaseException | None,
+        notes: list[Note],
         *,
         call: str,
         call_id: str | None,
@@ -461,30 +441,37 @@ class Core(_settings.Settings):
             fingerprint=fingerprint,
             call_id=call_id,
         )
-        if _observe.listening("tool.failed", failure.category.value):  # else built for none
-            fields = {
-                "category": failure.category.value,
-                "fingerprint": fingerprint,
-                "retryable": failure.retryable,
-                "status": failure.status,
-                "attempts": attempts,
-                "exc_type": failure.exc_type,
-                "frame": failure.frame,
-                "line": line,
-            }
-            _observe.emit(Event("tool.failed", self.id, name, call_id, fields, failure, exc))
+        fields = {
+            "category": failure.category.value,
+            "fingerprint": fingerprint,
+            "retryable": failure.retryable,
+            "status": failure.status,
+            "attempts": attempts,
+            "exc_type": failure.exc_type,
+            "frame": failure.frame,
+            "line": line,
+        }
+        notes.append(Note("tool.failed", name, call_id, fields, failure, exc))
         if failure.closes:
             closed = {
                 "category": failure.category.value,
                 "fingerprint": fingerprint,
                 "failures": failure.count,
             }
-            _observe.emit(Event("tool.closed", self.id, name, call_id, closed, failure))
+            notes.append(Note("tool.closed", name, call_id, closed, failure))
         return Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
 
 
 _TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})
 """Categories that say the upstream itself is in trouble (its breaker counts them)."""
+
+
+def _noted(plan: Plan) -> list[Note]:
+    """The list of the events decided about ``plan`` that its shell will emit."""
+    notes = plan.notes
+    if notes is None:
+        notes = plan.notes = []
+    return notes
 
 
 def known_of(plan: Plan) -> tuple[str, ...]:

@@ -88,6 +88,7 @@ class Ledger:
         self.tails: deque[dict[str, Any]] = deque(maxlen=TAILS)
         self.tails_total = 0
         self._waiting: set[str] = set()  # tools the store said have errors waiting
+        self._retrying: dict[str, int] = {}  # calls of each tool retrying now
 
     def start(self, tool: str, upstream: str | None = None) -> tuple[int, int | None, Gate | None]:
         """Count a call; its number, the tool's failures if it is closed (else None), and
@@ -139,6 +140,26 @@ class Ledger:
         found = self._shared(lambda store: store.recovered(self.session, tool), tool)
         with self._lock:
             return [self._tail(w, index, "recovered", call_id) for w in found or ()]
+
+    def enter(self, tool: str, cap: int) -> bool:
+        """Whether one more call of ``tool`` may retry locally (then counted until
+        ``leave``): no more calls of one tool retry at once than the failures it has left
+        before it closes at ``cap``."""
+        with self._lock:
+            retrying = self._retrying.get(tool, 0)
+            if retrying + self.failures[tool] >= cap:
+                return False
+            self._retrying[tool] = retrying + 1
+        return True
+
+    def leave(self, tool: str) -> None:
+        """A call that ``enter`` let retry is done."""
+        with self._lock:
+            left = self._retrying.get(tool, 0) - 1
+            if left > 0:
+                self._retrying[tool] = left
+            else:
+                self._retrying.pop(tool, None)
 
     def retried(self) -> None:
         """Count a local retry."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -25,7 +27,7 @@ from toolhygiene import (  # noqa: F401
     _resume,
     _telemetry,
 )
-from toolhygiene._call import Outcome, Plan
+from toolhygiene._call import Note, Outcome, Plan, Refused
 from toolhygiene._core import Core, known_of
 from toolhygiene._exceptions import UsageError
 from toolhygiene._history import History, threshold
@@ -51,6 +53,9 @@ from toolhygiene.formats._base import Format, Messages
 __all__ = ["Outcome", "Session"]
 
 _T = TypeVar("_T")
+
+_BUILT_FOR_LISTENERS = frozenset({"tool.failed", "error.recovered", "error.stopped"})
+"""Events handed on only when someone listens (``_observe.listening``): the frequent ones."""
 
 
 class Session(Core):
@@ -133,7 +138,7 @@ class Session(Core):
             self.tools[prepared.name] = prepared
         self.rules = _checks.rules("rules", rules)
         self.result_cap = result_cap
-        self._start_decisions()
+        self._lock = threading.Lock()
         self._breakers = store if store is not None else PROCESS_BREAKERS
         self._runs = Runs(max_stuck=max_stuck, max_running=max_running, log=_RunEvents(self))
         self._open_conversation()
@@ -145,6 +150,26 @@ class Session(Core):
             setattr(self._runs, name, value)
         elif name == "clearing" and "_transcript" in self.__dict__:
             self._transcript.clearing = value
+
+    _clock: Callable[[], float] = staticmethod(time.monotonic)
+    """The retry budget's clock (seconds): read here, passed to the core's decisions."""
+
+    def _tell(self, notes: Iterable[Note]) -> None:
+        """Emit the events the core decided, as this session's."""
+        for name, tool, call_id, fields, failure, exc in notes:
+            if name in _BUILT_FOR_LISTENERS and not _observe.listening(
+                name, fields.get("category")
+            ):
+                continue
+            _observe.emit(_observe.Event(name, self.id, tool, call_id, fields, failure, exc))
+
+    def _told(self, plan: Plan, outcome: _T) -> _T:
+        """``outcome``, once the events decided about ``plan`` so far are emitted."""
+        notes = plan.notes
+        if notes:
+            plan.notes = None
+            self._tell(notes)
+        return outcome
 
     # -- sync shell -------------------------------------------------------------------
 
@@ -188,9 +213,10 @@ class Session(Core):
         found = self.tools.get(name)
         if found is not None and found.is_async and loop_running():
             raise UsageError(f"{name} is async and an event loop is running: use acall()")
-        plan = self._begin(name, arguments, call_id)
-        if isinstance(plan, Outcome):
-            return plan
+        plan = self._begin(name, arguments, call_id, self._clock())
+        if isinstance(plan, Refused):
+            self._tell(plan.notes)
+            return plan.outcome
         tool = plan.tool
         # The call's secret arguments are redacted wherever its failure or result repeats them.
         with _known.known(known_of(plan)):
@@ -198,13 +224,17 @@ class Session(Core):
                 if tool.timeout is None and not tool.is_async and not self._runs.going:
                     value = tool.invoke(plan.values)  # the success path: a plain call
                 else:
-                    value = run_sync(tool, plan.values, self._timeout(plan), self._runs)
+                    timeout = self._timeout(plan, self._clock())
+                    value = run_sync(tool, plan.values, timeout, self._runs)
             except Exception as first:
                 failed = first
             else:
                 payload = returned(value, tool, self._line_cap)
                 if payload is None:
-                    return self._succeeded(plan, value, 1)
+                    outcome = self._succeeded(plan, value, 1)
+                    if plan.notes:
+                        self._told(plan, None)
+                    return outcome
                 failed = payload  # a failure the tool returned: retried like a raised one
             # Classified and logged outside the handler: while an exception is being
             # handled, every exception raised (even one caught at once, as getattr's
@@ -213,7 +243,7 @@ class Session(Core):
             return self._retry(plan, failed)
 
     def _retry(self, plan: Plan, first: Exception) -> Outcome:
-        policy = self._retrying(plan, first)
+        policy = self._told(plan, self._retrying(plan, first, self._clock))
         if isinstance(policy, Outcome):
             return policy
         import tenacity  # here, not with toolhygiene: most calls never retry
@@ -232,10 +262,10 @@ class Session(Core):
         except Exception as last:
             failed = last
         else:
-            return self._succeeded(plan, value, state.attempt_number)
+            return self._told(plan, self._succeeded(plan, value, state.attempt_number))
         finally:
             self._leave(plan)
-        return self._ended(plan, failed, state.attempt_number, verdict_of(state))
+        return self._told(plan, self._ended(plan, failed, state.attempt_number, verdict_of(state)))
 
     def _replay_or_attempt(self, replay: list[Exception], plan: Plan, policy: RetryPolicy) -> Any:
         if replay:
@@ -248,6 +278,7 @@ class Session(Core):
 
     def _before_sleep(self, plan: Plan, state: Any) -> None:
         self._retried(plan, state.attempt_number, state.upcoming_sleep, verdict_of(state))
+        self._told(plan, None)
 
     # -- async shell ------------------------------------------------------------------
 
@@ -285,23 +316,29 @@ class Session(Core):
     async def _acall(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
     ) -> Outcome:
-        plan = await self._off_loop(self._begin, name, arguments, call_id)
-        if isinstance(plan, Outcome):
-            return plan
+        plan = await self._off_loop(self._begin, name, arguments, call_id, self._clock())
+        if isinstance(plan, Refused):
+            self._tell(plan.notes)
+            return plan.outcome
         with _known.known(known_of(plan)):
             try:
-                value = await run_async(plan.tool, plan.values, self._timeout(plan), self._runs)
+                timeout = self._timeout(plan, self._clock())
+                value = await run_async(plan.tool, plan.values, timeout, self._runs)
             except Exception as first:
                 failed = first
             else:
                 payload = returned(value, plan.tool, self._line_cap)
                 if payload is None:
-                    return await self._off_loop(self._succeeded, plan, value, 1)
+                    outcome = await self._off_loop(self._succeeded, plan, value, 1)
+                    return self._told(plan, outcome)
                 failed = payload  # a failure the tool returned: retried like a raised one
             return await self._aretry(plan, failed)
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
-        policy: RetryPolicy | Outcome = await self._off_loop(self._retrying, plan, first)
+        policy: RetryPolicy | Outcome = await self._off_loop(
+            self._retrying, plan, first, self._clock
+        )
+        self._told(plan, None)
         if isinstance(policy, Outcome):
             return policy
         import tenacity
@@ -320,12 +357,14 @@ class Session(Core):
         except Exception as last:
             failed = last
         else:
-            return await self._off_loop(self._succeeded, plan, value, state.attempt_number)
+            outcome = await self._off_loop(self._succeeded, plan, value, state.attempt_number)
+            return self._told(plan, outcome)
         finally:
             self._leave(plan)
-        return await self._off_loop(
+        outcome = await self._off_loop(
             self._ended, plan, failed, state.attempt_number, verdict_of(state)
         )
+        return self._told(plan, outcome)
 
     async def _areplay_or_attempt(
         self, replay: list[Exception], plan: Plan, policy: RetryPolicy
@@ -526,7 +565,7 @@ class Session(Core):
                 return
             self.is_closed = True
             self._conversation.closed = True
-        self._end_conversation()
+        self._tell(self._end_conversation())
 
     def reset(self, *, session_id: str | None = None) -> None:
         """Start a new conversation with the same tools and settings: the old one's
@@ -546,7 +585,7 @@ class Session(Core):
         fresh = session_id is not None or not self._own_id
         new_id = session_id_of(session_id) if fresh else self.id  # checked before anything ends
         new_key = new_id if session_id is None else conversation_key(session_id)
-        self._end_conversation()
+        self._tell(self._end_conversation())
         with self._lock:
             object.__setattr__(self, "id", new_id)  # the one place the id may change
             self._key = new_key if fresh else self._key
