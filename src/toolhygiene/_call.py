@@ -64,16 +64,18 @@ class Outcome(NamedTuple):
     number: int = 0
 
 
-class Note(NamedTuple):
-    """An event the core decided (``tool.failed``, ``tool.refused``, ``error.recovered``...):
-    what the shell hands to ``_observe.emit`` as an ``Event`` of its session."""
-
-    name: str
-    tool: str | None
-    call_id: str | None
-    fields: Mapping[str, Any]
-    failure: Failure | None = None
-    exc: BaseException | None = None
+Note = tuple[
+    str,
+    str,
+    "str | None",
+    "str | None",
+    Mapping[str, Any],
+    "Failure | None",
+    "BaseException | None",
+]
+"""An event the core decided (``tool.failed``, ``tool.refused``, ``error.recovered``...),
+for its shell to emit: the arguments of its ``Event`` (name, session id, tool, call id,
+fields, failure, exception). A plain tuple: one is made at every failure."""
 
 
 class Refused(NamedTuple):

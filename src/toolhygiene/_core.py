@@ -87,15 +87,13 @@ class Core(_settings.Settings):
         self._transcript = Transcript(self.clearing, local)
         self._conversation = Conversation(self.server)
 
-    def _end_conversation(self) -> list[Note]:
-        """The conversation ended: its unrecovered errors get their tail (``stopped``);
-        the events to emit."""
+    def _end_conversation(self) -> tuple[list[tuple[str | None, dict[str, Any]]], dict[str, int]]:
+        """The conversation ended: its unrecovered errors get their tail (``stopped``).
+        Returns the tails, each with the id of the call that failed (for
+        ``error.stopped``), and the conversation's counts (for ``session.closed``)."""
         tails = self._ledger.stop()  # counted whether or not anyone listens
-        notes = [Note("error.stopped", tail["tool"], failed_id, tail) for failed_id, tail in tails]
         stats = self._ledger.stats()
-        counts = {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
-        notes.append(Note("session.closed", None, None, counts))
-        return notes
+        return tails, {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
 
     def _cap(self, tool: str) -> int:
         found = self.tools.get(tool)
@@ -180,7 +178,9 @@ class Core(_settings.Settings):
         )
         outcome = Outcome(tool.name, False, failure.line(), failure=failure, number=index)
         fields = {"category": "unavailable", "failures": failures}
-        return Refused(outcome, [Note("tool.refused", tool.name, call_id, fields, failure)])
+        return Refused(
+            outcome, [("tool.refused", self.id, tool.name, call_id, fields, failure, None)]
+        )
 
     def _upstream_open(
         self, upstream: str, gate: Gate, name: str, index: int, call_id: str | None
@@ -213,7 +213,7 @@ class Core(_settings.Settings):
         )
         fields = {"category": "upstream_open", "upstream": upstream, "state": gate.state}
         outcome = Outcome(name, False, line, failure=failure, number=index)
-        return Refused(outcome, [Note("tool.refused", name, call_id, fields, failure)])
+        return Refused(outcome, [("tool.refused", self.id, name, call_id, fields, failure, None)])
 
     def _upstream_answered(self, plan: Plan, failure: Failure | None) -> None:
         """Tell the shared breaker how the call to the tool's upstream went: a transient
@@ -251,7 +251,15 @@ class Core(_settings.Settings):
             failure = _unreadable(plan.tool.name, exc)
             fields = {"exc_type": failure.exc_type}
             # The log's exception field: what classifying raised.
-            note = Note("tool.unclassified", plan.tool.name, plan.call_id, fields, failure, broken)
+            note = (
+                "tool.unclassified",
+                self.id,
+                plan.tool.name,
+                plan.call_id,
+                fields,
+                failure,
+                broken,
+            )
             _noted(plan).append(note)
         # type() and issubclass(): isinstance() would ask a hostile __class__ property.
         if issubclass(type(exc), AttemptTimeoutError) and not exc.started:  # type: ignore[attr-defined]
@@ -307,7 +315,9 @@ class Core(_settings.Settings):
             "fingerprint": failure.fingerprint if failure else None,
         }
         exc = verdict.exc if verdict is not None else None
-        _noted(plan).append(Note("tool.retry", plan.tool.name, plan.call_id, fields, failure, exc))
+        _noted(plan).append(
+            ("tool.retry", self.id, plan.tool.name, plan.call_id, fields, failure, exc)
+        )
 
     # -- the outcome --------------------------------------------------------------------
 
@@ -329,7 +339,7 @@ class Core(_settings.Settings):
         if tails:
             notes = _noted(plan)
             for failed_id, tail in tails:
-                notes.append(Note("error.recovered", name, failed_id, tail))
+                notes.append(("error.recovered", self.id, name, failed_id, tail, None, None))
         return outcome
 
     def _ended(
@@ -374,25 +384,31 @@ class Core(_settings.Settings):
             assert exc is not None
             failure = self._classify(plan, exc)
         changes: dict[str, Any] = {}  # made in the ledger's one copy of the failure
+        cap = self._line_cap()
         shown = plan.arguments if isinstance(plan.arguments, Mapping) else plan.values
         if shown:
-            changes["attempted"] = safe_arguments(shown, self._line_cap())
+            changes["attempted"] = safe_arguments(shown, cap)
         if plan.tool.instead and _words.takes_tool_advice(failure):
-            changes["instead"] = sanitize(plan.tool.instead, self._line_cap())
+            changes["instead"] = sanitize(plan.tool.instead, cap)
         # The key of the call is what the function received (defaults filled in, "false"
         # read as False); arguments that never validated are keyed as they were sent.
         key = _call_key(plan.values if attempts else plan.arguments)
-        if attempts:
+        if attempts and plan.tool.upstream is not None:
             self._upstream_answered(plan, failure)
+        notes = plan.notes
+        if notes is None:
+            notes = plan.notes = []
         return self._record_failure(
             failure,
             plan.index,
             attempts,
             exc,
-            _noted(plan),
+            notes,
             call=key,
             call_id=plan.call_id,
             changes=changes,
+            line_cap=cap,
+            cap=plan.tool.max_failures or self.max_failures,
         )
 
     def _refused(self, plan: Plan, refused: StillRunningError, attempts: int) -> Outcome:
@@ -412,7 +428,9 @@ class Core(_settings.Settings):
             "going": refused.going,
             "attempts": attempts,
         }
-        _noted(plan).append(Note("tool.refused", plan.tool.name, plan.call_id, fields, failure))
+        _noted(plan).append(
+            ("tool.refused", self.id, plan.tool.name, plan.call_id, fields, failure, None)
+        )
         return Outcome(
             plan.tool.name, False, line, failure=failure, attempts=attempts, number=plan.index
         )
@@ -428,14 +446,19 @@ class Core(_settings.Settings):
         call: str,
         call_id: str | None,
         changes: Mapping[str, Any] | None = None,
+        line_cap: int | None = None,
+        cap: int | None = None,
     ) -> Outcome:
+        """The failure counted and noted (``tool.failed``, and ``tool.closed`` when it
+        closes the tool); ``line_cap`` and ``cap`` (the tool's failure cap) when the caller
+        has them already."""
         name = failure.tool
         fingerprint = failure.fingerprint  # a hash of what the changes leave alone
         failure, line = self._ledger.failed(
             failure,
             index,
-            self._cap(name) if name in self.tools else None,
-            self._line_cap(),
+            cap or (self._cap(name) if name in self.tools else None),
+            line_cap or self._line_cap(),
             call,
             changes=changes,
             fingerprint=fingerprint,
@@ -451,14 +474,14 @@ class Core(_settings.Settings):
             "frame": failure.frame,
             "line": line,
         }
-        notes.append(Note("tool.failed", name, call_id, fields, failure, exc))
+        notes.append(("tool.failed", self.id, name, call_id, fields, failure, exc))
         if failure.closes:
             closed = {
                 "category": failure.category.value,
                 "fingerprint": fingerprint,
                 "failures": failure.count,
             }
-            notes.append(Note("tool.closed", name, call_id, closed, failure))
+            notes.append(("tool.closed", self.id, name, call_id, closed, failure, None))
         return Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
 
 

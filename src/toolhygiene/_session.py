@@ -155,13 +155,25 @@ class Session(Core):
     """The retry budget's clock (seconds): read here, passed to the core's decisions."""
 
     def _tell(self, notes: Iterable[Note]) -> None:
-        """Emit the events the core decided, as this session's."""
-        for name, tool, call_id, fields, failure, exc in notes:
+        """Emit the events the core decided (the frequent kinds only when someone
+        listens)."""
+        for note in notes:
+            name = note[0]
             if name in _BUILT_FOR_LISTENERS and not _observe.listening(
-                name, fields.get("category")
+                name, note[4].get("category")
             ):
                 continue
-            _observe.emit(_observe.Event(name, self.id, tool, call_id, fields, failure, exc))
+            _observe.emit(_observe.Event(*note))
+
+    def _conversation_ended(self) -> None:
+        """The conversation ended: the tails of its unrecovered errors, and its counts,
+        told (``error.stopped``, ``session.closed``) under its id."""
+        tails, counts = self._end_conversation()
+        if tails and _observe.listening("error.stopped"):  # else no event is built
+            for failed_id, tail in tails:
+                stopped = _observe.Event("error.stopped", self.id, tail["tool"], failed_id, tail)
+                _observe.emit(stopped)
+        _observe.emit(_observe.Event("session.closed", self.id, None, None, counts))
 
     def _told(self, plan: Plan, outcome: _T) -> _T:
         """``outcome``, once the events decided about ``plan`` so far are emitted."""
@@ -243,7 +255,11 @@ class Session(Core):
             return self._retry(plan, failed)
 
     def _retry(self, plan: Plan, first: Exception) -> Outcome:
-        policy = self._told(plan, self._retrying(plan, first, self._clock))
+        policy = self._retrying(plan, first, self._clock)
+        notes = plan.notes  # _told, inlined: every failure comes this way
+        if notes:
+            plan.notes = None
+            self._tell(notes)
         if isinstance(policy, Outcome):
             return policy
         import tenacity  # here, not with toolhygiene: most calls never retry
@@ -565,7 +581,7 @@ class Session(Core):
                 return
             self.is_closed = True
             self._conversation.closed = True
-        self._tell(self._end_conversation())
+        self._conversation_ended()
 
     def reset(self, *, session_id: str | None = None) -> None:
         """Start a new conversation with the same tools and settings: the old one's
@@ -585,7 +601,7 @@ class Session(Core):
         fresh = session_id is not None or not self._own_id
         new_id = session_id_of(session_id) if fresh else self.id  # checked before anything ends
         new_key = new_id if session_id is None else conversation_key(session_id)
-        self._tell(self._end_conversation())
+        self._conversation_ended()
         with self._lock:
             object.__setattr__(self, "id", new_id)  # the one place the id may change
             self._key = new_key if fresh else self._key
