@@ -259,20 +259,33 @@ _ORDERS_TO_MODEL = (
     r"(?:now|immediately|instead)[ \t]{1,3}(?!be[ \t]|been[ \t])[a-z]{2,20}(?![a-z])"
     r")"
 )
-_ORDER_GATES = (
-    "told",
-    "said",
-    "instructed",
-    "asked",
-    "given",
-    "taught",
-    "wrote",
-    "written",
-    "now",
-    "henceforth",
-    "immediately",
-    "instead",
-)
+# The orders pattern's gate: each alternative needs a word of two of these groups (a
+# verb and what was said; "now" and "you"; "now" and the model named), and the pattern
+# is the second costliest: an error line that merely says "said" or "given" skips it.
+_DROP_VERBS = ("ignore", "disregard", "forget", "overlook", "dismiss", "discard")
+_WAS_SAID = ("told", "said", "instructed", "asked", "given", "taught", "wrote", "written")
+_FROM_NOW = ("now", "henceforth", "immediately", "instead")
+_ADDRESSED = ("you", "assistant", "ai", "model", "agent", "llm")
+
+
+def _orders_in(gates: set[int]) -> bool:
+    """Whether the orders pattern can match a text with the word groups ``gates``."""
+    return (_FROM_NOW_IN in gates and _ADDRESSED_IN in gates) or (
+        _DROP_IN in gates and _SAID_IN in gates
+    )
+
+
+# What ``re.IGNORECASE`` matches to an ASCII letter but ``str.lower`` does not make one:
+# the long s, the dotless i, and the dot that lowering a dotted capital I leaves.
+_GATE_FOLDS = str.maketrans({"\u017f": "s", "\u0131": "i", "\u0307": None})
+
+
+def _gate_view(view: str) -> str:
+    """``view`` as the word gates read it: lowered, with the letters ``re`` matches
+    case-insensitively to an ASCII one made that letter (a gate may open too often,
+    never too rarely)."""
+    lowered = view.lower()
+    return lowered if lowered.isascii() else lowered.translate(_GATE_FOLDS)
 
 
 def _spelled(word: str) -> str:
@@ -485,7 +498,7 @@ def neutralise(text: str) -> str:
     otherwise hide it.
     """
     viewed = _viewed(text)
-    lowered = viewed.view.lower()
+    lowered = _gate_view(viewed.view)
     found = _patterns()
     gates = _groups(_ALL_GATES, lowered)
     if "<" in lowered or not text.isascii():
@@ -500,7 +513,7 @@ def neutralise(text: str) -> str:
         viewed = _sub(found.injection, viewed, lambda _: INSTRUCTION_REMOVED)
     if ":" in lowered and _new_orders(lowered, gates):
         viewed = _sub(found.new_orders, viewed, lambda _: INSTRUCTION_REMOVED)
-    if any(word in lowered for word in _ORDER_GATES):
+    if _orders_in(gates):
         viewed = _sub(found.orders, viewed, lambda _: INSTRUCTION_REMOVED)
     if "#" in lowered and ":" in lowered:
         viewed = _sub(found.template_heading, viewed, lambda _: markup_marker(None))
@@ -576,6 +589,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # one Aho-Corasick pass (``re`` tries an alternation of words at nearly every character:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
+_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN = range(6, 10)
 _ORDER_WORDS = (
     "instruction",
     "prompt",
@@ -593,8 +607,12 @@ _GATE_WORDS = (
     (_AWAY, (*_TARGET_WORDS, "above", "before")),
     (_NEW, _NEWER),
     (_ORDER, _ORDER_WORDS),
+    (_DROP_IN, _DROP_VERBS),
+    (_SAID_IN, _WAS_SAID),
+    (_FROM_NOW_IN, _FROM_NOW),
+    (_ADDRESSED_IN, _ADDRESSED),
 )
-_ALL_GATES = (_ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER)
+_ALL_GATES = tuple(range(10))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
@@ -648,8 +666,12 @@ def _new_orders(lowered: str, gates: set[int]) -> bool:
         if squeezed is lowered:
             return False
         # A long text is gated by one more Aho-Corasick pass (a regex alternation costs
-        # milliseconds there); a short line by the regex alone (fewer instructions).
-        if len(squeezed) > _LONG and len(_groups(_ORDERS_GATES, squeezed)) < 2:
+        # milliseconds there); a short line by ``in`` tests for the pattern's first word
+        # (the alternation has no literal prefix: it is tried at every character).
+        if len(squeezed) > _LONG:
+            if len(_groups(_ORDERS_GATES, squeezed)) < 2:
+                return False
+        elif not any(word in squeezed for word in _NEWER):
             return False
     return _NEW_ORDERS_SQUEEZED.search(squeezed) is not None
 
