@@ -195,3 +195,20 @@ def test_the_new_orders_gate_of_a_short_line_is_the_regex(pieces: list[str]) -> 
     expected = squeezed is not lowered and _redact._NEW_ORDERS_SQUEEZED.search(squeezed) is not None
     if expected:
         assert _redact._new_orders(lowered, set())
+
+
+_MARK_PIECES = [
+    "[", "[[", "]", "]]", " ", "\t", "\n", "\x1f", '"', "1, 2", "{", "}", ":", "x",
+    *(word for word in _redact._MARK_WORDS), "ERROR", "Gap", "error cleared", "result cut",
+    "redacted:secret", "[\u3010", "\uff3b",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(st.lists(st.sampled_from(_MARK_PIECES), max_size=14))
+def test_escape_marks_gates_give_what_the_full_pattern_gives(pieces: list[str]) -> None:
+    """The ASCII shortcuts (no ``[``; no bracket before a mark's first word; the
+    square-bracket pattern) change exactly what the full pattern changes."""
+    text = "".join(pieces)
+    expected = _redact._patterns().every_mark.sub(_redact._own_marker_sub, text)
+    assert _redact.escape_marks(text) == expected

@@ -566,8 +566,7 @@ def escape_marks(text: str) -> str:
     if text.isascii():  # most results: square brackets only, and no mark's word
         if "[" not in text:
             return text
-        lowered = text.lower()
-        if not any(word in lowered for word in _MARK_WORDS):
+        if _mark_start().search(text.lower()) is None:
             return text
         return _ascii_marks().sub(_own_marker_sub, text)
     if "[" not in text and _bracket_in().isdisjoint(text):
@@ -575,8 +574,16 @@ def escape_marks(text: str) -> str:
     return _patterns().every_mark.sub(_own_marker_sub, text)
 
 
-# The words a mark starts with, each a C scan: a JSON result full of lists has none.
+# The words a mark starts with.
 _MARK_WORDS = tuple(sorted({word.split()[0].split("-")[0] for word in STATUS_MARKS + TEXT_MARKS}))
+
+
+@functools.cache
+def _mark_start() -> re.Pattern[str]:
+    """Where a mark can start in lowered ASCII text: a bracket, then a mark's first word
+    (a JSON result full of lists has brackets, but none before such a word). Matching
+    the lowered text, not the text case-insensitively, halves the time."""
+    return re.compile(rf"\[\[?\s{{0,3}}(?:{'|'.join(_MARK_WORDS)})")
 
 
 @functools.cache
