@@ -4,6 +4,9 @@
   record ``Failure(**values)`` / ``dataclasses.replace`` make, ``attempted`` frozen.
 - ``neutralise``'s word gates (one Aho-Corasick pass) find every group whose word is in
   the text, as plain ``in`` tests do: a gate that missed one would skip its pattern.
+- The gates added for speed never close on text their pattern matches: the orders
+  pattern's word groups, a short line's new-orders words, ``escape_marks``' ASCII
+  shortcuts, a detector's ``requires``.
 - The markup patterns that start with their bracket (``<`` then ``<?``, scanned for in
   C) match exactly where the pattern written as ``<{1,2}`` did.
 """
@@ -23,7 +26,9 @@ from hypothesis import strategies as st
 import toolhygiene as th
 from helpers import examples
 from toolhygiene import _redact
+from toolhygiene._detectors import BUILT_IN
 from toolhygiene._errors import Failure
+from toolhygiene._normalise import compatible
 from toolhygiene._words import INSTRUCTION_REMOVED
 
 _VALUES: dict[str, st.SearchStrategy[Any]] = {
@@ -212,3 +217,24 @@ def test_escape_marks_gates_give_what_the_full_pattern_gives(pieces: list[str]) 
     text = "".join(pieces)
     expected = _redact._patterns().every_mark.sub(_redact._own_marker_sub, text)
     assert _redact.escape_marks(text) == expected
+
+
+_URL_PIECES = [
+    "://", "https", "user", ":", "pw", "@", "\uff20", "%40", "host", "/", " ", "'", "<",
+    "a" * 16, "tok_" * 5, ".", "\n",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(st.lists(st.sampled_from(_URL_PIECES), max_size=14))
+def test_a_detector_never_matches_text_without_the_character_it_requires(
+    pieces: list[str],
+) -> None:
+    """``_detect`` skips a detector whose ``requires`` is not in the text: no match is
+    lost, since none can be found there (and with the character, the same matches)."""
+    text = compatible("".join(pieces))
+    requiring = [d for d in BUILT_IN if d.requires]
+    assert requiring
+    for detector in requiring:
+        if detector.requires not in text:
+            assert detector.pattern.search(text) is None

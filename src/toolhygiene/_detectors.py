@@ -55,6 +55,9 @@ class Detector:
     judged_by: tuple[str, ...] = ()
     """The groups ``check`` reads, when it reads nothing else (not the text around the
     match): its verdict is then given once per text for the same values of them."""
+    requires: str = ""
+    """A character every match holds outside any optional part: a text without it is not
+    searched (one C scan, before any match is tried at the needles)."""
 
 
 def _labelled(m: re.Match[str]) -> bool:
@@ -570,6 +573,7 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(r"://(?P<secret>[^\s/@'\"<>:]{0,256}:[^\s/'\"<>]{1,256})@"),
         ("://",),
         anchored=True,
+        requires="@",
     ),
     Detector(
         # A token as the whole userinfo (``https://<token>@git.acme.io/…``): a user
@@ -578,6 +582,7 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(r"://(?P<secret>[^\s/@'\"<>:]{16,256})@"),
         ("://",),
         anchored=True,
+        requires="@",
     ),
     Detector(
         "secret",

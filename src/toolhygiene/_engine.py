@@ -196,6 +196,8 @@ def _detect(
         kind = detector.kind
         if kind != "secret" and not (internals and (emails or kind != "email")):
             continue
+        if detector.requires and detector.requires not in text:
+            continue  # a URL with no "@" holds no credentials
         check, group, rank = detector.check, plan.groups[index], _PRIORITY[kind]
         judged_by = detector.judged_by
         verdicts: dict[tuple[str | Any, ...], bool] = {}
