@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Generator, Mapping
@@ -408,7 +409,9 @@ _telemetry: Any = None
 
 
 def _overrides(hooks: Hooks, name: str) -> bool:
-    return getattr(type(hooks), name) is not getattr(Hooks, name)
+    """Whether ``hooks`` has a hook method ``name`` of its own: in its class, or set on
+    the instance (a lambda, a partial, a callable object)."""
+    return getattr(getattr(hooks, name), "__func__", None) is not getattr(Hooks, name)
 
 
 def _rebuild(hooks: tuple[Hooks, ...]) -> None:
@@ -421,18 +424,27 @@ def _rebuild(hooks: tuple[Hooks, ...]) -> None:
 _HOOK_METHODS = tuple(name for name in vars(Hooks) if name.startswith("on_"))
 
 
-def _asynchronous(hooks: Hooks) -> list[str]:
-    """The hook methods of ``hooks`` that are ``async def`` (or return awaitables by
-    their marking): a call cannot await them, in a sync call least of all."""
+def _deferring(method: Any) -> bool:
+    """Whether calling ``method`` only makes work to run later: an ``async def`` or a
+    generator function, bound or not, behind ``functools.partial``, or an object whose
+    ``__call__`` is one. Nothing in a call would await or iterate what it returns."""
     import inspect
 
-    return [
-        name
-        for name in _HOOK_METHODS
-        if inspect.iscoroutinefunction(getattr(hooks, name))
-        or inspect.isasyncgenfunction(getattr(hooks, name))
-        or inspect.isgeneratorfunction(getattr(hooks, name))
-    ]
+    while isinstance(method, functools.partial):
+        method = method.func
+    if not (inspect.isfunction(method) or inspect.ismethod(method)) and callable(method):
+        method = type(method).__call__  # an object set as a method: its own call
+    return (
+        inspect.iscoroutinefunction(method)
+        or inspect.isasyncgenfunction(method)
+        or inspect.isgeneratorfunction(method)
+    )
+
+
+def _asynchronous(hooks: Hooks) -> list[str]:
+    """The hook methods of ``hooks`` that are ``async def`` or generators, however they
+    were made (a def, a partial, a callable object set on the instance)."""
+    return [name for name in _HOOK_METHODS if _deferring(getattr(hooks, name))]
 
 
 def add_hooks(hooks: Hooks) -> Callable[[], None]:
@@ -491,26 +503,56 @@ def watching() -> tuple[Hooks, ...]:
 
 
 def _guarded(owner: Any, name: str, *args: Any) -> None:
-    """Run the hook method ``name`` of ``owner``; what it raises (an ``Exception``) or a
-    coroutine or generator it returns (nothing would run it) is a ``hook.failed``."""
+    """Run the hook method ``name`` of ``owner``; what it raises (an ``Exception``), or
+    work it hands back that nothing would run or await (``_unawaited``), is a
+    ``hook.failed``."""
     try:
         returned = getattr(owner, name)(*args)
     except Exception as exc:
         _hook_failed(owner, name, getattr(args[0], "session_id", ""), exc)
         return
-    if returned is not None and isinstance(returned, _UNRUN):
-        if isinstance(returned, (Coroutine, Generator)):
-            returned.close()  # never run: closed, so Python does not warn to stderr
-        kind = "a coroutine" if isinstance(returned, Coroutine) else "a generator"
-        refused = TypeError(
-            f"{type(owner).__qualname__}.{name} returned {kind}, which nothing runs: "
-            "hook methods must do their work before they return"
-        )
-        _hook_failed(owner, name, getattr(args[0], "session_id", ""), refused)
+    if returned is not None:
+        refused = _unawaited(owner, name, returned)
+        if refused is not None:
+            _hook_failed(owner, name, getattr(args[0], "session_id", ""), refused)
 
 
-_UNRUN = (Coroutine, Generator, AsyncGenerator)
-"""What a hook method may return that holds its work undone."""
+def _unawaited(owner: Any, name: str, returned: Any) -> TypeError | None:
+    """The error of a hook method that returned ``returned``, when that is work toolhygiene
+    would never run or await: a coroutine or a generator (closed, so Python prints no
+    "never awaited" warning), an async generator, an ``asyncio`` Future or Task, a
+    ``concurrent.futures.Future`` or any other awaitable. Hook methods run inside every
+    call, sync and async alike, and nothing in a call awaits them; ``None`` for anything
+    else a hook returns (a lambda's incidental value)."""
+    if isinstance(returned, (Coroutine, Generator)):
+        returned.close()  # never started: closing it runs nothing
+    kind = _pending_kind(returned)
+    if kind is None:
+        return None
+    return TypeError(
+        f"{type(owner).__qualname__}.{name} returned {kind}, which toolhygiene never "
+        "runs or awaits: hook methods run inside every call, sync and async alike; do the work "
+        "before returning, or hand it to your own task or queue and return None"
+    )
+
+
+def _pending_kind(returned: Any) -> str | None:
+    """What ``returned`` is, in words, when it holds work still to be done or awaited."""
+    if isinstance(returned, Coroutine):
+        return "a coroutine"
+    if isinstance(returned, Generator):
+        return "a generator"
+    if isinstance(returned, AsyncGenerator):
+        return "an async generator"
+    cls = type(returned)
+    futures = sys.modules.get("concurrent.futures")  # none made before it is imported
+    if futures is not None and isinstance(returned, futures.Future):
+        return "a concurrent.futures Future"
+    if getattr(cls, "__await__", None) is None:
+        return None
+    if cls.__module__.startswith("asyncio") or cls.__module__ == "_asyncio":
+        return f"an asyncio {cls.__name__}"
+    return f"an awaitable ({cls.__qualname__})"
 
 
 def _hook_failed(owner: Any, name: str, session_id: str, exc: Exception) -> None:
@@ -525,9 +567,14 @@ def _hook_failed(owner: Any, name: str, session_id: str, exc: Exception) -> None
         if hooks is owner:
             continue
         try:
-            hooks.on_hook_failure(event)
+            returned = hooks.on_hook_failure(event)
         except Exception as again:  # a second failure is not passed around again
             _hook_failed_again(hooks, session_id, again)
+            continue
+        if returned is not None:
+            refused = _unawaited(hooks, "on_hook_failure", returned)
+            if refused is not None:
+                _hook_failed_again(hooks, session_id, refused)
 
 
 def _hook_failed_again(hooks: Any, session_id: str, exc: Exception) -> None:
