@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 import toolhygiene as th
 from helpers import examples
 
-# Private import, by design: the key a store is given for a conversation.
+# Private imports, by design: the key a store is given for a conversation, and the text
+# every output writes for an id.
+from toolhygiene._observe import shown_id
 from toolhygiene._stores import conversation_key
 
 PAIRS = [
@@ -101,3 +103,34 @@ def test_a_secret_in_a_session_id_is_redacted_and_tagged_apart() -> None:
 def test_an_id_with_nothing_to_show_is_refused() -> None:
     with pytest.raises(th.UsageError, match="session_id"):
         th.Session([pay], session_id="\x1b[2J\u200b")
+
+
+def test_an_id_given_as_another_ids_shown_text_is_shown_apart() -> None:
+    """Recheck of cold-14b, 9: ``victim\\u200b`` is shown as ``victim~<tag>``; an id given
+    as that very text is tagged too, so the outputs never write the two alike."""
+    changed = th.Session([pay], session_id="victim\u200b")
+    literal = th.Session([pay], session_id=changed.id)
+    assert changed.id.startswith("victim~") and literal.id != changed.id
+    assert literal.id.startswith(changed.id + "~")
+    with th.testing.capture() as captured:
+        changed.call("pay", {"x": "1"}, call_id="call_1\u200b")
+        literal.call("pay", {"x": "1"}, call_id=shown_id("call_1\u200b"))
+    written = {(e["session.id"], e["call_id"]) for e in captured.named("tool.failed")}
+    assert len(written) == 2 and len({s for s, _ in written} | {c for _, c in written}) == 4
+
+
+def test_an_id_that_only_looks_tagged_is_tagged() -> None:
+    assert shown_id("job~deadbeef") != "job~deadbeef"
+    assert shown_id("job~deadbeef").startswith("job~deadbeef~")
+    for kept in ("job~deadbee", "job~DEADBEEF", "job-deadbeef", "~deadbeefx", "toolu_01Ab"):
+        assert shown_id(kept) == kept
+
+
+@given(st.text(max_size=30), st.text(max_size=30))
+@settings(max_examples=examples(300), suppress_health_check=list(HealthCheck))
+def test_shown_ids_are_distinct_when_the_ids_are(one: str, two: str) -> None:
+    """No id is shown as another is: neither any text, nor the shown text of another id
+    given back as an id (whatever was removed, redacted or kept)."""
+    for first, second in ((one, two), (one, shown_id(one)), (two, shown_id(one))):
+        if first != second:
+            assert shown_id(first) != shown_id(second), (first, second)

@@ -92,8 +92,9 @@ def shown_id(call_id: Any) -> Any:
     ``Call``, ``testing.capture()``): redacted as a failure's message is, one plain line
     of at most ``FIELD_CAP`` characters. An id the model or the caller made up can hold a
     credential (``call_ghp_...``); an ordinary id (``toolu_01...``, ``call_...``) is
-    written as it is. An id that had to change ends in ``~`` and a short tag, keyed for
-    this process, so two such ids stay two in the logs and the spans: a ``recovered_by``
+    written as it is. An id that had to change, or that ends as a changed one is written
+    (``~`` and 8 hex digits), ends in ``~`` and a short tag, keyed for this process, so
+    two ids stay two in the logs and the spans: a ``recovered_by``
     still names the span of the call that recovered the error. The id sent back to the
     model's API is never this one: the results pair with the exact ids."""
     if type(call_id) is not str:  # a str subclass as an exact str; not a str: as it is
@@ -110,7 +111,7 @@ outputs: its span, its events, a tail's ``recovered_by``); longer ones are not k
 
 def _redacted_id(call_id: str) -> str:
     shown = sanitize(call_id, FIELD_CAP - 9)  # room for the tag
-    if shown == call_id:
+    if shown == call_id and not _looks_tagged(call_id):
         return call_id
     import hashlib  # OpenSSL's bindings: at the first id that had to change, not at import
 
@@ -119,6 +120,16 @@ def _redacted_id(call_id: str) -> str:
     ).hexdigest()
     return f"{shown}~{tag}"
 
+
+def _looks_tagged(call_id: str) -> bool:
+    """Whether ``call_id`` ends as a changed id is written (``~`` and 8 hex digits): such
+    an id is tagged too, so that an id given as the text another one is shown as (a
+    literal ``victim~b189c5e1`` beside ``victim\u200b``) is never shown alike. An id kept
+    as it is never ends so; two tagged ids differ by their tags."""
+    return len(call_id) > 8 and call_id[-9] == "~" and all(c in _HEX for c in call_id[-8:])
+
+
+_HEX = frozenset("0123456789abcdef")
 
 _short_id = functools.lru_cache(maxsize=1024)(_redacted_id)
 
