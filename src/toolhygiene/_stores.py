@@ -713,12 +713,27 @@ class RedisStore:
             }
             _observe.emit(_observe.Event("store.unavailable", session, None, None, fields, exc=exc))
             if self.on_error == "closed" and not ran:
-                raise StoreError(
-                    f"Redis failed ({type(exc).__name__}: {str(exc)[:120]}) before the call: "
-                    "the store is set to on_error='closed', so this call did not run"
-                ) from exc
+                raise StoreError(self._refusal(exc)) from exc
             return self._in_memory(session, fallback, conversation)
         return result
+
+    def _refusal(self, exc: Exception) -> str:
+        """The one line of the ``StoreError`` raised when Redis failed before a call and
+        the store fails closed: which store (its server and key prefix), what Redis
+        raised (its type, and its message written as a failure's is: redacted, one line,
+        at most 200 characters), and that the call did not run. The URL, a password or a
+        key of the client never appear; what Redis raised is chained (``__cause__``),
+        whole, for the traceback."""
+        settings = self.client.connection_pool.connection_kwargs
+        server = settings.get("path") or f"{settings.get('host')}:{settings.get('port')}"
+        said = _message(exc)
+        return (
+            f"RedisStore (server {sanitize(str(server), 120)}, keys "
+            f"{sanitize(repr(self.prefix), 66)}) failed before the call with "
+            f"{type(exc).__name__}: {said}{'' if said.endswith(_STOPS) else '.'} The store "
+            "is set to on_error='closed', "
+            "so this call did not run"
+        )
 
     def _in_memory(self, session: str, fallback: Any, conversation: bool) -> Any:
         """``fallback()`` (the in-memory store), remembering that ``session`` has counts
@@ -958,6 +973,8 @@ def conversation_key(session_id: str) -> str:
 
 
 _KEYED_APART = frozenset("\\{}")
+
+_STOPS = (".", "!", "?", "…")
 
 
 def _message(exc: Exception) -> str:
