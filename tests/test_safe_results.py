@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -178,3 +179,33 @@ def test_the_marker_says_secrets_were_redacted_only_when_they_were() -> None:
     assert "characters as cleaned, of 11,600" in coloured and "secrets" not in coloured
     keyed = session.call("keys").content
     assert "characters as cleaned (secrets redacted)" in keyed and "sk_live_51H8" not in keyed
+
+
+@pytest.mark.parametrize("cap", [256_001, 10**9])
+def test_a_cap_past_the_largest_is_a_one_line_usage_error(cap: int) -> None:
+    """A result cap has an upper bound too (256,000 characters): ``10**9`` would leave
+    results uncapped. Refused wherever it is set, at construction or after."""
+    def fetch() -> None: ...
+
+    setters: list[Callable[[], object]] = [
+        lambda: th.Session([], result_cap=cap),
+        lambda: th.tool(result_cap=cap)(fetch),
+        lambda: th.configure(result_cap=cap),
+        lambda: setattr(th.Session([]), "result_cap", cap),
+        lambda: setattr(th.tool(fetch), "result_cap", cap),
+    ]
+    for setter in setters:
+        with pytest.raises(th.UsageError) as raised:
+            setter()
+        assert str(raised.value) == (
+            f"result_cap must be a whole number of at least 1000 and at most 256,000, got {cap}"
+        )
+
+
+def test_the_largest_cap_is_taken_everywhere() -> None:
+    def fetch() -> None: ...
+
+    assert th.Session([], result_cap=256_000).result_cap == 256_000
+    assert th.tool(result_cap=256_000)(fetch).result_cap == 256_000
+    with th.configure(result_cap=256_000):
+        assert th.configure().result_cap == 256_000

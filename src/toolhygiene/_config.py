@@ -29,6 +29,7 @@ from toolhygiene._exceptions import UsageError
 __all__ = [
     "LEAST_ATTEMPT",
     "MAX_LINE_CAP",
+    "MAX_RESULT_CAP",
     "MIN_LINE_CAP",
     "MIN_RESULT_CAP",
     "RESULT_CAP",
@@ -45,6 +46,13 @@ RESULT_CAP = 20_000
 """Default characters of one successful result in the context (about 5,000 tokens)."""
 
 MIN_RESULT_CAP = 1_000
+"""The smallest result cap: room for the cut marker and some of the result."""
+
+MAX_RESULT_CAP = 256_000
+"""The largest result cap: about 64,000 tokens, a third of a 200,000-token context window
+in one result, which rides in every later request of the conversation. A bigger one (a
+typo's ``10**9``, which would leave results uncapped) is refused, not clamped; a tool
+with more to say pages it. The default, ``RESULT_CAP``, stays far below."""
 
 LEAST_ATTEMPT = 0.25
 """Seconds an attempt needs at least, or the tool's own timeout if that is shorter: no
@@ -173,10 +181,12 @@ def check_result_cap(cap: int | None) -> int | None:
     """``cap`` if it is a usable result cap (``None`` stays ``None``).
 
     Raises:
-        UsageError: not a whole number of at least 1,000 characters (the marker alone
-            needs room).
+        UsageError: not a whole number from 1,000 characters (the marker alone needs
+            room) to 256,000.
     """
-    return None if cap is None else _checks.whole("result_cap", cap, MIN_RESULT_CAP)
+    if cap is None:
+        return None
+    return _checks.whole("result_cap", cap, MIN_RESULT_CAP, MAX_RESULT_CAP)
 
 
 def configure(
@@ -205,7 +215,7 @@ def configure(
     Raises:
         UsageError: a value out of range or of the wrong type (a line cap outside
             160-65,536 characters, a ceiling that is not a positive finite number, a result cap
-            under 1,000 characters, ``logs`` that is none of a bool, a
+            outside 1,000-256,000 characters, ``logs`` that is none of a bool, a
             ``logging.Logger`` or an object with ``info`` and ``warning`` methods, a
             switch that is not a bool, ``None`` for any setting).
     """
