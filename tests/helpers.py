@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import toolhygiene as th
@@ -13,6 +15,28 @@ Call = Callable[..., Any]
 
 LIGHT = os.environ.get("TOOLHYGIENE_TESTS") == "light"
 """A lighter run (noxfile sets it for the Pythons other than the main one, and the floors)."""
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+class Lying(Exception):
+    """An exception whose class cannot be read: classifying it fails."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> Any:
+        raise RuntimeError("no class")
+
+
+def documented_events() -> dict[str, list[str]]:
+    """The README's table of events: name -> fields (a field named only in an aside, in
+    parentheses, is left out: it is there in some cases)."""
+    events = {}
+    for line in README.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"\| `([a-z_]+\.[a-z_]+)` \| ([^|]+) \| ([^|]+) \|", line)
+        if match:
+            fields = re.sub(r"\([^)]*\)", "", match.group(3))  # asides name no field
+            events[match.group(1)] = re.findall(r"`([a-z_.]+)`", fields)
+    return events
 
 
 def examples(full: int) -> int:
