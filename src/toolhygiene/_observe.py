@@ -30,6 +30,7 @@ from toolhygiene._text import plain, valid
 
 __all__ = [
     "CALL_EVENTS",
+    "CODE_FIELDS",
     "FIELD_CAP",
     "ID_FIELDS",
     "Call",
@@ -38,14 +39,16 @@ __all__ = [
     "add_hooks",
     "around",
     "around_async",
-    "emit",
     "bounded",
+    "code_name",
+    "emit",
     "level_of",
     "listening",
     "set_log",
     "set_telemetry",
     "shown_id",
     "watching",
+    "written",
 ]
 
 _UNREAD = object()
@@ -137,6 +140,30 @@ _short_id = functools.lru_cache(maxsize=1024)(_redacted_id)
 ID_FIELDS = frozenset({"recovered_by"})
 """Fields of an event that hold a call id (written as ``shown_id`` writes it)."""
 
+CODE_FIELDS = frozenset({"exc_type", "frame", "hook"})
+"""Fields of an event that hold a name taken from code (written as ``code_name`` writes
+it): an exception's class, a frame's file and function, a hooks class."""
+
+
+@functools.lru_cache(maxsize=512)
+def code_name(name: str) -> str:
+    """A name taken from code (``exc_type``, ``frame``, ``hook``, a span's
+    ``exception.type``) as every output writes it: one plain line, redacted as a failure's
+    message is, at most 512 characters. Code is made at run time too
+    (``type(f"{service}Error", ...)``), so its names are outside text like any other; the
+    common ones (``httpx.ConnectError``) are kept as they are."""
+    return sanitize(name, 512) or "?"
+
+
+def written(key: str, value: Any) -> Any:
+    """The field ``key`` of an event as every output writes it: a call id as ``shown_id``
+    writes it, a name from code as ``code_name`` does, anything else ``bounded``."""
+    if key in ID_FIELDS and value is not None:
+        return shown_id(value)
+    if key in CODE_FIELDS and isinstance(value, str):
+        return code_name(value)
+    return bounded(value)
+
 
 # The traceback text of an exception, as the logs write it (``_log.traceback_text``).
 _render: Callable[[BaseException], str] | None = None
@@ -199,7 +226,7 @@ class Event:
             return
         object.__setattr__(self, "_settled", True)
         for key, value in own.items():
-            own[key] = shown_id(value) if key in ID_FIELDS and value is not None else bounded(value)
+            own[key] = written(key, value)
         if self.name in CALL_EVENTS:
             failure = self.failure
             own.setdefault("category", bounded(failure.category) if failure else None)
@@ -251,7 +278,8 @@ class Call:
 
     Attributes:
         session_id: the Session's id.
-        tool: the tool's name as the model sent it.
+        tool: the tool's name: the Session's tool's, or a name the model made up as the
+            logs write it (redacted, at most 64 characters).
         call_id: the call's id in the model's turn, when known, as every output writes
             it: redacted (``shown_id``); the call itself runs under the exact id.
         arguments: what the model sent: the JSON text, or a read-only copy of the dict
@@ -306,7 +334,13 @@ class Call:
 
     @property
     def tool(self) -> str:
-        return self._tool
+        """The tool's name as every output writes it: a tool of the Session's as it is
+        named; a name the model made up (``known`` is false) redacted, one plain line, at
+        most 64 characters, as the logs write it (it can be anything: a secret, escapes,
+        200,000 characters)."""
+        if self._known:
+            return self._tool
+        return sanitize(str(self._tool), 64) or "?"
 
     @property
     def call_id(self) -> str | None:
@@ -641,7 +675,7 @@ def around(hooks: tuple[Hooks, ...], run: Callable[..., Any], call: Call) -> Any
         _guarded(each, "on_call", call)
     outcome = None
     try:
-        outcome = run(call.tool, call._arguments, call._call_id)
+        outcome = run(call._tool, call._arguments, call._call_id)
     finally:
         _ended(hooks, call, outcome)
     return outcome
@@ -655,7 +689,7 @@ async def around_async(
         _guarded(each, "on_call", call)
     outcome = None
     try:
-        outcome = await run(call.tool, call._arguments, call._call_id)
+        outcome = await run(call._tool, call._arguments, call._call_id)
     finally:
         _ended(hooks, call, outcome)
     return outcome

@@ -207,7 +207,7 @@ class Telemetry(_observe.Hooks):
         exc = event.exc
         if exc is None:
             return
-        attributes = {"exception.type": type_name(exc)}
+        attributes = {"exception.type": _observe.code_name(type_name(exc))}
         if _config.settings.trace_content:
             from toolhygiene._log import traceback_text
 
@@ -241,9 +241,8 @@ def _add(name: str, event: _observe.Event) -> None:
     for key, field in event.fields.items():
         if key in ("line", "tools", "exception"):
             continue  # the model's words, tool maps and tracebacks stay in the logs
-        # The event's fields are plain and bounded already; a call id is redacted too.
-        shown = key in _observe.ID_FIELDS and field is not None
-        value = _observe.shown_id(field) if shown else _attribute(field)
+        # As every output writes them: bounded and plain, ids and names from code redacted.
+        value = _observe.written(key, field)
         if isinstance(value, (str, bool, int, float)):
             attributes[f"toolhygiene.{key}"] = value
     trace.get_current_span().add_event(name, attributes)
