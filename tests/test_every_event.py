@@ -200,3 +200,24 @@ def test_each_event_carries_its_documented_fields(
         missing = [f for f in fields if f not in event]
         assert not missing, (name, missing)
         assert event["session.id"] == session_id
+
+
+def test_on_failure_reads_the_category_of_every_event_it_gets() -> None:
+    """The README's ``Metrics`` hook reads ``event.fields["category"]`` in
+    ``on_failure``: the events about a tool's late runs carry it too (``None``), so a
+    timed-out tool gives no ``hook.failed``."""
+    got: list[tuple[str, Any]] = []
+
+    class Metrics(th.Hooks):
+        def on_failure(self, event: th.HookEvent) -> None:
+            got.append((event.name, event.fields["category"]))
+
+    remove = th.add_hooks(Metrics())
+    try:
+        with th.configure(logs=False):
+            events, _ = _late()
+    finally:
+        remove()
+    assert not [e for e in events if e["event"] == "hook.failed"]
+    assert ("tool.still_running", None) in got and ("tool.finished_late", None) in got
+    assert any(name == "tool.failed" for name, _ in got)

@@ -33,6 +33,7 @@ __all__ = [
     "CODE_FIELDS",
     "FIELD_CAP",
     "ID_FIELDS",
+    "RUNNING_EVENTS",
     "Call",
     "Event",
     "Hooks",
@@ -70,6 +71,11 @@ CALL_EVENTS = frozenset(
 )
 """The events about one call: each carries ``category`` and ``fingerprint`` (``None``
 where there is none: a retry decided without a failure record)."""
+
+RUNNING_EVENTS = frozenset({"tool.still_running", "tool.finished_late"})
+"""The events about a tool's runs after their timeout. ``on_failure`` gets them as it gets
+the events about one call, so they carry ``category`` and ``fingerprint`` too, both
+``None`` (no failure record): a hook reading ``event.fields["category"]`` never breaks."""
 
 
 def bounded(value: Any) -> Any:
@@ -227,7 +233,7 @@ class Event:
         object.__setattr__(self, "_settled", True)
         for key, value in own.items():
             own[key] = written(key, value)
-        if self.name in CALL_EVENTS:
+        if self.name in CALL_EVENTS or self.name in RUNNING_EVENTS:
             failure = self.failure
             own.setdefault("category", bounded(failure.category) if failure else None)
             own.setdefault("fingerprint", failure.fingerprint if failure else None)
@@ -399,8 +405,11 @@ class Hooks:
         ``BaseException`` (cancellation, ``KeyboardInterrupt``) is going through it."""
 
     def on_failure(self, event: Event) -> None:
-        """``tool.failed`` (the model sees a failure) or ``tool.refused`` (a closed
-        tool's call, not run)."""
+        """``tool.failed`` (the model sees a failure), ``tool.refused`` (a call not run),
+        ``tool.unclassified`` (classifying what a tool raised failed; its ``tool.failed``
+        follows), ``tool.still_running`` or ``tool.finished_late`` (a tool's runs after
+        their timeout; ``category`` ``None``). Count failures by ``event.name ==
+        "tool.failed"``."""
 
     def on_retry(self, event: Event) -> None:
         """``tool.retry``: a transient failure is retried locally, after ``wait`` s."""
