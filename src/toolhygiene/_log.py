@@ -233,10 +233,20 @@ def _record(event: _observe.Event) -> dict[str, Any]:
     return record
 
 
-def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
+def _stdlib(target: logging.Logger | logging.LoggerAdapter[Any], event: _observe.Event) -> None:
+    """The event as one record of ``target``: a ``logging.Logger``, or a
+    ``logging.LoggerAdapter`` (its logger's record, with the adapter's own ``extra``, as
+    ``process`` gives it, beside ``toolhygiene``)."""
     level = event.level
     if not target.isEnabledFor(level):
         return  # the common case without configuration: nothing is formatted
+    extra: dict[str, Any] = {}
+    adapters: list[logging.LoggerAdapter[Any]] = []
+    while isinstance(target, logging.LoggerAdapter):
+        adapters.append(target)
+        target = target.logger
+    for adapter in reversed(adapters):  # the outermost adapter's extra wins
+        extra.update(adapter.process("", {})[1].get("extra") or {})
     record = _record(event)
     text = " ".join(
         [event.name, *(f"{k}={v!r}" for k, v in record.items() if k not in _NOT_IN_TEXT)]
@@ -256,7 +266,7 @@ def _stdlib(target: logging.Logger, event: _observe.Event) -> None:
         (text,),
         exc_info,
         function,
-        extra={"toolhygiene": record},
+        extra={**extra, "toolhygiene": record},
     )
     if exc is not None:
         # The text every Formatter prints after the message: bounded, redacted unless
@@ -303,7 +313,7 @@ def send(event: _observe.Event) -> None:
     target = _target()
     if target is None:
         return
-    if isinstance(target, logging.Logger):
+    if isinstance(target, (logging.Logger, logging.LoggerAdapter)):
         _stdlib(target, event)
     else:
         _structured(target, event)
@@ -320,7 +330,7 @@ class LogOutput(_observe.Hooks):
     def _wants(self, level: int) -> bool:
         """Whether an event at ``level`` would be written (``_observe.listening``)."""
         target = _target()
-        if isinstance(target, logging.Logger):
+        if isinstance(target, (logging.Logger, logging.LoggerAdapter)):
             return target.isEnabledFor(level)
         return target is not None
 
