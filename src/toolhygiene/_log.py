@@ -134,9 +134,18 @@ def _one(exc: BaseException) -> str:
     message = raw_message(exc, TRACEBACK_MESSAGE)
     if message is None:
         message = "(its message could not be read)"
-    lines.append(f"{type_name(exc)}: {message}\n" if message else f"{type_name(exc)}\n")
-    lines.extend(_notes(exc))
+    lines.append(f"{type_name(exc)}: {_held(message)}\n" if message else f"{type_name(exc)}\n")
+    lines.extend(_held(note.removesuffix("\n")) + "\n" for note in _notes(exc))
     return "".join(lines)
+
+
+def _held(text: str) -> str:
+    """``text`` (a message, a note) with every line after its first indented, whatever
+    ends them (``\n``, a bare ``\r``, ``\u2028``...): an upstream's text echoed in a
+    message cannot start a line of a plain-text log that reads like an event of its own."""
+    if text.isprintable():
+        return text
+    return "\n    ".join(text.splitlines())
 
 
 def _indented(text: str, level: int) -> str:
