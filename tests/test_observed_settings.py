@@ -293,7 +293,7 @@ def test_notes_follow_their_exceptions_message() -> None:
             raise error from exc
 
     text = _log.traceback_text(_raised(fail))
-    assert "ValueError: bad row\nfirst note\nsecond note\nover two lines\n" in text
+    assert "ValueError: bad row\nfirst note\nsecond note\n    over two lines\n" in text
     assert "KeyError: 'row 7'\nwhile reading orders.csv\n" in text
 
 

@@ -18,11 +18,16 @@ from redis_server import free_port
 PASSWORD = "hunter2-S3cr3t-pw"
 
 
-def _urls() -> list[str]:
-    return [
-        f"unix:///home/alice/run/redis.sock?password={PASSWORD}",
-        f"redis://app:{PASSWORD}@127.0.0.1:{free_port()}/0",
-    ]
+URLS = {
+    "unix socket": f"unix:///home/alice/run/redis.sock?password={PASSWORD}",
+    "tcp": f"redis://app:{PASSWORD}@127.0.0.1:{{port}}/0",
+}
+"""Where no Redis answers: a socket under a home directory, a free port on 127.0.0.1
+(chosen when the test runs, so every test worker collects the same tests)."""
+
+
+def _url(kind: str) -> str:
+    return URLS[kind].format(port=free_port())
 
 
 def _check(error: th.StoreError) -> None:
@@ -38,8 +43,9 @@ def _check(error: th.StoreError) -> None:
     assert "alice" in str(cause) or "127.0.0.1" in str(cause)
 
 
-@pytest.mark.parametrize("url", _urls())
-def test_a_store_error_is_one_clean_line_with_the_cause_chained(url: str) -> None:
+@pytest.mark.parametrize("kind", list(URLS))
+def test_a_store_error_is_one_clean_line_with_the_cause_chained(kind: str) -> None:
+    url = _url(kind)
     store = th.RedisStore(url=url, on_error="closed")
     session = th.Session([failing_inventory()], store=store, session_id="conv-1")
     with th.configure(logs=False), pytest.raises(th.StoreError) as raised:
@@ -47,12 +53,12 @@ def test_a_store_error_is_one_clean_line_with_the_cause_chained(url: str) -> Non
     _check(raised.value)
 
 
-@pytest.mark.parametrize("url", _urls())
-def test_the_async_store_error_is_the_same_line(url: str) -> None:
+@pytest.mark.parametrize("kind", list(URLS))
+def test_the_async_store_error_is_the_same_line(kind: str) -> None:
+    url = _url(kind)
+
     async def main() -> None:
-        client = redis.asyncio.Redis.from_url(
-            url, socket_timeout=0.5, socket_connect_timeout=0.5
-        )
+        client = redis.asyncio.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         store = th.RedisStore(client, on_error="closed")
         session = th.Session([failing_inventory()], store=store, session_id="conv-1")
         try:
