@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable
@@ -25,6 +26,27 @@ class Lying(Exception):
     @property  # type: ignore[misc]
     def __class__(self) -> Any:
         raise RuntimeError("no class")
+
+
+class Collect(logging.Handler):
+    """A logging handler that keeps every record."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def app_logger(name: str) -> tuple[logging.Logger, Collect]:
+    """An application's own logger (not propagated), with a handler that keeps records."""
+    handler = Collect()
+    logger = logging.getLogger(name)
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    return logger, handler
 
 
 def documented_events() -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
-from helpers import telemetry_providers
+from helpers import app_logger, telemetry_providers
 
 TOKEN = "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"
 HOSTILE = f"Err_{TOKEN}\x1b]0;PWNED\x07\nforged"
@@ -27,25 +27,22 @@ def _clean(text: Any) -> None:
     text.encode("utf-8")
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[Any] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record.toolhygiene)  # type: ignore[attr-defined]
-
-
 @pytest.fixture
-def logged() -> Iterator[list[Any]]:
-    handler = _Collect()
-    logger = logging.getLogger("toolhygiene-test-code-names")
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    logger.propagate = False
+def logged() -> Iterator[list[logging.LogRecord]]:
+    """The records the log writes while the test runs."""
+    logger, handler = app_logger("toolhygiene-test-code-names")
     with th.configure(logs=logger):
         yield handler.records
     logger.removeHandler(handler)
+
+
+def _fields(records: list[logging.LogRecord], name: str) -> list[Any]:
+    """Every field of each logged event ``name`` (``record.toolhygiene``)."""
+    return [
+        r.toolhygiene  # type: ignore[attr-defined]
+        for r in records
+        if r.toolhygiene["event"] == name  # type: ignore[attr-defined]
+    ]
 
 
 def _hostile_frame() -> th.Tool[..., Any]:
@@ -58,7 +55,9 @@ def _hostile_frame() -> th.Tool[..., Any]:
     return th.tool(retries=0, name="failing", description="Fails.")(failing)
 
 
-def test_a_hostile_exception_class_and_frame_are_written_clean(logged: list[Any]) -> None:
+def test_a_hostile_exception_class_and_frame_are_written_clean(
+    logged: list[logging.LogRecord],
+) -> None:
     Leaky = type(HOSTILE, (Exception,), {})
 
     @th.tool(retries=0)
@@ -73,7 +72,7 @@ def test_a_hostile_exception_class_and_frame_are_written_clean(logged: list[Any]
         session.call("leaky", {"x": 1})
         session.call("failing", {"x": 1})
     captured = seen.named("tool.failed")
-    written = [e for e in logged if e["event"] == "tool.failed"]
+    written = _fields(logged, "tool.failed")
     assert len(captured) == len(written) == 2
     for event in [*captured, *written]:
         _clean(event["exc_type"])
@@ -91,7 +90,7 @@ def test_a_hostile_exception_class_and_frame_are_written_clean(logged: list[Any]
         _clean(each)
 
 
-def test_a_hostile_hooks_class_is_named_clean(logged: list[Any]) -> None:
+def test_a_hostile_hooks_class_is_named_clean(logged: list[logging.LogRecord]) -> None:
     def on_failure(self: Any, event: th.HookEvent) -> None:
         raise RuntimeError("hook broke")
 
@@ -109,7 +108,7 @@ def test_a_hostile_hooks_class_is_named_clean(logged: list[Any]) -> None:
         finally:
             remove()
     [captured] = seen.named("hook.failed")
-    [written] = [e for e in logged if e["event"] == "hook.failed"]
+    [written] = _fields(logged, "hook.failed")
     for event in (captured, written):
         _clean(event["hook"])
         assert event["method"] == "on_failure"

@@ -221,3 +221,12 @@ def test_on_failure_reads_the_category_of_every_event_it_gets() -> None:
     assert not [e for e in events if e["event"] == "hook.failed"]
     assert ("tool.still_running", None) in got and ("tool.finished_late", None) in got
     assert any(name == "tool.failed" for name, _ in got)
+
+
+def test_every_call_event_of_a_conversation_names_its_call() -> None:
+    """In ``handle()``, every ``tool.*`` event names the call of the model's turn it is
+    about: the four calls of the two rounds, none without an id."""
+    with th.configure(logs=False):
+        events, _ = _conversation()
+    ids = {e.get("call_id") for e in events if e["event"].startswith("tool.")}
+    assert None not in ids and len(ids) == 4

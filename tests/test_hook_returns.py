@@ -9,14 +9,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import logging
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from typing import Any
 
 import pytest
 
 import toolhygiene as th
-from helpers import Call
+from helpers import Call, app_logger
 
 
 @th.tool(retries=0)
@@ -139,15 +138,6 @@ def test_an_incidental_return_value_is_no_failure(value: Any) -> None:
     assert seen.named("tool.failed") and not seen.named("hook.failed")
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
 @pytest.mark.parametrize("kind", list(RETURNS))
 def test_on_hook_failure_returning_pending_work_is_logged_once(kind: str) -> None:
     """``on_hook_failure`` behaves as every other hook method: what it hands back is a
@@ -158,11 +148,7 @@ def test_on_hook_failure_returning_pending_work_is_logged_once(kind: str) -> Non
         def on_failure(self, event: th.HookEvent) -> None:
             raise RuntimeError("hook broke")
 
-    handler = _Collect()
-    logger = logging.getLogger("toolhygiene-test-hook-returns")
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    logger.propagate = False
+    logger, handler = app_logger("toolhygiene-test-hook-returns")
     removers = [th.add_hooks(Breaks()), th.add_hooks(_returning("on_hook_failure", make))]
     try:
         with th.configure(logs=logger):
@@ -170,7 +156,7 @@ def test_on_hook_failure_returning_pending_work_is_logged_once(kind: str) -> Non
     finally:
         for remove in removers:
             remove()
-        logger.removeHandler(handler)
+        logger.removeHandler(handler)  # a fresh one for each case
     failed = [
         r.toolhygiene  # type: ignore[attr-defined]
         for r in handler.records

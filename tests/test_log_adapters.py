@@ -8,15 +8,7 @@ import logging
 from typing import Any
 
 import toolhygiene as th
-
-
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
+from helpers import app_logger
 
 
 @th.tool(retries=0)
@@ -25,13 +17,12 @@ def boom(x: int) -> int:
     raise RuntimeError("kaboom")
 
 
-def _logged(adapter: Any, logger: logging.Logger) -> list[logging.LogRecord]:
-    handler = _Collect()
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+def _logged(adapter: Any, name: str) -> list[logging.LogRecord]:
+    """What the application's logger ``name`` got, given to ``configure`` as ``adapter``
+    (made on that logger) makes of it."""
+    logger, handler = app_logger(name)
     try:
-        with th.configure(logs=adapter), th.testing.capture() as seen:
+        with th.configure(logs=adapter(logger)), th.testing.capture() as seen:
             th.Session([boom]).call("boom", {"x": 1})
     finally:
         logger.removeHandler(handler)
@@ -40,8 +31,10 @@ def _logged(adapter: Any, logger: logging.Logger) -> list[logging.LogRecord]:
 
 
 def test_a_logger_adapter_writes_every_event_with_its_extra() -> None:
-    logger = logging.getLogger("toolhygiene-test-adapter")
-    records = _logged(logging.LoggerAdapter(logger, {"request_id": "r-1"}), logger)
+    records = _logged(
+        lambda logger: logging.LoggerAdapter(logger, {"request_id": "r-1"}),
+        "toolhygiene-test-adapter",
+    )
     events = [r.toolhygiene["event"] for r in records]  # type: ignore[attr-defined]
     assert "tool.failed" in events
     assert all(getattr(r, "request_id", None) == "r-1" for r in records)
@@ -50,20 +43,18 @@ def test_a_logger_adapter_writes_every_event_with_its_extra() -> None:
 
 
 def test_nested_adapters_give_their_extra_the_outer_first() -> None:
-    logger = logging.getLogger("toolhygiene-test-adapter-nested")
-    inner = logging.LoggerAdapter(logger, {"request_id": "inner", "worker": "w1"})
-    outer = logging.LoggerAdapter(inner, {"request_id": "outer"})
-    records = _logged(outer, logger)
+    def nested(logger: logging.Logger) -> Any:
+        inner = logging.LoggerAdapter(logger, {"request_id": "inner", "worker": "w1"})
+        return logging.LoggerAdapter(inner, {"request_id": "outer"})
+
+    records = _logged(nested, "toolhygiene-test-adapter-nested")
     assert records
     assert all((r.request_id, r.worker) == ("outer", "w1") for r in records)  # type: ignore[attr-defined]
 
 
 def test_an_adapter_below_its_level_formats_nothing() -> None:
-    logger = logging.getLogger("toolhygiene-test-adapter-quiet")
-    handler = _Collect()
-    logger.addHandler(handler)
+    logger, handler = app_logger("toolhygiene-test-adapter-quiet")
     logger.setLevel(logging.ERROR)
-    logger.propagate = False
     try:
         with th.configure(logs=logging.LoggerAdapter(logger, {})):
             th.Session([boom]).call("boom", {"x": 1})

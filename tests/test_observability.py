@@ -17,7 +17,7 @@ import structlog
 import structlog.testing
 
 import toolhygiene as th
-from helpers import Lying, documented_events, flaky
+from helpers import Lying, app_logger, documented_events, flaky
 
 # Private imports, by design (internal units under test): the log layer's configuration, restored after each test.
 from toolhygiene import _log
@@ -180,41 +180,6 @@ def test_the_readme_documents_every_event() -> None:
         "error.stopped", "transcript.cleared", "conversation.items_deleted", "session.closed",
         "hook.failed", "tool.unclassified", "tool.still_running", "tool.finished_late",
         "store.unavailable"}
-
-
-def test_every_documented_event_appears_with_its_fields() -> None:
-    @th.tool
-    def get_weather(city: str) -> str:
-        if city != "Paris":
-            raise th.ToolError(f"no city {city}", retryable=False, category="not_found")
-        return "21C"
-
-    @th.tool(max_failures=1)
-    def broken() -> None:
-        raise RuntimeError("layout not recognised")
-
-    turn = partial(model_turn, "anthropic")
-    messages: list[Any] = [{"role": "user", "content": "go"}]
-    with th.testing.instant_retries(), th.testing.capture() as seen:
-        session = th.Session([flaky(), get_weather, broken], max_failures=3)
-        session.handle(turn([("get_weather", {"city": "Lyon"}), ("broken", {}),
-                             ("flaky", {})]), messages)
-        session.handle(turn([("get_weather", {"city": "Paris"}), ("broken", {})]), messages)
-        session.close()
-    seen_names = {e["event"] for e in seen.events}
-    documented = documented_events()
-    # The others need a scenario of their own: test_every_event triggers every event.
-    for other in ("conversation.items_deleted", "hook.failed", "store.unavailable",
-                  "tool.unclassified", "tool.still_running", "tool.finished_late"):
-        del documented[other]
-    for name, fields in documented.items():
-        assert name in seen_names, name
-        for event in seen.named(name):
-            missing = [f for f in fields if f not in event]
-            assert not missing, (name, missing)
-            assert event["session.id"] == session.id
-    ids = {e.get("call_id") for e in seen.events if e["event"].startswith("tool.")}
-    assert None not in ids and len(ids) == 4  # every call of both rounds named by its id
 
 
 def test_levels_follow_what_an_application_must_see() -> None:
@@ -556,25 +521,6 @@ def _reachable(value: Any, depth: int = 0) -> str:
 
 
 SHAPES = [SECRET, "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2, "AKIA" + "Q" * 16 + " " + "s" * 0]
-
-
-class Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-def app_logger(name: str) -> tuple[logging.Logger, Collect]:
-    """An application's own logger (not propagated), with a handler that keeps records."""
-    handler = Collect()
-    logger = logging.getLogger(name)
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    logger.propagate = False
-    return logger, handler
 
 
 def test_no_secret_reaches_anything_a_logging_handler_can_read() -> None:
