@@ -187,35 +187,48 @@ def _wrapped_rest(text: str, end: int) -> int:
     return m.end("run") if line_rest(text[start:end], m["run"]) else end
 
 
-# A piece of a value after a ``&``, ``;``, ``,`` or a space where the value pattern
-# stopped, and what may follow it (not ``=``: the next parameter of a query string).
+# A piece of a value after a character the value pattern stops at (``&``, ``|``, ``)``,
+# ``'``, a space, a tab, ...), and what may follow it (not ``=``: the next parameter of a
+# query string).
 _PIECE = re.compile(r"[^\s\"'<>`,;&{}()\[\]|\\=]{1,1024}")
 _SYMBOLS = frozenset("!#$%&*+/:;<>?@^~|")
+_CUTS = frozenset("&;, \t|()<>{}[]'\"`\\")
+"""What the unquoted value pattern stops at that a secret may hold (``Pa55|word99``)."""
+_SPACES = frozenset(" \t")
 
 
 def _cut_rest(text: str, end: int) -> int:
-    """Where an unquoted value really ends when the value pattern stopped at a ``&``,
-    ``;``, ``,`` or a space inside it: a secret has those too (``Pa55&word99``,
-    ``Pa55;word99``, ``Pa55 word99xyz``). The value runs on over each piece that reads as
-    more of a token (not a word, an identifier, a number, a date or a version; after a
-    space, also with a digit or a symbol), and stops at a key (``&page=2``, ``; user=bob``),
-    a word (``, retrying``) or a piece of prose (``hunter2 was rejected``)."""
-    if text[end : end + 1] not in ("&", ";", ",", " "):
+    """Where an unquoted value really ends when the value pattern stopped at a character
+    a secret may hold (``Pa55&word99``, ``Pa55|word99``, ``Pa55)word99``, ``Pa55'word99``,
+    ``Pa55<word99>``, ``Pa55 word99xyz``, a tab): the value is a token up to whitespace
+    or the syntax's own terminator, and runs on over each piece that reads as more of a
+    token (not a word, an identifier, a number, a date or a version; after a space or a
+    tab, also with a digit or a symbol). It stops at a key (``&page=2``, ``; user=bob``),
+    a call (``(``), a closing tag (``</td>``), a word (``, retrying``, ``|grep``), a piece
+    of prose (``hunter2 was rejected``), or where nothing follows the character (``)``
+    closing a parenthesis, ``'`` closing a string)."""
+    if text[end : end + 1] not in _CUTS:
         return end
     start, limit = end, max(0, end - 1024)  # a value is at most 1,024 characters
     while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
     word = text[start:end].isalpha()  # after a word, a space is ``_passphrase``'s to read
-    while text[end : end + 1] in ("&", ";", ",", " "):
-        spaced = text[end] == " "
+    while text[end : end + 1] in _CUTS:
+        cut = text[end]
+        width = 1
+        if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
+            if text[end + 1 : end + 2] != "t":
+                return end
+            width = 2
+        spaced = cut in _SPACES or width == 2
         if spaced and word:
             return end
-        m = _PIECE.match(text, end + 1)
+        m = _PIECE.match(text, end + width)
         if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
             return end  # the next key, a call, or a word, a number, a date
-        if "://" in m.group():
-            return end
         piece = m.group()
+        if "://" in piece or (cut == "<" and piece[:1] == "/"):
+            return end  # a URL, or a closing tag (``</td>``)
         if spaced and not any(c.isdigit() or c in _SYMBOLS for c in piece):
             return end
         end = m.end()
