@@ -177,14 +177,21 @@ def _wrapped_rest(text: str, end: int) -> int:
     """Where a labelled value that ends its line really ends when its next line is the
     rest of it, wrapped (``DD_APP_KEY: 3f2a…`` then ``7d71…`` alone on a line): that
     line is a single run that is neither a key line, nor a word, a number, a URL or a
-    path (``_labels.line_rest``)."""
-    m = _NEXT_LINE.match(text, end)
-    if m is None or never_rest(m["run"]):
-        return end
+    path (``_labels.line_rest``); and so on over each next line of the same kind (a PEM
+    or base64 body wrapped at 64 or 76 columns)."""
     start = end
     while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
-    return m.end("run") if line_rest(text[start:end], m["run"]) else end
+    value = text[start:end]
+    for _ in range(_WRAPPED_LINES):  # base64 wrapped at 64 or 76 columns: line after line
+        m = _NEXT_LINE.match(text, end)
+        if m is None or never_rest(m["run"]) or not line_rest(value, m["run"]):
+            return end
+        value, end = value + m["run"], m.end("run")
+    return end
+
+
+_WRAPPED_LINES = 256
 
 
 # A piece of a value after a character the value pattern stops at (``&``, ``|``, ``)``,

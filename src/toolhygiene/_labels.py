@@ -590,12 +590,13 @@ _KEY = re.compile(r"[A-Za-z_][\w.\-]{0,79}[ \t]{0,5}(?:[:\uff1a]|=(?!=|\Z))")
 
 def line_rest(value: str, run: str) -> bool:
     """Whether ``run``, the whole next line after a labelled ``value`` that ended its
-    line, is the rest of that value wrapped over the break: hex after hex, else a run
+    line, is the rest of that value wrapped over the break: hex after hex, else (after
+    any value, a value of hex digits included: ``abc12345`` then ``defgh67890``) a run
     that is not the line's own text (``plain_run``), a URL or a path; after a value under
     8 characters, only a run that looks like a credential itself (``Xy7pQ2`` then
     ``mN8rT4vB9kLw``)."""
-    if set(value) <= _HEX and len(value) >= 8:
-        return set(run) <= _HEX
+    if set(value) <= _HEX and len(value) >= 8 and set(run) <= _HEX:
+        return True
     if _own_line(run):
         return False
     long_enough = len(value) >= 8 or credential_shaped(run)
