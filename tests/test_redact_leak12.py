@@ -31,8 +31,19 @@ TAILS = st.builds(
     st.text(string.digits, min_size=2, max_size=3),
 )
 LABELS = st.sampled_from(
-    ["password", "PASSWORD", "db_password", "api_key", "secret", "Secret", "token",
-     "auth_token", "client_secret", "SECRET_KEY", "passwd"]
+    [
+        "password",
+        "PASSWORD",
+        "db_password",
+        "api_key",
+        "secret",
+        "Secret",
+        "token",
+        "auth_token",
+        "client_secret",
+        "SECRET_KEY",
+        "passwd",
+    ]
 )
 SEPARATORS = st.sampled_from(["=", ": ", " = ", "="])
 
@@ -47,6 +58,8 @@ INSIDE = "|)('<>}{[]\t&;,\\`\""
 def test_a_value_is_redacted_whole_whatever_it_holds(
     label: str, sep: str, head: str, inside: str, tail: str
 ) -> None:
+    if inside == "\\" and tail[0] in "nr":
+        tail = "x" + tail  # ``\\n``, ``\\r``: a line break written out, not a character
     text = f"{label}{sep}{head}{inside}{tail}"
     out = th.redact(text)
     assert head not in out and tail not in out, (text, out)
@@ -74,13 +87,16 @@ def test_the_text_after_a_value_still_reads(text: str, kept: str) -> None:
 
 # -- 2. a value wrapped over lines ------------------------------------------------------
 
+
 @settings(max_examples=examples(300), deadline=None)
 @given(
     LABELS,
     SEPARATORS,
     st.text(_ALNUM, min_size=8, max_size=12).filter(lambda v: any(c.isdigit() for c in v)),
     st.sampled_from(["\n", "\r\n", "\n  ", "\r\n  ", "\n\t", "\\n", "\\r\\n"]),
-    st.builds(lambda a, b: a + b, st.text(_ALNUM, min_size=4, max_size=10), st.sampled_from(string.digits)),
+    st.builds(
+        lambda a, b: a + b, st.text(_ALNUM, min_size=4, max_size=10), st.sampled_from(string.digits)
+    ),
 )
 def test_a_wrapped_value_goes_with_its_second_line(
     label: str, sep: str, first: str, wrap: str, rest: str
@@ -104,3 +120,175 @@ def test_base64_wrapped_at_64_or_76_columns_goes_whole(
         if len(line) >= 8:
             assert line not in out, (text, out)
     assert out.endswith("next: line"), out
+
+
+# -- 3. angle brackets, XML attributes, command-line flags, user:pw@host ------------------
+
+SHAPES_3 = [
+    "{l}=<{v}>",
+    "{l}: <{v}>",
+    '<{l} value="{v}"/>',
+    "<{l} value='{v}' />",
+    '<param name="{l}" value="{v}"/>',
+    '<property name="{l}">{v}</property>',
+    "<{l}>{v}</{l}>",
+]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(SHAPES_3), LABELS, HEADS)
+def test_values_in_brackets_and_xml_attributes_go(shape: str, label: str, value: str) -> None:
+    text = shape.format(l=label, v=value)
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    ["password=<password>", "token: <your-token-here>", "API_KEY=<API_KEY>", "secret=<b>"],
+)
+def test_a_placeholder_in_angle_brackets_stays(placeholder: str) -> None:
+    assert th.redact(placeholder) == placeholder
+
+
+FLAGS = [
+    "mysql -u root -p{v}",
+    "mysql -p{v} app",
+    "-p {v} mysql",
+    "mysql -h db -p {v}",
+    "cli --password {v} --verbose",
+    "cli --password={v}",
+    "cli --token={v}",
+    "cli --token {v}",
+    "cli --api-key={v}",
+    "cli --secret {v}",
+    "echo {v} | docker login --username ci --password-stdin",
+    "echo '{v}' | docker login -u ci --password-stdin registry.example.com",
+    'printf %s "{v}" | helm registry login --password-stdin reg.example.com',
+]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(FLAGS), HEADS)
+def test_command_line_passwords_go(shape: str, value: str) -> None:
+    text = shape.format(v=value)
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -p 2222 deploy@example.com",
+        "docker run -p 8080:80 nginx",
+        "mkdir -p /srv/app",
+        "git log -p HEAD",
+        "pytest -p no:cacheprovider",
+        "cat token.txt | docker login --password-stdin",
+        "echo $TOKEN | docker login --password-stdin",
+    ],
+)
+def test_command_lines_without_a_password_stay(line: str) -> None:
+    assert th.redact(line) == line
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.sampled_from(["bob", "admin", "ci-user", "deploy"]),
+    HEADS,
+    st.sampled_from(["db.example.com", "10.0.0.5:5432", "host", "registry.acme.io/v2"]),
+    st.sampled_from(["{u}:{p}@{h}", "connect {u}:{p}@{h} failed", "scp {u}:{p}@{h}:/srv"]),
+)
+def test_user_password_at_host_without_a_scheme(user: str, pw: str, host: str, shape: str) -> None:
+    text = shape.format(u=user, p=pw, h=host)
+    out = th.redact(text)
+    assert pw not in out and user in out, (text, out)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git@github.com:acme/api.git",
+        "mailto:bob@example.org",
+        "sip:alice@example.com",
+        "meet at 10:30@home",
+        "std::string@ref",
+    ],
+)
+def test_user_at_host_without_a_password_stays(line: str) -> None:
+    out = th.redact(line)
+    assert "redacted:secret" not in out and "redacted:credentials" not in out, out
+
+
+# -- 4. prose and labels in other languages ----------------------------------------------
+
+PROSE = [
+    "the token was {v}",
+    "the password is {v}",
+    "my password was {v} yesterday",
+    "the password for admin is {v}",
+    "password for bob is {v}",
+    "your new token is now {v}",
+    "use key {v} to sign",
+    "log in with secret {v}",
+    "the api key {v} was rejected",
+    "token set to {v}",
+]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(PROSE), HEADS)
+def test_a_token_after_a_label_in_prose_goes(shape: str, value: str) -> None:
+    text = shape.format(v=value)
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "password is too short",
+        "the token was expired",
+        "the password for admin is required",
+        "use key rotation to stay safe",
+        "the token was refreshed at 12:00",
+        "password was changed 3 days ago",
+        "with secret management enabled",
+    ],
+)
+def test_prose_after_a_label_stays(sentence: str) -> None:
+    assert th.redact(sentence) == sentence
+
+
+FOREIGN = [
+    "Passwort",
+    "Kennwort",
+    "contraseña",
+    "Contraseña",
+    "clave",
+    "mot de passe",
+    "senha",
+    "пароль",
+    "Пароль",
+    "密码",
+    "密碼",
+    "パスワード",
+    "jeton",
+    "jéton",
+    "токен",
+    "비밀번호",
+    "wachtwoord",
+    "hasło",
+    "lösenord",
+    "şifre",
+]
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(FOREIGN), st.sampled_from([": ", "：", "=", " = ", "\uff1a "]), HEADS)
+def test_labels_in_other_languages(label: str, sep: str, value: str) -> None:
+    text = f"{label}{sep}{value}"
+    out = th.redact(text)
+    assert value not in out and label in out, (text, out)
+
+
+def test_a_foreign_label_glued_to_its_sentence() -> None:
+    assert "Qx7pLm2R" not in th.redact("用户密码：Qx7pLm2R")
+    assert "Qx7pLm2R" not in th.redact("Ihr neues Passwort: Qx7pLm2R")

@@ -18,6 +18,7 @@ import functools
 import re
 
 __all__ = [
+    "GLUED_LABELS",
     "credential_shaped",
     "is_secret_label",
     "line_rest",
@@ -255,9 +256,65 @@ def is_secret_label(key: str) -> bool | None:
     return _label_verdict(_NUMBERS.sub("0", key))
 
 
+# Labels in other languages: a word that names a secret (German, Spanish, French,
+# Portuguese, Dutch, Polish, Swedish, Turkish, Russian; ``mot de passe`` is read at
+# ``passe``; Spanish ``clave`` is a password as often as a key), one that names a key
+# (the value decides, as for ``key``), and the words of scripts written without spaces,
+# found anywhere in the key (``GLUED_LABELS``).
+_FOREIGN_STRONG = frozenset(
+    [
+        "passwort",
+        "kennwort",
+        "contraseña",
+        "contrasena",
+        "clave",
+        "passe",
+        "senha",
+        "jeton",
+        "jéton",
+        "wachtwoord",
+        "hasło",
+        "haslo",
+        "lösenord",
+        "losenord",
+        "şifre",
+        "sifre",
+        "пароль",
+        "токен",
+    ]
+)
+_FOREIGN_KEYS = frozenset(["chave", "schlüssel", "schluessel", "ключ"])
+_FOREIGN_GLUED = (
+    "密码",
+    "密碼",
+    "口令",
+    "令牌",
+    "密钥",
+    "密鑰",
+    "パスワード",
+    "トークン",
+    "暗証番号",
+    "비밀번호",
+)
+_WORDS = re.compile(r"[\W\d_]+")
+
+
+def _foreign_verdict(key: str) -> bool | None:
+    lowered = key.lower()
+    if any(word in lowered for word in GLUED_LABELS):
+        return True
+    words = _WORDS.split(lowered)
+    if not _FOREIGN_STRONG.isdisjoint(words):
+        return True
+    return None if not _FOREIGN_KEYS.isdisjoint(words) else False
+
+
 @functools.lru_cache(maxsize=1024)
 def _label_verdict(key: str) -> bool | None:
     parts = _parts(key)
+    foreign = _foreign_verdict(key)
+    if foreign is not False:
+        return foreign
     if not parts or parts[-1] in _META:
         return False
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
