@@ -284,7 +284,7 @@ _FOREIGN_STRONG = frozenset(
     ]
 )
 _FOREIGN_KEYS = frozenset(["chave", "schlüssel", "schluessel", "ключ"])
-_FOREIGN_GLUED = (
+GLUED_LABELS = (
     "密码",
     "密碼",
     "口令",
@@ -296,6 +296,7 @@ _FOREIGN_GLUED = (
     "暗証番号",
     "비밀번호",
 )
+"""Labels of scripts written without spaces, found anywhere in a key (``用户密码``)."""
 _WORDS = re.compile(r"[\W\d_]+")
 
 
