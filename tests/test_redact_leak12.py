@@ -292,3 +292,56 @@ def test_labels_in_other_languages(label: str, sep: str, value: str) -> None:
 def test_a_foreign_label_glued_to_its_sentence() -> None:
     assert "Qx7pLm2R" not in th.redact("用户密码：Qx7pLm2R")
     assert "Qx7pLm2R" not in th.redact("Ihr neues Passwort: Qx7pLm2R")
+
+
+# -- 5. over-redaction that hurts (#9) -------------------------------------------------
+
+_PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.sampled_from(["iVBORw0KGgoAAAANSUhEUgAA", "/9j/4AAQSkZJRgABAQ", "R0lGODlhAQABAIAAAP"]),
+    st.integers(0, 2**32),
+    st.sampled_from(["{}", '{{"image": "{}"}}', "image data: {}"]),
+)
+def test_bare_image_base64_is_kept_whole(head: str, seed: int, shape: str) -> None:
+    import base64 as b64
+
+    body = head + b64.b64encode(random.Random(seed).randbytes(300)).decode()
+    text = shape.format(body)
+    assert th.redact(text) == text
+
+
+def test_a_one_pixel_png_is_no_square_token() -> None:
+    assert th.redact(_PNG_1PX) == _PNG_1PX
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRlMzMYzOn2iYWS6QI"}',
+        "continuation_token=eyJvZmZzZXQiOjEwMH0",
+        "next_page_token=CiAKGjBpNDd2Nmp2Zml2cXRlMzMYzOn2iYWS6QI",
+        "cursor=dXNlcjoxMjM0NTY3ODkwYWJjZGVmZ2hpams",
+        '{"NextToken": "AYADeKkl2k4vQ9mR7xZpLw8sUbTnE3fHjCg"}',
+        "page_cursor: dXNlcjoxMjM0NTY3",
+    ],
+)
+def test_pagination_cursors_stay(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize("user", ["__token__", "bob", "ci-bot"])
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "abcdef1234",
+        "Zq7vK2mLp9xx",
+        "pypi-AgEIcHlwaS5vcmcCJGQ5ZjE2YzE1LTk1YjItNGFhZC1hN2QyLTY1ZTBiZGI2NmM2YQ",
+    ],
+)
+def test_an_index_url_keeps_its_host_and_path(user: str, secret: str) -> None:
+    text = f"index-url = https://{user}:{secret}@pypi.example.org/simple"
+    out = th.redact(text)
+    assert secret not in out and out.endswith("@pypi.example.org/simple"), out

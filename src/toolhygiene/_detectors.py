@@ -71,6 +71,8 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
+    if m.string.endswith("://", 0, m.start("key")):
+        return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``

@@ -202,6 +202,20 @@ _META = frozenset(
         "notfound",
     ]
 )
+_PAGING = frozenset(
+    [
+        "next",
+        "prev",
+        "previous",
+        "page",
+        "continuation",
+        "pagination",
+        "sync",
+        "resume",
+        "resumption",
+        "scroll",
+    ]
+)
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
@@ -318,6 +332,8 @@ def _label_verdict(key: str) -> bool | None:
         return foreign
     if not parts or parts[-1] in _META:
         return False
+    if parts[-1] in ("token", "tokens", "cursor") and not _PAGING.isdisjoint(parts[:-1]):
+        return False  # a pagination cursor (``nextPageToken``, ``continuation_token``)
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
         # An application id is an API key at some services (OpenWeather's ``appid``) and
         # a public name or number at others: the value decides, as for a bare ``key``.

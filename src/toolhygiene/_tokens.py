@@ -389,6 +389,28 @@ _MEDIA = re.compile(
 )
 
 
+# The base64 of a picture without a data URI: PNG, JPEG, GIF, WebP and PDF headers.
+_IMAGE_HEADS = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0")
+_IMAGE_MIN = 64
+# The key of a pagination cursor (``nextPageToken``, ``continuation_token``,
+# ``cursor=``, AWS ``NextToken``): an opaque position the next call needs, not a
+# credential (a provider's format inside it still goes with the run's other rules).
+_CURSOR_KEY = re.compile(
+    r"(?:(?:next|prev|previous|page|continuation|pagination|sync|resume|resumption|scroll)"
+    r"[_\-]?(?:page[_\-]?)?token|cursor)s?[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z",
+    re.IGNORECASE,
+)
+
+
+def _cursor_value(text: str, begin: int, lowered: bytes | None = None) -> bool:
+    """Whether the value starting at ``begin`` is under a pagination cursor's key."""
+    window = max(0, begin - 40)
+    near = lowered[window:begin] if lowered is not None else text[window:begin].lower().encode()
+    if b"to" not in near and b"cursor" not in near:
+        return False
+    return _CURSOR_KEY.search(text, window, begin) is not None
+
+
 def _media(text: str, begin: int) -> bool:
     start = text.rfind("data:", max(0, begin - 200), begin)
     return start != -1 and _MEDIA.match(text, start, begin) is not None
@@ -426,6 +448,10 @@ def find(
     for begin, end in runs:
         if text.endswith(";base64,", max(0, begin - 8), begin) and _media(text, begin):
             continue
+        if text.startswith(_IMAGE_HEADS, begin) and end - begin >= _IMAGE_MIN:
+            continue  # a bare picture's base64: bytes of an image, not a credential
+        if _cursor_value(text, begin, lowered):
+            continue  # a pagination cursor: the model needs it for the next page
         if heads is None:
             heads = _heads(text)
         # An id's value, unless it names a secret itself (``pi_…_secret_…``).
@@ -520,6 +546,8 @@ def _run(
             and _NAMES_SECRET.search(text, start, stop) is None
         ):
             continue  # ``request_id=…`` inside the run
+        if start > begin and text[start - 1] == "=" and _cursor_value(text, start):
+            continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
             continue
