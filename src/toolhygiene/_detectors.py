@@ -195,15 +195,20 @@ def _wrapped_rest(text: str, end: int) -> int:
     line is a single run that is neither a key line, nor a word, a number, a URL or a
     path (``_labels.line_rest``); and so on over each next line of the same kind (a PEM
     or base64 body wrapped at 64 or 76 columns)."""
+    m = _NEXT_LINE.match(text, end)
+    if m is None or never_rest(m["run"]):
+        return end
     start = end
     while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
     value = text[start:end]
     for _ in range(_WRAPPED_LINES):  # base64 wrapped at 64 or 76 columns: line after line
-        m = _NEXT_LINE.match(text, end)
-        if m is None or never_rest(m["run"]) or not line_rest(value, m["run"]):
+        if not line_rest(value, m["run"]):
             return end
         value, end = value + m["run"], m.end("run")
+        m = _NEXT_LINE.match(text, end)
+        if m is None or never_rest(m["run"]):
+            return end
     return end
 
 
@@ -861,15 +866,14 @@ BUILT_IN: tuple[Detector, ...] = (
         # ``user:password@host`` without a scheme (``scp bob:PW@host:/srv``): a password
         # that reads as a token (``mailto:bob@…``, ``10:30@home`` stay).
         "credentials",
+        # One scan in C where an ``@`` is written (an anchored match per ``@`` costs more).
         re.compile(
-            r"(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):(?P<secret>[^\s:@/'\"<>`]{1,256})@[A-Za-z0-9\[]"
+            r"(?<![\w.\-])(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):"
+            r"(?P<secret>[^\s:@/'\"<>`]{1,256})@[A-Za-z0-9\[]"
         ),
         ("@",),
         check=_user_at_host,
-        anchored=True,
-        back=322,
-        back_chars=_KEY_CHARS + ":!#$%^*+~",
-        scan=False,
+        judged_by=("user", "secret"),
     ),
     Detector(
         # SQL: ``CREATE USER app IDENTIFIED BY v`` (quoted or not).
