@@ -71,7 +71,7 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
-    if m.string.endswith("://", 0, m.start("key")):
+    if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
@@ -460,9 +460,10 @@ def _spaced(m: re.Match[str]) -> bool:
     digit or a symbol in it, or both cases, and not a word, a number, a date or a
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
-    value, key = m.group("secret"), m.group("key")
+    value = m.group("secret")
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
+    key = m.group("key")
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5")
         len(value) >= 6
@@ -868,7 +869,7 @@ BUILT_IN: tuple[Detector, ...] = (
         "credentials",
         # One scan in C where an ``@`` is written (an anchored match per ``@`` costs more).
         re.compile(
-            r"(?<![\w.\-])(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):"
+            r"(?<![\w.\-/:@])(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):"
             r"(?P<secret>[^\s:@/'\"<>`]{1,256})@[A-Za-z0-9\[]"
         ),
         ("@",),

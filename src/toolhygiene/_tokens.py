@@ -451,9 +451,7 @@ def find(
     for begin, end in runs:
         if text.endswith(";base64,", max(0, begin - 8), begin) and _media(text, begin):
             continue
-        if text.startswith(_IMAGE_HEADS, begin) and end - begin >= _IMAGE_MIN:
-            continue  # a bare picture's base64: bytes of an image, not a credential
-        if begin in cursors:
+        if cursors and begin in cursors:
             continue  # a pagination cursor: the model needs it for the next page
         if heads is None:
             heads = _heads(text)
@@ -526,6 +524,8 @@ def _run(
     it is one piece, no id's key is inside it and no file's extension follows it;
     ``pieces=False``: it holds no piece of 20 characters between those; ``cursors``:
     where values under pagination cursors' keys start (``_cursor_values``)."""
+    if text.startswith(_IMAGE_HEADS, begin) and end - begin >= _IMAGE_MIN:
+        return  # a bare picture's base64: bytes of an image, not a credential
     before = len(spans)
     at = bisect.bisect_left(heads, (begin,))
     if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
@@ -561,7 +561,7 @@ def _run(
             and _NAMES_SECRET.search(text, start, stop) is None
         ):
             continue  # ``request_id=…`` inside the run
-        if start in cursors:
+        if cursors and start in cursors:
             continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
