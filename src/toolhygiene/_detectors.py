@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolhygiene._labels import (
+    FOREIGN_LABELS,
     GLUED_LABELS,
     credential_shaped,
     is_secret_label,
@@ -503,30 +504,6 @@ def _listed(m: re.Match[str]) -> bool:
 _ITEM = re.compile(r"[\"']([^\"'\\]{0,1024})[\"']")
 
 
-# Labels in other languages (``_labels._foreign_verdict`` judges them): the words the
-# labelled layer's needles must find, and the ones written glued to the sentence.
-_FOREIGN_NEEDLES = (
-    "passwort",
-    "kennwort",
-    "contrase",
-    "clave",
-    "passe",
-    "senha",
-    "jeton",
-    "jéton",
-    "wachtwoord",
-    "hasło",
-    "haslo",
-    "lösenord",
-    "losenord",
-    "şifre",
-    "sifre",
-    "chave",
-    "schlüssel",
-    "пароль",
-    "токен",
-    "ключ",
-)
 _LABEL_WORDS = (
     "secret",
     "appid",
@@ -546,7 +523,7 @@ _LABEL_WORDS = (
     "otp",
     "dsn",
     "seed",
-    *_FOREIGN_NEEDLES,
+    *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label

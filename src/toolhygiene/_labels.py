@@ -18,6 +18,7 @@ import functools
 import re
 
 __all__ = [
+    "FOREIGN_LABELS",
     "GLUED_LABELS",
     "credential_shaped",
     "is_secret_label",
@@ -298,6 +299,9 @@ _FOREIGN_STRONG = frozenset(
     ]
 )
 _FOREIGN_KEYS = frozenset(["chave", "schlüssel", "schluessel", "ключ"])
+FOREIGN_LABELS = tuple(sorted(_FOREIGN_STRONG | _FOREIGN_KEYS))
+"""The words of other languages' labels written with spaces (``Passwort``, ``пароль``):
+the labelled layer's needles."""
 GLUED_LABELS = (
     "密码",
     "密碼",
