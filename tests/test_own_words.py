@@ -127,11 +127,15 @@ def test_toolhygienes_own_marks_stay_marks() -> None:
 
 def test_a_cut_result_with_a_redacted_cursor_does_not_promise_the_next_page() -> None:
     """cold-12: a page token redacted in a cut result, and a marker telling the model to
-    ask for "the next page" with a cursor it cannot see. The marker says a redacted value
-    cannot be sent back; without redaction it says nothing of it."""
+    ask for "the next page" with a cursor it cannot see. A value under a cursor's key
+    stays (leak12); one under another key may be redacted, and then the marker says a
+    redacted value cannot be sent back; without redaction it says nothing of it."""
     rows = "\n".join(f"row {n}: ok" for n in range(3_000))
-    content = _page("next_page_token=CiAKGjBpNDd2Nmp2Zml2cXRkZ2E3Y2RlMTIzNDU2EgIIAQ\n" + rows)
-    assert "next_page_token=[redacted:" in content
+    cursor = "CiAKGjBpNDd2Nmp2Zml2cXRkZ2E3Y2RlMTIzNDU2EgIIAQ"
+    state = "Qk9iYmFyMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A"  # not the cursor: no echo
+    content = _page(f"next_page_token={cursor}\nstate={state}\n" + rows)
+    assert f"next_page_token={cursor}" in content
+    assert "state=[redacted:" in content
     assert content.endswith("or the next page; a redacted value cannot be sent back).]")
     assert _page(rows * 2).endswith("fewer fields or the next page).]")
 

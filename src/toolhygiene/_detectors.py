@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolhygiene._labels import (
+    FOREIGN_LABELS,
+    GLUED_LABELS,
     credential_shaped,
     is_secret_label,
     line_rest,
@@ -29,7 +31,14 @@ from toolhygiene._labels import (
     prose_run,
 )
 
-__all__ = ["BUILT_IN", "NETRC_BEFORE", "NETRC_WINDOW", "Detector", "Kind", "netrc_context"]
+__all__ = [
+    "BUILT_IN",
+    "NETRC_BEFORE",
+    "NETRC_WINDOW",
+    "Detector",
+    "Kind",
+    "netrc_context",
+]
 
 Kind = Literal["secret", "email", "internal"]
 
@@ -63,10 +72,12 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
+    if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
+        return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
-    if not values[1].strip(" \t|") or values[1].strip() == "is":
+    if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m)
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
@@ -88,6 +99,10 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
     verdict = is_secret_label(key)
+    if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
+        value = value[1:-1]  # ``k=<v>``: a placeholder (``<your-token>``) or the secret
+        if not _token_shaped(value):
+            return False
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
@@ -117,6 +132,8 @@ _SOURCE_FILE = re.compile(
 )
 
 
+_SPOKEN = frozenset(":=>\uff1a")
+"""A separator with none of these is spaces or words (``_spaced`` judges the value)."""
 _UNSEEN = object()
 _LABELLED_SEEN: tuple[str, dict[tuple[str | Any, ...], object]] = ("", {})
 """The last text ``_labelled`` read and its verdicts (a tuple: read and replaced whole,
@@ -177,45 +194,70 @@ def _wrapped_rest(text: str, end: int) -> int:
     """Where a labelled value that ends its line really ends when its next line is the
     rest of it, wrapped (``DD_APP_KEY: 3f2a…`` then ``7d71…`` alone on a line): that
     line is a single run that is neither a key line, nor a word, a number, a URL or a
-    path (``_labels.line_rest``)."""
+    path (``_labels.line_rest``); and so on over each next line of the same kind (a PEM
+    or base64 body wrapped at 64 or 76 columns)."""
     m = _NEXT_LINE.match(text, end)
     if m is None or never_rest(m["run"]):
         return end
     start = end
     while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
-    return m.end("run") if line_rest(text[start:end], m["run"]) else end
+    value = text[start:end]
+    for _ in range(_WRAPPED_LINES):  # base64 wrapped at 64 or 76 columns: line after line
+        if not line_rest(value, m["run"]):
+            return end
+        value, end = value + m["run"], m.end("run")
+        m = _NEXT_LINE.match(text, end)
+        if m is None or never_rest(m["run"]):
+            return end
+    return end
 
 
-# A piece of a value after a ``&``, ``;``, ``,`` or a space where the value pattern
-# stopped, and what may follow it (not ``=``: the next parameter of a query string).
+_WRAPPED_LINES = 256
+
+
+# A piece of a value after a character the value pattern stops at (``&``, ``|``, ``)``,
+# ``'``, a space, a tab, ...), and what may follow it (not ``=``: the next parameter of a
+# query string).
 _PIECE = re.compile(r"[^\s\"'<>`,;&{}()\[\]|\\=]{1,1024}")
 _SYMBOLS = frozenset("!#$%&*+/:;<>?@^~|")
+_CUTS = frozenset("&;, \t|()<>{}[]'\"`\\")
+"""What the unquoted value pattern stops at that a secret may hold (``Pa55|word99``)."""
+_SPACES = frozenset(" \t")
 
 
 def _cut_rest(text: str, end: int) -> int:
-    """Where an unquoted value really ends when the value pattern stopped at a ``&``,
-    ``;``, ``,`` or a space inside it: a secret has those too (``Pa55&word99``,
-    ``Pa55;word99``, ``Pa55 word99xyz``). The value runs on over each piece that reads as
-    more of a token (not a word, an identifier, a number, a date or a version; after a
-    space, also with a digit or a symbol), and stops at a key (``&page=2``, ``; user=bob``),
-    a word (``, retrying``) or a piece of prose (``hunter2 was rejected``)."""
-    if text[end : end + 1] not in ("&", ";", ",", " "):
+    """Where an unquoted value really ends when the value pattern stopped at a character
+    a secret may hold (``Pa55&word99``, ``Pa55|word99``, ``Pa55)word99``, ``Pa55'word99``,
+    ``Pa55<word99>``, ``Pa55 word99xyz``, a tab): the value is a token up to whitespace
+    or the syntax's own terminator, and runs on over each piece that reads as more of a
+    token (not a word, an identifier, a number, a date or a version; after a space or a
+    tab, also with a digit or a symbol). It stops at a key (``&page=2``, ``; user=bob``),
+    a call (``(``), a closing tag (``</td>``), a word (``, retrying``, ``|grep``), a piece
+    of prose (``hunter2 was rejected``), or where nothing follows the character (``)``
+    closing a parenthesis, ``'`` closing a string)."""
+    if text[end : end + 1] not in _CUTS:
         return end
     start, limit = end, max(0, end - 1024)  # a value is at most 1,024 characters
     while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
         start -= 1
     word = text[start:end].isalpha()  # after a word, a space is ``_passphrase``'s to read
-    while text[end : end + 1] in ("&", ";", ",", " "):
-        spaced = text[end] == " "
+    while text[end : end + 1] in _CUTS:
+        cut = text[end]
+        width = 1
+        if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
+            if text[end + 1 : end + 2] != "t":
+                return end
+            width = 2
+        spaced = cut in _SPACES or width == 2
         if spaced and word:
             return end
-        m = _PIECE.match(text, end + 1)
+        m = _PIECE.match(text, end + width)
         if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
             return end  # the next key, a call, or a word, a number, a date
-        if "://" in m.group():
-            return end
         piece = m.group()
+        if "://" in piece or (cut == "<" and piece[:1] == "/"):
+            return end  # a URL, or a closing tag (``</td>``)
         if spaced and not any(c.isdigit() or c in _SYMBOLS for c in piece):
             return end
         end = m.end()
@@ -364,6 +406,11 @@ _NOT_A_PASSWORD = re.compile(r"[0-9.:]+(?:/(?:tcp|udp|sctp))?|/.*")
 # (``mysql -uroot -pPW``, ``docker login -u ci -p PW``) or a login command.
 _USER_BEFORE = re.compile(r"(?<![\w-])(?:-u|--user(?:name)?\b|login\b)")
 _COMMAND_WINDOW = 200
+# The clients whose ``-p`` is a password (glued or spaced), on the same command line.
+_PASSWORD_CLIENT = re.compile(
+    r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|"
+    r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|sshpass)(?![\w-])"
+)
 
 
 def _short_password(m: re.Match[str]) -> bool:
@@ -373,15 +420,33 @@ def _short_password(m: re.Match[str]) -> bool:
     start = m.start()
     line = m.string.rfind("\n", max(0, start - _COMMAND_WINDOW), start) + 1
     before = m.string[max(line, start - _COMMAND_WINDOW) : start]
-    context = _USER_BEFORE.search(before)
-    # Glued (``-pPW``) is mysql's form; spaced (``-p PW``) is a password after ``login``
-    # only: ``mysql -u root -p app`` prompts, and ``app`` is the database.
-    return context is not None and (not m.group("sep") or "login" in before)
+    end = m.string.find("\n", m.end(), m.end() + _COMMAND_WINDOW)
+    client = _PASSWORD_CLIENT.search(
+        m.string, line, m.end() + _COMMAND_WINDOW if end == -1 else end
+    )
+    if not m.group("sep"):  # glued (``-pPW``) is mysql's form
+        return client is not None or _USER_BEFORE.search(before) is not None
+    # Spaced (``-p PW``): after ``login``, or a token on a database client's line
+    # (``mysql -h db -p Qx7pLm2R``); ``mysql -u root -p app`` prompts, and ``app`` is the
+    # database; ``ssh -p 2222``, ``cp -p a b`` are no password.
+    return "login" in before or (client is not None and _token_shaped(value))
 
 
 def _user_password(m: re.Match[str]) -> bool:
     value = m.group("secret")
     return not _NOT_A_PASSWORD.fullmatch(value) and plausible_value(value, prose_allowed=False)
+
+
+_URI_SCHEMES = frozenset(["mailto", "sip", "sips", "xmpp", "tel", "acct", "im", "pres", "news"])
+
+
+def _user_at_host(m: re.Match[str]) -> bool:
+    """``user:password@host`` outside a URL: a user that is no URI scheme or number and
+    a password that reads as a token."""
+    user, value = m.group("user"), m.group("secret")
+    if user.lower() in _URI_SCHEMES or user.isdigit():
+        return False
+    return _token_shaped(value) and plausible_value(value, prose_allowed=False)
 
 
 def _element(m: re.Match[str]) -> bool:
@@ -397,17 +462,28 @@ def _spaced(m: re.Match[str]) -> bool:
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
     value = m.group("secret")
-    if value[:1] not in "\"'\\" and (
-        plain_run(value)
-        or not (credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value))
-    ):
+    if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
-    if _labelled_value(m.group("key"), "=", value) is not True:
+    key = m.group("key")
+    if _labelled_value(key, "=", value) is not True and not (
+        # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5")
+        len(value) >= 6
+        and is_secret_label(key) is None
+        and plausible_value(value, prose_allowed=False)
+    ):
         return False
     # a ``.netrc`` entry (``login u password p``): its own detector names it
     if m.group("key").lower() != "password":
         return True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+def _token_shaped(value: str) -> bool:
+    """Whether an unquoted value reads as a token, not as prose: a digit or a symbol in
+    it, or both cases, and not a word, an identifier, a number, a date or a version."""
+    return not plain_run(value) and (
+        credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value)
+    )
 
 
 def _listed(m: re.Match[str]) -> bool:
@@ -447,6 +523,7 @@ _LABEL_WORDS = (
     "otp",
     "dsn",
     "seed",
+    *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
@@ -459,7 +536,15 @@ _VALUE = (
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
     # them only for a word of prose: prose must be prose to its end)
     r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
+    # in angle brackets (``k=<v>``): a secret unless placeholder-shaped (``<password>``)
+    r"<[^\s<>\"'`/!?][^\s<>\"'`]{0,1022}>|"
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
+)
+# The words of a sentence between a label and its value: "the token was v", "password
+# for admin is v", "token is now v", "token set to v" (``_spaced`` judges the value).
+_CONNECTORS = (
+    r"(?:(?:is|was|were|are|now|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
+    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))[ \t]{1,5}){0,2}"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages.
@@ -658,7 +743,10 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})"
             r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a])|[ \t]{1,5}->)\s{0,5}|"
             # or only a space, a tab, ``is`` or a Markdown table's ``|`` (``_spaced``)
-            r"[ \t]{1,5}(?:is[ \t]{1,5})?(?=[^\s:=\-|])|[ \t]{0,5}\|[ \t]{0,5}(?=[^\s|]))" + _VALUE,
+            r"[ \t]{1,5}"
+            + _CONNECTORS
+            + r"(?=[^\s:=\-|])|[ \t]{0,5}\|[ \t]{0,5}(?=[^\s|]))"
+            + _VALUE,
             re.IGNORECASE,
         ),
         _LABEL_WORDS,
@@ -669,6 +757,21 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS,
+        scan=False,
+    ),
+    Detector(
+        # A label in a script written without spaces (``用户密码：v``, ``パスワードはv``):
+        # no word boundary before it.
+        "secret",
+        re.compile(
+            r"(?P<key>" + "|".join(GLUED_LABELS) + r")"
+            r"(?P<sep>\s{0,5}[:=\uff1a]\s{0,5}|[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})" + _VALUE,
+            re.IGNORECASE,
+        ),
+        GLUED_LABELS,
+        check=_labelled,
+        extend=_labelled_value_end,
+        anchored=True,
         scan=False,
     ),
     Detector(
@@ -683,17 +786,72 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
     ),
     Detector(
-        # .NET configuration: ``<add key="ApiKey" value="v"/>``.
+        # .NET configuration and XML parameters: ``<add key="ApiKey" value="v"/>``,
+        # ``<param name="password" value="v"/>``.
         "secret",
         re.compile(
-            r"\bkey[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][ \t]{1,40}"
+            r"\b(?:key|name)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][ \t]{1,40}"
             r"value[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"']",
             re.IGNORECASE,
         ),
-        ("key=", "key ="),
+        ("key=", "key =", "name=", "name ="),
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+    ),
+    Detector(
+        # An XML element named like a secret with its value in an attribute:
+        # ``<password value="v"/>``, ``<token type="x" value='v'>``.
+        "secret",
+        re.compile(
+            r"<(?P<key>[\w.\-:]{1,80})[ \t]{1,40}(?:[\w.\-:]{1,40}[ \t]{0,5}=[ \t]{0,5}"
+            r"(?:\"[^\"<>\r\n]{0,256}\"|'[^'<>\r\n]{0,256}')[ \t]{1,40}){0,8}"
+            r"value[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"']",
+            re.IGNORECASE,
+        ),
+        ("value",),
+        check=_element,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        # An XML element whose ``name`` attribute names a secret and whose text is it:
+        # ``<property name="password">v</property>``.
+        "secret",
+        re.compile(
+            r"\bname[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][^<>\r\n]{0,256}>"
+            r"[ \t]{0,40}(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}</",
+            re.IGNORECASE,
+        ),
+        ("name=", "name ="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # A password piped to a login: ``echo v | docker login --password-stdin``.
+        "secret",
+        re.compile(
+            r"(?<![\w-])(?:echo|printf)[ \t]{1,5}"
+            r"(?:-[neE]{1,3}[ \t]{1,5}|[\"']?%s[\"']?[ \t]{1,5})?"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}'|[^\s|;&\"']{1,1024})"
+            r"[ \t]{0,5}\|[^|\r\n]{0,300}?--password-stdin"
+        ),
+        ("password-stdin",),
+        check=_anything,
+        judged_by=("secret",),
+    ),
+    Detector(
+        # ``user:password@host`` without a scheme (``scp bob:PW@host:/srv``): a password
+        # that reads as a token (``mailto:bob@…``, ``10:30@home`` stay).
+        "credentials",
+        # One scan in C where an ``@`` is written (an anchored match per ``@`` costs more).
+        re.compile(
+            r"(?<![\w.\-/:@])(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):"
+            r"(?P<secret>[^\s:@/'\"<>`]{1,256})@[A-Za-z0-9\[]"
+        ),
+        ("@",),
+        check=_user_at_host,
+        judged_by=("user", "secret"),
     ),
     Detector(
         # SQL: ``CREATE USER app IDENTIFIED BY v`` (quoted or not).

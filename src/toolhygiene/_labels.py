@@ -18,6 +18,8 @@ import functools
 import re
 
 __all__ = [
+    "FOREIGN_LABELS",
+    "GLUED_LABELS",
     "credential_shaped",
     "is_secret_label",
     "line_rest",
@@ -201,6 +203,20 @@ _META = frozenset(
         "notfound",
     ]
 )
+_PAGING = frozenset(
+    [
+        "next",
+        "prev",
+        "previous",
+        "page",
+        "continuation",
+        "pagination",
+        "sync",
+        "resume",
+        "resumption",
+        "scroll",
+    ]
+)
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
@@ -255,11 +271,73 @@ def is_secret_label(key: str) -> bool | None:
     return _label_verdict(_NUMBERS.sub("0", key))
 
 
+# Labels in other languages: a word that names a secret (German, Spanish, French,
+# Portuguese, Dutch, Polish, Swedish, Turkish, Russian; ``mot de passe`` is read at
+# ``passe``; Spanish ``clave`` is a password as often as a key), one that names a key
+# (the value decides, as for ``key``), and the words of scripts written without spaces,
+# found anywhere in the key (``GLUED_LABELS``).
+_FOREIGN_STRONG = frozenset(
+    [
+        "passwort",
+        "kennwort",
+        "contraseña",
+        "contrasena",
+        "clave",
+        "passe",
+        "senha",
+        "jeton",
+        "jéton",
+        "wachtwoord",
+        "hasło",
+        "haslo",
+        "lösenord",
+        "losenord",
+        "şifre",
+        "sifre",
+        "пароль",
+        "токен",
+    ]
+)
+_FOREIGN_KEYS = frozenset(["chave", "schlüssel", "schluessel", "ключ"])
+FOREIGN_LABELS = tuple(sorted(_FOREIGN_STRONG | _FOREIGN_KEYS))
+"""The words of other languages' labels written with spaces (``Passwort``, ``пароль``):
+the labelled layer's needles."""
+GLUED_LABELS = (
+    "密码",
+    "密碼",
+    "口令",
+    "令牌",
+    "密钥",
+    "密鑰",
+    "パスワード",
+    "トークン",
+    "暗証番号",
+    "비밀번호",
+)
+"""Labels of scripts written without spaces, found anywhere in a key (``用户密码``)."""
+_WORDS = re.compile(r"[\W\d_]+")
+
+
+def _foreign_verdict(key: str) -> bool | None:
+    lowered = key.lower()
+    if any(word in lowered for word in GLUED_LABELS):
+        return True
+    words = _WORDS.split(lowered)
+    if not _FOREIGN_STRONG.isdisjoint(words):
+        return True
+    return None if not _FOREIGN_KEYS.isdisjoint(words) else False
+
+
 @functools.lru_cache(maxsize=1024)
 def _label_verdict(key: str) -> bool | None:
     parts = _parts(key)
+    foreign = _foreign_verdict(key)
+    if foreign is not False:
+        return foreign
     if not parts or parts[-1] in _META:
         return False
+    if parts[-1] in ("token", "tokens", "cursor") and not _PAGING.isdisjoint(parts[:-1]):
+        return False  # a pagination cursor (``nextPageToken``, ``continuation_token``)
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
         # An application id is an API key at some services (OpenWeather's ``appid``) and
         # a public name or number at others: the value decides, as for a bare ``key``.
@@ -590,12 +668,13 @@ _KEY = re.compile(r"[A-Za-z_][\w.\-]{0,79}[ \t]{0,5}(?:[:\uff1a]|=(?!=|\Z))")
 
 def line_rest(value: str, run: str) -> bool:
     """Whether ``run``, the whole next line after a labelled ``value`` that ended its
-    line, is the rest of that value wrapped over the break: hex after hex, else a run
+    line, is the rest of that value wrapped over the break: hex after hex, else (after
+    any value, a value of hex digits included: ``abc12345`` then ``defgh67890``) a run
     that is not the line's own text (``plain_run``), a URL or a path; after a value under
     8 characters, only a run that looks like a credential itself (``Xy7pQ2`` then
     ``mN8rT4vB9kLw``)."""
-    if set(value) <= _HEX and len(value) >= 8:
-        return set(run) <= _HEX
+    if set(value) <= _HEX and len(value) >= 8 and set(run) <= _HEX:
+        return True
     if _own_line(run):
         return False
     long_enough = len(value) >= 8 or credential_shaped(run)

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["MARKS", "compatible", "normalise", "without_sequences"]
+__all__ = ["MARKS", "MARKS_OR_HIDDEN", "compatible", "normalise", "without_sequences"]
 
 # Sequences that cannot eat a character of what follows go whole: colours (SGR, ending
 # in "m"), terminated strings (OSC titles and hyperlinks, DCS, APC), and any other CSI
@@ -54,6 +54,9 @@ MARKS = re.compile(
 )
 """Combining marks (accents, underlines, strokes, enclosing marks): each draws on the
 character before it."""
+MARKS_OR_HIDDEN = re.compile(f"{MARKS.pattern}|{_HIDDEN}")
+"""A combining mark or a character that shows nothing (zero-width, soft hyphen, ...):
+what a reader of a word does not see as a letter of it."""
 # A run of token characters with combining marks among them.
 _MARKED_RUN = re.compile(
     "[A-Za-z0-9_\\-+/=.~$\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff"

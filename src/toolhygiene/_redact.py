@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from toolhygiene._engine import scrub
 from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
-from toolhygiene._normalise import MARKS, compatible, normalise
+from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
@@ -451,12 +451,12 @@ class _Viewed(NamedTuple):
     marks: list[int] | None
 
 
-def _viewed(text: str) -> _Viewed:
+def _viewed(text: str, dropped: re.Pattern[str] = MARKS) -> _Viewed:
     view = compatible(text)
-    if view.isascii() or MARKS.search(view) is None:
+    if view.isascii() or dropped.search(view) is None:
         return _Viewed(text, view, None)
-    at = [m.start() - k for k, m in enumerate(MARKS.finditer(view))]
-    return _Viewed(text, MARKS.sub("", view), at)
+    at = [m.start() - k for k, m in enumerate(dropped.finditer(view))]
+    return _Viewed(text, dropped.sub("", view), at)
 
 
 def _sub(
@@ -571,7 +571,11 @@ def escape_marks(text: str) -> str:
         return _ascii_marks().sub(_own_marker_sub, text)
     if "[" not in text and _bracket_in().isdisjoint(text):
         return text
-    return _patterns().every_mark.sub(_own_marker_sub, text)
+    # Read as the model sees it: full-width letters as ASCII, and without what shows
+    # nothing inside a word (``[result\u200b cut: …]``, ``［ｅｒｒｏｒ］``).
+    viewed = _viewed(text, MARKS_OR_HIDDEN)
+    done = _sub(_patterns().every_mark, viewed, _own_marker_sub)
+    return text if done is viewed else done.text
 
 
 # The words a mark starts with.

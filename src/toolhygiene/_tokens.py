@@ -389,6 +389,30 @@ _MEDIA = re.compile(
 )
 
 
+# The base64 of a picture without a data URI: PNG, JPEG, GIF, WebP and PDF headers.
+_IMAGE_HEADS = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0")
+_IMAGE_MIN = 64
+# The key of a pagination cursor (``nextPageToken``, ``continuation_token``,
+# ``cursor=``, AWS ``NextToken``): an opaque position the next call needs, not a
+# credential (a provider's format inside it still goes with the run's other rules).
+_CURSOR_KEY = re.compile(
+    r"(?:(?:next|prev|previous|page|continuation|pagination|sync|resume|resumption|scroll)"
+    r"[_\-]?(?:page[_\-]?)?token|cursor)s?[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?",
+    re.IGNORECASE,
+)
+
+
+def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
+    """Where the values under pagination cursors' keys start: one scan in C, only in
+    a text that names a token or a cursor."""
+    if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1:
+        return _NONE
+    return frozenset(m.end() for m in _CURSOR_KEY.finditer(text))
+
+
+_NONE: frozenset[int] = frozenset()
+
+
 def _media(text: str, begin: int) -> bool:
     start = text.rfind("data:", max(0, begin - 200), begin)
     return start != -1 and _MEDIA.match(text, start, begin) is not None
@@ -423,9 +447,12 @@ def find(
     spaced = ascii_text.translate(_PIECE_TABLE)
     seen: dict[str, list[Span]] = {}
     heads: list[tuple[int, str]] | None = None
+    cursors = _cursor_values(text, lowered)
     for begin, end in runs:
         if text.endswith(";base64,", max(0, begin - 8), begin) and _media(text, begin):
             continue
+        if cursors and begin in cursors:
+            continue  # a pagination cursor: the model needs it for the next page
         if heads is None:
             heads = _heads(text)
         # An id's value, unless it names a secret itself (``pi_…_secret_…``).
@@ -435,7 +462,7 @@ def find(
             and _NAMES_SECRET.search(text, begin, end) is None
         )
         if not memo:
-            _run(text, begin, end, spans, heads, named=named)
+            _run(text, begin, end, spans, heads, named=named, cursors=cursors)
             continue
         # With the character before (never a token character): a run at the start of
         # the text cannot share a key with one after it.
@@ -449,7 +476,17 @@ def find(
                 # a URL's pieces are its path segments: no "/" inside either
                 url = text.startswith("//", begin) and text[begin - 1 : begin] == ":"
                 pieces = whole or (split if url else spaced).find(_PIECE, begin, end) != -1
-            _run(text, begin, end, known, heads, named=named, whole=whole, pieces=pieces)
+            _run(
+                text,
+                begin,
+                end,
+                known,
+                heads,
+                named=named,
+                whole=whole,
+                pieces=pieces,
+                cursors=cursors,
+            )
             seen[key] = [(a - begin, b - begin, name, rank) for a, b, name, rank in known]
             spans.extend(known)
         else:
@@ -479,12 +516,16 @@ def _run(
     named: bool = False,
     whole: bool = False,
     pieces: bool = True,
+    cursors: frozenset[int] = frozenset(),
 ) -> None:
     """The spans of the run ``text[begin:end]`` (``heads``: ``_heads(text)``);
     ``named``: the value of an id's key, which no random-looking piece makes secret (a
     provider's format still does); ``whole``: the run holds none of ``. = $ ~ /``, so
     it is one piece, no id's key is inside it and no file's extension follows it;
-    ``pieces=False``: it holds no piece of 20 characters between those."""
+    ``pieces=False``: it holds no piece of 20 characters between those; ``cursors``:
+    where values under pagination cursors' keys start (``_cursor_values``)."""
+    if text.startswith(_IMAGE_HEADS, begin) and end - begin >= _IMAGE_MIN:
+        return  # a bare picture's base64: bytes of an image, not a credential
     before = len(spans)
     at = bisect.bisect_left(heads, (begin,))
     if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
@@ -520,6 +561,8 @@ def _run(
             and _NAMES_SECRET.search(text, start, stop) is None
         ):
             continue  # ``request_id=…`` inside the run
+        if cursors and start in cursors:
+            continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
             continue
