@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import types
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +70,7 @@ __all__ = [
     "missing_argument",
     "no_message",
     "no_such_key",
+    "not_awaited",
     "not_finite_argument",
     "not_json",
     "on_server",
@@ -716,7 +718,18 @@ def not_json(error: UnserializableError) -> str:
         "no_json_form": f"the result holds a value of type {error.detail}{at}, which has no "
         "JSON form",
         "bad_key": f"the result has a {error.detail} key{at}, which JSON cannot carry",
+        "not_awaited": f"the result holds a {error.detail}{at} that was never awaited, so "
+        "its work was never done",
     }[error.problem]
+
+
+def not_awaited(tool: str, kind: str) -> str:
+    """The developer's message (a ``UsageError``, to the log) for a tool that returned an
+    awaitable instead of awaiting it."""
+    return (
+        f"{tool} returned a {kind} it did not await: nothing of it ran. Await it inside "
+        f"{tool} (make {tool} async), or return its result"
+    )
 
 
 def content_of(value: Any, tool: str) -> str:
@@ -740,12 +753,22 @@ def content_of(value: Any, tool: str) -> str:
     except UnserializableError as exc:
         from toolhygiene._errors import Category, ToolError
 
+        cause: Exception = exc
+        instead = f"Tell the user that {tool} returned a result that cannot be shown"
+        if exc.problem == "not_awaited":
+            from toolhygiene._exceptions import UsageError
+
+            if isinstance(value, types.CoroutineType):
+                value.close()  # never run: no "never awaited" warning at collection
+            cause = UsageError(not_awaited(tool, exc.detail))
+            cause.__cause__ = exc
+            instead = f"Tell the user that {tool} did not do its work"
         raise ToolError(
             f"{tool} ran, but {not_json(exc)}",
             retryable=False,
             category=Category.UNKNOWN,
-            instead=f"Tell the user that {tool} returned a result that cannot be shown",
-        ) from exc
+            instead=instead,
+        ) from cause
 
 
 def result_cut(
