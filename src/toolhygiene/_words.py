@@ -158,7 +158,13 @@ HINTS: Mapping[str, str] = {
         "The service behind {tool} is failing; try once more later, else continue without "
         "it and tell the user."
     ),
-    "bad_request": "Fix the arguments to match {tool}'s schema, then call it again.",
+    # Not "fix the arguments": this kind is raised by tools' own code too (a ValueError in
+    # a tool with no arguments, a service's 400); only argument validation, which knows
+    # the arguments were wrong, says so (``schema_advice``).
+    "bad_request": (
+        "Change the request if the message says what was wrong, else tell the user what "
+        "failed."
+    ),
     "auth": "Do not retry; tell the user that {tool} needs credentials or permissions it lacks.",
     "not_found": "Check the name or id, or search for it first, instead of repeating the call.",
     "business": "A rule forbids this; tell the user, or choose a different action.",
