@@ -7,12 +7,16 @@ arguments."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pydantic
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import Field
 
 import toolhygiene as th
+from helpers import examples
 
 
 class Inner(pydantic.BaseModel):
@@ -69,3 +73,59 @@ def test_argument_validation_still_points_to_the_schema() -> None:
     assert not outcome.ok
     assert "Call takes again with arguments matching its schema: days: a whole number" in (
         outcome.content)
+
+
+# -- refused arguments: every one named with its reason, the bounds in the summary ----------
+
+BAD: dict[str, tuple[Any, str]] = {
+    "color": ("green", "must be 'red' or 'blue'"),
+    "n": (9, "less than or equal to 5"),
+    "label": ("x" * 30, "at most 8 characters"),
+    "ratio": (3, "less than 1"),
+    "tags": (["a"] * 5, "at most 3 items"),
+}
+
+
+@th.tool
+def paint(color: Literal["red", "blue"] = "red", n: Annotated[int, Field(ge=1, le=5)] = 1,
+          label: Annotated[str, Field(max_length=8)] = "",
+          ratio: Annotated[float, Field(gt=0, lt=1)] = 0.5,
+          tags: Annotated[list[str], Field(max_length=3)] = []) -> str:  # noqa: B006
+    """Paint."""
+    return color
+
+
+def test_the_summary_states_each_arguments_bounds() -> None:
+    assert paint.signature_text() == (
+        'color: one of "red", "blue" (optional), n: a whole number from 1 to 5 (optional), '
+        "label: a string of at most 8 characters (optional), ratio: a number above 0 and "
+        "below 1 (optional), tags: a list of at most 3 items (optional)")
+    assert th.tool(lambda_free).signature_text() == (
+        "a: a whole number of at least 1, b: a string of 2 to 4 characters, "
+        "c: a number of at most 2.5")
+
+
+def lambda_free(a: Annotated[int, Field(ge=1)], b: Annotated[str, Field(min_length=2,
+                max_length=4)], c: Annotated[float, Field(le=2.5)]) -> int:
+    """Bounds of one side, and of a string's length."""
+    return a
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.sampled_from(sorted(BAD)), min_size=1, max_size=5, unique=True),
+       st.integers(min_value=200, max_value=700))
+def test_every_refused_argument_is_named_within_the_cap(bad: list[str], cap: int) -> None:
+    session = th.Session([paint], line_cap=cap, max_failures=1000)
+    line = session.call("paint", {name: BAD[name][0] for name in bad}).content
+    assert len(line) <= cap
+    for name in bad:
+        assert f"'{name}'" in line, line
+    if cap >= 300 and len(bad) <= 2:  # the default cap has room for two reasons whole
+        for name in bad:
+            assert BAD[name][1] in line, line
+
+
+def test_the_lowest_cap_still_names_every_argument() -> None:
+    session = th.Session([paint], line_cap=160, max_failures=1000)
+    line = session.call("paint", {name: value for name, (value, _) in BAD.items()}).content
+    assert len(line) <= 160 and all(f"'{name}'" in line for name in BAD), line

@@ -73,7 +73,10 @@ def build_arguments(
     """
     import pydantic
 
-    signature = inspect.signature(callee.fn)
+    try:
+        signature = inspect.signature(callee.fn)
+    except ValueError as exc:  # a builtin (``int``) whose signature Python cannot read
+        raise TypeError(f"{exc}: @tool needs a function written in Python") from exc
     hints = _hints(callee, localns)
     fields: dict[str, Any] = {}
     positional: list[str] = []

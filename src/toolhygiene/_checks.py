@@ -9,7 +9,7 @@ from typing import Any
 
 from toolhygiene._exceptions import UsageError
 
-__all__ = ["cache_control", "examples", "flag", "rules", "seconds", "text", "whole"]
+__all__ = ["cache_control", "examples", "flag", "rules", "seconds", "text", "texts", "whole"]
 
 
 def whole(name: str, value: Any, least: int, most: int | None = None) -> int:
@@ -55,6 +55,19 @@ def text(name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise UsageError(f"{name} must be a string, got {value!r}")
     return value
+
+
+def texts(name: str, value: Any) -> tuple[str, ...]:
+    """Strings, in any iterable but a string itself (whose letters would be taken one
+    by one)."""
+    items = (
+        tuple(value)
+        if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))
+        else None
+    )
+    if items is None or not all(isinstance(item, str) for item in items):
+        raise UsageError(f"{name} must be a list of strings, got {value!r}")
+    return items
 
 
 def rules(name: str, value: Any) -> tuple[Any, ...]:

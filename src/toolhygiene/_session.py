@@ -130,6 +130,8 @@ class Session(Core):
         self.store = store
         self._own_id = session_id is not None
         self.clear_at_least = threshold(clear_at_least)
+        if callable(tools) or not isinstance(tools, Iterable) or isinstance(tools, (str, Mapping)):
+            raise UsageError(f"Session takes a list of tools, as in Session([f]), got {tools!r}")
         self.tools = {}
         for item in tools:
             prepared = as_tool(item)
@@ -196,7 +198,12 @@ class Session(Core):
 
         ``arguments`` is a dict or the JSON string the model sent; ``call_id`` the call's
         id in the model's turn, for the logs and spans (``handle`` passes it).
+
+        Raises:
+            UsageError: ``name`` is not a string (a model's name always is), the Session is
+                closed, or toolhygiene is used wrongly (see ``UsageError``).
         """
+        _tool_name(name)
         hooks = _observe.watching()
         if hooks:
             call = self._watched(name, call_id, arguments, asynchronous=False)
@@ -306,6 +313,7 @@ class Session(Core):
         call_id: str | None = None,
     ) -> Outcome:
         """``call`` for async code; sync tools run in a worker thread, off the loop."""
+        _tool_name(name)
         hooks = _observe.watching()
         if hooks:
             call = self._watched(name, call_id, arguments, asynchronous=True)
@@ -634,3 +642,10 @@ class _RunEvents:
         _observe.emit(_observe.Event(event, self.session.id, tool, None, fields))
 
     info = warning
+
+
+def _tool_name(name: Any) -> None:
+    """A tool's name given to ``call``/``acall`` is a string: the formats make every name
+    a model sends one, so anything else is the developer's."""
+    if not isinstance(name, str):
+        raise UsageError(f"the tool name given to call() must be a string, got {name!r}")
