@@ -374,8 +374,8 @@ class Core(_settings.Settings):
                 cannot be resolved, a ``ToolError`` with a wrong argument) is the
                 developer's to fix, never the model's line.
         """
-        if isinstance(exc, UsageError):
-            raise exc
+        if issubclass(type(exc), UsageError):  # type(): never the exception's __class__
+            raise exc  # type: ignore[misc]
         if failure is None and type(exc) is PayloadError:  # the payload the tool returned
             exc, failure = None, exc.failure  # type: ignore[attr-defined]
         if failure is None and issubclass(type(exc), StillRunningError):
