@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ async def _one() -> int:
     return 1
 
 
-def _tools(threads: list[int]) -> list[th.Tool[..., object]]:
+def _tools(threads: list[int]) -> list[th.Tool[..., Any]]:
     @th.tool
     def nested() -> str:
         """Run a coroutine of its own, as a sync library may."""
