@@ -6,7 +6,6 @@ mistake as a ``UsageError``."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
+from toolhygiene.testing import capture
 
 
 async def work() -> int:
@@ -64,11 +64,9 @@ SHAPES: dict[str, tuple[Callable[[], Any], str]] = {
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
-def test_an_unawaited_result_is_a_failure_that_says_so(
-        shape: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_an_unawaited_result_is_a_failure_that_says_so(shape: str) -> None:
     make, said = SHAPES[shape]
-    caplog.set_level(logging.INFO, logger="toolhygiene")
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), capture() as seen:
         warnings.simplefilter("error", RuntimeWarning)  # a top-level coroutine is closed
         outcome = th.Session([returning(make)]).call("forgot", {})
     while MADE:
@@ -77,9 +75,9 @@ def test_an_unawaited_result_is_a_failure_that_says_so(
     assert f"holds a {said} that was never awaited" in outcome.content
     assert "did not do its work" in outcome.content
     assert "0x" not in outcome.content and "object at" not in outcome.content
-    [record] = [r for r in caplog.records if r.name == "toolhygiene"]
-    assert "UsageError: forgot returned a" in (record.exc_text or "")
-    assert "it did not await" in (record.exc_text or "")
+    [failed] = seen.named("tool.failed")
+    assert "UsageError: forgot returned a" in failed["exception"]
+    assert "it did not await" in failed["exception"]
 
 
 def test_an_async_tool_returning_a_coroutine_is_refused_too() -> None:

@@ -124,8 +124,9 @@ class Settings:
         import difflib
 
         close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
-        meant = f": did you mean {close[0]}?" if close else f" (settings: {', '.join(fields)})"
-        raise UsageError(f"{name} is not a setting of th.configure{meant}")
+        if close:
+            raise UsageError(f"{name} is not a setting of th.configure: did you mean {close[0]}?")
+        raise UsageError(f"{name} is not a setting of th.configure ({', '.join(fields)})")
 
     def __delattr__(self, name: str) -> None:
         raise UsageError(f"a Settings is read-only: {name} cannot be deleted")
