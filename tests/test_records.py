@@ -156,7 +156,8 @@ def test_tool_error_for_model_is_the_line() -> None:
 def test_tool_error_default_categories() -> None:
     assert th.ToolError("x", retryable=True).category is th.Category.UPSTREAM
     assert th.ToolError("x", retryable=False).category is th.Category.BUSINESS
-    assert th.ToolError("x", retryable=True, retry_after=float("nan")).retry_after is None
+    with pytest.raises(th.UsageError, match="retry_after must be a finite number"):
+        th.ToolError("x", retryable=True, retry_after=float("nan"))  # cold-11 #3: not dropped
 
 
 def test_empty_says_a_retry_will_not_change_it() -> None:
@@ -200,7 +201,7 @@ def test_user_frame_skips_stdlib_and_site_packages() -> None:
 
 
 @given(st.text(max_size=2000), st.sampled_from(list(th.Category)), st.booleans(),
-       st.text(max_size=500), st.integers(min_value=80, max_value=1000))
+       st.text(max_size=500), st.integers(min_value=160, max_value=1000))
 def test_line_is_always_one_line_within_the_cap(message: str, category: th.Category,
                                                 retryable: bool, instead: str,
                                                 cap: int) -> None:

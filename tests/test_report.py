@@ -78,6 +78,13 @@ def test_cli_ranks_errors_from_json_logs(json_log: Path, capsys: pytest.CaptureF
     assert "get_order: [error] get_order: not_found." in out[1]
 
 
+def test_cli_prints_its_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"toolhygiene {th.__version__}\n"
+
+
 def test_cli_runs_as_a_module_from_stdin(json_log: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "toolhygiene", "report", "-"],
                           input=json_log.read_text(), capture_output=True, text=True, check=True)

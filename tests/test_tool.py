@@ -244,7 +244,7 @@ def place(order: Order, note: str = "") -> str:
     ({"order": {"items": [{"sku": "ABC"}, {"sku": "AB"}]}},
      "argument 'order.items[1].sku' string should have at least 3 characters"),
     ({"order": {"items": [{"qty": 2}]}},
-     "missing required argument 'order.items[0].sku' (a string)"),
+     "missing required argument 'order.items[0].sku' (a string of at least 3 characters)"),
     ({"order": {"items": [], "ship_to": {"street": "s"}}},
      "missing required argument 'order.ship_to.zip' (a string)"),
     ({"order": {"items": [{"sku": "ABC", "qty": float("nan")}]}},

@@ -42,6 +42,33 @@ def _strip_titles(node: Any, in_properties: bool = False) -> Any:
     return node
 
 
+_GENERATOR: Any = None
+
+
+def _generator() -> Any:
+    """pydantic's JSON schema generator, but a ``TypedDict`` whose validation refuses
+    extra keys says so (``additionalProperties: false``) at every pydantic toolhygiene
+    supports: pydantic 2.10 and 2.11 leave it out while their validators refuse the keys,
+    so the schema the model read allowed what the call then refused (later versions write
+    it themselves: then nothing changes). Made once, at the first tool's schema."""
+    global _GENERATOR
+    if _GENERATOR is None:
+        from pydantic.json_schema import GenerateJsonSchema
+
+        class Generator(GenerateJsonSchema):
+            def typed_dict_schema(self, schema: Any) -> Any:
+                json_schema = super().typed_dict_schema(schema)
+                extra = schema.get("extra_behavior") or (schema.get("config") or {}).get(
+                    "extra_fields_behavior"
+                )
+                if extra == "forbid" and "additionalProperties" not in json_schema:
+                    json_schema["additionalProperties"] = False
+                return json_schema
+
+        _GENERATOR = Generator
+    return _GENERATOR
+
+
 def _with_doc(annotation: Any, doc: str | None) -> Any:
     """``annotation`` with the docstring's description first, so that a description in
     ``Annotated`` metadata or a ``Field`` default overrides it."""
@@ -73,7 +100,10 @@ def build_arguments(
     """
     import pydantic
 
-    signature = inspect.signature(callee.fn)
+    try:
+        signature = inspect.signature(callee.fn)
+    except ValueError as exc:  # a builtin (``int``) whose signature Python cannot read
+        raise TypeError(f"{exc}: @tool needs a function written in Python") from exc
     hints = _hints(callee, localns)
     fields: dict[str, Any] = {}
     positional: list[str] = []
@@ -104,7 +134,7 @@ def build_arguments(
     )
     try:
         model = pydantic.create_model(f"{name}_arguments", __config__=config, **fields)
-        schema = _strip_titles(model.model_json_schema())
+        schema = _strip_titles(model.model_json_schema(schema_generator=_generator()))
     except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError) as exc:
         raise TypeError(str(exc).splitlines()[0]) from exc
     schema.setdefault("properties", {})

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolhygiene._exceptions import UsageError
 
-__all__ = ["cache_control", "examples", "flag", "rules", "seconds", "text", "whole"]
+__all__ = ["cache_control", "examples", "flag", "rules", "seconds", "text", "texts", "whole"]
 
 
 def whole(name: str, value: Any, least: int, most: int | None = None) -> int:
@@ -57,11 +57,28 @@ def text(name: str, value: Any) -> str:
     return value
 
 
+def _items(value: Any) -> tuple[Any, ...] | None:
+    """The items of a sequence a developer passed; ``None`` for what is one thing, not a
+    sequence of them (a string, bytes, a mapping) or not iterable at all."""
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping)):
+        return tuple(value)
+    return None
+
+
+def texts(name: str, value: Any) -> tuple[str, ...]:
+    """Strings, in any iterable but a string itself (whose letters would be taken one
+    by one)."""
+    items = _items(value)
+    if items is None or not all(isinstance(item, str) for item in items):
+        raise UsageError(f"{name} must be a list of strings, got {value!r}")
+    return items
+
+
 def rules(name: str, value: Any) -> tuple[Any, ...]:
     """A sequence of ``Rule`` objects (a string is not one)."""
     from toolhygiene._rules import Rule
 
-    items = tuple(value) if isinstance(value, Iterable) and not isinstance(value, str) else None
+    items = _items(value)
     if items is None or not all(isinstance(r, Rule) for r in items):
         raise UsageError(f"{name} must be a sequence of th.Rule, got {value!r}")
     return items
@@ -89,11 +106,7 @@ def cache_control(name: str, value: Any) -> dict[str, Any]:
 
 def examples(name: str, value: Any) -> tuple[dict[str, Any], ...]:
     """A sequence of argument mappings (a single mapping or a string is not one)."""
-    items = (
-        tuple(value)
-        if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))
-        else None
-    )
+    items = _items(value)
     if items is None or not all(isinstance(e, Mapping) for e in items):
         raise UsageError(f"{name} must be a list of argument dicts, got {value!r}")
     return tuple(dict(e) for e in items)

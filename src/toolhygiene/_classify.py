@@ -133,7 +133,10 @@ def classify(
     chosen = chain[best_at]
     never_ran = _never_ran(chain, best_at, best, known)
     retryable, uncertain, wait = best.retryable, False, _wait(chain, best_at)
+    text = _message(chain, best_at, best, known)
     if isinstance(chosen, ToolError):
+        if chosen._own_advice:  # refused arguments: each one named, shortened to fit
+            text = _words.each_part(sanitize(text, RAW_CAP), cap) or text
         extra: dict[str, Any] = {
             "alternatives": tuple(
                 sanitize(plain(a, RAW_CAP), cap // 2) for a in chosen.alternatives
@@ -152,7 +155,7 @@ def classify(
             "tool": tool or "tool",
             "category": best.category,
             "retryable": retryable,
-            "message": sanitize(_message(chain, best_at, best, known), cap),
+            "message": sanitize(text, cap),
             "hint": sanitize(hint, cap) if hint else "",
             "retry_after": wait,
             "exc_type": type_name(exc),

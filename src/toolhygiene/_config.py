@@ -70,7 +70,8 @@ is at most 65,536 characters)."""
 
 @dataclass
 class Settings:
-    """What every session reads at call time.
+    """What every session reads at call time. Read-only once made: change the settings
+    in force with ``configure``.
 
     Attributes:
         line_cap: most characters in one line the model sees.
@@ -102,6 +103,33 @@ class Settings:
     logs: Any = True
     opentelemetry: bool = True
     trace_content: bool = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Only ``__init__`` sets a field: a ``Settings`` is what ``configure`` returned
+        or will be given, so setting one of its attributes would change nothing.
+
+        Raises:
+            UsageError: always after construction; it says to call ``configure``, or
+                which setting a misspelt name meant.
+        """
+        fields = self.__dataclass_fields__
+        if name in fields and name not in self.__dict__:  # __init__
+            object.__setattr__(self, name, value)
+            return
+        if name in fields:
+            raise UsageError(
+                f"a Settings is read-only: setting {name} on it changes nothing; call "
+                f"th.configure({name}=...) instead"
+            )
+        import difflib
+
+        close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
+        if close:
+            raise UsageError(f"{name} is not a setting of th.configure: did you mean {close[0]}?")
+        raise UsageError(f"{name} is not a setting of th.configure ({', '.join(fields)})")
+
+    def __delattr__(self, name: str) -> None:
+        raise UsageError(f"a Settings is read-only: {name} cannot be deleted")
 
     def __enter__(self) -> Settings:
         return self
@@ -174,7 +202,7 @@ def _apply() -> None:
     """Make ``settings`` what the defaults and the layers say."""
     _fold()
     for name, value in _in_force().items():
-        setattr(settings, name, value)
+        object.__setattr__(settings, name, value)
 
 
 def check_result_cap(cap: int | None) -> int | None:
@@ -268,7 +296,7 @@ def change(restore: Settings | None, changes: dict[str, Any]) -> Settings:
 
 
 def _check(new: Settings) -> None:
-    new.line_cap = _checks.whole("line_cap", new.line_cap, MIN_LINE_CAP, MAX_LINE_CAP)
+    _checks.whole("line_cap", new.line_cap, MIN_LINE_CAP, MAX_LINE_CAP)
     ceiling = new.retry_after_ceiling
     if not (
         isinstance(ceiling, (int, float))
@@ -277,7 +305,7 @@ def _check(new: Settings) -> None:
         and ceiling > 0
     ):
         raise UsageError(f"retry_after_ceiling must be a positive number, got {ceiling}")
-    new.result_cap = check_result_cap(new.result_cap) or RESULT_CAP
+    object.__setattr__(new, "result_cap", check_result_cap(new.result_cap) or RESULT_CAP)
     if not (isinstance(new.logs, bool) or _is_logger(new.logs)):
         raise UsageError(
             "logs must be True, False, a logging.Logger or a structlog-style logger "

@@ -367,7 +367,15 @@ class Core(_settings.Settings):
 
         A call that ran (``attempts``) is inside its shell's ``_known.known`` block
         already (``Session._call``/``_acall``, copied to the worker that decides); a call
-        refused before it ran (``attempts`` 0: ``_begin``) enters it here."""
+        refused before it ran (``attempts`` 0: ``_begin``) enters it here.
+
+        Raises:
+            UsageError: ``exc`` is one: toolhygiene used wrongly (an annotation that
+                cannot be resolved, a ``ToolError`` with a wrong argument) is the
+                developer's to fix, never the model's line.
+        """
+        if issubclass(type(exc), UsageError):  # type(): never the exception's __class__
+            raise exc  # type: ignore[misc]
         if failure is None and type(exc) is PayloadError:  # the payload the tool returned
             exc, failure = None, exc.failure  # type: ignore[attr-defined]
         if failure is None and issubclass(type(exc), StillRunningError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import operator
 import re
 from collections import deque
@@ -17,7 +18,8 @@ from dataclasses import dataclass, field, fields
 from itertools import repeat
 from typing import Any, Literal
 
-from toolhygiene import _config, _words
+from toolhygiene import _checks, _config, _words
+from toolhygiene._exceptions import UsageError
 from toolhygiene._frozen import frozen
 from toolhygiene._results import UnserializableError, to_json
 from toolhygiene._text import bounded_repr, plain, truncate
@@ -204,7 +206,14 @@ class Failure:
 
     def line(self, cap: int | None = None) -> str:
         """The one line the model sees, at most ``cap`` characters (default: the cap of
-        the Session that recorded the failure, else the configured one, 300)."""
+        the Session that recorded the failure, else the configured one, 300).
+
+        Raises:
+            UsageError: ``cap`` is not a whole number from 160 to 65,536, as for
+                ``Session(line_cap=...)``: no line fits in less.
+        """
+        if cap is not None:
+            _checks.whole("cap", cap, _config.MIN_LINE_CAP, _config.MAX_LINE_CAP)
         cap = _config.line_cap(cap or self.line_cap)
         if self.status == "closed":
             return _words.closed_line(self.tool, self.count, cap)
@@ -389,14 +398,27 @@ class ToolError(Exception):
         details: Any = None,
     ) -> None:
         super().__init__(what)
-        self.what = what
-        self.retryable = retryable
-        self.instead = instead
+        self.what = _checks.text("ToolError's what", what)
+        self.retryable = _checks.flag("ToolError's retryable", retryable)
+        self.instead = _checks.text("ToolError's instead", instead)
         if category is None:
             category = Category.UPSTREAM if retryable else Category.BUSINESS
+        elif not isinstance(category, Category) and not (
+            type(category) is str and category in _TRAITS
+        ):
+            named = ", ".join(_TRAITS)
+            raise UsageError(f"ToolError's category must be one of {named}, got {category!r}")
         self.category = Category(category)
+        if retry_after is not None:
+            if retry_after != math.inf:  # "not soon": kept as no known wait, as before
+                _checks.seconds("ToolError's retry_after", retry_after)
+            if not retryable:
+                raise UsageError(
+                    "ToolError's retry_after is a wait before a retry: give it only with "
+                    f"retryable=True, got retry_after={retry_after!r} with retryable=False"
+                )
         self.retry_after = _config.wait_within(retry_after)
-        self.alternatives = tuple(alternatives)
+        self.alternatives = _checks.texts("ToolError's alternatives", alternatives)
         self.partial_results = partial_results
         self.details = details
 

@@ -5,7 +5,9 @@ among them), enums (their value), datetimes (ISO 8601), sets (sorted, so the tex
 stable for prompt caching), bytes (their text when they are UTF-8 text, else standard
 base64), and whatever else pydantic knows
 (UUID, Decimal, paths, IP addresses). NaN and infinity are refused with the place they
-were found: JSON has no such numbers, and ``null`` in their place would be a lie.
+were found: JSON has no such numbers, and ``null`` in their place would be a lie. So is
+an awaitable (a coroutine, Task or Future: a tool that forgot ``await``): its text would
+read as a success for work that never ran.
 """
 
 from __future__ import annotations
@@ -18,14 +20,14 @@ import json
 import math
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Any, Literal
 
 __all__ = ["UnserializableError", "plain_data", "to_json"]
 
 _LEAVES = (str, int, bool, type(None))
 
-Problem = Literal["non_finite", "refers_to_itself", "no_json_form", "bad_key"]
+Problem = Literal["non_finite", "refers_to_itself", "no_json_form", "bad_key", "not_awaited"]
 
 
 class UnserializableError(ValueError):
@@ -165,6 +167,8 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, (set, frozenset)):
         items = [_plain(v, f"{path}{{}}", active) for v in value]
         return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if isinstance(value, Awaitable):  # a coroutine, Task or Future nobody awaited
+        raise UnserializableError("not_awaited", type(value).__name__, path)
     import pydantic_core  # only for a value none of the above knows
 
     try:

@@ -15,7 +15,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 # _log and _telemetry are the outputs: importing them registers their hooks.
 from toolhygiene import (  # noqa: F401
@@ -49,6 +49,9 @@ from toolhygiene._tool import Tool, as_tool, definitions
 from toolhygiene._transcript import Clearing
 from toolhygiene._workers import workers
 from toolhygiene.formats._base import Format, Messages
+
+if TYPE_CHECKING:
+    import concurrent.futures
 
 __all__ = ["Outcome", "Session"]
 
@@ -130,6 +133,8 @@ class Session(Core):
         self.store = store
         self._own_id = session_id is not None
         self.clear_at_least = threshold(clear_at_least)
+        if callable(tools) or not isinstance(tools, Iterable) or isinstance(tools, (str, Mapping)):
+            raise UsageError(f"Session takes a list of tools, as in Session([f]), got {tools!r}")
         self.tools = {}
         for item in tools:
             prepared = as_tool(item)
@@ -196,7 +201,16 @@ class Session(Core):
 
         ``arguments`` is a dict or the JSON string the model sent; ``call_id`` the call's
         id in the model's turn, for the logs and spans (``handle`` passes it).
+
+        Raises:
+            UsageError: ``name`` is not a string (a model's name always is), the Session is
+                closed, or toolhygiene is used wrongly (see ``UsageError``).
         """
+        _tool_name(name)
+        if loop_running():  # as handle() does: a sync tool never runs on the loop's thread
+            found = self.tools.get(name)
+            if found is None or not found.is_async:  # an async one: _call refuses it
+                return self._on_worker(name, arguments, call_id).result()
         hooks = _observe.watching()
         if hooks:
             call = self._watched(name, call_id, arguments, asynchronous=False)
@@ -218,6 +232,16 @@ class Session(Core):
             known=found is not None,
             description=found.description if found is not None else None,
         )
+
+    def _on_worker(
+        self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
+    ) -> concurrent.futures.Future[Outcome]:
+        """``call`` on one of toolhygiene's workers, in a copy of this thread's context
+        (its span's parent is the span here): how a sync tool runs when an event loop is
+        running on this thread, for ``call`` and ``handle`` alike (``asyncio.run`` inside
+        the tool works, and the loop's thread never runs the tool)."""
+        run = functools.partial(self.call, call_id=call_id)
+        return workers.submit(contextvars.copy_context().run, run, name, arguments)
 
     def _call(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
@@ -306,6 +330,7 @@ class Session(Core):
         call_id: str | None = None,
     ) -> Outcome:
         """``call`` for async code; sync tools run in a worker thread, off the loop."""
+        _tool_name(name)
         hooks = _observe.watching()
         if hooks:
             call = self._watched(name, call_id, arguments, asynchronous=True)
@@ -443,15 +468,7 @@ class Session(Core):
             # Inside a running event loop every call runs on a worker, one call or several,
             # never on the loop's thread: a sync tool that calls asyncio.run() works at
             # any position of the round.
-            running = [
-                workers.submit(
-                    contextvars.copy_context().run,
-                    functools.partial(self.call, call_id=c.id),
-                    c.name,
-                    c.arguments,
-                )
-                for c in turn.calls
-            ]
+            running = [self._on_worker(c.name, c.arguments, c.id) for c in turn.calls]
             outcomes.extend(future.result() for future in running)
         elif turn.calls:
             # The first call runs on this thread, the others at once on the workers, each
@@ -634,3 +651,10 @@ class _RunEvents:
         _observe.emit(_observe.Event(event, self.session.id, tool, None, fields))
 
     info = warning
+
+
+def _tool_name(name: Any) -> None:
+    """A tool's name given to ``call``/``acall`` is a string: the formats make every name
+    a model sends one, so anything else is the developer's."""
+    if not isinstance(name, str):
+        raise UsageError(f"the tool name given to call() must be a string, got {name!r}")

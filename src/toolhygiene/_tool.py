@@ -163,6 +163,7 @@ class Tool(Generic[P, R]):
         if not _NAME.match(self.name):
             raise UsageError(
                 f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-' (API rule)"
+                + ("" if name else ": give the tool one with @tool(name=...)")
             )
         summary, self._param_docs = parse_docstring(*self._callee.docs)
         self.description = description if description is not None else summary

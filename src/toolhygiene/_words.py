@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import types
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,7 @@ __all__ = [
     "content_of",
     "cut_turn_line",
     "default_note",
+    "each_part",
     "empty_line",
     "escape_result",
     "failure_line",
@@ -69,6 +71,7 @@ __all__ = [
     "missing_argument",
     "no_message",
     "no_such_key",
+    "not_awaited",
     "not_finite_argument",
     "not_json",
     "on_server",
@@ -156,7 +159,12 @@ HINTS: Mapping[str, str] = {
         "The service behind {tool} is failing; try once more later, else continue without "
         "it and tell the user."
     ),
-    "bad_request": "Fix the arguments to match {tool}'s schema, then call it again.",
+    # Not "fix the arguments": this kind is raised by tools' own code too (a ValueError in
+    # a tool with no arguments, a service's 400); only argument validation, which knows
+    # the arguments were wrong, says so (``schema_advice``).
+    "bad_request": (
+        "Change the request if the message says what was wrong, else tell the user what failed."
+    ),
     "auth": "Do not retry; tell the user that {tool} needs credentials or permissions it lacks.",
     "not_found": "Check the name or id, or search for it first, instead of repeating the call.",
     "business": "A rule forbids this; tell the user, or choose a different action.",
@@ -363,6 +371,10 @@ def failure_line(failure: Failure, cap: int) -> str:
     what = _sentence(what)
     # Each stage is worded only when the one before did not fit (most lines fit the first).
     verdict, advice = _verdict(failure, False), _advice(failure)
+    if failure.instead.startswith(_schema_call(failure.tool)):  # arguments were refused
+        fitted = _arguments_line(failure, head, what, verdict=verdict, advice=advice, cap=cap)
+        if fitted is not None:
+            return fitted
     for stage in range(4):
         if stage == 2:
             verdict = _verdict(failure, True)
@@ -385,6 +397,61 @@ def failure_line(failure: Failure, cap: int) -> str:
     if room >= len(advice):
         return _join(head, verdict, advice)
     return _join(head, verdict, truncate(advice, room)) if room >= 8 else _join(head, verdict)
+
+
+def _arguments_line(
+    failure: Failure, head: str, what: str, *, verdict: str, advice: str, cap: int
+) -> str | None:
+    """The line of refused arguments, when the whole one is too long: every bad argument
+    with its reason outweighs the schema summary (the model has the schema), so the
+    summary is cut first, down to "Call it again with arguments matching its schema.";
+    then each argument's reason is shortened, never one dropped. ``None`` when even that
+    does not fit (``failure_line``'s own stages then apply)."""
+    summary = advice.startswith(_schema_call(failure.tool))  # else: closed, or uncertain
+    least = _schema_call(failure.tool) + "." if summary else advice
+    remark = _breaker(failure)
+    if len(_join(head, what, verdict, remark, advice)) <= cap:
+        return _join(head, what, verdict, remark, advice)
+    for said, note in ((verdict, remark), (verdict, "")):  # each reason cut, but readable
+        fitted = each_part(what, cap - len(_join(head, said, note, advice)) - 1, _LEAST_REASON)
+        if fitted is not None:
+            return _join(head, fitted, said, note, advice)
+    for said, note in ((verdict, remark), (verdict, ""), (_verdict(failure, True), "")):
+        room = cap - len(_join(head, what, said, note)) - 1
+        if room >= len(least):
+            return _join(head, what, said, note, truncate(advice, room) if summary else advice)
+    short = _verdict(failure, True)
+    room = cap - len(_join(head, short, least)) - 1
+    fitted = each_part(what, room)
+    if fitted is None:  # no room for reasons: every argument still named
+        names = _ARGUMENT_NAME.findall(what)
+        listed = truncate("arguments refused: " + ", ".join(names), room - 1)
+        fitted = _sentence(listed) if names else None
+    return None if fitted is None else _join(head, fitted, short, least)
+
+
+_ARGUMENT_NAME = re.compile(r"argument ('[^']*')")
+
+
+_LEAST_REASON = 40
+"""Characters of one bad argument's account that still give a reason: ``argument
+'quantity' must be a valid integer…``. With less, the schema summary is cut first."""
+
+
+def each_part(what: str, room: int, least: int = _LEAST_OF_WHAT) -> str | None:
+    """``what``'s ``"; "``-separated parts (one per bad argument), each shortened to a
+    fair share of ``room``: a short part keeps its whole length, the rest share what is
+    left. ``None`` when a share would be shorter than ``least`` (or its part)."""
+    parts = what.split("; ")
+    lengths = [len(part) for part in parts]
+    remaining = room - 2 * (len(parts) - 1)
+    shares = [0] * len(parts)
+    for done, i in enumerate(sorted(range(len(parts)), key=lengths.__getitem__)):
+        shares[i] = min(lengths[i], remaining // (len(parts) - done))
+        remaining -= shares[i]
+    if any(share < min(length, least) for share, length in zip(shares, lengths, strict=True)):
+        return None
+    return "; ".join(truncate(part, share) for part, share in zip(parts, shares, strict=True))
 
 
 IN_CONVERSATION = " in this conversation"
@@ -569,7 +636,11 @@ def recovered_note(counts: Mapping[str, int], *, removed: Mapping[str, int] | bo
 
 def schema_advice(tool: str, signature: str) -> str:
     """What to do when the model's arguments do not match the tool's schema."""
-    return f"Call {tool} again with arguments matching its schema: {signature}"
+    return f"{_schema_call(tool)}: {signature}"
+
+
+def _schema_call(tool: str) -> str:
+    return f"Call {tool} again with arguments matching its schema"
 
 
 def argument_path(loc: Sequence[str | int]) -> str:
@@ -616,13 +687,48 @@ def type_words(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
         )
     if "type" in schema:
         kind = schema["type"]
-        return _TYPE_WORDS.get(str(kind), str(kind))
+        return _TYPE_WORDS.get(str(kind), str(kind)) + _bounds(schema)
     alternatives = schema.get("anyOf") or schema.get("oneOf")
     if alternatives:
         return " or ".join(type_words(s, defs) for s in alternatives if isinstance(s, Mapping))
     if "properties" in schema:
         return "an object"
     return "a value"
+
+
+def _number(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, (int, float)) else str(value)
+
+
+def _bounds(schema: Mapping[str, Any]) -> str:
+    """The bounds a schema sets, in words: `` from 1 to 5``, `` above 0``, `` of at most 8
+    characters``; ``""`` when it sets none (pydantic's ``Field(ge=..., le=...)``,
+    ``max_length``, ``min_items``...)."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    said = []
+    if low is not None and high is not None:
+        said.append(f"from {_number(low)} to {_number(high)}")
+    elif low is not None:
+        said.append(f"of at least {_number(low)}")
+    elif high is not None:
+        said.append(f"of at most {_number(high)}")
+    if above is not None:
+        said.append(f"above {_number(above)}")
+    if below is not None:
+        said.append(f"below {_number(below)}")
+    for least, most, unit in (
+        ("minLength", "maxLength", "character"),
+        ("minItems", "maxItems", "item"),
+    ):
+        few, many = schema.get(least), schema.get(most)
+        if few is not None and many is not None:
+            said.append(f"of {few} to {many} {unit}s")
+        elif many is not None:
+            said.append(f"of at most {many} {unit}{'' if many == 1 else 's'}")
+        elif few:
+            said.append(f"of at least {few} {unit}{'' if few == 1 else 's'}")
+    return " " + " and ".join(said) if said else ""
 
 
 def signature(parameters: Mapping[str, Any]) -> str:
@@ -716,7 +822,18 @@ def not_json(error: UnserializableError) -> str:
         "no_json_form": f"the result holds a value of type {error.detail}{at}, which has no "
         "JSON form",
         "bad_key": f"the result has a {error.detail} key{at}, which JSON cannot carry",
+        "not_awaited": f"the result holds a {error.detail}{at} that was never awaited, so "
+        "its work was never done",
     }[error.problem]
+
+
+def not_awaited(tool: str, kind: str) -> str:
+    """The developer's message (a ``UsageError``, to the log) for a tool that returned an
+    awaitable instead of awaiting it."""
+    return (
+        f"{tool} returned a {kind} it did not await: nothing of it ran. Await it inside "
+        f"{tool} (make {tool} async), or return its result"
+    )
 
 
 def content_of(value: Any, tool: str) -> str:
@@ -740,12 +857,22 @@ def content_of(value: Any, tool: str) -> str:
     except UnserializableError as exc:
         from toolhygiene._errors import Category, ToolError
 
+        cause: Exception = exc
+        instead = f"Tell the user that {tool} returned a result that cannot be shown"
+        if exc.problem == "not_awaited":
+            from toolhygiene._exceptions import UsageError
+
+            if isinstance(value, types.CoroutineType):
+                value.close()  # never run: no "never awaited" warning at collection
+            cause = UsageError(not_awaited(tool, exc.detail))
+            cause.__cause__ = exc
+            instead = f"Tell the user that {tool} did not do its work"
         raise ToolError(
             f"{tool} ran, but {not_json(exc)}",
             retryable=False,
             category=Category.UNKNOWN,
-            instead=f"Tell the user that {tool} returned a result that cannot be shown",
-        ) from exc
+            instead=instead,
+        ) from cause
 
 
 def result_cut(

@@ -1,4 +1,5 @@
-"""``toolhygiene report LOG...``: rank the errors in JSON-lines logs by their tails.
+"""``toolhygiene report LOG...``: rank the errors in JSON-lines logs by their tails
+(``toolhygiene --version``: the version installed).
 
 Logs are untrusted text: what is printed is folded to one line per row, stripped of
 whole terminal escape sequences and control characters, and valid UTF-8; a line the
@@ -71,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="toolhygiene",
         description="Rank tool errors by their tails: the messages to rewrite first.",
     )
+    from toolhygiene import __version__
+
+    parser.add_argument("--version", action="version", version=f"toolhygiene {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     report = commands.add_parser("report", help="rank errors found in JSON-lines logs")
     report.add_argument("logs", nargs="+", help="log files ('-' for standard input)")
