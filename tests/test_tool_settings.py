@@ -117,8 +117,8 @@ def test_a_misspelt_tool_setting_is_refused_naming_the_setting(
 
 def test_an_attribute_of_the_program_that_is_no_near_miss_is_its_own_business() -> None:
     tool = th.tool(_lookup)
-    tool.label = "weather"  # type: ignore[attr-defined]
-    tool._scratch = 1  # type: ignore[attr-defined]
+    tool.label = "weather"
+    tool._scratch = 1
     del tool.label  # type: ignore[attr-defined]
     assert not hasattr(tool, "label") and tool._scratch == 1  # type: ignore[attr-defined]
 
@@ -171,7 +171,7 @@ def test_the_name_and_description_are_checked_at_decoration(
 
 
 def test_localns_must_be_a_mapping() -> None:
-    with pytest.raises(th.UsageError, match="^localns must be a mapping of names, got 5$"):
+    with pytest.raises(th.UsageError, match=r"^localns must be a mapping of names, got 5$"):
         th.Tool(_lookup, localns=5)  # type: ignore[arg-type]
 
 
@@ -181,9 +181,9 @@ def test_strict_set_later_checks_the_signature_as_the_constructor_does() -> None
         return "tagged"
 
     tool = th.tool(tag)
-    with pytest.raises(th.UsageError, match="^tag cannot be strict: 'labels' is a mapping"):
+    with pytest.raises(th.UsageError, match=r"^tag cannot be strict: 'labels' is a mapping"):
         th.tool(strict=True)(tag)
-    with pytest.raises(th.UsageError, match="^tag cannot be strict: 'labels' is a mapping"):
+    with pytest.raises(th.UsageError, match=r"^tag cannot be strict: 'labels' is a mapping"):
         tool.strict = True
     assert tool.strict is None
     tool.strict = False
@@ -192,9 +192,9 @@ def test_strict_set_later_checks_the_signature_as_the_constructor_does() -> None
 
 def test_input_examples_set_later_are_checked_against_the_signature() -> None:
     tool = th.tool(_lookup)
-    with pytest.raises(th.UsageError, match="^input example 1 of _lookup does not match"):
+    with pytest.raises(th.UsageError, match=r"^input example 1 of _lookup does not match"):
         th.tool(input_examples=[{"town": "Paris"}])(_lookup)
-    with pytest.raises(th.UsageError, match="^input example 1 of _lookup does not match"):
+    with pytest.raises(th.UsageError, match=r"^input example 1 of _lookup does not match"):
         tool.input_examples = [{"town": "Paris"}]
     assert tool.input_examples is None
     tool.input_examples = [{"city": "Paris"}]
@@ -204,7 +204,7 @@ def test_input_examples_set_later_are_checked_against_the_signature() -> None:
 def test_a_setting_set_on_a_bound_method_tool_is_checked_too() -> None:
     weather = _Method()
     bound = weather.lookup
-    with pytest.raises(th.UsageError, match="^retries must"):
+    with pytest.raises(th.UsageError, match=r"^retries must"):
         bound.retries = -1
     bound.retries = 0
     assert bound.retries == 0

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from toolhygiene import _surface
 from toolhygiene._redact import fold
 from toolhygiene._report import Skipped, rank, read_tails
 from toolhygiene._text import truncate, valid
@@ -103,3 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{_shown(row.tool, 64)}: {_shown(row.line)}"
         )
     return 0
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

@@ -43,7 +43,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     ) from exc
 from pydantic import ConfigDict
 
-from toolhygiene import _words
+from toolhygiene import _surface, _words
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._payload import Reported, recognise, sent
@@ -268,7 +268,6 @@ def server(
     return MCPServer(name, tools=server_tools(items, session), **options)
 
 
-def __dir__() -> list[str]:
-    """``__all__`` and the dunders: the names imported to build this module stay usable
-    here but are not its surface (``dir()``, completion)."""
-    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""
