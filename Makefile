@@ -10,7 +10,7 @@ NOX := $(VENV)/bin/nox
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet 'uv>=0.6'
+	$(PY) -m pip install --quiet 'uv>=0.6.10'
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -e . --group dev
 	touch $(STAMP)
 

@@ -56,9 +56,9 @@ def _fields(draw: st.DrawFn) -> dict[str, Any]:
     return {name: draw(_VALUES[name]) for name in (*_REQUIRED, *sorted(names))}
 
 
-def _same(a: Failure, b: Failure) -> None:
+def _same(a: th.Failure, b: th.Failure) -> None:
     assert a == b
-    for field in dataclasses.fields(Failure):  # line_cap too, which == does not compare
+    for field in dataclasses.fields(th.Failure):  # line_cap too, which == does not compare
         assert getattr(a, field.name) == getattr(b, field.name), field.name
     if b.attempted is not None:
         assert isinstance(a.attempted, MappingProxyType)
@@ -70,17 +70,17 @@ def _same(a: Failure, b: Failure) -> None:
 def test_built_and_evolved_records_are_what_init_and_replace_make(
     values: dict[str, Any], changes: dict[str, Any]
 ) -> None:
-    made = Failure(**values)
-    _same(Failure._built(values), made)
+    made = th.Failure(**values)
+    _same(th.Failure._built(values), made)
     _same(made._evolved(changes), dataclasses.replace(made, **changes))
 
 
 def test_an_unknown_field_is_refused() -> None:
-    made = Failure(tool="t", category=th.Category.UNKNOWN, retryable=False, message="m")
+    made = th.Failure(tool="t", category=th.Category.UNKNOWN, retryable=False, message="m")
     with pytest.raises(KeyError, match="colour"):
         made._evolved({"colour": "red"})
     with pytest.raises(KeyError, match="colour"):
-        Failure._built({"tool": "t", "colour": "red"})
+        th.Failure._built({"tool": "t", "colour": "red"})
 
 
 _WORDS = sorted({w for _, words in _redact._GATE_WORDS for w in words})

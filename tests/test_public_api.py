@@ -155,3 +155,19 @@ def test_strict_rules_is_public_where_strict_parameters_takes_it() -> None:
         return city
 
     assert lookup.strict_parameters(rules) == lookup.strict_parameters("openai_chat")
+
+
+def test_formats_is_a_name_of_the_package_like_testing() -> None:
+    """cold-11 #13: ``th.testing`` was found at first use but ``th.formats`` was an
+    AttributeError until ``import toolhygiene.formats``."""
+    assert th.formats.check is importlib.import_module("toolhygiene.formats").check
+    assert "formats" in dir(th) and "formats" not in th.__all__
+
+
+def test_the_command_says_its_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolhygiene.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"toolhygiene {th.__version__}\n"

@@ -279,3 +279,59 @@ def test_a_near_miss_of_any_setting_is_refused_and_nothing_is_kept(
     assert isinstance(refused, th.UsageError), typo
     assert str(refused).startswith(f"{typo} is not a tool setting: did you mean ")
     assert typo not in vars(tool)
+
+
+def test_an_mcp_tools_own_parts_cannot_be_deleted() -> None:
+    """Its client and server-side name are what every call uses: deleting one would
+    have the next call tell the model "'McpTool' object has no attribute 'client'"."""
+    types = pytest.importorskip("mcp.types")
+    from toolhygiene.mcp import McpTool
+
+    definition = types.Tool(name="lookup", description="Look up.",
+                            inputSchema={"type": "object", "properties": {}})
+    tool = McpTool(object(), definition, retries=1)
+    for part in ("client", "mcp_name", "input_schema", "retries"):
+        with pytest.raises(th.UsageError, match=f"^{part} is (a tool setting|part of the tool)"):
+            delattr(tool, part)
+    with pytest.raises(th.UsageError, match=r"^retires is not a tool setting"):
+        tool.retires = 3
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("session_id", "session_id is not a Session setting: session.reset(session_id=...) starts"),
+    ("retries", "retries is not a Session setting: set it on the tool (@th.tool(retries=...))"),
+    ("timeout", "timeout is not a Session setting: set it on the tool (@th.tool(timeout=...))"),
+    ("Max_failures", "Max_failures is not a Session setting: did you mean max_failures?"),
+    ("clearing_mode", "clearing_mode is not a Session setting: did you mean clearing?"),
+    ("tools", "tools cannot change once the Session is made"),
+])
+def test_a_session_refuses_what_would_do_nothing_there(name: str, says: str) -> None:
+    """cold-11 #5: each of these was kept silently (``session_id`` left ``id`` as it
+    was; ``tools = []`` broke the next call with a raw AttributeError)."""
+    session = th.Session([th.tool(_lookup)], session_id="conv-1")
+    refused = raised(lambda: setattr(session, name, 3))
+    assert isinstance(refused, th.UsageError) and str(refused).startswith(says)
+    assert session.id == "conv-1" and (name == "tools" or name not in vars(session))
+    assert session.call("_lookup", {"city": "Paris"}).content == "sunny in Paris"
+
+
+def test_what_cannot_be_a_tool_is_a_usage_error_at_decoration() -> None:
+    """cold-11 #17: ``th.tool(int)`` raised a raw ValueError; a lambda's name did not
+    say how to give one."""
+    with pytest.raises(th.UsageError, match=r"^cannot build the argument schema of int: "):
+        th.tool(int)
+    with pytest.raises(th.UsageError, match=r"give one with @th\.tool\(name=\.\.\.\)$"):
+        th.tool(lambda city: city)
+    assert th.tool(name="echo")(lambda city: city).name == "echo"
+
+
+def test_annotations_that_never_resolve_are_refused_by_the_session() -> None:
+    """cold-11 #6: the call told the model "cannot resolve the annotations of bad", the
+    developer's mistake read as the tool's failure."""
+    def bad(city: Undefined) -> str:  # type: ignore[name-defined]  # noqa: F821
+        """Never defined."""
+        return "x"
+
+    tool = th.tool(bad)
+    with pytest.raises(th.UsageError, match=r"^cannot resolve the annotations of bad: "):
+        th.Session([tool])

@@ -63,7 +63,8 @@ __version__ = "0.1.0.dev0"
 """The one place the version is written; the build reads it from here."""
 
 if typing.TYPE_CHECKING:
-    from toolhygiene import testing as testing  # a name of th, not of __all__
+    from toolhygiene import formats as formats  # names of th, not of __all__
+    from toolhygiene import testing as testing
     from toolhygiene._classify import classify, summarize
     from toolhygiene._config import Settings, configure
     from toolhygiene._errors import FAILURE_SCHEMA, Category, CoarseClass, Empty, Failure, ToolError
@@ -100,6 +101,7 @@ def _public_names() -> tuple[typing.Callable[[str], object], typing.Callable[[],
         "Empty": ("_errors", "Empty"),
         "FAILURE_SCHEMA": ("_errors", "FAILURE_SCHEMA"),
         "Failure": ("_errors", "Failure"),
+        "formats": ("formats", ""),
         "HookCall": ("_observe", "Call"),
         "HookEvent": ("_observe", "Event"),
         "Hooks": ("_observe", "Hooks"),
@@ -136,7 +138,8 @@ def _public_names() -> tuple[typing.Callable[[str], object], typing.Callable[[],
         "user_frame": ("_frames", "user_frame"),
     }
     submodules = frozenset({"cli", "formats", "integrations", "mcp", "testing"})
-    """The public submodules: names of ``th`` once imported (``testing`` at first use)."""
+    """The public submodules: names of ``th`` once imported (``testing`` and ``formats``,
+    which need no extra, at first use too)."""
     module = globals()
 
     def attribute(name: str) -> object:
@@ -153,11 +156,12 @@ def _public_names() -> tuple[typing.Callable[[str], object], typing.Callable[[],
         return value
 
     def names() -> list[str]:
-        """``__all__``, ``testing``, the public submodules imported and the dunders.
+        """``__all__``, ``testing`` and ``formats``, the public submodules imported and the
+        dunders.
         ``testing`` is a name here but not in ``__all__``: ``from toolhygiene import *``
         must not load its HTTP server."""
         shown = (n for n in module if n.startswith("__") or n in submodules)
-        return sorted({*__all__, "testing", *shown})
+        return sorted({*__all__, "formats", "testing", *shown})
 
     return attribute, names
 

@@ -121,14 +121,16 @@ def _declared(cls: type, name: str) -> bool:
 
 def _refuse_a_misspelling(name: str, settings: Iterable[str], kind: str) -> None:
     """A new public attribute that is a near miss of a setting's name (``max_wiat``,
-    ``retires``) is a ``UsageError`` naming the setting: set, it would do nothing."""
+    ``retires``, ``Max_failures``, ``clearing_mode``) is a ``UsageError`` naming the
+    setting: set, it would do nothing."""
     names = list(settings)
-    if not any(n[0] == name[0] and abs(len(n) - len(name)) <= 2 for n in names):
-        return  # no near miss (``tools``, ``label``): difflib never imported for them
-    import difflib
+    typed = name.lower()
+    close = [n for n in names if typed.startswith(f"{n}_")]
+    if not close and any(n[0] == typed[0] and abs(len(n) - len(typed)) <= 2 for n in names):
+        import difflib  # only for a name that could be a near miss, never for ``label``
 
-    # 0.75: one letter changed in a four-letter name (``nmae``) is still a near miss
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+        # 0.75: one letter changed in a four-letter name (``nmae``) is still a near miss
+        close = difflib.get_close_matches(typed, names, n=1, cutoff=0.75)
     if close:
         raise UsageError(f"{name} is not a {kind} setting: did you mean {close[0]}?")
 
@@ -149,6 +151,9 @@ class Checked:
     _FIXED: ClassVar[frozenset[str]] = frozenset()
     _KIND: ClassVar[str] = "object"
     """What the messages call the object (``Session``, ``tool``)."""
+    _ELSEWHERE: ClassVar[frozenset[str]] = frozenset()
+    """Names that are no setting here but mean one elsewhere (``session.retries``: a
+    tool's), each refused by ``_refuse_elsewhere``."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         check = self._CHECKS.get(name)
@@ -158,6 +163,8 @@ class Checked:
                 and name not in self.__dict__
                 and not _declared(type(self), name)
             ):
+                if name in self._ELSEWHERE:
+                    self._refuse_elsewhere(name)
                 _refuse_a_misspelling(name, self._CHECKS, self._KIND)
             object.__setattr__(self, name, value)
             return
@@ -182,6 +189,10 @@ class Checked:
     def _refuse_change(self, name: str, value: Any) -> NoReturn:
         """A fixed setting, set once, is set again: refused, saying what to do instead."""
         raise UsageError(f"{name} cannot change once the {self._KIND} is made")
+
+    def _refuse_elsewhere(self, name: str) -> NoReturn:
+        """A name of ``_ELSEWHERE`` is set: refused, saying where it is set."""
+        raise UsageError(f"{name} is not a {self._KIND} setting")
 
     def _checked(self, name: str, value: Any) -> Any:
         """A checked value checked again against the object itself (a tool's signature),

@@ -89,8 +89,27 @@ _FIXED_CHECKS: dict[str, _checks.Check] = {
     "clear_at_least": lambda _name, value: threshold(value),
     "store": _store,
     "id": lambda _name, value: value,  # set as ``session_id`` made it
+    "tools": lambda _name, value: value,  # the Session's own dict of its tools, by name
 }
 """Settings the conversation is built on: checked once, then refused."""
+
+
+_TOOL_ONLY = (
+    "cache_control",
+    "defer_loading",
+    "description",
+    "idempotent",
+    "input_examples",
+    "instead",
+    "redact_results",
+    "retries",
+    "strict",
+    "timeout",
+    "untrusted",
+    "upstream",
+)
+"""A tool's settings that a Session does not have (``max_failures``, ``rules`` and
+``result_cap`` are both's): set on a Session, each says where it belongs."""
 
 
 class Settings(_checks.Checked):
@@ -101,6 +120,7 @@ class Settings(_checks.Checked):
     _CHECKS: ClassVar[Mapping[str, _checks.Check]] = {**_LIVE, **_FIXED_CHECKS}
     _FIXED: ClassVar[frozenset[str]] = frozenset(_FIXED_CHECKS)
     _KIND: ClassVar[str] = "Session"
+    _ELSEWHERE: ClassVar[frozenset[str]] = frozenset({"session_id", *_TOOL_ONLY})
 
     max_failures: int
     max_wait: float
@@ -114,6 +134,16 @@ class Settings(_checks.Checked):
     history: History
     clear_at_least: int
     store: Store | None
+
+    def _refuse_elsewhere(self, name: str) -> NoReturn:
+        if name == "session_id":
+            raise UsageError(
+                "session_id is not a Session setting: "
+                "session.reset(session_id=...) starts a conversation with a new id"
+            )
+        raise UsageError(
+            f"{name} is not a Session setting: set it on the tool (@th.tool({name}=...))"
+        )
 
     def _refuse_change(self, name: str, value: Any) -> NoReturn:
         if name == "id":

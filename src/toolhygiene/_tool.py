@@ -194,6 +194,11 @@ class Tool(_checks.Checked, Generic[P, R]):
         if localns is not None and not isinstance(localns, Mapping):
             raise UsageError(f"localns must be a mapping of names, got {localns!r}")
         self.fn: Callable[P, R] = self._callee.fn
+        if name is None and not _NAME.match(self._callee.name):
+            raise UsageError(
+                f"tool name {self._callee.name!r} (the function's) must be 1-64 letters, "
+                "digits, '_' or '-' (API rule): give one with @th.tool(name=...)"
+            )
         self.name: str = name if name is not None else self._callee.name
         summary, self._param_docs = parse_docstring(*self._callee.docs)
         self.description = description if description is not None else summary
@@ -271,7 +276,7 @@ class Tool(_checks.Checked, Generic[P, R]):
                 arguments = build_arguments(
                     self._callee, self._param_docs, self._localns, self.name
                 )
-            except TypeError as exc:
+            except (TypeError, ValueError) as exc:  # ValueError: no signature (``int``)
                 raise UsageError(f"cannot build the argument schema of {self.name}: {exc}") from exc
             self._arguments = arguments
             if self.strict:
@@ -669,4 +674,5 @@ def as_tool(obj: Tool[Any, Any] | Callable[..., Any]) -> Tool[Any, Any]:
             f"{found.name} is a method taken from its class: give the Session the method of "
             f"an instance (instance.{found.name})"
         )
+    found._ready()  # annotations that never resolve: a UsageError now, never a model line
     return found

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from toolhygiene import _surface
+from toolhygiene import __version__, _surface
 from toolhygiene._redact import fold
 from toolhygiene._report import Skipped, rank, read_tails
 from toolhygiene._text import truncate, valid
@@ -72,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="toolhygiene",
         description="Rank tool errors by their tails: the messages to rewrite first.",
     )
+    parser.add_argument("--version", action="version", version=f"toolhygiene {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     report = commands.add_parser("report", help="rank errors found in JSON-lines logs")
     report.add_argument("logs", nargs="+", help="log files ('-' for standard input)")

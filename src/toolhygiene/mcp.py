@@ -78,6 +78,10 @@ class McpTool(Tool[..., Any]):
     payload (a stored incident record, say) is a result."""
 
     reads_payloads: ClassVar[bool] = False
+    client: Any
+    mcp_name: str
+    """The name the server knows the tool by (``name`` is the model's: see ``tools``)."""
+    input_schema: dict[str, Any]
 
     def __init__(
         self, client: Any, definition: Any, *, model_name: str | None = None, **options: Any
@@ -88,8 +92,7 @@ class McpTool(Tool[..., Any]):
         schema = dict(definition.input_schema or {"type": "object", "properties": {}})
         schema.setdefault("properties", {})
         self.client = client
-        self.mcp_name: str = definition.name
-        """The name the server knows the tool by (``name`` is the model's: see ``tools``)."""
+        self.mcp_name = definition.name
         self.input_schema = schema
         self._checker = jsonschema.Draft202012Validator(schema)
         super().__init__(
