@@ -156,7 +156,9 @@ def test_tool_error_for_model_is_the_line() -> None:
 def test_tool_error_default_categories() -> None:
     assert th.ToolError("x", retryable=True).category is th.Category.UPSTREAM
     assert th.ToolError("x", retryable=False).category is th.Category.BUSINESS
-    assert th.ToolError("x", retryable=True, retry_after=float("nan")).retry_after is None
+    # cold-11 #3: a NaN wait was dropped silently; it is the developer's mistake
+    with pytest.raises(th.UsageError, match=r"^retry_after must be a number of seconds >= 0"):
+        th.ToolError("x", retryable=True, retry_after=float("nan"))
 
 
 def test_empty_says_a_retry_will_not_change_it() -> None:

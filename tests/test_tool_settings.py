@@ -335,3 +335,31 @@ def test_annotations_that_never_resolve_are_refused_by_the_session() -> None:
     tool = th.tool(bad)
     with pytest.raises(th.UsageError, match=r"^cannot resolve the annotations of bad: "):
         th.Session([tool])
+
+
+@pytest.mark.parametrize(("arguments", "problem"), [
+    ({"retryable": "no"}, "retryable must be True or False, got 'no'"),
+    ({"retryable": False, "alternatives": "abc"}, "alternatives must be a list of strings"),
+    ({"retryable": False, "alternatives": ["a", 1]}, "alternatives must be a list of strings"),
+    ({"retryable": True, "retry_after": -1}, "retry_after must be a number of seconds >= 0"),
+    ({"retryable": True, "retry_after": float("nan")}, "retry_after must be a number of seconds >= 0"),
+    ({"retryable": True, "retry_after": "5"}, "retry_after must be a number of seconds >= 0"),
+    ({"retryable": False, "retry_after": 5}, "retry_after=5 is a wait before a retry"),
+    ({"retryable": False, "category": "bogus"}, "category must be one of connectivity, "),
+    ({"retryable": False, "instead": 3}, "instead must be a string, got 3"),
+])
+def test_a_tool_errors_arguments_are_checked_like_settings(
+        arguments: dict[str, Any], problem: str) -> None:
+    """cold-11 #3: ``retryable="no"`` told the model "Transient: a retry may succeed",
+    ``alternatives="abc"`` listed "a; b; c", a negative or NaN wait was dropped silently
+    and a bogus category was a raw ValueError."""
+    refused = raised(lambda: th.ToolError("the order service is down", **arguments))
+    assert isinstance(refused, th.UsageError) and str(refused).startswith(problem)
+    assert "\n" not in str(refused)
+
+
+def test_a_tool_errors_right_arguments_still_make_their_line() -> None:
+    error = th.ToolError("quota used up", retryable=True, retry_after=5,
+                         category="rate_limit", alternatives=("use search_cache",))
+    assert error.for_model("lookup").startswith(
+        "[error] lookup: rate_limit. quota used up. Transient: retry after 5 s.")

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, fields
 from itertools import repeat
 from typing import Any, Literal
 
-from toolhygiene import _config, _words
+from toolhygiene import _checks, _config, _words
+from toolhygiene._exceptions import UsageError
 from toolhygiene._frozen import frozen
 from toolhygiene._results import UnserializableError, to_json
 from toolhygiene._text import bounded_repr, plain, truncate
@@ -354,6 +355,15 @@ present, is how many times the sender ran the call (``run_subagent`` writes it);
 1, the sender retried locally already and the receiver's Session does not again."""
 
 
+def _category(value: Any) -> Category:
+    try:
+        return Category(value)
+    except ValueError:
+        raise UsageError(
+            f"category must be one of {', '.join(c.value for c in Category)}, got {value!r}"
+        ) from None
+
+
 class ToolError(Exception):
     """Raised by a tool that knows what went wrong; its text is what the model sees.
 
@@ -390,13 +400,32 @@ class ToolError(Exception):
     ) -> None:
         super().__init__(what)
         self.what = what
-        self.retryable = retryable
-        self.instead = instead
+        # The tool's author's word, checked as a setting is: a wrong type would make a
+        # false line (``retryable="no"`` read as true, a string's letters as alternatives).
+        self.retryable = _checks.flag("retryable", retryable)
+        self.instead = _checks.text("instead", instead)
         if category is None:
             category = Category.UPSTREAM if retryable else Category.BUSINESS
-        self.category = Category(category)
+        self.category = _category(category)
+        if retry_after is not None:
+            if (
+                isinstance(retry_after, bool)
+                or not isinstance(retry_after, (int, float))
+                or not retry_after >= 0  # NaN too; infinity is capped below
+            ):
+                raise UsageError(
+                    f"retry_after must be a number of seconds >= 0, got {retry_after!r}"
+                )
+            if not retryable:
+                raise UsageError(
+                    f"retry_after={retry_after!r} is a wait before a retry: it needs retryable=True"
+                )
         self.retry_after = _config.wait_within(retry_after)
+        if isinstance(alternatives, str) or not isinstance(alternatives, Iterable):
+            raise UsageError(f"alternatives must be a list of strings, got {alternatives!r}")
         self.alternatives = tuple(alternatives)
+        if not all(isinstance(a, str) for a in self.alternatives):
+            raise UsageError(f"alternatives must be a list of strings, got {alternatives!r}")
         self.partial_results = partial_results
         self.details = details
 
