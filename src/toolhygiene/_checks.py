@@ -125,6 +125,8 @@ def _refuse_a_misspelling(name: str, settings: Iterable[str], kind: str) -> None
     setting: set, it would do nothing."""
     names = list(settings)
     typed = name.lower()
+    if not typed:
+        return  # ``setattr(obj, "", ...)``: no name to be near
     close = [n for n in names if typed.startswith(f"{n}_")]
     if not close and any(n[0] == typed[0] and abs(len(n) - len(typed)) <= 2 for n in names):
         import difflib  # only for a name that could be a near miss, never for ``label``
