@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 import toolhygiene as th
 from helpers import examples
 
+# Private imports, by design (internal units under test): the process-wide settings, restored after each test.
+from toolhygiene import _config
+
 validator = jsonschema.Draft202012Validator(th.FAILURE_SCHEMA)
 KEY = "sk-ant-api03-" + "Z" * 90
 
@@ -302,7 +305,7 @@ def test_a_gap_is_one_redacted_line_within_the_cap(
     if attempted:
         failure["attempted_query"] = {"tool": "research", "arguments": {"q": "from payload"}}
     gap = th.SubagentResult("research", {**arguments, "token": _KEY}, failure=failure).gap
-    cap = th.configure().line_cap
+    cap = _config.settings.line_cap
     assert len(gap) <= cap and "\n" not in gap and "\r" not in gap
     assert _KEY not in gap and "SYSTEM:" not in gap
     assert gap.startswith("[gap] research ")
