@@ -27,7 +27,6 @@ import toolhygiene as th
 from helpers import examples
 from toolhygiene import _redact
 from toolhygiene._detectors import BUILT_IN
-from toolhygiene._errors import Failure
 from toolhygiene._normalise import compatible
 from toolhygiene._words import INSTRUCTION_REMOVED
 
