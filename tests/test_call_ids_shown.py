@@ -19,7 +19,6 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 import toolhygiene as th
 from helpers import examples, telemetry_providers
 from toolhygiene._observe import FIELD_CAP, shown_id
-from toolhygiene._redact import redact
 from toolhygiene.testing import capture
 
 GITHUB = "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"
@@ -70,7 +69,7 @@ def exporter() -> InMemorySpanExporter:
 
 def test_the_shapes_are_secrets_to_the_redaction() -> None:
     """Not blind: the ids below hold what the logs redact anywhere else."""
-    assert GITHUB not in redact(FAILING) and OTHER not in redact(RECOVERING)
+    assert GITHUB not in th.redact(FAILING) and OTHER not in th.redact(RECOVERING)
 
 
 def test_the_list_keeps_the_exact_ids_and_the_stats_too() -> None:
@@ -177,11 +176,11 @@ _ALNUM = string.ascii_letters + string.digits
 def test_an_id_is_written_redacted_and_an_ordinary_one_as_it_is(
         prefix: str, body: str, ordinary: str) -> None:
     secret = f"ghp_{body}"
-    assume(redact(secret) != secret)  # a shape the redaction knows (not ghp_aaaa...)
+    assume(th.redact(secret) != secret)  # a shape the redaction knows (not ghp_aaaa...)
     shown = shown_id(f"{prefix}{secret}")
     assert secret not in shown and body not in shown
     plain_id = f"toolu_01{ordinary}"
-    if redact(plain_id) == plain_id:
+    if th.redact(plain_id) == plain_id:
         assert shown_id(plain_id) == plain_id
 
 

@@ -90,18 +90,6 @@ def get_order(order_id: str) -> str:
     return order_id
 
 
-def test_an_annotation_that_cannot_be_resolved_is_a_usage_error_at_the_call() -> None:
-    def broken(x: Undefined) -> int:  # type: ignore[name-defined]  # noqa: F821
-        """Name a type never imported."""
-        return 1
-
-    session = th.Session([th.tool(broken)])
-    said = refused(lambda: session.call("broken", {"x": 1}))
-    assert said.startswith("cannot resolve the annotations of broken")
-    said = refused(lambda: asyncio.run(session.acall("broken", {"x": 1})))
-    assert said.startswith("cannot resolve the annotations of broken")
-
-
 @pytest.mark.parametrize("tools", [
     get_order, th.tool(get_order), "get_order", {"get_order": get_order}, 5, None])
 def test_a_session_takes_a_list_of_tools(tools: Any) -> None:
@@ -121,9 +109,9 @@ def test_tool_of_a_builtin_with_no_signature_says_so(thing: Any) -> None:
 
 def test_a_lambdas_name_points_to_name() -> None:
     said = refused(lambda: th.tool(lambda x: x))
-    assert "@tool(name=...)" in said
+    assert "tool(name=...)" in said
     assert th.tool(lambda x: x, name="echo").name == "echo"
-    assert "@tool(name=...)" not in refused(lambda: th.tool(get_order, name="a b"))
+    assert "tool(name=...)" not in refused(lambda: th.tool(get_order, name="a b"))
 
 
 @pytest.mark.parametrize("name", [None, 5, b"get_order", ["get_order"]])

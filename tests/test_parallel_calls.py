@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any
 
 import toolhygiene as th
-from toolhygiene._turns import TURNS
+from toolhygiene.testing import model_turn
 
 RUNS: Counter[str] = Counter()
 THREADS: dict[str, int] = {}
@@ -36,7 +36,7 @@ def test_each_call_runs_once_and_pairs_with_its_id_whichever_thread_runs_it() ->
     for round_ in range(40):
         calls = [f"r{round_}c{c}" + ("-bad" if c % 3 == 0 else "") for c in range(5)]
         tags += calls
-        turn = TURNS["anthropic"]([("echo", {"tag": tag}) for tag in calls])
+        turn = model_turn("anthropic", [("echo", {"tag": tag}) for tag in calls])
         session.handle(turn, messages)
         ids = [b["id"] for b in turn["content"]]
         [results] = [m["content"] for m in messages[-1:]]

@@ -20,7 +20,7 @@ import toolhygiene as th
 # Private imports, by design (internal units under test): each shortcut is compared with the slow path it replaces.
 from toolhygiene import _echo, _engine, _tokens, _words
 from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
-from toolhygiene._errors import Failure, FailureStatus
+from toolhygiene._errors import FailureStatus
 from toolhygiene._labels import is_secret_label
 from toolhygiene._providers import by_head
 from toolhygiene._redact import truncate
@@ -233,7 +233,7 @@ def test_verdicts_given_once_per_text_are_the_verdicts_given_each_time(text: str
     assert judged == each_time
 
 
-def _line_worded_eagerly(failure: Failure, cap: int) -> str:
+def _line_worded_eagerly(failure: th.Failure, cap: int) -> str:
     """The slow path of ``failure_line``: every stage worded before the first is tried,
     and the 'did not run' rewrite run on every message."""
     head = f"[error] {failure.tool}: {failure.label}."
@@ -290,7 +290,7 @@ def test_the_line_worded_stage_by_stage_is_the_line_worded_eagerly(
     cap: int,
     instead: str,
 ) -> None:
-    failure = Failure(
+    failure = th.Failure(
         tool="get_order",
         category=category,
         retryable=retryable,

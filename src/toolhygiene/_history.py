@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from toolhygiene import _observe, formats
 from toolhygiene._exceptions import UsageError
+from toolhygiene.formats._adapters import adapters
 from toolhygiene.formats._base import field
 
 __all__ = [
@@ -219,5 +220,5 @@ class ServerHistory:
 
 def answered(messages: Sequence[Any]) -> set[str]:
     """The call ids that have a result in ``messages``, in any format."""
-    every = formats.adapters()
+    every = adapters()
     return {call_id for m in messages for shape in every for call_id in shape.results_in(m)}

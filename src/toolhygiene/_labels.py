@@ -328,9 +328,23 @@ def _foreign_verdict(key: str) -> bool | None:
     return None if not _FOREIGN_KEYS.isdisjoint(words) else False
 
 
+# A key written as one run (no separator) of many pieces, or holding a piece longer than
+# any word, is data that an '=' follows (base64's padding), not a name: a run of base64
+# holds ``PW`` or ``Token`` by chance (``gPWAgAAAA…``), and the text after it is no value.
+_SEPARATED = re.compile(r"[^A-Za-z0-9]")
+
+
+def _is_data(key: str, parts: list[str]) -> bool:
+    if _SEPARATED.search(key):
+        return False
+    return len(parts) > 10 or any(len(part) > 40 for part in parts)
+
+
 @functools.lru_cache(maxsize=1024)
 def _label_verdict(key: str) -> bool | None:
     parts = _parts(key)
+    if _is_data(key, parts):
+        return False
     foreign = _foreign_verdict(key)
     if foreign is not False:
         return foreign

@@ -21,10 +21,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolhygiene import _words, formats
+from toolhygiene import _words
 from toolhygiene._exceptions import UsageError
 from toolhygiene._text import size_of
 from toolhygiene.formats import Call, adapter
+from toolhygiene.formats._adapters import adapters
 from toolhygiene.formats._base import Exchange
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class Evidence:
 
 def detect_format(messages: Sequence[Any]) -> str | None:
     """The format of a message list, from its first call or result (``None``: no call)."""
-    every = formats.adapters()
+    every = adapters()
     for message in messages:
         for shape in every:
             if shape.shows(message):

@@ -10,8 +10,8 @@ is a one-line ``UsageError`` that names the setting, never a silent no-op.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, NoReturn
 
 from toolhygiene import _checks, _config
 from toolhygiene._exceptions import UsageError
@@ -69,7 +69,7 @@ def _store(name: str, value: Any) -> Store | None:
     return value  # type: ignore[no-any-return]
 
 
-_LIVE: dict[str, Callable[[str, Any], Any]] = {
+_LIVE: dict[str, _checks.Check] = {
     "max_failures": lambda name, value: _checks.whole(name, value, 1),
     "max_wait": _checks.seconds,
     # below one least attempt a budget allows no retry and cuts the first attempt to a
@@ -84,36 +84,43 @@ _LIVE: dict[str, Callable[[str, Any], Any]] = {
 }
 """Settings read by every call: checked, and in force from the next call."""
 
-_FIXED: dict[str, Callable[[str, Any], Any]] = {
+_FIXED_CHECKS: dict[str, _checks.Check] = {
     "history": _one_of(HISTORIES),
     "clear_at_least": lambda _name, value: threshold(value),
     "store": _store,
     "id": lambda _name, value: value,  # set as ``session_id`` made it
+    "tools": lambda _name, value: value,  # the Session's own dict of its tools, by name
 }
 """Settings the conversation is built on: checked once, then refused."""
 
 
-def _declared(settings: object, name: str) -> bool:
-    """Whether the class (``Core``: ``tools``, ``server``...) declares ``name``."""
-    return any(name in vars(k).get("__annotations__", ()) for k in type(settings).__mro__)
+_TOOL_ONLY = (
+    "cache_control",
+    "defer_loading",
+    "description",
+    "idempotent",
+    "input_examples",
+    "instead",
+    "redact_results",
+    "retries",
+    "strict",
+    "timeout",
+    "untrusted",
+    "upstream",
+)
+"""A tool's settings that a Session does not have (``max_failures``, ``rules`` and
+``result_cap`` are both's): set on a Session, each says where it belongs."""
 
 
-def _refuse_a_misspelt_setting(name: str) -> None:
-    """A new public attribute that is a near miss of a setting's name (``max_wiat``) is a
-    ``UsageError`` naming the setting: set, it would do nothing."""
-    names = [*_LIVE, *_FIXED]
-    if not any(n[0] == name[0] and abs(len(n) - len(name)) <= 2 for n in names):
-        return  # no near miss (``tools``, ``is_closed``): difflib never imported for them
-    import difflib
+class Settings(_checks.Checked):
+    """The settings of a Session, checked as they are set (``_checks.Checked``): live ones
+    take effect from the next call, fixed ones are refused once set, none can be deleted,
+    and a new public attribute close to a setting's name is refused as a misspelling."""
 
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
-    if close:
-        raise UsageError(f"{name} is not a Session setting: did you mean {close[0]}?")
-
-
-class Settings:
-    """The settings of a Session, checked as they are set (``__setattr__``); a new public
-    attribute close to a setting's name is refused as a misspelling."""
+    _CHECKS: ClassVar[Mapping[str, _checks.Check]] = {**_LIVE, **_FIXED_CHECKS}
+    _FIXED: ClassVar[frozenset[str]] = frozenset(_FIXED_CHECKS)
+    _KIND: ClassVar[str] = "Session"
+    _ELSEWHERE: ClassVar[frozenset[str]] = frozenset({"session_id", *_TOOL_ONLY})
 
     max_failures: int
     max_wait: float
@@ -128,29 +135,23 @@ class Settings:
     clear_at_least: int
     store: Store | None
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        live = _LIVE.get(name)
-        if live is not None:
-            value = live(name, value)
-            object.__setattr__(self, name, value)
-            self._setting_changed(name, value)
-            return
-        fixed = _FIXED.get(name)
-        if fixed is not None:
-            if name in self.__dict__:
-                if name == "id":
-                    raise UsageError(
-                        "id cannot change once the Session is made: "
-                        "session.reset(session_id=...) starts a conversation with a new id"
-                    )
-                raise UsageError(
-                    f"{name} cannot change once the Session is made: "
-                    f"make a new Session with {name}={value!r}"
-                )
-            value = fixed(name, value)
-        elif not name.startswith("_") and name not in self.__dict__ and not _declared(self, name):
-            _refuse_a_misspelt_setting(name)
-        object.__setattr__(self, name, value)
+    def _refuse_elsewhere(self, name: str) -> NoReturn:
+        if name == "session_id":
+            raise UsageError(
+                "session_id is not a Session setting: "
+                "session.reset(session_id=...) starts a conversation with a new id"
+            )
+        raise UsageError(
+            f"{name} is not a Session setting: set it on the tool (@th.tool({name}=...))"
+        )
 
-    def _setting_changed(self, name: str, value: Any) -> None:
-        """A live setting was set (hands it to the parts that keep a copy)."""
+    def _refuse_change(self, name: str, value: Any) -> NoReturn:
+        if name == "id":
+            raise UsageError(
+                "id cannot change once the Session is made: "
+                "session.reset(session_id=...) starts a conversation with a new id"
+            )
+        raise UsageError(
+            f"{name} cannot change once the Session is made: "
+            f"make a new Session with {name}={value!r}"
+        )

@@ -14,9 +14,9 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolhygiene import formats
 from toolhygiene._exceptions import UsageError
 from toolhygiene.formats import Adapter
+from toolhygiene.formats._adapters import adapters
 from toolhygiene.formats._base import as_dict
 
 __all__ = ["asettle", "settle"]
@@ -26,7 +26,7 @@ def _helper(response: Any) -> tuple[Adapter, Any] | None:
     """The adapter of an SDK stream helper and its final method (``None``: not a helper)."""
     if isinstance(response, Mapping) or hasattr(response, "model_dump"):
         return None
-    for shape in formats.adapters():
+    for shape in adapters():
         method = getattr(response, shape.final_method, None)
         if callable(method):
             return shape, method
@@ -104,7 +104,7 @@ def assemble(events: list[Any]) -> dict[str, Any]:
             "chunks you collected while reading it, or the helper's final object"
         )
     dicts = [as_dict(e) for e in events]
-    for shape in formats.adapters():
+    for shape in adapters():
         if shape.streams(dicts[0]):
             return shape.assemble(dicts)
     raise UsageError(

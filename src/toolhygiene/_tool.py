@@ -16,7 +16,17 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, ParamSpec, TypeVar, get_args, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NoReturn,
+    ParamSpec,
+    TypeVar,
+    get_args,
+    overload,
+)
 
 from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
@@ -88,7 +98,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _optional(check: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
+def _optional(check: _checks.Check) -> _checks.Check:
     return lambda name, value: None if value is None else check(name, value)
 
 
@@ -98,7 +108,21 @@ def _upstream(name: str, value: Any) -> str:
     return value
 
 
-_SETTINGS: dict[str, Callable[[str, Any], Any]] = {
+def _name(_name: str, value: Any) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise UsageError(f"tool name {value!r} must be 1-64 letters, digits, '_' or '-' (API rule)")
+    return value
+
+
+def _function(name: str, value: Any) -> Callable[..., Any]:
+    if not callable(value):
+        raise UsageError(f"{name} must be a callable, got {value!r}")
+    return value  # type: ignore[no-any-return]
+
+
+_SETTINGS: dict[str, _checks.Check] = {
+    "name": _name,
+    "description": _checks.text,
     "max_failures": _optional(lambda name, value: _checks.whole(name, value, 1)),
     "retries": lambda name, value: _checks.whole(name, value, 0),
     "timeout": _optional(lambda name, value: _checks.seconds(name, value, positive=True)),
@@ -113,11 +137,17 @@ _SETTINGS: dict[str, Callable[[str, Any], Any]] = {
     "input_examples": _optional(_checks.examples),
     "defer_loading": _optional(_checks.flag),
     "cache_control": _optional(_checks.cache_control),
+    "fn": _function,
+    "is_async": _checks.flag,
 }
 """A tool's settings and their checks: one home for the constructor and later changes."""
 
+_BUILT_ON = frozenset({"name", "fn", "is_async"})
+"""What a tool is built on, refused once set: a Session finds its tools by the name it was
+given them under, and the schema, the binding and the shells follow the function."""
 
-class Tool(Generic[P, R]):
+
+class Tool(_checks.Checked, Generic[P, R]):
     """A function prepared for a model: name, description, argument schema, settings.
 
     Calling the ``Tool`` calls the function unchanged. On a method it binds like one
@@ -131,6 +161,9 @@ class Tool(Generic[P, R]):
     """
 
     reads_payloads: ClassVar[bool] = True
+    _CHECKS: ClassVar[Mapping[str, _checks.Check]] = _SETTINGS
+    _FIXED: ClassVar[frozenset[str]] = _BUILT_ON
+    _KIND: ClassVar[str] = "tool"
 
     def __init__(
         self,
@@ -158,13 +191,15 @@ class Tool(Generic[P, R]):
             self._callee = callee_of(fn)
         except TypeError as exc:
             raise UsageError(f"@tool needs a function: {exc}") from exc
+        if localns is not None and not isinstance(localns, Mapping):
+            raise UsageError(f"localns must be a mapping of names, got {localns!r}")
         self.fn: Callable[P, R] = self._callee.fn
-        self.name: str = str(name or self._callee.name)
-        if not _NAME.match(self.name):
+        if name is None and not _NAME.match(self._callee.name):
             raise UsageError(
-                f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-' (API rule)"
-                + ("" if name else ": give the tool one with @tool(name=...)")
+                f"tool name {self._callee.name!r} (the function's) must be 1-64 letters, "
+                "digits, '_' or '-' (API rule): give one with @th.tool(name=...)"
             )
+        self.name: str = name if name is not None else self._callee.name
         summary, self._param_docs = parse_docstring(*self._callee.docs)
         self.description = description if description is not None else summary
         self.max_failures = max_failures
@@ -193,12 +228,28 @@ class Tool(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         return self.fn(*args, **kwargs)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """A setting is checked whenever it is set, at construction or after it (the
-        same check, ``_SETTINGS``): ``tool.retries = "lots"`` is a ``UsageError`` there,
-        never a ``TypeError`` inside the next call."""
-        check = _SETTINGS.get(name)
-        object.__setattr__(self, name, value if check is None else check(name, value))
+    def _refuse_change(self, name: str, value: Any) -> NoReturn:
+        if name == "name":
+            raise UsageError(
+                "name cannot change once the tool is made (a Session finds its tools by "
+                "name): give it as @th.tool(name=...)"
+            )
+        if name == "fn":
+            raise UsageError("fn cannot change once the tool is made: decorate the other function")
+        raise UsageError(f"{name} cannot change: it is read from the function")
+
+    def _checked(self, name: str, value: Any) -> Any:
+        """``strict`` and ``input_examples`` set after the schema is built are checked
+        against the signature, as the constructor checks them."""
+        arguments = self.__dict__.get("_arguments")
+        if arguments is not None:
+            if name == "strict" and value:
+                for rules in _STRICT_RULES.values():
+                    self.strict_parameters(rules)
+            elif name == "input_examples":
+                for number, example in enumerate(value or (), 1):
+                    self._check_example(arguments, number, example)
+        return value
 
     def __get__(self, instance: Any, owner: type | None = None) -> Tool[..., R]:
         kind = self._callee.kind
@@ -206,8 +257,9 @@ class Tool(Generic[P, R]):
             return self
         target = instance if kind == "method" else (owner or type(instance))
         bound: Tool[..., R] = copy.copy(self)
-        bound.fn = types.MethodType(self._callee.fn, target)
-        bound._callee = dataclasses.replace(self._callee, fn=bound.fn, kind="function")
+        method = types.MethodType(self._callee.fn, target)
+        object.__setattr__(bound, "fn", method)  # the one place ``fn`` may change: a copy
+        bound._callee = dataclasses.replace(self._callee, fn=method, kind="function")
         return bound
 
     def __repr__(self) -> str:
@@ -224,7 +276,7 @@ class Tool(Generic[P, R]):
                 arguments = build_arguments(
                     self._callee, self._param_docs, self._localns, self.name
                 )
-            except TypeError as exc:
+            except (TypeError, ValueError) as exc:  # ValueError: no signature (``int``)
                 raise UsageError(f"cannot build the argument schema of {self.name}: {exc}") from exc
             self._arguments = arguments
             if self.strict:
@@ -622,4 +674,5 @@ def as_tool(obj: Tool[Any, Any] | Callable[..., Any]) -> Tool[Any, Any]:
             f"{found.name} is a method taken from its class: give the Session the method of "
             f"an instance (instance.{found.name})"
         )
+    found._ready()  # annotations that never resolve: a UsageError now, never a model line
     return found

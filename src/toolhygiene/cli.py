@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from toolhygiene import __version__, _surface
 from toolhygiene._redact import fold
 from toolhygiene._report import Skipped, rank, read_tails
 from toolhygiene._text import truncate, valid
@@ -72,8 +73,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="toolhygiene",
         description="Rank tool errors by their tails: the messages to rewrite first.",
     )
-    from toolhygiene import __version__
-
     parser.add_argument("--version", action="version", version=f"toolhygiene {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     report = commands.add_parser("report", help="rank errors found in JSON-lines logs")
@@ -107,3 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{_shown(row.tool, 64)}: {_shown(row.line)}"
         )
     return 0
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

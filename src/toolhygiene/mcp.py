@@ -43,7 +43,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     ) from exc
 from pydantic import ConfigDict
 
-from toolhygiene import _words
+from toolhygiene import _surface, _words
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._payload import Reported, recognise, sent
@@ -78,6 +78,10 @@ class McpTool(Tool[..., Any]):
     payload (a stored incident record, say) is a result."""
 
     reads_payloads: ClassVar[bool] = False
+    client: Any
+    mcp_name: str
+    """The name the server knows the tool by (``name`` is the model's: see ``tools``)."""
+    input_schema: dict[str, Any]
 
     def __init__(
         self, client: Any, definition: Any, *, model_name: str | None = None, **options: Any
@@ -88,8 +92,7 @@ class McpTool(Tool[..., Any]):
         schema = dict(definition.input_schema or {"type": "object", "properties": {}})
         schema.setdefault("properties", {})
         self.client = client
-        self.mcp_name: str = definition.name
-        """The name the server knows the tool by (``name`` is the model's: see ``tools``)."""
+        self.mcp_name = definition.name
         self.input_schema = schema
         self._checker = jsonschema.Draft202012Validator(schema)
         super().__init__(
@@ -268,7 +271,6 @@ def server(
     return MCPServer(name, tools=server_tools(items, session), **options)
 
 
-def __dir__() -> list[str]:
-    """``__all__`` and the dunders: the names imported to build this module stay usable
-    here but are not its surface (``dir()``, completion)."""
-    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolhygiene import _config, _observe
+from toolhygiene import _config, _observe, _surface
 from toolhygiene._log import traceback_text
 from toolhygiene._scripted import Event, Reply, ScriptedServer, Seen, closed_port
 from toolhygiene._turns import model_turn, stream_events
@@ -97,3 +97,8 @@ def capture() -> Iterator[Captured]:
         yield captured
     finally:
         stop()
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

@@ -13,3 +13,6 @@ none of them:
 Every tool they build runs through one ``Session``: its caps, local retries, idempotency,
 classification, redaction, line, tails, logs and spans, none re-implemented here.
 """
+
+__all__: list[str] = []
+"""Nothing here: each framework's module is imported by its path."""

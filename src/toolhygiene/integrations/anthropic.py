@@ -41,6 +41,7 @@ from anthropic.lib.tools import (
 )
 from anthropic.types.beta import BetaToolUnionParam
 
+from toolhygiene import _surface
 from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._session import Outcome, Session
 
@@ -125,3 +126,8 @@ def runner_tools(session: Session) -> list[RunnerTool]:
 def async_runner_tools(session: Session) -> list[AsyncRunnerTool]:
     """The Session's tools for ``AsyncAnthropic().beta.messages.tool_runner(tools=...)``."""
     return [AsyncRunnerTool(session, name) for name in session.tools]
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

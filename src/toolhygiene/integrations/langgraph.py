@@ -37,6 +37,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolNode
 
 from toolhygiene import _loop as loop
+from toolhygiene import _surface
 from toolhygiene import _words as words
 from toolhygiene._exceptions import UsageError
 from toolhygiene._session import Outcome, Session
@@ -515,3 +516,8 @@ def tool_node(
     own ``thread_id``. Thread ids are keyed by type and value (``1`` is not ``"1"``).
     """
     return HygieneToolNode(sessions, name=name, max_threads=max_threads)
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

@@ -23,6 +23,7 @@ from agents import FunctionTool
 from agents import Tool as AgentTool
 from agents.tool_context import ToolContext
 
+from toolhygiene import _surface
 from toolhygiene._exceptions import UsageError
 from toolhygiene._session import Session
 from toolhygiene._tool import Tool
@@ -63,3 +64,8 @@ def _parameters(tool: Tool[Any, Any]) -> tuple[dict[str, Any], bool]:
     except UsageError:  # **kwargs, free-key mappings, Any, tuples
         definition = tool.schema("openai_responses", strict=False)
     return dict(definition["parameters"]), bool(definition.get("strict"))
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""

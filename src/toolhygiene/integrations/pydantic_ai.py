@@ -37,6 +37,7 @@ from pydantic_ai.exceptions import ToolFailed
 from pydantic_ai.messages import ModelResponse
 from pydantic_ai.toolsets import ToolsetTool
 
+from toolhygiene import _surface
 from toolhygiene._errors import CoarseClass, Failure
 from toolhygiene._session import Outcome, Session
 from toolhygiene._words import cut_turn_line
@@ -152,3 +153,8 @@ class HygieneToolset(FunctionToolset[Any]):
 def toolset(session: Session) -> HygieneToolset:
     """The Session's tools as a pydantic-ai toolset, for ``Agent(toolsets=[...])``."""
     return HygieneToolset(session)
+
+
+__dir__ = _surface.public_dir(__name__)
+"""``__all__`` and the dunders: the names imported to build this module stay usable
+here but are not its surface (``dir()``, completion)."""
