@@ -53,7 +53,7 @@ from toolhygiene._running import (
     StillRunningError,
     result_text,
 )
-from toolhygiene._stores import Gate, Store, failed_after_run
+from toolhygiene._stores import Gate, Store, Waiting, failed_after_run
 from toolhygiene._text import bounded_repr
 from toolhygiene._tool import Tool
 from toolhygiene._transcript import Transcript
@@ -87,11 +87,14 @@ class Core(_settings.Settings):
         self._transcript = Transcript(self.clearing, local)
         self._conversation = Conversation(self.server)
 
-    def _end_conversation(self) -> tuple[list[tuple[str | None, dict[str, Any]]], dict[str, int]]:
-        """The conversation ended: its unrecovered errors get their tail (``stopped``).
-        Returns the tails, each with the id of the call that failed (for
+    def _end_conversation(
+        self, ended: tuple[int, list[Waiting]] | None
+    ) -> tuple[list[tuple[str | None, dict[str, Any]]], dict[str, int]]:
+        """The conversation ended: its unrecovered errors get their tail (``stopped``);
+        ``ended``: the store's answer (``Store.ended``, asked by the shell), when there is
+        a store. Returns the tails, each with the id of the call that failed (for
         ``error.stopped``), and the conversation's counts (for ``session.closed``)."""
-        tails = self._ledger.stop()  # counted whether or not anyone listens
+        tails = self._ledger.stop(ended)  # counted whether or not anyone listens
         stats = self._ledger.stats()
         return tails, {"calls": stats["calls"], "failures": sum(stats["failures"].values())}
 

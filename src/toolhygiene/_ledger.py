@@ -301,17 +301,18 @@ class Ledger:
                 for index, tool, category, line, call_id in pending[:PENDING]
             ]
 
-    def stop(self) -> list[tuple[str | None, dict[str, Any]]]:
+    def stop(
+        self, ended: tuple[int, list[Waiting]] | None = None
+    ) -> list[tuple[str | None, dict[str, Any]]]:
         """The conversation ended: tails of the errors never recovered, each with the id
-        of the call that failed (with a store, every worker's, counted to the
-        conversation's last call)."""
+        of the call that failed. With a store, ``ended`` is its answer (``Store.ended``,
+        asked by the shell; ``None``: it failed): every worker's errors, counted to the
+        conversation's last call."""
         with self._lock:
             stopped, self._pending = self._pending, []
             self._untracked.clear()
             if self.store is None:
                 return [self._tail(p, self.calls, "stopped") for p in stopped]
-        ended = self._shared(lambda store: store.ended(self.session), "")
-        with self._lock:
             if ended is None:
                 return []
             calls, found = ended

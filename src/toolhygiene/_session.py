@@ -29,7 +29,7 @@ from toolhygiene import (  # noqa: F401
 )
 from toolhygiene._call import Note, Outcome, Plan, Refused
 from toolhygiene._core import Core, known_of
-from toolhygiene._exceptions import UsageError
+from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import History, threshold
 from toolhygiene._loop import Step
 from toolhygiene._payload import returned
@@ -44,7 +44,14 @@ from toolhygiene._running import (
     run_sync,
 )
 from toolhygiene._settings import session_id as session_id_of
-from toolhygiene._stores import EVENT_LOOP, PROCESS_BREAKERS, MemoryStore, Store, conversation_key
+from toolhygiene._stores import (
+    EVENT_LOOP,
+    PROCESS_BREAKERS,
+    MemoryStore,
+    Store,
+    conversation_key,
+    failed_after_run,
+)
 from toolhygiene._tool import Tool, as_tool, definitions
 from toolhygiene._transcript import Clearing
 from toolhygiene._workers import workers
@@ -173,12 +180,24 @@ class Session(Core):
     def _conversation_ended(self) -> None:
         """The conversation ended: the tails of its unrecovered errors, and its counts,
         told (``error.stopped``, ``session.closed``) under its id."""
-        tails, counts = self._end_conversation()
+        ended = None
+        if self.store is not None:  # the shell asks the store; the core takes the answer
+            ended = self._after_run(self.store.ended, self._key, tool="")
+        tails, counts = self._end_conversation(ended)
         if tails and _observe.listening("error.stopped"):  # else no event is built
             for failed_id, tail in tails:
                 stopped = _observe.Event("error.stopped", self.id, tail["tool"], failed_id, tail)
                 _observe.emit(stopped)
         _observe.emit(_observe.Event("session.closed", self.id, None, None, counts))
+
+    def _after_run(self, ask: Callable[..., _T], *args: Any, tool: str | None) -> _T | None:
+        """``ask(*args)`` of the store, after the call ran: a store failing then
+        (``StoreError``) is warned of and loses no outcome (``None``)."""
+        try:
+            return ask(*args)
+        except StoreError as exc:
+            failed_after_run(self.id, tool, exc)
+            return None
 
     def _told(self, plan: Plan, outcome: _T) -> _T:
         """``outcome``, once the events decided about ``plan`` so far are emitted."""
