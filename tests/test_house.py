@@ -602,6 +602,7 @@ NO_IO = {
     "asyncio": "the event loop is the shell's",
     "concurrent": "futures are the shell's",
     "time": "the shell reads the clock and passes the time in",
+    "_stores.py": "the store is asked by the shell; the core decides on its answers (``_answers``)",
 }
 """What the core of decisions (``_core``) must not import, with whose it is instead."""
 

@@ -5,16 +5,16 @@ imports the other."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from toolhygiene._answers import Gate
     from toolhygiene._errors import Failure
-    from toolhygiene._stores import Gate
     from toolhygiene._tool import Tool
 
-__all__ = ["Arguments", "Note", "Outcome", "Plan", "Refused"]
+__all__ = ["Arguments", "Claim", "Note", "Outcome", "Owed", "Plan", "Refused"]
 
 Arguments = Mapping[str, Any] | str | bytes | None
 """What the model sent as a call's arguments: a dict, or the JSON text of one."""
@@ -29,7 +29,9 @@ class Plan:
 
     ``gate``: what the breaker of the tool's upstream said when it was not free (the
     answer the call owes it); ``notes``: the events decided about the call that its
-    shell has not emitted yet (``None``: none, the usual case)."""
+    shell has not emitted yet (``None``: none, the usual case); ``owed``: the store
+    round trips decided about the call that its shell has not made yet (``None``: none;
+    whenever there are some, ``notes`` is a list too, so one check finds both)."""
 
     tool: Tool[Any, Any]
     values: dict[str, Any]
@@ -41,6 +43,7 @@ class Plan:
     probe: bool = False
     gate: Gate | None = None
     notes: list[Note] | None = None
+    owed: list[Owed] | None = None
 
 
 class Outcome(NamedTuple):
@@ -78,9 +81,33 @@ for its shell to emit: the arguments of its ``Event`` (name, session id, tool, c
 fields, failure, exception). A plain tuple: one is made at every failure."""
 
 
+Owed = tuple[
+    Callable[[], Any],
+    "Callable[[Any], Outcome | None] | None",
+    "str | None",
+]
+"""A store round trip the core decided, made by its shell after the call ran: the
+question (a store's method with its arguments bound: the core never calls it), the
+core's decision on the answer (or ``None``: no answer awaited), and the tool it is about.
+A store failing then (``StoreError``) is warned of by the shell, and the decision gets
+``None``. A decision may return the call's ``Outcome``, which replaces the one the
+shell holds (a failure's line waits for the store's count)."""
+
+
 class Refused(NamedTuple):
-    """A call refused before it ran (``Core._begin``): what the model sees, and the events
-    the shell emits."""
+    """A call refused before it ran (``Core._begin``): what the model sees, the events
+    the shell emits, and the store round trips it makes first (``owed``; ``None``: none)."""
 
     outcome: Outcome
     notes: list[Note]
+    owed: list[Owed] | None = None
+
+
+class Claim(NamedTuple):
+    """A call that probes an open upstream (``Core._begin``): before it runs, its shell
+    claims the probe (``Store.admit(upstream, hold)``) and the core decides on the
+    answer (``Core._claimed``)."""
+
+    plan: Plan
+    upstream: str
+    hold: float

@@ -16,10 +16,14 @@ are ``Note`` records, returned (``Refused``, ``_end_conversation``) or left on t
 - ``_succeeded`` / ``_failed`` / ``_ended``: the ``Outcome`` the model sees: the result, or
   the failure's line, counted against the tool's cap (closing it at the cap), noted.
 
-One kind of I/O is still made from here: the counts live in the conversation's
-``Ledger``, which asks the ``store`` when there is one (a round trip with Redis), and a
-tool with an ``upstream`` asks the shared breakers. The async shell makes those
-decisions off the loop.
+Nor does it ask the store. The shell makes every round trip and gives the answer to a
+decision here: the one that starts a call (``Store.start``) to ``_begin``, the claim of
+a due probe (a ``Claim``) to ``_claimed``, the conversation's end to
+``_end_conversation``; after a call ran, a decision puts the round trips it decided on
+the call's ``Plan`` (``owed``: the breaker's answer, the store's count of a failure,
+whose line waits for it, the error then left waiting, a success's recovered errors),
+each with the decision on its answer, and the shell makes them in order (the async
+shell off the event loop).
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolhygiene import _config, _known, _safe_results, _settings, _words
-from toolhygiene._call import Arguments, Note, Outcome, Plan, Refused
+from toolhygiene._answers import Counted, Gate, Started, Store, Waiting
+from toolhygiene._call import Arguments, Claim, Note, Outcome, Owed, Plan, Refused
 from toolhygiene._classify import classify
 from toolhygiene._errors import Category, Failure, ToolError
-from toolhygiene._exceptions import StoreError, UsageError
+from toolhygiene._exceptions import UsageError
 from toolhygiene._history import ServerHistory
 from toolhygiene._ledger import Ledger
 from toolhygiene._loop import Conversation
@@ -53,7 +58,6 @@ from toolhygiene._running import (
     StillRunningError,
     result_text,
 )
-from toolhygiene._stores import Gate, Store, Waiting, failed_after_run
 from toolhygiene._text import bounded_repr
 from toolhygiene._tool import Tool
 from toolhygiene._transcript import Transcript
@@ -70,6 +74,7 @@ class Core(_settings.Settings):
     server: ServerHistory
     _ledger: Ledger
     _breakers: Store
+    """Where the breakers of upstreams live (the store, else the process's)."""
     _key: str
     """The store's key of the conversation (``_stores.conversation_key``)."""
     _transcript: Transcript
@@ -79,7 +84,7 @@ class Core(_settings.Settings):
 
     def _open_conversation(self) -> None:
         """A new conversation's records, under the current id."""
-        self._ledger = Ledger(self.store, self._key, self.id)
+        self._ledger = Ledger(self.store is not None)
         self.server = ServerHistory(self.history, self.clear_at_least, self.id)
         # Server-held: the mirror is a local list, cleared at once; the threshold is the
         # re-seed's.
@@ -112,15 +117,28 @@ class Core(_settings.Settings):
     # -- admitting a call -------------------------------------------------------------
 
     def _begin(
-        self, name: str, arguments: Arguments, call_id: str | None, now: float
-    ) -> Plan | Refused:
+        self,
+        name: str,
+        arguments: Arguments,
+        call_id: str | None,
+        now: float,
+        started: Started | Gate | None = None,
+    ) -> Plan | Refused | Claim:
         """The call admitted at ``now`` (its ``Plan``), or refused (what the model sees,
-        and the events to emit)."""
+        and the events to emit), or a probe of an open upstream to claim first
+        (``Claim``, then ``_claimed``). ``started``: what the shell's one round trip
+        answered (``Store.start``; without a store, the upstream's breaker as
+        ``Breakers.admit`` sees it, for a tool with an ``upstream``; else ``None``)."""
         if self.is_closed:
             raise UsageError("this Session is closed: make a new Session for a new conversation")
         found = self.tools.get(name)
         upstream = found.upstream if found is not None else None
-        index, closed_after, gate = self._ledger.start(name, upstream)  # one store round trip
+        if type(started) is Started:
+            index, closed_after = self._ledger.start(name, started)
+            gate = started.gate
+        else:
+            index, closed_after = self._ledger.start(name)
+            gate = started  # type: ignore[assignment]
         if found is None:
             what, instead = _words.unknown_tool(str(name), list(self.tools))
             failure = Failure(
@@ -132,26 +150,36 @@ class Core(_settings.Settings):
                 exc_type="UnknownTool",
             )
             notes: list[Note] = []
-            told = self._record_failure(failure, index, 0, None, notes, call="", call_id=call_id)
-            return Refused(told, notes)
+            owed: list[Owed] = []
+            told = self._record_failure(
+                failure, index, 0, None, notes, owed=owed, call="", call_id=call_id
+            )
+            return Refused(told, notes, owed or None)
         if closed_after is not None:
             return self._closed(found, arguments, index, closed_after, call_id)
         try:
             values = found.validate(arguments)
         except Exception as exc:  # validate raises ToolError; anything else is reported too
             plan = Plan(found, {}, arguments, index, call_id, now)
-            told = self._failed(plan, exc, 0)
-            return Refused(told, plan.notes or [])
+            told = self._failed(plan, exc, 0)  # notes a list, which a store's answer adds to
+            return Refused(told, plan.notes if plan.notes is not None else [], plan.owed)
         plan = Plan(found, values, arguments, index, call_id, now)
         if upstream is not None and gate is not None:
             if gate.state == "probe":  # due: claimed by one caller, for one attempt
                 hold = min(found.timeout or self.retry_budget, self.retry_budget)
-                gate = self._breakers.admit(upstream, hold)
-            if gate.refused:
-                return self._upstream_open(upstream, gate, name, index, call_id)
-            if gate.state != "free":  # the answer is owed to the breaker
-                plan.gate = gate
-            plan.probe = gate.state == "probe"
+                return Claim(plan, upstream, hold)
+            return self._claimed(plan, upstream, gate)
+        return plan
+
+    def _claimed(self, plan: Plan, upstream: str, gate: Gate) -> Plan | Refused:
+        """The call of a tool with an ``upstream``, given what its breaker said (after a
+        ``Claim``, what the claim answered): refused while the upstream is open, else
+        admitted, owing the breaker its answer unless it was free."""
+        if gate.refused:
+            return self._upstream_open(upstream, gate, plan.tool.name, plan.index, plan.call_id)
+        if gate.state != "free":  # the answer is owed to the breaker
+            plan.gate = gate
+        plan.probe = gate.state == "probe"
         return plan
 
     def _closed(
@@ -225,13 +253,14 @@ class Core(_settings.Settings):
         if upstream is None:  # no gate was kept: _begin keeps one only for an upstream
             return
         gate, plan.gate = plan.gate, None  # answered once
-        try:
-            if failure is not None and failure.category.value in _TRANSIENT:
-                self._breakers.upstream_failed(upstream, failure.retry_after)
-            elif gate is not None:
-                self._breakers.upstream_ok(upstream)
-        except StoreError as exc:  # the call ran: its outcome stands, the store is warned of
-            failed_after_run(self.id, plan.tool.name, exc)
+        breakers = self._breakers
+        if failure is not None and failure.category.value in _TRANSIENT:
+            ask = functools.partial(breakers.upstream_failed, upstream, failure.retry_after)
+        elif gate is not None:
+            ask = functools.partial(breakers.upstream_ok, upstream)
+        else:
+            return
+        _owe(plan, (ask, None, plan.tool.name))  # the call ran: a store failing is warned of
 
     # -- local retries ----------------------------------------------------------------
 
@@ -340,10 +369,24 @@ class Core(_settings.Settings):
             self._upstream_answered(plan, None)
         tails = self._ledger.succeeded(name, plan.index, plan.call_id)
         if tails:
+            self._recovered(plan, tails)
+        elif tails is None:  # the store is asked for every worker's errors of the tool
+            assert self.store is not None
+            ask = functools.partial(self.store.recovered, self._key, name)
+            found = functools.partial(self._recovered_from, plan)
+            _owe(plan, (ask, found, name))
+        return outcome
+
+    def _recovered_from(self, plan: Plan, found: list[Waiting] | None) -> None:
+        """The store's answer to a success (``Store.recovered``): the errors it recovers."""
+        self._recovered(plan, self._ledger.recovered(found, plan.index, plan.call_id))
+
+    def _recovered(self, plan: Plan, tails: list[tuple[str | None, dict[str, Any]]]) -> None:
+        if tails:
             notes = _noted(plan)
+            name = plan.tool.name
             for failed_id, tail in tails:
                 notes.append(("error.recovered", self.id, name, failed_id, tail, None, None))
-        return outcome
 
     def _ended(
         self, plan: Plan, exc: BaseException, attempts: int, last: Verdict | None
@@ -385,8 +428,15 @@ class Core(_settings.Settings):
             return self._refused(plan, exc, attempts - 1)  # type: ignore[arg-type]
         if attempts:
             return self._failed_line(plan, exc, attempts, failure)
-        with _known.known(known_of(plan)):
-            return self._failed_line(plan, exc, attempts, failure)
+        known = known_of(plan)
+        with _known.known(known):
+            outcome = self._failed_line(plan, exc, attempts, failure)
+        if plan.owed:  # the store's count is decided on later, as knowing as this
+            plan.owed[:] = [
+                (ask, then if then is None else functools.partial(_knowing, known, then), tool)
+                for ask, then, tool in plan.owed
+            ]
+        return outcome
 
     def _failed_line(
         self, plan: Plan, exc: BaseException | None, attempts: int, failure: Failure | None
@@ -409,12 +459,16 @@ class Core(_settings.Settings):
         notes = plan.notes
         if notes is None:
             notes = plan.notes = []
+        owed = plan.owed
+        if owed is None:
+            owed = plan.owed = []
         return self._record_failure(
             failure,
             plan.index,
             attempts,
             exc,
             notes,
+            owed=owed,
             call=key,
             call_id=plan.call_id,
             changes=changes,
@@ -454,6 +508,7 @@ class Core(_settings.Settings):
         exc: BaseException | None,
         notes: list[Note],
         *,
+        owed: list[Owed],
         call: str,
         call_id: str | None,
         changes: Mapping[str, Any] | None = None,
@@ -462,19 +517,74 @@ class Core(_settings.Settings):
     ) -> Outcome:
         """The failure counted and noted (``tool.failed``, and ``tool.closed`` when it
         closes the tool); ``line_cap`` and ``cap`` (the tool's failure cap) when the caller
-        has them already."""
+        has them already. With a store, the count is the store's: the store's question
+        is put on ``owed`` and the ``Outcome`` returned is a stand-in (the line counted
+        here) that the shell replaces with the decision on the store's answer."""
         name = failure.tool
         fingerprint = failure.fingerprint  # a hash of what the changes leave alone
+        if cap is None and name in self.tools:
+            cap = self._cap(name)
+        count = functools.partial(
+            self._counted,
+            failure=failure,
+            index=index,
+            attempts=attempts,
+            exc=exc,
+            notes=notes,
+            owed=owed,
+            call=call,
+            call_id=call_id,
+            changes=changes,
+            line_cap=line_cap or self._line_cap(),
+            cap=cap,
+            fingerprint=fingerprint,
+        )
+        if self.store is None:
+            return count(None)
+        counted_as, known = self._ledger.failing(name, cap)
+        ask = functools.partial(
+            self.store.failed, self._key, counted_as, fingerprint, call, cap=cap, known=known
+        )
+        owed.append((ask, functools.partial(count, name=counted_as), counted_as))
+        return Outcome(name, False, "", failure=failure, attempts=attempts, number=index)
+
+    def _counted(
+        self,
+        counted: Counted | None,
+        *,
+        failure: Failure,
+        index: int,
+        attempts: int,
+        exc: BaseException | None,
+        notes: list[Note],
+        owed: list[Owed],
+        call: str,
+        call_id: str | None,
+        changes: Mapping[str, Any] | None,
+        line_cap: int,
+        cap: int | None,
+        fingerprint: str,
+        name: str | None = None,
+    ) -> Outcome:
+        """The failure counted: by the store (``counted``, its answer to ``Store.failed``
+        for the failure counted under ``name``), or here."""
         failure, line = self._ledger.failed(
             failure,
             index,
-            cap or (self._cap(name) if name in self.tools else None),
-            line_cap or self._line_cap(),
+            cap,
+            line_cap,
             call,
             changes=changes,
             fingerprint=fingerprint,
             call_id=call_id,
+            counted=counted,
+            name=name,
         )
+        tool = failure.tool
+        if name is not None:  # with a store: the error waits there for any worker's success
+            error = Waiting(index, name, failure.category.value, fingerprint, line, call_id)
+            assert self.store is not None
+            owed.append((functools.partial(self.store.wait, self._key, error), None, name))
         fields = {
             "category": failure.category.value,
             "fingerprint": fingerprint,
@@ -485,19 +595,36 @@ class Core(_settings.Settings):
             "frame": failure.frame,
             "line": line,
         }
-        notes.append(("tool.failed", self.id, name, call_id, fields, failure, exc))
+        notes.append(("tool.failed", self.id, tool, call_id, fields, failure, exc))
         if failure.closes:
             closed = {
                 "category": failure.category.value,
                 "fingerprint": fingerprint,
                 "failures": failure.count,
             }
-            notes.append(("tool.closed", self.id, name, call_id, closed, failure, None))
-        return Outcome(name, False, line, failure=failure, attempts=attempts, number=index)
+            notes.append(("tool.closed", self.id, tool, call_id, closed, failure, None))
+        return Outcome(tool, False, line, failure=failure, attempts=attempts, number=index)
 
 
 _TRANSIENT = frozenset({"connectivity", "upstream", "rate_limit"})
 """Categories that say the upstream itself is in trouble (its breaker counts them)."""
+
+
+def _knowing(known: tuple[str, ...], decide: Callable[[Any], Any], answer: Any) -> Any:
+    """``decide(answer)`` with the call's secret arguments ``known`` (redacted)."""
+    with _known.known(known):
+        return decide(answer)
+
+
+def _owe(plan: Plan, owed: Owed) -> None:
+    """A store round trip for ``plan``'s shell to make (and ``notes`` a list, so that the
+    shell's one check of ``notes`` finds it)."""
+    found = plan.owed
+    if found is None:
+        found = plan.owed = []
+    found.append(owed)
+    if plan.notes is None:
+        plan.notes = []
 
 
 def _noted(plan: Plan) -> list[Note]:

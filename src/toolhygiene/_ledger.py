@@ -15,18 +15,12 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
+from toolhygiene._answers import Counted, Started, Waiting
 from toolhygiene._errors import Category, Failure, FailureStatus
-from toolhygiene._exceptions import StoreError
-from toolhygiene._stores import PROCESS_BREAKERS, Waiting, failed_after_run
-
-if TYPE_CHECKING:
-    from toolhygiene._stores import Gate, Store
-
-_T = TypeVar("_T")
 
 __all__ = [
     "FINGERPRINTS",
@@ -71,10 +65,8 @@ def _category(value: str) -> Category:
 class Ledger:
     """Counters and tails of one conversation."""
 
-    def __init__(self, store: Store | None = None, session: str = "", shown: str = "") -> None:
-        self.store = store
-        self.session = session  # the store's key of the conversation
-        self.shown = shown or session  # its id as the outputs write it
+    def __init__(self, shared: bool = False) -> None:
+        self.shared = shared  # a store keeps the conversation's counts too (its shell asks it)
         self._lock = threading.Lock()
         self.calls = 0
         self.successes = 0
@@ -90,39 +82,37 @@ class Ledger:
         self._waiting: set[str] = set()  # tools the store said have errors waiting
         self._retrying: dict[str, int] = {}  # calls of each tool retrying now
 
-    def start(self, tool: str, upstream: str | None = None) -> tuple[int, int | None, Gate | None]:
-        """Count a call; its number, the tool's failures if it is closed (else None), and
-        what the breaker of the tool's ``upstream`` says (only looking; ``None``: none).
-        With a store it is one round trip, whatever the tool."""
-        if self.store is not None:
-            with self._lock:
-                known = self.calls
-            started = self.store.start(self.session, tool, known=known, upstream=upstream)
-            with self._lock:
-                self.calls = max(self.calls + 1, started.number)
-                shared = started.closed
-                if started.waiting:
-                    self._waiting.add(tool)
-                if shared is not None:
-                    self.closed.add(tool)
-                    self.failures[tool] = max(self.failures[tool], shared)
-                elif tool in self.closed:  # closed is for good, whatever the store forgot
-                    shared = self.failures[tool]
-                return self.calls, shared, started.gate
-        gate = None
-        if upstream is not None:
-            gate = PROCESS_BREAKERS.breakers.admit(upstream, None, claim=False)
+    def known(self) -> int:
+        """The calls counted here (what a store is told it knows of, when it starts one)."""
         with self._lock:
-            self.calls += 1
-            return self.calls, (self.failures[tool] if tool in self.closed else None), gate
+            return self.calls
+
+    def start(self, tool: str, started: Started | None = None) -> tuple[int, int | None]:
+        """Count a call; its number and the tool's failures if it is closed (else None).
+        With a store, ``started`` is its answer (``Store.start``, asked by the shell)."""
+        with self._lock:
+            if started is None:
+                self.calls += 1
+                return self.calls, (self.failures[tool] if tool in self.closed else None)
+            self.calls = max(self.calls + 1, started.number)
+            shared = started.closed
+            if started.waiting:
+                self._waiting.add(tool)
+            if shared is not None:
+                self.closed.add(tool)
+                self.failures[tool] = max(self.failures[tool], shared)
+            elif tool in self.closed:  # closed is for good, whatever the store forgot
+                shared = self.failures[tool]
+            return self.calls, shared
 
     def succeeded(
         self, tool: str, index: int, call_id: str | None = None
-    ) -> list[tuple[str | None, dict[str, Any]]]:
+    ) -> list[tuple[str | None, dict[str, Any]]] | None:
         """Count a success of ``tool`` (call ``call_id``); the tails of that tool's pending
         errors, which it recovers (other tools' errors stay pending), each with the id of
-        the call that failed. With a store, the errors of every worker: their tails count
-        the calls each worker made, and each names its failing call as here."""
+        the call that failed. With a store: ``None`` when the store must be asked for the
+        errors of every worker (``Store.recovered``, by the shell; ``recovered`` takes its
+        answer), else no tails."""
         with self._lock:
             self.successes += 1
             mine: list[_Pending] = []
@@ -131,13 +121,18 @@ class Ledger:
                 mine = [p for p in self._pending if p.tool == tool]
                 if mine:
                     self._pending = [p for p in self._pending if p.tool != tool]
-            if self.store is None:
+            if not self.shared:
                 return [self._tail(p, index, "recovered", call_id) for p in mine] if mine else []
             ask = bool(mine) or tool in self._waiting
             self._waiting.discard(tool)
-        if not ask:
-            return []
-        found = self._shared(lambda store: store.recovered(self.session, tool), tool)
+        return None if ask else []
+
+    def recovered(
+        self, found: list[Waiting] | None, index: int, call_id: str | None = None
+    ) -> list[tuple[str | None, dict[str, Any]]]:
+        """The store's answer to a success (``Store.recovered``; ``None``: it failed): the
+        errors of every worker that it recovers, their tails counting the calls each
+        worker made, each naming its failing call as ``succeeded`` does."""
         with self._lock:
             return [self._tail(w, index, "recovered", call_id) for w in found or ()]
 
@@ -166,6 +161,13 @@ class Ledger:
         with self._lock:
             self.local_retries += 1
 
+    def failing(self, name: str, cap: int | None) -> tuple[str, int]:
+        """With a store, before it is asked to count a failure of ``name``: the name it is
+        counted under and the failures known here."""
+        with self._lock:
+            name = self._named(name, cap)
+            return name, self.failures[name]
+
     def failed(
         self,
         failure: Failure,
@@ -177,11 +179,15 @@ class Ledger:
         changes: Mapping[str, Any] | None = None,
         fingerprint: str | None = None,
         call_id: str | None = None,
+        counted: Counted | None = None,
+        name: str | None = None,
     ) -> tuple[Failure, str]:
         """Count a failure the model will see; returns it with its status (and
         ``changes``: other fields, in the same one copy) and the line the model sees;
         ``fingerprint`` is the failure's, when the caller has it already; ``call_id`` the
-        call's id in the model's turn, which its tail will carry.
+        call's id in the model's turn, which its tail will carry. With a store,
+        ``counted`` is its answer (``Store.failed``, asked by the shell under ``name``,
+        from ``failing``; ``None``: it failed, the failure is counted here).
 
         The status is ``repeated`` if this exact
         call (``call``: a key of the tool's arguments) failed the same way before,
@@ -189,31 +195,18 @@ class Ledger:
         reaches ``cap``, or when the tool closed while this call was running (``cap``
         ``None``: an unknown tool, never closed).
         """
-        name = failure.tool
         if fingerprint is None:  # a hash: computed once, here or by the caller
             fingerprint = failure.fingerprint
-        shared = None
-        if self.store is not None:
-            with self._lock:
-                name = self._named(name, cap)
-                known = self.failures[name]
-            # Outside the lock: one atomic step in the store, which every worker shares.
-            # The call ran: a store failing here is counted here, never losing its outcome.
-            shared = self._shared(
-                lambda store: store.failed(
-                    self.session, name, fingerprint, call, cap=cap, known=known
-                ),
-                name,
-            )
         with self._lock:
             # A call that started before its tool closed has run: it is counted and told as
             # what it is, a failure of a tool that is now closed.
-            if shared is not None:
-                count, repeats, variety, closes = shared
+            if counted is not None:
+                assert name is not None
+                count, repeats, variety, closes = counted
                 self.failures[name] = count
             else:
-                if self.store is None:  # else named with the store's known count above
-                    name = self._named(name, cap)
+                if name is None:  # else named with the store's known count by ``failing``
+                    name = self._named(failure.tool, cap)
                 count, repeats, variety = self._count(name, fingerprint, call)
                 closes = name in self.closed or (cap is not None and count >= cap)
             status: FailureStatus = "failed"
@@ -240,9 +233,6 @@ class Ledger:
                 )
             else:
                 self._untracked[name] += 1
-        if self.store is not None:  # its tail is counted in whichever worker it ends
-            error = Waiting(index, name, failure.category.value, fingerprint, line, call_id)
-            self._shared(lambda store: store.wait(self.session, error), name)
         return failure, line
 
     def _named(self, name: str, cap: int | None) -> str:
@@ -251,16 +241,6 @@ class Ledger:
         if cap is None and name not in self.failures and len(self.failures) >= UNKNOWN_NAMES:
             return OTHER_UNKNOWN
         return name
-
-    def _shared(self, do: Callable[[Store], _T], tool: str) -> _T | None:
-        """``do`` with the store, after the call ran: a store failing then (``StoreError``)
-        is warned of and loses no outcome (``None``)."""
-        assert self.store is not None
-        try:
-            return do(self.store)
-        except StoreError as exc:
-            failed_after_run(self.shown, tool, exc)
-            return None
 
     def _count(self, name: str, fingerprint: str, call: str) -> tuple[int, int, int]:
         """Count a failure here: the tool's failures, this exact call's repeats, and how
@@ -311,7 +291,7 @@ class Ledger:
         with self._lock:
             stopped, self._pending = self._pending, []
             self._untracked.clear()
-            if self.store is None:
+            if not self.shared:
                 return [self._tail(p, self.calls, "stopped") for p in stopped]
             if ended is None:
                 return []

@@ -27,7 +27,8 @@ from toolhygiene import (  # noqa: F401
     _resume,
     _telemetry,
 )
-from toolhygiene._call import Note, Outcome, Plan, Refused
+from toolhygiene._answers import Gate, Started
+from toolhygiene._call import Claim, Note, Outcome, Owed, Plan, Refused
 from toolhygiene._core import Core, known_of
 from toolhygiene._exceptions import StoreError, UsageError
 from toolhygiene._history import History, threshold
@@ -182,7 +183,7 @@ class Session(Core):
         told (``error.stopped``, ``session.closed``) under its id."""
         ended = None
         if self.store is not None:  # the shell asks the store; the core takes the answer
-            ended = self._after_run(self.store.ended, self._key, tool="")
+            ended = self._after_run(functools.partial(self.store.ended, self._key), tool="")
         tails, counts = self._end_conversation(ended)
         if tails and _observe.listening("error.stopped"):  # else no event is built
             for failed_id, tail in tails:
@@ -190,21 +191,87 @@ class Session(Core):
                 _observe.emit(stopped)
         _observe.emit(_observe.Event("session.closed", self.id, None, None, counts))
 
-    def _after_run(self, ask: Callable[..., _T], *args: Any, tool: str | None) -> _T | None:
-        """``ask(*args)`` of the store, after the call ran: a store failing then
+    def _after_run(self, ask: Callable[[], _T], *, tool: str | None) -> _T | None:
+        """``ask()`` of the store, after the call ran: a store failing then
         (``StoreError``) is warned of and loses no outcome (``None``)."""
         try:
-            return ask(*args)
+            return ask()
         except StoreError as exc:
             failed_after_run(self.id, tool, exc)
             return None
 
+    # -- the store, asked: sync here, off the event loop in the async shell -------------
+
+    def _ask_start(self, name: str, found: Tool[Any, Any] | None) -> Started | Gate | None:
+        """The one round trip that starts a call (``Core._begin`` takes the answer): the
+        store's ``start``; without a store, only for a tool with an ``upstream``, what
+        the process's breaker of it says (only looking)."""
+        upstream = found.upstream if found is not None else None
+        store = self.store
+        if store is None:
+            if upstream is None or self.is_closed:
+                return None
+            return PROCESS_BREAKERS.breakers.admit(upstream, None, claim=False)
+        if self.is_closed:  # _begin refuses it: the store counts no call
+            return None
+        return store.start(self._key, name, known=self._ledger.known(), upstream=upstream)
+
+    def _started(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | bytes | None,
+        call_id: str | None,
+        now: float,
+        found: Tool[Any, Any] | None,
+    ) -> Plan | Refused:
+        """The call begun: the store asked to start it, the core's decision, and, when
+        the core says so, the probe of an open upstream claimed (``Claim``) or a refusal's
+        failure counted by the store (``Refused.owed``)."""
+        begun = self._begin(name, arguments, call_id, now, self._ask_start(name, found))
+        if type(begun) is Plan:
+            return begun
+        if type(begun) is Claim:  # asked before the call runs: a failing store raises
+            gate = self._breakers.admit(begun.upstream, begun.hold)
+            return self._claimed(begun.plan, begun.upstream, gate)
+        assert type(begun) is Refused
+        if begun.owed:
+            return Refused(self._settled(begun.owed, begun.outcome), begun.notes)
+        return begun
+
+    def _settled(self, owed: list[Owed], outcome: _T) -> _T:
+        """The store round trips the core decided after a call ran, made in order (those
+        its decisions add too), each answer given to the core's decision: ``outcome``, or
+        the one a decision returned in its place."""
+        while owed:
+            ask, then, tool = owed.pop(0)
+            answer = self._after_run(ask, tool=tool)
+            if then is not None:
+                decided = then(answer)
+                if decided is not None:
+                    outcome = decided  # type: ignore[assignment]
+        return outcome
+
+    def _decided(self, decide: Callable[..., _T], plan: Plan, *args: Any) -> _T:
+        """``decide(plan, *args)``, with the store round trips it decided made."""
+        outcome = decide(plan, *args)
+        owed = plan.owed
+        if owed:
+            plan.owed = None
+            outcome = self._settled(owed, outcome)
+        return outcome
+
     def _told(self, plan: Plan, outcome: _T) -> _T:
-        """``outcome``, once the events decided about ``plan`` so far are emitted."""
+        """``outcome`` (or the one the store's answers decide), once the store round
+        trips and the events decided about ``plan`` so far are made and emitted."""
         notes = plan.notes
-        if notes:
+        if notes is not None:
+            owed = plan.owed
+            if owed:
+                plan.owed = None
+                outcome = self._settled(owed, outcome)
             plan.notes = None
-            self._tell(notes)
+            if notes:
+                self._tell(notes)
         return outcome
 
     # -- sync shell -------------------------------------------------------------------
@@ -268,7 +335,7 @@ class Session(Core):
         found = self.tools.get(name)
         if found is not None and found.is_async and loop_running():
             raise UsageError(f"{name} is async and an event loop is running: use acall()")
-        plan = self._begin(name, arguments, call_id, self._clock())
+        plan = self._started(name, arguments, call_id, self._clock(), found)
         if isinstance(plan, Refused):
             self._tell(plan.notes)
             return plan.outcome
@@ -287,8 +354,8 @@ class Session(Core):
                 payload = returned(value, tool, self._line_cap)
                 if payload is None:
                     outcome = self._succeeded(plan, value, 1)
-                    if plan.notes:
-                        self._told(plan, None)
+                    if plan.notes is not None:  # events, or store round trips
+                        return self._told(plan, outcome)
                     return outcome
                 failed = payload  # a failure the tool returned: retried like a raised one
             # Classified and logged outside the handler: while an exception is being
@@ -298,11 +365,7 @@ class Session(Core):
             return self._retry(plan, failed)
 
     def _retry(self, plan: Plan, first: Exception) -> Outcome:
-        policy = self._retrying(plan, first, self._clock)
-        notes = plan.notes  # _told, inlined: every failure comes this way
-        if notes:
-            plan.notes = None
-            self._tell(notes)
+        policy = self._told(plan, self._retrying(plan, first, self._clock))
         if isinstance(policy, Outcome):
             return policy
         import tenacity  # here, not with toolhygiene: most calls never retry
@@ -376,7 +439,8 @@ class Session(Core):
     async def _acall(
         self, name: str, arguments: Mapping[str, Any] | str | bytes | None, call_id: str | None
     ) -> Outcome:
-        plan = await self._off_loop(self._begin, name, arguments, call_id, self._clock())
+        found = self.tools.get(name)
+        plan = await self._off_loop(self._started, name, arguments, call_id, self._clock(), found)
         if isinstance(plan, Refused):
             self._tell(plan.notes)
             return plan.outcome
@@ -389,14 +453,16 @@ class Session(Core):
             else:
                 payload = returned(value, plan.tool, self._line_cap)
                 if payload is None:
-                    outcome = await self._off_loop(self._succeeded, plan, value, 1)
+                    outcome: Outcome = await self._off_loop(
+                        self._decided, self._succeeded, plan, value, 1
+                    )
                     return self._told(plan, outcome)
                 failed = payload  # a failure the tool returned: retried like a raised one
             return await self._aretry(plan, failed)
 
     async def _aretry(self, plan: Plan, first: Exception) -> Outcome:
         policy: RetryPolicy | Outcome = await self._off_loop(
-            self._retrying, plan, first, self._clock
+            self._decided, self._retrying, plan, first, self._clock
         )
         self._told(plan, None)
         if isinstance(policy, Outcome):
@@ -417,14 +483,16 @@ class Session(Core):
         except Exception as last:
             failed = last
         else:
-            outcome = await self._off_loop(self._succeeded, plan, value, state.attempt_number)
+            outcome: Outcome = await self._off_loop(
+                self._decided, self._succeeded, plan, value, state.attempt_number
+            )
             return self._told(plan, outcome)
         finally:
             self._leave(plan)
-        outcome = await self._off_loop(
-            self._ended, plan, failed, state.attempt_number, verdict_of(state)
+        ended: Outcome = await self._off_loop(
+            self._decided, self._ended, plan, failed, state.attempt_number, verdict_of(state)
         )
-        return self._told(plan, outcome)
+        return self._told(plan, ended)
 
     async def _areplay_or_attempt(
         self, replay: list[Exception], plan: Plan, policy: RetryPolicy
