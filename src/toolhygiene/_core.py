@@ -133,12 +133,15 @@ class Core(_settings.Settings):
             raise UsageError("this Session is closed: make a new Session for a new conversation")
         found = self.tools.get(name)
         upstream = found.upstream if found is not None else None
-        if type(started) is Started:
+        gate: Gate | None = None
+        if started is None:
+            index, closed_after = self._ledger.start(name)
+        elif isinstance(started, Started):
             index, closed_after = self._ledger.start(name, started)
             gate = started.gate
-        else:
+        else:  # no store: the upstream's breaker, as it looked
             index, closed_after = self._ledger.start(name)
-            gate = started  # type: ignore[assignment]
+            gate = started
         if found is None:
             what, instead = _words.unknown_tool(str(name), list(self.tools))
             failure = Failure(

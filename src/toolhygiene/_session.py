@@ -335,7 +335,13 @@ class Session(Core):
         found = self.tools.get(name)
         if found is not None and found.is_async and loop_running():
             raise UsageError(f"{name} is async and an event loop is running: use acall()")
-        plan = self._started(name, arguments, call_id, self._clock(), found)
+        plan: Plan | Refused
+        if self.store is None and (found is None or found.upstream is None):
+            # Nothing to ask a store (no Claim without an upstream, no Refused.owed
+            # without a store): the core decides at once.
+            plan = self._begin(name, arguments, call_id, self._clock())  # type: ignore[assignment]
+        else:
+            plan = self._started(name, arguments, call_id, self._clock(), found)
         if isinstance(plan, Refused):
             self._tell(plan.notes)
             return plan.outcome
