@@ -521,8 +521,8 @@ class Core(_settings.Settings):
         """The failure counted and noted (``tool.failed``, and ``tool.closed`` when it
         closes the tool); ``line_cap`` and ``cap`` (the tool's failure cap) when the caller
         has them already. With a store, the count is the store's: the store's question
-        is put on ``owed`` and the ``Outcome`` returned is a stand-in (the line counted
-        here) that the shell replaces with the decision on the store's answer."""
+        is put on ``owed`` and the ``Outcome`` returned is a stand-in (no line yet) that
+        the shell replaces with the decision on the store's answer (``_counted``)."""
         name = failure.tool
         fingerprint = failure.fingerprint  # a hash of what the changes leave alone
         if cap is None and name in self.tools:
