@@ -558,32 +558,32 @@ def watching() -> tuple[Hooks, ...]:
 
 def _guarded(owner: Any, name: str, *args: Any) -> None:
     """Run the hook method ``name`` of ``owner``; what it raises (an ``Exception``), or
-    work it hands back that nothing would run or await (``_unawaited``), is a
-    ``hook.failed``."""
+    work it hands back that nothing would run or await (``_unawaited``), or what
+    examining that work raises, is a ``hook.failed``: nothing a hook does or returns
+    changes the call's outcome."""
     try:
         returned = getattr(owner, name)(*args)
+        if returned is not None:
+            _unawaited(owner, name, returned)
     except Exception as exc:
         _hook_failed(owner, name, getattr(args[0], "session_id", ""), exc)
-        return
-    if returned is not None:
-        refused = _unawaited(owner, name, returned)
-        if refused is not None:
-            _hook_failed(owner, name, getattr(args[0], "session_id", ""), refused)
 
 
-def _unawaited(owner: Any, name: str, returned: Any) -> TypeError | None:
-    """The error of a hook method that returned ``returned``, when that is work toolhygiene
-    would never run or await: a coroutine or a generator (closed, so Python prints no
-    "never awaited" warning), an async generator, an ``asyncio`` Future or Task, a
-    ``concurrent.futures.Future`` or any other awaitable. Hook methods run inside every
-    call, sync and async alike, and nothing in a call awaits them; ``None`` for anything
-    else a hook returns (a lambda's incidental value)."""
+def _unawaited(owner: Any, name: str, returned: Any) -> None:
+    """Raise the error of a hook method that returned ``returned``, when that is work
+    toolhygiene would never run or await: a coroutine or a generator (closed, so Python
+    prints no "never awaited" warning), an async generator, an ``asyncio`` Future or Task,
+    a ``concurrent.futures.Future`` or any other awaitable. Hook methods run inside every
+    call, sync and async alike, and nothing in a call awaits them; nothing for anything
+    else a hook returns (a lambda's incidental value). What closing or examining it raises
+    (a started generator's ``finally``, a class whose lookups raise) is raised as it is:
+    the caller's ``try`` makes it a ``hook.failed`` like the rest."""
     if isinstance(returned, (Coroutine, Generator)):
         returned.close()  # never started: closing it runs nothing
     kind = _pending_kind(returned)
     if kind is None:
-        return None
-    return TypeError(
+        return
+    raise TypeError(
         f"{type(owner).__qualname__}.{name} returned {kind}, which toolhygiene never "
         "runs or awaits: hook methods run inside every call, sync and async alike; do the work "
         "before returning, or hand it to your own task or queue and return None"
@@ -622,13 +622,10 @@ def _hook_failed(owner: Any, name: str, session_id: str, exc: Exception) -> None
             continue
         try:
             returned = hooks.on_hook_failure(event)
+            if returned is not None:
+                _unawaited(hooks, "on_hook_failure", returned)
         except Exception as again:  # a second failure is not passed around again
             _hook_failed_again(hooks, session_id, again)
-            continue
-        if returned is not None:
-            refused = _unawaited(hooks, "on_hook_failure", returned)
-            if refused is not None:
-                _hook_failed_again(hooks, session_id, refused)
 
 
 def _hook_failed_again(hooks: Any, session_id: str, exc: Exception) -> None:
