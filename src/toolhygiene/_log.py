@@ -106,8 +106,18 @@ def _frames(tb: TracebackType | None) -> list[str]:
         summary = traceback.StackSummary.extract(
             ((t.tb_frame, t.tb_lineno) for t in part), lookup_lines=True
         )
-        lines.extend(summary.format())
+        lines.extend(map(_framed, summary.format()))
     return lines
+
+
+def _framed(frame: str) -> str:
+    """A frame as Python writes it (``  File "…", line N, in name`` and its source, every
+    line indented), with a line that a file or function name started (a line break in
+    it: ``\n``, a bare ``\r``, ``\u2028``...) indented under them."""
+    lines = frame.splitlines()
+    if all(line.startswith(" ") for line in lines) and frame.count("\n") == len(lines):
+        return frame
+    return "".join(("" if line.startswith(" ") else "    ") + line + "\n" for line in lines)
 
 
 TRACEBACK_NOTES = 16
@@ -134,15 +144,16 @@ def _one(exc: BaseException) -> str:
     message = raw_message(exc, TRACEBACK_MESSAGE)
     if message is None:
         message = "(its message could not be read)"
-    lines.append(f"{type_name(exc)}: {_held(message)}\n" if message else f"{type_name(exc)}\n")
+    lines.append(_held(f"{type_name(exc)}: {message}" if message else type_name(exc)) + "\n")
     lines.extend(_held(note.removesuffix("\n")) + "\n" for note in _notes(exc))
     return "".join(lines)
 
 
 def _held(text: str) -> str:
-    """``text`` (a message, a note) with every line after its first indented, whatever
-    ends them (``\n``, a bare ``\r``, ``\u2028``...): an upstream's text echoed in a
-    message cannot start a line of a plain-text log that reads like an event of its own."""
+    """``text`` (an exception's ``module.Name: message`` line, a note) with every line
+    after its first indented, whatever ends them (``\n``, a bare ``\r``, ``\u2028``...):
+    an upstream's text echoed in a message, or a name taken from code, cannot start a line
+    of a plain-text log that reads like an event of its own."""
     if text.isprintable():
         return text
     return "\n    ".join(text.splitlines())
