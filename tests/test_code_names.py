@@ -146,3 +146,32 @@ def test_hook_call_tool_is_a_made_up_name_as_the_logs_write_it() -> None:
         assert raw not in seen[0][0]
     assert len(seen[0][0]) <= 64
     seen[0][0].encode("utf-8")
+
+
+def test_a_store_errors_class_name_is_written_as_a_name_from_code() -> None:
+    """``store.unavailable``'s ``error`` is a class name taken from code: one plain line,
+    redacted, in every output (recheck of issue 14, new 4)."""
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    hostile = type("StoreErr\x1b]0;PWNED\x07\n" + token, (th.StoreError,), {})
+
+    class Failing(th.MemoryStore):
+        def ended(self, session: Any) -> None:
+            raise hostile("store down")
+
+    @th.tool(retries=0)
+    def works(x: int) -> int:
+        """Works.
+
+        Args:
+            x: x.
+        """
+        return x
+
+    with th.testing.capture() as captured:
+        session = th.Session([works], store=Failing(), session_id="conv-1")
+        session.call("works", {"x": 1})
+        session.close()
+    [event] = captured.named("store.unavailable")
+    error = event["error"]
+    assert error.isprintable()  # one plain line
+    assert token not in error and "\x1b" not in error and "[redacted:" in error

@@ -146,9 +146,10 @@ _short_id = functools.lru_cache(maxsize=1024)(_redacted_id)
 ID_FIELDS = frozenset({"recovered_by"})
 """Fields of an event that hold a call id (written as ``shown_id`` writes it)."""
 
-CODE_FIELDS = frozenset({"exc_type", "frame", "hook"})
+CODE_FIELDS = frozenset({"error", "exc_type", "frame", "hook"})
 """Fields of an event that hold a name taken from code (written as ``code_name`` writes
-it): an exception's class, a frame's file and function, a hooks class."""
+it): an exception's class (``store.unavailable``'s ``error`` too), a frame's file and
+function, a hooks class."""
 
 
 @functools.lru_cache(maxsize=512)
