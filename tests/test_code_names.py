@@ -155,7 +155,7 @@ def test_a_store_errors_class_name_is_written_as_a_name_from_code() -> None:
     hostile = type("StoreErr\x1b]0;PWNED\x07\n" + token, (th.StoreError,), {})
 
     class Failing(th.MemoryStore):
-        def ended(self, session: Any) -> None:
+        def ended(self, session: str) -> Any:
             raise hostile("store down")
 
     @th.tool(retries=0)
