@@ -134,11 +134,14 @@ def test_a_snapshot_sets_every_setting_to_its_values() -> None:
 
 def test_plain_calls_in_a_loop_keep_the_layers_few() -> None:
     before = th.configure()
+    # Counted from here: layers of earlier tests fold when their Settings are collected,
+    # which the garbage collector decides (CI once started this test with one left).
+    start = len(_config._layers)
     with th.configure(redact_emails=False):
         for cap in range(160, 260):
             th.configure(line_cap=cap)
         assert th.configure().line_cap == 259
-        assert len(_config._layers) <= 3
+        assert len(_config._layers) <= start + 3
     th.configure(before)
     assert th.configure() == before
 
