@@ -6,6 +6,8 @@ mistake as a ``UsageError``."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import threading
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -55,11 +57,29 @@ def _nested() -> dict[str, Any]:
     return {"rows": [1, MADE[-1]]}
 
 
+async def stream() -> Any:
+    yield 1
+
+
+def numbers() -> Any:
+    yield 1
+
+
+def _submitted() -> concurrent.futures.Future[int]:
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(int)
+
+
 SHAPES: dict[str, tuple[Callable[[], Any], str]] = {
-    "coroutine": (work, "coroutine"),
-    "nested coroutine": (_nested, "coroutine at rows[1]"),
-    "own awaitable": (Pending, "Pending"),
-    "future": (_future, "Future"),
+    "coroutine": (work, "a coroutine"),
+    "nested coroutine": (_nested, "a coroutine at rows[1]"),
+    "own awaitable": (Pending, "an awaitable (Pending)"),
+    "future": (_future, "an asyncio Future"),
+    "concurrent future": (_submitted, "a concurrent.futures Future"),
+    "async generator": (stream, "an async generator"),
+    "generator": (numbers, "a generator"),
+    "unstarted thread": (lambda: threading.Thread(target=int), "a Thread"),
+    "async function itself": (lambda: work, "an async function (never called)"),
 }
 
 
@@ -72,12 +92,11 @@ def test_an_unawaited_result_is_a_failure_that_says_so(shape: str) -> None:
     while MADE:
         MADE.pop().close()
     assert not outcome.ok
-    assert f"holds a {said} that was never awaited" in outcome.content
+    assert f"holds {said}: work never awaited or collected" in outcome.content
     assert "did not do its work" in outcome.content
     assert "0x" not in outcome.content and "object at" not in outcome.content
     [failed] = seen.named("tool.failed")
-    assert "UsageError: forgot returned a" in failed["exception"]
-    assert "it did not await" in failed["exception"]
+    assert f"UsageError: forgot returned {said.split(' at ')[0]} instead of" in failed["exception"]
 
 
 def test_an_async_tool_returning_a_coroutine_is_refused_too() -> None:
@@ -87,4 +106,20 @@ def test_an_async_tool_returning_a_coroutine_is_refused_too() -> None:
         return work()
 
     outcome = asyncio.run(th.Session([twice]).acall("twice", {}))
-    assert not outcome.ok and "coroutine that was never awaited" in outcome.content
+    assert not outcome.ok and "coroutine: work never awaited" in outcome.content
+
+
+@pytest.mark.parametrize("value", [len, int, lambda: 1, object().__str__])
+def test_a_function_or_a_class_is_never_read_as_its_repr(value: Any) -> None:
+    outcome = th.Session([returning(lambda: value)]).call("forgot", {})
+    assert not outcome.ok and "which has no JSON form" in outcome.content
+    assert "0x" not in outcome.content and "<" not in outcome.content
+
+
+def test_a_hook_returning_pending_work_is_named_by_the_same_words() -> None:
+    from toolhygiene._observe import _unawaited
+    from toolhygiene._words import pending_kind
+
+    thread = threading.Thread(target=int)
+    refused = _unawaited(object(), "on_call", thread)
+    assert refused is not None and f"returned {pending_kind(thread)}," in str(refused)

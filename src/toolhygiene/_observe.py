@@ -15,10 +15,9 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import sys
 import threading
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Generator, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
@@ -27,6 +26,7 @@ from typing import Any
 from toolhygiene._frozen import frozen
 from toolhygiene._redact import sanitize
 from toolhygiene._text import plain, valid
+from toolhygiene._words import pending_kind
 
 __all__ = [
     "CALL_EVENTS",
@@ -574,14 +574,15 @@ def _unawaited(owner: Any, name: str, returned: Any) -> None:
     """Raise the error of a hook method that returned ``returned``, when that is work
     toolhygiene would never run or await: a coroutine or a generator (closed, so Python
     prints no "never awaited" warning), an async generator, an ``asyncio`` Future or Task,
-    a ``concurrent.futures.Future`` or any other awaitable. Hook methods run inside every
+    a ``concurrent.futures.Future``, a Thread, an async function itself or any other
+    awaitable (``_results.pending``). Hook methods run inside every
     call, sync and async alike, and nothing in a call awaits them; nothing for anything
     else a hook returns (a lambda's incidental value). What closing or examining it raises
     (a started generator's ``finally``, a class whose lookups raise) is raised as it is:
     the caller's ``try`` makes it a ``hook.failed`` like the rest."""
     if isinstance(returned, (Coroutine, Generator)):
         returned.close()  # never started: closing it runs nothing
-    kind = _pending_kind(returned)
+    kind = pending_kind(returned)
     if kind is None:
         return
     raise TypeError(
@@ -589,25 +590,6 @@ def _unawaited(owner: Any, name: str, returned: Any) -> None:
         "runs or awaits: hook methods run inside every call, sync and async alike; do the work "
         "before returning, or hand it to your own task or queue and return None"
     )
-
-
-def _pending_kind(returned: Any) -> str | None:
-    """What ``returned`` is, in words, when it holds work still to be done or awaited."""
-    if isinstance(returned, Coroutine):
-        return "a coroutine"
-    if isinstance(returned, Generator):
-        return "a generator"
-    if isinstance(returned, AsyncGenerator):
-        return "an async generator"
-    cls = type(returned)
-    futures = sys.modules.get("concurrent.futures")  # none made before it is imported
-    if futures is not None and isinstance(returned, futures.Future):
-        return "a concurrent.futures Future"
-    if getattr(cls, "__await__", None) is None:
-        return None
-    if cls.__module__.startswith("asyncio") or cls.__module__ == "_asyncio":
-        return f"an asyncio {cls.__name__}"
-    return f"an awaitable ({cls.__qualname__})"
 
 
 def _hook_failed(owner: Any, name: str, session_id: str, exc: Exception) -> None:

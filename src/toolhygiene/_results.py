@@ -6,8 +6,11 @@ stable for prompt caching), bytes (their text when they are UTF-8 text, else sta
 base64), and whatever else pydantic knows
 (UUID, Decimal, paths, IP addresses). NaN and infinity are refused with the place they
 were found: JSON has no such numbers, and ``null`` in their place would be a lie. So is
-an awaitable (a coroutine, Task or Future: a tool that forgot ``await``): its text would
-read as a success for work that never ran.
+pending work (``pending``: a coroutine, Task or Future, a generator, a Thread, an
+async function itself: a tool that forgot ``await``, ``.result()`` or the call): its text
+would read as a success for work that never ran or was never collected. Nor does the
+model ever read a ``repr``: a function, a class or an object whose text is its address
+has no JSON form.
 """
 
 from __future__ import annotations
@@ -16,14 +19,15 @@ import base64
 import dataclasses
 import decimal
 import enum
+import inspect
 import json
 import math
 import re
 import sys
-from collections.abc import Awaitable, Mapping
+from collections.abc import AsyncGenerator, Coroutine, Generator, Mapping
 from typing import Any, Literal
 
-__all__ = ["UnserializableError", "plain_data", "to_json"]
+__all__ = ["UnserializableError", "pending", "plain_data", "to_json"]
 
 _LEAVES = (str, int, bool, type(None))
 
@@ -167,8 +171,9 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
     if isinstance(value, (set, frozenset)):
         items = [_plain(v, f"{path}{{}}", active) for v in value]
         return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
-    if isinstance(value, Awaitable):  # a coroutine, Task or Future nobody awaited
-        raise UnserializableError("not_awaited", type(value).__name__, path)
+    found = pending(value)  # before pydantic, which would run a generator
+    if found is not None:
+        raise UnserializableError("not_awaited", found, path)
     import pydantic_core  # only for a value none of the above knows
 
     try:
@@ -179,11 +184,45 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
         return _plain(known, path, active)
     kind: Any = type(value)
     if kind.__str__ is not object.__str__ or kind.__repr__ is not object.__repr__:
-        return str(value)
+        text = str(value)
+        if not (isinstance(value, type) or inspect.isroutine(value) or _ADDRESS.search(text)):
+            return text
     raise UnserializableError("no_json_form", kind.__name__, path)
 
 
 _MISSING = object()
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+"""The address in a default ``repr`` (``<function f at 0x7f...>``): never the model's."""
+
+
+def pending(value: Any) -> str | None:
+    """The kind of work ``value`` is when that work is still to be done, awaited or
+    collected: ``coroutine``, ``generator``, ``async_generator``, ``async_function`` (an
+    async function itself, never called), ``concurrent_future``, ``thread``,
+    ``asyncio:<class>`` (a Future or Task) or ``awaitable:<class>`` (any other object with
+    ``__await__``); ``None`` for anything else. The one list, for results and hooks
+    (``_words.pending_words`` says it in words)."""
+    if isinstance(value, Coroutine):
+        return "coroutine"
+    if isinstance(value, Generator):
+        return "generator"
+    if isinstance(value, AsyncGenerator):
+        return "async_generator"
+    if inspect.iscoroutinefunction(value) or inspect.isasyncgenfunction(value):
+        return "async_function"
+    cls = type(value)
+    futures = sys.modules.get("concurrent.futures")  # none made before it is imported
+    if futures is not None and isinstance(value, futures.Future):
+        return "concurrent_future"
+    threading = sys.modules.get("threading")
+    if threading is not None and isinstance(value, threading.Thread):
+        return "thread"
+    if getattr(cls, "__await__", None) is None:
+        return None
+    if cls.__module__.startswith("asyncio") or cls.__module__ == "_asyncio":
+        return f"asyncio:{cls.__name__}"
+    return f"awaitable:{cls.__qualname__}"
 
 
 def _key(key: Any, path: str) -> str:

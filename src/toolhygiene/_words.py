@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolhygiene import _config
 from toolhygiene._config import MIN_LINE_CAP
-from toolhygiene._results import UnserializableError, to_json
+from toolhygiene._results import UnserializableError, pending, to_json
 from toolhygiene._text import truncate
 
 if TYPE_CHECKING:
@@ -76,6 +76,8 @@ __all__ = [
     "not_json",
     "on_server",
     "os_error_text",
+    "pending_kind",
+    "pending_words",
     "placeholder",
     "read_note",
     "read_result",
@@ -822,17 +824,40 @@ def not_json(error: UnserializableError) -> str:
         "no_json_form": f"the result holds a value of type {error.detail}{at}, which has no "
         "JSON form",
         "bad_key": f"the result has a {error.detail} key{at}, which JSON cannot carry",
-        "not_awaited": f"the result holds a {error.detail}{at} that was never awaited, so "
-        "its work was never done",
+        "not_awaited": f"the result holds {pending_words(error.detail)}{at}: work never awaited or "
+        "collected, so its result is not here",
     }[error.problem]
+
+
+def pending_kind(value: Any) -> str | None:
+    """What ``value`` is, in words, when it is work still to be done, awaited or collected
+    (``_results.pending``: the one list, for results and hooks); ``None`` for anything
+    else."""
+    found = pending(value)
+    return None if found is None else pending_words(found)
+
+
+def pending_words(found: str) -> str:
+    """``_results.pending``'s name for a kind of pending work, in words."""
+    kind, _, name = found.partition(":")
+    return {
+        "coroutine": "a coroutine",
+        "generator": "a generator",
+        "async_generator": "an async generator",
+        "async_function": "an async function (never called)",
+        "concurrent_future": "a concurrent.futures Future",
+        "thread": "a Thread",
+        "asyncio": f"an asyncio {name}",
+    }.get(kind, f"an awaitable ({name})")
 
 
 def not_awaited(tool: str, kind: str) -> str:
     """The developer's message (a ``UsageError``, to the log) for a tool that returned an
-    awaitable instead of awaiting it."""
+    awaitable, a Future, a generator or a Thread instead of its result."""
     return (
-        f"{tool} returned a {kind} it did not await: nothing of it ran. Await it inside "
-        f"{tool} (make {tool} async), or return its result"
+        f"{tool} returned {kind} instead of its result: await it (make {tool} async), "
+        "collect it (.result(), .join(), iterate it) or call it inside the tool, and return "
+        "what it gives"
     )
 
 
@@ -862,9 +887,9 @@ def content_of(value: Any, tool: str) -> str:
         if exc.problem == "not_awaited":
             from toolhygiene._exceptions import UsageError
 
-            if isinstance(value, types.CoroutineType):
+            if isinstance(value, (types.CoroutineType, types.GeneratorType)):
                 value.close()  # never run: no "never awaited" warning at collection
-            cause = UsageError(not_awaited(tool, exc.detail))
+            cause = UsageError(not_awaited(tool, pending_words(exc.detail)))
             cause.__cause__ = exc
             instead = f"Tell the user that {tool} did not do its work"
         raise ToolError(
