@@ -46,7 +46,29 @@ WRONG_TOOL_ERRORS: list[tuple[dict[str, Any], str]] = [
     ({"retryable": False, "category": "bogus"}, "category must be one of connectivity"),
     ({"retryable": False, "category": ["auth"]}, "category must be one of connectivity"),
     ({"retryable": False, "instead": 3}, "instead must be a string"),
+    ({"retryable": False, "alternatives": [""]}, "alternatives must not be blank"),
+    ({"retryable": False, "alternatives": ["a", " "]}, "alternatives must not be blank"),
+    ({"retryable": False, "retry_after": math.inf}, "give it only with retryable=True"),
 ]
+
+
+@pytest.mark.parametrize(("given_", "said"), WRONG_TOOL_ERRORS)
+def test_a_tool_error_checks_its_arguments_when_set_later_too(
+    given_: dict[str, Any], said: str
+) -> None:
+    made = th.ToolError("it failed", retryable=given_.get("retryable") is not False)
+    before = dict(vars(made))
+    for name, value in given_.items():
+        if name == "retryable" and isinstance(value, bool):
+            continue  # a right value: only the wrong one is set later
+        assert said in refused(lambda: setattr(made, name, value))  # noqa: B023
+    assert vars(made) == before
+
+
+def test_an_infinite_retry_after_is_the_longest_wait_kept() -> None:
+    made = th.ToolError("busy", retryable=True, retry_after=math.inf)
+    assert made.retry_after == th.configure().retry_after_ceiling
+    assert "retry after at least 3600 s" in made.for_model("t")
 
 
 @pytest.mark.parametrize(("given_", "said"), WRONG_TOOL_ERRORS)
@@ -73,7 +95,7 @@ def test_a_tool_error_with_a_wrong_argument_reaches_the_developer_not_the_model(
 
 @settings(max_examples=examples(100), deadline=None)
 @given(st.booleans(), st.one_of(st.none(), st.floats(0, 1e6)),
-       st.lists(st.text(max_size=20), max_size=3),
+       st.lists(st.text(min_size=1, max_size=20).filter(str.strip), max_size=3),
        st.sampled_from([None, *[c.value for c in th.Category], *th.Category]))
 def test_every_right_tool_error_is_accepted(retryable: bool, wait: float | None,
                                             alternatives: list[str], category: Any) -> None:

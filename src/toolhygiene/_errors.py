@@ -381,6 +381,13 @@ class ToolError(Exception):
             kept, redacted, in ``Failure.details`` and the payload; never in the line.
     """
 
+    what: str
+    retryable: bool
+    instead: str
+    category: Category
+    retry_after: float | None
+    alternatives: tuple[str, ...]
+
     _own_advice = False
     """Whether toolhygiene wrote ``instead`` itself from the tool's schema (the
     arguments in words, ``_words.schema_advice``): see ``advice``."""
@@ -398,29 +405,61 @@ class ToolError(Exception):
         details: Any = None,
     ) -> None:
         super().__init__(what)
-        self.what = _checks.text("ToolError's what", what)
-        self.retryable = _checks.flag("ToolError's retryable", retryable)
-        self.instead = _checks.text("ToolError's instead", instead)
+        # Each is checked by __setattr__, here and whenever it is set again later.
+        self.what = what
+        self.retryable = retryable
+        self.instead = instead
+        self.category = self._category(category)
+        self.retry_after = self._wait(retry_after)
+        self.alternatives = alternatives  # type: ignore[assignment]  # made a tuple there
+        self.partial_results = partial_results
+        self.details = details
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Every argument is checked when it is set, at construction or after it: a wrong
+        value is a one-line ``UsageError`` where it is set, never a false line later."""
+        if name in ("what", "instead"):
+            value = _checks.text(f"ToolError's {name}", value)
+        elif name == "retryable":
+            value = _checks.flag("ToolError's retryable", value)
+            if not value and getattr(self, "retry_after", None) is not None:
+                raise UsageError(
+                    "ToolError's retry_after is a wait before a retry: a ToolError with one "
+                    "cannot become retryable=False (set retry_after = None first)"
+                )
+        elif name == "category":
+            value = self._category(value)
+        elif name == "retry_after":
+            value = self._wait(value)
+        elif name == "alternatives":
+            value = _checks.texts("ToolError's alternatives", value)
+            if not all(item.strip() for item in value):
+                raise UsageError(f"ToolError's alternatives must not be blank, got {value!r}")
+        super().__setattr__(name, value)
+
+    def _category(self, category: Any) -> Category:
         if category is None:
-            category = Category.UPSTREAM if retryable else Category.BUSINESS
-        elif not isinstance(category, Category) and not (
+            return Category.UPSTREAM if self.retryable else Category.BUSINESS
+        if not isinstance(category, Category) and not (
             type(category) is str and category in _TRAITS
         ):
             named = ", ".join(_TRAITS)
             raise UsageError(f"ToolError's category must be one of {named}, got {category!r}")
-        self.category = Category(category)
-        if retry_after is not None:
-            if retry_after != math.inf:  # "not soon": kept as no known wait, as before
-                _checks.seconds("ToolError's retry_after", retry_after)
-            if not retryable:
-                raise UsageError(
-                    "ToolError's retry_after is a wait before a retry: give it only with "
-                    f"retryable=True, got retry_after={retry_after!r} with retryable=False"
-                )
-        self.retry_after = _config.wait_within(retry_after)
-        self.alternatives = _checks.texts("ToolError's alternatives", alternatives)
-        self.partial_results = partial_results
-        self.details = details
+        return Category(category)
+
+    def _wait(self, retry_after: Any) -> float | None:
+        if retry_after is None:
+            return None
+        given = retry_after
+        if retry_after == math.inf:  # "not soon": the longest wait kept, as 1e308 is
+            retry_after = _config.settings.retry_after_ceiling
+        _checks.seconds("ToolError's retry_after", retry_after)
+        if not self.retryable:
+            raise UsageError(
+                "ToolError's retry_after is a wait before a retry: give it only with "
+                f"retryable=True, got retry_after={given!r} with retryable=False"
+            )
+        return _config.wait_within(retry_after)
 
     def for_model(self, tool: str = "tool") -> str:
         """The one line the model sees for this error raised by ``tool``."""
