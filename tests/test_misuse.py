@@ -136,6 +136,11 @@ def test_a_lambdas_name_points_to_name() -> None:
     assert "tool(name=...)" not in refused(lambda: th.tool(get_order, name="a b"))
 
 
+@pytest.mark.parametrize("name", ["ab\n", "a" * 64 + "\n", "\nab"])
+def test_a_tool_name_with_a_newline_is_refused(name: str) -> None:
+    assert "must be 1-64 letters" in refused(lambda: th.tool(get_order, name=name))
+
+
 @pytest.mark.parametrize("name", [None, 5, b"get_order", ["get_order"]])
 def test_the_tool_name_given_to_call_is_a_string(name: Any) -> None:
     session = th.Session([get_order])

@@ -103,6 +103,7 @@ def _runs_true(tool: th.Tool[..., Any]) -> None:
     ("resultcap", "result_cap"), ("upstrem", "upstream"), ("descripton", "description"),
     ("strcit", "strict"), ("input_example", "input_examples"), ("cache_contrl", "cache_control"),
     ("defer_load", "defer_loading"), ("insted", "instead"), ("nmae", "name"),
+    ("retry", "retries"), ("max_retries", "retries"), ("tool_timeout", "timeout"),
 ])
 def test_a_misspelt_tool_setting_is_refused_naming_the_setting(
         form: str, name: str, meant: str) -> None:
@@ -301,6 +302,8 @@ def test_an_mcp_tools_own_parts_cannot_be_deleted() -> None:
     ("session_id", "session_id is not a Session setting: session.reset(session_id=...) starts"),
     ("retries", "retries is not a Session setting: set it on the tool (@th.tool(retries=...))"),
     ("timeout", "timeout is not a Session setting: set it on the tool (@th.tool(timeout=...))"),
+    ("retry", "retries is not a Session setting: set it on the tool (@th.tool(retries=...))"),
+    ("tool_timeout", "timeout is not a Session setting: set it on the tool (@th.tool(timeout="),
     ("Max_failures", "Max_failures is not a Session setting: did you mean max_failures?"),
     ("clearing_mode", "clearing_mode is not a Session setting: did you mean clearing?"),
     ("tools", "tools cannot change once the Session is made"),

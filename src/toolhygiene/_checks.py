@@ -133,6 +133,18 @@ def _declared(cls: type, name: str) -> bool:
     return any(name in vars(k).get("__annotations__", ()) for k in cls.__mro__)
 
 
+_SLIPS = {
+    "retry": "retries",
+    "max_retries": "retries",
+    "num_retries": "retries",
+    "tool_timeout": "timeout",
+    "timeout_s": "timeout",
+    "timeout_seconds": "timeout",
+}
+"""Common slips for a setting's name that are too far from it for ``difflib``
+(``retry`` against ``retries`` scores 0.67)."""
+
+
 def _refuse_a_misspelling(name: str, settings: Iterable[str], kind: str) -> None:
     """A new public attribute that is a near miss of a setting's name (``max_wiat``,
     ``retires``, ``Max_failures``, ``clearing_mode``) is a ``UsageError`` naming the
@@ -141,7 +153,8 @@ def _refuse_a_misspelling(name: str, settings: Iterable[str], kind: str) -> None
     typed = name.lower()
     if not typed:
         return  # ``setattr(obj, "", ...)``: no name to be near
-    close = [n for n in names if typed.startswith(f"{n}_")]
+    slip = _SLIPS.get(typed)
+    close = [slip] if slip in names else [n for n in names if typed.startswith(f"{n}_")]
     if not close and any(n[0] == typed[0] and abs(len(n) - len(typed)) <= 2 for n in names):
         import difflib  # only for a name that could be a near miss, never for ``label``
 
@@ -179,8 +192,9 @@ class Checked:
                 and name not in self.__dict__
                 and not _declared(type(self), name)
             ):
-                if name in self._ELSEWHERE:
-                    self._refuse_elsewhere(name)
+                meant = _SLIPS.get(name.lower(), name)
+                if meant in self._ELSEWHERE:
+                    self._refuse_elsewhere(meant)
                 _refuse_a_misspelling(name, self._CHECKS, self._KIND)
             object.__setattr__(self, name, value)
             return

@@ -85,7 +85,7 @@ _SCALARS = frozenset({str, int, bool})
 _NOT_PLAIN = ("null", "NaN", "Infinity")
 """JSON text holding none of these has no ``null`` for a default nor a non-finite number."""
 
-_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # fullmatch: "$" would let a final "\n" by
 
 
 def _shown(value: Any) -> str:
@@ -109,7 +109,7 @@ def _upstream(name: str, value: Any) -> str:
 
 
 def _name(_name: str, value: Any) -> str:
-    if not isinstance(value, str) or not _NAME.match(value):
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
         raise UsageError(f"tool name {value!r} must be 1-64 letters, digits, '_' or '-' (API rule)")
     return value
 
@@ -194,7 +194,7 @@ class Tool(_checks.Checked, Generic[P, R]):
         if localns is not None and not isinstance(localns, Mapping):
             raise UsageError(f"localns must be a mapping of names, got {localns!r}")
         self.fn: Callable[P, R] = self._callee.fn
-        if name is None and not _NAME.match(self._callee.name):
+        if name is None and not _NAME.fullmatch(self._callee.name):
             raise UsageError(
                 f"tool name {self._callee.name!r} (the function's) must be 1-64 letters, "
                 "digits, '_' or '-' (API rule): give one with @th.tool(name=...)"
