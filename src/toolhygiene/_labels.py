@@ -328,16 +328,16 @@ def _foreign_verdict(key: str) -> bool | None:
     return None if not _FOREIGN_KEYS.isdisjoint(words) else False
 
 
-# A key written as one run (no separator) of many pieces, or holding a piece longer than
-# any word, is data that an '=' follows (base64's padding), not a name: a run of base64
-# holds ``PW`` or ``Token`` by chance (``gPWAgAAAA…``), and the text after it is no value.
+# A key written as one run (no separator) longer than names are, or of many pieces, is
+# data that an '=' follows (base64's padding), not a name: a run of base64 holds ``PW``
+# or ``Token`` by chance (``gPWAgAAAA…``), and the text after it is no value.
 _SEPARATED = re.compile(r"[^A-Za-z0-9]")
 
 
 def _is_data(key: str, parts: list[str]) -> bool:
     if _SEPARATED.search(key):
         return False
-    return len(parts) > 10 or any(len(part) > 40 for part in parts)
+    return len(key) > 48 or len(parts) > 10
 
 
 @functools.lru_cache(maxsize=1024)

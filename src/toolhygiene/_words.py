@@ -699,6 +699,10 @@ def type_words(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
 
 
 def _number(value: Any) -> str:
+    # A whole float reads as the int it is: pydantic versions write ``gt=0`` on a float
+    # argument as ``0`` or ``0.0``, and the model reads one bound either way.
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
     return json.dumps(value) if isinstance(value, (int, float)) else str(value)
 
 
