@@ -13,7 +13,7 @@ import openai
 import pytest
 
 import toolhygiene as th
-from helpers import Lying, documented_events, flaky
+from helpers import HUNG, Lying, documented_events, flaky
 from holding import HoldingServer
 from redis_server import free_port
 from toolhygiene.testing import model_turn
@@ -64,7 +64,7 @@ def _unclassified() -> tuple[Events, str]:
 def _late() -> tuple[Events, str]:
     gate = threading.Event()
 
-    @th.tool(timeout=0.05, retries=0)
+    @th.tool(timeout=HUNG, retries=0)
     def slow() -> str:
         gate.wait(30)
         return "late"

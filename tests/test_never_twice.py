@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
-from helpers import Ran
+from helpers import HUNG, Ran
 
 # Private imports, by design (internal units under test): toolhygiene's own worker threads.
 from toolhygiene._workers import Workers
@@ -50,7 +50,7 @@ def test_a_non_idempotent_call_still_running_is_never_started_again(
         gate: threading.Event) -> None:
     ran = Ran()
 
-    @th.tool(timeout=0.05, idempotent=False, retries=3)
+    @th.tool(timeout=HUNG, idempotent=False, retries=3)
     def charge(amount: int) -> str:
         ran("started")
         gate.wait(30)
@@ -83,7 +83,7 @@ def _finished_runs(session: th.Session) -> None:
 def test_an_idempotent_attempt_still_running_is_not_retried_locally(
         gate: threading.Event) -> None:
     ran = Ran()
-    lookup = _blocking(gate, ran, "lookup", timeout=0.05, retries=3)
+    lookup = _blocking(gate, ran, "lookup", timeout=HUNG, retries=3)
     with th.testing.instant_retries():
         outcome = th.Session([lookup]).call("lookup")
     assert outcome.attempts == 1 and ran.count("lookup") == 1
@@ -92,7 +92,7 @@ def test_an_idempotent_attempt_still_running_is_not_retried_locally(
 def test_an_idempotent_tool_is_refused_once_max_stuck_runs_are_going(
         gate: threading.Event) -> None:
     ran = Ran()
-    hang = _blocking(gate, ran, "hang", timeout=0.05, retries=0)
+    hang = _blocking(gate, ran, "hang", timeout=HUNG, retries=0)
     session = th.Session([hang], max_failures=10, max_stuck=2)
     contents = [session.call("hang").content for _ in range(4)]
     assert ran.count("hang") == 2
@@ -190,7 +190,7 @@ async def test_a_sync_tool_cancelled_in_acall_counts_as_still_running(
 
 def test_a_hung_tool_does_not_make_a_healthy_one_fail(gate: threading.Event) -> None:
     ran = Ran()
-    hung = _blocking(gate, ran, "hung", timeout=0.05, retries=0)
+    hung = _blocking(gate, ran, "hung", timeout=HUNG, retries=0)
 
     @th.tool(timeout=30)
     def healthy() -> str:
@@ -208,7 +208,7 @@ def test_a_hung_tool_does_not_make_a_healthy_one_fail(gate: threading.Event) -> 
 
 
 async def test_a_hung_tool_leaves_asyncio_default_executor_free(gate: threading.Event) -> None:
-    hung = _blocking(gate, Ran(), "hung", timeout=0.05, retries=0)
+    hung = _blocking(gate, Ran(), "hung", timeout=HUNG, retries=0)
     session = th.Session([hung], max_failures=50, max_stuck=50)
     await asyncio.gather(*(session.acall("hung") for _ in range(40)))
     # The default executor has at most 32 threads: had the tool used it, this would wait.
@@ -270,7 +270,7 @@ def test_keyboard_interrupt_in_a_tool_with_a_timeout_is_not_reported_unretrieved
 
 @pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])
 def test_parallel_round_with_a_hung_call_stays_valid(fmt: str, gate: threading.Event) -> None:
-    hung = _blocking(gate, Ran(), "hung", timeout=0.05, retries=0)
+    hung = _blocking(gate, Ran(), "hung", timeout=HUNG, retries=0)
 
     @th.tool
     def quick() -> str:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import toolhygiene as th
-from helpers import Ran
+from helpers import HUNG, Ran
 
 # Private imports, by design (internal units under test): toolhygiene's own worker pool, to wait for abandoned runs.
 from toolhygiene._workers import workers
@@ -36,7 +36,7 @@ async def test_a_burst_of_a_hung_sync_tool_holds_at_most_max_running_threads(
     gate: threading.Event,
 ) -> None:
     ran = Ran()
-    session = th.Session([_hung(gate, ran, "hang", timeout=0.05)], max_failures=1000,
+    session = th.Session([_hung(gate, ran, "hang", timeout=HUNG)], max_failures=1000,
                          max_stuck=1000, max_running=8)
     before = workers.started
     outcomes = await asyncio.gather(*(session.acall("hang") for _ in range(300)))
@@ -54,7 +54,7 @@ async def test_a_burst_of_a_hung_sync_tool_holds_at_most_max_running_threads(
 def test_the_session_bound_holds_across_tools(gate: threading.Event) -> None:
     """With ``max_running=2`` the session runs at most 8 at once, whatever the tool."""
     ran = Ran()
-    tools = [_hung(gate, ran, f"t{n}", timeout=0.05) for n in range(6)]
+    tools = [_hung(gate, ran, f"t{n}", timeout=HUNG) for n in range(6)]
     session = th.Session(tools, max_failures=100, max_stuck=100, max_running=2)
     outcomes = [session.call(f"t{n}") for n in range(6) for _ in range(3)]
     assert sum(ran.count(f"t{n}") for n in range(6)) == 8
@@ -68,7 +68,7 @@ def test_the_session_bound_holds_across_tools(gate: threading.Event) -> None:
 
 def test_runs_in_flight_are_released_when_they_end(gate: threading.Event) -> None:
     ran = Ran()
-    session = th.Session([_hung(gate, ran, "hang", timeout=0.05)], max_failures=100,
+    session = th.Session([_hung(gate, ran, "hang", timeout=HUNG)], max_failures=100,
                          max_stuck=100, max_running=1)
     assert "did not finish" in session.call("hang").content
     assert session.call("hang").attempts == 0
@@ -85,7 +85,7 @@ def test_a_stuck_refusal_made_no_attempt_and_says_what_is_true(
     gate: threading.Event, idempotent: bool
 ) -> None:
     ran = Ran()
-    tool = _hung(gate, ran, "pay", timeout=0.05, idempotent=idempotent)
+    tool = _hung(gate, ran, "pay", timeout=HUNG, idempotent=idempotent)
     session = th.Session([tool], max_failures=10, max_stuck=1)
     with th.testing.capture() as seen:
         first = session.call("pay")

@@ -16,6 +16,7 @@ import openai
 import pytest
 
 import toolhygiene as th
+from helpers import HUNG
 from toolhygiene.formats import check
 from toolhygiene.testing import ScriptedServer, model_turn, stream_events
 
@@ -334,7 +335,7 @@ def test_a_timed_out_run_of_a_charge_is_uncertain() -> None:
     runs: list[float] = []
     release = threading.Event()
 
-    @th.tool(idempotent=False, timeout=0.05, retries=3)
+    @th.tool(idempotent=False, timeout=HUNG, retries=3)
     def charge(order_id: str) -> str:
         """Charge a card."""
         runs.append(time.monotonic())
