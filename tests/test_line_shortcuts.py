@@ -193,7 +193,7 @@ def test_the_orders_gate_opens_wherever_the_orders_pattern_matches(text: str) ->
     st.lists(st.sampled_from([*_redact._NEWER, *_redact._ORDER_WORDS, " ", ".", "x"]), max_size=10)
 )
 def test_the_new_orders_gate_of_a_short_line_is_the_regex(pieces: list[str]) -> None:
-    """For a short line, the ``in`` tests before the squeezed regex never close it."""
+    """The squeezed text's word groups, read before the squeezed regex, never close it."""
     lowered = "".join(pieces).lower()
     squeezed = _redact._squeezed(lowered)
     expected = squeezed is not lowered and _redact._NEW_ORDERS_SQUEEZED.search(squeezed) is not None

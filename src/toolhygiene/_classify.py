@@ -24,7 +24,7 @@ from toolhygiene._library import (
     type_facts,
 )
 from toolhygiene._reading import chain as walk_chain
-from toolhygiene._reading import members, os_error, raw_message, short_name, type_name
+from toolhygiene._reading import members, os_error, raw_message, short_name
 from toolhygiene._redact import RAW_CAP, redact_data, sanitize
 from toolhygiene._rules import Rule, global_rules
 from toolhygiene._text import bounded_repr, plain
@@ -112,7 +112,9 @@ def classify(
         best = Verdict(Category.UNKNOWN, Category.UNKNOWN.retryable, SCORE_UNKNOWN)
     else:
         best = found_best
-        if best.retryable:
+        # A group's members are in its chain: a lone exception is no group with members
+        # (one that lists only itself has one verdict, never a lasting and a retryable).
+        if best.retryable and len(chain) > 1:
             mixed = _mixed_group(exc, chain, all_rules, cap)
             if mixed is not None:
                 best, message = mixed
@@ -124,7 +126,7 @@ def classify(
                         "message": message,
                         "hint": "",
                         "retry_after": None,
-                        "exc_type": type_name(exc),
+                        "exc_type": type_facts(type(exc)).name,
                         "frame": user_frame(exc),
                         "never_ran": False,
                         "uncertain": False,
@@ -158,7 +160,7 @@ def classify(
             "message": sanitize(text, cap),
             "hint": sanitize(hint, cap) if hint else "",
             "retry_after": wait,
-            "exc_type": type_name(exc),
+            "exc_type": type_facts(type(exc)).name,
             "frame": user_frame(exc),
             "never_ran": never_ran,
             "uncertain": uncertain,
@@ -275,11 +277,10 @@ def _wait(chain: list[BaseException], at: int) -> float | None:
     chosen = chain[at]
     if isinstance(chosen, ToolError):
         return chosen.retry_after
-    ceiling = _config.settings.retry_after_ceiling
-    for current in (chosen, *chain[:at], *chain[at + 1 :]):
+    for current in (chosen, *chain[:at], *chain[at + 1 :]) if len(chain) > 1 else (chosen,):
         if type_facts(type(current)).builtin:
             continue  # builtin exceptions carry no HTTP headers
-        seconds = retry_after(headers_of(current), ceiling)
+        seconds = retry_after(headers_of(current), _config.settings.retry_after_ceiling)
         if seconds is not None:
             return seconds
     return None

@@ -193,12 +193,9 @@ def _detect(
         hits = plan.hits(lowered)
     for index, needles in sorted(hits.items()):
         detector = plan.detectors[index]
-        kind = detector.kind
-        if kind != "secret" and not (internals and (emails or kind != "email")):
+        if not _searched(detector, text, internals, emails):
             continue
-        if detector.requires and detector.requires not in text:
-            continue  # a URL with no "@" holds no credentials
-        check, group, rank = detector.check, plan.groups[index], _PRIORITY[kind]
+        check, group, rank = detector.check, plan.groups[index], _PRIORITY[detector.kind]
         judged_by = detector.judged_by
         verdicts: dict[tuple[str | Any, ...], bool] = {}
         covered = -1  # where this detector's last extended value ended
@@ -227,6 +224,16 @@ def _detect(
     else:
         spans.extend(tokens)
     return spans
+
+
+def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> bool:
+    """Whether ``_detect`` looks for ``detector`` in ``text`` (a compatibility view): it
+    finds a kind this scrub redacts, and ``text`` holds the character every match of it
+    needs (a URL with no "@" holds no credentials)."""
+    kind = detector.kind
+    if kind != "secret" and not (internals and (emails or kind != "email")):
+        return False
+    return not detector.requires or detector.requires in text
 
 
 def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
@@ -459,7 +466,7 @@ def _reveal(
     return "".join(parts)
 
 
-def _simple_tokens(text: str) -> list[Span] | None:
+def _simple_tokens(text: str, plan: _Plan | None = None) -> list[Span] | None:
     """The token spans of ``text`` when it is simple, else None. Simple: it is ASCII (its
     compatibility view is itself), holds nothing to join or decode (no line break, no
     ``\\``, no ``%``), no known value is in effect and no detector is ungated. A simple
@@ -468,12 +475,18 @@ def _simple_tokens(text: str) -> list[Span] | None:
     pass would find in it again."""
     if not text.isascii() or "\n" in text or "\\" in text or "%" in text:
         return None
-    plan = _plan()
+    plan = plan or _plan()
     if plan.always or _known.current():
         return None
     spans: list[Span] = []
     _tokens.find(text, spans)
     return spans
+
+
+def _any_searched(plan: _Plan, hits: dict[int, list[int]], text: str, internals: bool) -> bool:
+    """Whether ``_detect`` would look for any detector of ``hits`` in ``text``."""
+    emails = _config.settings.redact_emails
+    return any(_searched(plan.detectors[index], text, internals, emails) for index in hits)
 
 
 def _needles(text: str) -> bool:
@@ -488,12 +501,13 @@ def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
     with internals too when ``internals``; ``text`` itself when nothing was found."""
     if len(text) < 8:
         return text
-    tokens = _simple_tokens(text)
+    plan = _plan()
+    tokens = _simple_tokens(text, plan)
     hits = seeds = None
     if tokens is not None:  # ASCII, no ungated detector, no known value in effect
-        hits = _plan().hits(text.lower())  # read once, for the gate and the detectors
-        if not tokens and not hits:
-            return text
+        hits = plan.hits(text.lower())  # read once, for the gate and the detectors
+        if not tokens and not _any_searched(plan, hits, text, internals):
+            return text  # what the full pass gives: no span, and no value to echo
         seeds = ()
     original = text
     if "\n" in text or "\\n" in text:

@@ -181,7 +181,9 @@ class Failure:
     def label(self) -> str:
         """The category word the model reads: the fine category, or the coarse class
         alone when that is all that is known (a payload from another agent)."""
-        return self.coarse.value if self.coarse is not None else self.category.value
+        # ``_value_``: an Enum's ``value`` is a Python property, read on every line
+        label: str = self.coarse._value_ if self.coarse is not None else self.category._value_
+        return label
 
     def _evolved(self, changes: Mapping[str, Any]) -> Failure:
         """A copy with ``changes``: what ``dataclasses.replace`` does, without running

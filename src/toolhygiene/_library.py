@@ -25,7 +25,7 @@ from toolhygiene._http import (
     request_of,
     status_of,
 )
-from toolhygiene._reading import attr, class_name, module_of, mro, raw_message
+from toolhygiene._reading import attr, class_name, module_of, mro, qualified_name, raw_message
 from toolhygiene._words import http_answer
 
 __all__ = [
@@ -440,11 +440,13 @@ verdict, which ends the walk."""
 
 class TypeFacts(NamedTuple):
     """What toolhygiene reads of an exception class alone, never of an exception: its
-    ``route`` to a verdict, and whether it is a builtin (builtins carry no HTTP
-    headers, and an ``OSError``'s text is its slots')."""
+    ``route`` to a verdict, whether it is a builtin (builtins carry no HTTP headers, and
+    an ``OSError``'s text is its slots'), and its ``name`` as a record gives it
+    (``_reading.qualified_name``)."""
 
     route: Route
     builtin: bool
+    name: str
 
 
 def route(cls: type) -> Route:
@@ -467,7 +469,7 @@ def route(cls: type) -> Route:
 
 def facts_of(cls: type) -> TypeFacts:
     """``cls``'s facts, read now."""
-    return TypeFacts(route(cls), module_of(cls) == "builtins")
+    return TypeFacts(route(cls), module_of(cls) == "builtins", qualified_name(cls))
 
 
 TYPE_FACTS = 512

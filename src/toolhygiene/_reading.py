@@ -107,7 +107,11 @@ def class_attr(cls: type, name: str) -> Any:
 
 def type_name(exc: BaseException) -> str:
     """``ValueError`` for builtins, ``package.module.Class`` for the rest."""
-    cls = type(exc)
+    return qualified_name(type(exc))
+
+
+def qualified_name(cls: type) -> str:
+    """``type_name`` of an exception of class ``cls``."""
     module = module_of(cls)
     qualname = _slot(_QUALNAME, cls)
     if module == "builtins":

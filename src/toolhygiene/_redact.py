@@ -422,9 +422,30 @@ _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
 _SQUEEZED_OUT = (" ", "\t", "\n", "\r", ".", "-", "_", "*", "+", "\u00b7", "%20", "&nbsp;")
 
 
+_SQUEEZED_ASCII = "".join(gap for gap in _SQUEEZED_OUT if len(gap) == 1 and gap.isascii())
+_SQUEEZED_BYTES = _SQUEEZED_ASCII.encode("ascii")
+_SQUEEZED_LONG = tuple(gap for gap in _SQUEEZED_OUT if len(gap) > 1)
+
+
 def _squeezed(lowered: str) -> str:
-    """``lowered`` without the gaps a spelled-out word may hold (chained replaces: each
-    is a C scan, several times cheaper than a translate table on a short line)."""
+    """``lowered`` without the gaps a spelled-out word may hold, as ``_squeezed_slowly``
+    takes them out: an ASCII text loses its one-character gaps in one C pass over its
+    bytes (a few times cheaper than a replace each), then each other gap (``·``,
+    ``%20``, ``&nbsp;``) goes in the order listed; the same text when none is in it."""
+    gaps: tuple[str, ...] = _SQUEEZED_OUT
+    if lowered.isascii():
+        squeezed = lowered.encode("ascii").translate(None, _SQUEEZED_BYTES).decode("ascii")
+        if len(squeezed) < len(lowered):
+            lowered = squeezed
+        gaps = _SQUEEZED_LONG  # "·" is no ASCII
+    for gap in gaps:
+        lowered = lowered.replace(gap, "")  # a replace that finds nothing: the same text
+    return lowered
+
+
+def _squeezed_slowly(lowered: str) -> str:
+    """The squeeze as the gaps are listed: one replace each, in order (the reference
+    ``_squeezed`` is checked against)."""
     for gap in _SQUEEZED_OUT:
         lowered = lowered.replace(gap, "")  # a replace that finds nothing: the same text
     return lowered
@@ -662,7 +683,16 @@ def _steers(lowered: str, gates: set[int]) -> bool:
     if _STEER in gates and _AWAY in gates:
         return True
     squeezed = _squeezed_once(lowered)
-    return squeezed is not lowered and len(_groups(_STEERING_GATES, squeezed)) == 2
+    return squeezed is not lowered and _squeezed_groups(squeezed) >= _STEERING_SET
+
+
+_SQUEEZED_GATES = (*_STEERING_GATES, *_ORDERS_GATES)
+_STEERING_SET = frozenset(_STEERING_GATES)
+_ORDERS_SET = frozenset(_ORDERS_GATES)
+
+# The groups of both squeezed gates (steering, new orders) in one Aho-Corasick pass, read
+# once per text: a needle is found whatever other needles the automaton holds.
+_squeezed_groups = functools.lru_cache(maxsize=1)(functools.partial(_groups, _SQUEEZED_GATES))
 
 
 # The words of a claim of new orders with the gaps squeezed out ("newinstructions"),
@@ -673,21 +703,14 @@ _NEW_ORDERS_SQUEEZED = re.compile(rf"(?:{'|'.join(_NEWER)})(?:system)?(?:{'|'.jo
 def _new_orders(lowered: str, gates: set[int]) -> bool:
     """Whether the new-orders pattern can match (its words plainly or spaced out)."""
     squeezed = _squeezed_once(lowered)
-    if not (_NEW in gates and _ORDER in gates):
-        if squeezed is lowered:
-            return False
-        # A long text is gated by one more Aho-Corasick pass (a regex alternation costs
-        # milliseconds there); a short line by ``in`` tests for the pattern's first word
-        # (the alternation has no literal prefix: it is tried at every character).
-        if len(squeezed) > _LONG:
-            if len(_groups(_ORDERS_GATES, squeezed)) < 2:
-                return False
-        elif not any(word in squeezed for word in _NEWER):
-            return False
+    # Else the squeezed text's groups: the pattern holds a word of both (its alternation
+    # has no literal start, so ``re`` tries it at every character, and eight ``in`` tests
+    # cost twice an Aho-Corasick pass on a short line).
+    if not (_NEW in gates and _ORDER in gates) and (
+        squeezed is lowered or not _squeezed_groups(squeezed) >= _ORDERS_SET
+    ):
+        return False
     return _NEW_ORDERS_SQUEEZED.search(squeezed) is not None
-
-
-_LONG = 2_048
 
 
 def _steering(lowered: str) -> bool:

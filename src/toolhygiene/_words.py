@@ -270,9 +270,9 @@ def _advice(failure: Failure, compact: bool = False, alternatives: bool = True) 
     elif failure.retryable == failure.category.retryable:  # the kind's own advice
         # (only the coarse class known: its category is the nearest fine one, whose
         # retryability is the class's; the advice claims nothing finer)
-        advice = HINTS[failure.category.value]
+        advice = HINTS[failure.category._value_]  # an Enum's .value is Python code
         if failure.coarse is not None:
-            advice = COARSE_HINTS[failure.coarse.value]
+            advice = COARSE_HINTS[failure.coarse._value_]
     elif failure.retryable:  # the tool or sender overrode its kind: advice follows it
         advice = (
             "Call {tool} once more with the same arguments; if it fails again, continue without it."
@@ -313,7 +313,7 @@ def _verdict(failure: Failure, short: bool) -> str:
     # "Transient" is said only of a transient kind (connectivity, rate_limit, upstream):
     # a business or permission failure its tool or sender marked retryable is
     # "Retryable", and a transient one marked not retryable is "Not retryable".
-    transient = failure.category.coarse.value == "transient"
+    transient = failure.category.coarse._value_ == "transient"
     word = "Transient" if transient else "Retryable"
     if failure.retryable:
         if failure.retry_after is not None:
@@ -321,7 +321,7 @@ def _verdict(failure: Failure, short: bool) -> str:
             least = failure.retry_after >= _config.settings.retry_after_ceiling
             return retry_after(failure.retry_after, at_least=least, word=word)
         return f"{word}." if short else f"{word}: a retry may succeed."
-    if failure.category.value == "unknown":
+    if failure.category._value_ == "unknown":
         return "Cause not known." if short else "Cause not known: repeating it is not advised."
     if transient:  # declared not retryable by its tool or sender: the kind's word and
         # the verdict must not clash ("Not transient" of an upstream failure is false)
@@ -373,7 +373,8 @@ def failure_line(failure: Failure, cap: int) -> str:
     what = _sentence(what)
     # Each stage is worded only when the one before did not fit (most lines fit the first).
     verdict, advice = _verdict(failure, False), _advice(failure)
-    if failure.instead.startswith(_schema_call(failure.tool)):  # arguments were refused
+    if failure.instead and failure.instead.startswith(_schema_call(failure.tool)):
+        # arguments were refused
         fitted = _arguments_line(failure, head, what, verdict=verdict, advice=advice, cap=cap)
         if fitted is not None:
             return fitted
