@@ -506,7 +506,7 @@ def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
     hits = seeds = None
     if tokens is not None:  # ASCII, no ungated detector, no known value in effect
         hits = plan.hits(text.lower())  # read once, for the gate and the detectors
-        if not tokens and not _any_searched(plan, hits, text, internals):
+        if not tokens and not (hits and _any_searched(plan, hits, text, internals)):
             return text  # what the full pass gives: no span, and no value to echo
         seeds = ()
     original = text
