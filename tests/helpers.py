@@ -257,3 +257,16 @@ def telemetry_providers() -> tuple[Any, Any]:
         metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
         _TELEMETRY.extend([exporter, reader])
     return _TELEMETRY[0], _TELEMETRY[1]
+
+
+def full_pass(thunk: Callable[[], Any]) -> Any:
+    """``thunk()`` with the redaction engine's simple-text shortcut forced off: every
+    text gets the full pass, which looks for its token spans again."""
+    from toolhygiene import _engine
+
+    shortcut = _engine._simple_tokens
+    _engine._simple_tokens = lambda text, plan=None: None
+    try:
+        return thunk()
+    finally:
+        _engine._simple_tokens = shortcut

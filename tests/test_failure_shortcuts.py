@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, full_pass
 
 # Private imports, by design (internal units under test): each shortcut is compared with
 # the long way it replaces.
@@ -60,16 +60,6 @@ def test_the_squeezed_gates_find_what_each_gate_alone_finds(parts: list[str]) ->
         assert both & set(kinds) == _redact._groups(kinds, squeezed)
 
 
-def _full_pass(thunk: Callable[[], Any]) -> Any:
-    """``thunk()`` with the simple-text shortcut forced off (the full pass)."""
-    shortcut = _engine._simple_tokens
-    _engine._simple_tokens = lambda text, plan=None: None
-    try:
-        return thunk()
-    finally:
-        _engine._simple_tokens = shortcut
-
-
 _ADDRESS_PIECES = [
     "https://", "http://", "://", "api.example.com", "/v1/orders", "@", "user", ":", "pw",
     "jane@example.com", "10.0.0.7", "db.internal", "host.local", "192.168.1.1", " ", ";",
@@ -86,8 +76,8 @@ def test_a_simple_text_with_only_unsearched_detectors_is_what_the_full_pass_give
     before = th.configure(redact_emails=emails)
     try:
         fast = _engine.scrub(text, internals=internals)
-        assert fast == _full_pass(lambda: _engine.scrub(text, internals=internals))
-        assert th.sanitize(text, 300) == _full_pass(lambda: th.sanitize(text, 300))
+        assert fast == full_pass(lambda: _engine.scrub(text, internals=internals))
+        assert th.sanitize(text, 300) == full_pass(lambda: th.sanitize(text, 300))
     finally:
         th.configure(before)
 

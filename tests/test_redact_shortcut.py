@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import CARRIERS, CASES, SURVIVORS
+from helpers import full_pass
 
 # Private imports, by design (internal units under test): the redaction shortcut is compared with the full engine.
 from toolhygiene import _engine, _known
@@ -131,19 +132,8 @@ texts = st.one_of(
 )
 
 
-def _full_pass(thunk: Callable[[], Any]) -> Any:
-    """``thunk()`` with the shortcut forced off: every text gets the full pass, which
-    looks for its token spans again."""
-    shortcut = _engine._simple_tokens
-    _engine._simple_tokens = lambda text, plan=None: None
-    try:
-        return thunk()
-    finally:
-        _engine._simple_tokens = shortcut
-
-
 def _same(thunk: Callable[[], Any]) -> None:
-    assert thunk() == _full_pass(thunk)
+    assert thunk() == full_pass(thunk)
 
 
 @given(texts)
