@@ -11,7 +11,8 @@
 - ``classify`` skips the mixed-group reading of a lone exception (no cause, context or
   member): no group whose members' verdicts differ can be in a chain of one.
 - A record's ``exc_type`` is the class's name as ``type_name`` reads it, kept with the
-  class's other facts.
+  class's other facts; a lone builtin exception has no wait to read (a ``ToolError``
+  whose class claims to be a builtin still gives its own).
 """
 
 from __future__ import annotations
@@ -140,6 +141,20 @@ def test_a_lone_exception_is_never_a_mixed_group(
     assert _classify._mixed_group(exc, chain, rules, 300) is None
     failure = th.classify(exc, "t", rules=rules)
     assert failure.exc_type == _reading.type_name(exc)
+
+
+class _Disguised(th.ToolError):
+    """A ToolError whose class says it is a builtin."""
+
+
+_Disguised.__module__ = "builtins"
+
+
+def test_a_tool_error_disguised_as_a_builtin_keeps_its_wait() -> None:
+    """The lone-builtin shortcut (no headers, so no wait) is not taken for a ToolError."""
+    failure = th.classify(_Disguised("busy", retryable=True, retry_after=7))
+    assert failure.retry_after == 7
+    assert failure.exc_type == "_Disguised" == _reading.type_name(_Disguised("x", retryable=True))
 
 
 @pytest.mark.parametrize(

@@ -104,6 +104,7 @@ def classify(
     folded to one line.
     """
     cap = _config.line_cap(cap)
+    facts = type_facts(type(exc))  # kept per class: read once here
     chain = walk_chain(exc, _MAX_CHAIN)
     all_rules = (*rules, *global_rules())
     known: list[Any] = [_UNSEEN] * len(chain)
@@ -126,7 +127,7 @@ def classify(
                         "message": message,
                         "hint": "",
                         "retry_after": None,
-                        "exc_type": type_facts(type(exc)).name,
+                        "exc_type": facts.name,
                         "frame": user_frame(exc),
                         "never_ran": False,
                         "uncertain": False,
@@ -134,7 +135,11 @@ def classify(
                 )
     chosen = chain[best_at]
     never_ran = _never_ran(chain, best_at, best, known)
-    retryable, uncertain, wait = best.retryable, False, _wait(chain, best_at)
+    # A lone builtin exception carries no HTTP headers: no wait to read (a ToolError
+    # whose class says it is a builtin still gives its own).
+    lone_builtin = facts.builtin and len(chain) == 1 and not isinstance(exc, ToolError)
+    wait = None if lone_builtin else _wait(chain, best_at)
+    retryable, uncertain = best.retryable, False
     text = _message(chain, best_at, best, known)
     if isinstance(chosen, ToolError):
         if chosen._own_advice:  # refused arguments: each one named, shortened to fit
@@ -160,7 +165,7 @@ def classify(
             "message": sanitize(text, cap),
             "hint": sanitize(hint, cap) if hint else "",
             "retry_after": wait,
-            "exc_type": type_facts(type(exc)).name,
+            "exc_type": facts.name,
             "frame": user_frame(exc),
             "never_ran": never_ran,
             "uncertain": uncertain,
