@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
@@ -39,6 +39,9 @@ _GAP_PIECES = [
 
 @settings(max_examples=examples(1000), deadline=None)
 @given(st.lists(st.sampled_from(_GAP_PIECES), max_size=16))
+@example(["%2", "&nbsp;", "0"])  # the order of the long gaps matters: "%20" went first
+@example(["&n", " ", "bsp;"])  # a long gap made by taking a short one out
+@example(["%2", "\u00b7", "0"])
 def test_squeezing_is_one_replace_per_gap_in_order(pieces: list[str]) -> None:
     lowered = "".join(pieces)
     fast, slow = _redact._squeezed(lowered), _redact._squeezed_slowly(lowered)
