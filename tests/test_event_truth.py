@@ -70,13 +70,21 @@ def test_a_recovery_names_the_calls_that_failed_and_the_one_that_recovered() -> 
 
 def test_the_log_line_of_a_tail_carries_the_failing_calls_id() -> None:
     session = th.Session([get_order], max_failures=5)
-    with structlog.testing.capture_logs() as logs:
-        previous = th.configure(logs=structlog.get_logger("t"))
-        try:
-            session.call("get_order", {"order_id": "bad-1"}, call_id="call_A")
-            session.call("get_order", {"order_id": "good"}, call_id="call_B")
-        finally:
-            th.configure(previous)
+    configured = structlog.is_configured()
+    try:
+        with structlog.testing.capture_logs() as logs:
+            previous = th.configure(logs=structlog.get_logger("t"))
+            try:
+                session.call("get_order", {"order_id": "bad-1"}, call_id="call_A")
+                session.call("get_order", {"order_id": "good"}, call_id="call_B")
+            finally:
+                th.configure(previous)
+    finally:
+        # capture_logs restores the processors by calling configure(), which leaves
+        # structlog "configured": toolhygiene would then log through it (to stdout) in
+        # every later test of this process, where caplog sees nothing.
+        if not configured:
+            structlog.reset_defaults()
     (line,) = [e for e in logs if e["event"] == "error.recovered"]
     assert (line["call_id"], line["recovered_by"]) == ("call_A", "call_B")
     json.dumps(line)  # a plain JSON record
