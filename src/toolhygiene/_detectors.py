@@ -395,6 +395,72 @@ def _credential(m: re.Match[str]) -> bool:
     return not value.isdigit()
 
 
+# Authorization schemes (RFC 7235's registry and common vendor ones) after which the
+# rest of the line is the credential, as after ``Authorization:``.
+_AUTH_SCHEMES = frozenset(
+    [
+        "basic",
+        "bearer",
+        "digest",
+        "dpop",
+        "gnap",
+        "hoba",
+        "mutual",
+        "negotiate",
+        "ntlm",
+        "kerberos",
+        "oauth",
+        "privatetoken",
+        "scram-sha-1",
+        "scram-sha-256",
+        "vapid",
+        "token",
+        "bot",
+        "ssws",
+        "apikey",
+        "api-key",
+        "key",
+        "hmac",
+        "signature",
+        "aws4-hmac-sha256",
+        "goog4-hmac-sha256",
+        "sharedkey",
+        "sharedkeylite",
+    ]
+)
+# A parameter list (``username="bob", response="…"``, ``Credential=…, Signature=…``).
+_AUTH_PARAMS = re.compile(r"[A-Za-z][\w\-]{0,40}=")
+
+
+def _spaced_authorization(m: re.Match[str]) -> bool:
+    """After ``Authorization`` and only a space: with a scheme word (a registered scheme,
+    or a vendor's written like one: ``Klaviyo-API-Key``, ``AWS4-HMAC-SHA256``), the rest
+    of the line is the credential unless it is prose ("Bearer token missing"); without
+    one, the value is a credential when it reads as a token ("authorization required",
+    "Authorization failed for user bob" stay)."""
+    value = m.group("secret")
+    first = value.split(None, 1)[0].rstrip(",;")
+    if "scheme" in m.re.groupindex:
+        scheme = m.group("scheme")
+        known = scheme.lower() in _AUTH_SCHEMES or ("-" in scheme and not plain_run(scheme))
+        if not known:
+            return False  # "Authorization failed for user bob": a word, then prose
+        if _AUTH_PARAMS.match(first) is not None:
+            return True
+        return _token_shaped(first) or (
+            not (first.isalpha() and first.islower()) and not first.isdigit() and len(first) >= 8
+        )
+    if first.lower() in _AUTH_SCHEMES or (
+        "-" in first and _SCHEME_WORD.fullmatch(first) and _MORE_ON_LINE.match(m.string, m.end())
+    ):
+        return False  # a scheme word: the detector with a scheme takes what follows it
+    return _token_shaped(first) and plausible_value(first, prose_allowed=False)
+
+
+_SCHEME_WORD = re.compile(r"[A-Za-z]{2,20}[0-9]?(?:-[A-Za-z0-9]{2,20}){0,4}")
+_MORE_ON_LINE = re.compile(r"[ \t]{1,5}[^\s]")
+
+
 def _anything(m: re.Match[str]) -> bool:
     return plausible_value(m.group("secret"), prose_allowed=False)
 
@@ -430,6 +496,24 @@ def _short_password(m: re.Match[str]) -> bool:
     # (``mysql -h db -p Qx7pLm2R``); ``mysql -u root -p app`` prompts, and ``app`` is the
     # database; ``ssh -p 2222``, ``cp -p a b`` are no password.
     return "login" in before or (client is not None and _token_shaped(value))
+
+
+# A flag that makes a login read its password or token from standard input.
+_STDIN_FLAG = re.compile(r"--(?:password-stdin|with-token)(?![\w-])")
+_STDIN_FLAGS = ("password-stdin", "with-token")
+
+
+def _fed_on_stdin(m: re.Match[str]) -> bool:
+    """A here-string (``<<< v``) on the line of a login reading its password from
+    standard input (``docker login --password-stdin``, ``gh auth login --with-token``):
+    ``v`` is the password, unless a placeholder (``"$PW"``, ``$(cat file)``)."""
+    text, start = m.string, m.start()
+    line = text.rfind("\n", max(0, start - _COMMAND_WINDOW), start) + 1
+    end = text.find("\n", m.end(), m.end() + _COMMAND_WINDOW)
+    limit = m.end() + _COMMAND_WINDOW if end == -1 else end
+    return _STDIN_FLAG.search(text, max(line, start - _COMMAND_WINDOW), limit) is not None and (
+        _anything(m)
+    )
 
 
 def _user_password(m: re.Match[str]) -> bool:
@@ -713,6 +797,31 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
+        # The header written without its colon (``AUTHORIZATION Bearer v``,
+        # ``Authorization Digest username="bob", response="v"``, ``authorization v``):
+        # ``_spaced_authorization`` tells a credential from prose ("Authorization failed").
+        "authorization",
+        re.compile(
+            r"(?<![\w])authori[sz]ation[ \t]{1,5}"
+            r"(?P<scheme>" + _SCHEME_WORD.pattern + r")[ \t]{1,5}"
+            r"(?P<secret>[^\s\"'\\](?:[^\r\n\"'\\]|\"[^\"\r\n\\]{0,256}\"){0,4095})",
+            re.IGNORECASE,
+        ),
+        ("authori",),
+        check=_spaced_authorization,
+        judged_by=("scheme", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # ... and without a scheme: ``AUTHORIZATION Qx7pLm2R`` (a token, not a word).
+        "authorization",
+        re.compile(r"(?<![\w])authori[sz]ation[ \t]{1,5}(?P<secret>[^\s\"'\\,;]{1,1024})", re.I),
+        ("authori",),
+        check=_spaced_authorization,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
         "cookie",
         re.compile(
             r"(?<![\w])cookie[ \t]{0,5}[:\uff1a][ \t]{0,5}(?P<secret>[^\s\"'][^\r\n\"']{0,8191})",
@@ -834,9 +943,34 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?<![\w-])(?:echo|printf)[ \t]{1,5}"
             r"(?:-[neE]{1,3}[ \t]{1,5}|[\"']?%s[\"']?[ \t]{1,5})?"
             r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}'|[^\s|;&\"']{1,1024})"
-            r"[ \t]{0,5}\|[^|\r\n]{0,300}?--password-stdin"
+            r"[ \t]{0,5}\|[^|\r\n]{0,300}?--(?:password-stdin|with-token)"
         ),
-        ("password-stdin",),
+        _STDIN_FLAGS,
+        check=_anything,
+        judged_by=("secret",),
+    ),
+    Detector(
+        # A here-string on the line of such a login: ``docker login --password-stdin <<< v``,
+        # ``cat <<< v | gh auth login --with-token``.
+        "secret",
+        re.compile(
+            r"<<<[ \t]{0,5}"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}'|[^\s|;&\"'<>()]{1,1024})"
+        ),
+        ("<<<",),
+        check=_fed_on_stdin,
+        anchored=True,
+    ),
+    Detector(
+        # A here-document fed to such a login: its first line is the password
+        # (``docker login --password-stdin <<EOF`` then ``v`` then ``EOF``).
+        "secret",
+        re.compile(
+            r"--(?:password-stdin|with-token)(?![\w-])[^\r\n<]{0,300}<<-?[ \t]{0,3}"
+            r"([\"']?)[A-Za-z_]\w{0,30}\1[^\r\n]{0,300}?(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}"
+            r"(?P<secret>[^\s\\\"'](?:[^\s\\\"']|[ \t](?=[^\s\\])){0,1023})"
+        ),
+        _STDIN_FLAGS,
         check=_anything,
         judged_by=("secret",),
     ),
