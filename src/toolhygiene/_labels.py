@@ -691,8 +691,37 @@ def line_rest(value: str, run: str) -> bool:
         return True
     if _own_line(run):
         return False
-    long_enough = len(value) >= 8 or credential_shaped(run)
+    long_enough = len(value) >= 8 or credential_shaped(run) or _token_piece(run)
     return long_enough and plausible_value(value, prose_allowed=False)
+
+
+# What a line of its own is made of when it is no word: a number and its unit (``42ms``,
+# ``3.5s``, ``100%``) and a word or number marked up (``[INFO]``, ``(none)``, ``#1234``,
+# ``**bold**``, ``OK!!``).
+_UNIT = re.compile(r"[0-9]+(?:[.,][0-9]+)?[A-Za-z%\u00b5]{0,4}")
+
+
+def _token_piece(run: str) -> bool:
+    """Whether a short run on the line after a short value is the rest of a token
+    (``abc123`` then ``QUJDZA==``, ``Xy7`` then ``pQ!@x``): letters with a digit or a
+    symbol of a token (``= + / ! @ # $ % ^ & * ~``), or both cases; not a number and
+    its unit or a word or number marked up."""
+    core = run.lstrip("([{#").rstrip(")]}.,;:!?")
+    emphasis = len(core) - len(core.lstrip("*_~`"))
+    if emphasis:  # ``**bold**``: the same marks on both sides
+        core = core[emphasis:-emphasis] if core.endswith(core[:emphasis]) else core
+    if not core or _UNIT.fullmatch(core) or plain_run(core):
+        return False
+    chars = set(run)
+    letters = not chars.isdisjoint(_LOWER) or not chars.isdisjoint(_UPPER)
+    return letters and (
+        not chars.isdisjoint(_TOKEN_SYMBOLS)
+        or not chars.isdisjoint(_DIGITS)
+        or (not chars.isdisjoint(_LOWER) and not chars.isdisjoint(_UPPER))
+    )
+
+
+_TOKEN_SYMBOLS = frozenset("=+/!@#$%^&*~")
 
 
 def _own_line(run: str) -> bool:
