@@ -414,3 +414,16 @@ def test_a_token_outside_paging_still_goes(sentence: str, value: str) -> None:
 def test_a_provider_key_named_as_a_cursor_still_goes(sentence: str) -> None:
     value = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
     assert value not in th.redact(sentence.format(v=value))
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ['{{"nextPageToken": "{v}"}}', '{{"cursor": "{v}"}}', "cursor: {v}", '{{"NextToken": "{v}"}}'],
+)
+@pytest.mark.parametrize(
+    "value", ["sk_live_4eC39HqLyjWDarjtT1zdp7dc", "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"]
+)
+def test_a_provider_key_under_a_cursor_key_still_goes(shape: str, value: str) -> None:
+    """The README's promise for cursor keys: a provider's format inside one still goes
+    (on main a quoted value under ``nextPageToken`` or ``cursor`` was skipped whole)."""
+    assert value not in th.redact(shape.format(v=value))
