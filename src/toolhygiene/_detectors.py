@@ -26,6 +26,7 @@ from toolhygiene._labels import (
     is_secret_label,
     line_rest,
     never_rest,
+    paging_prose,
     plain_run,
     plausible_value,
     prose_run,
@@ -77,6 +78,12 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if (
+        values[0].lower() in _CURSOR_WORDS
+        and values[1][:1] not in "\"'\\]"
+        and paging_prose(m.string, m.start("secret"), m.end("secret"))
+    ):
+        return False  # a cursor in prose ("next page: token=v"); layer 1 still reads it
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m)
     seen = _LABELLED_SEEN
@@ -388,8 +395,15 @@ def _block(text: str, end: int) -> int:
     return reach
 
 
+_CURSOR_WORDS = frozenset(["token", "tokens"])
+
+
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret")
+    if m.string[m.start() : m.start() + 5].lower() == "token" and paging_prose(
+        m.string, m.start("secret"), m.end("secret")
+    ):
+        return False  # "use token v for the next page": a cursor (layer 1 still reads it)
     if value.isalpha() and value.islower():
         return False  # "basic authentication failed", "bearer token missing"
     return not value.isdigit()
@@ -840,8 +854,7 @@ BUILT_IN: tuple[Detector, ...] = (
             re.IGNORECASE,
         ),
         _SCHEMES,
-        check=_credential,
-        judged_by=("secret",),
+        check=_credential,  # not judged once per value: a cursor is told by its sentence
         anchored=True,
     ),
     Detector(

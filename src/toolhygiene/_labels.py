@@ -24,6 +24,7 @@ __all__ = [
     "is_secret_label",
     "line_rest",
     "never_rest",
+    "paging_prose",
     "plain_run",
     "plausible_value",
     "prose_run",
@@ -732,3 +733,29 @@ def never_rest(run: str) -> bool:
     """Whether ``line_rest(value, run)`` is false whatever the value: ``run`` is its
     line's own text, and not all hex (which only a hex value could take)."""
     return _own_line(run) and not set(run) <= _HEX
+
+
+# A sentence about paging: a cursor named in it ("Use token v for the next page", "pass
+# cursor v to continue", "next page: token=v") is the position the model needs to ask for
+# more, not a credential.
+_PAGING_PROSE = re.compile(
+    r"\bnext[ \t](?:page|batch|set|results?)\b|\bmore[ \t](?:results|items|records|rows|"
+    r"entries|pages|data)\b|\bto[ \t]continue\b|\bcontinu(?:e|ation|ing)\b|\bpaginat|"
+    r"\b(?:page|paging)[ \t]token\b|\bcursor\b|\b(?:previous|following)[ \t]page\b",
+    re.IGNORECASE,
+)
+_CLAUSE_ENDS = re.compile(r"[;!?\r\n]|\.(?:[ \t]|\Z)|\\[nr]")
+_CLAUSE = 120
+
+
+def paging_prose(text: str, start: int, end: int) -> bool:
+    """Whether the clause holding ``text[start:end]`` (a label and its value) speaks of
+    paging: it ends at ``; ! ?``, a line break or a full stop, and reads at most 120
+    characters either side ("session token v; next page" is two clauses)."""
+    before = text[max(0, start - _CLAUSE) : start]
+    ends = [m.end() for m in _CLAUSE_ENDS.finditer(before)]
+    head = before[ends[-1] :] if ends else before
+    after = text[end : end + _CLAUSE]
+    stop = _CLAUSE_ENDS.search(after)
+    tail = after[: stop.start()] if stop else after
+    return _PAGING_PROSE.search(head) is not None or _PAGING_PROSE.search(tail) is not None

@@ -22,7 +22,7 @@ import string
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene._labels import is_secret_label
+from toolhygiene._labels import is_secret_label, paging_prose
 from toolhygiene._providers import by_head
 
 __all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
@@ -407,7 +407,21 @@ def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
     a text that names a token or a cursor."""
     if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1:
         return _NONE
-    return frozenset(m.end() for m in _CURSOR_KEY.finditer(text))
+    found = {m.end() for m in _CURSOR_KEY.finditer(text)}
+    for m in _PROSE_CURSOR.finditer(text):  # "use token v for the next page"
+        end = m.end()
+        while end < len(text) and not text[end].isspace() and text[end] not in "\"'`":
+            end += 1
+        if paging_prose(text, m.end(), end):
+            found.add(m.end())
+    return frozenset(found)
+
+
+# A token or cursor named in a sentence, up to where its value starts.
+_PROSE_CURSOR = re.compile(
+    r"\b(?:token|cursor)(?:[ \t]{0,3}[:=]|[ \t]{1,3}(?:is[ \t]{1,3})?)[ \t]{0,3}[\"'`]?",
+    re.IGNORECASE,
+)
 
 
 _NONE: frozenset[int] = frozenset()
@@ -451,12 +465,12 @@ def find(
     for begin, end in runs:
         if text.endswith(";base64,", max(0, begin - 8), begin) and _media(text, begin):
             continue
-        if cursors and begin in cursors:
-            continue  # a pagination cursor: the model needs it for the next page
         if heads is None:
             heads = _heads(text)
-        # An id's value, unless it names a secret itself (``pi_…_secret_…``).
-        named = (
+        # An id's value, unless it names a secret itself (``pi_…_secret_…``), or a
+        # pagination cursor: the model needs it for the next page (a provider's format
+        # in either still goes).
+        named = begin in cursors or (
             lowered.find(b"id", max(0, begin - 12), begin) != -1
             and _id_value(text, begin)
             and _NAMES_SECRET.search(text, begin, end) is None
