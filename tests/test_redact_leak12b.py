@@ -39,6 +39,20 @@ TOKENS = st.builds(
 )
 
 
+def _tools(text: str) -> tuple[th.Tool[Any, Any], th.Tool[Any, Any]]:
+    """A tool ``billing`` failing with ``text`` and a tool ``listing`` returning it."""
+
+    @th.tool(name="billing")
+    def fails(order_id: str) -> str:
+        raise RuntimeError(text)
+
+    @th.tool(name="listing")
+    def succeeds(order_id: str) -> str:
+        return text
+
+    return fails, succeeds
+
+
 def _every_door(line: str, secret: str, *, ends_line: bool = False) -> None:
     """``secret`` never reaches the model from ``line`` in any carrier: ``th.redact``,
     a failing call (its line and its log), a successful call's result and ``handle``
@@ -51,14 +65,7 @@ def _every_door(line: str, secret: str, *, ends_line: bool = False) -> None:
         text = make(case)
         assert secret not in th.redact(text), (carrier, text)
 
-        @th.tool(name="billing")
-        def fails(order_id: str) -> str:
-            raise RuntimeError(text)
-
-        @th.tool(name="listing")
-        def succeeds(order_id: str) -> str:
-            return text
-
+        fails, succeeds = _tools(text)
         session = th.Session([fails, succeeds], line_cap=4000, max_failures=99)
         with th.testing.capture() as seen:
             failed = session.call("billing", {"order_id": "ORD-1"})
@@ -66,7 +73,7 @@ def _every_door(line: str, secret: str, *, ends_line: bool = False) -> None:
         assert secret not in json.dumps([dict(e) for e in seen.events], default=str), carrier
         assert secret not in session.call("listing", {"order_id": "ORD-1"}).content, carrier
     messages: list[Any] = []
-    session = th.Session([fails, succeeds], line_cap=4000, max_failures=99)
+    session = th.Session(list(_tools(line)), line_cap=4000, max_failures=99)
     turn = model_turn("anthropic", [("billing", {"order_id": "A"}), ("listing", {"order_id": "B"})])
     assert session.handle(turn, messages, format="anthropic")
     assert secret not in json.dumps(messages, default=str)
@@ -195,7 +202,7 @@ LABELS = st.sampled_from(["password", "PASSWORD", "db_password", "secret", "api_
 RESTS = st.builds(
     lambda letters, other, tail, pad: letters + other + tail + pad,
     st.text(string.ascii_letters, min_size=2, max_size=6),
-    st.text("+/!@#$%^&*~", max_size=3),
+    st.text("+/@#$%^&*~", max_size=3),
     st.text(string.ascii_letters, max_size=3),
     st.sampled_from(["", "=", "=="]),
 ).filter(lambda rest: not rest.isalpha())
@@ -306,6 +313,7 @@ def test_a_genuine_picture_stays_whole(kind: str, seed: int, shape: str) -> None
     assert th.redact(text) == text
 
 
+_BASE64_CHARS = frozenset(string.ascii_letters + string.digits + "+/")
 SECRETS = [
     "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
     "AKIAIOSFODNN7EXAMPLE",
@@ -330,6 +338,11 @@ def test_a_secret_in_or_glued_to_a_picture_goes(
     body = base64.b64encode(PICTURES[kind](rng)).decode()
     if where == "inside":
         at = rng.randrange(16, len(body) - 8)
+        if kind == "jpeg" and len(secret) % 4 == 0 and set(secret) <= _BASE64_CHARS:
+            # The README's one gap: JPEG's compressed data has no checksum, so whole
+            # groups of base64 inserted there keep the file whole (unless they hold an
+            # 0xFF byte). One character more, and the run is no base64.
+            secret += "Q"
         body = body[:at] + secret + body[at:]
     elif where == "after":
         body = body.rstrip("=") + secret
@@ -349,6 +362,13 @@ def test_a_labelled_secret_glued_to_a_picture_goes(kind: str, seed: int, value: 
     text = f"{body}password={value}"
     out = th.redact(text)
     assert value not in out, (text, out)
+
+
+def test_a_picture_cut_short_goes_whole() -> None:
+    """A picture cut short (by a cap, or by hand) cannot be told from one with a secret
+    in its last part: it is not sheltered."""
+    body = base64.b64encode(_png(random.Random(3))).decode()
+    assert th.redact(body[:-24]) == "[redacted:high-entropy]"
 
 
 def test_a_secret_in_a_picture_goes_through_every_door() -> None:

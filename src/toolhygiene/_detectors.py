@@ -73,6 +73,8 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
+    if not values[2].strip("=") and "=" in values[1]:
+        return False  # base64's padding (``…ErkJggg==``), not a key and its value
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     after = m.string[m.end("secret") : m.end("secret") + 1]
@@ -829,7 +831,10 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         # ... and without a scheme: ``AUTHORIZATION Qx7pLm2R`` (a token, not a word).
         "authorization",
-        re.compile(r"(?<![\w])authori[sz]ation[ \t]{1,5}(?P<secret>[^\s\"'\\,;]{1,1024})", re.I),
+        re.compile(
+            r"(?<![\w])authori[sz]ation[ \t]{1,5}(?P<secret>[^\s\"'\\,;]{1,1024})",
+            re.IGNORECASE,
+        ),
         ("authori",),
         check=_spaced_authorization,
         judged_by=("secret",),

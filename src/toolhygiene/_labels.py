@@ -336,9 +336,14 @@ _SEPARATED = re.compile(r"[^A-Za-z0-9]")
 
 
 def _is_data(key: str, parts: list[str]) -> bool:
-    if _SEPARATED.search(key):
-        return False
+    if _SEPARATED.search(key) or (parts and parts[-1] in _GLUED_TO_DATA):
+        return False  # ``…LwA7password=v``: a label glued to the data before it
     return len(key) > 48 or len(parts) > 10
+
+
+# Secret words long enough that random base64 does not end in them by chance (about one
+# run in 30 million for the shortest, in any case).
+_GLUED_TO_DATA = frozenset(["password", "passwd", "passphrase", "secret", "token", "apikey"])
 
 
 @functools.lru_cache(maxsize=1024)

@@ -23,6 +23,7 @@ import string
 from ahocorasick_rs import AhoCorasick
 
 from toolhygiene._labels import is_secret_label, paging_prose
+from toolhygiene._media import picture, strict_base64
 from toolhygiene._providers import by_head
 
 __all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
@@ -391,7 +392,6 @@ _MEDIA = re.compile(
 
 # The base64 of a picture without a data URI: PNG, JPEG, GIF, WebP and PDF headers.
 _IMAGE_HEADS = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0")
-_IMAGE_MIN = 64
 # The key of a pagination cursor (``nextPageToken``, ``continuation_token``,
 # ``cursor=``, AWS ``NextToken``): an opaque position the next call needs, not a
 # credential (a provider's format inside it still goes with the run's other rules).
@@ -427,9 +427,18 @@ _PROSE_CURSOR = re.compile(
 _NONE: frozenset[int] = frozenset()
 
 
-def _media(text: str, begin: int) -> bool:
+def _media(text: str, begin: int) -> str:
+    """The media type of the data URI whose payload starts at ``begin`` (lowercase), or
+    an empty string."""
     start = text.rfind("data:", max(0, begin - 200), begin)
-    return start != -1 and _MEDIA.match(text, start, begin) is not None
+    m = _MEDIA.match(text, start, begin) if start != -1 else None
+    return "" if m is None else text[start + 5 : text.find(";", start, begin)].lower()
+
+
+# The media types ``_media.picture`` verifies: their payload must be a whole picture.
+_PICTURE_TYPES = frozenset(
+    ["image/png", "image/jpeg", "image/jpg", "image/pjpeg", "image/gif", "image/webp"]
+)
 
 
 def find(
@@ -463,7 +472,20 @@ def find(
     heads: list[tuple[int, str]] | None = None
     cursors = _cursor_values(text, lowered)
     for begin, end in runs:
-        if text.endswith(";base64,", max(0, begin - 8), begin) and _media(text, begin):
+        media = _media(text, begin) if text.endswith(";base64,", max(0, begin - 8), begin) else ""
+        if media or text.startswith(_IMAGE_HEADS, begin):
+            run = text[begin:end]
+            # A genuine picture, or the payload of another kind of media (a sound, a
+            # video, a font) in strict base64: bytes, not a credential.
+            if not picture(run) and (
+                not media
+                or media in _PICTURE_TYPES
+                or run.startswith(_IMAGE_HEADS)
+                or strict_base64(run) is None
+            ):
+                # Dressed as a picture, but a secret was glued to it or put inside it
+                # (or it was cut short): it goes whole.
+                spans.append((begin, end, "high-entropy", 1))
             continue
         if heads is None:
             heads = _heads(text)
@@ -538,8 +560,6 @@ def _run(
     it is one piece, no id's key is inside it and no file's extension follows it;
     ``pieces=False``: it holds no piece of 20 characters between those; ``cursors``:
     where values under pagination cursors' keys start (``_cursor_values``)."""
-    if text.startswith(_IMAGE_HEADS, begin) and end - begin >= _IMAGE_MIN:
-        return  # a bare picture's base64: bytes of an image, not a credential
     before = len(spans)
     at = bisect.bisect_left(heads, (begin,))
     if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
