@@ -73,19 +73,20 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
-    if not values[2].strip("=") and "=" in values[1]:
-        return False  # base64's padding (``…ErkJggg==``), not a key and its value
+    if (
+        values[0] in _CURSOR_WORDS
+        and values[1][:1] not in "\"'\\]"
+        and paging_prose(m.string, m.start("secret"), m.end("secret"))
+    ):
+        return False  # a cursor in prose ("next page: token=v"); layer 1 still reads it
+    key_at = m.start("key")
+    if values[1][:2] in _PADDING_THEN_SPACE and key_at and m.string[key_at - 1] in "+/":
+        return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
-    if (
-        values[0].lower() in _CURSOR_WORDS
-        and values[1][:1] not in "\"'\\]"
-        and paging_prose(m.string, m.start("secret"), m.end("secret"))
-    ):
-        return False  # a cursor in prose ("next page: token=v"); layer 1 still reads it
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m)
     seen = _LABELLED_SEEN
@@ -108,6 +109,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
     verdict = is_secret_label(key)
+    if "=" in sep and not value.strip("="):
+        return False  # base64's padding (``…ErkJggg==``), not a key and its value
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
         value = value[1:-1]  # ``k=<v>``: a placeholder (``<your-token>``) or the secret
         if not _token_shaped(value):
@@ -397,15 +400,19 @@ def _block(text: str, end: int) -> int:
     return reach
 
 
-_CURSOR_WORDS = frozenset(["token", "tokens"])
+_PADDING_THEN_SPACE = frozenset(["= ", "=\t", "=\n", "=\r"])
+_CURSOR_WORDS = frozenset(["token", "Token", "TOKEN", "tokens", "Tokens", "TOKENS"])
+"""A bare ``token`` key as prose writes it: a cursor when its sentence is about paging."""
+
+
+def _token_credential(m: re.Match[str]) -> bool:
+    if paging_prose(m.string, m.start("secret"), m.end("secret")):
+        return False  # "use token v for the next page": a cursor (layer 1 still reads it)
+    return _credential(m)
 
 
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret")
-    if m.string[m.start() : m.start() + 5].lower() == "token" and paging_prose(
-        m.string, m.start("secret"), m.end("secret")
-    ):
-        return False  # "use token v for the next page": a cursor (layer 1 still reads it)
     if value.isalpha() and value.islower():
         return False  # "basic authentication failed", "bearer token missing"
     return not value.isdigit()
@@ -647,8 +654,9 @@ _CONNECTORS = (
     r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))[ \t]{1,5}){0,2}"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
-# credential is commonly quoted bare in logs and messages.
-_SCHEMES = ("bearer", "basic", "token", "bot", "ssws")
+# credential is commonly quoted bare in logs and messages (and ``token``, apart).
+_SCHEMES = ("bearer", "basic", "bot", "ssws")
+_CREDENTIAL = r"[ \t]{1,5}(?P<secret>[A-Za-z0-9\-._~+/]{8,4096}=*)(?![A-Za-z0-9\-._~+/=])"
 # Connection strings of databases and queues name internals (hosts, databases, users)
 # even without a password: the whole string goes.
 _DATABASES = (
@@ -853,13 +861,19 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "credentials",
-        re.compile(
-            r"(?<![\w\-])(?:" + "|".join(_SCHEMES) + r")"
-            r"[ \t]{1,5}(?P<secret>[A-Za-z0-9\-._~+/]{8,4096}=*)(?![A-Za-z0-9\-._~+/=])",
-            re.IGNORECASE,
-        ),
+        re.compile(r"(?<![\w\-])(?:" + "|".join(_SCHEMES) + r")" + _CREDENTIAL, re.IGNORECASE),
         _SCHEMES,
-        check=_credential,  # not judged once per value: a cursor is told by its sentence
+        check=_credential,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # ``token v`` as well, unless its sentence is about paging (not judged once per
+        # value: a cursor is told by its sentence).
+        "credentials",
+        re.compile(r"(?<![\w\-])token" + _CREDENTIAL, re.IGNORECASE),
+        ("token",),
+        check=_token_credential,
         anchored=True,
     ),
     Detector(

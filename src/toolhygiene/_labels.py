@@ -28,6 +28,7 @@ __all__ = [
     "plain_run",
     "plausible_value",
     "prose_run",
+    "speaks_of_paging",
 ]
 
 _STRONG = frozenset(
@@ -757,6 +758,8 @@ def paging_prose(text: str, start: int, end: int) -> bool:
     """Whether the clause holding ``text[start:end]`` (a label and its value) speaks of
     paging: it ends at ``; ! ?``, a line break or a full stop, and reads at most 120
     characters either side ("session token v; next page" is two clauses)."""
+    if not speaks_of_paging(text):
+        return False
     before = text[max(0, start - _CLAUSE) : start]
     ends = [m.end() for m in _CLAUSE_ENDS.finditer(before)]
     head = before[ends[-1] :] if ends else before
@@ -764,3 +767,18 @@ def paging_prose(text: str, start: int, end: int) -> bool:
     stop = _CLAUSE_ENDS.search(after)
     tail = after[: stop.start()] if stop else after
     return _PAGING_PROSE.search(head) is not None or _PAGING_PROSE.search(tail) is not None
+
+
+def speaks_of_paging(text: str) -> bool:
+    """Whether ``text`` holds any of the words of paging (one scan in C per text: its
+    labels and cursors share the answer)."""
+    global _PAGING_SEEN
+    seen = _PAGING_SEEN
+    if seen[0] is not text:
+        seen = _PAGING_SEEN = (text, _PAGING_PROSE.search(text) is not None)
+    return seen[1]
+
+
+_PAGING_SEEN: tuple[str, bool] = ("", False)
+"""The last text ``speaks_of_paging`` read, and its answer (a tuple: read and replaced
+whole, so threads never see half of one)."""

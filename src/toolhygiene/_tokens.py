@@ -22,7 +22,7 @@ import string
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene._labels import is_secret_label, paging_prose
+from toolhygiene._labels import is_secret_label, paging_prose, speaks_of_paging
 from toolhygiene._media import picture, strict_base64
 from toolhygiene._providers import by_head
 
@@ -391,6 +391,10 @@ _MEDIA = re.compile(
 
 
 # The base64 of a picture without a data URI: PNG, JPEG, GIF, WebP and PDF headers.
+# A picture's header glued to what is before it (``AKIA…iVBORw0KGgo…``), in a run
+# long enough to hold a secret and a picture.
+_HEAD_GLUED = re.compile(r"(?<=[A-Za-z0-9_\-])(?:iVBORw0KGgo|/9j/|R0lGOD[dl]h|UklGR|JVBERi0)")
+_GLUED_PICTURE = 64
 _IMAGE_HEADS = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0")
 # The key of a pagination cursor (``nextPageToken``, ``continuation_token``,
 # ``cursor=``, AWS ``NextToken``): an opaque position the next call needs, not a
@@ -408,6 +412,8 @@ def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
     if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1:
         return _NONE
     found = {m.end() for m in _CURSOR_KEY.finditer(text)}
+    if not speaks_of_paging(text):
+        return frozenset(found)
     for m in _PROSE_CURSOR.finditer(text):  # "use token v for the next page"
         end = m.end()
         while end < len(text) and not text[end].isspace() and text[end] not in "\"'`":
@@ -433,6 +439,15 @@ def _media(text: str, begin: int) -> str:
     start = text.rfind("data:", max(0, begin - 200), begin)
     m = _MEDIA.match(text, start, begin) if start != -1 else None
     return "" if m is None else text[start + 5 : text.find(";", start, begin)].lower()
+
+
+def _media_kept(run: str, media: str) -> bool:
+    """Whether a media data URI's payload stays whole: a genuine picture, or the payload
+    of another kind of media (a sound, a video, a font) in strict base64 that does not
+    start like a picture."""
+    if media in _PICTURE_TYPES or run.startswith(_IMAGE_HEADS):
+        return picture(run)
+    return strict_base64(run) is not None
 
 
 # The media types ``_media.picture`` verifies: their payload must be a whole picture.
@@ -472,27 +487,18 @@ def find(
     heads: list[tuple[int, str]] | None = None
     cursors = _cursor_values(text, lowered)
     for begin, end in runs:
-        media = _media(text, begin) if text.endswith(";base64,", max(0, begin - 8), begin) else ""
-        if media or text.startswith(_IMAGE_HEADS, begin):
-            run = text[begin:end]
-            # A genuine picture, or the payload of another kind of media (a sound, a
-            # video, a font) in strict base64: bytes, not a credential.
-            if not picture(run) and (
-                not media
-                or media in _PICTURE_TYPES
-                or run.startswith(_IMAGE_HEADS)
-                or strict_base64(run) is None
-            ):
-                # Dressed as a picture, but a secret was glued to it or put inside it
-                # (or it was cut short): it goes whole.
-                spans.append((begin, end, "high-entropy", 1))
-            continue
+        if text.endswith(";base64,", max(0, begin - 8), begin):
+            media = _media(text, begin)
+            if media:
+                if not _media_kept(text[begin:end], media):
+                    spans.append((begin, end, "high-entropy", 1))  # see ``_run``
+                continue
         if heads is None:
             heads = _heads(text)
         # An id's value, unless it names a secret itself (``pi_…_secret_…``), or a
         # pagination cursor: the model needs it for the next page (a provider's format
         # in either still goes).
-        named = begin in cursors or (
+        named = (cursors and begin in cursors) or (
             lowered.find(b"id", max(0, begin - 12), begin) != -1
             and _id_value(text, begin)
             and _NAMES_SECRET.search(text, begin, end) is None
@@ -560,6 +566,15 @@ def _run(
     it is one piece, no id's key is inside it and no file's extension follows it;
     ``pieces=False``: it holds no piece of 20 characters between those; ``cursors``:
     where values under pagination cursors' keys start (``_cursor_values``)."""
+    if text.startswith(_IMAGE_HEADS, begin):
+        if not picture(text[begin:end]):
+            # Dressed as a picture, but a secret was glued to it or put inside it (or it
+            # was cut short): it goes whole.
+            spans.append((begin, end, "high-entropy", 1))
+        return  # a genuine picture: bytes, not a credential
+    if end - begin >= _GLUED_PICTURE and _HEAD_GLUED.search(text, begin + 1, end):
+        spans.append((begin, end, "high-entropy", 1))  # a secret glued before a picture
+        return
     before = len(spans)
     at = bisect.bisect_left(heads, (begin,))
     if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
