@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 import toolhygiene as th
 
 Call = Callable[..., Any]
@@ -270,3 +272,18 @@ def full_pass(thunk: Callable[[], Any]) -> Any:
         return thunk()
     finally:
         _engine._simple_tokens = shortcut
+
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def passwords(min_tail: int = 2, max_tail: int = 5) -> st.SearchStrategy[str]:
+    """A password a person writes: three to six letters, a digit, then ``min_tail`` to
+    ``max_tail`` letters and digits (too short for the random-token layer: only its
+    label or its context can find it)."""
+    return st.builds(
+        lambda head, digit, tail: head + digit + tail,
+        st.text(_ALNUM[:52], min_size=3, max_size=6),
+        st.sampled_from("0123456789"),
+        st.text(_ALNUM, min_size=min_tail, max_size=max_tail),
+    )

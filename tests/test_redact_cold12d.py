@@ -13,17 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, passwords
 
 # A credential a person or a generator would write: letters and digits mixed, 8 to 14
 # characters (too short for the random-token layer: only the label can find it).
 _ALNUM = string.ascii_letters + string.digits
-VALUES = st.builds(
-    lambda head, digit, tail: head + digit + tail,
-    st.text(string.ascii_letters, min_size=3, max_size=6),
-    st.sampled_from(string.digits),
-    st.text(_ALNUM, min_size=4, max_size=7),
-)
+VALUES = passwords(4, 7)
 LABELS = st.sampled_from(
     ["password", "PASSWORD", "db_password", "api_key", "API_KEY", "ApiKey", "secret",
      "Secret", "token", "TOKEN", "auth_token", "client_secret", "SECRET_KEY", "passwd"]

@@ -14,17 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, passwords
 
 _ALNUM = string.ascii_letters + string.digits
-# A secret a person writes: letters and digits mixed, too short for the random-token
-# layer (only its label finds it).
-HEADS = st.builds(
-    lambda head, digit, tail: head + digit + tail,
-    st.text(string.ascii_letters, min_size=3, max_size=6),
-    st.sampled_from(string.digits),
-    st.text(_ALNUM, min_size=2, max_size=5),
-)
+HEADS = passwords()
 TAILS = st.builds(
     lambda head, digit: head + digit,
     st.text(string.ascii_lowercase, min_size=3, max_size=6),

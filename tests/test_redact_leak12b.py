@@ -20,17 +20,11 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import CARRIERS, Case
-from helpers import examples
+from helpers import examples, passwords
 from toolhygiene.testing import model_turn
 
 _ALNUM = string.ascii_letters + string.digits
-# A password a person writes: letters and a digit, too short for the random-token layer.
-HEADS = st.builds(
-    lambda head, digit, tail: head + digit + tail,
-    st.text(string.ascii_letters, min_size=3, max_size=6),
-    st.sampled_from(string.digits),
-    st.text(_ALNUM, min_size=2, max_size=5),
-)
+HEADS = passwords()
 # A credential a service issues: long, random, letters and digits.
 TOKENS = st.builds(
     lambda seed, size: "".join(random.Random(seed).choices(_ALNUM, k=size)) + "9aZ",
