@@ -110,6 +110,50 @@ CASES: list[Case] = [
     Case("high-entropy-bare", "Q7vX2mK9pL4wR8tZ6nB3cY5hJ1dF0gS"),
 ]
 
+# Families of the public secret scanners' rule sets that CASES does not hold (leak12b),
+# written for these tests from the published formats: fixed random-looking bodies.
+SCANNER_CASES: list[Case] = [
+    Case("shopify-access-token", "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"),
+    Case("shopify-shared-secret", "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"),
+    Case("github-oauth", "gho_Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uK"),
+    Case("github-app-server", "ghs_Zp4K8nQw2LxT7vR9mB3cJ6hY1dF5gS0aE2uW"),
+    Case("github-refresh", "ghr_Mq3V7nLw9PxT2kR8bZ4cJ6hY1dF5gS0aE2uQ"),
+    Case("gitlab-pipeline-trigger", "glptt-4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2c9a"),
+    Case("gitlab-deploy-token", "gldt-Xq7L2mPz9RkT4vN8bW3c"),
+    Case("gitlab-runner-token", "glrt-Zp4K8nQw2LxT7vR9mB3c"),
+    Case("postman-key", "PMAK-4f1c9a2e7b3d8c6f0a5e9b1d-2c7f3a8e6b4d2c9a7e1f5b3d8c6a0e9f2b"),
+    Case("pulumi-token", "pul-4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2c9a"),
+    Case("doppler-token", "dp.pt.Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4K8nQ"),
+    Case("linear-key", "lin_api_Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4K"),
+    Case("notion-token", "ntn_Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4K8nQw2Lx"),
+    Case("airtable-pat", "patXq7L2mPz9RkT4v.4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2c9a7e1f5b3d8c6a0e9f2b1d4c7a"),
+    Case("sentry-user-token", "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"),
+    Case("grafana-service-account", "glsa_Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0a_4f1c9a2e"),
+    Case("newrelic-user-key", "NRAK-X7L2MPZ9RKT4VN8BW3CY6HJ1DF5"),
+    Case("dynatrace-token", "dt0c01.X7L2MPZ9RKT4VN8BW3CY6HJ1.D5GS0AE2UKZP4K8NQW2LXT7VR9MB3CJ6HY1DF5GS0AE2UKZP4K8NQW2LXT7VR9MB3C"),
+    Case("twilio-api-key", "SK4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e"),
+    Case("stripe-webhook-secret", "whsec_Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0a"),
+    Case("google-oauth-client-secret", "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"),
+    Case("rubygems-key", "rubygems_4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2c9a7e1f5b3d"),
+    Case("nuget-key", "oy2kq7l2mpz9rkt4vn8bw3cy6hj1df5gs0ae2ukzp4k8nqw"),
+    Case("groq-key", "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"),
+    Case("replicate-token", "r8_Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uK"),
+    Case("perplexity-key", "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"),
+    Case("langsmith-key", "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"),
+    Case("slack-app-token", "xapp-1-A0X7L2MPZ9R-4821937465012-4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2c9a7e1f5b3d8c6a0e9f2b1d4c7a"),
+    Case("discord-bot-token", "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs"),
+    Case("azure-devops-pat", "q7l2mpz4rkt4vn3bw3cy6hj2df5gs7ae2ukzp4k6nqw2lxt7vr5m"),
+    Case("okta-token", "00Xq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4K"),
+    Case("vault-batch-token", "hvb.AAAAAQJXq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4K8nQw2LxT7vR9mB3c"),
+    Case("mailgun-key-new", "4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e-6b4d2c9a-7e1f5b3d"),
+    Case("easypost-key", "EZAK4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2c9a7e1f5b3d8c6a0e"),
+    Case("pgpass-line", "db.example.com:5432:orders:app:Pg5ecretPw9", core="Pg5ecretPw9"),
+    Case("twitter-bearer", "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F", core="EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F"),
+    Case("putty-private-key", "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\nAAAAIXq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4\nPrivate-MAC: 4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e", core="AAAAIXq7L2mPz9RkT4vN8bW3cY6hJ1dF5gS0aE2uKZp4"),
+    Case("labelled-hex-jenkins", "114f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e", "JENKINS_API_TOKEN"),
+    Case("labelled-cloudflare-global", "4f1c9a2e7b3d8c6f0a5e9b1d2c7f3a8e6b4d2", "X-Auth-Key"),
+]
+
 # Text the model needs, that redaction must leave alone.
 SURVIVORS = [
     "settings.local.py",
@@ -152,6 +196,8 @@ SURVIVORS = [
     "commit 3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345 merged",
     "HEAD is at 3f9a1c2 fix",
     "sha 3F9A1C2B7D4E5F60718293A4B5C6D7E8F9012345",
+    # W3C trace context: hex groups that name a trace, not a key (leak12b)
+    "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
 ]
 
 
