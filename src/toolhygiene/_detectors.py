@@ -1096,6 +1096,18 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector("mailchimp-key", re.compile(r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"), ("-us",)),
+    Detector(
+        # A ``.pgpass`` line: ``host:port:database:user:password`` (the port of
+        # PostgreSQL or PgBouncer, or ``*``).
+        "secret",
+        re.compile(
+            r"(?<![\w.\-:])[\w.\-*]{1,253}:(?:5432|5433|6432|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
+            r"(?P<secret>[^\s:\"'][^\s\"']{0,1023})"
+        ),
+        (":5432:", ":5433:", ":6432:", ":*:"),
+        check=_anything,
+        judged_by=("secret",),
+    ),
     # Django's generated SECRET_KEY, bare: ``django-insecure-`` and 50 characters of
     # its alphabet (lowercase letters, digits and ``!@#$%^&*(-_=+)``).
     Detector(

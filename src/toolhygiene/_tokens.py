@@ -104,7 +104,7 @@ def _survivor(part: str) -> bool:
         return len(part) == 26 and _PUBLIC_ID.fullmatch(part) is not None
     return (
         _UUID.fullmatch(part) is not None
-        or _HEX_GROUPS.fullmatch(part) is not None
+        or (_HEX_GROUPS.fullmatch(part) is not None and _MAILGUN.fullmatch(part) is None)
         or _PUBLIC_ID.fullmatch(part) is not None
         or _generated_name(part)
     )
@@ -112,6 +112,8 @@ def _survivor(part: str) -> bool:
 
 # Hex groups joined by dashes (a W3C ``traceparent``: version, trace id, span id, flags).
 _HEX_GROUPS = re.compile(r"[0-9a-f]{2,64}(?:-[0-9a-f]{2,64}){2,5}")
+# ... but Mailgun's API key: 32 hex, then two groups of 8.
+_MAILGUN = re.compile(r"[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}")
 # Ids that name an object rather than grant access, in their published formats: Stripe
 # objects (``ch_``, ``pi_``, ``cus_``; a ``pi_…_secret_…`` client secret has more parts
 # and is not matched), the ids of the AI APIs' messages, tool calls, requests and files
