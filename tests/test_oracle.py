@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from corpus import CARRIERS, CASES
+from corpus import CARRIERS, CASES, SCANNER_CASES
 from helpers import examples
 
 detect_secrets = pytest.importorskip("detect_secrets")
@@ -56,7 +56,7 @@ def flagged(texts: list[str], folder: Path) -> Iterator[tuple[str, str]]:
 
 
 def _corpus() -> list[str]:
-    return [make(case) for case in CASES for make in CARRIERS.values()]
+    return [make(case) for case in (*CASES, *SCANNER_CASES) for make in CARRIERS.values()]
 
 
 def test_the_oracle_finds_something_in_the_corpus(tmp_path: Path) -> None:
