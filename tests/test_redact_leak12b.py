@@ -441,3 +441,30 @@ def test_a_provider_key_under_a_cursor_key_still_goes(shape: str, value: str) ->
     """The README's promise for cursor keys: a provider's format inside one still goes
     (on main a quoted value under ``nextPageToken`` or ``cursor`` was skipped whole)."""
     assert value not in th.redact(shape.format(v=value))
+
+
+def _pdf(text: str) -> bytes:
+    """A one-page PDF whose content stream draws ``text``, with a true cross-reference."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 5\n0000000000 65535 f \n"
+    out += b"".join(b"%010d 00000 n \n" % at for at in offsets)
+    return out + b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+
+
+def test_a_genuine_pdf_stays_and_one_with_a_secret_glued_goes() -> None:
+    body = base64.b64encode(_pdf("Quarterly report")).decode()
+    assert th.redact(f"file: {body}") == f"file: {body}"
+    secret = "AKIAIOSFODNN7EXAMPLE"
+    for glued in (body + secret, body[:40] + secret + body[40:], secret + body):
+        assert secret not in th.redact(f"file: {glued}"), glued

@@ -13,7 +13,8 @@ whose ``0xFF`` bytes are stuffed or markers, ``EOI`` last) and PDF (``%%EOF`` la
 that structure, but for one case: a JPEG's compressed data carries no checksum, and a
 secret of a multiple of four characters inserted at a four-character boundary inside it
 keeps the file whole unless its bytes hold ``0xFF`` (about 9 times in 10 for a 20-40
-character secret): the README says so. Reading that data for provider formats was
+character secret), and so does one inserted into a PDF after its cross-reference, in
+the trailer: the README says so. Reading that data for provider formats was
 tried and refused: random bytes hold prefixes such as ``AQE`` or ``EAAB`` with a
 plausible rest often enough to redact genuine photographs.
 """
