@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from toolhygiene._engine import scrub
 from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
 from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
+from toolhygiene._orders import claim_is_reference, role_is_data, steering_is_prose
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
@@ -390,7 +391,7 @@ def _patterns() -> _Patterns:
         ),
         new_orders=re.compile(
             rf"(?<![a-z])(?:{_any_of(_NEWER)}){_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
-            rf"(?:{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
+            rf"(?P<source>{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
             r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
             re.IGNORECASE,
         ),
@@ -481,28 +482,62 @@ def _viewed(text: str, dropped: re.Pattern[str] = MARKS) -> _Viewed:
 
 
 def _sub(
-    pattern: re.Pattern[str], viewed: _Viewed, repl: Callable[[re.Match[str]], str]
+    pattern: re.Pattern[str], viewed: _Viewed, repl: Callable[[re.Match[str]], str | None]
 ) -> _Viewed:
     """``pattern`` found in the view, replaced in the text: what is not replaced keeps
-    its own characters (accents and all). The view is made again only after a change."""
+    its own characters (accents and all); a match ``repl`` answers ``None`` for stays as
+    written. The view is made again only after a change."""
     text, view, marks = viewed
     if view is text:
-        done = pattern.sub(repl, text)
-        return viewed if done is text else _viewed(done)
+        done = pattern.sub(lambda m: _or_kept(repl(m), m), text)
+        return viewed if done == text else _viewed(done)
     parts: list[str] = []
     last = 0
+    changed = False
     for m in pattern.finditer(view):
         start, end = m.span()
         if marks is not None:  # a mark belongs to the letter before it
             start += bisect.bisect_right(marks, start)
             end += bisect.bisect_right(marks, end)
         parts.append(text[last:start])
-        parts.append(repl(m))
+        replaced = repl(m)
+        parts.append(text[start:end] if replaced is None else replaced)
+        changed = changed or replaced is not None
         last = end
-    if not parts:
+    if not changed:
         return viewed
     parts.append(text[last:])
     return _viewed("".join(parts))
+
+
+def _or_kept(replaced: str | None, m: re.Match[str]) -> str:
+    return m.group() if replaced is None else replaced
+
+
+def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
+    """Role labels made ``[role:…]`` when any of them opens a turn (its value is not a
+    record's field: see ``_orders.role_is_data``) or two roles of a chat are named
+    (``User: …`` then ``Assistant: …``): one turn makes every label of the text a turn.
+    A text whose labels all name fields of a record is left as it is."""
+    view = viewed.view
+    labels = list(pattern.finditer(view))
+    roles = {m.group(1).lower().replace("\u017f", "s") for m in labels}
+    chat = len(roles) > 1 and not roles.isdisjoint(("assistant", "human"))
+    if not chat and all(role_is_data(view, m.start(), m.end()) for m in labels):
+        return viewed
+    return _sub(pattern, viewed, lambda m: role_marker(m.group(1)))
+
+
+def _steering_sub(m: re.Match[str]) -> str | None:
+    """A steering phrase removed, unless a concrete qualifier makes it a manual's."""
+    return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
+
+
+def _new_orders_sub(m: re.Match[str]) -> str | None:
+    """A claim of new orders removed, unless its colon opens a reference ("page 4")."""
+    if m.group("source") is None and claim_is_reference(m.string, m.end() - 1):
+        return None
+    return INSTRUCTION_REMOVED
 
 
 def neutralise(text: str) -> str:
@@ -529,11 +564,11 @@ def neutralise(text: str) -> str:
     if "[" in lowered:
         viewed = _sub(found.bracketed, viewed, _markup_sub)
     if ":" in lowered and _ROLE in gates:
-        viewed = _sub(found.role_marker, viewed, lambda m: role_marker(m.group(1)))
+        viewed = _role_labels(viewed, found.role_marker)
     if _steers(lowered, gates):
-        viewed = _sub(found.injection, viewed, lambda _: INSTRUCTION_REMOVED)
+        viewed = _sub(found.injection, viewed, _steering_sub)
     if ":" in lowered and _new_orders(lowered, gates):
-        viewed = _sub(found.new_orders, viewed, lambda _: INSTRUCTION_REMOVED)
+        viewed = _sub(found.new_orders, viewed, _new_orders_sub)
     if _orders_in(gates):
         viewed = _sub(found.orders, viewed, lambda _: INSTRUCTION_REMOVED)
     if "#" in lowered and ":" in lowered:

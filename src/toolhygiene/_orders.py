@@ -1,0 +1,282 @@
+"""Whether words that look like orders to a model are data, prose or orders.
+
+``neutralise`` finds role labels (``System:``), steering phrases ("ignore the previous
+instructions") and claims of new orders ("New rules:") by their shape; this module
+decides, for each one found, whether the text around it makes it something else:
+
+- a role label whose value reads as a field of a record (a name, a version, an id, a
+  short noun phrase: "System: Ubuntu 22.04 LTS", "User: bob (id 42)"), or a heading over
+  a block of ``Key: value`` lines, is data. One followed by words addressed to the model
+  (you, your; the assistant, the AI), an imperative, speech (a question, "please"), a
+  claim of orders or another marker is a turn, and so is every role label of a text
+  that holds a turn or a chat of two roles (``User: …`` then ``Assistant: …``);
+- a steering phrase whose object is made concrete by what follows it (a condition: "if
+  you have a gas oven"; a place: "in the printed manual", "on page 3"; "for model X") is
+  prose, unless its sentence or the next one points at the conversation, the model or
+  its output, or asks for a secret, a sending or a deletion;
+- a claim of new orders whose colon opens a reference ("page 4", a URL, a version, a
+  ``code`` name), not an order, is prose.
+
+Every judgement reads a bounded window around one match (at most a few hundred
+characters), so neutralise stays linear. The word lists are lexicons, not a grammar:
+they are what tells an order from a manual's sentence, and an order written only in
+words outside them, after a concrete qualifier, passes as prose (the README says so).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["claim_is_reference", "role_is_data", "steering_is_prose"]
+
+_ROLE_WORDS = frozenset({"system", "assistant", "human", "user", "developer"})
+
+# Words that point at a conversation with a model, at the model, at who gives it
+# orders, or at what it outputs: a role label's value or a steering phrase's sentence
+# holding one is aimed at the model, not at a reader of a manual.
+_AT_THE_MODEL = frozenset(
+    {
+        # the model and who speaks to it
+        "assistant", "ai", "llm", "llms", "chatbot", "bot", "gpt", "chatgpt", "claude",
+        "copilot", "openai", "anthropic", "jailbreak", "jailbroken", "unrestricted",
+        "uncensored", "unfiltered", "dan",
+        # the conversation
+        "conversation", "chat", "session", "context", "prompt", "prompts", "transcript",
+        "memory", "instruction", "instructions", "guardrail", "guardrails", "safety",
+        "policy", "policies", "restriction", "restrictions",
+        # orders and their force
+        "obey", "comply", "ignore", "disregard", "forget", "override", "pretend",
+        "roleplay", "must", "shall", "henceforth", "immediately", "please",
+        # a secret asked for, a sending, a deletion
+        "password", "passwords", "passphrase", "passcode", "secret", "secrets",
+        "credential", "credentials", "send", "email", "emails", "mail", "forward",
+        "upload", "exfiltrate", "leak", "reveal", "disclose", "transfer", "wire",
+        "bitcoin", "wallet", "delete", "erase", "wipe", "destroy",
+        # a few other languages' steering verbs
+        "ignoriere", "ignorieren", "vergiss", "ignorez", "ignorer", "oubliez", "oublie",
+        "ignora", "ignorar", "olvida", "olvide", "dimentica", "esquece", "negeer",
+    }
+)
+# Said to someone: the model as "you", the writer as "I". A role label's value with one
+# is speech, not a field.
+_SPEECH = frozenset(
+    {
+        "you", "your", "yours", "yourself", "yourselves", "you're", "youre", "you'll",
+        "you've", "you'd", "me", "my", "myself", "i'm", "i'll", "i've", "i'd", "we're",
+        "we'll", "let's", "lets", "du", "tu", "vous", "usted", "ustedes", "dich", "dir",
+    }
+)
+# In the window of a steering phrase (its sentence and the next), also: what the model
+# outputs or does, who it answers to, the steering adverbs ("in full", "for now"), and
+# a key or a link to hand over or follow (data in a role label's value: "User: bob
+# (ssh key)").
+_AFTER_STEERING = frozenset(
+    {
+        "respond", "response", "responses", "reply", "replies", "answer", "answers",
+        "output", "say", "tell", "repeat", "summarise", "summarize", "summary",
+        "translate", "me", "myself", "i", "now", "entirely", "completely", "fully",
+        "full", "entirety", "everything", "anything", "whatever", "task", "system",
+        "developer", "developers", "operator", "administrator", "admin", "messages",
+        "message", "mode", "role", "persona", "character", "talk", "speak", "call",
+        "invoke", "run", "share", "post", "publish", "pay", "payment",
+        # a key or a link to hand over or follow
+        "token", "tokens", "apikey", "api", "ssh", "cookie", "cookies", "http", "https",
+        "www", "url", "click", "visit", "download", "execute", "curl", "wget", "rm",
+    }
+)
+# A verb opening a role label's value or an order: "System: reveal the key".
+_IMPERATIVES = frozenset(
+    {
+        "ignore", "disregard", "forget", "obey", "follow", "comply", "do", "don't",
+        "dont", "never", "always", "stop", "start", "begin", "continue", "proceed",
+        "respond", "reply", "answer", "say", "tell", "write", "print", "output", "repeat",
+        "return", "give", "provide", "show", "reveal", "display", "list", "describe",
+        "explain", "summarise", "summarize", "translate", "send", "email", "mail",
+        "forward", "post", "upload", "download", "share", "transfer", "pay", "buy",
+        "call", "invoke", "run", "execute", "use", "open", "visit", "click", "go",
+        "navigate", "fetch", "read", "delete", "remove", "erase", "wipe", "drop",
+        "change", "set", "update", "switch", "enable", "disable", "grant", "approve",
+        "allow", "deny", "act", "pretend", "become", "be", "make", "create", "add",
+        "insert", "include", "append", "copy", "leak", "dump", "export", "exfiltrate",
+        "confirm", "accept", "assume", "treat", "consider", "remember", "keep", "let",
+        "help", "please", "now", "from", "henceforth", "instead", "only", "immediately",
+        "you", "new", "sure", "ok", "okay", "yes", "no", "hi", "hello", "hey", "thanks",
+        "certainly", "understood", "here", "as", "what", "why", "how", "who", "where",
+        "when", "which", "can", "could", "would", "will", "should", "is", "are",
+    }
+)
+# What a concrete qualifier of a steering phrase starts with: a condition, a place, a
+# thing ("if you have a gas oven", "in the printed manual", "on page 3", "for model X").
+_QUALIFIER = re.compile(
+    r",?[ \t]{1,3}(?:if|unless|when|whenever|where|wherever|while|once|in|on|at|for|of|"
+    r"under|inside|within|printed|written|shown|listed|found|supplied|included|"
+    r"about|regarding)(?![\w'])",
+    re.IGNORECASE,
+)
+# A steering phrase written as a reader writes it: words and single spaces (one spelled
+# out, dotted or with a run of gaps is an attacker's, never a manual's).
+_PLAIN_PHRASE = re.compile(r"[A-Za-z']+(?: [A-Za-z']+)*")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[\n;]")
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+_SEEN_BY_THE_MODEL = re.compile(
+    r"\b(?:language models?|(?:reading|read|see|seeing|understand) this|act as|"
+    r"you are (?:an?|now|no)\b)",
+    re.IGNORECASE,
+)
+_WINDOW = 300
+_HEAD = 150
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().replace("\u2019", "'") for w in _WORD.findall(text)]
+
+
+def steering_is_prose(view: str, start: int, end: int) -> bool:
+    """Whether the steering phrase at ``view[start:end]`` is a manual's sentence: written
+    plainly, followed at once by a concrete qualifier, and with nothing in its sentence
+    (from its start to the end of the next sentence) aimed at the model."""
+    if not _PLAIN_PHRASE.fullmatch(view, start, end):
+        return False
+    if _QUALIFIER.match(view, end) is None:
+        return False
+    head = view[max(0, start - _HEAD) : start]
+    cut = _SENTENCE_END.search(head[::-1])
+    head = head if cut is None else head[len(head) - cut.start() :]
+    window = view[end : end + _WINDOW]
+    first = _SENTENCE_END.search(window)
+    if first is not None:
+        second = _SENTENCE_END.search(window, first.end())
+        window = window if second is None else window[: second.start()]
+    around = f"{head} {window}"
+    if _SEEN_BY_THE_MODEL.search(around):
+        return False
+    words = set(_words(around))
+    return words.isdisjoint(_AT_THE_MODEL) and words.isdisjoint(_AFTER_STEERING)
+
+
+# A line of a record: a key (a few words, no role name) and a value.
+_FIELD_LINE = re.compile(r"[ \t]{0,20}(?:[-*+][ \t]{1,3})?([^\W\d][\w .()/#-]{0,40}?)[ \t]{0,5}[:=]")
+# What neutralise wrote in place of markup earlier on the same line, or another role
+# label: a value holding one is part of a fake turn.
+_MARKED = re.compile(
+    r"\[(?:markup|role:|instruction-like)|<\||\|>|\b(?:system|assistant|user|human|developer)"
+    r"[ \t]{0,5}:",
+    re.IGNORECASE,
+)
+_PROSE_WORDS = 6
+_PROSE_WORDS_IN_A_RECORD = 12
+_LINE = 200
+
+
+def _line_after(view: str, end: int) -> str | None:
+    """The rest of the line from ``end`` (``None`` when longer than a field's line)."""
+    stop = view.find("\n", end, end + _LINE + 1)
+    if stop == -1:
+        return view[end:] if len(view) - end <= _LINE else None
+    return view[end:stop]
+
+
+def _next_line(view: str, end: int) -> str | None:
+    stop = view.find("\n", end, end + _LINE + 1)
+    return None if stop == -1 else _line_after(view, stop + 1)
+
+
+def _previous_line(view: str, start: int) -> str | None:
+    begin = view.rfind("\n", max(0, start - _LINE - 1), start)
+    if begin == -1:
+        return None
+    before = view.rfind("\n", max(0, begin - _LINE - 1), begin)
+    if before == -1 and begin > _LINE:
+        return None
+    return view[before + 1 : begin]
+
+
+def _field_line(line: str | None) -> bool:
+    """Whether ``line`` is a ``Key: value`` line whose key is not a role."""
+    if not line:
+        return False
+    m = _FIELD_LINE.match(line)
+    if m is None:
+        return False
+    key = m.group(1).strip().lower()
+    return key not in _ROLE_WORDS and not key.startswith(("#", "*", "_"))
+
+
+def _tokens(value: str) -> list[str]:
+    return [t.strip(",.;:()[]{}\"'`<>") for t in value.split()]
+
+
+def _reads_as_field(value: str, prose_words: int) -> bool:
+    """Whether a value reads as a record's field: no speech, no order, no marker, and
+    few ordinary words (a name, a version, an id, a short noun phrase)."""
+    if _MARKED.search(value) or re.search(r"[?!](?:\s|$)", value):
+        return False
+    words = set(_words(value))
+    if not words.isdisjoint(_SPEECH) or not words.isdisjoint(_AT_THE_MODEL):
+        return False
+    if _SEEN_BY_THE_MODEL.search(value):
+        return False
+    tokens = [t for t in _tokens(value) if t]
+    if not tokens:
+        return True
+    first = tokens[0].lower().replace("\u2019", "'")
+    if first in _IMPERATIVES:
+        # a capitalised verb before a capitalised word is a name ("Grant Smith")
+        if tokens[0][:1].islower() or len(tokens) == 1 or not tokens[1][:1].isupper():
+            return False
+    prose = [t for t in tokens if _WORD.fullmatch(t) and t[:1].islower()]
+    return len(prose) <= prose_words
+
+
+def role_is_data(view: str, start: int, end: int) -> bool:
+    """Whether the role label at ``view[start:end]`` (up to its colon) names a field of
+    a record: its value reads as one (more words allowed inside a block of other
+    ``Key: value`` lines), or it has none and heads such a block."""
+    value = _line_after(view, end)
+    if value is None:
+        return False
+    if not value.strip():
+        return _field_line(_next_line(view, end))
+    in_a_record = _field_line(_previous_line(view, start)) or _field_line(
+        _next_line(view, end)
+    )
+    return _reads_as_field(value, _PROSE_WORDS_IN_A_RECORD if in_a_record else _PROSE_WORDS)
+
+
+# What a reference opens with: a number, a section sign, a link, code, an identifier
+# (digits, dots, dashes or underscores inside), or a word that names a place in a
+# document.
+_REFERENCE_WORDS = frozenset(
+    {
+        "page", "pages", "p", "pp", "section", "sections", "sec", "chapter", "ch",
+        "part", "appendix", "annex", "clause", "article", "art", "item", "items", "step",
+        "steps", "figure", "fig", "table", "see", "below", "attached", "enclosed", "pdf",
+        "none", "n/a", "tbd", "version", "v", "rev", "revision", "effective", "dated",
+        "seite", "página", "pagina", "kapitel", "capítulo", "chapitre", "abschnitt",
+    }
+)
+_BULLET = re.compile(r"[ \t]{0,20}(?:[-*+\u2022]|\d{1,3}[.)])[ \t]{1,5}")
+_IDENTIFIER = re.compile(r"[`§#\d]|https?://|\w[-_./]\w")
+
+
+def claim_is_reference(view: str, end: int) -> bool:
+    """Whether the claim of new orders ending at ``view[end]`` (its colon) opens a
+    reference, not an order: what follows on its line (or, when nothing does, the next
+    line's first item) starts like a page, a section, a link, a date, a version or a
+    ``code`` name, and reads as a field."""
+    value = _line_after(view, end + 1)
+    if value is None:
+        return False
+    if not value.strip():
+        following = _next_line(view, end + 1)
+        if not following or (bullet := _BULLET.match(following)) is None:
+            return False
+        value = following[bullet.end() :]
+    tokens = value.split()
+    if not tokens:
+        return False
+    first = tokens[0]
+    opens = _IDENTIFIER.search(first) is not None or first.strip(",.;:()\"'").lower() in (
+        _REFERENCE_WORDS
+    )
+    return opens and _reads_as_field(value, _PROSE_WORDS)
