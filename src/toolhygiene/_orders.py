@@ -27,83 +27,89 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["claim_is_reference", "role_is_data", "steering_is_prose"]
+__all__ = [
+    "claim_is_reference",
+    "in_a_record",
+    "regime_is_prose",
+    "role_is_data",
+    "steering_is_prose",
+]
 
-_ROLE_WORDS = frozenset({"system", "assistant", "human", "user", "developer"})
+
+def _lexicon(words: str) -> frozenset[str]:
+    """A word list written as text, one space or line between words."""
+    return frozenset(words.split())
+
+
+_ROLE_WORDS = _lexicon(
+    """
+    system assistant human user developer
+    """
+)
 
 # Words that point at a conversation with a model, at the model, at who gives it
 # orders, or at what it outputs: a role label's value or a steering phrase's sentence
-# holding one is aimed at the model, not at a reader of a manual.
-_AT_THE_MODEL = frozenset(
-    {
-        # the model and who speaks to it
-        "assistant", "ai", "llm", "llms", "chatbot", "bot", "gpt", "chatgpt", "claude",
-        "copilot", "openai", "anthropic", "jailbreak", "jailbroken", "unrestricted",
-        "uncensored", "unfiltered", "dan",
-        # the conversation
-        "conversation", "chat", "session", "context", "prompt", "prompts", "transcript",
-        "memory", "instruction", "instructions", "guardrail", "guardrails", "safety",
-        "policy", "policies", "restriction", "restrictions",
-        # orders and their force
-        "obey", "comply", "ignore", "disregard", "forget", "override", "pretend",
-        "roleplay", "must", "shall", "henceforth", "immediately", "please",
-        # a secret asked for, a sending, a deletion
-        "password", "passwords", "passphrase", "passcode", "secret", "secrets",
-        "credential", "credentials", "send", "email", "emails", "mail", "forward",
-        "upload", "exfiltrate", "leak", "reveal", "disclose", "transfer", "wire",
-        "bitcoin", "wallet", "delete", "erase", "wipe", "destroy",
-        # a few other languages' steering verbs
-        "ignoriere", "ignorieren", "vergiss", "ignorez", "ignorer", "oubliez", "oublie",
-        "ignora", "ignorar", "olvida", "olvide", "dimentica", "esquece", "negeer",
-    }
+# holding one is aimed at the model, not at a reader of a manual. Also a secret asked
+# for, a sending, a deletion, and a few other languages' steering verbs.
+_AT_THE_MODEL = _lexicon(
+    """
+    assistant ai llm llms chatbot bot gpt chatgpt claude copilot openai anthropic
+    jailbreak jailbroken unrestricted uncensored unfiltered dan conversation chat
+    session context prompt prompts transcript memory instruction instructions obey
+    comply ignore disregard forget override pretend roleplay must shall henceforth
+    immediately please password passwords passphrase passcode secret secrets
+    credential credentials send email emails mail forward upload exfiltrate leak
+    reveal disclose transfer wire bitcoin wallet delete erase wipe destroy ignoriere
+    ignorieren vergiss ignorez ignorer oubliez oublie ignora ignorar olvida olvide
+    dimentica esquece negeer
+    """
+)
+# A claim about the model's limits, in a role label's value ("System: safety filters
+# disabled"); a manual's sentence may name them ("the new safety procedure").
+_LIMITS = _lexicon(
+    """
+    safety policy policies restriction restrictions guardrail guardrails filter
+    filters censorship moderation
+    """
 )
 # Said to someone: the model as "you", the writer as "I". A role label's value with one
 # is speech, not a field.
-_SPEECH = frozenset(
-    {
-        "you", "your", "yours", "yourself", "yourselves", "you're", "youre", "you'll",
-        "you've", "you'd", "me", "my", "myself", "i'm", "i'll", "i've", "i'd", "we're",
-        "we'll", "let's", "lets", "du", "tu", "vous", "usted", "ustedes", "dich", "dir",
-    }
+_SPEECH = _lexicon(
+    """
+    you your yours yourself yourselves you're youre you'll you've you'd i me my
+    myself i'm i'll i've i'd we're we'll let's lets du tu vous usted ustedes dich
+    dir
+    """
 )
 # In the window of a steering phrase (its sentence and the next), also: what the model
 # outputs or does, who it answers to, the steering adverbs ("in full", "for now"), and
 # a key or a link to hand over or follow (data in a role label's value: "User: bob
 # (ssh key)").
-_AFTER_STEERING = frozenset(
-    {
-        "respond", "response", "responses", "reply", "replies", "answer", "answers",
-        "output", "say", "tell", "repeat", "summarise", "summarize", "summary",
-        "translate", "me", "myself", "i", "now", "entirely", "completely", "fully",
-        "full", "entirety", "everything", "anything", "whatever", "task", "system",
-        "developer", "developers", "operator", "administrator", "admin", "messages",
-        "message", "mode", "role", "persona", "character", "talk", "speak", "call",
-        "invoke", "run", "share", "post", "publish", "pay", "payment",
-        # a key or a link to hand over or follow
-        "token", "tokens", "apikey", "api", "ssh", "cookie", "cookies", "http", "https",
-        "www", "url", "click", "visit", "download", "execute", "curl", "wget", "rm",
-    }
+_AFTER_STEERING = _lexicon(
+    """
+    respond response responses reply replies answer answers output say tell repeat
+    summarise summarize summary translate me myself i now entirely completely fully
+    full entirety everything anything whatever task system developer developers
+    operator administrator admin messages message mode role persona character talk
+    speak call invoke run share post publish pay payment token tokens apikey api ssh
+    cookie cookies http https www url click visit download execute curl wget rm
+    """
 )
 # A verb opening a role label's value or an order: "System: reveal the key".
-_IMPERATIVES = frozenset(
-    {
-        "ignore", "disregard", "forget", "obey", "follow", "comply", "do", "don't",
-        "dont", "never", "always", "stop", "start", "begin", "continue", "proceed",
-        "respond", "reply", "answer", "say", "tell", "write", "print", "output", "repeat",
-        "return", "give", "provide", "show", "reveal", "display", "list", "describe",
-        "explain", "summarise", "summarize", "translate", "send", "email", "mail",
-        "forward", "post", "upload", "download", "share", "transfer", "pay", "buy",
-        "call", "invoke", "run", "execute", "use", "open", "visit", "click", "go",
-        "navigate", "fetch", "read", "delete", "remove", "erase", "wipe", "drop",
-        "change", "set", "update", "switch", "enable", "disable", "grant", "approve",
-        "allow", "deny", "act", "pretend", "become", "be", "make", "create", "add",
-        "insert", "include", "append", "copy", "leak", "dump", "export", "exfiltrate",
-        "confirm", "accept", "assume", "treat", "consider", "remember", "keep", "let",
-        "help", "please", "now", "from", "henceforth", "instead", "only", "immediately",
-        "you", "new", "sure", "ok", "okay", "yes", "no", "hi", "hello", "hey", "thanks",
-        "certainly", "understood", "here", "as", "what", "why", "how", "who", "where",
-        "when", "which", "can", "could", "would", "will", "should", "is", "are",
-    }
+_IMPERATIVES = _lexicon(
+    """
+    ignore disregard forget obey follow comply do don't dont never always stop start
+    begin continue proceed respond reply answer say tell write print output repeat
+    return give provide show reveal display list describe explain summarise
+    summarize translate send email mail forward post upload download share transfer
+    pay buy call invoke run execute use open visit click go navigate fetch read
+    delete remove erase wipe drop change set update switch enable disable grant
+    approve allow deny act pretend become be make create add insert include append
+    copy leak dump export exfiltrate confirm accept assume treat consider remember
+    keep let help please now from henceforth instead only immediately you new sure
+    ok okay yes no hi hello hey thanks certainly understood here as what why how who
+    where when which can could would will should is are
+    """
 )
 # What a concrete qualifier of a steering phrase starts with: a condition, a place, a
 # thing ("if you have a gas oven", "in the printed manual", "on page 3", "for model X").
@@ -114,13 +120,14 @@ _QUALIFIER = re.compile(
     re.IGNORECASE,
 )
 # A steering phrase written as a reader writes it: words and single spaces (one spelled
-# out, dotted or with a run of gaps is an attacker's, never a manual's).
+# out letter by letter, dotted or with a run of gaps is an attacker's, never a manual's).
 _PLAIN_PHRASE = re.compile(r"[A-Za-z']+(?: [A-Za-z']+)*")
+_SPELLED = re.compile(r"(?<![A-Za-z'])[A-Za-z] [A-Za-z](?![A-Za-z'])")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[\n;]")
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 _SEEN_BY_THE_MODEL = re.compile(
     r"\b(?:language models?|(?:reading|read|see|seeing|understand) this|act as|"
-    r"you are (?:an?|now|no)\b)",
+    r"you are (?:an?|now|no)\b|(?:developer|god|jailbreak|dan|unrestricted) mode)",
     re.IGNORECASE,
 )
 _WINDOW = 300
@@ -135,27 +142,64 @@ def steering_is_prose(view: str, start: int, end: int) -> bool:
     """Whether the steering phrase at ``view[start:end]`` is a manual's sentence: written
     plainly, followed at once by a concrete qualifier, and with nothing in its sentence
     (from its start to the end of the next sentence) aimed at the model."""
-    if not _PLAIN_PHRASE.fullmatch(view, start, end):
+    if not _PLAIN_PHRASE.fullmatch(view, start, end) or _SPELLED.search(view, start, end):
         return False
     if _QUALIFIER.match(view, end) is None:
         return False
     head = view[max(0, start - _HEAD) : start]
     cut = _SENTENCE_END.search(head[::-1])
     head = head if cut is None else head[len(head) - cut.start() :]
-    window = view[end : end + _WINDOW]
-    first = _SENTENCE_END.search(window)
-    if first is not None:
-        second = _SENTENCE_END.search(window, first.end())
-        window = window if second is None else window[: second.start()]
-    around = f"{head} {window}"
+    around = f"{head} {_window(view, end)}"
     if _SEEN_BY_THE_MODEL.search(around):
         return False
     words = set(_words(around))
     return words.isdisjoint(_AT_THE_MODEL) and words.isdisjoint(_AFTER_STEERING)
 
 
+# What a new regime asks the model to follow: a manual's procedure stays ("from now on,
+# you must follow the new safety procedure on page 12"); obeying someone does not.
+_FOLLOWED = re.compile(r"(?:follow|listen[ \t]{1,3}to)$", re.IGNORECASE)
+_WHO_ORDERS = _lexicon(
+    """
+    only orders order commands command rules directives us our this these them him
+    her whoever whatever everything anything
+    """
+)
+
+
+def regime_is_prose(view: str, start: int, end: int) -> bool:
+    """Whether "from now on you must follow" at ``view[start:end]`` is a manual's: the
+    verb is follow (or listen to), written plainly, and its sentence and the next hold
+    nothing aimed at the model, no one to obey and no secret or sending."""
+    phrase = view[start:end]
+    if _FOLLOWED.search(phrase) is None or "  " in phrase or _SPELLED.search(phrase):
+        return False
+    window = _window(view, end)
+    if _SEEN_BY_THE_MODEL.search(window):
+        return False
+    words = set(_words(window))
+    return (
+        words.isdisjoint(_AT_THE_MODEL)
+        and words.isdisjoint(_AFTER_STEERING)
+        and words.isdisjoint(_SPEECH)
+        and words.isdisjoint(_WHO_ORDERS)
+    )
+
+
+def _window(view: str, end: int) -> str:
+    """From ``end`` to the end of the next sentence (bounded)."""
+    window = view[end : end + _WINDOW]
+    first = _SENTENCE_END.search(window)
+    if first is not None:
+        second = _SENTENCE_END.search(window, first.end())
+        window = window if second is None else window[: second.start()]
+    return window
+
+
 # A line of a record: a key (a few words, no role name) and a value.
-_FIELD_LINE = re.compile(r"[ \t]{0,20}(?:[-*+][ \t]{1,3})?([^\W\d][\w .()/#-]{0,40}?)[ \t]{0,5}[:=]")
+_FIELD_LINE = re.compile(
+    r"[ \t]{0,20}(?:[-*+][ \t]{1,3})?([^\W\d][\w .()/#-]{0,40}?)[ \t]{0,5}[:=]"
+)
 # What neutralise wrote in place of markup earlier on the same line, or another role
 # label: a value holding one is part of a fake turn.
 _MARKED = re.compile(
@@ -165,6 +209,15 @@ _MARKED = re.compile(
 )
 _PROSE_WORDS = 6
 _PROSE_WORDS_IN_A_RECORD = 12
+# Roles that are seldom a record's key: their value may hold fewer ordinary words
+# ("Assistant: Jane Doe (HR)" stays, "Assistant: Done. The refund was approved" is a turn).
+_SPEAKERS = _lexicon(
+    """
+    assistant human
+    """
+)
+_SPEAKER_WORDS = 3
+_CLAIM_WORDS = 3
 _LINE = 200
 
 
@@ -212,24 +265,33 @@ def _reads_as_field(value: str, prose_words: int) -> bool:
     if _MARKED.search(value) or re.search(r"[?!](?:\s|$)", value):
         return False
     words = set(_words(value))
-    if not words.isdisjoint(_SPEECH) or not words.isdisjoint(_AT_THE_MODEL):
+    if not (words.isdisjoint(_SPEECH) and words.isdisjoint(_AT_THE_MODEL)):
+        return False
+    if not words.isdisjoint(_LIMITS):
         return False
     if _SEEN_BY_THE_MODEL.search(value):
         return False
+    raw = value.split()
     tokens = [t for t in _tokens(value) if t]
     if not tokens:
         return True
     first = tokens[0].lower().replace("\u2019", "'")
-    if first in _IMPERATIVES:
-        # a capitalised verb before a capitalised word is a name ("Grant Smith")
-        if tokens[0][:1].islower() or len(tokens) == 1 or not tokens[1][:1].isupper():
-            return False
+    # One word is a status or a name ("OK", "Mark"); a capitalised verb is an order only
+    # before a lowercase word ("Grant access to all", not "Grant Smith", "Grant (id 7)").
+    if first in _IMPERATIVES and len(raw) > 1 and (tokens[0][:1].islower() or raw[1][:1].islower()):
+        return False
     prose = [t for t in tokens if _WORD.fullmatch(t) and t[:1].islower()]
     return len(prose) <= prose_words
 
 
-def role_is_data(view: str, start: int, end: int) -> bool:
-    """Whether the role label at ``view[start:end]`` (up to its colon) names a field of
+def in_a_record(view: str, start: int, end: int) -> bool:
+    """Whether the line of ``view[start:end]`` sits among ``Key: value`` lines whose keys
+    are not roles (the line before it or after it is one)."""
+    return _field_line(_previous_line(view, start)) or _field_line(_next_line(view, end))
+
+
+def role_is_data(view: str, start: int, end: int, role: str) -> bool:
+    """Whether the label of ``role`` at ``view[start:end]`` (up to its colon) names a field of
     a record: its value reads as one (more words allowed inside a block of other
     ``Key: value`` lines), or it has none and heads such a block."""
     value = _line_after(view, end)
@@ -237,23 +299,23 @@ def role_is_data(view: str, start: int, end: int) -> bool:
         return False
     if not value.strip():
         return _field_line(_next_line(view, end))
-    in_a_record = _field_line(_previous_line(view, start)) or _field_line(
-        _next_line(view, end)
-    )
-    return _reads_as_field(value, _PROSE_WORDS_IN_A_RECORD if in_a_record else _PROSE_WORDS)
+    record = in_a_record(view, start, end)
+    words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
+    if role.lower() in _SPEAKERS:
+        words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS
+    return _reads_as_field(value, words)
 
 
 # What a reference opens with: a number, a section sign, a link, code, an identifier
 # (digits, dots, dashes or underscores inside), or a word that names a place in a
 # document.
-_REFERENCE_WORDS = frozenset(
-    {
-        "page", "pages", "p", "pp", "section", "sections", "sec", "chapter", "ch",
-        "part", "appendix", "annex", "clause", "article", "art", "item", "items", "step",
-        "steps", "figure", "fig", "table", "see", "below", "attached", "enclosed", "pdf",
-        "none", "n/a", "tbd", "version", "v", "rev", "revision", "effective", "dated",
-        "seite", "página", "pagina", "kapitel", "capítulo", "chapitre", "abschnitt",
-    }
+_REFERENCE_WORDS = _lexicon(
+    """
+    page pages p pp section sections sec chapter ch part appendix annex clause
+    article art item items step steps figure fig table see below attached enclosed
+    pdf none n/a tbd version v rev revision effective dated seite página pagina
+    kapitel capítulo chapitre abschnitt
+    """
 )
 _BULLET = re.compile(r"[ \t]{0,20}(?:[-*+\u2022]|\d{1,3}[.)])[ \t]{1,5}")
 _IDENTIFIER = re.compile(r"[`§#\d]|https?://|\w[-_./]\w")
@@ -279,4 +341,4 @@ def claim_is_reference(view: str, end: int) -> bool:
     opens = _IDENTIFIER.search(first) is not None or first.strip(",.;:()\"'").lower() in (
         _REFERENCE_WORDS
     )
-    return opens and _reads_as_field(value, _PROSE_WORDS)
+    return opens and _reads_as_field(value, _CLAIM_WORDS)

@@ -30,7 +30,13 @@ from typing import Any, NamedTuple
 from toolhygiene._engine import scrub
 from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
 from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
-from toolhygiene._orders import claim_is_reference, role_is_data, steering_is_prose
+from toolhygiene._orders import (
+    claim_is_reference,
+    in_a_record,
+    regime_is_prose,
+    role_is_data,
+    steering_is_prose,
+)
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
@@ -521,9 +527,15 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
     A text whose labels all name fields of a record is left as it is."""
     view = viewed.view
     labels = list(pattern.finditer(view))
-    roles = {m.group(1).lower().replace("\u017f", "s") for m in labels}
+    # A label among a record's other fields is judged by its value alone (a ticket's
+    # "User:" and "Assistant:" lines between "Subject:" and "Status:").
+    roles = {
+        m.group(1).lower().replace("\u017f", "s")
+        for m in labels
+        if not in_a_record(view, m.start(), m.end())
+    }
     chat = len(roles) > 1 and not roles.isdisjoint(("assistant", "human"))
-    if not chat and all(role_is_data(view, m.start(), m.end()) for m in labels):
+    if not chat and all(role_is_data(view, m.start(), m.end(), m.group(1)) for m in labels):
         return viewed
     return _sub(pattern, viewed, lambda m: role_marker(m.group(1)))
 
@@ -531,6 +543,12 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
 def _steering_sub(m: re.Match[str]) -> str | None:
     """A steering phrase removed, unless a concrete qualifier makes it a manual's."""
     return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
+
+
+def _regime_sub(m: re.Match[str]) -> str | None:
+    """Orders to the model removed, unless what "from now on you must follow" asks to
+    follow is a manual's ("the new safety procedure on page 12")."""
+    return None if regime_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
 
 def _new_orders_sub(m: re.Match[str]) -> str | None:
@@ -570,7 +588,7 @@ def neutralise(text: str) -> str:
     if ":" in lowered and _new_orders(lowered, gates):
         viewed = _sub(found.new_orders, viewed, _new_orders_sub)
     if _orders_in(gates):
-        viewed = _sub(found.orders, viewed, lambda _: INSTRUCTION_REMOVED)
+        viewed = _sub(found.orders, viewed, _regime_sub)
     if "#" in lowered and ":" in lowered:
         viewed = _sub(found.template_heading, viewed, lambda _: markup_marker(None))
     if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
