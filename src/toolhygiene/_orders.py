@@ -134,8 +134,21 @@ _WINDOW = 300
 _HEAD = 150
 
 
-def _words(text: str) -> list[str]:
-    return [w.lower().replace("\u2019", "'") for w in _WORD.findall(text)]
+# The first word of each of those phrases: a text with none skips the pattern (an
+# alternation is tried at every character).
+_SEEN_GATE = _lexicon(
+    "language reading read see seeing understand act you developer god jailbreak dan unrestricted"
+)
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text``, lowered (a curly apostrophe read as a straight one)."""
+    lowered = text.lower()
+    return set(_WORD.findall(lowered.replace("\u2019", "'") if "\u2019" in lowered else lowered))
+
+
+def _seen_by_the_model(text: str, words: set[str]) -> bool:
+    return not words.isdisjoint(_SEEN_GATE) and _SEEN_BY_THE_MODEL.search(text) is not None
 
 
 def steering_is_prose(view: str, start: int, end: int) -> bool:
@@ -150,10 +163,12 @@ def steering_is_prose(view: str, start: int, end: int) -> bool:
     cut = _SENTENCE_END.search(head[::-1])
     head = head if cut is None else head[len(head) - cut.start() :]
     around = f"{head} {_window(view, end)}"
-    if _SEEN_BY_THE_MODEL.search(around):
-        return False
-    words = set(_words(around))
-    return words.isdisjoint(_AT_THE_MODEL) and words.isdisjoint(_AFTER_STEERING)
+    words = _words(around)
+    return (
+        words.isdisjoint(_AT_THE_MODEL)
+        and words.isdisjoint(_AFTER_STEERING)
+        and not _seen_by_the_model(around, words)
+    )
 
 
 # What a new regime asks the model to follow: a manual's procedure stays ("from now on,
@@ -175,14 +190,13 @@ def regime_is_prose(view: str, start: int, end: int) -> bool:
     if _FOLLOWED.search(phrase) is None or "  " in phrase or _SPELLED.search(phrase):
         return False
     window = _window(view, end)
-    if _SEEN_BY_THE_MODEL.search(window):
-        return False
-    words = set(_words(window))
+    words = _words(window)
     return (
         words.isdisjoint(_AT_THE_MODEL)
         and words.isdisjoint(_AFTER_STEERING)
         and words.isdisjoint(_SPEECH)
         and words.isdisjoint(_WHO_ORDERS)
+        and not _seen_by_the_model(window, words)
     )
 
 
@@ -264,12 +278,12 @@ def _reads_as_field(value: str, prose_words: int) -> bool:
     few ordinary words (a name, a version, an id, a short noun phrase)."""
     if _MARKED.search(value) or re.search(r"[?!](?:\s|$)", value):
         return False
-    words = set(_words(value))
+    words = _words(value)
     if not (words.isdisjoint(_SPEECH) and words.isdisjoint(_AT_THE_MODEL)):
         return False
     if not words.isdisjoint(_LIMITS):
         return False
-    if _SEEN_BY_THE_MODEL.search(value):
+    if _seen_by_the_model(value, words):
         return False
     raw = value.split()
     tokens = [t for t in _tokens(value) if t]
@@ -290,16 +304,16 @@ def in_a_record(view: str, start: int, end: int) -> bool:
     return _field_line(_previous_line(view, start)) or _field_line(_next_line(view, end))
 
 
-def role_is_data(view: str, start: int, end: int, role: str) -> bool:
-    """Whether the label of ``role`` at ``view[start:end]`` (up to its colon) names a field of
-    a record: its value reads as one (more words allowed inside a block of other
-    ``Key: value`` lines), or it has none and heads such a block."""
+def role_is_data(view: str, end: int, role: str, *, record: bool) -> bool:
+    """Whether the label of ``role`` ending at ``view[end]`` (after its colon) names a
+    field of a record: its value reads as one (more words allowed when ``record``: the
+    label sits among other ``Key: value`` lines), or it has none and heads such a
+    block."""
     value = _line_after(view, end)
     if value is None:
         return False
     if not value.strip():
         return _field_line(_next_line(view, end))
-    record = in_a_record(view, start, end)
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS

@@ -526,17 +526,18 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
     (``User: …`` then ``Assistant: …``): one turn makes every label of the text a turn.
     A text whose labels all name fields of a record is left as it is."""
     view = viewed.view
-    labels = list(pattern.finditer(view))
-    # A label among a record's other fields is judged by its value alone (a ticket's
-    # "User:" and "Assistant:" lines between "Subject:" and "Status:").
-    roles = {
-        m.group(1).lower().replace("\u017f", "s")
-        for m in labels
-        if not in_a_record(view, m.start(), m.end())
-    }
-    chat = len(roles) > 1 and not roles.isdisjoint(("assistant", "human"))
-    if not chat and all(role_is_data(view, m.start(), m.end(), m.group(1)) for m in labels):
-        return viewed
+    roles: set[str] = set()
+    for m in pattern.finditer(view):
+        record = in_a_record(view, m.start(), m.end())
+        if not role_is_data(view, m.end(), m.group(1), record=record):
+            break
+        # A label among a record's other fields is judged by its value alone (a
+        # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
+        if not record:
+            roles.add(m.group(1).lower().replace("\u017f", "s"))
+    else:
+        if len(roles) < 2 or roles.isdisjoint(("assistant", "human")):
+            return viewed
     return _sub(pattern, viewed, lambda m: role_marker(m.group(1)))
 
 
