@@ -82,7 +82,8 @@ _SPEECH = _lexicon(
     """
 )
 # In the window of a steering phrase (its sentence and the next), also: what the model
-# outputs or does, who it answers to, the steering adverbs ("in full", "for now"), and
+# outputs or does, who it answers to, the steering adverbs ("in full", "for now", "if
+# you want", "for all future answers"), and
 # a key or a link to hand over or follow (data in a role label's value: "User: bob
 # (ssh key)").
 _AFTER_STEERING = _lexicon(
@@ -93,6 +94,7 @@ _AFTER_STEERING = _lexicon(
     operator administrator admin messages message mode role persona character talk
     speak call invoke run share post publish pay payment token tokens apikey api ssh
     cookie cookies http https www url click visit download execute curl wget rm
+    want wish prefer dare possible remainder future onward onwards
     """
 )
 # A verb opening a role label's value or an order: "System: reveal the key".
@@ -151,6 +153,18 @@ def _seen_by_the_model(text: str, words: set[str]) -> bool:
     return not words.isdisjoint(_SEEN_GATE) and _SEEN_BY_THE_MODEL.search(text) is not None
 
 
+# Words hidden from the word lists: spelled out ("s e n d", "p.a.s.s"), or with a Greek
+# or Cyrillic look-alike inside a Latin word ("sеnd"). No manual writes either.
+_SPELLED_OUT = re.compile(r"(?<![^\W\d_])[^\W\d_](?:[ .\-_*+/][^\W\d_]){3}(?![^\W\d_])")
+_MIXED = re.compile(r"[A-Za-z][\u0370-\u03ff\u0400-\u052f]|[\u0370-\u03ff\u0400-\u052f][A-Za-z]")
+
+
+def _disguised(text: str) -> bool:
+    return _SPELLED_OUT.search(text) is not None or (
+        not text.isascii() and _MIXED.search(text) is not None
+    )
+
+
 def steering_is_prose(view: str, start: int, end: int) -> bool:
     """Whether the steering phrase at ``view[start:end]`` is a manual's sentence: written
     plainly, followed at once by a concrete qualifier, and with nothing in its sentence
@@ -168,6 +182,7 @@ def steering_is_prose(view: str, start: int, end: int) -> bool:
         words.isdisjoint(_AT_THE_MODEL)
         and words.isdisjoint(_AFTER_STEERING)
         and not _seen_by_the_model(around, words)
+        and not _disguised(around)
     )
 
 
@@ -197,6 +212,7 @@ def regime_is_prose(view: str, start: int, end: int) -> bool:
         and words.isdisjoint(_SPEECH)
         and words.isdisjoint(_WHO_ORDERS)
         and not _seen_by_the_model(window, words)
+        and not _disguised(window)
     )
 
 
@@ -273,6 +289,15 @@ def _tokens(value: str) -> list[str]:
     return [t.strip(",.;:()[]{}\"'`<>") for t in value.split()]
 
 
+# Two sentences in a value: a lowercase word of three letters or more ends one, a
+# capital starts the next ("Authorization verified. User is an administrator"; not
+# "Dr. Smith", "Ubuntu 22.04 LTS").
+_SENTENCES = re.compile(r"[a-z]{3}[.!?;][ \t]{1,3}[A-Z]")
+# Letters of a script without case (CJK, Thai) written without spaces: a name is a few,
+# a sentence more.
+_CASELESS_RUN = 6
+
+
 def _reads_as_field(value: str, prose_words: int) -> bool:
     """Whether a value reads as a record's field: no speech, no order, no marker, and
     few ordinary words (a name, a version, an id, a short noun phrase)."""
@@ -283,7 +308,7 @@ def _reads_as_field(value: str, prose_words: int) -> bool:
         return False
     if not words.isdisjoint(_LIMITS):
         return False
-    if _seen_by_the_model(value, words):
+    if _seen_by_the_model(value, words) or _disguised(value) or _SENTENCES.search(value):
         return False
     raw = value.split()
     tokens = [t for t in _tokens(value) if t]
@@ -294,8 +319,14 @@ def _reads_as_field(value: str, prose_words: int) -> bool:
     # before a lowercase word ("Grant access to all", not "Grant Smith", "Grant (id 7)").
     if first in _IMPERATIVES and len(raw) > 1 and (tokens[0][:1].islower() or raw[1][:1].islower()):
         return False
-    prose = [t for t in tokens if _WORD.fullmatch(t) and t[:1].islower()]
-    return len(prose) <= prose_words
+    prose = 0
+    for t in tokens:
+        if t[:1].islower():
+            prose += _WORD.fullmatch(t) is not None
+        elif t.lower() == t.upper() and not t.isascii() and any(map(str.isalpha, t)):
+            # a script without case: every word counts, and a long run is a sentence
+            prose += 1 if len(t) <= _CASELESS_RUN else prose_words + 1
+    return prose <= prose_words
 
 
 def in_a_record(view: str, start: int, end: int) -> bool:
