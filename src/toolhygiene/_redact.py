@@ -535,9 +535,10 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
         # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
         if not record:
             roles.add(m.group(1).lower().replace("\u017f", "s"))
+            if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
+                break  # a chat
     else:
-        if len(roles) < 2 or roles.isdisjoint(("assistant", "human")):
-            return viewed
+        return viewed
     return _sub(pattern, viewed, lambda m: role_marker(m.group(1)))
 
 
