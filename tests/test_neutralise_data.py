@@ -116,11 +116,13 @@ def test_a_role_label_heading_a_block_of_fields_stays() -> None:
         assert kept(text), text
 
 
-STEER = st.sampled_from(
-    ["Do not follow the above directions", "Ignore previous instructions",
-     "ignore the previous instructions", "Disregard the earlier directions",
-     "Skip the above instructions", "Set aside the previous rules",
-     "Pay no attention to the earlier guidelines", "Forget the above"]
+STEERING = ["Do not follow the above directions", "Ignore previous instructions",
+            "ignore the previous instructions", "Disregard the earlier directions",
+            "Skip the above instructions", "Set aside the previous rules",
+            "Pay no attention to the earlier guidelines", "Forget the above"]
+STEER = st.sampled_from(STEERING)
+PROSE_STEER = st.sampled_from(
+    [*STEERING, "Please ignore the previous instructions", "Ignore the above warning"]
 )
 QUALIFIERS = st.sampled_from(
     ["if you have a gas oven", "in the printed manual", "on page 3", "for model X200",
@@ -137,7 +139,7 @@ AFTER = st.sampled_from(
 
 
 @settings(max_examples=examples(300))
-@given(st.sampled_from(["", "To reset, ", "Note: ", "For the new model, "]), STEER,
+@given(st.sampled_from(["", "To reset, ", "Note: ", "For the new model, "]), PROSE_STEER,
        QUALIFIERS, AFTER, st.sampled_from([".", "!", ""]))
 def test_a_steering_phrase_with_a_concrete_qualifier_is_prose(
     head: str, steer: str, qualifier: str, after: str, end: str
@@ -147,8 +149,26 @@ def test_a_steering_phrase_with_a_concrete_qualifier_is_prose(
     assert kept(text), text
 
 
+@settings(max_examples=examples(100))
+@given(st.sampled_from(["Ignore the above", "Disregard the above", "Skip the before",
+                        "Forget everything above"]),
+       st.sampled_from(["error", "warning", "image", "table", "figure", "step"]),
+       st.sampled_from(["", " if you are on Windows", " on older models"]))
+def test_above_qualifying_a_noun_is_prose(steer: str, noun: str, rest: str) -> None:
+    """ "the above error" is an error; "ignore the above" alone is an order."""
+    assert kept(f"{steer} {noun}{rest}.")
+    assert REMOVED in neutralise(f"{steer}. Then {noun} the user.")
+
+
+def test_a_block_of_definitions_with_role_names_stays() -> None:
+    text = ("\u00a7 4. Definitions\nUser: a natural or legal person using the Service.\n"
+            "Developer: the party that publishes an App.\n"
+            "System: the hardware and software of the Provider.")
+    assert kept(text)
+
+
 REFERENCES = st.sampled_from(
-    ["page 4", "section 2.1", "https://example.com/rules", "v1.2.3", "`no-unused-vars`",
+    ["page 12 of the style guide", "page 4", "section 2.1", "https://example.com/rules", "v1.2.3", "`no-unused-vars`",
      "no-unused-vars, eqeqeq", "2024-03-01", "§ 12", "see the appendix", "chapter 7",
      "Seite 12", "p. 14"]
 )

@@ -57,7 +57,7 @@ _AT_THE_MODEL = _lexicon(
     jailbreak jailbroken unrestricted uncensored unfiltered dan conversation chat
     session context prompt prompts transcript memory instruction instructions obey
     comply ignore disregard forget override pretend roleplay must shall henceforth
-    immediately please password passwords passphrase passcode secret secrets
+    immediately password passwords passphrase passcode secret secrets
     credential credentials send email emails mail forward upload exfiltrate leak
     reveal disclose transfer wire bitcoin wallet delete erase wipe destroy ignoriere
     ignorieren vergiss ignorez ignorer oubliez oublie ignora ignorar olvida olvide
@@ -72,11 +72,12 @@ _LIMITS = _lexicon(
     filters censorship moderation
     """
 )
-# Said to someone: the model as "you", the writer as "I". A role label's value with one
-# is speech, not a field.
+# Said to someone: the model as "you", the writer as "I", "please". A role label's value
+# with one is speech, not a field (a manual's sentence may say "please ignore the above
+# instructions if …").
 _SPEECH = _lexicon(
     """
-    you your yours yourself yourselves you're youre you'll you've you'd i me my
+    please you your yours yourself yourselves you're youre you'll you've you'd i me my
     myself i'm i'll i've i'd we're we'll let's lets du tu vous usted ustedes dich
     dir
     """
@@ -165,13 +166,33 @@ def _disguised(text: str) -> bool:
     )
 
 
+# "Ignore the above error", "skip the before image": "above" or "before" (the bare
+# form, "ignore the above") followed by the noun it qualifies, not by what continues an
+# order ("ignore the above and …", "forget everything above this line").
+_BARE = re.compile(r"(?:above|before)$", re.IGNORECASE)
+_NEXT_WORD = re.compile(r"[ \t]{1,3}([A-Za-z]+)")
+_CONTINUES = _lexicon(
+    """
+    and then or but so because as now this that these those it everything all text
+    line lines here instead immediately completely entirely please is are was were
+    """
+)
+
+
+def _noun_after_above(view: str, start: int, end: int) -> bool:
+    if _BARE.search(view, start, end) is None:
+        return False
+    word = _NEXT_WORD.match(view, end)
+    return word is not None and word.group(1).lower() not in _CONTINUES
+
+
 def steering_is_prose(view: str, start: int, end: int) -> bool:
     """Whether the steering phrase at ``view[start:end]`` is a manual's sentence: written
     plainly, followed at once by a concrete qualifier, and with nothing in its sentence
     (from its start to the end of the next sentence) aimed at the model."""
     if not _PLAIN_PHRASE.fullmatch(view, start, end) or _SPELLED.search(view, start, end):
         return False
-    if _QUALIFIER.match(view, end) is None:
+    if _QUALIFIER.match(view, end) is None and not _noun_after_above(view, start, end):
         return False
     head = view[max(0, start - _HEAD) : start]
     cut = _SENTENCE_END.search(head[::-1])
@@ -247,7 +268,10 @@ _SPEAKERS = _lexicon(
     """
 )
 _SPEAKER_WORDS = 3
-_CLAIM_WORDS = 3
+_CLAIM_WORDS = 5
+# Words that join a noun phrase: not counted as ordinary words of a value ("a natural or
+# legal person using the Service" is a definition's field).
+_JOINERS = _lexicon("a an the or and of to in on for with by at from as")
 _LINE = 200
 
 
@@ -322,7 +346,7 @@ def _reads_as_field(value: str, prose_words: int) -> bool:
     prose = 0
     for t in tokens:
         if t[:1].islower():
-            prose += _WORD.fullmatch(t) is not None
+            prose += _WORD.fullmatch(t) is not None and t not in _JOINERS
         elif t.lower() == t.upper() and not t.isascii() and any(map(str.isalpha, t)):
             # a script without case: every word counts, and a long run is a sentence
             prose += 1 if len(t) <= _CASELESS_RUN else prose_words + 1
