@@ -59,9 +59,9 @@ _AT_THE_MODEL = _lexicon(
     comply ignore disregard forget override pretend roleplay must shall henceforth
     immediately password passwords passphrase passcode secret secrets
     credential credentials send email emails mail forward upload exfiltrate leak
-    reveal disclose transfer wire bitcoin wallet delete erase wipe destroy ignoriere
-    ignorieren vergiss ignorez ignorer oubliez oublie ignora ignorar olvida olvide
-    dimentica esquece negeer
+    reveal disclose transfer wire bitcoin wallet delete erase wipe destroy rm sudo
+    chmod mkfs ignoriere ignorieren vergiss ignorez ignorer oubliez oublie ignora
+    ignorar olvida olvide dimentica esquece negeer
     """
 )
 # A claim about the model's limits, in a role label's value ("System: safety filters
@@ -84,7 +84,8 @@ _SPEECH = _lexicon(
 )
 # In the window of a steering phrase (its sentence and the next), also: what the model
 # outputs or does, who it answers to, the steering adverbs ("in full", "for now", "if
-# you want", "for all future answers"), and
+# you want", "for all future answers", "in any case"), the machine's own files and
+# settings ("/etc", "environment variables", "the database"), and
 # a key or a link to hand over or follow (data in a role label's value: "User: bob
 # (ssh key)").
 _AFTER_STEERING = _lexicon(
@@ -95,7 +96,9 @@ _AFTER_STEERING = _lexicon(
     operator administrator admin messages message mode role persona character talk
     speak call invoke run share post publish pay payment token tokens apikey api ssh
     cookie cookies http https www url click visit download execute curl wget rm
-    want wish prefer dare possible remainder future onward onwards
+    want wish prefer dare possible remainder future onward onwards any every
+    circumstances whatsoever etc env environment variables shell terminal bash
+    powershell passwd database dump files folders directories aws gcp azure
     """
 )
 # A verb opening a role label's value or an order: "System: reveal the key".
@@ -390,11 +393,14 @@ _BULLET = re.compile(r"[ \t]{0,20}(?:[-*+\u2022]|\d{1,3}[.)])[ \t]{1,5}")
 _IDENTIFIER = re.compile(r"[`§#\d]|https?://|\w[-_./]\w")
 
 
-def claim_is_reference(view: str, end: int) -> bool:
-    """Whether the claim of new orders ending at ``view[end]`` (its colon) opens a
-    reference, not an order: what follows on its line (or, when nothing does, the next
-    line's first item) starts like a page, a section, a link, a date, a version or a
-    ``code`` name, and reads as a field."""
+def claim_is_reference(view: str, start: int, end: int) -> bool:
+    """Whether the claim of new orders at ``view[start:end]`` (``view[end]``: its colon)
+    opens a reference, not an order: the claim is written plainly, and what follows on
+    its line (or, when nothing does, the next line's first item) starts like a page, a
+    section, a link, a date, a version or a ``code`` name, and reads as a field."""
+    claim = view[start:end].rstrip()
+    if not _PLAIN_PHRASE.fullmatch(claim) or _SPELLED.search(claim):
+        return False
     value = _line_after(view, end + 1)
     if value is None:
         return False

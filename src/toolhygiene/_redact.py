@@ -554,10 +554,14 @@ def _regime_sub(m: re.Match[str]) -> str | None:
 
 
 def _new_orders_sub(m: re.Match[str]) -> str | None:
-    """A claim of new orders removed, unless its colon opens a reference ("page 4")."""
-    if m.group("source") is None and claim_is_reference(m.string, m.end() - 1):
-        return None
-    return INSTRUCTION_REMOVED
+    """A claim of new orders removed, unless its colon opens a reference ("page 4") and
+    it names neither who gives them nor a prompt."""
+    # Naming who gives the orders, or a model's prompt, is the pose itself.
+    claim = m.group().lower()
+    if m.group("source") is not None or "prompt" in claim or "system" in claim:
+        return INSTRUCTION_REMOVED
+    reference = claim_is_reference(m.string, m.start(), m.end() - 1)
+    return None if reference else INSTRUCTION_REMOVED
 
 
 def neutralise(text: str) -> str:
