@@ -325,15 +325,17 @@ _SENTENCES = re.compile(r"[a-z]{3}[.!?;][ \t]{1,3}[A-Z]")
 _CASELESS_RUN = 6
 
 
+_ASKED = re.compile(r"[?!](?:\s|$)")
+_NOT_IN_A_FIELD = _SPEECH | _AT_THE_MODEL | _LIMITS
+
+
 def _reads_as_field(value: str, prose_words: int) -> bool:
     """Whether a value reads as a record's field: no speech, no order, no marker, and
     few ordinary words (a name, a version, an id, a short noun phrase)."""
-    if _MARKED.search(value) or re.search(r"[?!](?:\s|$)", value):
+    if _MARKED.search(value) or _ASKED.search(value):
         return False
     words = _words(value)
-    if not (words.isdisjoint(_SPEECH) and words.isdisjoint(_AT_THE_MODEL)):
-        return False
-    if not words.isdisjoint(_LIMITS):
+    if not words.isdisjoint(_NOT_IN_A_FIELD):
         return False
     if _seen_by_the_model(value, words) or _disguised(value) or _SENTENCES.search(value):
         return False
