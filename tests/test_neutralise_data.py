@@ -129,7 +129,7 @@ QUALIFIERS = st.sampled_from(
      "when using the fan oven", "unless the dough is frozen", "in the 2019 edition",
      "of the setup wizard", "printed on the lid", "under heading 4.2",
      "if your router has no WPS button", "while the kettle is on the base",
-     ", if the filter was replaced"]
+     ", if the filter was replaced", "given by the old firmware", "provided with the kit"]
 )
 AFTER = st.sampled_from(
     ["", " and use page 3", " and turn to section 4.1", " and bake for 20 minutes",
@@ -237,7 +237,7 @@ CONVERSATION_QUALIFIERS = st.sampled_from(
     ["", " in this conversation", " in your context", " for this session",
      " if you are an AI", " if you are reading this", " in full", " for now",
      " in the system prompt", " from the developer", " of the assistant",
-     " in your memory", " in the manual"]
+     " in your memory", " in the manual", " given by the user", " from the user"]
 )
 
 

@@ -96,7 +96,7 @@ _AFTER_STEERING = _lexicon(
     operator administrator admin messages message mode role persona character talk
     speak call invoke run share post publish pay payment token tokens apikey api ssh
     cookie cookies http https www url click visit download execute curl wget rm
-    want wish prefer dare possible remainder future onward onwards any every
+    want wish prefer dare possible remainder future onward onwards any every user users
     circumstances whatsoever etc env environment variables shell terminal bash
     powershell passwd database dump files folders directories aws gcp azure
     """
@@ -122,7 +122,8 @@ _IMPERATIVES = _lexicon(
 _QUALIFIER = re.compile(
     r",?[ \t]{1,3}(?:if|unless|when|whenever|where|wherever|while|once|in|on|at|for|of|"
     r"under|inside|within|printed|written|shown|listed|found|supplied|included|"
-    r"about|regarding)(?![\w'])",
+    r"given|provided|issued|described|outlined|stated|mentioned|contained|attached|"
+    r"enclosed|about|regarding)(?![\w'])",
     re.IGNORECASE,
 )
 # A steering phrase written as a reader writes it: words and single spaces (one spelled
