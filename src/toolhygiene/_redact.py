@@ -24,7 +24,7 @@ import math
 import operator
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from toolhygiene._engine import scrub
@@ -58,6 +58,7 @@ __all__ = [
     "redact_data",
     "safe_arguments",
     "sanitize",
+    "touched",
     "truncate",
 ]
 
@@ -224,6 +225,12 @@ _TARGET_WORDS = (
     "order",
     "constraint",
 )
+# What the most common public injections steer away from by name, without "previous" or
+# "all": "override the system prompt", "ignore the safety guidelines", "disregard the
+# developer message", "forget the original instructions" (not "the default rules": a
+# manual's "override the default rules in settings.yaml" stays).
+_NAMED = ("system", "safety", "developer", "original", "initial", "hidden", "operator")
+_NAMED_TARGETS = (*_TARGET_WORDS, "filter", "guardrail", "polic", "restriction")
 # Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
 # URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
 _GAP = r"(?:[\s._*\-+\u00b7]|%20|&nbsp;)"
@@ -392,7 +399,9 @@ def _patterns() -> _Patterns:
             rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
             rf"|{_FILLER}{{0,2}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_GAP}{{1,6}}"
             rf"{_FILLER}{{0,2}}{_phrases(_SINCE)}(?![a-z])"
-            rf"|{_BEFORE}(?:above|before)(?![a-z]))",
+            rf"|{_BEFORE}(?:above|before)(?![a-z])"
+            rf"|{_FILLER}{{0,2}}{_any_of(_NAMED)}{_GAP}{{1,6}}{_any_of(_NAMED_TARGETS)}"
+            rf"(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER})",
             re.IGNORECASE,
         ),
         new_orders=re.compile(
@@ -469,6 +478,43 @@ def _markup_sub(m: re.Match[str]) -> str:
     return mark + role_marker(role) if role else mark
 
 
+# What the model reads as a line break or a tab, one character for one (``_as_read``):
+# every line break ``str.splitlines`` knows (a lone ``\r``, ``\v``, ``\f``, U+0085,
+# U+2028, U+2029), the same written out as a JSON string or a repr writes it (``\n``,
+# ``\r\n``, ``\t``, ``\u2028``, ``\x85``; escaped again inside a JSON body: ``\\n``),
+# and the opening quote of a quoted value (``{"detail": "System: …"}``, ``['Human: …']``):
+# where a text of its own starts.
+_WRITTEN_BREAK = re.compile(r"\\{1,3}(?:[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))")
+_BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
+_VALUE_QUOTE = re.compile(r"(?<=[:\[,{(=])[ \t]{0,3}\\{0,3}[\"']")
+
+
+def _written_break(m: re.Match[str]) -> str:
+    written = m.group()
+    tab = written.endswith(("t", "09"))
+    return " " * (len(written) - 1) + ("\t" if tab else "\n")
+
+
+def _quote_break(m: re.Match[str]) -> str:
+    return " " * (len(m.group()) - 1) + "\n"
+
+
+def _as_read(view: str) -> str:
+    """``view`` with what the model reads as a line break or a tab made one, position for
+    position (see ``_WRITTEN_BREAK``): a role label after any of them starts a line, a
+    steering phrase split over them is one phrase."""
+    if "\\" in view:
+        view = _WRITTEN_BREAK.sub(_written_break, view)
+    if "\r" in view:
+        view = view.replace("\r\n", " \n")
+    if not view.isascii() or "\r" in view or "\x0b" in view or "\x0c" in view:
+        read = view.translate(_BREAKS)
+        view = view if read == view else read  # the same object: nothing to map back
+    if '"' in view or "'" in view:
+        view = _VALUE_QUOTE.sub(_quote_break, view)
+    return view
+
+
 class _Viewed(NamedTuple):
     """A text and what the patterns read of it: full-width letters and brackets as ASCII
     (``compatible``) and without combining marks; with the marks gone, the view position
@@ -479,8 +525,10 @@ class _Viewed(NamedTuple):
     marks: list[int] | None
 
 
-def _viewed(text: str, dropped: re.Pattern[str] = MARKS) -> _Viewed:
+def _viewed(text: str, dropped: re.Pattern[str] = MARKS, *, lines: bool = True) -> _Viewed:
     view = compatible(text)
+    if lines:
+        view = _as_read(view)
     if view.isascii() or dropped.search(view) is None:
         return _Viewed(text, view, None)
     at = [m.start() - k for k, m in enumerate(dropped.finditer(view))]
@@ -501,10 +549,7 @@ def _sub(
     last = 0
     changed = False
     for m in pattern.finditer(view):
-        start, end = m.span()
-        if marks is not None:  # a mark belongs to the letter before it
-            start += bisect.bisect_right(marks, start)
-            end += bisect.bisect_right(marks, end)
+        start, end = _in_text(marks, *m.span())
         parts.append(text[last:start])
         replaced = repl(m)
         parts.append(text[start:end] if replaced is None else replaced)
@@ -578,32 +623,71 @@ def neutralise(text: str) -> str:
     otherwise hide it.
     """
     viewed = _viewed(text)
-    lowered = _gate_view(viewed.view)
-    found = _patterns()
-    gates = _groups(_ALL_GATES, lowered)
-    if "<" in lowered or not text.isascii():
-        viewed = _sub(found.markup, viewed, _markup_sub)
-    if _ESCAPED in gates:
-        viewed = _sub(found.written_markup, viewed, _markup_sub)
-    if "[" in lowered:
-        viewed = _sub(found.bracketed, viewed, _markup_sub)
-    if ":" in lowered and _ROLE in gates:
-        viewed = _role_labels(viewed, found.role_marker)
-    if _steers(lowered, gates):
-        viewed = _sub(found.injection, viewed, _steering_sub)
-    if ":" in lowered and _new_orders(lowered, gates):
-        viewed = _sub(found.new_orders, viewed, _new_orders_sub)
-    if _orders_in(gates):
-        viewed = _sub(found.orders, viewed, _regime_sub)
-    if "#" in lowered and ":" in lowered:
-        viewed = _sub(found.template_heading, viewed, lambda _: markup_marker(None))
-    if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
-        viewed = _sub(found.own_marker, viewed, _own_marker_sub)
+    for pattern, repl in _steps(text, _gate_view(viewed.view)):
+        viewed = _role_labels(viewed, pattern) if repl is None else _sub(pattern, viewed, repl)
     done = viewed.text
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
     if ("%" in done or "&" in done or "\\" in done) and _ENCODED_MARK.search(done):
         return _ENCODED_LINE.sub(_defused, done)
     return done
+
+
+_Repl = Callable[[re.Match[str]], str | None]
+
+
+def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
+    """The patterns ``neutralise`` applies to ``text`` (``lowered``: its gate view), in
+    their order, each with what replaces a match (``None``: a match it keeps as
+    written), or ``None`` for the role labels, judged together (``_role_labels``): those
+    whose gate is open. Each gate is read from the text as given (a replacement never
+    opens one)."""
+    found = _patterns()
+    gates = _groups(_ALL_GATES, lowered)
+    if "<" in lowered or not text.isascii():
+        yield found.markup, _markup_sub
+    if _ESCAPED in gates:
+        yield found.written_markup, _markup_sub
+    if "[" in lowered:
+        yield found.bracketed, _markup_sub
+    if ":" in lowered and _ROLE in gates:
+        yield found.role_marker, None
+    if _steers(lowered, gates):
+        yield found.injection, _steering_sub
+    if ":" in lowered and _new_orders(lowered, gates):
+        yield found.new_orders, _new_orders_sub
+    if _orders_in(gates):
+        yield found.orders, _regime_sub
+    if "#" in lowered and ":" in lowered:
+        yield found.template_heading, _markup_only
+    if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
+        yield found.own_marker, _own_marker_sub
+
+
+def _markup_only(_: re.Match[str]) -> str:
+    return markup_marker(None)
+
+
+def touched(text: str) -> list[tuple[int, int]]:
+    """Where in ``text`` a pattern of ``neutralise`` matches, in order of the patterns:
+    every part ``neutralise`` could change lies in one of these spans (a match it keeps
+    as written is here too, and so is an encoded character, read decoded there)."""
+    viewed = _viewed(text)
+    view, marks = viewed.view, viewed.marks
+    spans = [
+        _in_text(marks, *m.span())
+        for pattern, _ in _steps(text, _gate_view(view))
+        for m in pattern.finditer(view)
+    ]
+    if ("%" in text or "&" in text or "\\" in text) and _ENCODED_MARK.search(text):
+        spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
+    return spans
+
+
+def _in_text(marks: list[int] | None, start: int, end: int) -> tuple[int, int]:
+    """A span of a view, as a span of its text (a mark belongs to the letter before it)."""
+    if marks is None:
+        return start, end
+    return start + bisect.bisect_right(marks, start), end + bisect.bisect_right(marks, end)
 
 
 def _revealing(run: str, decoded: str) -> bool:
@@ -653,7 +737,7 @@ def escape_marks(text: str) -> str:
         return text
     # Read as the model sees it: full-width letters as ASCII, and without what shows
     # nothing inside a word (``[result\u200b cut: …]``, ``［ｅｒｒｏｒ］``).
-    viewed = _viewed(text, MARKS_OR_HIDDEN)
+    viewed = _viewed(text, MARKS_OR_HIDDEN, lines=False)
     done = _sub(_patterns().every_mark, viewed, _own_marker_sub)
     return text if done is viewed else done.text
 
@@ -695,7 +779,7 @@ _GATE_WORDS = (
     (_ESCAPED, _ESCAPED_BRACKETS),
     (_ROLE, _ROLES),
     (_STEER, _STEER_NEEDLES),
-    (_AWAY, (*_TARGET_WORDS, "above", "before")),
+    (_AWAY, (*_NAMED_TARGETS, "above", "before")),
     (_NEW, _NEWER),
     (_ORDER, _ORDER_WORDS),
     (_DROP_IN, _DROP_VERBS),

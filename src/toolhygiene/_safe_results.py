@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolhygiene import _config
+from toolhygiene._carriers import neutralise_json, neutralise_text
 from toolhygiene._engine import scrub
 from toolhygiene._errors import Empty
 from toolhygiene._normalise import normalise, without_sequences
@@ -76,7 +77,14 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
     redacted = scrubbed is not clean
     if tool.untrusted:
-        shown = neutralise(scrubbed)
+        # JSON string by string, as the model reads it (a dict or list result always is
+        # JSON text; a str result when it is: see _carriers); an Empty's line is text.
+        if isinstance(value, str):
+            shown = neutralise_text(scrubbed)
+        elif isinstance(value, Empty):
+            shown = neutralise(scrubbed)
+        else:
+            shown = neutralise_json(scrubbed)
     elif redacted:
         shown = scrubbed
     else:  # nothing redacted: the text as given, byte for byte, but for escape sequences
