@@ -29,6 +29,8 @@ __all__ = ["neutralise_json", "neutralise_text"]
 # inside one (no closing quote): it is read up to the cut. Scanning from the start, the
 # first quote opens a string and each match ends where the next may start.
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')
+_STRING_INSIDE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"?')
+"""The same, with what the string holds as its group (as written: escapes and all)."""
 
 # Where a string may start with JSON text: at a line start of the joined strings (a
 # line start inside a string only makes its string be tried).
@@ -64,30 +66,15 @@ def _json_text(text: str) -> bool:
 def neutralise_json(text: str, depth: int = 0) -> str:
     """The JSON text ``text`` (possibly cut short) with each string neutralised as its
     own text, and each string that holds JSON text read the same way in turn."""
-    found = list(_STRING.finditer(text))
-    if not found:
-        return text
-    insides = [_inside(m.group()) for m in found]
-    # Each string on a line of its own: a pattern that matches inside one string matches
-    # there in the joined text too (see _redact.touched), so no string it reaches is left
-    # unread; one that runs over two strings only makes both be read.
-    starts = list(itertools.accumulate((len(s) + 1 for s in insides), initial=0))
-    joined = "\n".join(insides)
-    near = {
-        i
-        for start, end in touched(joined)
-        for i in range(bisect.bisect_right(starts, start) - 1, bisect.bisect_left(starts, end))
-    }
-    # A string holding JSON text is read as JSON whatever the joined text showed: its
-    # own strings are each a text of their own (its escapes are read there, not here).
-    near.update(bisect.bisect_right(starts, m.end() - 1) - 1 for m in _OPENS_JSON.finditer(joined))
+    near = _reached(text)
     if not near:
         return text
+    found = list(_STRING.finditer(text))
     parts: list[str] = []
     last = 0
     for i in sorted(near):
         m = found[i]
-        inside = insides[i]
+        inside = _inside(m.group())
         done = neutralise_text(inside, depth + 1)
         if done != inside:
             parts.append(text[last : m.start()])
@@ -97,6 +84,54 @@ def neutralise_json(text: str, depth: int = 0) -> str:
         return text
     parts.append(text[last:])
     return "".join(parts)
+
+
+def _reached(text: str) -> set[int]:
+    """The strings of ``text`` (by their order) that ``neutralise`` may change, or that
+    hold JSON text: a superset, read from all strings at once.
+
+    Each string on a line of its own: a pattern that matches inside one string matches
+    there in the joined text too (see ``_redact.touched``), so no string it reaches is
+    left out; one that runs over two strings only makes both be read. A string holding
+    JSON text is read as JSON whatever the joined text showed: its own strings are each
+    a text of their own."""
+    insides = _STRING_INSIDE.findall(text)
+    if not insides:
+        return set()
+    joined = None if "\\u0000" in text else _joined(insides)
+    starts: list[int] | None = None
+    if joined is None:  # a string holds a NUL, or the text was cut inside an escape
+        decoded = [_inside(m.group()) for m in _STRING.finditer(text)]
+        joined = "".join(s + _END for s in decoded)
+        starts = list(itertools.accumulate((len(s) + len(_END) for s in decoded), initial=0))
+    spans = touched(joined)
+    spans.extend(m.span() for m in _OPENS_JSON.finditer(joined))
+    if not spans:
+        return set()
+    if starts is None:  # no decoded string holds a NUL: each one ends a string
+        starts = [0, *(m.end() for m in _ENDS.finditer(joined))]
+    return {
+        i
+        for start, end in spans
+        for i in range(bisect.bisect_right(starts, start) - 1, bisect.bisect_left(starts, end))
+    }
+
+
+_END = "\x00\n"
+"""What ends each string in the joined text: a NUL (no decoded string holds one when
+no JSON body holds ``\\u0000``), then a line break (the next string starts a line)."""
+_ENDS = re.compile(_END)
+
+
+def _joined(insides: list[str]) -> str | None:
+    """The strings whose JSON bodies are ``insides`` (none holding ``\\u0000``), decoded
+    in one pass, each followed by ``_END``; ``None`` when a body is cut inside an escape
+    (the text was cut at a cap)."""
+    try:
+        joined: str = json.loads('"' + "\\u0000\\n".join(insides) + '\\u0000\\n"')
+    except ValueError:
+        return None
+    return joined
 
 
 def _inside(token: str) -> str:

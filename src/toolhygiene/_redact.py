@@ -486,17 +486,16 @@ def _markup_sub(m: re.Match[str]) -> str:
 # where a text of its own starts.
 _WRITTEN_BREAK = re.compile(r"\\{1,3}(?:[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))")
 _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
-_VALUE_QUOTE = re.compile(r"(?<=[:\[,{(=])[ \t]{0,3}\\{0,3}[\"']")
+_BREAK = re.compile("[\x0b\x0c\x85\u2028\u2029\r]")
+# The punctuation first, kept (a pattern starting with a lookbehind is tried at every
+# character); the quote becomes the line break.
+_VALUE_QUOTE = re.compile(r"([:\[,{(=][ \t]{0,3}\\{0,3})[\"']")
 
 
 def _written_break(m: re.Match[str]) -> str:
     written = m.group()
     tab = written.endswith(("t", "09"))
     return " " * (len(written) - 1) + ("\t" if tab else "\n")
-
-
-def _quote_break(m: re.Match[str]) -> str:
-    return " " * (len(m.group()) - 1) + "\n"
 
 
 def _as_read(view: str) -> str:
@@ -507,11 +506,10 @@ def _as_read(view: str) -> str:
         view = _WRITTEN_BREAK.sub(_written_break, view)
     if "\r" in view:
         view = view.replace("\r\n", " \n")
-    if not view.isascii() or "\r" in view or "\x0b" in view or "\x0c" in view:
-        read = view.translate(_BREAKS)
-        view = view if read == view else read  # the same object: nothing to map back
+    if _BREAK.search(view) is not None:
+        view = view.translate(_BREAKS)
     if '"' in view or "'" in view:
-        view = _VALUE_QUOTE.sub(_quote_break, view)
+        view = _VALUE_QUOTE.sub(r"\1\n", view)
     return view
 
 
