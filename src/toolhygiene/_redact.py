@@ -359,6 +359,7 @@ class _Patterns(NamedTuple):
     written_markup: re.Pattern[str]
     bracketed: re.Pattern[str]
     role_marker: re.Pattern[str]
+    role_marker_quoted: re.Pattern[str]
     injection: re.Pattern[str]
     new_orders: re.Pattern[str]
     orders: re.Pattern[str]
@@ -382,16 +383,8 @@ def _patterns() -> _Patterns:
             r"tool_results|system)\s{0,3}\]",
             re.IGNORECASE,
         ),
-        # As a markdown heading, quote or bold text too: "### System:", "> user:",
-        # "**System:**", "**System**:", "__system:__".
-        # A heading or bold text stands out anywhere in a line; a plain "System:" only
-        # at a line start, where a transcript puts it.
-        role_marker=re.compile(
-            r"(?im)(?:^[ \t]{0,20}(?:(?:#{1,6}|>|[*_]{1,3})[ \t]{0,5}){0,3}"
-            r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
-            r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
-            r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
-        ),
+        role_marker=_role_marker("^"),
+        role_marker_quoted=_role_marker(f"^|{_VALUE_START}"),
         injection=re.compile(
             rf"(?<![a-z])(?:{_any_of(_STEER_WORDS)}|{_phrases(_STEER_PHRASES)})"
             rf"{_GAP}{{0,6}}(?:"
@@ -419,6 +412,21 @@ def _patterns() -> _Patterns:
     )
 
 
+def _role_marker(starts: str) -> re.Pattern[str]:
+    """A role label."""
+    # As a markdown heading, quote or bold text too: "### System:", "> user:",
+    # "**System:**", "**System**:", "__system:__".
+    # A heading or bold text stands out anywhere in a line; a plain "System:" only
+    # at a line start, where a transcript puts it (``starts``: a line start, and in a
+    # text with a quote before a role's name, the start of a quoted value too).
+    return re.compile(
+        rf"(?im)(?:(?:{starts})[ \t]{{0,20}}(?:(?:#{{1,6}}|>|[*_]{{1,3}})[ \t]{{0,5}}){{0,3}}"
+        r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
+        r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
+        r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
+    )
+
+
 def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern[str]:
     """toolhygiene's own marks in any bracket pair (text from outside must not pose as
     one): the opening bracket (or two) and a mark's word, then the rest of the mark up to
@@ -434,6 +442,12 @@ def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern
 
 
 _ROLES = ("system", "assistant", "human", "user", "developer")
+# The start of a quoted value, where a text of its own starts as at a line start: an
+# upstream JSON body or a dict repr in an exception message or a log line
+# (``{"detail": "System: …"}``, ``['Human: …']``, ``{\"detail\": \"System: …\"}``).
+# (One quote looked behind for first: the role pattern is tried at every character.)
+_VALUE_START = r"(?<=[\"'])(?:(?<=[:\[,{(=][\"'])|(?<=[:\[,{(=][ \\][\"'])|(?<=[:\[,{(=] \\[\"']))"
+_QUOTED_ROLE = re.compile(r"[\"'][^a-z\"']{0,30}(?:system|assistant|human|user|developer)")
 _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
 _SQUEEZED_OUT = (" ", "\t", "\n", "\r", ".", "-", "_", "*", "+", "\u00b7", "%20", "&nbsp;")
 
@@ -481,15 +495,14 @@ def _markup_sub(m: re.Match[str]) -> str:
 # What the model reads as a line break or a tab, one character for one (``_as_read``):
 # every line break ``str.splitlines`` knows (a lone ``\r``, ``\v``, ``\f``, U+0085,
 # U+2028, U+2029), the same written out as a JSON string or a repr writes it (``\n``,
-# ``\r\n``, ``\t``, ``\u2028``, ``\x85``; escaped again inside a JSON body: ``\\n``),
-# and the opening quote of a quoted value (``{"detail": "System: …"}``, ``['Human: …']``):
-# where a text of its own starts.
+# ``\r\n``, ``\t``, ``\u2028``, ``\x85``; escaped again inside a JSON body: ``\\n``).
+# (The opening quote of a quoted value starts a line for the role rule alone: see
+# ``_VALUE_START``.)
 _WRITTEN_BREAK = re.compile(r"\\{1,3}(?:[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))")
+# How each starts: a text full of other escapes (``\\"``) is kept from the costlier regex.
+_WRITTEN_START = re.compile(r"\\[nrtvfux]")
 _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
 _BREAK = re.compile("[\x0b\x0c\x85\u2028\u2029\r]")
-# The punctuation first, kept (a pattern starting with a lookbehind is tried at every
-# character); the quote becomes the line break.
-_VALUE_QUOTE = re.compile(r"([:\[,{(=][ \t]{0,3}\\{0,3})[\"']")
 
 
 def _written_break(m: re.Match[str]) -> str:
@@ -502,14 +515,16 @@ def _as_read(view: str) -> str:
     """``view`` with what the model reads as a line break or a tab made one, position for
     position (see ``_WRITTEN_BREAK``): a role label after any of them starts a line, a
     steering phrase split over them is one phrase."""
-    if "\\" in view:
+    if "\\" in view and _WRITTEN_START.search(view) is not None:
         view = _WRITTEN_BREAK.sub(_written_break, view)
     if "\r" in view:
         view = view.replace("\r\n", " \n")
-    if _BREAK.search(view) is not None:
+    # Three C scans of ASCII text (a regex class with non-ASCII members is slower there).
+    if view.isascii():
+        if "\r" in view or "\x0b" in view or "\x0c" in view:
+            view = view.translate(_BREAKS)
+    elif _BREAK.search(view) is not None:
         view = view.translate(_BREAKS)
-    if '"' in view or "'" in view:
-        view = _VALUE_QUOTE.sub(r"\1\n", view)
     return view
 
 
@@ -648,7 +663,10 @@ def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | N
     if "[" in lowered:
         yield found.bracketed, _markup_sub
     if ":" in lowered and _ROLE in gates:
-        yield found.role_marker, None
+        # The start of a quoted value is looked for only where a quote comes before a
+        # role's name (one more alternative tried at every character costs a third more).
+        quoted = ('"' in lowered or "'" in lowered) and _QUOTED_ROLE.search(lowered)
+        yield (found.role_marker_quoted if quoted else found.role_marker), None
     if _steers(lowered, gates):
         yield found.injection, _steering_sub
     if ":" in lowered and _new_orders(lowered, gates):
