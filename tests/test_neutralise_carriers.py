@@ -126,18 +126,48 @@ def test_every_structured_carrier_is_neutralised_as_the_str_would_be(
         assert json.loads(content)["items"][0]["text"] == expected
 
 
+MARKUP = st.sampled_from(("[error", "[recovered", "]", "【error】", "<system", ">", '"',
+                          "\\", "System: x", "\n", "[[gap", "[result cut: 5"))
+STRINGS = st.lists(MARKUP | st.text(max_size=10), max_size=4).map("".join)
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=40),
+    st.none() | st.booleans() | st.integers() | STRINGS,
     lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    | st.dictionaries(STRINGS, inner, max_size=4),
     max_leaves=12,
-))
-def test_a_structured_result_stays_valid_json(value: Any) -> None:
-    # Whatever the strings hold (quotes, backslashes, braces, markup), the model reads
-    # JSON: neutralising never breaks it, and never changes what is not a string.
-    content = _content({"v": value}, redact_results=False)
-    assert isinstance(json.loads(content), dict)
+), st.booleans(), st.booleans())
+def test_a_structured_result_stays_valid_json(value: Any, untrusted: bool, as_str: bool) -> None:
+    # Whatever the strings hold (quotes, backslashes, brackets, markup, marks with no
+    # closing bracket), the model reads JSON: neither neutralising nor escaping a mark
+    # breaks it, or changes what is not a string.
+    result = json.dumps({"v": value}) if as_str else {"v": value}
+
+    @th.tool(name="read_page", retries=0, untrusted=untrusted, redact_results=False)
+    def read_page() -> Any:
+        return result
+
+    outcome = th.Session([read_page]).call("read_page", {})
+    assert outcome.ok
+    # Two keys may read the same once defused ("[error" and "【error】"): both stay.
+    shown = json.loads(outcome.content, object_pairs_hook=_values)
+    assert _shape(shown) == _shape(json.loads(json.dumps({"v": value}), object_pairs_hook=_values))
+
+
+def _values(pairs: list[tuple[str, Any]]) -> tuple[str, list[Any]]:
+    return ("object", [v for _, v in pairs])
+
+
+def _shape(value: Any) -> Any:
+    """``value`` with every string made one placeholder: its structure and numbers."""
+    if isinstance(value, str):
+        return "s"
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    if isinstance(value, tuple):
+        return sorted((_shape(v) for v in value[1]), key=repr)
+    return value
 
 
 def test_the_reported_dict_results_are_defused() -> None:

@@ -19,11 +19,12 @@ import bisect
 import itertools
 import json
 import re
+from collections.abc import Callable
 
-from toolhygiene._redact import neutralise, touched
+from toolhygiene._redact import escape_marks, neutralise, touched
 from toolhygiene._results import to_json
 
-__all__ = ["neutralise_json", "neutralise_text"]
+__all__ = ["escape_json_marks", "escape_text_marks", "neutralise_json", "neutralise_text"]
 
 # A JSON string, from its opening quote to its closing one; a text cut at a cap may end
 # inside one (no closing quote): it is read up to the cut. Scanning from the start, the
@@ -69,13 +70,38 @@ def neutralise_json(text: str, depth: int = 0) -> str:
     near = _reached(text)
     if not near:
         return text
-    found = list(_STRING.finditer(text))
+    return _each_string(text, lambda inside: neutralise_text(inside, depth + 1), near)
+
+
+def escape_json_marks(text: str) -> str:
+    """``_redact.escape_marks`` for the JSON text of a result, string by string: a mark
+    with no closing bracket of its own (``{"x": "[error a"}``) is closed inside its
+    string, never by the JSON's own ``]`` or after its ``"}``. The same object when
+    there is no mark."""
+    if escape_marks(text) is text:  # most results: no mark anywhere
+        return text
+    return _each_string(text, escape_marks)
+
+
+def escape_text_marks(text: str) -> str:
+    """``_redact.escape_marks`` for a str result: string by string when it is JSON text
+    (``escape_json_marks``), whole when it is any other text."""
+    done = escape_marks(text)
+    if done is text or not _json_text(text):
+        return done
+    return _each_string(text, escape_marks)
+
+
+def _each_string(text: str, change: Callable[[str], str], only: set[int] | None = None) -> str:
+    """``text`` (JSON, possibly cut short) with each string (those numbered ``only``, or
+    all) made ``change`` of what it holds, written back as a JSON string."""
     parts: list[str] = []
     last = 0
-    for i in sorted(near):
-        m = found[i]
+    for i, m in enumerate(_STRING.finditer(text)):
+        if only is not None and i not in only:
+            continue
         inside = _inside(m.group())
-        done = neutralise_text(inside, depth + 1)
+        done = change(inside)
         if done != inside:
             parts.append(text[last : m.start()])
             parts.append(to_json(done))

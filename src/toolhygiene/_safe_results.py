@@ -15,11 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from toolhygiene import _config
-from toolhygiene._carriers import neutralise_json, neutralise_text
+from toolhygiene._carriers import (
+    escape_json_marks,
+    escape_text_marks,
+    neutralise_json,
+    neutralise_text,
+)
 from toolhygiene._engine import scrub
 from toolhygiene._errors import Empty
 from toolhygiene._normalise import normalise, without_sequences
-from toolhygiene._redact import escape_marks, neutralise
+from toolhygiene._redact import neutralise
 from toolhygiene._tool import Tool
 from toolhygiene._words import content_of, result_cut
 
@@ -71,7 +76,14 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     # A mark of toolhygiene's own in the tool's text is escaped first, before
     # toolhygiene writes any of its own (placeholders, the cut marker).
     # (An ``Empty``'s line is toolhygiene's own, its query and note neutralised.)
-    escape = _as_is if isinstance(value, Empty) else escape_marks
+    # JSON (a dict or list result, a str result that is JSON text) string by string.
+    escape = (
+        _as_is
+        if isinstance(value, Empty)
+        else escape_text_marks
+        if isinstance(value, str)
+        else escape_json_marks
+    )
     normalised = normalise(text)
     clean = escape(normalised)
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
