@@ -33,9 +33,11 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')
 _STRING_INSIDE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"?')
 """The same, with what the string holds as its group (as written: escapes and all)."""
 
-# Where a string may start with JSON text: at a line start of the joined strings (a
-# line start inside a string only makes its string be tried).
-_OPENS_JSON = re.compile(r"(?m)^[ \t\r]*[{\[]")
+# Where a string may start with JSON text that holds a string: at a line start of the
+# joined strings, a bracket, then a quote before the string's end (a line start inside
+# a string only makes its string be tried; JSON text without a string has nothing to
+# neutralise, and a page of "[1" strings is not parsed string by string).
+_OPENS_JSON = re.compile(r'(?m)^[ \t\r]*[{\[][^\x00"]*"')
 
 _DEPTH = 8
 """JSON bodies inside JSON bodies read at most this deep; deeper ones are text."""
