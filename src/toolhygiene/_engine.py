@@ -7,7 +7,11 @@ other occurrence of a value it redacted. Before that, text that hides a secret f
 single pass is looked at again in the form that reveals it: a token wrapped over two
 lines is joined when the join is a secret; URL-encoded runs and JSON string literals
 with escapes are decoded, scrubbed, and put back decoded (URL) or re-encoded (JSON)
-where they held something.
+where they held something, each level of escaping in turn (a JSON body inside a JSON
+string, URL-encoded inside JSON: ``_LEVELS`` deep). Characters written out as HTML
+entities (``&#83;``, ``&quot;``) or escapes (``\\x53``, ``\\u043f``) anywhere in the text
+are read as the characters they write: the detectors run over that view, and what they
+find is cut out of the text as written.
 
 ``scrub`` returns the very object it was given when it found nothing, so callers can
 tell "nothing here" without comparing strings.
@@ -17,9 +21,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+import html
 import json
 import operator
 import re
+import unicodedata
 from collections.abc import Callable
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import TYPE_CHECKING, Any
@@ -59,8 +65,10 @@ class _Plan:
     """Every detector, with all their needles in one Aho-Corasick automaton: one pass over
     the text says which detectors can match at all, and where anchored ones begin."""
 
-    def __init__(self, detectors: tuple[Detector, ...]) -> None:
+    def __init__(self, detectors: tuple[Detector, ...], users: int = 0) -> None:
         self.detectors = detectors
+        self.user_from = len(detectors) - users
+        """The index of the first user detector (``add_redaction``): those read windows."""
         self.groups: list[str | int] = [
             "secret" if "secret" in d.pattern.groupindex else 0 for d in detectors
         ]
@@ -106,7 +114,7 @@ def _plan() -> _Plan:
     # Imported here: its patterns compile at the first redaction, not with toolhygiene.
     from toolhygiene._detectors import BUILT_IN
 
-    plan = _Plan((*BUILT_IN, *user))
+    plan = _Plan((*BUILT_IN, *user), len(user))
     _current[:] = [(user, plan)]
     return plan
 
@@ -152,10 +160,45 @@ def _starts_slowly(detector: Detector, text: str, needles: list[int]) -> list[in
     return starts
 
 
+_WINDOW = _registry.WINDOW
+"""A user's pattern reads the text in windows of twice this many characters, each
+starting this many after the last: a match of up to this length is found wherever it
+stands, and a search costs at most a window's worth from each start (a pattern that
+re-reads the rest of the text from every start, ``\\w*!``, costs 0.6 s on 64 KB,
+not 19 s)."""
+
+
+def _windowed(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """``pattern``'s matches in ``text``, read a window at a time (``_WINDOW``). A match
+    the window's end cut short is followed to its end; one the next window holds whole
+    is left to it."""
+    size = len(text)
+    if size <= 2 * _WINDOW:
+        return list(pattern.finditer(text))
+    found: list[re.Match[str]] = []
+    for start in range(0, size - _WINDOW, _WINDOW):
+        end = min(start + 2 * _WINDOW, size)
+        for m in pattern.finditer(text, start, end):
+            if m.end() == end < size:
+                if m.start() >= start + _WINDOW:
+                    continue  # the next window reads it whole
+                whole = pattern.match(text, m.start(), min(size, m.start() + _FOLLOWED))
+                found.append(whole or m)
+                continue
+            found.append(m)
+    return found
+
+
+_FOLLOWED = 8 * _WINDOW
+"""How far a user's match cut by its window's end is followed."""
+
+
 def _matches(
-    detector: Detector, text: str, needles: list[int], ascii_text: bytes
+    detector: Detector, text: str, needles: list[int], ascii_text: bytes, *, user: bool = False
 ) -> list[re.Match[str]]:
     pattern = detector.pattern
+    if user:
+        return _windowed(pattern, text)
     if not detector.anchored:
         return list(pattern.finditer(text))
     if detector.scan and len(needles) > _DENSE:
@@ -199,7 +242,7 @@ def _detect(
         judged_by = detector.judged_by
         verdicts: dict[tuple[str | Any, ...], bool] = {}
         covered = -1  # where this detector's last extended value ended
-        for m in _matches(detector, text, needles, ascii_text):
+        for m in _matches(detector, text, needles, ascii_text, user=index >= plan.user_from):
             if m.start() < covered:
                 continue  # inside a value already extended over it (a block, a passphrase)
             if check is not None:
@@ -417,13 +460,17 @@ def _json_decoded(literal: str) -> str:
 _JSON_SPACE = " \t\n\r"
 
 
-def _decoded(text: str, internals: bool) -> str:
+_LEVELS = 3
+"""Levels of URL-encoding and JSON escaping read, one inside another."""
+
+
+def _decoded(text: str, internals: bool, level: int) -> str:
     """Scrub URL-encoded runs and escaped JSON strings in their decoded form, and put
     back those that held something: URL runs decoded, JSON strings re-encoded."""
     if "%" in text:
-        text = _reveal(text, _PERCENT, _url_decoded, internals, as_json=False)
+        text = _reveal(text, _PERCENT, _url_decoded, internals, level, as_json=False)
     if "\\" in text:
-        text = _reveal(text, _JSON_STRING, _json_decoded, internals, as_json=True)
+        text = _reveal(text, _JSON_STRING, _json_decoded, internals, level, as_json=True)
     return text
 
 
@@ -432,6 +479,7 @@ def _reveal(
     pattern: re.Pattern[str],
     decode: Callable[[str], str],
     internals: bool,
+    level: int,
     *,
     as_json: bool,
 ) -> str:
@@ -450,12 +498,12 @@ def _reveal(
         return text
     # One scrub for all segments; each is looked at alone only when that found something.
     together = _BETWEEN.join(decoded for _, _, decoded in found)
-    scrubbed = scrub(together, internals=internals, nested=True)
+    scrubbed = scrub(together, internals=internals, level=level + 1)
     if scrubbed is together:
         return text
     pieces = scrubbed.split(_BETWEEN)
     if len(pieces) != len(found):
-        pieces = [scrub(decoded, internals=internals, nested=True) for _, _, decoded in found]
+        pieces = [scrub(decoded, internals=internals, level=level + 1) for _, _, decoded in found]
     parts, last = [], 0
     for (start, end, decoded), piece in zip(found, pieces, strict=True):
         if piece != decoded:
@@ -496,9 +544,10 @@ def _needles(text: str) -> bool:
     return automaton is not None and bool(automaton.find_matches_as_indexes(text.lower()))
 
 
-def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
+def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
     """``text`` (already normalised) with every secret replaced by a placeholder, and
-    with internals too when ``internals``; ``text`` itself when nothing was found."""
+    with internals too when ``internals``; ``text`` itself when nothing was found.
+    ``level``: how many levels of encoding ``text`` was decoded from."""
     if len(text) < 8:
         return text
     plan = _plan()
@@ -506,18 +555,135 @@ def scrub(text: str, *, internals: bool = True, nested: bool = False) -> str:
     hits = seeds = None
     if tokens is not None:  # ASCII, no ungated detector, no known value in effect
         hits = plan.hits(text.lower())  # read once, for the gate and the detectors
-        if not tokens and not (hits and _any_searched(plan, hits, text, internals)):
+        if (
+            not tokens
+            and not (hits and _any_searched(plan, hits, text, internals))
+            and ("&" not in text or _WRITTEN.search(text) is None)
+        ):
             return text  # what the full pass gives: no span, and no value to echo
         seeds = ()
     original = text
     if "\n" in text or "\\n" in text:
         text = _unwrap(text)
-    if not nested and ("%" in text or "\\" in text):
-        text = _decoded(text, internals)
-    # a simple text is never joined or decoded: its tokens and hits stay true
-    spans = _detect(text, internals, tokens, hits)
+    if level < _LEVELS and ("%" in text or "\\" in text):
+        text = _decoded(text, internals, level)
+    view = _written_view(text) if "&" in text or "\\" in text else None
+    if view is None:
+        # a simple text is never joined or decoded: its tokens and hits stay true
+        spans = _detect(text, internals, tokens, hits)
+        read: dict[str, str] = {}
+    else:
+        spans, read = _detect_written(view, internals)
     if not spans:
         out = _echo(text, {}, seeds)
         return original if out == original else out
     out, echoes = _apply(text, spans)
+    for value, name in read.items():
+        echoes.setdefault(value, name)
     return _echo(out, echoes, seeds)
+
+
+# A character written out: an HTML entity (``&#83;``, ``&#x53;``, ``&quot;``; escaped
+# again: ``&amp;#83;``) or an escape (``\\x53``, ``\\u0053``, ``\\U00000053``; with its
+# backslash escaped again: ``\\\\x53``). A character's UTF-8 bytes written one by one
+# (``\\xd0\\xbf``) and a surrogate pair (``\\ud83d\\ude00``) are one character.
+_WRITTEN = re.compile(
+    r"&(?:amp;){0,3}(?:#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});?|[A-Za-z][A-Za-z0-9]{1,31};)"
+    r"|\\{1,4}(?:x[c-fC-F][0-9a-fA-F](?:\\{1,4}x[89abAB][0-9a-fA-F]){1,3}|x[0-9a-fA-F]{2}"
+    r"|u[dD][89abAB][0-9a-fA-F]{2}\\{1,4}u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
+    r"|U[0-9a-fA-F]{8})"
+)
+_DIGITS = re.compile(r"[xuU]([0-9a-fA-F]+)")
+
+
+def _character(written: str) -> str | None:
+    """What one written-out character (a ``_WRITTEN`` match) reads as: the character;
+    "" for one that shows nothing (a zero-width space, a soft hyphen); ``None`` where it
+    stays as written: a control character or line break, a code that is none, and an
+    escaped quote or backslash (the syntax of the text it is written in, not content)."""
+    if written[0] == "&":
+        rest = written[1:]
+        while rest.startswith("amp;") and len(rest) > 4:
+            rest = rest[4:]
+        chars = html.unescape("&" + rest)
+        if chars == "&" + rest:
+            return None  # no such entity
+    else:
+        codes = [int(h, 16) for h in _DIGITS.findall(written)]
+        if written.lstrip("\\")[0] == "x":
+            try:
+                chars = bytes(codes).decode()
+            except UnicodeDecodeError:
+                return None
+        elif len(codes) == 2:  # a surrogate pair
+            chars = chr(0x10000 + ((codes[0] - 0xD800) << 10) + codes[1] - 0xDC00)
+        elif codes[0] > 0x10FFFF:
+            return None
+        else:
+            chars = chr(codes[0])
+        if chars in ('"', "'", "\\"):
+            return None
+    if chars.isprintable():
+        return chars
+    if all(unicodedata.category(c) == "Cf" for c in chars):
+        return ""
+    if chars.isspace() and "\n" not in chars and "\r" not in chars:
+        return " "  # a no-break space, a tab
+    return None
+
+
+# Where a written-out character was read: its place and length in the view, and its
+# place in the text.
+_Unit = tuple[int, int, int, int]
+
+
+def _written_view(text: str) -> tuple[str, list[_Unit]] | None:
+    """``text`` with every written-out character read (``_character``), and where each
+    was; ``None`` when there is none."""
+    parts: list[str] = []
+    units: list[_Unit] = []
+    last = shift = 0
+    for m in _WRITTEN.finditer(text):
+        chars = _character(m.group())
+        if chars is None:
+            continue
+        start, end = m.span()
+        parts.append(text[last:start])
+        parts.append(chars)
+        units.append((start - shift, len(chars), start, end))
+        shift += end - start - len(chars)
+        last = end
+    if not units:
+        return None
+    parts.append(text[last:])
+    return "".join(parts), units
+
+
+def _detect_written(
+    view: tuple[str, list[_Unit]], internals: bool
+) -> tuple[list[Span], dict[str, str]]:
+    """The spans the detectors find in the read view, as spans of the text as written
+    (a span that starts or ends inside a written character takes all of it), and the
+    values found as read (their echoes written plainly are redacted too)."""
+    read, units = view
+    found = _detect(read, internals)
+    places = [unit[0] for unit in units]
+
+    def written(at: int, end: bool) -> int:
+        char = at - 1 if end else at
+        index = bisect.bisect_right(places, char) - 1
+        if index < 0:
+            return at
+        place, length, start, stop = units[index]
+        if char < place + length:
+            return stop if end else start
+        return stop + at - place - length
+
+    spans: list[Span] = []
+    values: dict[str, str] = {}
+    for start, end, name, rank in found:
+        spans.append((written(start, False), written(end, True), name, rank))
+        bare = read[start:end].strip("\\\"'` ")
+        if rank > 0 and len(bare) >= _ECHO_MIN and "[" not in bare and "]" not in bare:
+            values.setdefault(bare, name)
+    return spans, values

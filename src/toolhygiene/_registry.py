@@ -7,8 +7,10 @@ the built-in ones in every ``redact``, ``sanitize`` and success result; an allow
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
+import string
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
@@ -18,7 +20,14 @@ from toolhygiene._exceptions import UsageError
 if TYPE_CHECKING:  # the detectors compile at the first redaction, not with toolhygiene
     from toolhygiene._detectors import Detector
 
-__all__ = ["add_redaction", "allowed", "clear_redactions", "never_redact", "user_detectors"]
+__all__ = [
+    "WINDOW",
+    "add_redaction",
+    "allowed",
+    "clear_redactions",
+    "never_redact",
+    "user_detectors",
+]
 
 _lock = threading.Lock()
 _detectors: tuple[Detector, ...] = ()
@@ -44,6 +53,9 @@ _constants: Any = importlib.import_module("re._constants" if _NEW_PARSER else "s
 _POSSESSIVE = getattr(_constants, "POSSESSIVE_REPEAT", None)
 _ATOMIC = getattr(_constants, "ATOMIC_GROUP", None)
 _NAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,39}")
+WINDOW = 512
+"""The longest match a user's pattern is sure to be found with: the engine reads user
+patterns in windows (``_engine._windowed``), so one that needs more is refused."""
 
 
 def add_redaction(
@@ -59,42 +71,200 @@ def add_redaction(
         name: lowercase letters, digits and ``-`` (``"acme-key"``).
         pattern: a regex; with a group named ``secret`` only that group is replaced, so
             a label before it can stay (``r"acme_id=(?P<secret>\\w+)"``).
-        gate: lowercase substrings of which one must occur for the regex to run (a
-            cheap filter, worth giving for a pattern that starts with a literal).
+        gate: substrings of a match of which one must occur in the text for the regex
+            to run, read in either case (a cheap filter, worth giving for a pattern
+            that starts with a literal).
         internal: an internal detail rather than a secret: like e-mail addresses and
             private addresses, it is redacted in failures and logs but left in what the
             model itself sent and in successful results.
 
     Raises:
-        UsageError: a bad name or a pattern that does not compile.
+        UsageError: a bad name, or a name already used for another rule; a pattern that
+            is not a ``str`` or compiled ``str`` pattern, does not compile, matches the
+            empty string or has a shape of catastrophic backtracking; a gate that is not
+            a string (or tuple of them), is empty, or holds a character no match of the
+            pattern can hold.
     """
     global _detectors
-    if not _NAME.fullmatch(name):
-        raise UsageError(f"redaction name {name!r} must be lowercase letters, digits and '-'")
-    try:
-        compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
-    except re.error as exc:
-        raise UsageError(f"redaction {name!r}: the pattern does not compile: {exc}") from exc
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise UsageError(
+            f"add_redaction: name {name!r} must be a string of lowercase letters, digits "
+            "and '-' (it becomes [redacted:<name>])"
+        )
+    compiled = _compiled(name, pattern)
+    gates = _gates(name, compiled, gate)
+    if not isinstance(internal, bool):
+        raise UsageError(f"redaction {name!r}: internal must be True or False, not {internal!r}")
+    from toolhygiene._detectors import Detector
+
+    detector = Detector(name, compiled, gates, "internal" if internal else "secret")
+    with _lock:
+        same = [d for d in _detectors if d.name == name]
+        if same and same[0] == detector:
+            return  # the same rule again (setup code run twice): nothing to add
+        if same:
+            raise UsageError(
+                f"redaction {name!r} exists already with another pattern or options; give "
+                "this one another name, or clear_redactions() first"
+            )
+    with _lock:
+        _detectors = (*_detectors, detector)
+
+
+def _compiled(name: str, pattern: object) -> re.Pattern[str]:
+    """``pattern`` compiled and checked (see ``add_redaction``)."""
+    if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
+        compiled: re.Pattern[str] = pattern
+    elif isinstance(pattern, str):
+        try:
+            compiled = re.compile(pattern)
+        except re.error as exc:
+            raise UsageError(f"redaction {name!r}: the pattern does not compile: {exc}") from exc
+    else:
+        raise UsageError(
+            f"redaction {name!r}: pattern must be a str or a compiled str pattern, "
+            f"not {type(pattern).__name__}"
+        )
     if compiled.search("") is not None:
         raise UsageError(
             f"redaction {name!r}: the pattern matches the empty string, so it would "
             "redact nothing or everything; make it require at least one character"
         )
-    nested = _nested_repeat(_parser.parse(compiled.pattern, compiled.flags))
-    if nested:
+    parsed = _parser.parse(compiled.pattern, compiled.flags)
+    if parsed.getwidth()[0] > WINDOW:
+        raise UsageError(
+            f"redaction {name!r}: every match of the pattern is longer than {WINDOW} "
+            f"characters, and user patterns read the text {WINDOW} characters at a time "
+            "(a longer match is followed to its end once found); make the pattern match "
+            "the value's start and run on (for example 'acme_[0-9a-f]{24}[0-9a-f]*')"
+        )
+    slow = _nested_repeat(parsed) or _adjacent_repeats(parsed)
+    if slow:
         raise UsageError(
             f"redaction {name!r}: the pattern can backtrack for minutes on a short "
-            f"hostile text ({nested}); write it without nesting, with branches that "
-            "differ at a character (for example '(a+)+' and '(a|aa)+' as 'a+')"
+            f"hostile text ({slow}); write it without nesting, with branches that "
+            "differ at a character (for example '(a+)+' and '(a|aa)+' as 'a+'), and "
+            "with a character between two long quantifiers that only one of them takes "
+            "(for example '\\w*\\w*!' as '\\w*!', '.*x.*y' as '[^x]*x[^y]*y')"
         )
-    from toolhygiene._detectors import Detector
+    return compiled
 
-    gates = (gate,) if isinstance(gate, str) else tuple(gate)
-    detector = Detector(
-        name, compiled, tuple(g.lower() for g in gates), "internal" if internal else "secret"
+
+def _gates(name: str, compiled: re.Pattern[str], gate: object) -> tuple[str, ...]:
+    """``gate`` as a tuple of lowercase needles, checked (see ``add_redaction``)."""
+    gates = (gate,) if isinstance(gate, str) else gate
+    if not isinstance(gates, (tuple, list)) or not all(isinstance(g, str) for g in gates):
+        raise UsageError(
+            f"redaction {name!r}: gate must be a string or a tuple of strings, not {gate!r}"
+        )
+    if not all(gates):
+        raise UsageError(f"redaction {name!r}: a gate must not be empty (it would run always)")
+    lowered = tuple(g.lower() for g in gates)
+    can_hold = _lowered(_chars(_parser.parse(compiled.pattern, compiled.flags)))
+    for needle in lowered:
+        cannot = [c for c in needle if _code(c) not in can_hold]
+        if cannot:
+            raise UsageError(
+                f"redaction {name!r}: gate {needle!r} can never be inside a match of the "
+                f"pattern (no part of it matches {cannot[0]!r}), so the rule would never "
+                "run; give a substring every match holds, or no gate"
+            )
+    return lowered
+
+
+def _code(char: str) -> int:
+    return ord(char) if ord(char) < 128 else _OTHER
+
+
+def _lowered(chars: frozenset[int]) -> frozenset[int]:
+    """``chars`` with each ASCII letter's lowercase form (gates are read in lowered text)."""
+    return chars | {ord(chr(c).lower()) for c in chars if 0 <= c < 128}
+
+
+def _long(op: Any, arg: Any) -> bool:
+    """Whether a piece is a quantifier that may repeat a variable number of times,
+    without bound or up to more than ``_LONG`` (possessive ones never give back: they do
+    not count)."""
+    return (
+        op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT)
+        and arg[0] != arg[1]  # a fixed count takes what it takes: no choice to try again
+        and (arg[1] is _constants.MAXREPEAT or arg[1] > _LONG)
     )
-    with _lock:
-        _detectors = (*_detectors, detector)
+
+
+def _pieces(parsed: Any) -> list[tuple[Any, Any]]:
+    """A sequence's pieces, with the groups that are not repeated read inline."""
+    flat: list[tuple[Any, Any]] = []
+    for op, arg in parsed:
+        if op is _constants.SUBPATTERN:
+            flat.extend(_pieces(arg[-1]))
+        else:
+            flat.append((op, arg))
+    return flat
+
+
+def _holds_long(parsed: Any) -> bool:
+    """Whether a long quantifier is anywhere in ``parsed`` (an alternation's branch)."""
+    for op, arg in parsed:
+        if _long(op, arg):
+            return True
+        if op is _constants.SUBPATTERN and _holds_long(arg[-1]):
+            return True
+        if op is _constants.BRANCH and any(_holds_long(b) for b in arg[1]):
+            return True
+    return False
+
+
+def _adjacent_repeats(parsed: Any) -> str:
+    """Two long quantifiers in one sequence over characters in common, with nothing
+    between them that only one can take (``\\w*\\w*!``, ``[\\s\\S]*x[\\s\\S]*y``,
+    ``\\d+0*\\d+x``): the text between them can be split between the two in as many
+    ways as it is long, and each split is tried: polynomial, 16 s for 200 characters
+    with four. Read in every sequence of the pattern, groups inline."""
+    pieces = _pieces(parsed)
+    open_chars: frozenset[int] | None = None  # what the last long quantifier can take
+    for op, arg in pieces:
+        if op in (_constants.AT, _constants.ASSERT, _constants.ASSERT_NOT):
+            found = _adjacent_repeats(arg[1]) if op is not _constants.AT else ""
+            if found:
+                return found
+            continue  # zero-width: splits nothing
+        chars = _chars([(op, arg)])
+        if _long(op, arg) or (op is _constants.BRANCH and _holds_long([(op, arg)])):
+            if open_chars is not None and open_chars & chars:
+                return "two long quantifiers in a row over the same characters"
+            open_chars = chars
+        elif open_chars is not None and not open_chars & chars:
+            open_chars = None  # a character the quantifier cannot take: the split is fixed
+        if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE):
+            found = _adjacent_repeats(arg[2])
+        elif op is _constants.BRANCH:
+            found = next((f for b in arg[1] if (f := _adjacent_repeats(b))), "")
+        else:
+            found = ""
+        if found:
+            return found
+    return ""
+
+
+def _chars(parsed: Any) -> frozenset[int]:
+    """Every character a match of ``parsed`` can hold (``_one``'s codes; over-counts)."""
+    found: set[int] = set()
+    for op, arg in parsed:
+        if op in (_constants.AT, _constants.ASSERT, _constants.ASSERT_NOT):
+            continue
+        if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE):
+            found |= _chars(arg[2])
+        elif op is _constants.SUBPATTERN:
+            found |= _chars(arg[-1])
+        elif op is _ATOMIC:
+            found |= _chars(arg)
+        elif op is _constants.BRANCH:
+            for branch in arg[1]:
+                found |= _chars(branch)
+        else:
+            found |= _one(op, arg)
+    return frozenset(found)
 
 
 _LONG = 16
@@ -234,12 +404,28 @@ def _one(op: Any, arg: Any) -> frozenset[int]:
                 chars.update(c for c in range(low, min(high, 127) + 1))
                 if high > 127:
                     chars.add(_OTHER)
+            elif kind is _constants.CATEGORY and value in _categories():
+                chars |= _categories()[value]
             else:
-                return _ANY  # a class (\\w, \\d, \\s) or anything else
+                return _ANY  # anything else
         return frozenset(chars)
     if op is _constants.NOT_LITERAL:
         return _ANY - _cased(arg) | {_OTHER}
     return _ANY
+
+
+@functools.cache
+def _categories() -> dict[Any, frozenset[int]]:
+    """The characters of ``\\d``, ``\\w``, ``\\s`` and their negations (``_OTHER`` for
+    all beyond ASCII: each can match some)."""
+    digit = frozenset(range(ord("0"), ord("9") + 1))
+    word = digit | {ord(c) for c in string.ascii_letters + "_"}
+    space = frozenset(map(ord, " \t\n\r\f\v\x1c\x1d\x1e\x1f"))
+    table = {}
+    for name, chars in (("DIGIT", digit), ("WORD", word), ("SPACE", space)):
+        table[getattr(_constants, f"CATEGORY_{name}")] = chars | {_OTHER}
+        table[getattr(_constants, f"CATEGORY_NOT_{name}")] = _ANY - chars | {_OTHER}
+    return table
 
 
 def _cased(code: int) -> frozenset[int]:
@@ -259,14 +445,48 @@ def never_redact(*values: str | re.Pattern[str]) -> None:
     is kept by an exact string or by a specific pattern (``sk_test_\\w+``); a broad
     pattern, one that would match a real credential of another provider (``\\w+``,
     ``.+``, ``sk_\\w+``), keeps only values that are not in a provider format, so it
-    cannot switch redaction off."""
+    cannot switch redaction off.
+
+    Raises:
+        UsageError: a value that is not a ``str`` or a compiled ``str`` pattern, or a
+            string shorter than two characters (without blanks around it).
+    """
     global _values, _patterns, _broad
+    for value in values:
+        _check_allowed(value)
     patterns = [v for v in values if isinstance(v, re.Pattern)]
     broad = [p for p in patterns if any(p.fullmatch(c) for c in _CANARIES)]
     with _lock:
         _values = _values | {v for v in values if isinstance(v, str)}
         _patterns = (*_patterns, *patterns)
         _broad = (*_broad, *broad)
+
+
+def _check_allowed(value: object) -> None:
+    """Refuse what cannot be an allowed value (see ``never_redact``)."""
+    if isinstance(value, re.Pattern):
+        if not isinstance(value.pattern, str):
+            raise UsageError("never_redact: a pattern must be a compiled str pattern, not bytes")
+        return
+    if not isinstance(value, str):
+        hint = (
+            " (pass the values themselves: never_redact(*values))"
+            if isinstance(value, (list, tuple, set, frozenset))
+            else ""
+        )
+        raise UsageError(
+            f"never_redact: a value must be a str or a compiled pattern, not "
+            f"{type(value).__name__}{hint}"
+        )
+    if len(value.strip()) < _SHORTEST_ALLOWED:
+        raise UsageError(
+            f"never_redact: {value!r} is too short to be a value that was redacted (at "
+            f"least {_SHORTEST_ALLOWED} characters); give the whole value"
+        )
+
+
+_SHORTEST_ALLOWED = 2
+"""An allowed value of one character (or blanks) is a mistake: ``never_redact(*"abc")``."""
 
 
 def clear_redactions() -> None:
