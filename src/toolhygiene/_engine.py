@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import html
 import json
 import operator
 import re
@@ -602,6 +601,8 @@ def _character(written: str) -> str | None:
     stays as written: a control character or line break, a code that is none, and an
     escaped quote or backslash (the syntax of the text it is written in, not content)."""
     if written[0] == "&":
+        import html  # at the first entity read, not with toolhygiene
+
         rest = written[1:]
         while rest.startswith("amp;") and len(rest) > 4:
             rest = rest[4:]
