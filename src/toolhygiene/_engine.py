@@ -595,6 +595,7 @@ _WRITTEN = re.compile(
 _DIGITS = re.compile(r"[xuU]([0-9a-fA-F]+)")
 
 
+@functools.lru_cache(maxsize=4096)  # a text writes the same few characters many times
 def _character(written: str) -> str | None:
     """What one written-out character (a ``_WRITTEN`` match) reads as: the character;
     "" for one that shows nothing (a zero-width space, a soft hyphen); ``None`` where it
@@ -644,8 +645,9 @@ def _written_view(text: str) -> tuple[str, list[_Unit]] | None:
     parts: list[str] = []
     units: list[_Unit] = []
     last = shift = 0
+    read = _character
     for m in _WRITTEN.finditer(text):
-        chars = _character(m.group())
+        chars = read(m.group())
         if chars is None:
             continue
         start, end = m.span()
