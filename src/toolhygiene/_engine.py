@@ -566,7 +566,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         text = _unwrap(text)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
-    view = _written_view(text) if "&" in text or "\\" in text else None
+    view = _written_view(text) if "&" in text or _escape_letters(text) else None
     if view is None:
         # a simple text is never joined or decoded: its tokens and hits stay true
         spans = _detect(text, internals, tokens, hits)
@@ -593,6 +593,12 @@ _WRITTEN = re.compile(
     r"|U[0-9a-fA-F]{8})"
 )
 _DIGITS = re.compile(r"[xuU]([0-9a-fA-F]+)")
+
+
+def _escape_letters(text: str) -> bool:
+    """Whether ``text`` can hold a written-out escape: three C scans, cheaper than the
+    pattern over a text of backslashes (an escaped JSON body)."""
+    return "\\x" in text or "\\u" in text or "\\U" in text
 
 
 @functools.lru_cache(maxsize=4096)  # a text writes the same few characters many times
