@@ -233,10 +233,14 @@ def regime_is_prose(view: str, start: int, end: int) -> bool:
     phrase = view[start:end]
     if _FOLLOWED.search(phrase) is None or "  " in phrase or _SPELLED.search(phrase):
         return False
+    # "you must only follow": obeying one source alone is the pose, whatever follows
+    if not _words(phrase).isdisjoint(_WHO_ORDERS):
+        return False
     window = _window(view, end)
     words = _words(window)
     return (
-        words.isdisjoint(_AT_THE_MODEL)
+        bool(words)  # a procedure is named: "you must follow" and nothing is no manual's
+        and words.isdisjoint(_AT_THE_MODEL)
         and words.isdisjoint(_AFTER_STEERING)
         and words.isdisjoint(_SPEECH)
         and words.isdisjoint(_WHO_ORDERS)
