@@ -166,16 +166,14 @@ _WRAPPED_WORDS = re.compile(
 )
 
 
-def _passphrase(text: str, end: int) -> int:
+def _passphrase(text: str, end: int, start: int) -> int:
     """A value of letters followed by more words of letters up to the end of the line
     (``password: correct horse battery staple``) runs to the end of the line (or of
     the string or URL parameter holding it), and over a next line of only lowercase
     words (the passphrase wrapped): a passphrase, not a word and then prose. A value
     with digits or symbols is a token and ends where it ends (``password: hunter2 was
-    rejected`` keeps "was rejected")."""
-    start = end
-    while start > 0 and text[start - 1].isalpha():
-        start -= 1
+    rejected`` keeps "was rejected"). ``start``: where the letters before ``end``
+    start."""
     if start == end or (start > 0 and text[start - 1] not in " \t:=\uff1a"):
         return end
     m = _MORE_WORDS.match(text, end)
@@ -238,7 +236,43 @@ _CUTS = frozenset("&;, \t|()<>{}[]'\"`\\")
 _SPACES = frozenset(" \t")
 
 
-def _cut_rest(text: str, end: int) -> int:
+def _letters_before(text: str, end: int) -> int:
+    """Where the letters just before ``end`` start (``end`` when none are): ASCII ones
+    stripped in C from a short window, a letter beyond ASCII or more letters than the
+    window holds read one at a time."""
+    window = text[end - _LETTERS_WINDOW if end > _LETTERS_WINDOW else 0 : end]
+    kept = window.rstrip(_ASCII_LETTERS)
+    start = end - len(window) + len(kept)
+    if kept and not kept[-1].isalpha():
+        return start  # stopped at a character that is no letter: the letters' start
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    return start
+
+
+_LETTERS_WINDOW = 24
+_ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _a_word(text: str, letters: int, end: int) -> bool:
+    """Whether the value ending at ``end`` is letters only (``letters``: where the
+    letters before ``end`` start). The value reaches back to whitespace, a quote, ``=``,
+    a colon or 1,024 characters (a value's longest), none of them a letter: so it is
+    letters only exactly when its last letters reach its start (read back over those
+    letters alone, not the whole value: a token ending in a digit is no word at once)."""
+    if letters == end:
+        return False
+    return (
+        letters <= max(0, end - 1024)
+        or text[letters - 1].isspace()
+        or text[letters - 1] in _VALUE_STARTS
+    )
+
+
+_VALUE_STARTS = "\"'=:\uff1a"
+
+
+def _cut_rest(text: str, end: int, word: bool) -> int:
     """Where an unquoted value really ends when the value pattern stopped at a character
     a secret may hold (``Pa55&word99``, ``Pa55|word99``, ``Pa55)word99``, ``Pa55'word99``,
     ``Pa55<word99>``, ``Pa55 word99xyz``, a tab): the value is a token up to whitespace
@@ -247,13 +281,10 @@ def _cut_rest(text: str, end: int) -> int:
     tab, also with a digit or a symbol). It stops at a key (``&page=2``, ``; user=bob``),
     a call (``(``), a closing tag (``</td>``), a word (``, retrying``, ``|grep``), a piece
     of prose (``hunter2 was rejected``), or where nothing follows the character (``)``
-    closing a parenthesis, ``'`` closing a string)."""
+    closing a parenthesis, ``'`` closing a string). ``word``: whether the value is
+    letters only (after a word, a space is ``_passphrase``'s to read)."""
     if text[end : end + 1] not in _CUTS:
         return end
-    start, limit = end, max(0, end - 1024)  # a value is at most 1,024 characters
-    while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
-        start -= 1
-    word = text[start:end].isalpha()  # after a word, a space is ``_passphrase``'s to read
     while text[end : end + 1] in _CUTS:
         cut = text[end]
         width = 1
@@ -283,30 +314,40 @@ _WORDS_START = " \t.,;:!?"
 def _labelled_value_end(text: str, end: int) -> int:
     """Where a labelled value really ends: through a data URI's payload, through the
     words after a word of prose that steered past the secret (the check said so), or
-    over the words of a passphrase."""
-    head = text.rfind("data:", max(0, end - 140), end)
-    if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
-        m = _DATA_REST.match(text, end)
-        return m.end() if m else end
-    rest = _cut_rest(text, end)
-    if rest != end:
-        return rest
-    if text[end : end + 1] in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+    over the words of a passphrase. Each reading is tried only where the character at
+    ``end`` (or the value's last) lets it read anything."""
+    after = text[end : end + 1]
+    letters = _letters_before(text, end)
+    if after == ";" or after == ",":
+        head = text.rfind("data:", max(0, end - 140), end)
+        if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
+            m = _DATA_REST.match(text, end)
+            return m.end() if m else end
+    if after in _CUTS:
+        rest = _cut_rest(text, end, _a_word(text, letters, end))
+        if rest != end:
+            return rest
+    if after == "\n" or after == "\r" or text.startswith(("\\n", "\\r"), end):
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped
-    if text[end : end + 1] not in _WORDS_START:
+    if after not in _WORDS_START:
         return end  # no word follows: neither ``_MORE`` nor ``_passphrase`` reads on
-    start = end
-    while start > 0 and text[start - 1] in ".!?":  # a value "expired." ends a sentence
-        start -= 1
-    while start > 0 and text[start - 1].isalpha():
-        start -= 1
+    start = letters
+    if start == end:
+        if text[end - 1 : end] not in _SENTENCE_ENDS or not end:
+            return end  # a value ending in neither a letter nor ``.!?``: no word of prose
+        while start > 0 and text[start - 1] in _SENTENCE_ENDS:  # "expired." ends a sentence
+            start -= 1
+        start = _letters_before(text, start)
     if start < end and not plausible_value(text[start:end], prose_allowed=True):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
             return more.end()
-    return _passphrase(text, end)
+    return _passphrase(text, end, letters)
+
+
+_SENTENCE_ENDS = ".!?"
 
 
 # What makes ``user@host`` a login, not an e-mail address: a URL's user part

@@ -1,0 +1,152 @@
+"""The labelled-values layer's shortcuts give what the long way gives.
+
+Each property compares the new path with a reference kept here (the code as it was
+before the shortcut, or a plain reading of what the shortcut claims):
+
+- where a labelled value really ends (``_labelled_value_end``): the value's last letters
+  are read back once and shared, and each reading is tried only where the character at
+  the value's end lets it read anything;
+- the needles of the plan grouped by needle in C (``_Plan.hits``), against one Python
+  step a needle found;
+- the anchored matches (``_engine._matches``) found over needles in order, skipping every
+  needle inside the last match, against a match tried at each start.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from helpers import examples
+from toolhygiene import _detectors, _engine
+from toolhygiene._detectors import (
+    _CUTS,
+    _DATA_HEAD,
+    _DATA_REST,
+    _KEY_WORD,
+    _MORE,
+    _MORE_WORDS,
+    _PIECE,
+    _SPACES,
+    _SYMBOLS,
+    _WORDS_START,
+    _WRAPPED_WORDS,
+    _wrapped_rest,
+)
+from toolhygiene._labels import plain_run, plausible_value, prose_run
+
+
+def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
+
+
+# -- the reference: where a labelled value ends, as it was read before -------------------
+
+
+def _passphrase_before(text: str, end: int) -> int:
+    start = end
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    if start == end or (start > 0 and text[start - 1] not in " \t:=\uff1a"):
+        return end
+    m = _MORE_WORDS.match(text, end)
+    if m is None:
+        return end
+    wrapped = _WRAPPED_WORDS.match(text, m.end())
+    if wrapped is not None and not _KEY_WORD.match(text, m.end()):
+        return wrapped.end()
+    return m.end()
+
+
+def _cut_rest_before(text: str, end: int) -> int:
+    if text[end : end + 1] not in _CUTS:
+        return end
+    start, limit = end, max(0, end - 1024)
+    while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
+        start -= 1
+    word = text[start:end].isalpha()
+    while text[end : end + 1] in _CUTS:
+        cut = text[end]
+        width = 1
+        if cut == "\\":
+            if text[end + 1 : end + 2] != "t":
+                return end
+            width = 2
+        spaced = cut in _SPACES or width == 2
+        if spaced and word:
+            return end
+        m = _PIECE.match(text, end + width)
+        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
+            return end
+        piece = m.group()
+        if "://" in piece or (cut == "<" and piece[:1] == "/"):
+            return end
+        if spaced and not any(c.isdigit() or c in _SYMBOLS for c in piece):
+            return end
+        end = m.end()
+    return end
+
+
+def _value_end_before(text: str, end: int) -> int:
+    head = text.rfind("data:", max(0, end - 140), end)
+    if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
+        m = _DATA_REST.match(text, end)
+        return m.end() if m else end
+    rest = _cut_rest_before(text, end)
+    if rest != end:
+        return rest
+    if text[end : end + 1] in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+        wrapped = _wrapped_rest(text, end)
+        if wrapped != end:
+            return wrapped
+    if text[end : end + 1] not in _WORDS_START:
+        return end
+    start = end
+    while start > 0 and text[start - 1] in ".!?":
+        start -= 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    if start < end and not plausible_value(text[start:end], prose_allowed=True):
+        more = _MORE.match(text, end)
+        if more is not None and not prose_run(text[start : more.end()]):
+            return more.end()
+    return _passphrase_before(text, end)
+
+
+value_texts = _pieces(
+    "password=", "token: ", "abc", "Xy7", "Hunter2x", "expired", "must", "be", "horse",
+    "correct", " ", "\t", "\n", "\r", "\\n", "\\r", "\\t", "\\", ".", "!", "?", ",", ";",
+    ":", "\uff1a", "=", "&", "|", "(", ")", "<", ">", "</td>", "'", '"', "`", "{", "[",
+    "data:", "data:image/png", "base64", "://", "/", "12", "9", "é", "\u01c5", "\u00b2",
+    "\u212a", "x" * 30, "Zq8Lm2Xw9Vb7",
+    max_size=24,
+)
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(value_texts)
+def test_a_labelled_value_ends_where_it_ended_before_at_every_position(text: str) -> None:
+    for end in range(len(text) + 1):
+        assert _detectors._labelled_value_end(text, end) == _value_end_before(text, end), end
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.integers(min_value=1000, max_value=1100), st.sampled_from(["a", "1", " ", "=", "é"]))
+def test_a_word_of_letters_longer_than_a_value_is_read_as_before(size: int, head: str) -> None:
+    # the value's longest reach (1,024 characters) inside a long run of letters
+    text = head + "b" * size + " 9x9"
+    for end in (size - 2, size, size + 1):
+        assert _detectors._labelled_value_end(text, end) == _value_end_before(text, end)
+
+
+def test_a_passphrase_and_a_token_after_a_label_end_as_they_did() -> None:
+    assert th.redact("password: correct horse battery staple") == (
+        "password: [redacted:secret]"
+    )
+    assert th.redact("password: hunter2 was rejected") == (
+        "password: [redacted:secret] was rejected"
+    )
+    assert th.redact("password=Pa55|word99 ok") == "password=[redacted:secret] ok"
