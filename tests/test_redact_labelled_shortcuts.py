@@ -150,3 +150,68 @@ def test_a_passphrase_and_a_token_after_a_label_end_as_they_did() -> None:
         "password: [redacted:secret] was rejected"
     )
     assert th.redact("password=Pa55|word99 ok") == "password=[redacted:secret] ok"
+
+
+# -- the plan's needles and the anchored matches ------------------------------------------
+
+
+def _hits_before(plan: _engine._Plan, lowered: str) -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {i: [] for i in plan.always}
+    if plan.automaton is None:
+        return found
+    for number, start, _ in plan.automaton.find_matches_as_indexes(lowered, overlapping=True):
+        for index in plan.owners[number]:
+            found.setdefault(index, []).append(start)
+    return found
+
+
+def _matches_before(
+    detector: _detectors.Detector, text: str, needles: list[int], ascii_text: bytes
+) -> list[re.Match[str]]:
+    if not detector.anchored or (detector.scan and len(needles) > _engine._DENSE):
+        return list(detector.pattern.finditer(text))
+    found, reach = [], -1
+    for start in sorted(set(_engine._starts(detector, text, needles, ascii_text))):
+        if start < reach:
+            continue
+        m = detector.pattern.match(text, start)
+        if m is not None:
+            found.append(m)
+            reach = m.end()
+    return found
+
+
+keyed_texts = _pieces(
+    "password", "token", "secret", "key", "pass", "--", "-p", "=", ": ", ":", "\uff1a", " ",
+    "\t", "\n", "\\n", "\\", "n", "'", '"', "_", "-", ".", "a", "Xy7", "x" * 45, "@", "://",
+    ": |\n  ", "machine a login b ", "Authorization: Bearer ", "10.", "fc", "é", "\u212a",
+    max_size=40,
+)
+
+
+def _as_before(text: str) -> None:
+    plan = _engine._plan()
+    lowered = text.lower()
+    hits = plan.hits(lowered)
+    before = _hits_before(plan, lowered)
+    assert {i: sorted(at) for i, at in hits.items()} == {
+        i: sorted(at) for i, at in before.items()
+    }
+    ascii_text = text.encode("ascii", "replace")
+    for index, needles in hits.items():
+        detector = plan.detectors[index]
+        spans = [m.span() for m in _engine._matches(detector, text, needles, ascii_text)]
+        assert spans == [m.span() for m in _matches_before(detector, text, needles, ascii_text)]
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(keyed_texts)
+def test_needles_grouped_in_c_and_matches_skipping_needles_are_as_before(text: str) -> None:
+    _as_before(text)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(min_value=1, max_value=3000), st.sampled_from(["password=", "key\uff1a",
+       "--password ", "token=a ", "password: |\n  Zq8\n"]))
+def test_a_repeated_label_is_matched_as_before_at_any_length(count: int, unit: str) -> None:
+    _as_before((unit * (count // len(unit) + 1))[:count])
