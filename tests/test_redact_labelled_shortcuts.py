@@ -215,3 +215,59 @@ def test_needles_grouped_in_c_and_matches_skipping_needles_are_as_before(text: s
        "--password ", "token=a ", "password: |\n  Zq8\n"]))
 def test_a_repeated_label_is_matched_as_before_at_any_length(count: int, unit: str) -> None:
     _as_before((unit * (count // len(unit) + 1))[:count])
+
+
+_LABELLED = next(d for d in _detectors.BUILT_IN if d.extend is not None and d.back == 40)
+_GLUED = next(d for d in _detectors.BUILT_IN if d.extend is not None and d.back == 0)
+# The labelled patterns as they were: the key read greedily, then given back a character
+# at a time when no separator followed; each value's run read a character at a time.
+_SHORTCUTS = (
+    (r"(?=(?P<key>[\w.\-]{1,80}))(?P=key)", r"(?P<key>[\w.\-]{1,80})"),
+    (r"\"[^\"\\\r\n]{0,1024}\"|", ""),
+    (r"'[^'\\\r\n]{0,1024}'|", ""),
+    (r"[^\s\"',;&{}()\[\]<>`|\\]{1,1024}(?=[\s\"',;&{}()\[\]<>`|]|\Z)|", ""),
+)
+
+
+def _before(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    source = pattern.pattern
+    for new, old in _SHORTCUTS:
+        if new.startswith("(?=(?P<key>") and pattern is _GLUED.pattern:
+            continue
+        assert new in source
+        source = source.replace(new, old)
+    return re.compile(source, pattern.flags)
+
+
+_BEFORE = {id(d.pattern): _before(d.pattern) for d in (_LABELLED, _GLUED)}
+
+
+labelled_texts = _pieces(
+    "password", "token", "api_key", "PGPASSWORD", "x" * 79, "é", "\u212a", "-", ".", "_",
+    "=", ":=", "=>", ":", "\uff1a", " ", "\t", "\n", "\\n", "\\", "'", '"', "]", "|", "->",
+    " is ", " was ", "set to ", "abc", "Xy7", "<v>", "must", "\\\"v\\\"", "\\t", "\\x",
+    "'", "`", ",", ";", "&", "(", "{", "[", "<", ">", "密码", "は",
+    max_size=20,
+)
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(labelled_texts)
+def test_the_labelled_patterns_match_as_they_did_before_their_shortcuts(text: str) -> None:
+    for detector in (_LABELLED, _GLUED):
+        before = _BEFORE[id(detector.pattern)]
+        for start in range(len(text) + 1):
+            new, old = detector.pattern.match(text, start), before.match(text, start)
+            assert (new and (new.span(), new.groupdict())) == (
+                old and (old.span(), old.groupdict())
+            )
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(min_value=1000, max_value=1100), st.sampled_from(["\\", "\\n", " ", "x", ""]))
+def test_a_value_as_long_as_a_value_may_be_matches_as_before(size: int, tail: str) -> None:
+    for text in (f"token={'x' * size}{tail}y", f'token="{"x" * size}{tail}"', f"密码={'x' * size}{tail}"):
+        for detector in (_LABELLED, _GLUED):
+            new = detector.pattern.match(text)
+            old = _BEFORE[id(detector.pattern)].match(text)
+            assert (new and new.span()) == (old and old.span())

@@ -678,14 +678,20 @@ _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # must be prose to its end.
 _MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,8}")
 _VALUE = (
+    # Each run that may hold escapes is tried first as one character class (one step of
+    # the matcher for the whole run): where it holds none, its match is the same.
     # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
-    r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
-    r"\\{1,3}'[^'\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
+    r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|"
+    r"\"[^\"\\\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
+    r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
     # them only for a word of prose: prose must be prose to its end)
     r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
     # in angle brackets (``k=<v>``): a secret unless placeholder-shaped (``<password>``)
     r"<[^\s<>\"'`/!?][^\s<>\"'`]{0,1022}>|"
+    # unquoted: a run that a character of its own syntax ends (not a backslash, which
+    # may go on) is the value whole; the lookahead fails for any shorter run
+    r"[^\s\"',;&{}()\[\]<>`|\\]{1,1024}(?=[\s\"',;&{}()\[\]<>`|]|\Z)|"
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # The words of a sentence between a label and its value: "the token was v", "password
@@ -922,7 +928,10 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(
             # The key is the whole identifier: the needles put the match at its start,
             # and is_secret_label reads it (no alternation tried at every character).
-            r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?P<key>[\w.\-]{1,80})"
+            # Read atomically (a lookahead, then its backreference): no separator starts
+            # with a key's character, so a shorter key could never be followed by one,
+            # and a failing match is not tried again at each shorter key.
+            r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
             r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a])|[ \t]{1,5}->)\s{0,5}|"
             # or only a space, a tab, ``is`` or a Markdown table's ``|`` (``_spaced``)
             r"[ \t]{1,5}"

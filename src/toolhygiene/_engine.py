@@ -282,7 +282,7 @@ def _detect(
         if not _searched(detector, text, internals, emails):
             continue
         check, group, rank = detector.check, plan.groups[index], _PRIORITY[detector.kind]
-        judged_by = detector.judged_by
+        judged_by, extend, name = detector.judged_by, detector.extend, detector.name
         verdicts: dict[tuple[str | Any, ...], bool] = {}
         covered = -1  # where this detector's last extended value ended
         for m in _matches(detector, text, needles, ascii_text, user=index >= plan.user_from):
@@ -298,13 +298,14 @@ def _detect(
                     verdict = check(m)
                 if not verdict:
                     continue
-            start, end = m.span(group)
+            start, stop = m.span(group)
+            end = stop
             if end - start >= 2 and text[end - 1] in "\"'":
                 start, end = _inside_quotes(text, start, end)
-            if detector.extend is not None and end == m.end(group):
-                end = covered = detector.extend(text, end)
+            if extend is not None and end == stop:
+                end = covered = extend(text, end)
             if start < end:
-                spans.append((start, end, detector.name, rank))
+                spans.append((start, end, name, rank))
     if tokens is None:
         _tokens.find(text, spans)
     else:
@@ -358,18 +359,25 @@ def _merge(spans: list[Span]) -> list[Span]:
 def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
     parts: list[str] = []
     values: dict[str, str] = {}
-    names: set[str] = set()
+    names: dict[str, str] = {}  # each name's placeholder
+    done: set[str] = set()  # values whose echoes are in ``values`` already
+    allowing = _registry.allows_any()
     last = 0
     for start, end, name, rank in _merge(spans):
         value = text[start:end]
-        if _registry.allowed(value, provider=rank >= _tokens.PROVIDER_RANK):
+        if allowing and _registry.allowed(value, provider=rank >= _tokens.PROVIDER_RANK):
             continue
         parts.append(text[last:start])
-        parts.append(_PLACEHOLDERS.get(name) or placeholder(name))
-        names.add(name)
+        shown = names.get(name)
+        if shown is None:
+            shown = names[name] = _PLACEHOLDERS.get(name) or placeholder(name)
+        parts.append(shown)
         last = end
+        if rank <= 0 or len(values) >= _ECHO_MAX:
+            continue
         bare = value.strip("\\\"'` ")
-        if rank > 0 and len(bare) >= _ECHO_MIN and len(values) < _ECHO_MAX:
+        if len(bare) >= _ECHO_MIN and bare not in done:
+            done.add(bare)  # the same value again adds nothing: each echo is set once
             values.setdefault(bare, name)
             if " " in bare and len(bare) <= _PASSPHRASE_MAX:
                 # A passphrase run past its end: its echo may stop sooner.
@@ -380,7 +388,7 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
                 values.setdefault(_unescaped(bare), name)
     parts.append(text[last:])
     # A value that is part of a placeholder ("secret") would break it when echoed.
-    shown = "".join(placeholder(name) for name in names)
+    shown = "".join(names.values())
     echoes = {v: n for v, n in values.items() if "[" not in v and "]" not in v and v not in shown}
     return "".join(parts), echoes
 

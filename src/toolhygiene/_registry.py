@@ -501,6 +501,11 @@ def user_detectors() -> tuple[Detector, ...]:
     return _detectors
 
 
+def allows_any() -> bool:
+    """Whether any value or pattern was allowed with ``never_redact``."""
+    return bool(_values or _patterns)
+
+
 def allowed(value: str, *, provider: bool = False) -> bool:
     """Whether ``value`` was allowed with ``never_redact`` (a ``provider`` format only
     as an exact string)."""
