@@ -689,9 +689,9 @@ _VALUE = (
     r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
     # in angle brackets (``k=<v>``): a secret unless placeholder-shaped (``<password>``)
     r"<[^\s<>\"'`/!?][^\s<>\"'`]{0,1022}>|"
-    # unquoted: a run that a character of its own syntax ends (not a backslash, which
-    # may go on) is the value whole; the lookahead fails for any shorter run
-    r"[^\s\"',;&{}()\[\]<>`|\\]{1,1024}(?=[\s\"',;&{}()\[\]<>`|]|\Z)|"
+    # unquoted: a run that no backslash ends (which may go on) is the value whole, read
+    # atomically (a lookahead, then its backreference: never given back)
+    r"(?=(?P<run>[^\s\"',;&{}()\[\]<>`|\\]{1,1024}))(?P=run)(?!\\)|"
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # The words of a sentence between a label and its value: "the token was v", "password
