@@ -318,7 +318,7 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything."""
     after = text[end : end + 1]
     letters = _letters_before(text, end)
-    if after == ";" or after == ",":
+    if after in (";", ","):
         head = text.rfind("data:", max(0, end - 140), end)
         if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
             m = _DATA_REST.match(text, end)
@@ -327,7 +327,7 @@ def _labelled_value_end(text: str, end: int) -> int:
         rest = _cut_rest(text, end, _a_word(text, letters, end))
         if rest != end:
             return rest
-    if after == "\n" or after == "\r" or text.startswith(("\\n", "\\r"), end):
+    if after in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped

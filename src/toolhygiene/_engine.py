@@ -139,9 +139,7 @@ def _starts(detector: Detector, text: str, needles: list[int], ascii_text: bytes
     return _starter(detector, text, ascii_text)(needles)
 
 
-def _starter(
-    detector: Detector, text: str, ascii_text: bytes
-) -> Callable[[list[int]], list[int]]:
+def _starter(detector: Detector, text: str, ascii_text: bytes) -> Callable[[list[int]], list[int]]:
     """``_starts`` for one detector in one text, as a function of some of its needles
     (the byte view made once)."""
     back, back_chars = detector.back, detector.back_chars
