@@ -9,7 +9,12 @@ before the shortcut, or a plain reading of what the shortcut claims):
 - the needles of the plan grouped by needle in C (``_Plan.hits``), against one Python
   step a needle found;
 - the anchored matches (``_engine._matches``) found over needles in order, skipping every
-  needle inside the last match, against a match tried at each start.
+  needle inside the last match, against a match tried at each start;
+- the labelled patterns with their key read atomically and each value's run tried first
+  as one character class, against the patterns without those shortcuts;
+- the ``.netrc`` detector matched at its needles at any density, against a scan;
+- the cursor keys' pattern behind a lookahead of their first letters, against it without;
+- a digit or a symbol in a piece found by one search, against one character at a time.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
-from toolhygiene import _detectors, _engine
+from toolhygiene import _detectors, _engine, _tokens
 from toolhygiene._detectors import (
     _CUTS,
     _DATA_HEAD,
@@ -275,3 +280,52 @@ def test_a_value_as_long_as_a_value_may_be_matches_as_before(size: int, tail: st
             new = detector.pattern.match(text)
             old = _BEFORE[id(detector.pattern)].match(text)
             assert (new and new.span()) == (old and old.span())
+
+
+_NETRC = next(d for d in _detectors.BUILT_IN if d.name == "netrc-password")
+netrc_texts = _pieces(
+    "password", "PASSWORD", "Password", "passwd", "machine", "login", "default", "x", "Zq8",
+    " ", "\t", "\n", "\\n", "\\r", "\\t", "\\", "_", ".", "-", "=", ":", '"', "'", "2",
+    max_size=30,
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(netrc_texts)
+def test_netrc_passwords_matched_at_their_needles_are_what_a_scan_finds(text: str) -> None:
+    # The detector is matched at its needles at any density (no scan): in ASCII text a
+    # scan finds the same matches, at any number of needles.
+    plan = _engine._plan()
+    needles = plan.hits(text.lower()).get(plan.detectors.index(_NETRC), [])
+    found = _engine._matches(_NETRC, text, needles, text.encode("ascii"))
+    assert [m.span() for m in found] == [m.span() for m in _NETRC.pattern.finditer(text)]
+
+
+# The cursor keys' pattern as it was, without the lookahead of first letters.
+_CURSOR_KEY_BEFORE = re.compile(
+    _tokens._CURSOR_KEY.pattern.replace("(?=[npcsr\\u017f])", "", 1), _tokens._CURSOR_KEY.flags
+)
+cursor_texts = _pieces(
+    "next", "Next", "NEXT", "prev", "previous", "page", "Page", "continuation", "pagination",
+    "sync", "SYNC", "resume", "resumption", "scroll", "\u017fcroll", "cursor", "CURSOR", "_",
+    "-", "token", "Token", "s", "=", ":", " ", "\t", '"', "'", "x", "\u212a", "\u0130",
+    max_size=14,
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(cursor_texts)
+def test_cursor_keys_are_found_where_they_were_before_their_first_letters_gate(
+    text: str,
+) -> None:
+    assert _CURSOR_KEY_BEFORE.pattern != _tokens._CURSOR_KEY.pattern
+    assert [m.span() for m in _tokens._CURSOR_KEY.finditer(text)] == [
+        m.span() for m in _CURSOR_KEY_BEFORE.finditer(text)
+    ]
+
+
+@settings(max_examples=examples(400))
+@given(st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=12))
+def test_a_digit_or_a_symbol_is_found_as_one_character_at_a_time_finds_it(piece: str) -> None:
+    expected = any(c.isdigit() or c in _SYMBOLS for c in piece)
+    assert _detectors._digit_or_symbol(piece) is expected

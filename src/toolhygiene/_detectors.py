@@ -301,10 +301,20 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
             return end  # a URL, or a closing tag (``</td>``)
-        if spaced and not any(c.isdigit() or c in _SYMBOLS for c in piece):
+        if spaced and not _digit_or_symbol(piece):
             return end
         end = m.end()
     return end
+
+
+def _digit_or_symbol(piece: str) -> bool:
+    """Whether ``piece`` holds a digit or one of ``_SYMBOLS`` (ASCII: one search in C)."""
+    if piece.isascii():
+        return _ASCII_DIGIT_OR_SYMBOL.search(piece) is not None
+    return any(c.isdigit() or c in _SYMBOLS for c in piece)
+
+
+_ASCII_DIGIT_OR_SYMBOL = re.compile(r"[0-9!#$%&*+/:;<>?@^~|]")
 
 
 _WORDS_START = " \t.,;:!?"
@@ -1144,6 +1154,10 @@ BUILT_IN: tuple[Detector, ...] = (
         ("password",),
         check=_netrc,
         anchored=True,
+        # Matched at its needles however many: a scan tries the lookbehinds at every
+        # character (~3 ms for 64 KB), a match a needle ~0.5 us; the matches are the
+        # same (every match starts at a "password" the needles find).
+        scan=False,
     ),
     Detector("mailchimp-key", re.compile(r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"), ("-us",)),
     Detector(

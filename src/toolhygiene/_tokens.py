@@ -402,6 +402,10 @@ _IMAGE_HEADS = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0
 # ``cursor=``, AWS ``NextToken``): an opaque position the next call needs, not a
 # credential (a provider's format inside it still goes with the run's other rules).
 _CURSOR_KEY = re.compile(
+    # The lookahead is each key's first letter (what IGNORECASE reads as ``s`` includes
+    # ``ſ``): the scan of a text naming a token leaves most characters at one test, not
+    # at eleven words (~12 -> ~2.4 ms for 64 KB of ``token=…``).
+    r"(?=[npcsr\u017f])"
     r"(?:(?:next|prev|previous|page|continuation|pagination|sync|resume|resumption|scroll)"
     r"[_\-]?(?:page[_\-]?)?token|cursor)s?[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?",
     re.IGNORECASE,
