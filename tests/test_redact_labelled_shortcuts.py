@@ -12,7 +12,8 @@ before the shortcut, or a plain reading of what the shortcut claims):
   needle inside the last match, against a match tried at each start;
 - the labelled patterns with their key read atomically and each value's run tried first
   as one character class, against the patterns without those shortcuts;
-- the ``.netrc`` detector matched at its needles at any density, against a scan;
+- the ``.netrc`` detector matched at its needles at any density, against a scan; the
+  YAML block scalar's key read atomically, against it read greedily;
 - the cursor keys' pattern behind a lookahead of their first letters, against it without;
 - a digit or a symbol in a piece found by one search, against one character at a time.
 """
@@ -329,3 +330,28 @@ def test_cursor_keys_are_found_where_they_were_before_their_first_letters_gate(
 def test_a_digit_or_a_symbol_is_found_as_one_character_at_a_time_finds_it(piece: str) -> None:
     expected = any(c.isdigit() or c in _SYMBOLS for c in piece)
     assert _detectors._digit_or_symbol(piece) is expected
+
+
+_BLOCK = next(d for d in _detectors.BUILT_IN if d.gate == (": |", ": >"))
+_BLOCK_BEFORE = re.compile(
+    _BLOCK.pattern.pattern.replace(
+        r"(?=(?P<key>[\w.\-]{1,80}))(?P=key)", r"(?P<key>[\w.\-]{1,80})", 1
+    ),
+    _BLOCK.pattern.flags,
+)
+block_texts = _pieces(
+    "password", "token", "x" * 79, "-", ".", "_", '"', "'", " ", "\t", ":", ": |", ": >",
+    "|", ">", "+", "2", "#c", "\n", "\r\n", "\\n", "\\r", "  ", "Zq8", "é", "\\",
+    max_size=20,
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(block_texts)
+def test_yaml_blocks_with_the_key_read_atomically_are_found_as_before(text: str) -> None:
+    assert _BLOCK_BEFORE.pattern != _BLOCK.pattern.pattern
+    found = [(m.span(), _groups(m)) for m in _BLOCK.pattern.finditer(text)]
+    assert found == [(m.span(), _groups(m)) for m in _BLOCK_BEFORE.finditer(text)]
+    for start in range(len(text) + 1):
+        new, old = _BLOCK.pattern.match(text, start), _BLOCK_BEFORE.match(text, start)
+        assert (new and new.span()) == (old and old.span())

@@ -1113,10 +1113,12 @@ BUILT_IN: tuple[Detector, ...] = (
         ("nral",),
     ),
     Detector(
-        # A YAML block scalar: the secret is on the indented lines after the label.
+        # A YAML block scalar: the secret is on the indented lines after the label. The
+        # key is read atomically (no character after it can be a key's): a scan tries it
+        # at every character of a dense text, and gives nothing back where it fails.
         "secret",
         re.compile(
-            r"[\"']?(?P<key>[\w.\-]{1,80})[\"']?[ \t]{0,5}:[ \t]{1,5}[|>][1-9+\-]{0,2}"
+            r"[\"']?(?=(?P<key>[\w.\-]{1,80}))(?P=key)[\"']?[ \t]{0,5}:[ \t]{1,5}[|>][1-9+\-]{0,2}"
             r"[ \t]{0,40}(?:#[^\r\n]{0,200})?(?:\r?\n|(?:\\r)?\\n)[ \t]{1,80}"
             r"(?=(?P<first>[^\r\n]{1,200}))(?P<secret>[^\s\\])",
         ),
