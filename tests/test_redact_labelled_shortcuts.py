@@ -20,6 +20,7 @@ before the shortcut, or a plain reading of what the shortcut claims):
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from hypothesis import given, settings
@@ -355,3 +356,23 @@ def test_yaml_blocks_with_the_key_read_atomically_are_found_as_before(text: str)
     for start in range(len(text) + 1):
         new, old = _BLOCK.pattern.match(text, start), _BLOCK_BEFORE.match(text, start)
         assert (new and new.span()) == (old and old.span())
+
+
+def _crossed_before(spans: list[_tokens.Span], at: int) -> bool:
+    index = bisect.bisect_left(spans, (at,)) - 1
+    return (index >= 0 and spans[index][0] < at < spans[index][1]) or any(
+        start < at < end for start, end, _, _ in spans[max(0, index - 2) : index]
+    )
+
+
+@settings(max_examples=examples(400))
+@given(
+    st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20), st.sampled_from("ab"))),
+    st.lists(st.integers(0, 80), unique=True).map(sorted),
+)
+def test_wrap_points_crossed_are_found_in_one_pass_as_one_search_a_point_found_them(
+    raw: list[tuple[int, int, str]], points: list[int]
+) -> None:
+    spans = sorted((start, start + width, name, 1) for start, width, name in raw)
+    crossed = _engine._crossed(spans, points)
+    assert crossed == {at for at in points if _crossed_before(spans, at)}

@@ -456,15 +456,25 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     if not spans:
         return text
     spans.sort()
-    kept = [cut for cut, at in zip(cuts, points, strict=True) if _crossed(spans, at)]
+    crossed = _crossed(spans, points)
+    kept = [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
     return _without(text, kept) if kept else text
 
 
-def _crossed(spans: list[Span], at: int) -> bool:
-    index = bisect.bisect_left(spans, (at,)) - 1
-    return (index >= 0 and spans[index][0] < at < spans[index][1]) or any(
-        start < at < end for start, end, _, _ in spans[max(0, index - 2) : index]
-    )
+def _crossed(spans: list[Span], points: list[int]) -> set[int]:
+    """The points (ascending) that one of the three spans (sorted) starting last before
+    each crosses: one pass over both, not a search a point."""
+    crossed, seen, count = set(), 0, len(spans)
+    for at in points:
+        while seen < count and spans[seen][0] < at:
+            seen += 1
+        if (
+            (seen > 0 and at < spans[seen - 1][1])
+            or (seen > 1 and at < spans[seen - 2][1])
+            or (seen > 2 and at < spans[seen - 3][1])
+        ):
+            crossed.add(at)
+    return crossed
 
 
 _PERCENT = re.compile(
