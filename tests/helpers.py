@@ -76,6 +76,12 @@ def examples(full: int) -> int:
     return max(3, full // 20) if LIGHT else max(10, full // 2)
 
 
+def pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
+    """Texts made of up to ``max_size`` pieces drawn from ``alphabet`` (words, separators,
+    escapes: the edges a pattern or a shortcut turns on)."""
+    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
+
+
 def raised(fn: Callable[[], Any]) -> BaseException:
     """The exception ``fn`` raises (the test fails if it raises none)."""
     try:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, pieces
 from toolhygiene import _detectors, _tokens
 from toolhygiene._labels import (
     _label_verdict,
@@ -24,11 +24,6 @@ from toolhygiene._labels import (
     plausible_value,
     prose_run,
 )
-
-
-def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
-    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
-
 
 _LABELLED = next(d for d in _detectors.BUILT_IN if d.extend is not None and d.back == 40)
 _LOOKAHEAD = r"(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])"
@@ -61,7 +56,7 @@ def _verdict_before(m: re.Match[str]) -> bool:
     return True
 
 
-labelled_texts = _pieces(
+labelled_texts = pieces(
     "password",
     "token",
     "key",
@@ -113,13 +108,13 @@ def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
 
 
 @settings(max_examples=examples(400))
-@given(_pieces("key", "token", "max", "Token", "_", "-", "0", "17", "2", "fa", "id", "seed",
+@given(pieces("key", "token", "max", "Token", "_", "-", "0", "17", "2", "fa", "id", "seed",
                "totp", "app", "Id", "x509", "é", "١", "pass", "word", max_size=12))
 def test_numbered_keys_get_the_verdict_of_each_key(key: str) -> None:
     assert is_secret_label(key) is _label_verdict(key)
 
 
-runs_texts = _pieces(
+runs_texts = pieces(
     "Q7vX2mK9pL4wR8tZ6nB3",
     "abcdefghijklmnopqrstu",
     "ABC",
@@ -176,7 +171,7 @@ def test_a_word_of_prose_keeps_its_prose_and_gives_up_its_secret() -> None:
     assert "ThisIsMyRealPass1" not in th.redact("password: must be ThisIsMyRealPass1")
 
 
-value_texts = _pieces("password=", "abc", "Xy7", "expired", " ", "\t", ".", "!", ",", ":", "=",
+value_texts = pieces("password=", "abc", "Xy7", "expired", " ", "\t", ".", "!", ",", ":", "=",
                       "\n", "\\n", "data:", ";", "must", "be", "horse", "é", "\u212a", max_size=20)
 
 

@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, pieces
 from toolhygiene import _detectors, _engine, _tokens
 from toolhygiene._detectors import (
     _CUTS,
@@ -44,11 +44,6 @@ from toolhygiene._detectors import (
     _wrapped_rest,
 )
 from toolhygiene._labels import plain_run, plausible_value, prose_run
-
-
-def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
-    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
-
 
 # -- the reference: where a labelled value ends, as it was read before -------------------
 
@@ -123,7 +118,7 @@ def _value_end_before(text: str, end: int) -> int:
     return _passphrase_before(text, end)
 
 
-value_texts = _pieces(
+value_texts = pieces(
     "password=", "token: ", "abc", "Xy7", "Hunter2x", "expired", "must", "be", "horse",
     "correct", " ", "\t", "\n", "\r", "\\n", "\\r", "\\t", "\\", ".", "!", "?", ",", ";",
     ":", "\uff1a", "=", "&", "|", "(", ")", "<", ">", "</td>", "'", '"', "`", "{", "[",
@@ -188,7 +183,7 @@ def _matches_before(
     return found
 
 
-keyed_texts = _pieces(
+keyed_texts = pieces(
     "password", "token", "secret", "key", "pass", "--", "-p", "=", ": ", ":", "\uff1a", " ",
     "\t", "\n", "\\n", "\\", "n", "'", '"', "_", "-", ".", "a", "Xy7", "x" * 45, "@", "://",
     ": |\n  ", "machine a login b ", "Authorization: Bearer ", "10.", "fc", "é", "\u212a",
@@ -255,7 +250,7 @@ def _groups(m: re.Match[str]) -> dict[str, tuple[int, int]]:
     return {name: m.span(name) for name in m.re.groupindex if name != "run"}
 
 
-labelled_texts = _pieces(
+labelled_texts = pieces(
     "password", "token", "api_key", "PGPASSWORD", "x" * 79, "é", "\u212a", "-", ".", "_",
     "=", ":=", "=>", ":", "\uff1a", " ", "\t", "\n", "\\n", "\\", "'", '"', "]", "|", "->",
     " is ", " was ", "set to ", "abc", "Xy7", "<v>", "must", "\\\"v\\\"", "\\t", "\\x",
@@ -285,7 +280,7 @@ def test_a_value_as_long_as_a_value_may_be_matches_as_before(size: int, tail: st
 
 
 _NETRC = next(d for d in _detectors.BUILT_IN if d.name == "netrc-password")
-netrc_texts = _pieces(
+netrc_texts = pieces(
     "password", "PASSWORD", "Password", "passwd", "machine", "login", "default", "x", "Zq8",
     " ", "\t", "\n", "\\n", "\\r", "\\t", "\\", "_", ".", "-", "=", ":", '"', "'", "2",
     max_size=30,
@@ -307,7 +302,7 @@ def test_netrc_passwords_matched_at_their_needles_are_what_a_scan_finds(text: st
 _CURSOR_KEY_BEFORE = re.compile(
     _tokens._CURSOR_KEY.pattern.replace("(?=[npcsr\\u017f])", "", 1), _tokens._CURSOR_KEY.flags
 )
-cursor_texts = _pieces(
+cursor_texts = pieces(
     "next", "Next", "NEXT", "prev", "previous", "page", "Page", "continuation", "pagination",
     "sync", "SYNC", "resume", "resumption", "scroll", "\u017fcroll", "cursor", "CURSOR", "_",
     "-", "token", "Token", "s", "=", ":", " ", "\t", '"', "'", "x", "\u212a", "\u0130",
@@ -340,7 +335,7 @@ _BLOCK_BEFORE = re.compile(
     ),
     _BLOCK.pattern.flags,
 )
-block_texts = _pieces(
+block_texts = pieces(
     "password", "token", "x" * 79, "-", ".", "_", '"', "'", " ", "\t", ":", ": |", ": >",
     "|", ">", "+", "2", "#c", "\n", "\r\n", "\\n", "\\r", "  ", "Zq8", "é", "\\",
     max_size=20,

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import pieces
 
 # Private imports, by design (internal units under test): each shortcut is compared with the slow path it replaces.
 from toolhygiene import _echo, _engine, _tokens, _words
@@ -25,12 +26,7 @@ from toolhygiene._labels import is_secret_label
 from toolhygiene._providers import by_head
 from toolhygiene._redact import truncate
 
-
-def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
-    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
-
-
-netrc_windows = _pieces(
+netrc_windows = pieces(
     "login",
     "LOGIN",
     "machine",
@@ -71,7 +67,7 @@ def test_netrc_context_examples() -> None:
     assert not netrc_context("")
 
 
-views = _pieces(
+views = pieces(
     " ",
     "\t",
     "\n",
@@ -124,7 +120,7 @@ _RUNS = (
     "MyVeryLongTestFileNameForCase42.py",
     "0123456789abcdef0123456789abcdef",
 )
-texts = _pieces(*_RUNS, " ", "\n", "=", ":", "é", "\x00", "'", "/", max_size=30)
+texts = pieces(*_RUNS, " ", "\n", "=", ":", "é", "\x00", "'", "/", max_size=30)
 
 
 @given(texts)
@@ -144,7 +140,7 @@ def test_a_repeated_secret_is_redacted_at_every_repetition() -> None:
     assert re.fullmatch(r"(id \[redacted:[a-z-]+\] é)+", out)
 
 
-keyed_texts = _pieces(
+keyed_texts = pieces(
     "password",
     "api_key",
     "token",
@@ -184,7 +180,7 @@ def test_where_anchored_matches_begin_is_found_as_one_slice_at_a_time(text: str)
             )
 
 
-json_literals = _pieces(
+json_literals = pieces(
     '"', "\\", '\\"', "\\n", "\\u00e9", "\\ud800", "\\q", "a", " ", "\x01", "é", "1", max_size=12
 )
 
@@ -199,7 +195,7 @@ def test_json_literals_decode_as_json_loads_decodes_them(literal: str) -> None:
     assert _engine._json_decoded(literal) == expected
 
 
-labelled_texts = _pieces(
+labelled_texts = pieces(
     "password",
     "token",
     "Bearer ",
@@ -259,7 +255,7 @@ def _line_worded_eagerly(failure: th.Failure, cap: int) -> str:
     return join(head, verdict, truncate(advice, room)) if room >= 8 else join(head, verdict)
 
 
-messages = _pieces(
+messages = pieces(
     "did not run",
     "DID NOT RUN",
     "d\u0131d not run",
@@ -305,7 +301,7 @@ def test_the_line_worded_stage_by_stage_is_the_line_worded_eagerly(
     assert _words.failure_line(failure, cap) == _line_worded_eagerly(failure, cap)
 
 
-id_windows = _pieces(
+id_windows = pieces(
     "id",
     "ID",
     "Id",
@@ -334,7 +330,7 @@ id_windows = _pieces(
 # A key, an id ending, a separator, then the value (where ``begin`` is): the shape the
 # search is for, with noise before it.
 keyed_ids = st.tuples(
-    _pieces("a", "_", "-", " ", ":", "é", max_size=4),
+    pieces("a", "_", "-", " ", ":", "é", max_size=4),
     st.sampled_from(["", "session_", "api_key_", "user", "x" * 45, "client-", "userI", "aB"]),
     st.sampled_from(["id", "ID", "Id", "ids", "IDs", "iD"]),
     st.sampled_from([":", "=", ": ", '": "', "' = '", ":\t\t\t", ":    "]),
@@ -357,7 +353,7 @@ def test_an_id_key_matched_from_its_one_start_is_the_search_from_every_start(
 
 
 heads_texts = st.one_of(
-    _pieces("EAKIA", "AK", "sk_", "ghp_", "xox", "AIza", "ke", "pa", "1/", "é", " ", "-", "Z"),
+    pieces("EAKIA", "AK", "sk_", "ghp_", "xox", "AIza", "ke", "pa", "1/", "é", " ", "-", "Z"),
     st.text(max_size=40),
 )
 
@@ -369,7 +365,7 @@ def test_heads_found_by_the_automaton_are_the_heads_found_at_every_position(text
     assert _tokens._heads(text) == every
 
 
-wrapped = _pieces(
+wrapped = pieces(
     "Q7vX2mK9pL4wR8tZ6nB3",
     "Zq8Lm2Xw9Vb7",
     "sk_live_51H8xYzAbCdEf",
