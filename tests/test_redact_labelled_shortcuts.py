@@ -15,7 +15,8 @@ before the shortcut, or a plain reading of what the shortcut claims):
 - the ``.netrc`` detector matched at its needles at any density, against a scan; the
   YAML block scalar's key read atomically, against it read greedily;
 - the cursor keys' pattern behind a lookahead of their first letters, against it without;
-- a digit or a symbol in a piece found by one search, against one character at a time.
+- a digit or a symbol in a piece found by one search, against one character at a time;
+- the ``--password v`` detector skipped in text without ``--``, which it never matches.
 """
 
 from __future__ import annotations
@@ -371,3 +372,15 @@ def test_wrap_points_crossed_are_found_in_one_pass_as_one_search_a_point_found_t
     spans = sorted((start, start + width, name, 1) for start, width, name in raw)
     crossed = _engine._crossed(spans, points)
     assert crossed == {at for at in points if _crossed_before(spans, at)}
+
+
+_FLAG = next(d for d in _detectors.BUILT_IN if d.requires == "--")
+
+
+@settings(max_examples=examples(400))
+@given(pieces("--", "-", "\u2013", "password", "token", "secret", " ", "\t", "=", "x", "Zq8",
+              "'", max_size=16))
+def test_a_flag_s_value_is_never_found_in_text_without_two_dashes(text: str) -> None:
+    # ``_detect`` skips the ``--password v`` detector in such text: nothing is lost.
+    if "--" not in text:
+        assert _FLAG.pattern.search(text) is None

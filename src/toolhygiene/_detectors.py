@@ -66,8 +66,8 @@ class Detector:
     """The groups ``check`` reads, when it reads nothing else (not the text around the
     match): its verdict is then given once per text for the same values of them."""
     requires: str = ""
-    """A character every match holds outside any optional part: a text without it is not
-    searched (one C scan, before any match is tried at the needles)."""
+    """A character (or a few in a row) every match holds outside any optional part: a text
+    without it is not searched (one C scan, before any match is tried at the needles)."""
 
 
 def _labelled(m: re.Match[str]) -> bool:
@@ -1143,6 +1143,7 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
         back=40,
         back_chars=_KEY_CHARS.replace("_", "").replace(".", ""),
+        requires="--",  # a text of labels with no flag (``token=…``) skips it whole
     ),
     Detector(
         "netrc-password",
