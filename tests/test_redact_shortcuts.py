@@ -23,7 +23,6 @@ from toolhygiene import _echo, _engine, _tokens, _words
 from toolhygiene._detectors import NETRC_BEFORE, NETRC_WINDOW, netrc_context
 from toolhygiene._errors import FailureStatus
 from toolhygiene._labels import is_secret_label
-from toolhygiene._providers import by_head
 from toolhygiene._redact import truncate
 
 netrc_windows = pieces(
@@ -350,19 +349,6 @@ def test_an_id_key_matched_from_its_one_start_is_the_search_from_every_start(
     found = _tokens._ID_KEY.search(text, max(0, begin - 48), begin)
     slow = found is not None and is_secret_label(found.group("key")) is False
     assert _tokens._id_value(text, begin) == slow
-
-
-heads_texts = st.one_of(
-    pieces("EAKIA", "AK", "sk_", "ghp_", "xox", "AIza", "ke", "pa", "1/", "é", " ", "-", "Z"),
-    st.text(max_size=40),
-)
-
-
-@given(heads_texts)
-def test_heads_found_by_the_automaton_are_the_heads_found_at_every_position(text: str) -> None:
-    heads = by_head()
-    every = [(at, text[at : at + 2]) for at in range(len(text) - 1) if text[at : at + 2] in heads]
-    assert _tokens._heads(text) == every
 
 
 wrapped = pieces(

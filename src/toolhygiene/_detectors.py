@@ -68,6 +68,10 @@ class Detector:
     requires: str = ""
     """A character (or a few in a row) every match holds outside any optional part: a text
     without it is not searched (one C scan, before any match is tried at the needles)."""
+    finder: Callable[[str], list[re.Match[str]]] | None = None
+    """For a detector that is not anchored: its matches found another way, exactly
+    ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
+    at every character; a finder starts from a rarer part of it)."""
 
 
 def _labelled(m: re.Match[str]) -> bool:
@@ -607,6 +611,36 @@ def _user_at_host(m: re.Match[str]) -> bool:
     return _token_shaped(value) and plausible_value(value, prose_allowed=False)
 
 
+_USER_PASSWORD_HOST = re.compile(
+    r"(?<![\w.\-/:@])(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):"
+    r"(?P<secret>[^\s:@/'\"<>`]{1,256})@[A-Za-z0-9\[]"
+)
+# Its colon with what follows it: a literal first, which the regex engine finds with a
+# fast scan (the whole pattern, with a lookbehind first, is tried at every character).
+_PASSWORD_HOST = re.compile(r":[^\s:@/'\"<>`]{1,256}@[A-Za-z0-9\[]")
+_USER_RUN = re.compile(r"[\w.\-]{1,64}\Z")
+
+
+def _users_at_hosts(text: str) -> list[re.Match[str]]:
+    """``_USER_PASSWORD_HOST.finditer(text)``, found from its colons. A match holds one
+    colon (neither the user nor the password has one), with the password and ``@host``
+    after it: ``_PASSWORD_HOST`` there, each found once (no colon inside another). The
+    lookbehind puts the match's start where the run of the user's characters before
+    that colon starts, so it is matched there only; matches do not overlap."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    for tail in _PASSWORD_HOST.finditer(text):
+        colon = tail.start()
+        user = _USER_RUN.search(text, max(reach, colon - 64), colon)
+        if user is None:
+            continue
+        m = _USER_PASSWORD_HOST.match(text, user.start())
+        if m is not None:
+            found.append(m)
+            reach = m.end()
+    return found
+
+
 def _element(m: re.Match[str]) -> bool:
     """An XML element or a .NET ``<add key=… value=…/>`` named like a secret."""
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
@@ -1071,13 +1105,11 @@ BUILT_IN: tuple[Detector, ...] = (
         # that reads as a token (``mailto:bob@…``, ``10:30@home`` stay).
         "credentials",
         # One scan in C where an ``@`` is written (an anchored match per ``@`` costs more).
-        re.compile(
-            r"(?<![\w.\-/:@])(?P<user>[A-Za-z0-9_][\w.\-]{0,63}):"
-            r"(?P<secret>[^\s:@/'\"<>`]{1,256})@[A-Za-z0-9\[]"
-        ),
+        _USER_PASSWORD_HOST,
         ("@",),
         check=_user_at_host,
         judged_by=("user", "secret"),
+        finder=_users_at_hosts,
     ),
     Detector(
         # SQL: ``CREATE USER app IDENTIFIED BY v`` (quoted or not).

@@ -225,6 +225,8 @@ def _matches(
     if user:
         return _windowed(pattern, text)
     if not detector.anchored:
+        if detector.finder is not None:
+            return detector.finder(text)
         return list(pattern.finditer(text))
     if detector.scan and len(needles) > _DENSE:
         return list(pattern.finditer(text))

@@ -24,7 +24,7 @@ from ahocorasick_rs import AhoCorasick
 
 from toolhygiene._labels import is_secret_label, paging_prose, speaks_of_paging
 from toolhygiene._media import picture, strict_base64
-from toolhygiene._providers import by_head
+from toolhygiene._providers import FAMILIES, by_head
 
 __all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
 
@@ -290,31 +290,29 @@ _CLUSTER5 = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5}")
 
 
 @functools.cache
-def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], AhoCorasick, list[str]]:
-    """The families by head (``by_head``), and an automaton finding any family's first
-    two characters; built at the first redaction, not at import."""
-    heads = by_head()
-    names = sorted(heads)
-    return heads, AhoCorasick(names), names
+def _index() -> tuple[dict[str, list[tuple[str, re.Pattern[str]]]], AhoCorasick]:
+    """The families by head (``by_head``), and an automaton finding any family's whole
+    literal prefix; built at the first redaction, not at import."""
+    prefixes = sorted({prefix for _, family, _ in FAMILIES for prefix in family})
+    return by_head(), AhoCorasick(prefixes)
 
 
-def _heads(text: str) -> list[tuple[int, str]]:
-    """Where a family's first two characters occur in ``text``, in order: every
-    position, overlapping ("EAKIA…": "EA", then "AK"), found in one pass."""
-    _, automaton, names = _index()
-    found = automaton.find_matches_as_indexes(text, overlapping=True)
-    return sorted((start, names[index]) for index, start, _ in found)
+def _heads(text: str) -> list[int]:
+    """Where a family's prefix starts in ``text``, ascending, each position once: every
+    occurrence, overlapping ("EAKIA…": "AKIA" inside), found in one pass. Every
+    family's pattern starts with its literal prefix, so no family can match anywhere
+    else: the prefix, not only its first two characters, picks the places to try."""
+    found = _index()[1].find_matches_as_indexes(text, overlapping=True)
+    return sorted({start for _, start, _ in found})
 
 
 _GLUE = frozenset(_LETTERS.decode())
 
 
-def _providers(
-    text: str, begin: int, end: int, spans: list[Span], heads: list[tuple[int, str]]
-) -> None:
+def _providers(text: str, begin: int, end: int, spans: list[Span], heads: list[int]) -> None:
     """Provider credentials in the run ``text[begin:end]``.
 
-    A family is tried wherever its first two characters occur, not only at a
+    A family is tried wherever one of its prefixes starts, not only at a
     boundary: a credential glued to other token characters (a key concatenated to
     itself, pasted after a word) is still the credential. Then the span is the whole
     glued piece around it, up to the separators (``/ . = + ~ $``) or the run's ends:
@@ -322,14 +320,14 @@ def _providers(
     leave the rest of a repeated key readable. ``heads``: ``_heads(text)``."""
     families = _index()[0]
     reach = begin
-    # The heads that lie wholly inside the run.
-    for at in range(bisect.bisect_left(heads, (begin,)), len(heads)):
-        position, head = heads[at]
+    # The prefixes that start inside the run.
+    for at in range(bisect.bisect_left(heads, begin), len(heads)):
+        position = heads[at]
         if position + 2 > end:
             break
         if position < reach:
             continue
-        for name, family in families[head]:
+        for name, family in families[text[position : position + 2]]:
             m = family.match(text, position, end)
             if m is None:
                 continue
@@ -380,6 +378,12 @@ _SPLIT_TABLE = bytes(ord("s") if b in b".=$~/" else ord(" ") for b in range(256)
 # piece to judge.
 _PIECE_TABLE = bytes(ord("s") if b in b".=$~" else ord(" ") for b in range(256))
 _PIECE = b" " * 20
+# A run (of no ``. = $ ~ /``) that is one survivor once stripped of ``-_+`` as ``_run``
+# strips it: a plain hex digest, a UUID (``_survivor``'s first two shapes).
+_SURVIVOR_RUN = re.compile(
+    r"[\-_+]*(?:[0-9a-f]{8,}|[0-9A-F]{8,}"
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})[\-_+]*"
+)
 
 
 # The payload of a data URI of media (an inline image, font, sound or video): bytes of
@@ -417,7 +421,7 @@ def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
     a text that names a token or a cursor."""
     if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1:
         return _NONE
-    found = {m.end() for m in _CURSOR_KEY.finditer(text)}
+    found = _cursor_keys(text, lowered)
     if not speaks_of_paging(text):
         return frozenset(found)
     for m in _PROSE_CURSOR.finditer(text):  # "use token v for the next page"
@@ -427,6 +431,33 @@ def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
         if paging_prose(text, m.end(), end):
             found.add(m.end())
     return frozenset(found)
+
+
+def _cursor_keys(text: str, lowered: bytes) -> set[int]:
+    """The ends of ``_CURSOR_KEY``'s matches. Every match holds ``token`` or ``cursor``
+    with at most ``_CURSOR_BEFORE`` characters before it and ``_CURSOR_AFTER`` after:
+    in ASCII text the key is matched around each of those words (found in C), keeping
+    the match that holds the word, not tried at every character (10 ms on 64 KB of
+    log); other text is scanned whole (``re.IGNORECASE`` also reads ``K`` and ``ſ`` as
+    ASCII letters)."""
+    if not text.isascii():
+        return {m.end() for m in _CURSOR_KEY.finditer(text)}
+    ends: set[int] = set()
+    for word in (b"token", b"cursor"):
+        at = lowered.find(word)
+        while at != -1:
+            stop = at + len(word)
+            window = _CURSOR_KEY.finditer(text, max(0, at - _CURSOR_BEFORE), stop + _CURSOR_AFTER)
+            # the match of this word (one of another can be cut short by the window)
+            ends.update(m.end() for m in window if m.start() <= at and m.end() >= stop)
+            at = lowered.find(word, at + 1)
+    return ends
+
+
+# The longest key before ``token`` (``continuation_page_token``: 18 characters) and the
+# longest end after it (``s"`` three blanks ``:`` three blanks ``"``: 10), and a margin.
+_CURSOR_BEFORE = 20
+_CURSOR_AFTER = 12
 
 
 # A token or cursor named in a sentence, up to where its value starts.
@@ -489,8 +520,12 @@ def find(
     lowered = ascii_text.lower()
     split = ascii_text.translate(_SPLIT_TABLE) if memo else None
     spaced = ascii_text.translate(_PIECE_TABLE)
+    # The spans of a run by its text and the character before (never a token
+    # character: a run at the start of the text cannot share a key with one after it),
+    # ``"id:"`` before it for an id's value; ``_NOTHING`` for a run that gives nothing
+    # whatever comes before it (``_shape``), which is not read again.
     seen: dict[str, list[Span]] = {}
-    heads: list[tuple[int, str]] | None = None
+    heads = _heads(text)
     cursors = _cursor_values(text, lowered)
     for begin, end in runs:
         if text.endswith(";base64,", max(0, begin - 8), begin):
@@ -499,8 +534,17 @@ def find(
                 if not _media_kept(text[begin:end], media):
                     spans.append((begin, end, "high-entropy", 1))  # see ``_run``
                 continue
-        if heads is None:
-            heads = _heads(text)
+        shape: tuple[bool, ...] | None = None
+        if split is not None:
+            key = text[max(0, begin - 1) : end]
+            known = seen.get(key)
+            if known is None:
+                shape = _shape(text, begin, end, heads, split=split, spaced=spaced)
+                if not shape:
+                    seen[key] = _NOTHING
+                    continue
+            elif known is _NOTHING:
+                continue
         # An id's value, unless it names a secret itself (``pi_…_secret_…``), or a
         # pagination cursor: the model needs it for the next page (a provider's format
         # in either still goes).
@@ -509,21 +553,17 @@ def find(
             and _id_value(text, begin)
             and _NAMES_SECRET.search(text, begin, end) is None
         )
-        if not memo:
+        if split is None:
             _run(text, begin, end, spans, heads, named=named, cursors=cursors)
             continue
-        # With the character before (never a token character): a run at the start of
-        # the text cannot share a key with one after it.
-        key = ("id:" if named else "") + text[max(0, begin - 1) : end]
-        known = seen.get(key)
+        if named:
+            key = "id:" + key
+            known = seen.get(key)
         if known is None:
+            if shape is None:
+                shape = _shape(text, begin, end, heads, split=split, spaced=spaced)
+            whole, pieces = shape
             known = []
-            whole = pieces = True
-            if split is not None:
-                whole = split.find(b"s", begin, end) == -1
-                # a URL's pieces are its path segments: no "/" inside either
-                url = text.startswith("//", begin) and text[begin - 1 : begin] == ":"
-                pieces = whole or (split if url else spaced).find(_PIECE, begin, end) != -1
             _run(
                 text,
                 begin,
@@ -539,6 +579,39 @@ def find(
             spans.extend(known)
         else:
             spans.extend([(a + begin, b + begin, name, rank) for a, b, name, rank in known])
+
+
+_NOTHING: list[Span] = []
+
+
+def _shape(
+    text: str, begin: int, end: int, heads: list[int], *, split: bytes, spaced: bytes
+) -> tuple[bool, ...]:
+    """What ``_run`` needs to know of the run ``text[begin:end]``: whether it is one
+    piece (none of ``. = $ ~ /`` in it) and whether it holds a piece of 20 characters
+    (between those; in a URL, between its ``/`` too). ``()`` when ``_run`` would find
+    nothing in it whatever comes before it: no provider's prefix starts in it, nothing
+    in it starts like a picture, and it is one survivor (a hex digest, a UUID) or holds
+    no piece ``_run`` judges (only a base32 seed is judged under 20 characters)."""
+    whole = split.find(b"s", begin, end) == -1
+    if whole:
+        pieces = True
+    else:
+        # a URL's pieces are its path segments: no "/" inside either
+        url = text.startswith("//", begin) and text[begin - 1 : begin] == ":"
+        pieces = (split if url else spaced).find(_PIECE, begin, end) != -1
+    at = bisect.bisect_left(heads, begin)
+    if (
+        (at < len(heads) and heads[at] + 2 <= end)  # a provider's prefix starts in it
+        or text.startswith(_IMAGE_HEADS, begin)
+        or (end - begin >= _GLUED_PICTURE and _HEAD_GLUED.search(text, begin + 1, end))
+    ):
+        return whole, pieces
+    if whole and _SURVIVOR_RUN.fullmatch(text, begin, end) is not None:
+        return ()
+    if (end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None:
+        return ()
+    return whole, pieces
 
 
 def _around(runs: list[tuple[int, int]], points: list[int]) -> list[tuple[int, int]]:
@@ -559,7 +632,7 @@ def _run(
     begin: int,
     end: int,
     spans: list[Span],
-    heads: list[tuple[int, str]],
+    heads: list[int],
     *,
     named: bool = False,
     whole: bool = False,
@@ -582,8 +655,8 @@ def _run(
         spans.append((begin, end, "high-entropy", 1))  # a secret glued before a picture
         return
     before = len(spans)
-    at = bisect.bisect_left(heads, (begin,))
-    if at < len(heads) and heads[at][0] + 2 <= end:  # a family's head inside the run
+    at = bisect.bisect_left(heads, begin)
+    if at < len(heads) and heads[at] + 2 <= end:  # a family's prefix starts in the run
         _providers(text, begin, end, spans, heads)
     # Below 20 characters only a base32 secret can be random (an OTP seed of 16).
     if named or ((end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None):
@@ -605,7 +678,7 @@ def _run(
     )
     for m in cut.finditer(text, begin, end):
         start, stop = m.span()
-        if stop - start < 20 and _BASE32_16.match(text, start, stop) is None:
+        if stop - start < 20 and _BASE32_16.search(text, start, stop) is None:
             continue
         if any(a < stop and start < b for a, b, _, _ in covered):
             continue

@@ -1,0 +1,137 @@
+"""The long-text shortcuts of the token layer and the detectors give what the long way
+gives.
+
+- Provider families are tried only where a whole prefix of theirs starts (one
+  Aho-Corasick pass), not at every occurrence of a prefix's first two characters: the
+  spans of every run are the spans found trying each such occurrence.
+- A run with no provider's prefix that is one survivor (a plain hex digest, a UUID), or
+  holds no piece the random-string layer judges, is skipped before it is looked at:
+  ``find`` gives what looking at every run in full (``memo=False``) gives.
+- ``user:password@host`` is found from its colons (``Detector.finder``): the matches
+  are the ones its pattern's scan of the whole text finds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import examples
+from toolhygiene import _tokens
+from toolhygiene._detectors import BUILT_IN
+from toolhygiene._providers import FAMILIES, by_head
+
+
+def _pieces(*alphabet: str, max_size: int = 40) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(alphabet), max_size=max_size).map("".join)
+
+
+_PREFIXES = sorted({prefix for _, prefixes, _ in FAMILIES for prefix in prefixes})
+
+
+@settings(max_examples=examples(400))
+@given(
+    st.one_of(
+        _pieces("EAKIA", "AK", "sk_", "sk-", "sk-ant-", "ghp_", "xox", "AIza", "pat", "ke",
+                "pa", "1/", "1//0", "é", " ", "-", "Z", "s", "k"),
+        st.text(max_size=40),
+    )
+)
+def test_heads_are_every_position_where_a_prefix_starts(text: str) -> None:
+    every = [at for at in range(len(text)) if text.startswith(tuple(_PREFIXES), at)]
+    assert _tokens._heads(text) == every
+
+
+def test_every_family_can_match_only_where_its_prefix_starts() -> None:
+    # What makes trying a family at its prefixes only exact: its pattern opens with the
+    # prefix written literally.
+    for head, families in by_head().items():
+        for _, pattern in families:
+            prefix = next(
+                p for _, prefixes, rest in FAMILIES for p in prefixes
+                if pattern.pattern == re.escape(p) + rest
+            )
+            assert prefix.startswith(head) and len(prefix) >= 2
+
+
+def _two_letter_heads(text: str) -> list[int]:
+    """Where any family's first two characters occur: the places the layer tried."""
+    heads = by_head()
+    return [at for at in range(len(text) - 1) if text[at : at + 2] in heads]
+
+
+_GLUED = (
+    "AKIAIOSFODNN7EXAMPLE", "EAKIA", "AKIA", "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr",
+    "sk_live_", "sk-ant-api03-", "sk-", "ghp_", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+    "xoxb-", "AIza", "pat", "0123456789abcdef", "deadbeef", "Q7vX2mK9pL4wR8tZ6nB3", "_",
+    "-", "/", ".", "=", " ", "ABCDEF", "z", "9",
+)
+
+
+@settings(max_examples=examples(400))
+@given(_pieces(*_GLUED, max_size=12))
+def test_families_tried_at_their_prefixes_find_what_trying_every_head_finds(text: str) -> None:
+    view = text.encode("ascii", "replace").translate(_tokens._TABLE)
+    for begin, end in _tokens._runs(view):
+        at_prefixes: list[_tokens.Span] = []
+        at_heads: list[_tokens.Span] = []
+        _tokens._run(text, begin, end, at_prefixes, _tokens._heads(text))
+        _tokens._run(text, begin, end, at_heads, _two_letter_heads(text))
+        assert at_prefixes == at_heads
+
+
+_UUID = "123e4567-e89b-12d3-a456-426614174000"
+_RUN_PIECES = (
+    "0123456789abcdef0123456789abcdef", "0123456789ABCDEF", "deadbeef", "DEADBEEF", "aB",
+    _UUID, _UUID.upper(), "-", "_", "+", "https://", "//", "/", ".", "=", "$", "~", ":",
+    "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr", "AKIAIOSFODNN7EXAMPLE", "JBSWY3DPEHPK3PXP",
+    "GEZDGNBVGY3TQOJQ", "Q7vX2mK9pL4wR8tZ6nB3", "q7vx2mk9pl4wr8tz6nb3", "Q7VX2MK9PL4WR8", "orders", "ORD-88213", "example.com",
+    '"uuid": "', '"sha": "', "id=", "next_page_token=", "data:image/png;base64,", " ",
+    '"', "é", "Zq8Lm2Xw9Vb7", "v1", "2026-11-01T06", "AAAAC3NzaC1lZDI1NTE5",
+)
+
+
+@settings(max_examples=examples(600))
+@given(_pieces(*_RUN_PIECES, max_size=16))
+def test_runs_skipped_unread_are_runs_that_give_nothing(text: str) -> None:
+    fast: list[_tokens.Span] = []
+    slow: list[_tokens.Span] = []
+    _tokens.find(text, fast)
+    _tokens.find(text, slow, memo=False)
+    assert fast == slow
+
+
+def test_the_skipped_shapes_are_looked_at_when_a_prefix_is_in_them() -> None:
+    key = "sk_live_51H8xYzAbCdEfGhIjKlMnOpQr"
+    for text in (f"x {key} y", f"https://h.io/{key}/a", f"deadbeef{key}", f"{_UUID}-{key}"):
+        spans: list[_tokens.Span] = []
+        _tokens.find(text, spans)
+        assert any(key in text[a:b] for a, b, _, _ in spans), text
+
+
+_FOUND_BY = [d for d in BUILT_IN if d.finder is not None]
+_AT_PIECES = (
+    "bob", "b", ":", "pw", "Q7vX2mK9", "@", "host", "[::1]", "ü", "ß", "_", ".", "-", "/",
+    "'", '"', "`", "<", " ", "\t", "\n", "mailto", "10", "x" * 70, "p" * 300, "a:b@c",
+)
+
+
+@settings(max_examples=examples(600))
+@given(_pieces(*_AT_PIECES, max_size=20))
+def test_detectors_found_by_their_finder_are_found_by_their_scan(text: str) -> None:
+    assert _FOUND_BY
+    for detector in _FOUND_BY:
+        assert detector.finder is not None
+        found = [(m.span(), m.groupdict()) for m in detector.finder(text)]
+        assert found == [(m.span(), m.groupdict()) for m in detector.pattern.finditer(text)]
+
+
+def test_a_base32_seed_after_a_separator_and_a_dash_is_a_secret() -> None:
+    # Found by the property above: a piece's base32 seed was looked for only at the
+    # piece's first character, so ``-`` or ``_`` before it hid it.
+    for text in ("otp a.-JBSWY3DPEHPK3PXP", "otp a=__JBSWY3DPEHPK3PXP", "-JBSWY3DPEHPK3PXP"):
+        spans: list[_tokens.Span] = []
+        _tokens.find(text, spans)
+        assert [text[a:b] for a, b, _, _ in spans] == ["JBSWY3DPEHPK3PXP"], text
