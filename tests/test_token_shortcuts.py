@@ -7,6 +7,8 @@ gives.
 - A run with no provider's prefix that is one survivor (a plain hex digest, a UUID), or
   holds no piece the random-string layer judges, is skipped before it is looked at:
   ``find`` gives what looking at every run in full (``memo=False``) gives.
+- Pagination cursors' keys are matched around each ``token``/``cursor`` written, not
+  tried at every character: the values' starts are the ones the scan finds.
 - ``user:password@host`` is found from its colons (``Detector.finder``): the matches
   are the ones its pattern's scan of the whole text finds.
 """
@@ -109,6 +111,34 @@ def test_the_skipped_shapes_are_looked_at_when_a_prefix_is_in_them() -> None:
         spans: list[_tokens.Span] = []
         _tokens.find(text, spans)
         assert any(key in text[a:b] for a, b, _, _ in spans), text
+
+
+_CURSOR_PIECES = (
+    "next", "prev", "previous", "page", "continuation", "pagination", "sync", "scroll",
+    "resumption", "_", "-", "token", "TOKEN", "Token", "cursor", "CURSOR", "s", '"', "'",
+    " ", "\t", ":", "=", "x", "\u212a", "\u017f", "é", "\n",
+)
+
+
+_KEY_PREFIXES = ("next", "prev", "previous", "page", "continuation", "pagination", "sync",
+                 "resume", "resumption", "scroll", "NEXT", "Continuation", "")
+_cursor_keys = st.tuples(
+    st.sampled_from(_KEY_PREFIXES), st.sampled_from(("", "_", "-")),
+    st.sampled_from(("", "page", "page_", "Page-")), st.sampled_from(("token", "TOKEN", "cursor")),
+    st.sampled_from(("", "s")), st.sampled_from(("", '"', "'")), st.sampled_from(("", " ", "\t" * 3)),
+    st.sampled_from((":", "=", " ")), st.sampled_from(("", " ", "   ", "    ")),
+    st.sampled_from(("", '"', "'")),
+).map("".join)
+
+
+@settings(max_examples=examples(600))
+@given(st.lists(st.one_of(_cursor_keys, st.sampled_from(_CURSOR_PIECES)), max_size=12).map("".join))
+def test_cursor_keys_matched_around_their_words_are_the_keys_the_scan_finds(text: str) -> None:
+    lowered = text.encode("ascii", "replace").lower()
+    scanned = frozenset(m.end() for m in _tokens._CURSOR_KEY.finditer(text))
+    if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1:
+        scanned = frozenset()  # the gate: no such word written in ASCII
+    assert _tokens._cursor_values(text, lowered) == scanned
 
 
 _FOUND_BY = [d for d in BUILT_IN if d.finder is not None]
