@@ -9,6 +9,8 @@ gives.
   ``find`` gives what looking at every run in full (``memo=False``) gives.
 - Pagination cursors' keys are matched around each ``token``/``cursor`` written, not
   tried at every character: the values' starts are the ones the scan finds.
+- A token wrapped over a line break is read atomically before the break: the joins
+  found are the ones the pattern that gives characters back finds.
 - ``user:password@host`` is found from its colons (``Detector.finder``): the matches
   are the ones its pattern's scan of the whole text finds.
 """
@@ -21,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from toolhygiene import _tokens
+from toolhygiene import _engine, _tokens
 from toolhygiene._detectors import BUILT_IN
 from toolhygiene._providers import FAMILIES, by_head
 
@@ -165,3 +167,22 @@ def test_a_base32_seed_after_a_separator_and_a_dash_is_a_secret() -> None:
         spans: list[_tokens.Span] = []
         _tokens.find(text, spans)
         assert [text[a:b] for a, b, _, _ in spans] == ["JBSWY3DPEHPK3PXP"], text
+
+
+_GIVING_BACK = re.compile(
+    r"(?<![A-Za-z0-9_\-+/=.])([A-Za-z0-9_\-+/=.]{8,4096})"
+    r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40})"
+    r"(?=([A-Za-z0-9_\-+/=.]{4,4096}))"
+)
+_WRAP_PIECES = (
+    "Ab3dEf6hIj9kLm2n", "Zq8L", "abc", "=", "/", "-", " ", "\t", "\n", "\r\n", "\\n",
+    "\\\\n", "\\r\\n", "\\", "r", "n", "é", ":", '"', "x" * 4100, "x" * 4088, "Zq8Lm2Xw",
+)
+
+
+@settings(max_examples=examples(600))
+@given(_pieces(*_WRAP_PIECES, max_size=16))
+def test_wraps_read_atomically_are_the_wraps_found_giving_characters_back(text: str) -> None:
+    assert [m.groups() + (m.span(),) for m in _engine._WRAP.finditer(text)] == [
+        m.groups() + (m.span(),) for m in _GIVING_BACK.finditer(text)
+    ]

@@ -416,8 +416,12 @@ def _echo(text: str, echoes: dict[str, str], seeds: tuple[str, ...] | None = Non
     return _echo_layer.replace(text, values, names)
 
 
+# The token before the break is read atomically (a lookahead, then its backreference):
+# what follows it is a blank or a break, never a token character, so giving characters
+# back could never help, and was tried at every token's start (4.8 -> 2.9 ms over 64 KB
+# of log lines).
 _WRAP = re.compile(
-    r"(?<![A-Za-z0-9_\-+/=.])([A-Za-z0-9_\-+/=.]{8,4096})"
+    r"(?<![A-Za-z0-9_\-+/=.])(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
     r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40})"
     r"(?=([A-Za-z0-9_\-+/=.]{4,4096}))"
 )
