@@ -183,6 +183,6 @@ _WRAP_PIECES = (
 @settings(max_examples=examples(600))
 @given(_pieces(*_WRAP_PIECES, max_size=16))
 def test_wraps_read_atomically_are_the_wraps_found_giving_characters_back(text: str) -> None:
-    assert [m.groups() + (m.span(),) for m in _engine._WRAP.finditer(text)] == [
-        m.groups() + (m.span(),) for m in _GIVING_BACK.finditer(text)
+    assert [(*m.groups(), m.span()) for m in _engine._WRAP.finditer(text)] == [
+        (*m.groups(), m.span()) for m in _GIVING_BACK.finditer(text)
     ]
