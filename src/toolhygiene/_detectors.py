@@ -15,6 +15,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,6 +23,8 @@ from typing import Any, Literal
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
+    code_label,
+    code_value,
     credential_shaped,
     is_secret_label,
     line_rest,
@@ -30,6 +33,7 @@ from toolhygiene._labels import (
     plain_run,
     plausible_value,
     prose_run,
+    qualified_key,
 )
 
 __all__ = [
@@ -77,6 +81,9 @@ class Detector:
 def _labelled(m: re.Match[str]) -> bool:
     global _LABELLED_SEEN
     values = m.group("key", "sep", "secret")
+    key = qualified_key(m.string, m.start("key"), values[0])  # "recovery code", "secret key"
+    if key is not values[0]:
+        values = (key, values[1], values[2])
     if (
         values[0] in _CURSOR_WORDS
         and values[1][:1] not in "\"'\\]"
@@ -92,7 +99,7 @@ def _labelled(m: re.Match[str]) -> bool:
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
-        return _spaced(m)
+        return _spaced(m, key)
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
         seen = _LABELLED_SEEN = (m.string, {})
@@ -122,13 +129,13 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
-    colon = ":" in sep or "\uff1a" in sep or "->" in sep  # ``token -> expired`` is prose
+    colon = not _COLONS.isdisjoint(sep) or "->" in sep  # ``token -> expired`` is prose
     if not plausible_value(value, prose_allowed=colon and not quoted):
         if colon and not quoted and plausible_value(value, prose_allowed=False):
             return None
         return False
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
-        return credential_shaped(value)
+        return credential_shaped(value) or (code_label(key) and code_value(value.strip("\"'")))
     return True
 
 
@@ -148,8 +155,11 @@ _SOURCE_FILE = re.compile(
 )
 
 
-_SPOKEN = frozenset(":=>\uff1a")
+_SPOKEN = frozenset(":=>\uff1a\u2192\u21d2\u27f6")
 """A separator with none of these is spaces or words (``_spaced`` judges the value)."""
+_COLONS = frozenset(":\uff1a\u2192\u21d2\u27f6")
+"""Separators after which a word of prose may follow (``token: expired``, ``token →
+expired``), as after ``->``."""
 _UNSEEN = object()
 _LABELLED_SEEN: tuple[str, dict[tuple[str | Any, ...], object]] = ("", {})
 """The last text ``_labelled`` read and its verdicts (a tuple: read and replaced whole,
@@ -321,6 +331,40 @@ def _digit_or_symbol(piece: str) -> bool:
 _ASCII_DIGIT_OR_SYMBOL = re.compile(r"[0-9!#$%&*+/:;<>?@^~|]")
 
 
+# A list of codes under a plural label (``backup codes: 1234 5678, 9012``): each next
+# code has the shape of the first (digits where it has digits, ``-`` where it has one).
+_CODES_LABEL = re.compile(
+    r"codes[\"'\\]{0,4}[ \t]{0,5}[:=\uff1a]?[ \t]{0,5}[\"'\\]{0,4}\Z", re.IGNORECASE
+)
+_NEXT_CODE = re.compile(
+    r"(?:[ \t]{0,3}[,;][ \t]{0,3}|[ \t]{1,3}|\r?\n[ \t]{0,8}|\\n[ \t]{0,8})([A-Za-z0-9\-]{4,32})"
+)
+_SHAPE = str.maketrans("0123456789" + string.ascii_letters, "9" * 10 + "a" * 52)
+_CODES_MAX = 64
+# What may follow a code before the next one (``_NEXT_CODE``'s first characters).
+_CODE_GAPS = frozenset(" \t,;\r\n\\")
+
+
+def _code_list(text: str, end: int) -> int:
+    """Where a labelled value that is a code ends when more codes of its shape follow
+    it under a plural label (``recovery codes: 1234-5678 8765-4321``)."""
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
+        start -= 1
+    value = text[start:end]
+    if not code_value(value) or not _CODES_LABEL.search(text, max(0, start - 24), start):
+        return end
+    shape = value.translate(_SHAPE)
+    for _ in range(_CODES_MAX):
+        m = _NEXT_CODE.match(text, end)
+        if m is None or m[1].translate(_SHAPE) != shape:
+            return end
+        if text[m.end() : m.end() + 1].isalnum():
+            return end
+        end = m.end()
+    return end
+
+
 _WORDS_START = " \t.,;:!?"
 """What the words after a value (``_MORE``, ``_MORE_WORDS``) can start with."""
 
@@ -337,6 +381,10 @@ def _labelled_value_end(text: str, end: int) -> int:
         if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
             m = _DATA_REST.match(text, end)
             return m.end() if m else end
+    if after in _CODE_GAPS:
+        codes = _code_list(text, end)
+        if codes != end:
+            return codes
     if after in _CUTS:
         rest = _cut_rest(text, end, _a_word(text, letters, end))
         if rest != end:
@@ -594,6 +642,38 @@ def _fed_on_stdin(m: re.Match[str]) -> bool:
     )
 
 
+# The user's key beside a one-letter password key in the same form or query.
+_FORM_USER = re.compile(
+    r"(?:^|[?&;\s\"'])(?:u|user|username|user_name|usr|login|uid|email|j_username)=[^&;#\s]",
+    re.IGNORECASE,
+)
+_FORM_WINDOW = 512
+
+
+def _form_password(m: re.Match[str]) -> bool:
+    """``p=`` of a form or query that also names a user (``u=bob&p=v``, ``p=v&u=bob``)."""
+    text = m.string
+    start = m.start()
+    begin = max(0, start - _FORM_WINDOW)
+    for at in range(start - 1, begin - 1, -1):
+        if text[at].isspace():
+            begin = at
+            break
+    end = m.end()
+    stop = min(len(text), end + _FORM_WINDOW)
+    for at in range(end, stop):
+        if text[at].isspace():
+            stop = at
+            break
+    return _FORM_USER.search(text, begin, stop) is not None and _anything(m)
+
+
+def _wifi(m: re.Match[str]) -> bool:
+    """The ``P`` field of a Wi-Fi QR code's text: ``WIFI:`` begins it, no ``;;`` between."""
+    head = m.string.rfind("WIFI:", max(0, m.start() - 512), m.start() + 5)
+    return head != -1 and ";;" not in m.string[head : m.start()] and _anything(m)
+
+
 def _user_password(m: re.Match[str]) -> bool:
     value = m.group("secret")
     return not _NOT_A_PASSWORD.fullmatch(value) and plausible_value(value, prose_allowed=False)
@@ -646,7 +726,7 @@ def _element(m: re.Match[str]) -> bool:
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
 
 
-def _spaced(m: re.Match[str]) -> bool:
+def _spaced(m: re.Match[str], key: str) -> bool:
     """A value after its label and only a space, a tab, ``is`` or a table's ``|``
     (``ENV API_KEY v``, ``setx TOKEN v``, ``password is v``, ``| password | v |``): a
     quoted value is one as after ``=``; an unquoted one only when it reads as a token (a
@@ -654,19 +734,22 @@ def _spaced(m: re.Match[str]) -> bool:
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
     value = m.group("secret")
+    if code_label(key) and code_value(value):
+        return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
-    key = m.group("key")
     if _labelled_value(key, "=", value) is not True and not (
-        # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5")
+        # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
+        # nor a validation message's ``missing key 'user_id'``)
         len(value) >= 6
         and is_secret_label(key) is None
         and plausible_value(value, prose_allowed=False)
+        and _token_shaped(value.strip("\"'`"))
     ):
         return False
-    # a ``.netrc`` entry (``login u password p``): its own detector names it
-    if m.group("key").lower() != "password":
-        return True
+    # a ``.netrc`` entry (``machine h login u password p``): its own detector names it
+    if key.lower() != "password" or m.group("sep").strip(" \t"):
+        return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
 
 
@@ -715,6 +798,12 @@ _LABEL_WORDS = (
     "otp",
     "dsn",
     "seed",
+    "code",
+    "answer",
+    "phrase",
+    "pin",
+    "cvv",
+    "cvc",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -740,9 +829,25 @@ _VALUE = (
 )
 # The words of a sentence between a label and its value: "the token was v", "password
 # for admin is v", "token is now v", "token set to v" (``_spaced`` judges the value).
+# A connector may be glued to a colon ("password is: v").
 _CONNECTORS = (
     r"(?:(?:is|was|were|are|now|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
-    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))[ \t]{1,5}){0,2}"
+    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
+)
+# What may stand between a label and its value besides ``=`` or ``:``: an arrow (read as
+# a colon); after spaces, a colon glued to a connector ("is:"), a dash ("password -
+# v", "password — v"); and a value's opening wrapper, a Markdown code span or a
+# parenthesis ("password `v`", "password (v)"). Never a label's head word ("secret key:
+# v", "token password: v"): that label is read on its own.
+_ARROWS = "\u2192\u21d2\u27f6"
+_OPEN = r"(?:`{1,3}|\((?=[^\s)]))?"
+_SPACED_END = (
+    r"(?:[:\uff1a"
+    + _ARROWS
+    + r"][ \t]{0,5}|(?:-{1,2}|[\u2013\u2014])[ \t]{1,5})?"
+    + _OPEN
+    + r"(?=[^\s:=\-|])(?!(?:key|keys|code|codes|answer|answers|phrase|pin|password|token|"
+    r"secret)(?![\w.\-]))"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages (and ``token``, apart).
@@ -780,17 +885,33 @@ _DATABASES = (
     "kafka",
     "nats",
 )
+_NETRC_GAP = r"(?:\s|\\[nrt]){1,20}"
 NETRC_BEFORE = re.compile(
-    r"(?:\b|(?<=\\[nrt]))(?:login|machine|account|default)(?:\s|\\[nrt]){1,20}"
-    r"(?:[^\s\\]{1,256}(?:\s|\\[nrt]){1,20})?\Z",
+    r"(?:\b|(?<=\\[nrt]))(?:machine" + _NETRC_GAP + r"[^\s\\]{1,256}|default)"
+    r"(?:"
+    + _NETRC_GAP
+    + r"(?:login|account)"
+    + _NETRC_GAP
+    + r"[^\s\\]{1,256}){0,2}"
+    + _NETRC_GAP
+    + r"\Z",
     re.IGNORECASE,
 )
-"""What must end the text before a ``.netrc`` password: a keyword, then at most one word.
-Searched for, it tries every position of the window (300 characters per ``password``);
+"""What must end the text before a ``.netrc`` password: the entry's real shape, ``machine
+<host>`` or ``default``, then its ``login <user>`` and ``account <name>`` pairs. A
+"login" in prose ("login failed: password for admin is v") is no entry. Searched for, it
+tries every position of the window (300 characters per ``password``);
 ``_NETRC_REVERSED`` says the same of the reversed window in one anchored match."""
+_NETRC_GAP_REVERSED = r"(?:\s|[nrt]\\){1,20}"
 _NETRC_REVERSED = re.compile(
-    r"(?:\s|[nrt]\\){1,20}(?:[^\s\\]{1,256}(?:\s|[nrt]\\){1,20})?"
-    r"(?:nigol|enihcam|tnuocca|tluafed)(?:\b|(?=[nrt]\\))",
+    _NETRC_GAP_REVERSED
+    + r"(?:[^\s\\]{1,256}"
+    + _NETRC_GAP_REVERSED
+    + r"(?:nigol|tnuocca)"
+    + _NETRC_GAP_REVERSED
+    + r"){0,2}(?:[^\s\\]{1,256}"
+    + _NETRC_GAP_REVERSED
+    + r"enihcam|tluafed)(?:\b|(?=[nrt]\\))",
     re.IGNORECASE,
 )
 NETRC_WINDOW = 300
@@ -801,7 +922,14 @@ def netrc_context(before: str) -> bool:
     return _NETRC_REVERSED.match(before[::-1]) is not None
 
 
+_NETRC_NOT = frozenset(["is", "was", "were", "are", "now", "set", "changed", "for"])
+"""Words after ``password`` that begin a sentence, not a ``.netrc`` value: the labelled
+layer reads what follows them."""
+
+
 def _netrc(m: re.Match[str]) -> bool:
+    if m.group("secret").lower() in _NETRC_NOT:
+        return False
     before = m.string[max(0, m.start() - NETRC_WINDOW) : m.start()]
     return netrc_context(before) and _anything(m)
 
@@ -976,11 +1104,14 @@ BUILT_IN: tuple[Detector, ...] = (
             # with a key's character, so a shorter key could never be followed by one,
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a])|[ \t]{1,5}->)\s{0,5}|"
-            # or only a space, a tab, ``is`` or a Markdown table's ``|`` (``_spaced``)
-            r"[ \t]{1,5}"
+            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a" + _ARROWS + r"])|"
+            r"[ \t]{1,5}->)\s{0,5}" + _OPEN + "|"
+            # or only a space, a tab, a comma, ``is`` or a Markdown table's ``|``
+            # (``_spaced``)
+            r",?[ \t]{1,5}"
             + _CONNECTORS
-            + r"(?=[^\s:=\-|])|[ \t]{0,5}\|[ \t]{0,5}(?=[^\s|]))"
+            + _SPACED_END
+            + r"|[ \t]{0,5}\|[ \t]{0,5}(?=[^\s|]))"
             + _VALUE,
             re.IGNORECASE,
         ),
@@ -1232,8 +1363,77 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "terraform-token",
-        re.compile(r"\b[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,80}"),
+        # The id before ``.atlasv1.`` is part of the token (mixed case: ``bBPeuMRP3lzpCD``).
+        re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,80}"),
         ("atlasv1",),
+    ),
+    Detector(
+        # An Asana personal access token: ``0/<32 hex>``, ``1/<user>:<32 hex>``,
+        # ``2/<user>/<app>:<32 hex>``.
+        "asana-token",
+        re.compile(r"(?<![\w/.])[0-2]/(?:[0-9]{4,20}(?:/[0-9]{4,20})?:)?[0-9a-f]{32}(?![0-9a-f])"),
+        ("0/", "1/", "2/"),
+        anchored=True,
+    ),
+    Detector(
+        # An Ansible Vault payload: the header stays, the hex lines after it go.
+        "ansible-vault",
+        re.compile(
+            r"\$ANSIBLE_VAULT;[0-9.]{1,8};[A-Za-z0-9]{1,16}(?:;[^\s;\\]{1,64})?"
+            r"(?:\s|\\[nr]){1,20}(?P<secret>[0-9a-fA-F](?:[0-9a-fA-F]|\s|\\[nr]){0,1048576})"
+            r"(?<=[0-9a-fA-F])"
+        ),
+        ("$ansible_vault;",),
+        anchored=True,
+    ),
+    Detector(
+        # A Wi-Fi QR code's text (``WIFI:S:home;T:WPA;P:<password>;;``): its ``P`` field.
+        "wifi-password",
+        re.compile(r"(?:;|WIFI:)P:(?P<secret>(?:\\[^\r\n]|[^;\\\r\n]){1,256})"),
+        (";p:", "wifi:p:"),
+        check=_wifi,
+        anchored=True,
+    ),
+    Detector(
+        # A form post or query with a user and a one-letter password key (``u=bob&p=v``,
+        # ``p=v&user=bob``): ``p`` alone is a page or a query (``?p=2``, ``?p=shoes``).
+        "secret",
+        re.compile(r"(?<![^?&;\s\"'])p=(?P<secret>[^&;#\s\"']{1,1024})", re.IGNORECASE),
+        ("p=",),
+        check=_form_password,
+        anchored=True,
+    ),
+    Detector(
+        # A secret named in one field and given in the next: HCL ``variable
+        # "db_password" { default = "v" }`` (or ``output … { value = … }``).
+        "secret",
+        re.compile(
+            r"\b(?:variable|output)[ \t]{1,5}\"(?P<key>[\w.\-]{1,80})\"[ \t]{0,5}\{"
+            r"[^{}]{0,1024}?\b(?:default|value)[ \t]{0,5}=[ \t]{0,5}"
+            r"(?P<secret>\"(?:[^\"\\\r\n]|\\.){0,1024}\"|[^\s{}\"]{1,1024})"
+        ),
+        ('variable "', 'output "'),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:
+        # DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value": "v"}``,
+        # ``{"Key": …, "Value": …}``, CloudFormation's ``ParameterKey``/``ParameterValue``.
+        "secret",
+        re.compile(
+            r"(?<![\w])(?:name|key|parameterkey|parameter_key)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=]"
+            r"[ \t]{0,5}(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})(?:\\{0,3}[\"'])?[ \t]{0,5}"
+            r"(?:,|\r?\n|\\n)[ \t\-]{0,40}(?:\\{0,3}[\"'])?"
+            r"(?:value|parametervalue|parameter_value)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=][ \t]{0,5}"
+            r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|'[^'\r\n]{0,1024}'|[^\s,}\"'\\]{1,1024})",
+            re.IGNORECASE,
+        ),
+        ("name", "key", "parameterkey", "parameter_key"),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
     ),
     # -- internals: not secrets, but not the model's business in a failure line -------
     Detector(

@@ -20,6 +20,8 @@ import re
 __all__ = [
     "FOREIGN_LABELS",
     "GLUED_LABELS",
+    "code_label",
+    "code_value",
     "credential_shaped",
     "is_secret_label",
     "line_rest",
@@ -28,6 +30,7 @@ __all__ = [
     "plain_run",
     "plausible_value",
     "prose_run",
+    "qualified_key",
     "speaks_of_paging",
 ]
 
@@ -64,8 +67,57 @@ _STRONG = frozenset(
         "otp",
         "totp",
         "dsn",
+        # codes that open an account or pay with a card: a passcode, a PIN written
+        # glued, a card's verification value
+        "passcode",
+        "passcodes",
+        "pincode",
+        "pincodes",
+        "cvv",
+        "cvv2",
+        "cvc",
+        "cvc2",
     ]
 )
+# What a ``code`` opens when a word before it says so (``recovery_codes``, "access
+# code", "one-time code"); a bare ``code`` is an error's or a status's (``code: 500``,
+# AWS ``AccessDenied``) and ``promo_code``, ``zip_code``, ``user_code`` are no secrets.
+_CODE_QUALIFIERS = frozenset(
+    [
+        "recovery",
+        "backup",
+        "access",
+        "verification",
+        "verify",
+        "security",
+        "mfa",
+        "2fa",
+        "fa",
+        "otp",
+        "totp",
+        "sms",
+        "onetime",
+        "unlock",
+        "scratch",
+        "emergency",
+        "auth",
+        "authorization",
+        "authentication",
+        "pin",
+        "reset",
+        "activation",
+        "login",
+        "signin",
+        "device",
+        "secret",
+        "pairing",
+    ]
+)
+# The answer to a security question, and the words of a wallet's seed or recovery
+# phrase: credentials in words.
+_ANSWER_QUALIFIERS = frozenset(["security", "secret", "challenge", "recovery", "memorable"])
+_PHRASE_QUALIFIERS = frozenset(["seed", "recovery", "mnemonic", "secret", "backup", "wallet"])
+_CODE_HEADS = frozenset(["code", "codes", "answer", "answers", "phrase", "key", "keys", "pin"])
 _KEY_QUALIFIERS = frozenset(
     [
         "api",
@@ -123,6 +175,9 @@ _KEY_QUALIFIERS = frozenset(
         "license",
         "publishable",
         "restricted",
+        "recovery",
+        "backup",
+        "unlock",
     ]
 )
 _META = frozenset(
@@ -369,12 +424,69 @@ def _label_verdict(key: str) -> bool | None:
             return True
         if part == "seed" and index and parts[index - 1] in _SEED_QUALIFIERS:
             return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
+        before = parts[index - 1] if index else ""
         if part in ("key", "keys"):
-            before = parts[index - 1] if index else ""
             if before in _KEY_QUALIFIERS:
                 return True
             verdict = None
+        elif _named_code(part, before, parts[index - 2 : index]):
+            return True
+        elif part in ("pin", "pins"):
+            verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+def _named_code(part: str, before: str, two_before: list[str]) -> bool:
+    """Whether ``part``, after ``before``, names a code, an answer or a phrase that is a
+    credential (``recovery_code``, ``one_time_code``, ``security_answer``, ``seed_phrase``)."""
+    if part in ("code", "codes"):
+        return before in _CODE_QUALIFIERS or two_before == ["one", "time"]
+    if part in ("answer", "answers"):
+        return before in _ANSWER_QUALIFIERS
+    return part in ("phrase", "words") and before in _PHRASE_QUALIFIERS
+
+
+_QUALIFIER = re.compile(r"([A-Za-z0-9]{2,24})(?:[ \t]{1,3}|-)\Z")
+_TIME_BEFORE = re.compile(r"one[ \t-]?\Z", re.IGNORECASE)
+
+
+def qualified_key(text: str, start: int, key: str) -> str:
+    """The key written as two words when ``key`` (at ``start`` in ``text``) is the
+    second word of a label whose first word says what it is ("recovery code", "security
+    answer", "secret key", "one-time code", "PIN code"): the two words as one key
+    (``recovery_code``); ``key`` itself otherwise."""
+    if key.lower() not in _CODE_HEADS or not start:
+        return key
+    m = _QUALIFIER.search(text, max(0, start - 28), start)
+    if m is None:
+        return key
+    word = m.group(1)
+    if word.lower() == "time" and _TIME_BEFORE.search(text, max(0, m.start() - 4), m.start()):
+        word = "onetime"
+    return f"{word}_{key}"
+
+
+_CODE_VALUE = re.compile(
+    r"[0-9]{4,12}|(?=[A-Za-z0-9\-]{4,24}\Z)(?=[^0-9]*[0-9])[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){0,4}"
+)
+
+
+def code_label(key: str) -> bool:
+    """Whether a key names a code that is a credential even when it is a number (a PIN,
+    a passcode, recovery codes: ``PIN 4821``, ``passcode 482913``)."""
+    parts = _parts(key)
+    if not parts:
+        return False
+    last = parts[-1]
+    if last in ("pin", "pins", "passcode", "passcodes", "pincode", "pincodes", "cvv", "cvc"):
+        return True
+    return last in ("code", "codes") and is_secret_label(key) is True
+
+
+def code_value(value: str) -> bool:
+    """Whether a value is shaped like such a code: 4 to 12 digits, or up to five groups
+    of letters and digits joined by ``-`` with a digit among them (``8f3k-29dk-4mdk``)."""
+    return _CODE_VALUE.fullmatch(value.rstrip(_TRAILING)) is not None
 
 
 _PLACEHOLDERS = frozenset(

@@ -28,7 +28,13 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from toolhygiene._engine import scrub
-from toolhygiene._labels import credential_shaped, is_secret_label, plausible_value
+from toolhygiene._labels import (
+    code_label,
+    code_value,
+    credential_shaped,
+    is_secret_label,
+    plausible_value,
+)
 from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._orders import (
     claim_is_reference,
@@ -911,8 +917,10 @@ def _labelled(key: Any, value: Any) -> bool:
         return False
     if not plausible_value(str(value), prose_allowed=False):
         return False
-    # A key that may name a secret (``key``, ``appid``): the value decides.
-    return verdict is True or (isinstance(value, str) and credential_shaped(value))
+    # A key that may name a secret (``key``, ``appid``, ``pin``): the value decides.
+    if verdict is True or (isinstance(value, str) and credential_shaped(value)):
+        return True
+    return code_label(key) and code_value(str(value))  # ``{"pin": 4821}``
 
 
 def redact_data(value: Any, depth: int = 0) -> Any:

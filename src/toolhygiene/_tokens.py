@@ -131,7 +131,7 @@ _PUBLIC_ID = re.compile(
 # unless the key also says secret (``session_id``, ``api_key_id``).
 _ID_KEY = re.compile(
     r"(?P<key>[A-Za-z0-9_\-]{0,40}(?:(?<![A-Za-z])[iI][dD]|(?<=[a-z])I[dD])s?)"
-    r"[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z"
+    r"(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\{0,7}[\"'])?\Z"
 )
 
 
@@ -141,16 +141,20 @@ _NAMES_SECRET = re.compile(
 )
 
 
-# What every match of ``_ID_KEY`` ends with. It is found first, in the dozen characters
+# What every match of ``_ID_KEY`` ends with. It is found first, in the 26 characters
 # before the value; then ``_ID_KEY`` is matched from the one start its leftmost match
 # can have (the key's characters before the ``id``, at most 40), instead of searched from
 # every start in its window.
-_ID_TAIL = re.compile(r"[iI][dD]s?[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z")
+# A JSON body inside a JSON string escapes its quotes (``{\\"id\\": \\"…\\"}``), once
+# for each level of nesting: up to seven backslashes before a quote (three levels).
+_ID_TAIL = re.compile(r"[iI][dD]s?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\{0,7}[\"'])?\Z")
+_ID_TAIL_MAX = 26
+"""The longest match of ``_ID_TAIL``."""
 _KEY_CHARS = string.ascii_letters + string.digits + "_-"
 
 
 def _id_value(text: str, begin: int) -> bool:
-    tail = _ID_TAIL.search(text, max(0, begin - 12), begin)
+    tail = _ID_TAIL.search(text, max(0, begin - _ID_TAIL_MAX), begin)
     if tail is None:
         return False
     at = tail.start()
@@ -411,7 +415,8 @@ _CURSOR_KEY = re.compile(
     # at eleven words (~12 -> ~2.4 ms for 64 KB of ``token=…``).
     r"(?=[npcsr\u017f])"
     r"(?:(?:next|prev|previous|page|continuation|pagination|sync|resume|resumption|scroll)"
-    r"[_\-]?(?:page[_\-]?)?token|cursor)s?[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?",
+    r"[_\-]?(?:page[_\-]?)?token|cursor)s?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}"
+    r"(?:\\{0,7}[\"'])?",
     re.IGNORECASE,
 )
 
@@ -515,7 +520,7 @@ def find(
         runs = _around(runs, crossing)
     if not runs:
         return
-    # Where an id's key can end a run's value: an "id" in the 12 characters before
+    # Where an id's key can end a run's value: an "id" in the 26 characters before
     # (``_ID_TAIL``'s longest match), found in C before ``_id_value`` is asked.
     lowered = ascii_text.lower()
     split = ascii_text.translate(_SPLIT_TABLE) if memo else None
@@ -549,7 +554,7 @@ def find(
         # pagination cursor: the model needs it for the next page (a provider's format
         # in either still goes).
         named = (cursors and begin in cursors) or (
-            lowered.find(b"id", max(0, begin - 12), begin) != -1
+            lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
             and _id_value(text, begin)
             and _NAMES_SECRET.search(text, begin, end) is None
         )
