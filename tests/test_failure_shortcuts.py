@@ -166,3 +166,20 @@ def test_a_tool_error_disguised_as_a_builtin_keeps_its_wait() -> None:
 def test_the_kept_name_is_the_one_read_now(cls: type) -> None:
     assert _library.type_facts(cls).name == _reading.qualified_name(cls)
     assert _library.facts_of(cls) == _library.type_facts(cls)
+
+
+@settings(max_examples=examples(300))
+@given(st.text(alphabet="0123/:abcdefg9 xv", max_size=80),
+       st.sampled_from(["0/", "1/", "2/"]),
+       st.text(alphabet="0123456789", min_size=0, max_size=20),
+       st.text(alphabet="0123456789abcdef", min_size=32, max_size=32))
+def test_a_detectors_screen_is_found_wherever_the_detector_matches(
+        before: str, head: str, digits: str, hexes: str) -> None:
+    """A screen only skips texts the detector could not match: every match of every
+    detector with a screen holds the screen (here the Asana token, needles ``0/``-``2/``)."""
+    token = head + (f"{digits}:" if digits and head != "0/" else "") + hexes
+    text = before + " " + token
+    for detector in _engine._plan().detectors:
+        if detector.screen is not None:
+            for m in detector.pattern.finditer(text):
+                assert detector.screen.search(m.group()) is not None

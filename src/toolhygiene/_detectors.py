@@ -72,6 +72,9 @@ class Detector:
     requires: str = ""
     """A character (or a few in a row) every match holds outside any optional part: a text
     without it is not searched (one C scan, before any match is tried at the needles)."""
+    screen: re.Pattern[str] | None = None
+    """A short pattern found in every text the detector can match (one search in C): a
+    text it is not found in is not searched (for needles as common as ``1/``)."""
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
@@ -1374,6 +1377,8 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(r"(?<![\w/.])[0-2]/(?:[0-9]{4,20}(?:/[0-9]{4,20})?:)?[0-9a-f]{32}(?![0-9a-f])"),
         ("0/", "1/", "2/"),
         anchored=True,
+        # "v1/orders" is in every other URL: a hex digit or a number must follow the "/"
+        screen=re.compile(r"[012]/[0-9a-f]"),
     ),
     Detector(
         # An Ansible Vault payload: the header stays, the hex lines after it go.

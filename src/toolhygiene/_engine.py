@@ -316,11 +316,13 @@ def _detect(
 def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> bool:
     """Whether ``_detect`` looks for ``detector`` in ``text`` (a compatibility view): it
     finds a kind this scrub redacts, and ``text`` holds the character every match of it
-    needs (a URL with no "@" holds no credentials)."""
+    needs (a URL with no "@" holds no credentials) and its screen is found in it."""
     kind = detector.kind
     if kind != "secret" and not (internals and (emails or kind != "email")):
         return False
-    return not detector.requires or detector.requires in text
+    if detector.requires and detector.requires not in text:
+        return False
+    return detector.screen is None or detector.screen.search(text) is not None
 
 
 def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:

@@ -460,9 +460,10 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
 
 
 # The longest key before ``token`` (``continuation_page_token``: 18 characters) and the
-# longest end after it (``s"`` three blanks ``:`` three blanks ``"``: 10), and a margin.
+# longest end after it (``s``, up to seven backslashes and a quote, three blanks, ``:``,
+# three blanks, up to seven backslashes and a quote: 24), and a margin.
 _CURSOR_BEFORE = 20
-_CURSOR_AFTER = 12
+_CURSOR_AFTER = 26
 
 
 # A token or cursor named in a sentence, up to where its value starts.
