@@ -383,3 +383,16 @@ def test_kubernetes_pod_names_survive(words: list[str], template: str, suffix: s
 
 def test_random_tokens_before_an_extension_are_still_redacted() -> None:
     assert "Q7vX2mK9pL4wR8tZ6nB3cY5hJ1dF0gS" not in th.redact("Q7vX2mK9pL4wR8tZ6nB3cY5hJ1dF0gS.py")
+
+
+@pytest.mark.parametrize("blank", [" ", "\t"])
+@pytest.mark.parametrize("indicator", ["|", ">", "|-", ">+"])
+@pytest.mark.parametrize("key", ["password", '"password"', "db.secret_key"])
+def test_a_yaml_block_scalar_with_a_blank_before_its_colon_goes(
+        blank: str, indicator: str, key: str) -> None:
+    """Found by helper speed12c: ``password : |`` had kept its block (the key is read
+    back from the needle, and a needle ``: |`` has the blank before it)."""
+    text = f"config:\n  {key}{blank}: {indicator}\n    Zq8Lm2Xw9Vb7\n    second-line-Qx7\n"
+    out = th.redact(text)
+    assert "Zq8Lm2Xw9Vb7" not in out and "second-line-Qx7" not in out, out
+    assert th.redact("config:\n  note : |\n    hello world\n").endswith("hello world\n")

@@ -1288,7 +1288,8 @@ BUILT_IN: tuple[Detector, ...] = (
             r"[ \t]{0,40}(?:#[^\r\n]{0,200})?(?:\r?\n|(?:\\r)?\\n)[ \t]{1,80}"
             r"(?=(?P<first>[^\r\n]{1,200}))(?P<secret>[^\s\\])",
         ),
-        (": |", ": >"),
+        # a blank before the colon too: the key is read back from the needle's start
+        (": |", ": >", " : |", " : >", "\t: |", "\t: >"),
         check=_block_label,
         judged_by=("key", "first"),
         extend=_block,
