@@ -651,23 +651,16 @@ _FORM_USER = re.compile(
     re.IGNORECASE,
 )
 _FORM_WINDOW = 512
+_SPACE = re.compile(r"\s")
 
 
 def _form_password(m: re.Match[str]) -> bool:
     """``p=`` of a form or query that also names a user (``u=bob&p=v``, ``p=v&u=bob``)."""
-    text = m.string
-    start = m.start()
+    text, start, end = m.string, m.start(), m.end()
     begin = max(0, start - _FORM_WINDOW)
-    for at in range(start - 1, begin - 1, -1):
-        if text[at].isspace():
-            begin = at
-            break
-    end = m.end()
-    stop = min(len(text), end + _FORM_WINDOW)
-    for at in range(end, stop):
-        if text[at].isspace():
-            stop = at
-            break
+    begin = max(begin, *(text.rfind(c, begin, start) for c in " \t\r\n"))
+    found = _SPACE.search(text, end, min(len(text), end + _FORM_WINDOW))
+    stop = found.start() if found is not None else min(len(text), end + _FORM_WINDOW)
     return _FORM_USER.search(text, begin, stop) is not None and _anything(m)
 
 
