@@ -329,7 +329,7 @@ def test_a_digit_or_a_symbol_is_found_as_one_character_at_a_time_finds_it(piece:
     assert _detectors._digit_or_symbol(piece) is expected
 
 
-_BLOCK = next(d for d in _detectors.BUILT_IN if d.gate == (": |", ": >"))
+_BLOCK = next(d for d in _detectors.BUILT_IN if d.gate[:2] == (": |", ": >"))
 _BLOCK_BEFORE = re.compile(
     _BLOCK.pattern.pattern.replace(
         r"(?=(?P<key>[\w.\-]{1,80}))(?P=key)", r"(?P<key>[\w.\-]{1,80})", 1
