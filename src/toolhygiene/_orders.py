@@ -194,18 +194,37 @@ def _noun_after_above(view: str, start: int, end: int) -> bool:
     return word is not None and word.group(1).lower() not in _CONTINUES
 
 
+# A qualifier naming the text the phrase sits in is no manual's: "ignore all previous
+# instructions in this document and ...", "... on the page below".
+_SELF = _lexicon(
+    """
+    this these here hereby herein document documents message messages text texts email
+    emails mail webpage website site post comment comments thread reply replies response
+    above below following prompt chat conversation
+    """
+)
+_CLAUSE_END = re.compile(r"[.!?;,](?=\s|$)|\n")
+
+
 def steering_is_prose(view: str, start: int, end: int) -> bool:
     """Whether the steering phrase at ``view[start:end]`` is a manual's sentence: written
-    plainly, followed at once by a concrete qualifier, and with nothing in its sentence
-    (from its start to the end of the next sentence) aimed at the model."""
+    plainly, followed at once by a concrete qualifier that does not name the text itself,
+    and with nothing aimed at the model from its sentence's start to ``_WINDOW``
+    characters after it."""
     if not _PLAIN_PHRASE.fullmatch(view, start, end) or _SPELLED.search(view, start, end):
         return False
     if _QUALIFIER.match(view, end) is None and not _noun_after_above(view, start, end):
         return False
+    clause = view[end : end + _WINDOW]
+    stop = _CLAUSE_END.search(clause)
+    if not _words(clause if stop is None else clause[: stop.start()]).isdisjoint(_SELF):
+        return False  # "in this document", "on the page below": the text itself
     head = view[max(0, start - _HEAD) : start]
     cut = _SENTENCE_END.search(head[::-1])
     head = head if cut is None else head[len(head) - cut.start() :]
-    around = f"{head} {_window(view, end)}"
+    # what follows is read to the window's end, not to the next sentence: a sentence of
+    # filler ("See page 3.") must not put the order after it out of sight
+    around = f"{head} {clause}"
     words = _words(around)
     return (
         words.isdisjoint(_AT_THE_MODEL)
