@@ -200,9 +200,12 @@ _SELF = _lexicon(
     """
     this these here hereby herein document documents message messages text texts email
     emails mail webpage website site post comment comments thread reply replies response
-    above below following prompt chat conversation
+    above below following prompt chat conversation all any every always your yours
     """
 )
+# A manual drops one step's directions, never all of them or the reader's own: "all",
+# "your", "every" in the phrase is the injection's target.
+_SWEEPING = _lexicon("all your yours every any each everything anything")
 _CLAUSE_END = re.compile(r"[.!?;,](?=\s|$)|\n")
 
 
@@ -215,6 +218,8 @@ def steering_is_prose(view: str, start: int, end: int) -> bool:
         return False
     if _QUALIFIER.match(view, end) is None and not _noun_after_above(view, start, end):
         return False
+    if not _words(view[start:end]).isdisjoint(_SWEEPING):
+        return False  # "ignore all previous instructions", "forget your earlier rules"
     clause = view[end : end + _WINDOW]
     stop = _CLAUSE_END.search(clause)
     if not _words(clause if stop is None else clause[: stop.start()]).isdisjoint(_SELF):
