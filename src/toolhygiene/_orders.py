@@ -200,12 +200,12 @@ _SELF = _lexicon(
     """
     this these here hereby herein document documents message messages text texts email
     emails mail webpage website site post comment comments thread reply replies response
-    above below following prompt chat conversation all any every always your yours
+    above below following prompt chat conversation all any every always
     """
 )
 # A manual drops one step's directions, never all of them or the reader's own: "all",
 # "your", "every" in the phrase is the injection's target.
-_SWEEPING = _lexicon("all your yours every any each everything anything")
+_SWEEPING = _lexicon("all your yours every any each")
 _CLAUSE_END = re.compile(r"[.!?;,](?=\s|$)|\n")
 
 
@@ -397,6 +397,14 @@ def in_a_record(view: str, start: int, end: int) -> bool:
     return _field_line(_previous_line(view, start)) or _field_line(_next_line(view, end))
 
 
+# The roles whose word is authority: a field under one is data only with a number in it
+# (a version, an id, a date: "System: Ubuntu 22.04 LTS") or when it is defined.
+_AUTHORITIES = frozenset({"system", "developer"})
+_TOOLISH = re.compile(r"[A-Za-z]_[A-Za-z]|\w\(")
+# ... or is defined as a noun phrase: "System: the hardware and software of the Provider."
+_DEFINED = re.compile(r"[ \t]*(?:the|a|an|any)[ \t]", re.IGNORECASE)
+
+
 def role_is_data(view: str, end: int, role: str, *, record: bool) -> bool:
     """Whether the label of ``role`` ending at ``view[end]`` (after its colon) names a
     field of a record: its value reads as one (more words allowed when ``record``: the
@@ -407,6 +415,12 @@ def role_is_data(view: str, end: int, role: str, *, record: bool) -> bool:
         return False
     if not value.strip():
         return _field_line(_next_line(view, end))
+    if _TOOLISH.search(value):
+        return False  # a tool's name or a call: "System: next action export_customers"
+    if role.lower() in _AUTHORITIES and not (
+        any(map(str.isdigit, value)) or _DEFINED.match(value) is not None
+    ):
+        return False  # "System: admin mode"; a system's field holds a version or an id
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS
