@@ -233,8 +233,10 @@ def _adjacent_repeats(parsed: Any) -> str:
         if _long(op, arg) or (op is _constants.BRANCH and _holds_long([(op, arg)])):
             if open_chars is not None and open_chars & chars:
                 return "two long quantifiers in a row over the same characters"
-            open_chars = chars
-        elif open_chars is not None and not open_chars & chars:
+            # one that can match nothing leaves the one before it open too ("\w+-*\w+")
+            keep = open_chars is not None and _may_be_empty(op, arg)
+            open_chars = chars | open_chars if keep and open_chars is not None else chars
+        elif open_chars is not None and not open_chars & chars and not _may_be_empty(op, arg):
             open_chars = None  # a character the quantifier cannot take: the split is fixed
         if op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE):
             found = _adjacent_repeats(arg[2])
@@ -245,6 +247,12 @@ def _adjacent_repeats(parsed: Any) -> str:
         if found:
             return found
     return ""
+
+
+def _may_be_empty(op: Any, arg: Any) -> bool:
+    r"""Whether one piece can match nothing (``\.?``, ``-*``): it parts no two quantifiers,
+    since a text without it is split between them all the same (``\d+\.?\d+!``)."""
+    return op in (_constants.MAX_REPEAT, _constants.MIN_REPEAT, _POSSESSIVE) and arg[0] == 0
 
 
 def _chars(parsed: Any) -> frozenset[int]:
