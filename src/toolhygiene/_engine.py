@@ -367,7 +367,9 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
     last = 0
     for start, end, name, rank in _merge(spans):
         value = text[start:end]
-        if allowing and _registry.allowed(value, provider=rank >= _tokens.PROVIDER_RANK):
+        if allowing and _registry.allowed(
+            value, provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
+        ):
             continue
         parts.append(text[last:start])
         shown = names.get(name)

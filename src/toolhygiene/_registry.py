@@ -34,6 +34,7 @@ _detectors: tuple[Detector, ...] = ()
 _values: frozenset[str] = frozenset()
 _patterns: tuple[re.Pattern[str], ...] = ()
 _broad: tuple[re.Pattern[str], ...] = ()
+_broad_labelled: tuple[re.Pattern[str], ...] = ()
 # Real-looking credentials of different providers (made up): an allow pattern that
 # matches any of them is broad (``\w+``, ``.+``, ``sk_\w+``) and keeps no provider-format
 # credential; a specific one (``sk_test_\w+``, ``AKIA[A-Z0-9]{12}TEST``) may.
@@ -45,6 +46,15 @@ _CANARIES = (
     "sk-ant-api03-" + "Q7vX2mK9pL4wR8tZ6nB3aB3dEf6hIj9kLm2n",
     "glpat-" + "Q7vX2mK9pL4wR8tZ6nB3",
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.Q7vX2mK9pL4wR8tZ6nB3",
+)
+# Random-looking passwords and keys of common lengths and alphabets: a pattern matching
+# one of these would keep any labelled secret of its shape (``password=…``), so it keeps
+# only values found without a label (a file name, an id in a URL).
+_LABEL_CANARIES = (
+    *("Q7vX2mK9pL4wR8tZ6nB3aB3dEf6hIj9kLm2nQ7vX"[:n] for n in (8, 10, 12, 16, 20, 22, 24, 32, 40)),
+    "3f9a0c1be27d4f6a8b5c9d0e1f2a3b4c",
+    "Q7vX2mK9-pL4w_R8tZ6nB3",
+    "Qz9xLm2Rk7+Tb4Wn/8Vc3Hj6=",
 )
 # The regex parser (private, stable since Python 2): ``re._parser`` from 3.11 on.
 _NEW_PARSER = sys.version_info >= (3, 11)
@@ -459,15 +469,17 @@ def never_redact(*values: str | re.Pattern[str]) -> None:
         UsageError: a value that is not a ``str`` or a compiled ``str`` pattern, or a
             string shorter than two characters (without blanks around it).
     """
-    global _values, _patterns, _broad
+    global _values, _patterns, _broad, _broad_labelled
     for value in values:
         _check_allowed(value)
     patterns = [v for v in values if isinstance(v, re.Pattern)]
     broad = [p for p in patterns if any(p.fullmatch(c) for c in _CANARIES)]
+    labelled = [p for p in patterns if any(p.fullmatch(c) for c in _LABEL_CANARIES)]
     with _lock:
         _values = _values | {v for v in values if isinstance(v, str)}
         _patterns = (*_patterns, *patterns)
         _broad = (*_broad, *broad)
+        _broad_labelled = (*_broad_labelled, *labelled)
 
 
 def _check_allowed(value: object) -> None:
@@ -499,9 +511,9 @@ _SHORTEST_ALLOWED = 2
 
 def clear_redactions() -> None:
     """Remove every detector and allowed value added by the user."""
-    global _detectors, _values, _patterns, _broad
+    global _detectors, _values, _patterns, _broad, _broad_labelled
     with _lock:
-        _detectors, _values, _patterns, _broad = (), frozenset(), (), ()
+        _detectors, _values, _patterns, _broad, _broad_labelled = (), frozenset(), (), (), ()
 
 
 def user_detectors() -> tuple[Detector, ...]:
@@ -514,12 +526,17 @@ def allows_any() -> bool:
     return bool(_values or _patterns)
 
 
-def allowed(value: str, *, provider: bool = False) -> bool:
-    """Whether ``value`` was allowed with ``never_redact`` (a ``provider`` format only
-    as an exact string)."""
+def allowed(value: str, *, provider: bool = False, labelled: bool = False) -> bool:
+    """Whether ``value`` was allowed with ``never_redact`` (a ``provider`` format not by a
+    broad pattern; a ``labelled`` one, found by anything but the random-string layer, not
+    by a pattern any random password matches)."""
     if not _values and not _patterns:
         return False
     bare = value.strip("\"'")
     if bare in _values:
         return True
-    return any(p.fullmatch(bare) for p in _patterns if not (provider and p in _broad))
+    return any(
+        p.fullmatch(bare)
+        for p in _patterns
+        if not (provider and p in _broad) and not (labelled and p in _broad_labelled)
+    )
