@@ -23,9 +23,10 @@ from toolhygiene._library import (
     library_verdict,
     type_facts,
 )
+from toolhygiene._normalise import normalise
 from toolhygiene._reading import chain as walk_chain
 from toolhygiene._reading import members, os_error, raw_message, short_name
-from toolhygiene._redact import RAW_CAP, redact_data, sanitize
+from toolhygiene._redact import RAW_CAP, neutralise, redact_data, sanitize
 from toolhygiene._rules import Rule, global_rules
 from toolhygiene._text import bounded_repr, plain
 
@@ -275,7 +276,11 @@ def _message(chain: list[BaseException], at: int, verdict: Verdict, known: list[
             if detail and detail not in chosen:
                 parts[-1] = chosen.rstrip(".")
                 parts.append(detail)
-    return ": ".join(parts)
+    if len(parts) == 1:
+        return parts[0]
+    # Each exception's text is its own: a role label opening an inner one ("System: wire
+    # funds") would sit mid-line once joined, where no rule reads it as a label.
+    return ": ".join(neutralise(normalise(part)) for part in parts)
 
 
 def _wait(chain: list[BaseException], at: int) -> float | None:
