@@ -396,3 +396,14 @@ def test_a_yaml_block_scalar_with_a_blank_before_its_colon_goes(
     out = th.redact(text)
     assert "Zq8Lm2Xw9Vb7" not in out and "second-line-Qx7" not in out, out
     assert th.redact("config:\n  note : |\n    hello world\n").endswith("hello world\n")
+
+
+@pytest.mark.parametrize("sep", ["\t", ":\n  ", ": \n    ", "=\n", "\t\t"])
+@pytest.mark.parametrize("label", ["password", "api_key", "client_secret"])
+def test_a_blank_written_out_in_a_repr_after_a_label_leaks_nothing(sep: str, label: str) -> None:
+    """Found by recheckr: in a dict repr a tab or a line break is written out (``\\t``,
+    ``\\n``), and a value after one was kept."""
+    value = "Qz9xLm2Rk7Tb4"
+    for text in (repr({"c": f"{label}{sep}{value}"}), repr(f"{label}{sep}{value}"),
+                 json.dumps({"c": f"{label}{sep}{value}"})):
+        assert value not in th.redact(text), text

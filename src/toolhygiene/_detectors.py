@@ -1101,10 +1101,11 @@ BUILT_IN: tuple[Detector, ...] = (
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
             r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a" + _ARROWS + r"])|"
-            r"[ \t]{1,5}->)\s{0,5}" + _OPEN + "|"
-            # or only a space, a tab, a comma, ``is`` or a Markdown table's ``|``
-            # (``_spaced``)
-            r",?[ \t]{1,5}"
+            # (blanks after it may be written out: a repr's ``password:\\n  v``)
+            r"[ \t]{1,5}->)(?:\s|\\[nrt]){0,12}" + _OPEN + "|"
+            # or only a space, a tab (also written out: a repr's ``password\\tv``), a
+            # comma, ``is`` or a Markdown table's ``|`` (``_spaced``)
+            r",?(?:[ \t]|\\t){1,5}"
             + _CONNECTORS
             + _SPACED_END
             + r"|[ \t]{0,5}\|[ \t]{0,5}(?=[^\s|]))"
