@@ -417,7 +417,7 @@ def test_a_passphrase_ending_in_a_token_goes_whole(words: str, last: str, carrie
     """Found by recheckr: a passphrase of words ending in a token lost only its first
     word ("password: tango mango Qz9xLm2Rk7" kept "mango Qz9xLm2Rk7")."""
     out = th.redact(carrier.format(v=f"{words} {last}"))
-    assert last not in out and words.split()[-1] not in out, out
+    assert last not in out and words.rsplit(maxsplit=1)[-1] not in out, out
     assert out.count("'") == carrier.count("'") and out.count('"') == carrier.count('"'), out
 
 
