@@ -407,3 +407,19 @@ def test_a_blank_written_out_in_a_repr_after_a_label_leaks_nothing(sep: str, lab
     for text in (repr({"c": f"{label}{sep}{value}"}), repr(f"{label}{sep}{value}"),
                  json.dumps({"c": f"{label}{sep}{value}"})):
         assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize("words", ["tango mango", "correct horse battery", "blue"])
+@pytest.mark.parametrize("last", ["Qz9xLm2Rk7", "Qz9xLm2Rk7!!", "9f-Tb4Wn8", "hunter2"])
+@pytest.mark.parametrize("carrier", ["password: {v}", "{{'c': 'password: {v}'}}", '{{"c": "password: {v}"}}',
+                                     "password: {v}."])
+def test_a_passphrase_ending_in_a_token_goes_whole(words: str, last: str, carrier: str) -> None:
+    """Found by recheckr: a passphrase of words ending in a token lost only its first
+    word ("password: tango mango Qz9xLm2Rk7" kept "mango Qz9xLm2Rk7")."""
+    out = th.redact(carrier.format(v=f"{words} {last}"))
+    assert last not in out and words.rsplit(maxsplit=1)[-1] not in out, out
+    assert out.count("'") == carrier.count("'") and out.count('"') == carrier.count('"'), out
+
+
+def test_a_token_followed_by_prose_keeps_the_prose() -> None:
+    assert th.redact("password: hunter2 was rejected") == "password: [redacted:secret] was rejected"

@@ -174,7 +174,11 @@ _LETTERS = re.compile(r"[a-z]{1,20}", re.IGNORECASE)
 
 
 _MORE_WORDS = re.compile(
-    r"(?:[ \t]{1,3}[A-Za-z][A-Za-z'\-]{0,30}){1,16}(?=[ \t]*(?:$|[\r\n,;&\"]|\\[nr\"]))"
+    r"(?:[ \t]{1,3}[A-Za-z][A-Za-z'\-]{0,30}){0,15}"
+    # the last word may be a token: "tango mango Qz9xLm2Rk7" is one passphrase
+    r"(?:[ \t]{1,3}(?:[A-Za-z][A-Za-z'\-]{0,30}|"
+    r"(?=[\w!#$%*+=~@^\-/.]{0,63}[0-9])[A-Za-z0-9][\w!#$%*+=~@^\-/.]{0,63}(?<!\.)))"
+    r"(?=\.?[ \t]*(?:$|[\r\n,;&\"']|\\[nr\"']))"
 )
 # A passphrase's next line, when it is only more lowercase words (wrapped), to its end.
 _WRAPPED_WORDS = re.compile(
