@@ -423,3 +423,19 @@ def test_a_passphrase_ending_in_a_token_goes_whole(words: str, last: str, carrie
 
 def test_a_token_followed_by_prose_keeps_the_prose() -> None:
     assert th.redact("password: hunter2 was rejected") == "password: [redacted:secret] was rejected"
+
+
+@pytest.mark.parametrize("name", ["clientSecret", "X-Api-Key", "apiToken", "sessionKey", "access-key",
+                                  "SECRET_KEY_BASE", "refreshToken"])
+@pytest.mark.parametrize("form", ["missing key '{k}'", "unknown key \"{k}\"", "key '{k}' must be a string",
+                                  "required key `{k}` not found"])
+def test_a_keys_name_made_of_words_stays_in_a_validation_message(name: str, form: str) -> None:
+    """Found by recheckr: snake_case names stayed, camelCase and dashed ones went."""
+    text = form.format(k=name)
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize("value", ["Qx7pL2vB9k", "hGtRfDsWqAzX", "AbCdEfGhIjKlMnOp"])
+def test_a_random_value_after_a_bare_key_still_goes(value: str) -> None:
+    for text in (f"use key '{value}' to sign", f"key: {value}", f"key={value}"):
+        assert value not in th.redact(text), text

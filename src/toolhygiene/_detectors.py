@@ -138,8 +138,31 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             return None
         return False
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
+        if named_by_words(value.strip("\"'`")):
+            return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
         return credential_shaped(value) or (code_label(key) and code_value(value.strip("\"'")))
     return True
+
+
+_NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
+
+
+def named_by_words(value: str) -> bool:
+    """Whether ``value`` is a name made of words, camel-cased or joined by ``-``/``_``
+    (``clientSecret``, ``X-Api-Key``, ``apiToken``): no digit, at most six pieces, each a
+    word of 2-12 letters (a leading ``X-`` too), not a random run of letters."""
+    if not value or len(value) > 64 or not value.isascii() or any(c.isdigit() for c in value):
+        return False
+    parts = re.split(r"[-_]", value)
+    if parts[0] == "X" and len(parts) > 1:
+        parts = parts[1:]
+    pieces = 0
+    for part in parts:
+        found = _NAME_PIECE.findall(part)
+        if not part or "".join(found) != part:
+            return False
+        pieces += len(found)
+    return pieces <= 6
 
 
 # A called or indexed name in code (``get_token``, ``requests.Session``,
@@ -743,6 +766,7 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         # nor a validation message's ``missing key 'user_id'``)
         len(value) >= 6
         and is_secret_label(key) is None
+        and not named_by_words(value.strip("\"'`"))
         and plausible_value(value, prose_allowed=False)
         and _token_shaped(value.strip("\"'`"))
     ):
