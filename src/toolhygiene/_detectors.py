@@ -250,6 +250,8 @@ def _wrapped_rest(text: str, end: int) -> int:
     line is a single run that is neither a key line, nor a word, a number, a URL or a
     path (``_labels.line_rest``); and so on over each next line of the same kind (a PEM
     or base64 body wrapped at 64 or 76 columns)."""
+    if _NEXT_KEY_LINE.match(text, end):
+        return end  # the next line is a key line (``never_rest``), told in one match
     m = _NEXT_LINE.match(text, end)
     if m is None or never_rest(m["run"]):
         return end
@@ -268,6 +270,14 @@ def _wrapped_rest(text: str, end: int) -> int:
 
 
 _WRAPPED_LINES = 256
+# A next line whose run (``_NEXT_LINE``) starts with a key (``_labels.plain_run``'s: a
+# name, then ``:`` or ``=`` that neither another ``=`` nor the run's end follows): that
+# run is its line's own text, never the rest of a value. Most labelled values that end
+# a line are followed by one (``key_1=v`` then ``key_2=v``).
+_NEXT_KEY_LINE = re.compile(
+    r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}[A-Za-z_][\w.\-]{0,79}"
+    r"(?:[:\uff1a]|=(?![=\s\"'<>`\\]|\Z))"
+)
 
 
 # A piece of a value after a character the value pattern stops at (``&``, ``|``, ``)``,
@@ -378,6 +388,8 @@ _CODE_GAPS = frozenset(" \t,;\r\n\\")
 def _code_list(text: str, end: int) -> int:
     """Where a labelled value that is a code ends when more codes of its shape follow
     it under a plural label (``recovery codes: 1234-5678 8765-4321``)."""
+    if not _names_codes(text):
+        return end  # no plural label anywhere in the text: nothing to read back for
     start = end
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
         start -= 1
@@ -393,6 +405,22 @@ def _code_list(text: str, end: int) -> int:
             return end
         end = m.end()
     return end
+
+
+def _names_codes(text: str) -> bool:
+    """Whether ``text`` holds the word ``_CODES_LABEL`` needs (as it reads it, whatever
+    the case: the long s too), read once per text: thousands of values under other
+    labels are not each read back for a label that is not there."""
+    global _CODES_SEEN
+    seen = _CODES_SEEN
+    if seen[0] is not text:
+        lowered = text.lower()
+        seen = _CODES_SEEN = (text, "codes" in lowered or "code\u017f" in lowered)
+    return seen[1]
+
+
+_CODES_SEEN: tuple[str, bool] = ("", False)
+"""The last text ``_names_codes`` read, and its answer (read and replaced whole)."""
 
 
 _WORDS_START = " \t.,;:!?"

@@ -1,0 +1,133 @@
+"""The labelled-values layer's per-text gates and one-match readings give what the long
+way gives (session 9's speed work on the labelled shapes of ``redact_scaling``).
+
+Each property compares the new path with a reference kept here, the code as it was
+before the shortcut:
+
+- a list of codes is read after a value only in a text that names ``codes`` at all
+  (``_code_list``), against the value read back and the label looked for at each value;
+- a next line that starts with a key ends a value at its line's end at once
+  (``_wrapped_rest``), against the next line's run read and judged by ``never_rest``.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+
+import toolhygiene as th
+from helpers import examples, pieces
+from toolhygiene import _detectors
+from toolhygiene._detectors import (
+    _CODES_LABEL,
+    _CODES_MAX,
+    _NEXT_CODE,
+    _NEXT_LINE,
+    _SHAPE,
+    _WRAPPED_LINES,
+)
+from toolhygiene._labels import code_value, line_rest, never_rest
+
+# -- the references: the code as it was ----------------------------------------------------
+
+
+def _code_list_before(text: str, end: int) -> int:
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
+        start -= 1
+    value = text[start:end]
+    if not code_value(value) or not _CODES_LABEL.search(text, max(0, start - 24), start):
+        return end
+    shape = value.translate(_SHAPE)
+    for _ in range(_CODES_MAX):
+        m = _NEXT_CODE.match(text, end)
+        if m is None or m[1].translate(_SHAPE) != shape:
+            return end
+        if text[m.end() : m.end() + 1].isalnum():
+            return end
+        end = m.end()
+    return end
+
+
+def _wrapped_rest_before(text: str, end: int) -> int:
+    m = _NEXT_LINE.match(text, end)
+    if m is None or never_rest(m["run"]):
+        return end
+    start = end
+    while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "\"'=:\uff1a":
+        start -= 1
+    value = text[start:end]
+    for _ in range(_WRAPPED_LINES):
+        if not line_rest(value, m["run"]):
+            return end
+        value, end = value + m["run"], m.end("run")
+        m = _NEXT_LINE.match(text, end)
+        if m is None or never_rest(m["run"]):
+            return end
+    return end
+
+
+# -- a list of codes ----------------------------------------------------------------------
+
+code_texts = pieces(
+    "codes", "CODES", "Codes", "code\u017f", "CODE\u017f", "code", "recovery ", "backup_",
+    ": ", "=", "\uff1a", '"', "'", "\\", " ", "\t", ",", ";", "\n", "\\n", "1234", "5678",
+    "-", "ab12", "Xy9z", "8f3k-29dk", "x", "é", "\u212a",
+    max_size=24,
+)
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(code_texts)
+def test_a_list_of_codes_ends_where_it_ended_before_at_every_position(text: str) -> None:
+    for end in range(len(text) + 1):
+        assert _detectors._code_list(text, end) == _code_list_before(text, end), end
+
+
+def test_codes_are_read_under_a_plural_label_in_any_case_and_nowhere_else() -> None:
+    assert th.redact("recovery codes: 1234-5678 8765-4321 2345-6789") == (
+        "recovery codes: [redacted:secret]"
+    )
+    assert th.redact("RECOVERY CODES: 12345678, 87654321") == "RECOVERY CODES: [redacted:secret]"
+    # the long s is an ``s`` to the label's pattern (read case-insensitively)
+    text = "backup code\u017f: 1234-5678 8765-4321"
+    assert _detectors._code_list(text, text.index(" 8765")) == len(text)
+    # without a plural label the codes after the first are the text's own
+    assert th.redact("recovery code: 1234-5678 8765-4321") == (
+        "recovery code: [redacted:secret] 8765-4321"
+    )
+
+
+# -- a value's next line ------------------------------------------------------------------
+
+line_texts = pieces(
+    "\n", "\r\n", "\r", "\\n", "\\r\\n", "\\r", " ", "\t", "key", "KEY_2", "_", "x9", ".",
+    "-", "=", "==", ":", "\uff1a", "'", '"', "<", ">", "`", "\\", "/", "://", "3f2a7d71",
+    "deadbeef", "Xy7pQ2", "mN8rT4vB9kLw", "QUJDZA==", "never", "42ms", "é", "\u00b2",
+    "x" * 40, "y" * 45,
+    max_size=24,
+)
+
+
+@settings(max_examples=examples(800), deadline=None)
+@given(line_texts)
+def test_a_value_ends_its_line_where_it_did_before_at_every_position(text: str) -> None:
+    for end in range(len(text) + 1):
+        assert _detectors._wrapped_rest(text, end) == _wrapped_rest_before(text, end), end
+
+
+@settings(max_examples=examples(800), deadline=None)
+@given(line_texts)
+def test_a_next_key_line_is_always_a_line_of_its_own(text: str) -> None:
+    # the shortcut's claim itself: where it matches, the long way reads nothing on
+    for end in range(len(text) + 1):
+        if _detectors._NEXT_KEY_LINE.match(text, end):
+            m = _NEXT_LINE.match(text, end)
+            assert m is None or never_rest(m["run"]), end
+
+
+def test_a_wrapped_value_still_runs_over_its_lines_and_stops_at_a_key_line() -> None:
+    text = "DD_APP_KEY: 3f2a7d71c0e94b5a\n9b8c7d6e5f4a3b2c\nDD_SITE=datadoghq.com"
+    assert th.redact(text) == "DD_APP_KEY: [redacted:secret]\nDD_SITE=datadoghq.com"
+    assert th.redact("key_1=value_1a2b3c4d\nkey_2=value_5e6f7a8b\n") == (
+        "key_1=[redacted:secret]\nkey_2=[redacted:secret]\n"
+    )
