@@ -7,16 +7,20 @@ before the shortcut:
 - a list of codes is read after a value only in a text that names ``codes`` at all
   (``_code_list``), against the value read back and the label looked for at each value;
 - a next line that starts with a key ends a value at its line's end at once
-  (``_wrapped_rest``), against the next line's run read and judged by ``never_rest``.
+  (``_wrapped_rest``), against the next line's run read and judged by ``never_rest``;
+- the compatibility view of the redacted text is built from the view of the text the
+  detectors read (``_engine._apply``) and handed to the echo layer, against the view
+  made again from the redacted text.
 """
 
 from __future__ import annotations
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples, pieces
-from toolhygiene import _detectors
+from toolhygiene import _detectors, _echo, _engine
 from toolhygiene._detectors import (
     _CODES_LABEL,
     _CODES_MAX,
@@ -26,6 +30,7 @@ from toolhygiene._detectors import (
     _WRAPPED_LINES,
 )
 from toolhygiene._labels import code_value, line_rest, never_rest
+from toolhygiene._normalise import compatible
 
 # -- the references: the code as it was ----------------------------------------------------
 
@@ -130,4 +135,51 @@ def test_a_wrapped_value_still_runs_over_its_lines_and_stops_at_a_key_line() -> 
     assert th.redact(text) == "DD_APP_KEY: [redacted:secret]\nDD_SITE=datadoghq.com"
     assert th.redact("key_1=value_1a2b3c4d\nkey_2=value_5e6f7a8b\n") == (
         "key_1=[redacted:secret]\nkey_2=[redacted:secret]\n"
+    )
+
+
+# -- the compatibility view of the redacted text -------------------------------------------
+
+wide_texts = pieces(
+    "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44", "\uff1a", "password", "token", "=",
+    ": ", " ", "\n", "Zq8Lm2Xw9", "\uff3a\uff51\uff18\uff2c\uff4d\uff12", "\u0130", "\u212a",
+    "\u017f", "\u00b2", "\u2460", "é", "\ufb01", "abc", "[", "]",
+    max_size=20,
+)
+_NAMES = ("secret", "high-entropy", "email", "internal")
+
+
+@st.composite
+def _text_and_spans(draw: st.DrawFn) -> tuple[str, list[tuple[int, int, str, int]]]:
+    text = draw(wide_texts)
+    bound = st.integers(min_value=0, max_value=len(text))
+    spans = []
+    for _ in range(draw(st.integers(min_value=0, max_value=4))):
+        a, b = draw(bound), draw(bound)
+        spans.append((min(a, b), max(a, b), draw(st.sampled_from(_NAMES)), draw(st.integers(0, 2))))
+    return text, spans
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(_text_and_spans())
+def test_the_view_of_the_redacted_text_is_the_view_made_again(
+    case: tuple[str, list[tuple[int, int, str, int]]],
+) -> None:
+    text, spans = case
+    out, echoes, seen = _engine._apply(text, list(spans), compatible(text))
+    assert (out, echoes) == _engine._apply(text, list(spans))[:2]
+    assert seen == compatible(out)
+    values = tuple(echoes) or ("Zq8Lm2Xw9",)
+    names = tuple("[redacted:secret]" for _ in values)
+    assert _echo.replace(out, values, names, seen) == _echo.replace(out, values, names)
+
+
+def test_an_echo_written_full_width_is_found_after_a_full_width_label() -> None:
+    text = (
+        "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1aZq8Lm2Xw9Vb7 and later "
+        "\uff3a\uff31\uff18\uff2c\uff2d\uff12\uff38\uff37\uff19\uff36\uff22\uff17 again"
+    )
+    assert th.redact(text) == (
+        "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1a[redacted:secret] and later "
+        "[redacted:secret] again"
     )

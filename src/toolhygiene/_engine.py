@@ -262,13 +262,14 @@ def _detect(
     internals: bool,
     tokens: list[Span] | None = None,
     hits: dict[int, list[int]] | None = None,
+    seen: str | None = None,
 ) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
     letters read as ASCII: same positions, so the spans cut the text as written);
-    ``tokens``: its token spans, ``hits``: the plan's hits in it, when they were found
-    already."""
+    ``tokens``: its token spans, ``hits``: the plan's hits in it, ``seen``: that view,
+    when they were found already."""
     spans: list[Span] = []
-    text = compatible(written)
+    text = compatible(written) if seen is None else seen
     ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()
@@ -358,8 +359,19 @@ def _merge(spans: list[Span]) -> list[Span]:
     return merged
 
 
-def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
+def _apply(
+    text: str, spans: list[Span], seen: str | None = None
+) -> tuple[str, dict[str, str], str | None]:
+    """``text`` with the spans replaced by placeholders, the values to echo, and (given
+    ``seen``, the compatibility view of ``text``) the same view of the result: the view
+    is made character by character and placeholders are ASCII, so the view's own slices
+    with the same placeholders are it, without a second pass over the text beyond
+    ASCII (``compatible`` looks each such character up: 3 ms for 64 KB)."""
     parts: list[str] = []
+    # the view's parts, where it differs from the text (else the result is its own view)
+    differs = seen is not None and seen is not text
+    seen_text = text if seen is None else seen
+    seen_parts: list[str] = []
     values: dict[str, str] = {}
     names: dict[str, str] = {}  # each name's placeholder
     done: set[str] = set()  # values whose echoes are in ``values`` already
@@ -376,6 +388,9 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
         if shown is None:
             shown = names[name] = _PLACEHOLDERS.get(name) or placeholder(name)
         parts.append(shown)
+        if differs:
+            seen_parts.append(seen_text[last:start])
+            seen_parts.append(shown)
         last = end
         if rank <= 0 or len(values) >= _ECHO_MAX:
             continue
@@ -394,7 +409,11 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
     # A value that is part of a placeholder ("secret") would break it when echoed.
     shown = "".join(names.values())
     echoes = {v: n for v, n in values.items() if "[" not in v and "]" not in v and v not in shown}
-    return "".join(parts), echoes
+    out = "".join(parts)
+    if not differs:
+        return out, echoes, None if seen is None else out
+    seen_parts.append(seen_text[last:])
+    return out, echoes, "".join(seen_parts)
 
 
 def _unescaped(value: str) -> str:
@@ -405,9 +424,15 @@ def _unescaped(value: str) -> str:
     return decoded if isinstance(decoded, str) else value
 
 
-def _echo(text: str, echoes: dict[str, str], seeds: tuple[str, ...] | None = None) -> str:
+def _echo(
+    text: str,
+    echoes: dict[str, str],
+    seeds: tuple[str, ...] | None = None,
+    seen: str | None = None,
+) -> str:
     """Layer 5: every echo of a value redacted in this text or known beforehand
-    (``seeds``: the known values, when read already)."""
+    (``seeds``: the known values, ``seen``: the compatibility view of ``text``, when read
+    already)."""
     if seeds is None:
         seeds = _known.current()
     if not echoes and not seeds:
@@ -417,7 +442,7 @@ def _echo(text: str, echoes: dict[str, str], seeds: tuple[str, ...] | None = Non
         *(placeholder(name) for name in echoes.values()),
         *(placeholder("secret") for _ in range(len(values) - len(echoes))),
     )
-    return _echo_layer.replace(text, values, names)
+    return _echo_layer.replace(text, values, names, seen)
 
 
 # The token before the break is read atomically (a lookahead, then its backreference):
@@ -637,19 +662,21 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
     view = _written_view(text) if "&" in text or _escape_letters(text) else None
+    seen: str | None = None  # the compatibility view of ``text``, made once
     if view is None:
+        seen = compatible(text)
         # a simple text is never joined or decoded: its tokens and hits stay true
-        spans = _detect(text, internals, tokens, hits)
+        spans = _detect(text, internals, tokens, hits, seen)
         read: dict[str, str] = {}
     else:
         spans, read = _detect_written(view, internals)
     if not spans:
-        out = _echo(text, {}, seeds)
+        out = _echo(text, {}, seeds, seen)
         return original if out == original else out
-    out, echoes = _apply(text, spans)
+    out, echoes, seen = _apply(text, spans, seen)
     for value, name in read.items():
         echoes.setdefault(value, name)
-    return _echo(out, echoes, seeds)
+    return _echo(out, echoes, seeds, seen)
 
 
 # A character written out: an HTML entity (``&#83;``, ``&#x53;``, ``&quot;``; escaped
