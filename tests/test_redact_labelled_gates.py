@@ -8,6 +8,8 @@ before the shortcut:
   (``_code_list``), against the value read back and the label looked for at each value;
 - a next line that starts with a key ends a value at its line's end at once
   (``_wrapped_rest``), against the next line's run read and judged by ``never_rest``;
+- a key after a space ends a value at once (``_cut_rest``), against the piece after
+  the space read and judged (followed by ``=``, or a key line by ``plain_run``);
 - the compatibility view of the redacted text is built from the view of the text the
   detectors read (``_engine._apply``) and handed to the echo layer, against the view
   made again from the redacted text.
@@ -24,12 +26,16 @@ from toolhygiene import _detectors, _echo, _engine
 from toolhygiene._detectors import (
     _CODES_LABEL,
     _CODES_MAX,
+    _CUTS,
     _NEXT_CODE,
     _NEXT_LINE,
+    _PIECE,
     _SHAPE,
+    _SPACES,
     _WRAPPED_LINES,
+    _digit_or_symbol,
 )
-from toolhygiene._labels import code_value, line_rest, never_rest
+from toolhygiene._labels import code_value, line_rest, never_rest, plain_run
 from toolhygiene._normalise import compatible
 
 # -- the references: the code as it was ----------------------------------------------------
@@ -68,6 +74,31 @@ def _wrapped_rest_before(text: str, end: int) -> int:
         m = _NEXT_LINE.match(text, end)
         if m is None or never_rest(m["run"]):
             return end
+    return end
+
+
+def _cut_rest_before(text: str, end: int, word: bool) -> int:
+    if text[end : end + 1] not in _CUTS:
+        return end
+    while text[end : end + 1] in _CUTS:
+        cut = text[end]
+        width = 1
+        if cut == "\\":
+            if text[end + 1 : end + 2] != "t":
+                return end
+            width = 2
+        spaced = cut in _SPACES or width == 2
+        if spaced and word:
+            return end
+        m = _PIECE.match(text, end + width)
+        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
+            return end
+        piece = m.group()
+        if "://" in piece or (cut == "<" and piece[:1] == "/"):
+            return end
+        if spaced and not _digit_or_symbol(piece):
+            return end
+        end = m.end()
     return end
 
 
@@ -136,6 +167,32 @@ def test_a_wrapped_value_still_runs_over_its_lines_and_stops_at_a_key_line() -> 
     assert th.redact("key_1=value_1a2b3c4d\nkey_2=value_5e6f7a8b\n") == (
         "key_1=[redacted:secret]\nkey_2=[redacted:secret]\n"
     )
+
+
+# -- a value and a space ------------------------------------------------------------------
+
+cut_texts = pieces(
+    " ", "\t", "\\t", "&", "|", ";", ",", "(", ")", "<", "'", "key", "api_key", "_", "x9",
+    "9", ".", "-", "=", ":", "\uff1a", "#", "!", "/", "://", "Ab3dEf", "hunter2", "never",
+    "é", "\u00b2", "\u212a", "x" * 40, "y" * 45,
+    max_size=24,
+)
+
+
+@settings(max_examples=examples(800), deadline=None)
+@given(cut_texts, st.booleans())
+def test_a_value_and_a_space_end_where_they_did_before_at_every_position(
+    text: str, word: bool
+) -> None:
+    for end in range(len(text) + 1):
+        assert _detectors._cut_rest(text, end, word) == _cut_rest_before(text, end, word), end
+
+
+def test_a_key_after_a_space_ends_a_value_and_a_token_piece_does_not() -> None:
+    assert th.redact("password=Ab3dEf6hIj api_key=Zq8Lm2Xw9Vb7 x") == (
+        "password=[redacted:secret] api_key=[redacted:secret] x"
+    )
+    assert th.redact("password=Pa55 w0rd99! ok") == "password=[redacted:secret] ok"
 
 
 # -- the compatibility view of the redacted text -------------------------------------------

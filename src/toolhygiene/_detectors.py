@@ -14,6 +14,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable
@@ -337,8 +338,8 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     of prose (``hunter2 was rejected``), or where nothing follows the character (``)``
     closing a parenthesis, ``'`` closing a string). ``word``: whether the value is
     letters only (after a word, a space is ``_passphrase``'s to read)."""
-    if text[end : end + 1] not in _CUTS:
-        return end
+    if text[end : end + 1] not in _CUTS or _SPACED_KEY.match(text, end):
+        return end  # (a key after a space: the next piece is a key, told in one match)
     while text[end : end + 1] in _CUTS:
         cut = text[end]
         width = 1
@@ -359,6 +360,11 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
             return end
         end = m.end()
     return end
+
+
+# A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key
+# follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there.
+_SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
 
 
 def _digit_or_symbol(piece: str) -> bool:
@@ -460,7 +466,7 @@ def _labelled_value_end(text: str, end: int) -> int:
         while start > 0 and text[start - 1] in _SENTENCE_ENDS:  # "expired." ends a sentence
             start -= 1
         start = _letters_before(text, start)
-    if start < end and not plausible_value(text[start:end], prose_allowed=True):
+    if start < end and not _plausible_word(text[start:end]):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
             return more.end()
@@ -468,6 +474,13 @@ def _labelled_value_end(text: str, end: int) -> int:
 
 
 _SENTENCE_ENDS = ".!?"
+
+
+@functools.lru_cache(maxsize=2048)
+def _plausible_word(letters: str) -> bool:
+    """``plausible_value`` of the letters that end a value, where prose is allowed:
+    judged once for the few such endings thousands of values share (``…hIj``)."""
+    return plausible_value(letters, prose_allowed=True)
 
 
 # What makes ``user@host`` a login, not an e-mail address: a URL's user part
