@@ -240,3 +240,17 @@ def test_an_echo_written_full_width_is_found_after_a_full_width_label() -> None:
         "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1a[redacted:secret] and later "
         "[redacted:secret] again"
     )
+
+
+def test_a_value_allowed_after_a_full_width_label_stays_and_its_echo_too() -> None:
+    # a span kept by ``never_redact``: the view of the result is made again from it
+    label = "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1a"
+    text = f"{label}Zq8Lm2Xw9Vb7 {label}Hq4Tn7Rc2Wm5 again Zq8Lm2Xw9Vb7 and Hq4Tn7Rc2Wm5"
+    th.never_redact("Zq8Lm2Xw9Vb7")
+    try:
+        assert th.redact(text) == (
+            f"{label}Zq8Lm2Xw9Vb7 {label}[redacted:secret] again Zq8Lm2Xw9Vb7 and "
+            "[redacted:secret]"
+        )
+    finally:
+        th.clear_redactions()

@@ -368,16 +368,13 @@ def _apply(
     with the same placeholders are it, without a second pass over the text beyond
     ASCII (``compatible`` looks each such character up: 3 ms for 64 KB)."""
     parts: list[str] = []
-    # the view's parts, where it differs from the text (else the result is its own view)
-    differs = seen is not None and seen is not text
-    seen_text = text if seen is None else seen
-    seen_parts: list[str] = []
     values: dict[str, str] = {}
     names: dict[str, str] = {}  # each name's placeholder
     done: set[str] = set()  # values whose echoes are in ``values`` already
     allowing = _registry.allows_any()
     last = 0
-    for start, end, name, rank in _merge(spans):
+    merged = _merge(spans)
+    for start, end, name, rank in merged:
         value = text[start:end]
         if allowing and _registry.allowed(
             value, provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
@@ -388,9 +385,6 @@ def _apply(
         if shown is None:
             shown = names[name] = _PLACEHOLDERS.get(name) or placeholder(name)
         parts.append(shown)
-        if differs:
-            seen_parts.append(seen_text[last:start])
-            seen_parts.append(shown)
         last = end
         if rank <= 0 or len(values) >= _ECHO_MAX:
             continue
@@ -410,9 +404,17 @@ def _apply(
     shown = "".join(names.values())
     echoes = {v: n for v, n in values.items() if "[" not in v and "]" not in v and v not in shown}
     out = "".join(parts)
-    if not differs:
+    if seen is None or seen is text:  # (a text that is its own view: so is the result)
         return out, echoes, None if seen is None else out
-    seen_parts.append(seen_text[last:])
+    if allowing:
+        return out, echoes, None  # a span may have been kept: the view is made again
+    # the view's slices between the same spans, with the same placeholders
+    seen_parts, last = [], 0
+    for start, end, name, _ in merged:
+        seen_parts.append(seen[last:start])
+        seen_parts.append(names[name])
+        last = end
+    seen_parts.append(seen[last:])
     return out, echoes, "".join(seen_parts)
 
 
