@@ -338,8 +338,8 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     of prose (``hunter2 was rejected``), or where nothing follows the character (``)``
     closing a parenthesis, ``'`` closing a string). ``word``: whether the value is
     letters only (after a word, a space is ``_passphrase``'s to read)."""
-    if text[end : end + 1] not in _CUTS or _SPACED_KEY.match(text, end):
-        return end  # (a key after a space: the next piece is a key, told in one match)
+    if text[end : end + 1] not in _CUTS:
+        return end
     while text[end : end + 1] in _CUTS:
         cut = text[end]
         width = 1
@@ -363,7 +363,8 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
 
 
 # A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key
-# follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there.
+# follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there
+# (told in one match, before the value's letters are read for it).
 _SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
 
 
@@ -449,8 +450,8 @@ def _labelled_value_end(text: str, end: int) -> int:
         codes = _code_list(text, end)
         if codes != end:
             return codes
-    if after in _CUTS:
-        rest = _cut_rest(text, end, _a_word(text, letters, end))
+    if after in _CUTS and not _SPACED_KEY.match(text, end):  # a key next: ``_cut_rest``
+        rest = _cut_rest(text, end, _a_word(text, letters, end))  # reads no piece
         if rest != end:
             return rest
     if after in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
