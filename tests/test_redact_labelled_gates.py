@@ -11,12 +11,17 @@ before the shortcut:
 - a key after a space ends a value at once (before ``_cut_rest`` and the value's
   letters are read), against the piece after the space read and judged (followed by
   ``=``, or a key line by ``plain_run``);
+- a name/value pair's detectors are searched only in a text holding ``value``
+  (``Detector.also``, read in the plan's Aho-Corasick pass), against the plan without
+  that gate;
 - the compatibility view of the redacted text is built from the view of the text the
   detectors read (``_engine._apply``) and handed to the echo layer, against the view
   made again from the redacted text.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -256,3 +261,56 @@ def test_a_value_allowed_after_a_full_width_label_stays_and_its_echo_too() -> No
         )
     finally:
         th.clear_redactions()
+
+
+# -- a name/value pair's second word ------------------------------------------------------
+
+pair_texts = pieces(
+    "key", "KEY", "name", "Name", "parameterkey", "ParameterKey", "value", "VALUE", "Value",
+    "ParameterValue", "parameter_value", "=", " = ", ":", ": ", '"', "'", '\\"', ",", "\n",
+    "\\n", " ", "- ", "{", "}", "<add ", "/>", "API_KEY", "DB_PASSWORD", "ApiKey",
+    "Zq8Lm2Xw9Vb7", "hunter2", "x", "\u212a", "\u0130",
+    max_size=30,
+)
+
+
+def _without_also() -> _engine._Plan:
+    plan = _engine._plan()
+    return _engine._Plan(
+        tuple(dataclasses.replace(d, also=()) for d in plan.detectors),
+        len(plan.detectors) - plan.user_from,
+    )
+
+
+@settings(max_examples=examples(800), deadline=None)
+@given(pair_texts)
+def test_a_pairs_second_word_gates_nothing_that_matches(text: str) -> None:
+    plan = _engine._plan()
+    for index, detector in enumerate(plan.detectors):
+        assert all(word == word.lower() for word in detector.also)  # as the plan reads
+        if detector.also:
+            # the claim itself: every match holds one of the words, whatever its case
+            for m in detector.pattern.finditer(compatible(text)):
+                assert any(word in m.group().lower() for word in detector.also), index
+    spans = sorted(_engine._detect(text, True))
+    redacted = th.redact(text)
+    saved = list(_engine._current)
+    _engine._current[:] = [(saved[0][0], _without_also())]
+    try:
+        assert sorted(_engine._detect(text, True)) == spans
+        assert th.redact(text) == redacted
+    finally:
+        _engine._current[:] = saved
+
+
+def test_a_name_value_pair_goes_in_any_case_and_a_key_without_one_reads_as_before() -> None:
+    assert th.redact('{"name": "API_KEY", "VALUE": "Zq8Lm2Xw9Vb7"}') == (
+        '{"name": "API_KEY", "VALUE": "[redacted:secret]"}'
+    )
+    assert th.redact('<add key="ApiKey" Value="Zq8Lm2Xw9Vb7"/>') == (
+        '<add key="ApiKey" Value="[redacted:secret]"/>'
+    )
+    assert th.redact("- name: DB_PASSWORD\n  value: hunter2xyz") == (
+        "- name: DB_PASSWORD\n  value: [redacted:secret]"
+    )
+    assert th.redact("name=build key=primary") == "name=build key=primary"

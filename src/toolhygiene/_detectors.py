@@ -76,6 +76,11 @@ class Detector:
     screen: re.Pattern[str] | None = None
     """A short pattern found in every text the detector can match (one search in C): a
     text it is not found in is not searched (for needles as common as ``1/``)."""
+    also: tuple[str, ...] = ()
+    """Lowercase words of which every match holds one besides its needle (``value`` in a
+    name/value pair): found in the same Aho-Corasick pass as the needles, and a text
+    holding none of them is not searched (thousands of ``key=`` without a ``value``
+    cost a failing match each)."""
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
@@ -1231,6 +1236,7 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("value",),
     ),
     Detector(
         # An XML element named like a secret with its value in an attribute:
@@ -1504,6 +1510,7 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("value",),
     ),
     # -- internals: not secrets, but not the model's business in a failure line -------
     Detector(
