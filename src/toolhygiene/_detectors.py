@@ -443,9 +443,9 @@ def _labelled_value_end(text: str, end: int) -> int:
     """Where a labelled value really ends: through a data URI's payload, through the
     words after a word of prose that steered past the secret (the check said so), or
     over the words of a passphrase. Each reading is tried only where the character at
-    ``end`` (or the value's last) lets it read anything."""
+    ``end`` (or the value's last) lets it read anything; the value's last letters are
+    read back only for a reading that needs them."""
     after = text[end : end + 1]
-    letters = _letters_before(text, end)
     if after in (";", ","):
         head = text.rfind("data:", max(0, end - 140), end)
         if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
@@ -456,7 +456,8 @@ def _labelled_value_end(text: str, end: int) -> int:
         if codes != end:
             return codes
     if after in _CUTS and not _SPACED_KEY.match(text, end):  # a key next: ``_cut_rest``
-        rest = _cut_rest(text, end, _a_word(text, letters, end))  # reads no piece
+        word = _a_word(text, _letters_before(text, end), end)  # reads no piece
+        rest = _cut_rest(text, end, word)
         if rest != end:
             return rest
     if after in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
@@ -465,10 +466,13 @@ def _labelled_value_end(text: str, end: int) -> int:
             return wrapped
     if after not in _WORDS_START:
         return end  # no word follows: neither ``_MORE`` nor ``_passphrase`` reads on
-    start = letters
-    if start == end:
-        if text[end - 1 : end] not in _SENTENCE_ENDS or not end:
+    last = text[end - 1 : end]
+    if last.isalpha():
+        start = letters = _letters_before(text, end)
+    else:  # no letters end the value (``_letters_before`` would give ``end``)
+        if last not in _SENTENCE_ENDS or not end:
             return end  # a value ending in neither a letter nor ``.!?``: no word of prose
+        start = letters = end
         while start > 0 and text[start - 1] in _SENTENCE_ENDS:  # "expired." ends a sentence
             start -= 1
         start = _letters_before(text, start)
