@@ -78,8 +78,8 @@ class Detector:
     text it is not found in is not searched (for needles as common as ``1/``)."""
     also: tuple[str, ...] = ()
     """Lowercase words of which every match holds one besides its needle (``value`` in a
-    name/value pair): found in the same Aho-Corasick pass as the needles, and a text
-    holding none of them is not searched (thousands of ``key=`` without a ``value``
+    name/value pair): a text whose lowercase form holds none of them is not searched
+    (looked for only where the needles are: thousands of ``key=`` without a ``value``
     cost a failing match each)."""
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly

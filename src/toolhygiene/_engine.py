@@ -72,30 +72,18 @@ class _Plan:
             "secret" if "secret" in d.pattern.groupindex else 0 for d in detectors
         ]
         needles: dict[str, list[int]] = {}
-        wanted: dict[str, list[int]] = {}
         for index, detector in enumerate(detectors):
             for needle in detector.gate:
                 needles.setdefault(needle, []).append(index)
-            for word in detector.also:
-                needles.setdefault(word, [])
-                wanted.setdefault(word, []).append(index)
         self.owners = [tuple(owners) for owners in needles.values()]
-        self.wanted = [tuple(wanted.get(needle, ())) for needle in needles]
-        """Per needle: the detectors one of whose words (``Detector.also``) it is."""
         self.automaton = AhoCorasick(list(needles)) if needles else None
         self.always = tuple(i for i, d in enumerate(detectors) if not d.gate)
 
     def hits(self, lowered: str) -> dict[int, list[int]]:
         """Detector index -> where its needles occur (ungated detectors: no positions)."""
-        return self.read(lowered)[0]
-
-    def read(self, lowered: str) -> tuple[dict[int, list[int]], set[int]]:
-        """``hits``, and the detectors one of whose words (``Detector.also``) occurs: one
-        Aho-Corasick pass for both."""
         found: dict[int, list[int]] = {i: [] for i in self.always}
-        present: set[int] = set()
         if self.automaton is None:
-            return found, present
+            return found
         # A decoded view can hold lone surrogates; the matcher takes only valid UTF-8
         # (one character replaced by one: positions stay).
         matches = self.automaton.find_matches_as_indexes(valid(lowered), overlapping=True)
@@ -111,10 +99,8 @@ class _Plan:
             at = positions[low:high]
             for index in self.owners[number]:
                 found.setdefault(index, []).extend(at)
-            if self.wanted[number]:
-                present.update(self.wanted[number])
             low = high
-        return found, present
+        return found
 
 
 _FIRST = operator.itemgetter(0)
@@ -276,14 +262,12 @@ def _detect(
     internals: bool,
     tokens: list[Span] | None = None,
     hits: dict[int, list[int]] | None = None,
-    *,
     seen: str | None = None,
-    present: set[int] | None = None,
 ) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
     letters read as ASCII: same positions, so the spans cut the text as written);
-    ``tokens``: its token spans, ``hits`` and ``present``: the plan's reading of it
-    (``_Plan.read``), ``seen``: that view, when they were found already."""
+    ``tokens``: its token spans, ``hits``: the plan's hits in it, ``seen``: that view,
+    when they were found already."""
     spans: list[Span] = []
     text = compatible(written) if seen is None else seen
     ascii_text = text.encode("ascii", "replace")  # one byte per character
@@ -293,11 +277,15 @@ def _detect(
         lowered = text.lower()
         if len(lowered) != len(text):  # only U+0130 lowercases to two characters
             lowered = text.replace("\u0130", "i").lower()
-        hits, present = plan.read(lowered)
+        hits = plan.hits(lowered)
+    else:
+        lowered = ""  # made when a detector's words (``Detector.also``) are looked for
     for index, needles in sorted(hits.items()):
         detector = plan.detectors[index]
-        if detector.also and not _holds_also(detector, index, text, present):
-            continue  # none of the words every match holds besides its needle
+        if detector.also:  # none of the words every match holds besides its needle: skip
+            lowered = lowered or text.lower()
+            if not any(word in lowered for word in detector.also):
+                continue
         if not _searched(detector, text, internals, emails):
             continue
         check, group, rank = detector.check, plan.groups[index], _PRIORITY[detector.kind]
@@ -330,16 +318,6 @@ def _detect(
     else:
         spans.extend(tokens)
     return spans
-
-
-def _holds_also(detector: Detector, index: int, text: str, present: set[int] | None) -> bool:
-    """Whether ``text`` (a compatibility view) holds one of ``detector.also`` (the
-    detector at ``index`` of the plan): as ``_Plan.read`` found (``present``), else
-    looked for."""
-    if present is not None:
-        return index in present
-    lowered = text.lower()
-    return any(word in lowered for word in detector.also)
 
 
 def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> bool:
@@ -676,9 +654,9 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         return text
     plan = _plan()
     tokens = _simple_tokens(text, plan)
-    hits = seeds = present = None
+    hits = seeds = None
     if tokens is not None:  # ASCII, no ungated detector, no known value in effect
-        hits, present = plan.read(text.lower())  # read once: the gate, the detectors
+        hits = plan.hits(text.lower())  # read once, for the gate and the detectors
         if (
             not tokens
             and not (hits and _any_searched(plan, hits, text, internals))
@@ -696,7 +674,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
     if view is None:
         seen = compatible(text)
         # a simple text is never joined or decoded: its tokens and hits stay true
-        spans = _detect(text, internals, tokens, hits, seen=seen, present=present)
+        spans = _detect(text, internals, tokens, hits, seen)
         read: dict[str, str] = {}
     else:
         spans, read = _detect_written(view, internals)
