@@ -307,7 +307,7 @@ def _detect(
                     continue
             start, stop = m.span(group)
             end = stop
-            if end - start >= 2 and text[end - 1] in "\"'":
+            if text[end - 1] in "\"'" and end - start >= 2:  # (the rarer test first)
                 start, end = _inside_quotes(text, start, end)
             if extend is not None and end == stop:
                 end = covered = extend(text, end)
@@ -381,9 +381,8 @@ def _apply(
     last = 0
     merged = _merge(spans)
     for start, end, name, rank in merged:
-        value = text[start:end]
         if allowing and _registry.allowed(
-            value, provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
+            text[start:end], provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
         ):
             continue
         parts.append(text[last:start])
@@ -393,8 +392,8 @@ def _apply(
         parts.append(shown)
         last = end
         if rank <= 0 or len(values) >= _ECHO_MAX:
-            continue
-        bare = value.strip("\\\"'` ")
+            continue  # (the value itself is read only past this)
+        bare = text[start:end].strip("\\\"'` ")
         if len(bare) >= _ECHO_MIN and bare not in done:
             done.add(bare)  # the same value again adds nothing: each echo is set once
             values.setdefault(bare, name)
