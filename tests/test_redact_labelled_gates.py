@@ -11,9 +11,9 @@ before the shortcut:
 - a key after a space ends a value at once (before ``_cut_rest`` and the value's
   letters are read), against the piece after the space read and judged (followed by
   ``=``, or a key line by ``plain_run``);
-- a name/value pair's detectors are searched only in a text holding ``value``
-  (``Detector.also``, read in the plan's Aho-Corasick pass), against the plan without
-  that gate;
+- a name/value pair's detectors are searched only in a text holding ``value``, and
+  ``token v`` only in one holding ``token`` and a blank (``Detector.also``), against
+  the plan without those gates;
 - the compatibility view of the redacted text is built from the view of the text the
   detectors read (``_engine._apply``) and handed to the echo layer, against the view
   made again from the redacted text.
@@ -269,7 +269,8 @@ pair_texts = pieces(
     "key", "KEY", "name", "Name", "parameterkey", "ParameterKey", "value", "VALUE", "Value",
     "ParameterValue", "parameter_value", "=", " = ", ":", ": ", '"', "'", '\\"', ",", "\n",
     "\\n", " ", "- ", "{", "}", "<add ", "/>", "API_KEY", "DB_PASSWORD", "ApiKey",
-    "Zq8Lm2Xw9Vb7", "hunter2", "x", "\u212a", "\u0130",
+    "Zq8Lm2Xw9Vb7", "hunter2", "x", "\u212a", "\u0130", "token", "TOKEN", "to\u212aen", "\t",
+    "token=", "Qz9xLm2Rk7Wp4", "next page",
     max_size=30,
 )
 
@@ -301,6 +302,12 @@ def test_a_pairs_second_word_gates_nothing_that_matches(text: str) -> None:
         assert th.redact(text) == redacted
     finally:
         _engine._current[:] = saved
+
+
+def test_a_token_after_the_word_token_goes_in_any_case() -> None:
+    assert th.redact("use TOKEN Qz9xLm2Rk7Wp4 for it") == "use TOKEN [redacted:credentials] for it"
+    assert th.redact("to\u212aen\tQz9xLm2Rk7Wp4") == "to\u212aen\t[redacted:credentials]"
+    assert th.redact("token=Qz9xLm2Rk7Wp4 x") == "token=[redacted:secret] x"
 
 
 def test_a_name_value_pair_goes_in_any_case_and_a_key_without_one_reads_as_before() -> None:

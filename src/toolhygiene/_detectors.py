@@ -1169,6 +1169,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ("token",),
         check=_token_credential,
         anchored=True,
+        also=("token ", "token\t"),  # (``token=v`` everywhere: no match at any)
     ),
     Detector(
         "secret",
