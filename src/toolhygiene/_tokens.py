@@ -49,7 +49,6 @@ _TABLE = bytes(ord("a") if b in _LETTERS + _SEPARATORS else ord(" ") for b in ra
 _MIXED_TABLE = bytes(
     ord("D") if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" else ord(" ") for b in range(256)
 )
-_RUN = b"a" * MIN_RUN
 _MIXED_MIN = 3
 
 _PIECES = re.compile(r"[^.=$~]{16,}")
@@ -362,16 +361,12 @@ def _file_name(text: str, stop: int, end: int) -> bool:
 
 
 def _runs(view: bytes) -> list[tuple[int, int]]:
-    runs = []
-    start = view.find(_RUN)
-    while start != -1:
-        begin = view.rfind(b" ", 0, start) + 1
-        end = view.find(b" ", start)
-        if end == -1:
-            end = len(view)
-        runs.append((begin, end))
-        start = view.find(_RUN, end)
-    return runs
+    """The runs of ``view`` (``_TABLE``): each stretch of ``MIN_RUN`` token characters
+    or more, whole (one scan in C; the leftmost match starts where its stretch does)."""
+    return list(map(re.Match.span, _RUN_PATTERN.finditer(view)))
+
+
+_RUN_PATTERN = re.compile(b"a{%d,}" % MIN_RUN)
 
 
 # A run with one of these holds more than one piece (``_PIECES``, ``_URL_PIECES``) or may
@@ -451,6 +446,10 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
     for word in (b"token", b"cursor"):
         at = lowered.find(word)
         while at != -1:
+            if word == b"token" and (at == 0 or lowered[at - 1] not in _BEFORE_TOKEN):
+                # no key's ``token`` stands alone (``token=…``: a label, not a cursor)
+                at = lowered.find(word, at + 1)
+                continue
             stop = at + len(word)
             window = _CURSOR_KEY.finditer(text, max(0, at - _CURSOR_BEFORE), stop + _CURSOR_AFTER)
             # the match of this word (one of another can be cut short by the window)
@@ -463,6 +462,10 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
 # longest end after it (``s``, up to seven backslashes and a quote, three blanks, ``:``,
 # three blanks, up to seven backslashes and a quote: 24), and a margin.
 _CURSOR_BEFORE = 20
+# What a key's ``token`` can follow: the last letter of a word before it (``next``,
+# ``prev``, ``previous``, ``page``, ``continuation``, ``pagination``, ``sync``,
+# ``resume``, ``resumption``, ``scroll``) or a ``_``/``-`` (lower case).
+_BEFORE_TOKEN = b"tvsencl_-"
 _CURSOR_AFTER = 26
 
 
@@ -529,36 +532,37 @@ def find(
     # The spans of a run by its text and the character before (never a token
     # character: a run at the start of the text cannot share a key with one after it),
     # ``"id:"`` before it for an id's value; ``_NOTHING`` for a run that gives nothing
-    # whatever comes before it (``_shape``), which is not read again.
+    # whatever comes before it (``_shape``; a plain run not random), which is not read
+    # again.
     seen: dict[str, list[Span]] = {}
     heads = _heads(text)
     cursors = _cursor_values(text, lowered)
+    data_uri = ascii_text.find(b";base64,") != -1
+    # A plain run (``_plain``) is judged by ``_plain_random`` on views of the whole text
+    # (``_plain_views``), made at the first run seen.
+    views: tuple[bytes, bytes, bytes] | None = None
     for begin, end in runs:
-        if text.endswith(";base64,", max(0, begin - 8), begin):
-            media = _media(text, begin)
-            if media:
-                if not _media_kept(text[begin:end], media):
-                    spans.append((begin, end, "high-entropy", 1))  # see ``_run``
-                continue
+        if data_uri and _data_uri(text, begin, end, spans):
+            continue
         shape: tuple[bool, ...] | None = None
         if split is not None:
             key = text[max(0, begin - 1) : end]
             known = seen.get(key)
             if known is None:
+                views = views or _plain_views(ascii_text)
+                if _plain(text, begin, end, views[0], heads):
+                    # An id's or a cursor's value gives nothing (no provider's prefix in
+                    # it), and is not remembered: the same run bare is judged.
+                    if not _named(text, begin, end, lowered, cursors):
+                        seen[key] = _plain_spans(text, begin, end, views, spans)
+                    continue
                 shape = _shape(text, begin, end, heads, split=split, spaced=spaced)
                 if not shape:
                     seen[key] = _NOTHING
                     continue
             elif known is _NOTHING:
                 continue
-        # An id's value, unless it names a secret itself (``pi_…_secret_…``), or a
-        # pagination cursor: the model needs it for the next page (a provider's format
-        # in either still goes).
-        named = (cursors and begin in cursors) or (
-            lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
-            and _id_value(text, begin)
-            and _NAMES_SECRET.search(text, begin, end) is None
-        )
+        named = _named(text, begin, end, lowered, cursors)
         if split is None:
             _run(text, begin, end, spans, heads, named=named, cursors=cursors)
             continue
@@ -588,6 +592,112 @@ def find(
 
 
 _NOTHING: list[Span] = []
+
+
+def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[int]) -> bool:
+    """Whether the run ``text[begin:end]`` is an id's value, unless it names a secret
+    itself (``pi_…_secret_…``), or a pagination cursor: the model needs it for the next
+    page (a provider's format in either still goes). ``lowered``: the text's ASCII
+    view, lower case; ``cursors``: ``_cursor_values``."""
+    return (bool(cursors) and begin in cursors) or (
+        lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
+        and _id_value(text, begin)
+        and _NAMES_SECRET.search(text, begin, end) is None
+    )
+
+
+def _plain_views(ascii_text: bytes) -> tuple[bytes, bytes, bytes]:
+    """The views ``_plain`` and ``_plain_random`` read of a text (its ASCII view):
+    ``_PLAIN_TABLE``'s, the character classes (``_CLASSES``) and their changes."""
+    classes = ascii_text.translate(_CLASSES)
+    return ascii_text.translate(_PLAIN_TABLE), classes, _changes(classes)
+
+
+def _plain(text: str, begin: int, end: int, plain: bytes, heads: list[int]) -> bool:
+    """Whether the run ``text[begin:end]`` is plain: letters and digits only (``plain``:
+    ``_PLAIN_TABLE``'s view), no provider's prefix starting in it, no picture's header
+    or public blob's start at its start, no picture's header glued inside. ``_run``
+    gives such a run's spans as ``_plain_random`` does, whatever its shape."""
+    at = bisect.bisect_left(heads, begin)
+    return (
+        plain.find(b"s", begin, end) == -1
+        and (at == len(heads) or heads[at] + 2 > end)
+        and not text.startswith(_NOT_PLAIN, begin)
+        and (end - begin < _GLUED_PICTURE or _HEAD_GLUED.search(text, begin + 1, end) is None)
+    )
+
+
+def _plain_spans(
+    text: str, begin: int, end: int, views: tuple[bytes, bytes, bytes], spans: list[Span]
+) -> list[Span]:
+    """Add the span of the plain run ``text[begin:end]`` if it is random; its spans
+    relative to its start (``_NOTHING`` when it gives none: named or not, it gives
+    none)."""
+    if not _plain_random(text, begin, end, views[1], views[2]):
+        return _NOTHING
+    spans.append((begin, end, "high-entropy", 1))
+    return [(0, end - begin, "high-entropy", 1)]
+
+
+def _data_uri(text: str, begin: int, end: int, spans: list[Span]) -> bool:
+    """Whether the run ``text[begin:end]`` is the payload of a media data URI (then its
+    span is added if it is not kept: see ``_run``)."""
+    if not text.endswith(";base64,", max(0, begin - 8), begin):
+        return False
+    media = _media(text, begin)
+    if not media:
+        return False
+    if not _media_kept(text[begin:end], media):
+        spans.append((begin, end, "high-entropy", 1))
+    return True
+
+
+# A run with one of these is not plain: ``_run`` reads it whole.
+_PLAIN_TABLE = bytes(ord("s") if b in b"-_+.=$~/" else ord(" ") for b in range(256))
+# What ``_run`` looks at before judging a run: a picture's header, a public blob's start.
+_NOT_PLAIN = (*_IMAGE_HEADS, "AAAA", "sha")
+# A plain hex digest (``_survivor``'s first shape, in a run of letters and digits).
+_HEX = re.compile(r"[0-9a-f]++|[0-9A-F]++")
+# Two classes' bytes (``_CLASSES``) XORed: each pair of classes gives its own byte, and
+# only the pairs of two of lower, upper and digit are a class change.
+_CHANGE_TABLE = bytes(
+    ord("x") if b in (ord("l") ^ ord("u"), ord("l") ^ ord("d"), ord("u") ^ ord("d")) else 32
+    for b in range(256)
+)
+
+
+def _changes(classes: bytes) -> bytes:
+    """A view of ``classes`` (``_CLASSES`` of a text) with ``x`` at each position whose
+    character and the next are two of lower, upper and digit, a space elsewhere: the
+    class changes of any stretch of the text are one count (``bytes.count``), made for
+    the whole text at once with two integers' XOR (in C)."""
+    size = len(classes)
+    if not size:
+        return b""
+    # the last character is paired with an "o" (no class): no change
+    pairs = int.from_bytes(classes, "big") ^ int.from_bytes(classes[1:] + b"o", "big")
+    return pairs.to_bytes(size, "big").translate(_CHANGE_TABLE)
+
+
+def _plain_random(text: str, begin: int, end: int, classes: bytes, changes: bytes) -> bool:
+    """``is_random(text[begin:end])`` for a run of 16 letters and digits or more (no
+    ``-_+/``, so the piece is the run and no separator is left out): the survivor and
+    base32 tests on the text itself, the class changes and the word-like runs on views
+    of the whole text (``classes``: ``_CLASSES``; ``changes``: ``_changes(classes)``),
+    without a copy of the run. The few runs that are mostly word-like are passed to
+    ``is_random``."""
+    if _HEX.fullmatch(text, begin, end) is not None:
+        return False
+    size = end - begin
+    if size == 26 and _PUBLIC_ID.fullmatch(text, begin, end) is not None:
+        return False
+    if _BASE32.fullmatch(text, begin, end) is not None:
+        return _base32_secret(text[begin:end])
+    if size < 20 or changes.count(b"x", begin, end - 1) < (0.3 if size < 32 else 0.25) * size:
+        return False  # a single case of letters has no change
+    if sum(map(len, _WORDS.findall(classes, begin, end))) < 0.8 * size:
+        return True
+    return is_random(text[begin:end])
 
 
 def _shape(
