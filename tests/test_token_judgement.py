@@ -6,6 +6,8 @@ gives what judging each run alone gives.
   ``is_random`` says of the run.
 - The class changes of any stretch are one count in ``_changes``' view: the six
   substring counts ``is_random`` makes.
+- ``_wordy`` marks every character of every word-like run (``_WORDS``): fewer marks
+  than 80% of a run is fewer characters in word-like runs.
 - ``find`` (plain runs on the fast lane, every other run as before) gives what looking
   at every run in full (``memo=False``) gives, on texts of distinct random tokens too.
 - A pagination cursor's ``token`` always follows a letter or a separator of
@@ -60,10 +62,10 @@ def _views(text: str) -> tuple[bytes, bytes]:
 @example("", "ReleaseNotesQ3FY2024Hjtdlukrmq", "")
 def test_a_plain_run_is_judged_as_is_random_judges_it(before: str, run: str, after: str) -> None:
     text = before + run + after
-    classes, changes = _views(text)
+    views = _tokens._plain_views(text.encode("ascii", "replace"))
     begin = len(before)
     end = begin + len(run)
-    assert _tokens._plain_random(text, begin, end, classes, changes) == _tokens.is_random(run)
+    assert _tokens._plain_random(text, begin, end, views) == _tokens.is_random(run)
 
 
 @settings(max_examples=examples(600))
@@ -124,3 +126,17 @@ def test_every_cursor_key_has_its_token_after_a_character_of_before_token() -> N
                 key = f"{word}{glue}{page}token="
                 assert _tokens._CURSOR_KEY.fullmatch(key), key
                 assert key[-7].encode() in _tokens._BEFORE_TOKEN, key
+
+
+@settings(max_examples=examples(600))
+@given(_EDGES, _RUNS, _EDGES)
+@example("", "ullxUllUUUUUUUUlddd", "")
+def test_characters_in_word_like_runs_are_characters_wordy_marks(
+    before: str, run: str, after: str
+) -> None:
+    text = before + run + after
+    classes = text.encode("ascii", "replace").translate(_tokens._CLASSES)
+    wordy = _tokens._wordy(classes)
+    assert len(wordy) == len(classes)
+    for m in _tokens._WORDS.finditer(classes):
+        assert wordy[m.start() : m.end()] == b"\x01" * len(m.group())

@@ -520,8 +520,7 @@ def find(
         for begin, end in _runs(ascii_text.translate(_TABLE))
         if mixed.count(b"D", begin, end) >= _MIXED_MIN
     ]
-    if crossing is not None:
-        runs = _around(runs, crossing)
+    runs = runs if crossing is None else _around(runs, crossing)
     if not runs:
         return
     # Where an id's key can end a run's value: an "id" in the 26 characters before
@@ -538,9 +537,9 @@ def find(
     heads = _heads(text)
     cursors = _cursor_values(text, lowered)
     data_uri = ascii_text.find(b";base64,") != -1
-    # A plain run (``_plain``) is judged by ``_plain_random`` on views of the whole text
-    # (``_plain_views``), made at the first run seen.
-    views: tuple[bytes, bytes, bytes] | None = None
+    # A plain run (``_plain``: ``_PLAIN_TABLE``'s view) is judged by ``_plain_random``
+    # on views of the whole text (``_plain_views``), each made when first needed.
+    plain = views = None
     for begin, end in runs:
         if data_uri and _data_uri(text, begin, end, spans):
             continue
@@ -549,11 +548,12 @@ def find(
             key = text[max(0, begin - 1) : end]
             known = seen.get(key)
             if known is None:
-                views = views or _plain_views(ascii_text)
-                if _plain(text, begin, end, views[0], heads):
+                plain = plain or ascii_text.translate(_PLAIN_TABLE)
+                if _plain(text, begin, end, plain, heads):
                     # An id's or a cursor's value gives nothing (no provider's prefix in
                     # it), and is not remembered: the same run bare is judged.
                     if not _named(text, begin, end, lowered, cursors):
+                        views = views or _plain_views(ascii_text)
                         seen[key] = _plain_spans(text, begin, end, views, spans)
                     continue
                 shape = _shape(text, begin, end, heads, split=split, spaced=spaced)
@@ -607,10 +607,11 @@ def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[i
 
 
 def _plain_views(ascii_text: bytes) -> tuple[bytes, bytes, bytes]:
-    """The views ``_plain`` and ``_plain_random`` read of a text (its ASCII view):
-    ``_PLAIN_TABLE``'s, the character classes (``_CLASSES``) and their changes."""
+    """The views ``_plain_random`` reads of a text (its ASCII view): the character
+    classes (``_CLASSES``), their changes (``_changes``) and the characters that can
+    be in a word-like run (``_wordy``)."""
     classes = ascii_text.translate(_CLASSES)
-    return ascii_text.translate(_PLAIN_TABLE), classes, _changes(classes)
+    return classes, _changes(classes), _wordy(classes)
 
 
 def _plain(text: str, begin: int, end: int, plain: bytes, heads: list[int]) -> bool:
@@ -633,7 +634,7 @@ def _plain_spans(
     """Add the span of the plain run ``text[begin:end]`` if it is random; its spans
     relative to its start (``_NOTHING`` when it gives none: named or not, it gives
     none)."""
-    if not _plain_random(text, begin, end, views[1], views[2]):
+    if not _plain_random(text, begin, end, views):
         return _NOTHING
     spans.append((begin, end, "high-entropy", 1))
     return [(0, end - begin, "high-entropy", 1)]
@@ -656,8 +657,9 @@ def _data_uri(text: str, begin: int, end: int, spans: list[Span]) -> bool:
 _PLAIN_TABLE = bytes(ord("s") if b in b"-_+.=$~/" else ord(" ") for b in range(256))
 # What ``_run`` looks at before judging a run: a picture's header, a public blob's start.
 _NOT_PLAIN = (*_IMAGE_HEADS, "AAAA", "sha")
-# A plain hex digest (``_survivor``'s first shape, in a run of letters and digits).
-_HEX = re.compile(r"[0-9a-f]++|[0-9A-F]++")
+# A plain hex digest (``_survivor``'s first shape, in a run of letters and digits: the
+# group), or a base32 run (``_BASE32``, in such a run).
+_HEX_OR_BASE32 = re.compile(r"([0-9a-f]++|[0-9A-F]++)|[A-Z2-7]{16,}")
 # Two classes' bytes (``_CLASSES``) XORed: each pair of classes gives its own byte, and
 # only the pairs of two of lower, upper and digit are a class change.
 _CHANGE_TABLE = bytes(
@@ -679,23 +681,60 @@ def _changes(classes: bytes) -> bytes:
     return pairs.to_bytes(size, "big").translate(_CHANGE_TABLE)
 
 
-def _plain_random(text: str, begin: int, end: int, classes: bytes, changes: bytes) -> bool:
+_SAME = bytes([1, *[0] * 255])
+_UPPER_ONLY = bytes(int(b == ord("u")) for b in range(256))
+_LOWER_ONLY = bytes(int(b == ord("l")) for b in range(256))
+
+
+def _wordy(classes: bytes) -> bytes:
+    """A view of ``classes`` (``_CLASSES`` of a text) with 1 at each character that can
+    be in a match of ``_WORDS``, 0 elsewhere: one in three characters in a row of one
+    class (``l{3,}``, ``u{3,6}``, ``d{3,}``), or one of an upper-case letter and two
+    lower-case ones (``ul{2,}``). In a run, fewer of these than 80% of it is fewer
+    characters in word-like runs than that: one count, not the runs found. Made for the
+    whole text at once with integers' shifts and ANDs (in C), a byte a character."""
+    size = len(classes)
+    if not size:
+        return b""
+    every = (1 << 8 * size) - 1
+    # 1 where a character's class is the next one's (the last one's next is no class)
+    same = int.from_bytes(
+        (int.from_bytes(classes, "big") ^ int.from_bytes(classes[1:] + b"\0", "big"))
+        .to_bytes(size, "big")
+        .translate(_SAME),
+        "big",
+    )
+    upper = int.from_bytes(classes.translate(_UPPER_ONLY), "big")
+    lower = int.from_bytes(classes.translate(_LOWER_ONLY), "big")
+    # 1 where three characters of one class start, and where "ull" starts (in big-endian
+    # bytes, ``<< 8`` reads the next character, ``>> 8`` marks the next one)
+    starts = (same & (same << 8) | upper & (lower << 8) & (lower << 16)) & every
+    return (starts | starts >> 8 | starts >> 16).to_bytes(size, "big")
+
+
+def _plain_random(text: str, begin: int, end: int, views: tuple[bytes, bytes, bytes]) -> bool:
     """``is_random(text[begin:end])`` for a run of 16 letters and digits or more (no
     ``-_+/``, so the piece is the run and no separator is left out): the survivor and
     base32 tests on the text itself, the class changes and the word-like runs on views
-    of the whole text (``classes``: ``_CLASSES``; ``changes``: ``_changes(classes)``),
-    without a copy of the run. The few runs that are mostly word-like are passed to
-    ``is_random``."""
-    if _HEX.fullmatch(text, begin, end) is not None:
-        return False
+    of the whole text (``views``: ``_plain_views``), without a copy of the run. The
+    word-like runs are found only in a run whose characters that can be in one are 80%
+    of it (1 in 25 random runs of 20 characters); the few runs that are mostly
+    word-like are passed to ``is_random``."""
+    hex_or_base32 = _HEX_OR_BASE32.fullmatch(text, begin, end)
+    if hex_or_base32 is not None:
+        # a plain hex digest is a survivor; a ULID (``01…``) is no base32
+        return hex_or_base32.lastindex is None and _base32_secret(text[begin:end])
     size = end - begin
     if size == 26 and _PUBLIC_ID.fullmatch(text, begin, end) is not None:
         return False
-    if _BASE32.fullmatch(text, begin, end) is not None:
-        return _base32_secret(text[begin:end])
+    classes, changes, wordy = views
     if size < 20 or changes.count(b"x", begin, end - 1) < (0.3 if size < 32 else 0.25) * size:
         return False  # a single case of letters has no change
-    if sum(map(len, _WORDS.findall(classes, begin, end))) < 0.8 * size:
+    core = 0.8 * size
+    if (
+        wordy.count(1, begin, end) < core
+        or sum(map(len, _WORDS.findall(classes, begin, end))) < core
+    ):
         return True
     return is_random(text[begin:end])
 
