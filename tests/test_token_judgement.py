@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from helpers import examples
 from toolhygiene import _tokens
+from toolhygiene._providers import FAMILIES
 
 _ALNUM = string.ascii_letters + string.digits
 _PARTS = (
@@ -140,3 +141,12 @@ def test_characters_in_word_like_runs_are_characters_wordy_marks(
     assert len(wordy) == len(classes)
     for m in _tokens._WORDS.finditer(classes):
         assert wordy[m.start() : m.end()] == b"\x01" * len(m.group())
+
+
+def test_every_prefix_is_made_of_token_characters() -> None:
+    # What lets ``_plain_view`` mark a prefix's start only: a prefix that starts in a
+    # run ends in it (the run ends at a character no prefix holds).
+    token = (_tokens._LETTERS + _tokens._SEPARATORS).decode()
+    for _, prefixes, _ in FAMILIES:
+        for prefix in prefixes:
+            assert len(prefix) >= 2 and not prefix.strip(token), prefix

@@ -537,8 +537,8 @@ def find(
     heads = _heads(text)
     cursors = _cursor_values(text, lowered)
     data_uri = ascii_text.find(b";base64,") != -1
-    # A plain run (``_plain``: ``_PLAIN_TABLE``'s view) is judged by ``_plain_random``
-    # on views of the whole text (``_plain_views``), each made when first needed.
+    # A plain run (``_plain``, in ``_plain_view``) is judged by ``_plain_random`` on
+    # views of the whole text (``_plain_views``), each made when first needed.
     plain = views = None
     for begin, end in runs:
         if data_uri and _data_uri(text, begin, end, spans):
@@ -548,8 +548,8 @@ def find(
             key = text[max(0, begin - 1) : end]
             known = seen.get(key)
             if known is None:
-                plain = plain or ascii_text.translate(_PLAIN_TABLE)
-                if _plain(text, begin, end, plain, heads):
+                plain = plain or _plain_view(ascii_text, heads)
+                if _plain(text, begin, end, plain):
                     # An id's or a cursor's value gives nothing (no provider's prefix in
                     # it), and is not remembered: the same run bare is judged.
                     if not _named(text, begin, end, lowered, cursors):
@@ -599,7 +599,7 @@ def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[i
     itself (``pi_…_secret_…``), or a pagination cursor: the model needs it for the next
     page (a provider's format in either still goes). ``lowered``: the text's ASCII
     view, lower case; ``cursors``: ``_cursor_values``."""
-    return (bool(cursors) and begin in cursors) or (
+    return begin in cursors or (
         lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
         and _id_value(text, begin)
         and _NAMES_SECRET.search(text, begin, end) is None
@@ -614,15 +614,27 @@ def _plain_views(ascii_text: bytes) -> tuple[bytes, bytes, bytes]:
     return classes, _changes(classes), _wordy(classes)
 
 
-def _plain(text: str, begin: int, end: int, plain: bytes, heads: list[int]) -> bool:
-    """Whether the run ``text[begin:end]`` is plain: letters and digits only (``plain``:
-    ``_PLAIN_TABLE``'s view), no provider's prefix starting in it, no picture's header
+def _plain_view(ascii_text: bytes, heads: list[int]) -> bytes:
+    """A view of the text (its ASCII view) with ``s`` at each character that keeps a run
+    from being plain: one of ``-_+.=$~/`` (``_PLAIN_TABLE``) and where a provider's
+    prefix starts (``heads``: ``_heads``). A prefix is made of token characters, so one
+    that starts in a run ends in it."""
+    view = bytearray(ascii_text.translate(_PLAIN_TABLE))
+    for at in heads:
+        view[at] = _MARK
+    return bytes(view)
+
+
+_MARK = ord("s")
+
+
+def _plain(text: str, begin: int, end: int, plain: bytes) -> bool:
+    """Whether the run ``text[begin:end]`` is plain: letters and digits only, no
+    provider's prefix starting in it (``plain``: ``_plain_view``), no picture's header
     or public blob's start at its start, no picture's header glued inside. ``_run``
     gives such a run's spans as ``_plain_random`` does, whatever its shape."""
-    at = bisect.bisect_left(heads, begin)
     return (
         plain.find(b"s", begin, end) == -1
-        and (at == len(heads) or heads[at] + 2 > end)
         and not text.startswith(_NOT_PLAIN, begin)
         and (end - begin < _GLUED_PICTURE or _HEAD_GLUED.search(text, begin + 1, end) is None)
     )
