@@ -671,7 +671,7 @@ _PLAIN_TABLE = bytes(ord("s") if b in b"-_+.=$~/" else ord(" ") for b in range(2
 _NOT_PLAIN = (*_IMAGE_HEADS, "AAAA", "sha")
 # A plain hex digest (``_survivor``'s first shape, in a run of letters and digits: the
 # group), or a base32 run (``_BASE32``, in such a run).
-_HEX_OR_BASE32 = re.compile(r"([0-9a-f]++|[0-9A-F]++)|[A-Z2-7]{16,}")
+_HEX_OR_BASE32 = re.compile(r"([0-9a-f]+|[0-9A-F]+)|[A-Z2-7]{16,}")
 # Two classes' bytes (``_CLASSES``) XORed: each pair of classes gives its own byte, and
 # only the pairs of two of lower, upper and digit are a class change.
 _CHANGE_TABLE = bytes(
