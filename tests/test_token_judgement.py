@@ -150,3 +150,18 @@ def test_every_prefix_is_made_of_token_characters() -> None:
     for _, prefixes, _ in FAMILIES:
         for prefix in prefixes:
             assert len(prefix) >= 2 and not prefix.strip(token), prefix
+
+
+_VIEW_PIECES = ("a" * 16, "a" * 21, "a" * 15, "a" * 5, "a", " ", " " * 40, " " * 90)
+
+
+@settings(max_examples=examples(600))
+@given(st.lists(st.sampled_from(_VIEW_PIECES), max_size=120).map("".join))
+@example(("a" * 20 + " ") * 40)
+@example(("a" * 20 + " ") * 31 + "a" * 16)
+@example(("a" * 20 + " " * 60) * 40)
+def test_runs_found_by_searches_or_by_one_scan_are_the_stretches(view: str) -> None:
+    # Dense runs switch ``_runs`` from three searches a run to one regex scan.
+    data = view.encode()
+    stretches = [m.span() for m in re.finditer(b"a+", data) if m.end() - m.start() >= 16]
+    assert _tokens._runs(data) == stretches

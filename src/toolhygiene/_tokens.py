@@ -362,10 +362,28 @@ def _file_name(text: str, stop: int, end: int) -> bool:
 
 def _runs(view: bytes) -> list[tuple[int, int]]:
     """The runs of ``view`` (``_TABLE``): each stretch of ``MIN_RUN`` token characters
-    or more, whole (one scan in C; the leftmost match starts where its stretch does)."""
-    return list(map(re.Match.span, _RUN_PATTERN.finditer(view)))
+    or more, whole. Each is found by three searches in C that skip what lies between;
+    where runs are dense (the first ``_DENSE_RUNS`` within ``_DENSE_SPAN`` characters
+    each), the rest by one regex scan (its leftmost match starts where its stretch
+    does), which costs a few nanoseconds a character instead of ~0.3 us a run."""
+    runs = []
+    start = view.find(_RUN)
+    while start != -1:
+        begin = view.rfind(b" ", 0, start) + 1
+        end = view.find(b" ", start)
+        if end == -1:
+            end = len(view)
+        runs.append((begin, end))
+        if len(runs) == _DENSE_RUNS and end - runs[0][0] < _DENSE_RUNS * _DENSE_SPAN:
+            runs.extend(map(re.Match.span, _RUN_PATTERN.finditer(view, end)))
+            break
+        start = view.find(_RUN, end)
+    return runs
 
 
+_RUN = b"a" * MIN_RUN
+_DENSE_RUNS = 32
+_DENSE_SPAN = 50
 _RUN_PATTERN = re.compile(b"a{%d,}" % MIN_RUN)
 
 
