@@ -8,6 +8,8 @@ gives what judging each run alone gives.
   substring counts ``is_random`` makes.
 - ``_wordy`` marks every character of every word-like run (``_WORDS``): fewer marks
   than 80% of a run is fewer characters in word-like runs.
+- ``_Plain`` judges the first plain runs of a text on copies, the rest on views: the
+  spans are the same wherever it switches.
 - ``find`` (plain runs on the fast lane, every other run as before) gives what looking
   at every run in full (``memo=False``) gives, on texts of distinct random tokens too.
 - A pagination cursor's ``token`` always follows a letter or a separator of
@@ -165,3 +167,24 @@ def test_runs_found_by_searches_or_by_one_scan_are_the_stretches(view: str) -> N
     data = view.encode()
     stretches = [m.span() for m in re.finditer(b"a+", data) if m.end() - m.start() >= 16]
     assert _tokens._runs(data) == stretches
+
+
+@settings(max_examples=examples(400))
+@given(st.lists(st.tuples(_EDGES, _RUNS), max_size=8), st.integers(0, 9))
+def test_plain_runs_judged_on_copies_then_on_views_give_the_same_spans(
+    parts: list[tuple[str, str]], left: int
+) -> None:
+    # ``_Plain`` judges the first runs by ``is_random`` on copies, the rest on views.
+    text = "".join(edge + " " + run for edge, run in parts) + " "
+    view = text.encode("ascii", "replace").translate(_tokens._TABLE)
+    runs = _tokens._runs(view)
+    switching = _tokens._Plain(text, text.encode("ascii", "replace"))
+    switching.left = left
+    copies = _tokens._Plain(text, text.encode("ascii", "replace"))
+    copies.left = len(runs) + 1
+    found: list[_tokens.Span] = []
+    expected: list[_tokens.Span] = []
+    for begin, end in runs:
+        assert switching.spans(begin, end, found) == copies.spans(begin, end, expected)
+    assert found == expected
+    assert copies.views is None
