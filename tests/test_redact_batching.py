@@ -93,6 +93,7 @@ labelled_texts = pieces(
 @settings(max_examples=examples(400))
 @given(labelled_texts)
 @example("password, api_key")
+@example("password==")
 def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
     text: str,
 ) -> None:
@@ -106,6 +107,8 @@ def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
             # cold-12's fixes (``password is required``, ``password, api_key`` stay);
             # the frozen reading predates that.
             continue
+        if not any(c.isalnum() for c in new.group("secret")):
+            continue  # punctuation alone (``password==``) is no value; the frozen reading took it
         assert _LABELLED.check(new) == _verdict_before(old)
 
 

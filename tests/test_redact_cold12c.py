@@ -316,3 +316,11 @@ def test_django_keys_and_otp_seeds_go(key: str, seed: str, kind: str, labelled: 
 def test_a_seed_that_is_not_an_otp_seed_stays() -> None:
     for text in ["random seed: 42", "seed: 12345", "seed_value=7", "db seed data loaded"]:
         assert th.redact(text) == text, text
+
+
+def test_letters_ending_a_token_are_no_word_of_prose() -> None:
+    # A value whose last letters are glued to its digits (``…0a``, ``…0an``) is a token:
+    # the words after it stay (hypothesis found ``django-insecure-000…0a in settings``).
+    for value in ["0a", "0an", "4f2a", "django-insecure-" + "0" * 49 + "a", "Hunter2a"]:
+        out = th.redact(f"SECRET_KEY is {value} in settings")
+        assert out.endswith(" in settings") and value not in out, out

@@ -112,7 +112,8 @@ def _value_end_before(text: str, end: int) -> int:
         start -= 1
     while start > 0 and text[start - 1].isalpha():
         start -= 1
-    if start < end and not plausible_value(text[start:end], prose_allowed=True):
+    glued = text[start - 1 : start].isdigit()  # letters ending a token (``…0a``): no word
+    if start < end and not glued and not plausible_value(text[start:end], prose_allowed=True):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
             return more.end()

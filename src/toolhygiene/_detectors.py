@@ -476,7 +476,10 @@ def _labelled_value_end(text: str, end: int) -> int:
         while start > 0 and text[start - 1] in _SENTENCE_ENDS:  # "expired." ends a sentence
             start -= 1
         start = _letters_before(text, start)
-    if start < end and not _plausible_word(text[start:end]):
+    # Letters glued to digits before them end a token (``…0a``): no word of prose.
+    if start < end and not text[start - 1 : start].isdigit() and not _plausible_word(
+        text[start:end]
+    ):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
             return more.end()
