@@ -816,25 +816,37 @@ _ORDERS_GATES = (_NEW, _ORDER)
 
 class _Gate(NamedTuple):
     find: Callable[..., list[tuple[int, int, int]]]
+    find_ascii: Callable[..., list[tuple[int, int, int]]]
+    """The same words found in an ASCII text's bytes (the same matches, cheaper)."""
     groups: tuple[int, ...]
     """The group of each needle, by its index."""
 
 
 @functools.cache
 def _gate(kinds: tuple[int, ...]) -> _Gate:
-    from ahocorasick_rs import AhoCorasick  # with the patterns: at the first text
+    # with the patterns: at the first text
+    from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
     needles = [(word, kind) for kind, words in _GATE_WORDS if kind in kinds for word in words]
     automaton = AhoCorasick([word for word, _ in needles])
-    return _Gate(automaton.find_matches_as_indexes, tuple(kind for _, kind in needles))
+    in_bytes = BytesAhoCorasick(
+        [word.encode("utf-8") for word, _ in needles], implementation=Implementation.DFA
+    )
+    return _Gate(
+        automaton.find_matches_as_indexes,
+        in_bytes.find_matches_as_indexes,
+        tuple(kind for _, kind in needles),
+    )
 
 
 def _groups(kinds: tuple[int, ...], lowered: str) -> set[int]:
     """The groups of ``kinds`` with a word in ``lowered`` (overlapping matches: a word
     inside another is found too)."""
     gate = _gate(kinds)
-    # The matcher takes valid UTF-8 only (a decoded line can hold a lone surrogate).
-    found = gate.find(valid(lowered), overlapping=True)
+    if lowered.isascii():
+        found = gate.find_ascii(lowered.encode("ascii"), overlapping=True)
+    else:  # the matcher takes valid UTF-8 only (a decoded line can hold a lone surrogate)
+        found = gate.find(valid(lowered), overlapping=True)
     return set(map(gate.groups.__getitem__, map(_NUMBER, found)))  # in C: one a match
 
 
