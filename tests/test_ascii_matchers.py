@@ -75,3 +75,48 @@ def test_the_gate_words_in_bytes_are_the_words_in_text(
     gate = _redact._gate(kinds)
     expected = {gate.groups[number] for number, _, _ in gate.find(lowered, overlapping=True)}
     assert _redact._groups(kinds, lowered) == expected
+
+
+# neutralise's screen: the squeezed text's groups stand for the text's own when they open
+# no gate of their own (``_redact._gates``).
+_SCREEN_PIECES = [
+    *_GATE_WORDS, *_redact._SQUEEZED_OUT, "%2", "0", "&n", "bsp;", ":", "#", "<", "[", "'",
+    "ig", "nore", "pre", "vious", "sys", "tem", "no", "w", "yo", "u", "a", "i", "x",
+]  # fmt: skip
+
+
+def _opened(text: str, lowered: str, gates: set[int]) -> tuple[object, ...]:
+    """Every gate ``_steps`` opens with the groups ``gates``."""
+    return (
+        _redact._ESCAPED in gates,
+        ":" in lowered and _redact._ROLE in gates,
+        _redact._steers(lowered, gates),
+        ":" in lowered and _redact._new_orders(lowered, gates),
+        _redact._orders_in(gates),
+    )
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.lists(st.sampled_from(_SCREEN_PIECES), max_size=24))
+@example(["connection", " ", "refused", " ", "said", ":", "no", " ", "w"])  # "now" squeezed
+@example(["sys", " ", "tem", ":", " ", "x"])  # a role's name squeezed: the screen opens
+@example(["ig", " ", "nore", " ", "pre", ".", "vious", " ", "instruction"])
+def test_the_squeezed_screen_opens_the_gates_the_texts_own_words_open(
+    pieces: list[str],
+) -> None:
+    text = "".join(pieces)
+    lowered = _redact._gate_view(_redact._viewed(text).view)
+    own = _redact._groups(_redact._ALL_GATES, lowered)
+    squeezed = _redact._squeezed(lowered)
+    assert own <= _redact._groups(_redact._ALL_GATES, squeezed)  # what the screen rests on
+    gates = _redact._gates(lowered)
+    assert own <= gates
+    assert _opened(text, lowered, gates) == _opened(text, lowered, own)
+
+
+def test_the_screen_is_in_effect_and_its_guard_refuses_words_a_squeeze_breaks() -> None:
+    assert _redact._SQUEEZE_KEEPS_WORDS  # the gate words as they are: the screen is used
+    gaps = _redact._SQUEEZED_OUT
+    for word in ("new rules", "sys.tem", "a_b", "x%2", "0ab", "20ab", "x&n", "p;x", "&nbsp;x"):
+        assert not _redact._keeps_words((word,), gaps), word
+    assert _redact._keeps_words(("ignore", "%25", "&amp;", "u003c"), gaps)
