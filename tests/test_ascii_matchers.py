@@ -82,6 +82,7 @@ def test_the_gate_words_in_bytes_are_the_words_in_text(
 _SCREEN_PIECES = [
     *_GATE_WORDS, *_redact._SQUEEZED_OUT, "%2", "0", "&n", "bsp;", ":", "#", "<", "[", "'",
     "ig", "nore", "pre", "vious", "sys", "tem", "no", "w", "yo", "u", "a", "i", "x",
+    *(w[: len(w) // 2] for w in _GATE_WORDS), *(w[len(w) // 2 :] for w in _GATE_WORDS),
 ]  # fmt: skip
 
 
@@ -101,6 +102,7 @@ def _opened(text: str, lowered: str, gates: set[int]) -> tuple[object, ...]:
 @example(["connection", " ", "refused", " ", "said", ":", "no", " ", "w"])  # "now" squeezed
 @example(["sys", " ", "tem", ":", " ", "x"])  # a role's name squeezed: the screen opens
 @example(["ig", " ", "nore", " ", "pre", ".", "vious", " ", "instruction"])
+@example(["%3", " ", "c", "x"])  # an escaped bracket squeezed: the screen opens
 def test_the_squeezed_screen_opens_the_gates_the_texts_own_words_open(
     pieces: list[str],
 ) -> None:
