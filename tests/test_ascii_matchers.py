@@ -10,6 +10,8 @@ one-by-one grouping takes).
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -122,3 +124,18 @@ def test_the_screen_is_in_effect_and_its_guard_refuses_words_a_squeeze_breaks() 
     for word in ("new rules", "sys.tem", "a_b", "x%2", "0ab", "20ab", "x&n", "p;x", "&nbsp;x"):
         assert not _redact._keeps_words((word,), gaps), word
     assert _redact._keeps_words(("ignore", "%25", "&amp;", "u003c"), gaps)
+
+
+_ASANA_SCREEN_BEFORE = re.compile(r"[012]/[0-9a-f]")
+"""The Asana token's screen as it was written, a class tried at every character."""
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.text(alphabet="0123/:abcdefg9 xv/", max_size=40))
+@example("https://api.example.com/v1/orders")
+@example("/0")  # nothing before the "/"
+def test_the_asana_screen_from_its_slash_finds_what_the_screen_before_found(text: str) -> None:
+    (asana,) = (d for d in _PLAN.detectors if d.name == "asana-token")
+    assert asana.screen is not None
+    found = asana.screen.search(text) is not None
+    assert found == (_ASANA_SCREEN_BEFORE.search(text) is not None)
