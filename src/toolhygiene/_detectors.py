@@ -1457,7 +1457,9 @@ BUILT_IN: tuple[Detector, ...] = (
         ("0/", "1/", "2/"),
         anchored=True,
         # "v1/orders" is in every other URL: a hex digit or a number must follow the "/"
-        screen=re.compile(r"[012]/[0-9a-f]"),
+        # (looked for from the "/": a search for a literal first is several times faster
+        # than one trying a class at every character)
+        screen=re.compile(r"/(?<=[012]/)[0-9a-f]"),
     ),
     Detector(
         # An Ansible Vault payload: the header stays, the hex lines after it go.

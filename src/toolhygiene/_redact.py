@@ -661,7 +661,7 @@ def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | N
     whose gate is open. Each gate is read from the text as given (a replacement never
     opens one)."""
     found = _patterns()
-    gates = _groups(_ALL_GATES, lowered)
+    gates = _gates(lowered)
     if "<" in lowered or not text.isascii():
         yield found.markup, _markup_sub
     if _ESCAPED in gates:
@@ -816,25 +816,37 @@ _ORDERS_GATES = (_NEW, _ORDER)
 
 class _Gate(NamedTuple):
     find: Callable[..., list[tuple[int, int, int]]]
+    find_ascii: Callable[..., list[tuple[int, int, int]]]
+    """The same words found in an ASCII text's bytes (the same matches, cheaper)."""
     groups: tuple[int, ...]
     """The group of each needle, by its index."""
 
 
 @functools.cache
 def _gate(kinds: tuple[int, ...]) -> _Gate:
-    from ahocorasick_rs import AhoCorasick  # with the patterns: at the first text
+    # with the patterns: at the first text
+    from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
     needles = [(word, kind) for kind, words in _GATE_WORDS if kind in kinds for word in words]
     automaton = AhoCorasick([word for word, _ in needles])
-    return _Gate(automaton.find_matches_as_indexes, tuple(kind for _, kind in needles))
+    in_bytes = BytesAhoCorasick(
+        [word.encode("utf-8") for word, _ in needles], implementation=Implementation.DFA
+    )
+    return _Gate(
+        automaton.find_matches_as_indexes,
+        in_bytes.find_matches_as_indexes,
+        tuple(kind for _, kind in needles),
+    )
 
 
 def _groups(kinds: tuple[int, ...], lowered: str) -> set[int]:
     """The groups of ``kinds`` with a word in ``lowered`` (overlapping matches: a word
     inside another is found too)."""
     gate = _gate(kinds)
-    # The matcher takes valid UTF-8 only (a decoded line can hold a lone surrogate).
-    found = gate.find(valid(lowered), overlapping=True)
+    if lowered.isascii():
+        found = gate.find_ascii(lowered.encode("ascii"), overlapping=True)
+    else:  # the matcher takes valid UTF-8 only (a decoded line can hold a lone surrogate)
+        found = gate.find(valid(lowered), overlapping=True)
     return set(map(gate.groups.__getitem__, map(_NUMBER, found)))  # in C: one a match
 
 
@@ -855,9 +867,45 @@ _SQUEEZED_GATES = (*_STEERING_GATES, *_ORDERS_GATES)
 _STEERING_SET = frozenset(_STEERING_GATES)
 _ORDERS_SET = frozenset(_ORDERS_GATES)
 
-# The groups of both squeezed gates (steering, new orders) in one Aho-Corasick pass, read
-# once per text: a needle is found whatever other needles the automaton holds.
-_squeezed_groups = functools.lru_cache(maxsize=1)(functools.partial(_groups, _SQUEEZED_GATES))
+# The groups of the squeezed text in one Aho-Corasick pass, read once per text: those of
+# both squeezed gates (steering, new orders) and ``_gates``' screen. A needle is found
+# whatever other needles the automaton holds.
+_squeezed_groups = functools.lru_cache(maxsize=1)(functools.partial(_groups, _ALL_GATES))
+
+
+def _keeps_words(words: tuple[str, ...], gaps: tuple[str, ...]) -> bool:
+    """Whether squeezing ``gaps`` out of a text leaves every occurrence of every word of
+    ``words`` whole: no word holds a gap or is held by one, and no gap of several
+    characters can overlap a word's start or end. Then every word in a text is in its
+    squeezed text too."""
+    for word in words:
+        for gap in gaps:
+            if gap in word or word in gap:
+                return False
+            for size in range(1, len(gap)):
+                if word.endswith(gap[:size]) or word.startswith(gap[-size:]):
+                    return False
+    return True
+
+
+_SQUEEZE_KEEPS_WORDS = _keeps_words(
+    tuple(word for _, words in _GATE_WORDS for word in words), _SQUEEZED_OUT
+)
+
+
+def _gates(lowered: str) -> set[int]:
+    """The word groups ``_steps`` reads in ``lowered`` (its gate view): its own groups,
+    or its squeezed text's, which hold them (``_SQUEEZE_KEEPS_WORDS``), when these open
+    no gate the squeezed text's groups are not read for anyway: no escaped bracket, no
+    role's name, no orders. Then they open exactly the gates its own groups open, and a
+    common line is read in one Aho-Corasick pass, not two (the squeezed text is read for
+    the spaced-out steering and new orders in any case)."""
+    squeezed = _squeezed_once(lowered)
+    if squeezed is not lowered and _SQUEEZE_KEEPS_WORDS:
+        screen = _squeezed_groups(squeezed)
+        if not (_ESCAPED in screen or _ROLE in screen or _orders_in(screen)):
+            return screen
+    return _groups(_ALL_GATES, lowered)
 
 
 # The words of a claim of new orders with the gaps squeezed out ("newinstructions"),
