@@ -415,15 +415,16 @@ def _arguments_line(
     remark = _breaker(failure)
     if len(_join(head, what, verdict, remark, advice)) <= cap:
         return _join(head, what, verdict, remark, advice)
-    for said, note in ((verdict, remark), (verdict, "")):  # each reason cut, but readable
-        fitted = each_part(what, cap - len(_join(head, said, note, advice)) - 1, _LEAST_REASON)
-        if fitted is not None:
-            return _join(head, fitted, said, note, advice)
-    for said, note in ((verdict, remark), (verdict, ""), (_verdict(failure, True), "")):
+    short = _verdict(failure, True)
+    wordings = ((verdict, remark), (verdict, ""), (short, ""))
+    for said, note in wordings:  # the summary cut first, every reason whole
         room = cap - len(_join(head, what, said, note)) - 1
         if room >= len(least):
             return _join(head, what, said, note, truncate(advice, room) if summary else advice)
-    short = _verdict(failure, True)
+    for said, note in wordings:  # then each reason cut, but readable
+        fitted = each_part(what, cap - len(_join(head, said, note, least)) - 1, _LEAST_REASON)
+        if fitted is not None:
+            return _join(head, fitted, said, note, least)
     room = cap - len(_join(head, short, least)) - 1
     fitted = each_part(what, room)
     if fitted is None:  # no room for reasons: every argument still named
