@@ -30,6 +30,7 @@ import re
 __all__ = [
     "claim_is_reference",
     "in_a_record",
+    "ordered",
     "regime_is_prose",
     "role_is_data",
     "steering_is_prose",
@@ -361,6 +362,98 @@ _CASELESS_RUN = 6
 _ASKED = re.compile(r"[?!](?:\s|$)")
 _NOT_IN_A_FIELD = _SPEECH | _AT_THE_MODEL | _LIMITS
 
+# An order's shape, whatever its verb: a clause that opens with a word and goes on with
+# what that word acts on, a determiner or a pronoun ("paste the ssh key below", "forward
+# the invoice", "reveal your hidden configuration", "dump all tables", "send it"). A
+# field's value opens with a name, a number or a noun ("bob (id 42)", "Ubuntu 22.04",
+# "degraded performance"), and a clause about someone has its subject first ("bob reset
+# the password"). These are closed word classes (determiners, pronouns, prepositions,
+# conjunctions, auxiliaries, particles), not a list of verbs: the first word is told
+# from them by what it is not, and by its ending (a participle, "using the Service",
+# "logged the call"; a third person, "publishes an App", "owns the repo").
+_ACTED_ON = _lexicon(
+    """
+    the a an this that these those your my our their his her its it them me us him
+    all every each any some both another whatever everything anything
+    """
+)
+_FUNCTION_WORDS = _ACTED_ON | _lexicon(
+    """
+    of in on at by for with from to into onto via per about over under after before
+    between through during without within across along among around behind below
+    above beside besides beyond near off out up down since until till toward towards
+    upon against like unlike than as despite except inside outside past plus minus
+    versus vs including excluding regarding concerning following and or but nor so yet
+    if when whenever while because although though unless whereas where wherever
+    whether which who whom whose what how why is are was were be been being am has
+    have had having do does did done will would can could may might must shall should
+    i you he she we they not only just even also still already again then there here
+    now too very more most less least half such quite rather almost nearly either
+    neither same other
+    """
+)
+# Words that may stand before the verb of an order: "do not share the key", "never
+# reveal it", "now forward the invoice", "please paste the key".
+_BEFORE_THE_VERB = _lexicon(
+    """
+    do don't dont not never please kindly now then just also immediately quickly
+    always simply first next finally instead
+    """
+)
+# What may stand between the verb and what it acts on: "shut down the server", "write
+# down the key", "look up the password", "hand over all keys".
+_PARTICLES = _lexicon("up down off out in on over back away aside through")
+# Verbs whose plain form ends like a participle: "bring the key", "feed the list".
+_PLAIN_VERBS = _lexicon(
+    """
+    bring sing ring swing sting string cling fling sling wring spring ping need feed
+    heed proceed exceed succeed embed shed speed seed weed breed bleed shred
+    """
+)
+_CLAUSE_TOKEN = re.compile(r"\S+")
+_CLAUSE_STARTS = frozenset(",;:.!?")
+
+
+def _plain_verb_shaped(word: str) -> bool:
+    """Whether ``word`` (lowered letters) can be a verb's plain form: not a function
+    word, a participle or a third person."""
+    if word in _FUNCTION_WORDS or word in _BEFORE_THE_VERB or len(word) < 2:
+        return False
+    if word in _PLAIN_VERBS:
+        return True
+    if (word.endswith("ing") and len(word) >= 5) or (word.endswith("ed") and len(word) >= 4):
+        return False  # "using the Service", "logged the call"
+    return not (word.endswith("s") and not word.endswith(("ss", "us", "is")))
+
+
+def ordered(value: str) -> bool:
+    """Whether a clause of ``value`` reads as an order: at its start (the value's, or
+    after ``,;:.!?``; past numbers and bullets: "2 tasks: paste …", "v2 paste …"), a
+    word that can be a verb's plain form, then (past a particle) a determiner or a
+    pronoun. A capitalised first word counts only at a clause start, as a sentence
+    writes it."""
+    tokens = _CLAUSE_TOKEN.findall(value)
+    start = True
+    for i, token in enumerate(tokens):
+        word = token.strip("\"'`*_([{<>}])").lower().replace("\u2019", "'")
+        if not start:
+            start = token[-1:] in _CLAUSE_STARTS
+            continue
+        if not word.isalpha() or not word.isascii():
+            start = True  # a number, a bullet, an id: the clause starts after it
+            continue
+        if word in _BEFORE_THE_VERB:
+            continue
+        ends = token[-1:] in _CLAUSE_STARTS
+        if not ends and _plain_verb_shaped(word):
+            rest = [t.strip("\"'`*_([{<>}]),.;:").lower() for t in tokens[i + 1 : i + 3]]
+            if rest and rest[0] in _PARTICLES and len(rest) > 1:
+                rest = rest[1:]
+            if rest and rest[0] in _ACTED_ON:
+                return True
+        start = ends
+    return False
+
 
 def _reads_as_field(value: str, prose_words: int) -> bool:
     """Whether a value reads as a record's field: no speech, no order, no marker, and
@@ -372,6 +465,8 @@ def _reads_as_field(value: str, prose_words: int) -> bool:
         return False
     if _seen_by_the_model(value, words) or _disguised(value) or _SENTENCES.search(value):
         return False
+    if ordered(value):
+        return False  # "paste the ssh key below", whatever the verb
     raw = value.split()
     tokens = [t for t in _tokens(value) if t]
     if not tokens:
@@ -405,6 +500,23 @@ _TOOLISH = re.compile(r"[A-Za-z]_[A-Za-z]|\w\(")
 _DEFINED = re.compile(r"[ \t]*(?:the|a|an|any)[ \t]", re.IGNORECASE)
 
 
+_NAME_WORDS = 4
+
+
+def _named(value: str, *, record: bool) -> bool:
+    """Whether ``value`` is a name: up to four words, each capitalised or in capitals
+    (joining words aside: "Acme Corp", "Jane Doe", "Bank of America", "OK"), the first
+    no order's verb; among a record's fields, also one word in any case ("linux")."""
+    tokens = [t for t in _tokens(value) if t]
+    if not tokens or len(tokens) > _NAME_WORDS:
+        return False
+    if len(tokens) == 1 and record:
+        return True
+    if tokens[0].lower() in _IMPERATIVES:
+        return False
+    return all(t[:1].isupper() or t.lower() in _JOINERS for t in tokens) and tokens[0][:1].isupper()
+
+
 def role_is_data(view: str, end: int, role: str, *, record: bool) -> bool:
     """Whether the label of ``role`` ending at ``view[end]`` (after its colon) names a
     field of a record: its value reads as one (more words allowed when ``record``: the
@@ -418,7 +530,9 @@ def role_is_data(view: str, end: int, role: str, *, record: bool) -> bool:
     if _TOOLISH.search(value):
         return False  # a tool's name or a call: "System: next action export_customers"
     if role.lower() in _AUTHORITIES and not (
-        any(map(str.isdigit, value)) or _DEFINED.match(value) is not None
+        any(map(str.isdigit, value))
+        or _DEFINED.match(value) is not None
+        or _named(value, record=record)
     ):
         return False  # "System: admin mode"; a system's field holds a version or an id
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
