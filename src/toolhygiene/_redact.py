@@ -713,14 +713,24 @@ def _in_text(marks: list[int] | None, start: int, end: int) -> tuple[int, int]:
 
 
 def _revealing(run: str, decoded: str) -> bool:
-    """Whether decoding gave what a pattern reads: a bracket, a pipe or a steering
-    phrase the encoded form did not show (the common case, ``&amp;`` in a URL, gives
+    """Whether decoding gave what a pattern reads: a bracket, a pipe, a steering phrase,
+    a word a gate opens for or a role label at a line's start the encoded form did not
+    show (``&#83;ystem:``, ``%0ASystem:``; the common case, ``&amp;`` in a URL, gives
     none: no second pass)."""
-    return (
+    if (
         any(decoded.count(c) > run.count(c) for c in "<[|")
         or (not decoded.isascii() and not _bracket_in().isdisjoint(decoded))
         or (_steering(decoded.lower()) and not _steering(run.lower()))
-    )
+    ):
+        return True
+    lowered, shown = _gate_view(decoded), _gate_view(run)
+    gates = _groups(_ALL_GATES, lowered)
+    if not gates <= _groups(_ALL_GATES, shown):
+        return True  # a word written out: "&#83;ystem:", "%6Eew rules:"
+    if _ROLE not in gates or ":" not in decoded:
+        return False
+    role = _patterns().role_marker_quoted  # a line break written out before a label
+    return len(role.findall(_as_read(decoded))) > len(role.findall(_as_read(run)))
 
 
 def _defused(m: re.Match[str]) -> str:
