@@ -517,14 +517,22 @@ def _named(value: str, *, record: bool) -> bool:
     return all(t[:1].isupper() or t.lower() in _JOINERS for t in tokens) and tokens[0][:1].isupper()
 
 
-def role_is_data(view: str, end: int, role: str, *, record: bool) -> bool:
+def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool = False) -> bool:
     """Whether the label of ``role`` ending at ``view[end]`` (after its colon) names a
     field of a record: its value reads as one (more words allowed when ``record``: the
     label sits among other ``Key: value`` lines), or it has none and heads such a
-    block."""
+    block. A markdown ``heading`` ("## System") heads a document's section: its first
+    line is judged by what it says (no order, no speech), not by how long it is."""
     value = _line_after(view, end)
     if value is None:
         return False
+    if heading:
+        following = _next_line(view, end)
+        while following is not None and not following.strip():
+            following = _next_line(view, end := view.index("\n", end) + 1)
+        return _field_line(following) or (
+            following is not None and _reads_as_field(following, len(following))
+        )
     if not value.strip():
         return _field_line(_next_line(view, end))
     if _TOOLISH.search(value):

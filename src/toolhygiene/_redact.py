@@ -114,7 +114,12 @@ _TAGS = (
     # The frames a tool's result or a document is put in (a result that closes the frame
     # it sits in, ``</result>``, ``</document>``, ``</tool_response>``, would end it).
     r"results?|documents?|document_content|tool_response|tool_output|function_response|"
-    r"function_output|search_results?|tool_results"
+    r"function_output|search_results?|tool_results|"
+    # A role's tag with what it holds named after it (``<system_prompt>``,
+    # ``<developer_instructions>``, ``<user-input>``; not ``<user_id>``: a record's).
+    r"(?:system|sys|developer|assistant|user|human|model)[_.-]?(?:prompt|messages?|"
+    r"instructions?|rules|directives?|guidelines|policy|role|turn|context|override|note|"
+    r"input|query|request|response|reply|output)"
 )
 # A role named right after a chat-template token (``<|im_start|>system``,
 # ``<start_of_turn>user``): part of the same mark.
@@ -410,8 +415,12 @@ def _patterns() -> _Patterns:
             re.IGNORECASE,
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
+        # ``### Instruction:``, and a heading naming a model's prompt ("# SYSTEM PROMPT",
+        # "## Developer message"), with a colon or alone on its line.
         template_heading=re.compile(
-            r"(?im)^[ \t]{0,20}#{1,6}[ \t]{0,5}(?:instructions?|response)[ \t]{0,5}:"
+            r"(?im)^[ \t]{0,20}#{1,6}[ \t]{0,5}(?:(?:instructions?|response)[ \t]{0,5}:"
+            r"|(?:system|developer)[ \t_-]{0,3}(?:prompt|message|instructions?)[ \t]{0,5}"
+            r"(?::|$))"
         ),
         own_marker=_own_marks(STATUS_MARKS, opening, closing),
         every_mark=_own_marks(STATUS_MARKS + TEXT_MARKS, opening, closing),
@@ -430,7 +439,15 @@ def _role_marker(starts: str) -> re.Pattern[str]:
         r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
         r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
         r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
+        # A markdown heading that is a role's name alone ("## System", "### Assistant"):
+        # a label with nothing after it on its line (its block is what follows).
+        r"|^[ \t]{0,20}#{1,6}[ \t]{0,5}(system|assistant|human|developer)[ \t]{0,5}$"
     )
+
+
+def _role_of(m: re.Match[str]) -> str:
+    """The role a label names (a label with a colon, or a heading without one)."""
+    return m.group(1) or m.group(2)
 
 
 def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern[str]:
@@ -593,17 +610,18 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
     roles: set[str] = set()
     for m in pattern.finditer(view):
         record = in_a_record(view, m.start(), m.end())
-        if not role_is_data(view, m.end(), m.group(1), record=record):
+        heading = m.group(2) is not None
+        if not role_is_data(view, m.end(), _role_of(m), record=record, heading=heading):
             break
         # A label among a record's other fields is judged by its value alone (a
         # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
         if not record:
-            roles.add(m.group(1).lower().replace("\u017f", "s"))
+            roles.add(_role_of(m).lower().replace("\u017f", "s"))
             if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
                 break  # a chat
     else:
         return viewed
-    return _sub(pattern, viewed, lambda m: role_marker(m.group(1)))
+    return _sub(pattern, viewed, lambda m: role_marker(_role_of(m)))
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
@@ -668,7 +686,7 @@ def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | N
         yield found.written_markup, _markup_sub
     if "[" in lowered:
         yield found.bracketed, _markup_sub
-    if ":" in lowered and _ROLE in gates:
+    if (":" in lowered or "#" in lowered) and _ROLE in gates:
         # The start of a quoted value is looked for only where a quote comes before a
         # role's name (one more alternative tried at every character costs a third more).
         quoted = ('"' in lowered or "'" in lowered) and _QUOTED_ROLE.search(lowered)
@@ -679,7 +697,7 @@ def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | N
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
-    if "#" in lowered and ":" in lowered:
+    if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
     if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
         yield found.own_marker, _own_marker_sub
