@@ -419,6 +419,8 @@ def _plain_verb_shaped(word: str) -> bool:
     word, a participle or a third person."""
     if word in _FUNCTION_WORDS or word in _BEFORE_THE_VERB or len(word) < 2:
         return False
+    if word in _REFERENCE_WORDS:
+        return False  # a pointer, not an order: "see the appendix"
     if word in _PLAIN_VERBS:
         return True
     if (word.endswith("ing") and len(word) >= 5) or (word.endswith("ed") and len(word) >= 4):

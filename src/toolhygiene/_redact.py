@@ -58,6 +58,8 @@ __all__ = [
     "RAW_CAP",
     "escape_marks",
     "fold",
+    "holds_a_turn",
+    "may_hold_a_label",
     "neutralise",
     "normalise",
     "redact",
@@ -601,12 +603,38 @@ def _or_kept(replaced: str | None, m: re.Match[str]) -> str:
     return m.group() if replaced is None else replaced
 
 
-def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
+def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False) -> _Viewed:
     """Role labels made ``[role:…]`` when any of them opens a turn (its value is not a
     record's field: see ``_orders.role_is_data``) or two roles of a chat are named
     (``User: …`` then ``Assistant: …``): one turn makes every label of the text a turn.
-    A text whose labels all name fields of a record is left as it is."""
-    view = viewed.view
+    A text whose labels all name fields of a record is left as it is. With ``turns``
+    (the document the text is part of holds a turn: ``holds_a_turn``), every label is
+    one."""
+    if turns or _has_turn(viewed.view, pattern):
+        return _sub(pattern, viewed, lambda m: role_marker(_role_of(m)))
+    return viewed
+
+
+def may_hold_a_label(text: str) -> bool:
+    """Whether ``text`` holds a role's name and a colon or a heading's ``#`` (one
+    Aho-Corasick pass: the gate of ``holds_a_turn``)."""
+    if ":" not in text and "#" not in text:
+        return False
+    return _ROLE in _groups((_ROLE,), _gate_view(text))
+
+
+def holds_a_turn(text: str) -> bool:
+    """Whether ``text`` (normalised) holds a role label that opens a turn, or a chat:
+    what makes every role label of it a turn (``neutralise``)."""
+    if not may_hold_a_label(text):
+        return False
+    lowered = _gate_view(text)
+    quoted = ('"' in lowered or "'" in lowered) and _QUOTED_ROLE.search(lowered)
+    found = _patterns()
+    return _has_turn(_viewed(text).view, found.role_marker_quoted if quoted else found.role_marker)
+
+
+def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
     roles: set[str] = set()
     for m in pattern.finditer(view):
         record = in_a_record(view, m.start(), m.end())
@@ -620,8 +648,8 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
             if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
                 break  # a chat
     else:
-        return viewed
-    return _sub(pattern, viewed, lambda m: role_marker(_role_of(m)))
+        return False
+    return True
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
@@ -646,7 +674,7 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     return None if reference else INSTRUCTION_REMOVED
 
 
-def neutralise(text: str) -> str:
+def neutralise(text: str, *, turns: bool = False) -> str:
     """Defuse text written to steer a model: role tags and chat-template tokens (also
     with look-alike or full-width brackets, a combining mark inside, or written as HTML
     entities, URL-encoded or escaped, once or twice), role markers at line starts (also
@@ -657,11 +685,16 @@ def neutralise(text: str) -> str:
     toolhygiene's own, in any bracket shape (``【error】``, ``[[error]]``).
 
     Give it normalised text (``normalise``): an invisible character inside a tag would
-    otherwise hide it.
+    otherwise hide it. ``turns``: the text is part of a document that holds a turn
+    (``holds_a_turn``: a JSON result's other strings), so every role label is one.
     """
     viewed = _viewed(text)
     for pattern, repl in _steps(text, _gate_view(viewed.view)):
-        viewed = _role_labels(viewed, pattern) if repl is None else _sub(pattern, viewed, repl)
+        viewed = (
+            _role_labels(viewed, pattern, turns) if repl is None else _sub(pattern, viewed, repl)
+        )
+    if ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view) is not None:
+        viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
     if ("%" in done or "&" in done or "\\" in done) and _ENCODED_MARK.search(done):
@@ -670,6 +703,24 @@ def neutralise(text: str) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+# A key that is a role's name, before a quoted value, in JSON or a dict repr written in
+# a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
+# its quotes escaped once): the value is judged as that role's field in a record.
+_ROLE_KEY = re.compile(
+    r"""(?P<q>\\?["'])(?P<role>system|assistant|human|user|developer)(?P=q)[ \t]{0,5}:[ \t]{0,5}"""
+    r"""(?P=q)(?P<value>(?:(?!(?P=q))[^\\\n]){0,200})""",
+    re.IGNORECASE,
+)
+
+
+def _role_key_sub(m: re.Match[str]) -> str | None:
+    """A role's name as a key made ``[role:…]`` when its value is a turn's."""
+    role = m.group("role")
+    if role_is_data(f"{role}: {m.group('value')}", len(role) + 1, role, record=True):
+        return None
+    q = m.group("q")
+    return f"{q}{role_marker(role)}{m.group()[len(q) + len(role) :]}"
 
 
 def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
@@ -720,6 +771,8 @@ def touched(text: str) -> list[tuple[int, int]]:
     ]
     if ("%" in text or "&" in text or "\\" in text) and _ENCODED_MARK.search(text):
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
+    if '"' in text or "'" in text:
+        spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
     return spans
 
 
