@@ -25,6 +25,7 @@ words outside them, after a concrete qualifier, passes as prose (the README says
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = [
@@ -210,6 +211,82 @@ _SWEEPING = _lexicon("all your yours every any each")
 _CLAUSE_END = re.compile(r"[.!?;,](?=\s|$)|\n")
 
 
+# Words no manual, recipe, policy or README writes but an order to a model does: the
+# model and its prompt, a jailbreak, a secret to hand over, and the steering verbs of a
+# few other languages. A text holding one anywhere makes a steering phrase in it an
+# order, however much filler stands between them: no window an attacker can pad past.
+# (The broader lists above, "send", "delete", "now", "files", are read near the phrase
+# only: manuals write them.)
+_FAR = _lexicon(
+    """
+    assistant ai llm llms chatbot gpt chatgpt claude copilot openai anthropic jailbreak
+    jailbroken unrestricted uncensored unfiltered exfiltrate exfiltration
+    disclose bitcoin wallet henceforth ignoriere ignorieren vergiss ignorez ignorer
+    oubliez oublie ignora ignorar olvida olvide dimentica esquece negeer
+    """
+)
+# A secret handed over: a sentence naming one with a sending or an address ("Then
+# email the password to x@evil.test"); a router's manual names its "default
+# credentials on the label" without handing them to anyone.
+_SECRET = _lexicon(
+    """
+    password passwords passphrase passcode secret secrets credential credentials
+    """
+)
+_HANDED = _lexicon(
+    """
+    send email mail forward post paste share upload tell give reveal leak print output
+    reply respond answer include write submit transfer
+    """
+)
+_PROMPT = re.compile(
+    r"\b(?:system|hidden|initial|original|developer|your|my)[ \t]{1,3}prompt\b", re.IGNORECASE
+)
+_ADDRESS = re.compile(r"@[\w-]+\.|https?://|www\.")
+# Anything sent to an address ("upload the logs to https://…", "forward it to x@y.z"),
+# and a deletion of everything ("delete every file", "wipe all data").
+_SENT = _lexicon("send email mail forward post upload share transfer wire paste")
+_DELETED = _lexicon("delete erase wipe remove destroy drop purge")
+_EVERYTHING = _lexicon("all every everything each entire whole")
+
+
+# Near the phrase, every word aimed at the model but a secret named without being handed
+# over (that is read in the whole text, sentence by sentence: "Log in with the default
+# credentials on the label" in a router's manual is no order).
+_NEAR_THE_PHRASE = _AT_THE_MODEL - _SECRET
+
+
+@functools.lru_cache(maxsize=1)
+def _aimed_anywhere(view: str) -> bool:
+    """Whether ``view`` holds, anywhere, a word of ``_FAR``, a phrase said to the model
+    ("you are now", "act as", "reading this"), a word hidden from the lists, or a
+    sentence handing a secret over: read once per text, however many steering phrases
+    it holds (linear)."""
+    words = _words(view)
+    if not words.isdisjoint(_FAR) or _seen_by_the_model(view, words) or _disguised(view):
+        return True
+    if "prompt" in words and _PROMPT.search(view) is not None:
+        return True  # "your system prompt" (an installer's "prompts on screen" stays)
+    secret = not words.isdisjoint(_SECRET)
+    sent = not words.isdisjoint(_SENT) and _ADDRESS.search(view) is not None
+    deleted = not words.isdisjoint(_DELETED) and not words.isdisjoint(_EVERYTHING)
+    if not (secret or sent or deleted):
+        return False
+    last = 0
+    for stop in [*(m.end() for m in _SENTENCE_END.finditer(view)), len(view)]:
+        sentence = view[last:stop]
+        last = stop
+        said = _words(sentence)
+        addressed = _ADDRESS.search(sentence) is not None
+        if (
+            (not said.isdisjoint(_SECRET) and (addressed or not said.isdisjoint(_HANDED)))
+            or (addressed and not said.isdisjoint(_SENT))
+            or (not said.isdisjoint(_DELETED) and not said.isdisjoint(_EVERYTHING))
+        ):
+            return True
+    return False
+
+
 def steering_is_prose(view: str, start: int, end: int) -> bool:
     """Whether the steering phrase at ``view[start:end]`` is a manual's sentence: written
     plainly, followed at once by a concrete qualifier that does not name the text itself,
@@ -228,15 +305,18 @@ def steering_is_prose(view: str, start: int, end: int) -> bool:
     head = view[max(0, start - _HEAD) : start]
     cut = _SENTENCE_END.search(head[::-1])
     head = head if cut is None else head[len(head) - cut.start() :]
-    # what follows is read to the window's end, not to the next sentence: a sentence of
-    # filler ("See page 3.") must not put the order after it out of sight
-    around = f"{head} {clause}"
+    # near the phrase, its sentence and the next are read with every list (a manual's
+    # "Transfer the dough to a tray" three sentences on is no order); what no manual
+    # writes is read in the whole text (``_aimed_anywhere``): filler of any length, a
+    # sentence or a paragraph, does not put the order out of sight
+    around = f"{head} {_window(view, end)}"
     words = _words(around)
     return (
-        words.isdisjoint(_AT_THE_MODEL)
+        words.isdisjoint(_NEAR_THE_PHRASE)
         and words.isdisjoint(_AFTER_STEERING)
         and not _seen_by_the_model(around, words)
         and not _disguised(around)
+        and not _aimed_anywhere(view)
     )
 
 
