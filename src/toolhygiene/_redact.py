@@ -39,6 +39,7 @@ from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._orders import (
     claim_is_reference,
     in_a_record,
+    policy_aims,
     regime_is_prose,
     role_is_data,
     steering_is_prose,
@@ -364,6 +365,8 @@ _ORDERS = (
     "orders",
     "guidelines",
     "commands",
+    "policy",
+    "policies",
 )
 
 
@@ -671,7 +674,13 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     if m.group("source") is not None or "prompt" in claim or "system" in claim:
         return INSTRUCTION_REMOVED
     reference = claim_is_reference(m.string, m.start(), m.end() - 1)
-    return None if reference else INSTRUCTION_REMOVED
+    if reference:
+        return None
+    # A policy is a workplace's too ("New policy: staff must book leave two weeks
+    # ahead"): removed when what it says is aimed at the model.
+    if "polic" in claim and not policy_aims(m.string, m.end()):
+        return None
+    return INSTRUCTION_REMOVED
 
 
 def neutralise(text: str, *, turns: bool = False) -> str:
@@ -869,6 +878,7 @@ def _ascii_marks() -> re.Pattern[str]:
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
 _DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN = range(6, 10)
 _ORDER_WORDS = (
+    "polic",
     "instruction",
     "prompt",
     "message",
