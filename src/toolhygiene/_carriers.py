@@ -32,7 +32,13 @@ from toolhygiene._redact import (
 from toolhygiene._results import to_json
 from toolhygiene._words import role_marker
 
-__all__ = ["escape_json_marks", "escape_text_marks", "neutralise_json", "neutralise_text"]
+__all__ = [
+    "distinct_keys",
+    "escape_json_marks",
+    "escape_text_marks",
+    "neutralise_json",
+    "neutralise_text",
+]
 
 # A JSON string, from its opening quote to its closing one; a text cut at a cap may end
 # inside one (no closing quote): it is read up to the cut. Scanning from the start, the
@@ -245,3 +251,48 @@ def _inside(token: str) -> str:
         except ValueError:  # not what json writes: read as written
             return token[1:-1] if closed else token[1:]
     return inside
+
+
+# A JSON string (possibly cut short), a bracket, or a colon: what tells a key from a value
+# and one object from another.
+_SYNTAX = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{}\[\]:]')
+
+
+def distinct_keys(text: str) -> str:
+    """The JSON text ``text`` (possibly cut short) with every key that repeats an earlier
+    key of the same object renamed ``"<key> (duplicate key 2)"`` (3, …), both values
+    kept: once invisible characters are removed, ``{"to": "a@x", "t\u200bo": "b@y"}``
+    would show the model two keys ``to``, and most parsers keep the later. The same
+    object when no key repeats."""
+    if text.lstrip()[:1] not in {"{", "["}:
+        return text
+    objects: list[set[str] | None] = []
+    parts: list[str] = []
+    last = 0
+    pending: re.Match[str] | None = None  # a string that may be a key (a colon follows)
+    for m in _SYNTAX.finditer(text):
+        token = m.group()
+        if token == ":" and pending is not None and objects and objects[-1] is not None:
+            seen = objects[-1]
+            key = _inside(pending.group())
+            if key in seen:
+                number = 2
+                while f"{key} (duplicate key {number})" in seen:
+                    number += 1
+                renamed = f"{key} (duplicate key {number})"
+                parts.append(text[last : pending.start()])
+                parts.append(to_json(renamed))
+                last = pending.end()
+                key = renamed
+            seen.add(key)
+        pending = m if token[0] == '"' else None
+        if token == "{":
+            objects.append(set())
+        elif token == "[":
+            objects.append(None)
+        elif token in ("}", "]") and objects:
+            objects.pop()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
