@@ -271,8 +271,8 @@ def distinct_keys(text: str) -> str:
     last = 0
     pending: re.Match[str] | None = None  # a string that may be a key (a colon follows)
     for m in _SYNTAX.finditer(text):
-        token = m.group()
-        if token == ":" and pending is not None and objects and objects[-1] is not None:
+        piece = m.group()
+        if piece == ":" and pending is not None and objects and objects[-1] is not None:
             seen = objects[-1]
             key = _inside(pending.group())
             if key in seen:
@@ -285,12 +285,12 @@ def distinct_keys(text: str) -> str:
                 last = pending.end()
                 key = renamed
             seen.add(key)
-        pending = m if token[0] == '"' else None
-        if token == "{":
+        pending = m if piece[0] == '"' else None
+        if piece == "{":
             objects.append(set())
-        elif token == "[":
+        elif piece == "[":
             objects.append(None)
-        elif token in ("}", "]") and objects:
+        elif piece in ("}", "]") and objects:
             objects.pop()
     if not parts:
         return text

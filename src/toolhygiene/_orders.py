@@ -649,7 +649,9 @@ _IDENTIFIER = re.compile(r"[`§#\d]|https?://|\w[-_./]\w")
 
 
 # Words a workplace's policy says too: its force ("staff must …"), not aimed at a model.
-_POLICY_AIMS = _NOT_IN_A_FIELD - _lexicon("must shall immediately policy policies approved approval")
+_POLICY_AIMS = _NOT_IN_A_FIELD - _lexicon(
+    "must shall immediately policy policies approved approval"
+)
 
 
 def policy_aims(view: str, end: int) -> bool:
