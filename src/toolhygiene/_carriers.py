@@ -30,7 +30,7 @@ from toolhygiene._redact import (
     touched,
 )
 from toolhygiene._results import to_json
-from toolhygiene._words import role_marker
+from toolhygiene._words import duplicate_key, role_marker
 
 __all__ = [
     "distinct_keys",
@@ -277,9 +277,9 @@ def distinct_keys(text: str) -> str:
             key = _inside(pending.group())
             if key in seen:
                 number = 2
-                while f"{key} (duplicate key {number})" in seen:
+                while duplicate_key(key, number) in seen:
                     number += 1
-                renamed = f"{key} (duplicate key {number})"
+                renamed = duplicate_key(key, number)
                 parts.append(text[last : pending.start()])
                 parts.append(to_json(renamed))
                 last = pending.end()
