@@ -716,9 +716,10 @@ _Repl = Callable[[re.Match[str]], str | None]
 # A key that is a role's name, before a quoted value, in JSON or a dict repr written in
 # a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
 # its quotes escaped once): the value is judged as that role's field in a record.
+# (The quote first: a pattern that starts with a character class is scanned for in C.)
 _ROLE_KEY = re.compile(
-    r"""(?P<q>\\?["'])(?P<role>system|assistant|human|user|developer)(?P=q)[ \t]{0,5}:[ \t]{0,5}"""
-    r"""(?P=q)(?P<value>(?:(?!(?P=q))[^\\\n]){0,200})""",
+    r"""(?P<q>["'])(?P<role>system|assistant|human|user|developer)\\?(?P=q)[ \t]{0,5}:"""
+    r"""[ \t]{0,5}\\?(?P=q)(?P<value>(?:(?!\\?(?P=q))[^\n]){0,200})""",
     re.IGNORECASE,
 )
 
