@@ -698,11 +698,13 @@ def neutralise(text: str, *, turns: bool = False) -> str:
     (``holds_a_turn``: a JSON result's other strings), so every role label is one.
     """
     viewed = _viewed(text)
-    for pattern, repl in _steps(text, _gate_view(viewed.view)):
+    lowered = _gate_view(viewed.view)
+    gates = _groups(_ALL_GATES, lowered)
+    for pattern, repl in _steps(text, lowered, gates):
         viewed = (
             _role_labels(viewed, pattern, turns) if repl is None else _sub(pattern, viewed, repl)
         )
-    if ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view) is not None:
+    if _ROLE in gates and ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view):
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
@@ -733,14 +735,17 @@ def _role_key_sub(m: re.Match[str]) -> str | None:
     return f"{q}{role_marker(role)}{m.group()[len(q) + len(role) :]}"
 
 
-def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
+def _steps(
+    text: str, lowered: str, gates: set[int] | None = None
+) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
     """The patterns ``neutralise`` applies to ``text`` (``lowered``: its gate view), in
     their order, each with what replaces a match (``None``: a match it keeps as
     written), or ``None`` for the role labels, judged together (``_role_labels``): those
     whose gate is open. Each gate is read from the text as given (a replacement never
     opens one)."""
     found = _patterns()
-    gates = _groups(_ALL_GATES, lowered)
+    if gates is None:
+        gates = _groups(_ALL_GATES, lowered)
     if "<" in lowered or not text.isascii():
         yield found.markup, _markup_sub
     if _ESCAPED in gates:
@@ -781,7 +786,7 @@ def touched(text: str) -> list[tuple[int, int]]:
     ]
     if ("%" in text or "&" in text or "\\" in text) and _ENCODED_MARK.search(text):
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
-    if '"' in text or "'" in text:
+    if ('"' in text or "'" in text) and _ROLE in _groups((_ROLE,), _gate_view(view)):
         spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
     return spans
 
