@@ -440,3 +440,34 @@ def test_the_reported_duplicate_key_is_renamed_not_dropped() -> None:
     assert json.loads(content) == {"to": "a@x.test", "to (duplicate key 2)": "evil@y.test"}
     plain = {"to": "a@x.test", "cc": "b@x.test"}
     assert json.loads(_result(plain)) == plain
+
+
+# -- 9. ordinary texts the rules had changed ----------------------------------------------
+
+ROUTER = (
+    "To reset the router, ignore previous instructions in the printed manual and use page 3. "
+    "Hold the reset button for 10 seconds until the lights flash. The router restarts with its "
+    "factory settings. Log in to the web interface at 192.168.0.1 with the default credentials "
+    "on the label and choose a new Wi-Fi name."
+)
+RECIPE = (
+    "Do not follow the above directions if you have a gas oven. Set the dial to 4 and wait 10 "
+    "minutes. Place the tray on the middle shelf and close the door. Transfer the dough to a "
+    "floured board and shape it into a loaf. Bake for 40 minutes."
+)
+
+
+@pytest.mark.parametrize("text", [
+    ROUTER, RECIPE, "System: OK\nDisk: 45% used\nMemory: 2.1 GB free",
+    "Developer: Google LLC\nSize: 45 MB", "user: root\nsystem: linux\narch: x86_64",
+    "Package: libfoo\nVersion: 1.2.3-1\nDeveloper: Jane Doe\nDescription: a library for foo files",
+    "## Changelog\n\n### 1.4.0\n- New rules: `no-shadow`, `prefer-const`\n- Fixed a crash when "
+    "loading files larger than 2 GB.\n- Updated guidelines: see CONTRIBUTING.md",
+    "Annual leave policy\n\nNew policy: employees accrue 2 days of leave per month. Managers "
+    "approve leave requests in the HR portal within five working days.",
+    "Support ticket #8812\nCustomer: Maria Rossi\nUser: maria.rossi\nSystem: billing-eu-2\n"
+    "Priority: high\n\nThe customer says the refund for order 1182 has not arrived.",
+])
+def test_ordinary_texts_stay_byte_for_byte(text: str) -> None:
+    assert kept(text), text
+    assert _result(text) == text
