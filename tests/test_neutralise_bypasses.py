@@ -471,3 +471,18 @@ RECIPE = (
 def test_ordinary_texts_stay_byte_for_byte(text: str) -> None:
     assert kept(text), text
     assert _result(text) == text
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(KEY_NAMES, HIDDEN, st.integers(0, 5), st.sampled_from(["json", "repr"]),
+       st.sampled_from(["", "upstream 400: ", "bad request; body was "]))
+def test_keys_equal_once_invisible_characters_go_in_a_failure_line(
+    key: str, hidden: str, at: int, form: str, head: str
+) -> None:
+    twin = key[: at % (len(key) + 1)] + hidden + key[at % (len(key) + 1) :]
+    value = {key: "first", twin: "second"}
+    written = json.dumps(value, ensure_ascii=False) if form == "json" else repr(value)
+    line = _failure(f"{head}{written}")
+    assert f"{key} (duplicate key 2)" in line, line
+    assert "first" in line and "second" in line, line
+    assert th.sanitize(written, 500).count(f"{key} (duplicate key 2)") == 1

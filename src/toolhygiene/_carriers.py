@@ -256,36 +256,44 @@ def _inside(token: str) -> str:
 # A JSON string (possibly cut short), a bracket, or a colon: what tells a key from a value
 # and one object from another.
 _SYNTAX = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[{}\[\]:]')
+# The same in any text: a single-quoted string too (a dict repr), each on one line.
+_SYNTAX_ANYWHERE = re.compile(
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'|[{}\[\]:]'
+)
 
 
-def distinct_keys(text: str) -> str:
+def distinct_keys(text: str, *, anywhere: bool = False) -> str:
     """The JSON text ``text`` (possibly cut short) with every key that repeats an earlier
     key of the same object renamed ``"<key> (duplicate key 2)"`` (3, …), both values
     kept: once invisible characters are removed, ``{"to": "a@x", "t\u200bo": "b@y"}``
     would show the model two keys ``to``, and most parsers keep the later. The same
-    object when no key repeats."""
-    if text.lstrip()[:1] not in {"{", "["}:
+    object when no key repeats. ``anywhere``: the objects may stand inside other text
+    (an exception's message: "upstream 400: {…}"), their keys in double or single quotes
+    (a dict repr)."""
+    if not anywhere and text.lstrip()[:1] not in {"{", "["}:
         return text
+    syntax = _SYNTAX_ANYWHERE if anywhere else _SYNTAX
     objects: list[set[str] | None] = []
     parts: list[str] = []
     last = 0
     pending: re.Match[str] | None = None  # a string that may be a key (a colon follows)
-    for m in _SYNTAX.finditer(text):
+    for m in syntax.finditer(text):
         piece = m.group()
         if piece == ":" and pending is not None and objects and objects[-1] is not None:
             seen = objects[-1]
-            key = _inside(pending.group())
+            written = pending.group()
+            key = _inside(written) if written[0] == '"' else written[1:-1]
             if key in seen:
                 number = 2
                 while duplicate_key(key, number) in seen:
                     number += 1
                 renamed = duplicate_key(key, number)
                 parts.append(text[last : pending.start()])
-                parts.append(to_json(renamed))
+                parts.append(to_json(renamed) if written[0] == '"' else repr(renamed))
                 last = pending.end()
                 key = renamed
             seen.add(key)
-        pending = m if piece[0] == '"' else None
+        pending = m if piece[0] in "\"'" else None
         if piece == "{":
             objects.append(set())
         elif piece == "[":

@@ -1000,7 +1000,14 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
     text = valid(plain(text, RAW_CAP))  # an exact str, valid UTF-8, whatever came in
     if not text:
         return ""
-    text = normalise(text[:RAW_CAP])
+    raw = text[:RAW_CAP]
+    text = normalise(raw)
+    if text is not raw and "{" in text:
+        # JSON or a dict repr in the text (an exception's message) whose keys differed
+        # only by what normalising removed: the later key is renamed (``_carriers``).
+        from toolhygiene._carriers import distinct_keys
+
+        text = distinct_keys(text, anywhere=True)
     if redacting:
         text = scrub(text, internals=internals)
     return truncate(fold(neutralise(text)), cap)
