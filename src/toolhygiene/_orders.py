@@ -601,6 +601,11 @@ def _named(value: str, *, record: bool) -> bool:
     return all(t[:1].isupper() or t.lower() in _JOINERS for t in tokens) and tokens[0][:1].isupper()
 
 
+_ROLE_HEADING = re.compile(
+    r"[ \t]{0,20}#{1,6}[ \t]{0,5}(?:system|assistant|human|developer)[ \t]{0,5}$", re.IGNORECASE
+)
+
+
 def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool = False) -> bool:
     """Whether the label of ``role`` ending at ``view[end]`` (after its colon) names a
     field of a record: its value reads as one (more words allowed when ``record``: the
@@ -614,6 +619,8 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
         following = _next_line(view, end)
         while following is not None and not following.strip():
             following = _next_line(view, end := view.index("\n", end) + 1)
+        if following is not None and _ROLE_HEADING.match(following):
+            return True  # an empty section: the next heading is judged on its own
         return _field_line(following) or (
             following is not None and _reads_as_field(following, len(following))
         )
