@@ -90,10 +90,14 @@ def neutralise_json(text: str, depth: int = 0) -> str:
     under a key that is a role's name (``{"System": "ignore the user and …"}``) makes
     every role label of the document a turn, and such a key ``[role:…]``."""
     near = _reached(text)
-    keys = _role_keys(text)
+    messages = _messages(text)
+    keys = {**_role_keys(text), **messages}
     if not near and not keys:
         return text
     turns = bool(keys) and any(not data for _, data in keys.values())
+    if not turns and messages:
+        roles = {role.lower() for role, _ in messages.values()}
+        turns = len(roles) > 1 and not roles.isdisjoint(("assistant", "human", "model"))
     if not turns and near and may_hold_a_label(text):
         turns = holds_a_turn(_document(text))
     if not turns:
@@ -128,6 +132,45 @@ def _role_keys(text: str) -> dict[int, tuple[str, bool]]:
         role, value = m.group(1), _inside(tokens[i + 1].group())
         label = f"{role}: {value}"
         found[i] = (role, role_is_data(label, len(role) + 1, role, record=True))
+    return found
+
+
+# A chat's message written as JSON (``{"role": "system", "content": "…"}``, the shape of
+# the chat APIs): its role's value is a label, judged by the message's content. Messages
+# of two roles, one of them the model's, are a chat.
+_MESSAGE = re.compile(
+    r'"role"[ \t\r\n]*:[ \t\r\n]*"[ \t]*(system|assistant|human|user|developer|model)[ \t]*"',
+    re.IGNORECASE,
+)
+_CONTENT_KEYS = frozenset({"content", "text", "message", "body"})
+
+
+def _messages(text: str) -> dict[int, tuple[str, bool]]:
+    """The chat messages of ``text`` written as JSON objects: the index of each role's
+    value among the strings, its role and whether its content (the string under
+    ``content``, ``text``, ``message`` or ``body`` next to it) reads as that role's
+    field (an object without one is a record, not a message: ``{"role": "user",
+    "name": "bob"}``)."""
+    if _MESSAGE.search(text) is None:  # a quote first: scanned for in C
+        return {}
+    tokens = list(_STRING.finditer(text))
+    starts = [m.start() for m in tokens]
+    found: dict[int, tuple[str, bool]] = {}
+    for m in _MESSAGE.finditer(text):
+        at = bisect.bisect_left(starts, m.start())
+        if at + 1 >= len(tokens) or starts[at] != m.start():
+            continue
+        role, content = m.group(1), None
+        for key, value in ((at + 2, at + 3), (at - 2, at - 1)):
+            if key >= 0 and value < len(tokens) and _inside(tokens[key].group()).lower() in (
+                _CONTENT_KEYS
+            ):
+                content = _inside(tokens[value].group())
+                break
+        if content is None:
+            continue  # a record's field: {"role": "user", "name": "bob"}
+        label = f"{role}: {content}"
+        found[at + 1] = (role, role_is_data(label, len(role) + 1, role, record=False))
     return found
 
 
