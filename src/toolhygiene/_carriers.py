@@ -142,13 +142,13 @@ _MESSAGE = re.compile(
     r'"role"[ \t\r\n]*:[ \t\r\n]*"[ \t]*(system|assistant|human|user|developer|model)[ \t]*"',
     re.IGNORECASE,
 )
-_CONTENT_KEYS = frozenset({"content", "text", "message", "body"})
+_CONTENT_KEYS = frozenset({"content", "text", "message"})
 
 
 def _messages(text: str) -> dict[int, tuple[str, bool]]:
     """The chat messages of ``text`` written as JSON objects: the index of each role's
     value among the strings, its role and whether its content (the string under
-    ``content``, ``text``, ``message`` or ``body`` next to it) reads as that role's
+    ``content``, ``text`` or ``message`` next to it) reads as that role's
     field (an object without one is a record, not a message: ``{"role": "user",
     "name": "bob"}``)."""
     if _MESSAGE.search(text) is None:  # a quote first: scanned for in C
