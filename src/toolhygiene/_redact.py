@@ -39,6 +39,7 @@ from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._orders import (
     claim_is_reference,
     in_a_record,
+    policy_aims,
     regime_is_prose,
     role_is_data,
     steering_is_prose,
@@ -58,6 +59,8 @@ __all__ = [
     "RAW_CAP",
     "escape_marks",
     "fold",
+    "holds_a_turn",
+    "may_hold_a_label",
     "neutralise",
     "normalise",
     "redact",
@@ -114,7 +117,12 @@ _TAGS = (
     # The frames a tool's result or a document is put in (a result that closes the frame
     # it sits in, ``</result>``, ``</document>``, ``</tool_response>``, would end it).
     r"results?|documents?|document_content|tool_response|tool_output|function_response|"
-    r"function_output|search_results?|tool_results"
+    r"function_output|search_results?|tool_results|"
+    # A role's tag with what it holds named after it (``<system_prompt>``,
+    # ``<developer_instructions>``, ``<user-input>``; not ``<user_id>``: a record's).
+    r"(?:system|sys|developer|assistant|user|human|model)[_.-]?(?:prompt|messages?|"
+    r"instructions?|rules|directives?|guidelines|policy|role|turn|context|override|note|"
+    r"input|query|request|response|reply|output)"
 )
 # A role named right after a chat-template token (``<|im_start|>system``,
 # ``<start_of_turn>user``): part of the same mark.
@@ -357,6 +365,8 @@ _ORDERS = (
     "orders",
     "guidelines",
     "commands",
+    "policy",
+    "policies",
 )
 
 
@@ -410,8 +420,12 @@ def _patterns() -> _Patterns:
             re.IGNORECASE,
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
+        # ``### Instruction:``, and a heading naming a model's prompt ("# SYSTEM PROMPT",
+        # "## Developer message"), with a colon or alone on its line.
         template_heading=re.compile(
-            r"(?im)^[ \t]{0,20}#{1,6}[ \t]{0,5}(?:instructions?|response)[ \t]{0,5}:"
+            r"(?im)^[ \t]{0,20}#{1,6}[ \t]{0,5}(?:(?:instructions?|response)[ \t]{0,5}:"
+            r"|(?:system|developer)[ \t_-]{0,3}(?:prompt|message|instructions?)[ \t]{0,5}"
+            r"(?::|$))"
         ),
         own_marker=_own_marks(STATUS_MARKS, opening, closing),
         every_mark=_own_marks(STATUS_MARKS + TEXT_MARKS, opening, closing),
@@ -430,7 +444,15 @@ def _role_marker(starts: str) -> re.Pattern[str]:
         r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
         r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
         r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
+        # A markdown heading that is a role's name alone ("## System", "### Assistant"):
+        # a label with nothing after it on its line (its block is what follows).
+        r"|^[ \t]{0,20}#{1,6}[ \t]{0,5}(system|assistant|human|developer)[ \t]{0,5}$"
     )
+
+
+def _role_of(m: re.Match[str]) -> str:
+    """The role a label names (a label with a colon, or a heading without one)."""
+    return m.group(1) or m.group(2)
 
 
 def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern[str]:
@@ -584,26 +606,53 @@ def _or_kept(replaced: str | None, m: re.Match[str]) -> str:
     return m.group() if replaced is None else replaced
 
 
-def _role_labels(viewed: _Viewed, pattern: re.Pattern[str]) -> _Viewed:
+def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False) -> _Viewed:
     """Role labels made ``[role:…]`` when any of them opens a turn (its value is not a
     record's field: see ``_orders.role_is_data``) or two roles of a chat are named
     (``User: …`` then ``Assistant: …``): one turn makes every label of the text a turn.
-    A text whose labels all name fields of a record is left as it is."""
-    view = viewed.view
+    A text whose labels all name fields of a record is left as it is. With ``turns``
+    (the document the text is part of holds a turn: ``holds_a_turn``), every label is
+    one."""
+    if turns or _has_turn(viewed.view, pattern):
+        return _sub(pattern, viewed, lambda m: role_marker(_role_of(m)))
+    return viewed
+
+
+def may_hold_a_label(text: str) -> bool:
+    """Whether ``text`` holds a role's name and a colon or a heading's ``#`` (one
+    Aho-Corasick pass: the gate of ``holds_a_turn``)."""
+    if ":" not in text and "#" not in text:
+        return False
+    return _ROLE in _groups((_ROLE,), _gate_view(text))
+
+
+def holds_a_turn(text: str) -> bool:
+    """Whether ``text`` (normalised) holds a role label that opens a turn, or a chat:
+    what makes every role label of it a turn (``neutralise``)."""
+    if not may_hold_a_label(text):
+        return False
+    lowered = _gate_view(text)
+    quoted = ('"' in lowered or "'" in lowered) and _QUOTED_ROLE.search(lowered)
+    found = _patterns()
+    return _has_turn(_viewed(text).view, found.role_marker_quoted if quoted else found.role_marker)
+
+
+def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
     roles: set[str] = set()
     for m in pattern.finditer(view):
         record = in_a_record(view, m.start(), m.end())
-        if not role_is_data(view, m.end(), m.group(1), record=record):
+        heading = m.group(2) is not None
+        if not role_is_data(view, m.end(), _role_of(m), record=record, heading=heading):
             break
         # A label among a record's other fields is judged by its value alone (a
         # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
         if not record:
-            roles.add(m.group(1).lower().replace("\u017f", "s"))
+            roles.add(_role_of(m).lower().replace("\u017f", "s"))
             if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
                 break  # a chat
     else:
-        return viewed
-    return _sub(pattern, viewed, lambda m: role_marker(m.group(1)))
+        return False
+    return True
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
@@ -625,10 +674,16 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     if m.group("source") is not None or "prompt" in claim or "system" in claim:
         return INSTRUCTION_REMOVED
     reference = claim_is_reference(m.string, m.start(), m.end() - 1)
-    return None if reference else INSTRUCTION_REMOVED
+    if reference:
+        return None
+    # A policy is a workplace's too ("New policy: staff must book leave two weeks
+    # ahead"): removed when what it says is aimed at the model.
+    if "polic" in claim and not policy_aims(m.string, m.end()):
+        return None
+    return INSTRUCTION_REMOVED
 
 
-def neutralise(text: str) -> str:
+def neutralise(text: str, *, turns: bool = False) -> str:
     """Defuse text written to steer a model: role tags and chat-template tokens (also
     with look-alike or full-width brackets, a combining mark inside, or written as HTML
     entities, URL-encoded or escaped, once or twice), role markers at line starts (also
@@ -639,11 +694,18 @@ def neutralise(text: str) -> str:
     toolhygiene's own, in any bracket shape (``【error】``, ``[[error]]``).
 
     Give it normalised text (``normalise``): an invisible character inside a tag would
-    otherwise hide it.
+    otherwise hide it. ``turns``: the text is part of a document that holds a turn
+    (``holds_a_turn``: a JSON result's other strings), so every role label is one.
     """
     viewed = _viewed(text)
-    for pattern, repl in _steps(text, _gate_view(viewed.view)):
-        viewed = _role_labels(viewed, pattern) if repl is None else _sub(pattern, viewed, repl)
+    lowered = _gate_view(viewed.view)
+    gates = _gates(lowered)
+    for pattern, repl in _steps(text, lowered, gates):
+        viewed = (
+            _role_labels(viewed, pattern, turns) if repl is None else _sub(pattern, viewed, repl)
+        )
+    if _ROLE in gates and ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view):
+        viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
     if ("%" in done or "&" in done or "\\" in done) and _ENCODED_MARK.search(done):
@@ -653,22 +715,44 @@ def neutralise(text: str) -> str:
 
 _Repl = Callable[[re.Match[str]], str | None]
 
+# A key that is a role's name, before a quoted value, in JSON or a dict repr written in
+# a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
+# its quotes escaped once): the value is judged as that role's field in a record.
+# (The quote first: a pattern that starts with a character class is scanned for in C.)
+_ROLE_KEY = re.compile(
+    r"""(?P<q>["'])(?P<role>system|assistant|human|user|developer)\\?(?P=q)[ \t]{0,5}:"""
+    r"""[ \t]{0,5}\\?(?P=q)(?P<value>(?:(?!\\?(?P=q))[^\n]){0,200})""",
+    re.IGNORECASE,
+)
 
-def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
+
+def _role_key_sub(m: re.Match[str]) -> str | None:
+    """A role's name as a key made ``[role:…]`` when its value is a turn's."""
+    role = m.group("role")
+    if role_is_data(f"{role}: {m.group('value')}", len(role) + 1, role, record=True):
+        return None
+    q = m.group("q")
+    return f"{q}{role_marker(role)}{m.group()[len(q) + len(role) :]}"
+
+
+def _steps(
+    text: str, lowered: str, gates: set[int] | None = None
+) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
     """The patterns ``neutralise`` applies to ``text`` (``lowered``: its gate view), in
     their order, each with what replaces a match (``None``: a match it keeps as
     written), or ``None`` for the role labels, judged together (``_role_labels``): those
     whose gate is open. Each gate is read from the text as given (a replacement never
     opens one)."""
     found = _patterns()
-    gates = _gates(lowered)
+    if gates is None:
+        gates = _gates(lowered)
     if "<" in lowered or not text.isascii():
         yield found.markup, _markup_sub
     if _ESCAPED in gates:
         yield found.written_markup, _markup_sub
     if "[" in lowered:
         yield found.bracketed, _markup_sub
-    if ":" in lowered and _ROLE in gates:
+    if (":" in lowered or "#" in lowered) and _ROLE in gates:
         # The start of a quoted value is looked for only where a quote comes before a
         # role's name (one more alternative tried at every character costs a third more).
         quoted = ('"' in lowered or "'" in lowered) and _QUOTED_ROLE.search(lowered)
@@ -679,7 +763,7 @@ def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | N
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
-    if "#" in lowered and ":" in lowered:
+    if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
     if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
         yield found.own_marker, _own_marker_sub
@@ -702,6 +786,8 @@ def touched(text: str) -> list[tuple[int, int]]:
     ]
     if ("%" in text or "&" in text or "\\" in text) and _ENCODED_MARK.search(text):
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
+    if ('"' in text or "'" in text) and _ROLE in _groups((_ROLE,), _gate_view(view)):
+        spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
     return spans
 
 
@@ -713,14 +799,24 @@ def _in_text(marks: list[int] | None, start: int, end: int) -> tuple[int, int]:
 
 
 def _revealing(run: str, decoded: str) -> bool:
-    """Whether decoding gave what a pattern reads: a bracket, a pipe or a steering
-    phrase the encoded form did not show (the common case, ``&amp;`` in a URL, gives
+    """Whether decoding gave what a pattern reads: a bracket, a pipe, a steering phrase,
+    a word a gate opens for or a role label at a line's start the encoded form did not
+    show (``&#83;ystem:``, ``%0ASystem:``; the common case, ``&amp;`` in a URL, gives
     none: no second pass)."""
-    return (
+    if (
         any(decoded.count(c) > run.count(c) for c in "<[|")
         or (not decoded.isascii() and not _bracket_in().isdisjoint(decoded))
         or (_steering(decoded.lower()) and not _steering(run.lower()))
-    )
+    ):
+        return True
+    lowered, shown = _gate_view(decoded), _gate_view(run)
+    gates = _groups(_ALL_GATES, lowered)
+    if not gates <= _groups(_ALL_GATES, shown):
+        return True  # a word written out: "&#83;ystem:", "%6Eew rules:"
+    if _ROLE not in gates or ":" not in decoded:
+        return False
+    role = _patterns().role_marker_quoted  # a line break written out before a label
+    return len(role.findall(_as_read(decoded))) > len(role.findall(_as_read(run)))
 
 
 def _defused(m: re.Match[str]) -> str:
@@ -788,6 +884,7 @@ def _ascii_marks() -> re.Pattern[str]:
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
 _DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN = range(6, 10)
 _ORDER_WORDS = (
+    "polic",
     "instruction",
     "prompt",
     "message",
@@ -951,7 +1048,14 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
     text = valid(plain(text, RAW_CAP))  # an exact str, valid UTF-8, whatever came in
     if not text:
         return ""
-    text = normalise(text[:RAW_CAP])
+    raw = text[:RAW_CAP]
+    text = normalise(raw)
+    if text is not raw and "{" in text:
+        # JSON or a dict repr in the text (an exception's message) whose keys differed
+        # only by what normalising removed: the later key is renamed (``_carriers``).
+        from toolhygiene._carriers import distinct_keys
+
+        text = distinct_keys(text, anywhere=True)
     if redacting:
         text = scrub(text, internals=internals)
     return truncate(fold(neutralise(text)), cap)
