@@ -88,7 +88,10 @@ def test_a_role_label_naming_a_field_stays(
 ) -> None:
     if role in ("assistant", "human"):  # seldom a key: at most three ordinary words
         words = [w.strip(",.()<>") for w in value.split()]
-        assume(sum(w[:1].islower() and w.isalpha() for w in words) <= 3)
+        # a word of a script without case counts as one: it cannot be told from prose
+        # (the safe side: the label is marked, its value kept)
+        prose = [w.isalpha() and (w[:1].islower() or w.lower() == w.upper()) for w in words]
+        assume(sum(prose) <= 3)
     if role in ("system", "developer"):  # a field under an authority holds a number
         assume(any(map(str.isdigit, value)) or value.lower().startswith(("the ", "a ", "an ")))
     text = f"{indent}{case(role)}:{gap}{value}"  # type: ignore[operator]
