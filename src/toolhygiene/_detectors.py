@@ -107,6 +107,10 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if values[1] == ">" and (
+        m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
+    ):
+        return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
     seen = _LABELLED_SEEN
@@ -138,7 +142,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
-    colon = not _COLONS.isdisjoint(sep) or "->" in sep  # ``token -> expired`` is prose
+    # ``token -> expired``, ``token->expired`` (the key took the dash), ``token <- expired``
+    colon = not _COLONS.isdisjoint(sep) or "->" in sep or "<-" in sep or sep[:1] == ">"
     if not plausible_value(value, prose_allowed=colon and not quoted):
         if colon and not quoted and plausible_value(value, prose_allowed=False):
             return None
@@ -187,7 +192,7 @@ _SOURCE_FILE = re.compile(
 )
 
 
-_SPOKEN = frozenset(":=>\uff1a\u2192\u21d2\u27f6")
+_SPOKEN = frozenset(":=<>\uff1a\u2192\u21d2\u27f6")
 """A separator with none of these is spaces or words (``_spaced`` judges the value)."""
 _COLONS = frozenset(":\uff1a\u2192\u21d2\u27f6")
 """Separators after which a word of prose may follow (``token: expired``, ``token →
@@ -1180,9 +1185,12 @@ BUILT_IN: tuple[Detector, ...] = (
             # with a key's character, so a shorter key could never be followed by one,
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a" + _ARROWS + r"])|"
+            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
+            # an arrow glued to the key (``password->v``, ``password-->v``): the key took
+            # its dashes (a key's character), the ``>`` is the separator
+            + r"])|[ \t]{1,5}-{1,3}>|(?<=-)>)"
             # (blanks after it may be written out: a repr's ``password:\\n  v``)
-            r"[ \t]{1,5}->)(?:\s|\\[nrt]){0,12}" + _OPEN + "|"
+            r"(?:\s|\\[nrt]){0,12}" + _OPEN + "|"
             # or only a space, a tab (also written out: a repr's ``password\\tv``), a
             # comma, ``is`` or a Markdown table's ``|`` (``_spaced``)
             r",?(?:[ \t]|\\t){1,5}"

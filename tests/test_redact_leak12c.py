@@ -1,0 +1,128 @@
+"""Leak and over-redaction families left open on issue 12 after session 8 (leak12c):
+arrows glued to their label, XML and config files whose label is an attribute, a label
+with a qualifier before its separator, a user and a password after a credentials label,
+tables with a secret column, PIN forms, octal escapes, look-alike letters and more
+languages in labels; and the over-redaction of a pagination cursor named in prose. Each
+family in every carrier, through ``th.redact``, ``Session.call`` and ``Session.handle``."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from corpus import CARRIERS, Case
+from helpers import examples, passwords
+from toolhygiene.testing import model_turn
+
+_ALNUM = string.ascii_letters + string.digits
+HEADS = passwords()
+# A credential a service issues: long, random, letters and digits.
+TOKENS = st.builds(
+    lambda seed, size: "".join(random.Random(seed).choices(_ALNUM, k=size)) + "9aZ",
+    st.integers(0, 2**32),
+    st.integers(17, 40),
+)
+SECRETS = st.one_of(HEADS, TOKENS)
+
+
+def _cased(word: str, how: int) -> str:
+    return (word, word.upper(), word.capitalize(), word.lower())[how % 4]
+
+
+def _tools(text: str) -> tuple[th.Tool[Any, Any], th.Tool[Any, Any]]:
+    """A tool ``billing`` failing with ``text`` and a tool ``listing`` returning it."""
+
+    @th.tool(name="billing")
+    def fails(order_id: str) -> str:
+        raise RuntimeError(text)
+
+    @th.tool(name="listing")
+    def succeeds(order_id: str) -> str:
+        return text
+
+    return fails, succeeds
+
+
+def _every_door(line: str, *secrets: str, ends_line: bool = False) -> None:
+    """No ``secret`` reaches the model from ``line`` in any carrier: ``th.redact``, a
+    failing call (its line and its log), a successful call's result and ``handle``
+    (``ends_line``: the message carrier writes nothing after ``line``)."""
+    case = Case("leak12c", line, core=secrets[0])
+    carriers = dict(CARRIERS)
+    if ends_line:
+        carriers["message"] = lambda case: f"request to billing failed: {case.shown}"
+    for carrier, make in carriers.items():
+        text = make(case)
+        redacted = th.redact(text)
+        fails, succeeds = _tools(text)
+        session = th.Session([fails, succeeds], line_cap=4000, max_failures=99)
+        with th.testing.capture() as seen:
+            failed = session.call("billing", {"order_id": "ORD-1"})
+        logged = json.dumps([dict(e) for e in seen.events], default=str)
+        result = session.call("listing", {"order_id": "ORD-1"}).content
+        for secret in secrets:
+            assert secret not in redacted, (carrier, text, redacted)
+            assert secret not in failed.content, (carrier, failed.content)
+            assert secret not in logged, carrier
+            assert secret not in result, (carrier, result)
+    messages: list[Any] = []
+    session = th.Session(list(_tools(line)), line_cap=4000, max_failures=99)
+    turn = model_turn("anthropic", [("billing", {"order_id": "A"}), ("listing", {"order_id": "B"})])
+    assert session.handle(turn, messages, format="anthropic")
+    for secret in secrets:
+        assert secret not in json.dumps(messages, default=str)
+
+
+# -- 1. arrows and glued separators ----------------------------------------------------
+
+LABELS = ["password", "passwd", "secret", "token", "api_key", "db_password", "auth_token", "pwd"]
+ARROWS = ["->", "-->", "--->", "=>", "==>", ":=", "<-", "<--", "\u2192", "\u21d2"]
+GAPS = ["", " ", "  ", "\t"]
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.sampled_from(LABELS),
+    st.integers(0, 3),
+    st.sampled_from(ARROWS),
+    st.sampled_from(GAPS),
+    st.sampled_from(GAPS),
+    SECRETS,
+)
+def test_an_arrow_glued_or_spaced_between_label_and_value_is_a_separator(
+    label: str, how: int, arrow: str, before: str, after: str, value: str
+) -> None:
+    text = f"config: {_cased(label, how)}{before}{arrow}{after}{value} (from vault)"
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["password->Qx7pLm2Rk", "password=>Qx7pLm2Rk", "password-->Qx7pLm2Rk", "secret:=Qx7pLm2Rk",
+     "token<-Qx7pLm2Rk"],
+)
+def test_a_glued_arrow_goes_through_every_door(line: str) -> None:
+    _every_door(line, "Qx7pLm2Rk")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "token->expired",
+        "password -> must be at least 12 characters",
+        "ctx->token->len = 0",
+        "$user->password->hash",
+        "if (x<-1) return token",
+        "token_count->5",
+        "next_page_token->eyJvZmZzZXQiOjEwMH0",
+    ],
+)
+def test_what_an_arrow_does_not_make_a_secret_stays(line: str) -> None:
+    assert th.redact(line) == line
