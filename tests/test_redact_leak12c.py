@@ -126,3 +126,51 @@ def test_a_glued_arrow_goes_through_every_door(line: str) -> None:
 )
 def test_what_an_arrow_does_not_make_a_secret_stays(line: str) -> None:
     assert th.redact(line) == line
+
+
+# -- 3. a qualifier between the label and its separator --------------------------------
+
+QUALIFIED = [
+    "API key for prod: {v}",
+    "api key for the staging env = {v}",
+    "the password to the db is {v}",
+    "The password for the admin account was {v}",
+    "token for staging = {v}",
+    "secret for billing-service: {v}",
+    "password (prod): {v}",
+    "Password (staging) = '{v}'",
+    "db password (read-only replica): {v}",
+    "access token for https://api.acme.io: {v}",
+    "SECRET (old) => {v}",
+]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(QUALIFIED), SECRETS)
+def test_a_label_with_a_qualifier_before_its_separator_is_read(shape: str, value: str) -> None:
+    text = "deploy notes: " + shape.format(v=value)
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize("shape", ["API key for prod: {v}", "the password to the db is {v}",
+                                   "password (prod): {v}", "token for staging = {v}"])
+def test_a_qualified_label_goes_through_every_door(shape: str) -> None:
+    _every_door(shape.format(v="Qx7pLm2Rk"), "Qx7pLm2Rk", ends_line=True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the password for this account must be at least 12 characters",
+        "password for this account: must be at least 12 characters",
+        "password (required): must be at least 12 characters",
+        "the token in the header is malformed",
+        "Failed to refresh token for user bob: connection refused",
+        "the password for bob is wrong",
+        "key (optional): string",
+        "Authorization failed for user bob",
+        "token for user bob expired at 2026-11-30T12:00:00Z",
+    ],
+)
+def test_prose_about_a_qualified_label_stays(line: str) -> None:
+    assert th.redact(line) == line

@@ -113,6 +113,9 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
+    qualifier = m["qual"] if "qual" in m.re.groupindex else None
+    if qualifier is not None and qualifier.lstrip(" \t")[:1].isalpha():
+        return _spaced(m, key)  # "API key for prod: v": words before it, judged as such
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
         seen = _LABELLED_SEEN = (m.string, {})
@@ -929,6 +932,16 @@ _SPACED_END = (
     + r"(?=[^\s:=\-|])(?!(?:key|keys|code|codes|answer|answers|phrase|pin|password|token|"
     r"secret)(?![\w.\-]))"
 )
+# What may stand between a label and its separator: words naming what the secret is
+# for ("API key for prod: v", "the password to the db is v", "token for staging = v"),
+# only before ``:``, ``=``, ``is`` or ``was`` (so "the password for this account must be
+# ..." is no label: its value is judged as after words, ``_spaced``); a parenthesis
+# before ``:`` or ``=`` ("password (prod): v").
+_QUALIFIED = (
+    r"(?P<qual>[ \t]{1,3}(?:for|to|of|on|in|at)(?:[ \t]{1,3}[\w.\-@/]{1,40}){1,3}"
+    r"(?=[ \t]{0,5}(?:[:=\uff1a]|(?:is|was)[ \t]))"
+    r"|[ \t]{0,3}\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a]))?"
+)
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages (and ``token``, apart).
 _SCHEMES = ("bearer", "basic", "bot", "ssws")
@@ -1185,7 +1198,10 @@ BUILT_IN: tuple[Detector, ...] = (
             # with a key's character, so a shorter key could never be followed by one,
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
+            # a qualifier between the label and its separator: "API key for prod: v",
+            # "password (prod): v"
+            + _QUALIFIED
+            + r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
             # an arrow glued to the key (``password->v``, ``password-->v``): the key took
             # its dashes (a key's character), the ``>`` is the separator
             + r"])|[ \t]{1,5}-{1,3}>|(?<=-)>)"
