@@ -174,3 +174,53 @@ def test_a_qualified_label_goes_through_every_door(shape: str) -> None:
 )
 def test_prose_about_a_qualified_label_stays(line: str) -> None:
     assert th.redact(line) == line
+
+
+# -- 6. PIN forms ------------------------------------------------------------------------
+
+PIN_FORMS = [
+    "PIN number: {v}",
+    "PIN #: {v}",
+    "PIN # {v}",
+    "pin no. {v}",
+    "pin no: {v}",
+    "PIN nr. {v}",
+    "PIN num = {v}",
+    "PIN code {v}",
+    "your PIN is {v}",
+    "your PIN number is {v}",
+    "card PIN: {v}",
+    "the PIN for card ending 1234 is {v}",
+    "PIN (card): {v}",
+    "PIN number {v}",
+]
+PINS = st.text("0123456789", min_size=4, max_size=8).filter(lambda v: v != "1234")
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(PIN_FORMS), st.integers(0, 3), PINS)
+def test_a_pin_in_any_of_its_forms_goes(shape: str, how: int, pin: str) -> None:
+    text = shape.replace("PIN", _cased("pin", how)).replace("pin", _cased("pin", how))
+    text = "verification: " + text.format(v=pin) + " (do not share)"
+    assert pin not in th.redact(text), text
+
+
+@pytest.mark.parametrize("shape", ["PIN number: {v}", "PIN #: {v}", "pin no. {v}", "your PIN is {v}"])
+def test_a_pin_goes_through_every_door(shape: str) -> None:
+    _every_door(shape.format(v="48213"), "48213", ends_line=True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "connect the LED to pin number 13",
+        "GPIO pin no. 7 is high",
+        "set pin # 2 low",
+        "session number: 42",
+        "token number: 3 of 5",
+        "PIN must be at least 4 digits",
+        "Invalid PIN: try again",
+    ],
+)
+def test_a_board_pin_or_a_count_stays(line: str) -> None:
+    assert th.redact(line) == line

@@ -114,7 +114,7 @@ def _labelled(m: re.Match[str]) -> bool:
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
     qualifier = m["qual"] if "qual" in m.re.groupindex else None
-    if qualifier is not None and qualifier.lstrip(" \t")[:1].isalpha():
+    if qualifier is not None and qualifier.lstrip(" \t")[:1].isalpha() and not code_label(key):
         return _spaced(m, key)  # "API key for prod: v": words before it, judged as such
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
@@ -936,11 +936,14 @@ _SPACED_END = (
 # for ("API key for prod: v", "the password to the db is v", "token for staging = v"),
 # only before ``:``, ``=``, ``is`` or ``was`` (so "the password for this account must be
 # ..." is no label: its value is judged as after words, ``_spaced``); a parenthesis
-# before ``:`` or ``=`` ("password (prod): v").
+# before ``:`` or ``=`` ("password (prod): v"); what a PIN is numbered by ("PIN
+# number: v", "PIN #: v", "pin no. v").
 _QUALIFIED = (
     r"(?P<qual>[ \t]{1,3}(?:for|to|of|on|in|at)(?:[ \t]{1,3}[\w.\-@/]{1,40}){1,3}"
     r"(?=[ \t]{0,5}(?:[:=\uff1a]|(?:is|was)[ \t]))"
-    r"|[ \t]{0,3}\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a]))?"
+    r"|[ \t]{0,3}\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a])"
+    r"|[ \t]{1,3}(?:number|num|no\.?|nr\.?|#)(?![\w])"
+    r"|[ \t]{0,3}#)?"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages (and ``token``, apart).
@@ -1199,7 +1202,7 @@ BUILT_IN: tuple[Detector, ...] = (
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
             # a qualifier between the label and its separator: "API key for prod: v",
-            # "password (prod): v"
+            # "password (prod): v", "PIN number: v", "PIN #: v", "pin no. v"
             + _QUALIFIED
             + r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
             # an arrow glued to the key (``password->v``, ``password-->v``): the key took
