@@ -224,3 +224,63 @@ def test_a_pin_goes_through_every_door(shape: str) -> None:
 )
 def test_a_board_pin_or_a_count_stays(line: str) -> None:
     assert th.redact(line) == line
+
+
+# -- 2. XML and config files whose label is an attribute -------------------------------
+
+XML_FORMS = [
+    '<entry key="{k}">{v}</entry>',
+    "<entry key='{k}'>{v}</entry>",
+    '<add key="{k}" value="{v}"/>',
+    '<add value="{v}" key="{k}" />',
+    '<setting name="{k}" serializeAs="String"><value>{v}</value></setting>',
+    '<setting name="{k}" serializeAs="String">{nl}  <value>{v}</value>{nl}</setting>',
+    '<property name="{k}" value="{v}"/>',
+    '<property name="{k}">{nl}    <value>{v}</value>{nl}</property>',
+    '<param name="{k}">{v}</param>',
+    '<param value="{v}" type="string" name="{k}"/>',
+    '<item key="{k}"><![CDATA[{v}]]></item>',
+    '<Parameter Name="{k}" Value="{v}" />',
+    '<string name="{k}">{v}</string>',
+]
+XML_KEYS = ["password", "Password", "db.password", "ApiKey", "api_key", "secret", "ClientSecret",
+            "jdbc.password", "SmtpPassword", "auth.token", "connectionPassword"]
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(XML_FORMS), st.sampled_from(XML_KEYS), st.sampled_from(["\n", "\r\n"]),
+       SECRETS)
+def test_a_secret_named_by_an_xml_attribute_goes(form: str, key: str, nl: str, value: str) -> None:
+    text = "<configuration>" + nl + form.format(k=key, v=value, nl=nl) + nl + "</configuration>"
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '<entry key="password">Qx7pLm2Rk</entry>',
+        '<add key="ApiKey" value="Qx7pLm2Rk"/>',
+        '<setting name="Password" serializeAs="String">\n<value>Qx7pLm2Rk</value>\n</setting>',
+        '<property name="db.password" value="Qx7pLm2Rk"/>',
+        '<param name="secret">Qx7pLm2Rk</param>',
+        '<add value="Qx7pLm2Rk" key="ApiKey"/>',
+    ],
+)
+def test_an_xml_attribute_label_goes_through_every_door(line: str) -> None:
+    _every_door(line, "Qx7pLm2Rk")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '<entry key="timeout">30</entry>',
+        '<entry key="password.policy">at least 12 characters</entry>',
+        '<setting name="Theme" serializeAs="String"><value>dark</value></setting>',
+        '<add value="v2.4.1" key="AppVersion"/>',
+        '<entry key="password">${DB_PASSWORD}</entry>',
+        '<property name="password" value=""/>',
+        '<string name="app_name">Billing</string>',
+    ],
+)
+def test_an_xml_attribute_that_names_no_secret_keeps_its_value(line: str) -> None:
+    assert th.redact(line) == line

@@ -1285,15 +1285,36 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
     ),
     Detector(
-        # An XML element whose ``name`` attribute names a secret and whose text is it:
-        # ``<property name="password">v</property>``.
+        # An XML element whose ``name`` or ``key`` attribute names a secret and whose text
+        # is it: ``<property name="password">v</property>``, Java's properties file as
+        # XML ``<entry key="password">v</entry>``; the text may sit in a ``<value>`` or
+        # ``<string>`` element of its own (.NET ``<setting name="Password" …>`` then
+        # ``<value>v</value>``, Spring's ``<property name="password"><value>v</value>``),
+        # on the next line, or in a CDATA section.
         "secret",
         re.compile(
-            r"\bname[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][^<>\r\n]{0,256}>"
-            r"[ \t]{0,40}(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}</",
+            r"\b(?:name|key)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][^<>\r\n]{0,256}>"
+            r"(?:\s|\\[nrt]){0,40}(?:<(?:value|string)(?:[ \t][^<>\r\n]{0,64})?>|<!\[CDATA\[)?"
+            r"[ \t]{0,40}(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}"
+            r"(?:\]\]>)?</",
             re.IGNORECASE,
         ),
-        ("name=", "name ="),
+        ("name=", "name =", "key=", "key ="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # ... and its value in an attribute before the name: ``<add value="v"
+        # key="ApiKey"/>``, ``<param value="v" name="secret"/>``.
+        "secret",
+        re.compile(
+            r"\bvalue[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"'][ \t]{1,40}"
+            r"(?:[\w.\-:]{1,40}[ \t]{0,5}=[ \t]{0,5}(?:\"[^\"<>\r\n]{0,256}\"|'[^'<>\r\n]{0,256}')"
+            r"[ \t]{1,40}){0,4}(?:key|name)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"']",
+            re.IGNORECASE,
+        ),
+        ("value=", "value ="),
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
