@@ -284,3 +284,55 @@ def test_an_xml_attribute_label_goes_through_every_door(line: str) -> None:
 )
 def test_an_xml_attribute_that_names_no_secret_keeps_its_value(line: str) -> None:
     assert th.redact(line) == line
+
+
+# -- 4. a user and a password after a credentials label -------------------------------
+
+PAIR_FORMS = [
+    "credentials: {u} / {v}",
+    "credentials: {u}/{v}",
+    "Credentials = {u}:{v}",
+    "creds {u}:{v}",
+    "creds: {u}, {v}",
+    "CREDENTIALS ({u}, {v})",
+    "credential is {u} / {v}",
+    "login: {u} pass {v}",
+    "login: {u}/{v}",
+    "login {u}:{v}",
+    "username/password: {u} / {v}",
+    "user/pass = {u}/{v}",
+    "user:pass {u}:{v}",
+    "creds = (\"{u}\", \"{v}\")",
+]
+USERS = st.sampled_from(["bob", "admin", "svc-billing", "deploy_bot", "ann.lee", "root"])
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(PAIR_FORMS), USERS, SECRETS)
+def test_a_password_paired_with_its_user_after_a_credentials_label_goes(
+    shape: str, user: str, value: str
+) -> None:
+    text = "staging " + shape.format(u=user, v=value) + " (rotate monthly)"
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "shape", ["credentials: bob / {v}", "creds bob:{v}", "login: bob pass {v}", "creds: bob, {v}"]
+)
+def test_a_paired_password_goes_through_every_door(shape: str) -> None:
+    _every_door(shape.format(v="Qx7pLm2Rk"), "Qx7pLm2Rk")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Invalid credentials for bob",
+        "credentials expired for bob / retry",
+        "login failed: read/write access denied",
+        "Login: 2026-12-01/2026-12-31",
+        "login failed, retrying",
+        "login: ${USER}/${PASSWORD}",
+    ],
+)
+def test_prose_after_a_credentials_label_stays(line: str) -> None:
+    assert th.redact(line) == line

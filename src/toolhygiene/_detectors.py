@@ -750,6 +750,23 @@ def _form_password(m: re.Match[str]) -> bool:
     return _FORM_USER.search(text, begin, stop) is not None and _anything(m)
 
 
+def _pair(m: re.Match[str]) -> bool:
+    """A user and a password after a credentials label (``credentials: bob / v``, ``creds
+    bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
+    token only (a digit, a symbol or both cases, or quoted) after ``login`` or a comma,
+    so "login: read/write" and "credentials: bob, retrying" stay."""
+    value = m.group("secret")
+    if not plausible_value(value, prose_allowed=False) or not plausible_value(
+        m.group("user"), prose_allowed=True
+    ):
+        return False
+    if value[:1] in "\"'":
+        return True
+    if m.group("label")[:1] in "lL" or "," in m.group("pair"):
+        return _token_shaped(value)
+    return True
+
+
 def _wifi(m: re.Match[str]) -> bool:
     """The ``P`` field of a Wi-Fi QR code's text: ``WIFI:`` begins it, no ``;;`` between."""
     head = m.string.rfind("WIFI:", max(0, m.start() - 512), m.start() + 5)
@@ -1514,6 +1531,26 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("$ansible_vault;",),
         anchored=True,
+    ),
+    Detector(
+        # A user and a password after a credentials label: ``credentials: bob / v``,
+        # ``creds bob:v``, ``login: bob/v``, ``username/password: bob / v``, ``creds =
+        # ("bob", "v")``; the user stays.
+        "secret",
+        re.compile(
+            r"(?<![\w\-])(?P<label>credentials?|creds?|logins?|user(?:name)?[/:]pass(?:word)?)"
+            r"(?:[ \t]{0,5}[:=\uff1a][ \t]{0,5}|[ \t]{1,5}(?:(?:is|are|was|were)[ \t]{1,5})?)"
+            r"[(\[]?[ \t]{0,3}(?P<q>[\"']?)(?P<user>[\w.@+\-]{1,64})(?P=q)"
+            r"(?P<pair>[ \t]{0,3}/[ \t]{0,3}|:|[ \t]{0,3},[ \t]{0,3})"
+            r"(?P<secret>\"[^\"\r\n]{1,256}\"|'[^'\r\n]{1,256}'|[^\s\"'<>`,;()\[\]]{1,256})",
+            re.IGNORECASE,
+        ),
+        ("cred", "login", "/pass", ":pass"),
+        check=_pair,
+        judged_by=("label", "user", "pair", "secret"),
+        anchored=True,
+        back=8,
+        back_chars=_ASCII_LETTERS,
     ),
     Detector(
         # A Wi-Fi QR code's text (``WIFI:S:home;T:WPA;P:<password>;;``): its ``P`` field.
