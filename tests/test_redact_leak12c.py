@@ -336,3 +336,86 @@ def test_a_paired_password_goes_through_every_door(shape: str) -> None:
 )
 def test_prose_after_a_credentials_label_stays(line: str) -> None:
     assert th.redact(line) == line
+
+
+# -- 5. tables with a secret column ----------------------------------------------------
+
+SECRET_COLUMNS = ["password", "Password", "PASSWORD", "api_key", "secret", "token", "passwd",
+                  "client secret", "db_password", "access_token", "pwd"]
+# What other columns hold and must keep: names, roles, dates, versions, files, ids.
+PLAIN_CELLS = st.sampled_from(
+    ["bob", "ann", "admin", "viewer", "2026-11-30", "2026-12-01T09:30:00Z", "v2.4.1", "1.0.3",
+     "settings.local.py", "report.csv", "550e8400-e29b-41d4-a716-446655440000", "ORD-1042",
+     "eu-west-1", "42"]
+)
+OTHER_COLUMNS = ["user", "name", "role", "created", "version", "file", "id", "region", "email_ok"]
+
+
+def _table(kind: str, header: list[str], rows: list[list[str]]) -> str:
+    if kind == "md":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+    elif kind == "fixed":
+        widths = [max(len(c) for c in column) + 3 for column in zip(header, *rows, strict=True)]
+        lines = ["".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+                 for line in [header, *rows]]
+    else:
+        lines = [kind.join(line) for line in [header, *rows]]
+    return "\n".join(lines)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.sampled_from([",", "\t", ";", "md", "fixed"]),
+    st.lists(st.sampled_from(OTHER_COLUMNS), min_size=1, max_size=4, unique=True),
+    st.sampled_from(SECRET_COLUMNS),
+    st.integers(0, 4),
+    st.lists(st.tuples(SECRETS, st.lists(PLAIN_CELLS, min_size=4, max_size=4)), min_size=1,
+             max_size=6),
+)
+def test_every_value_of_a_secret_column_goes_and_the_rest_stays(
+    kind: str, others: list[str], column: str, where: int,
+    rows: list[tuple[str, list[str]]],
+) -> None:
+    if kind == "fixed":
+        column = column.replace(" ", "_")
+    at = where % (len(others) + 1)
+    header = [*others[:at], column, *others[at:]]
+    table_rows = [[*cells[:at], secret, *cells[at:len(others)]] for secret, cells in rows]
+    text = _table(kind, header, table_rows)
+    out = th.redact(text)
+    for secret, _ in rows:
+        assert secret not in out, (text, out)
+    for row in table_rows:
+        for index, cell in enumerate(row):
+            if index != at:
+                assert cell in out, (cell, text, out)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "user,password\nbob,Qx7pLm2Rk\nann,Zz8kLm3Rq",
+        "user\tpassword\nbob\tQx7pLm2Rk\nann\tZz8kLm3Rq",
+        "| user | password |\n|---|---|\n| bob | Qx7pLm2Rk |\n| ann | Zz8kLm3Rq |",
+        "USER      PASSWORD      ROLE\nbob       Qx7pLm2Rk     admin\nann       Zz8kLm3Rq     viewer",
+        " usename | passwd\n---------+-----------\n bob     | Qx7pLm2Rk\n ann     | Zz8kLm3Rq\n(2 rows)",
+    ],
+)
+def test_a_secret_column_goes_through_every_door(table: str) -> None:
+    _every_door("export failed:\n" + table, "Qx7pLm2Rk", "Zz8kLm3Rq")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "id,token_count,model\n1,512,gpt\n2,1024,claude",
+        "name,key,value\nretries,max_retries,3\nregion,aws_region,eu-west-1",
+        "Invalid token, please retry\nnext line, with commas",
+        "file,version,updated\nauth.py,1.2.3,2026-11-30",
+        "| setting | password policy |\n|---|---|\n| min | 12 characters |",
+        "| field | token |\n|---|---|\n| status | expired |",
+    ],
+)
+def test_a_table_without_secret_values_stays(text: str) -> None:
+    assert th.redact(text) == text

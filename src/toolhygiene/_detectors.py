@@ -1218,8 +1218,7 @@ BUILT_IN: tuple[Detector, ...] = (
             # with a key's character, so a shorter key could never be followed by one,
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
-            # a qualifier between the label and its separator: "API key for prod: v",
-            # "password (prod): v", "PIN number: v", "PIN #: v", "pin no. v"
+            # then a qualifier between the label and its separator (``_QUALIFIED``)
             + _QUALIFIED
             + r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
             # an arrow glued to the key (``password->v``, ``password-->v``): the key took

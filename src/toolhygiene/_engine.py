@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene import _config, _known, _registry, _tokens
+from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._normalise import compatible, normalise
@@ -313,6 +313,8 @@ def _detect(
                 end = covered = extend(text, end)
             if start < end:
                 spans.append((start, end, name, rank))
+    if "\n" in text or "\\n" in text:  # a table's header names a secret column
+        _tables.secret_cells(text, spans, _PRIORITY["secret"])
     if tokens is None:
         _tokens.find(text, spans)
     else:
@@ -488,6 +490,11 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     cuts = [m.span(2) for m in _WRAP.finditer(text) if _continues(text, m[3], m.end(2) + len(m[3]))]
     if not cuts:
         return text
+    tables = _tables.table_ranges(text)
+    if tables:  # a table's rows are lines of their own
+        cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
+        if not cuts:
+            return text
     joined = _without(text, cuts)
     points, removed = [], 0
     for start, end in cuts:
