@@ -419,3 +419,58 @@ def test_a_secret_column_goes_through_every_door(table: str) -> None:
 )
 def test_a_table_without_secret_values_stays(text: str) -> None:
     assert th.redact(text) == text
+
+
+# -- 8. a pagination cursor named in prose stays --------------------------------------
+
+CURSOR_KEYS = ["page_token", "next_page_token", "nextPageToken", "NextToken", "pageToken",
+               "continuation_token", "sync token", "resume token", "cursor", "next_cursor",
+               "endCursor", "scroll_id", "next page token", "page token"]
+CURSOR_GAPS = [" ", " is ", " was ", "=", ": ", "  "]
+CURSORS = st.builds(
+    lambda seed, size: "".join(random.Random(seed).choices(_ALNUM + "-_", k=size)) + "Q9",
+    st.integers(0, 2**32),
+    st.integers(20, 60),
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(CURSOR_KEYS), st.sampled_from(CURSOR_GAPS), CURSORS,
+       st.sampled_from(["", "use ", "call list_items again with ", "more results: "]))
+def test_a_cursor_named_by_its_key_in_prose_stays(
+    key: str, gap: str, cursor: str, before: str
+) -> None:
+    text = f"{before}{key}{gap}{cursor}"
+    assert cursor in th.redact(text), text
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(["access token", "auth token", "session token", "login ok, token",
+                        "Authorization failed; token", "api token", "refresh token"]),
+       st.sampled_from([" ", " is ", ": ", "="]), CURSORS)
+def test_a_token_after_an_auth_word_still_goes(words: str, gap: str, value: str) -> None:
+    text = f"{words}{gap}{value}"
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["page_token CiAKGjBpNDd2Nmp2Zml2cXRsNGcxOTJ2ZnF6ZRIDEgE",
+     "next_page_token is CiAKGjBpNDd2Nmp2Zml2cXRsNGcxOTJ2ZnF6ZRIDEgE",
+     "use cursor CiAKGjBpNDd2Nmp2Zml2cXRsNGcxOTJ2ZnF6ZRIDEgE",
+     "scroll_id DXF1ZXJ5QW5kRmV0Y2gBAAAAAAAAAD4WYm9laVYtZndUQlNsdDcwakFMNjU1QQ"],
+)
+def test_a_cursor_in_prose_reaches_the_model(line: str) -> None:
+    @th.tool(name="listing")
+    def listing(order_id: str) -> str:
+        return line
+
+    session = th.Session([listing])
+    assert line in session.call("listing", {"order_id": "A"}).content
+    assert th.redact(line) == line
+
+
+def test_a_provider_key_under_a_cursor_in_prose_still_goes() -> None:
+    key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+    assert key not in th.redact(f"next_page_token is {key}")
+    assert key not in th.redact(f"page_token {key}")

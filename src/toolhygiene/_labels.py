@@ -859,7 +859,8 @@ def never_rest(run: str) -> bool:
 _PAGING_PROSE = re.compile(
     r"\bnext[ \t](?:page|batch|set|results?)\b|\bmore[ \t](?:results|items|records|rows|"
     r"entries|pages|data)\b|\bto[ \t]continue\b|\bcontinu(?:e|ation|ing)\b|\bpaginat|"
-    r"\b(?:page|paging)[ \t]token\b|\bcursor\b|\b(?:previous|following)[ \t]page\b",
+    r"\b(?:page|paging|sync|resume|resumption|scroll)[ \t]token\b|\bcursor\b|"
+    r"\b(?:previous|following)[ \t]page\b",
     re.IGNORECASE,
 )
 _CLAUSE_ENDS = re.compile(r"[;!?\r\n]|\.(?:[ \t]|\Z)|\\[nr]")
