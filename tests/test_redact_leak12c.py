@@ -474,3 +474,36 @@ def test_a_provider_key_under_a_cursor_in_prose_still_goes() -> None:
     key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
     assert key not in th.redact(f"next_page_token is {key}")
     assert key not in th.redact(f"page_token {key}")
+
+
+# -- 7. octal escapes, look-alike letters, labels in more languages --------------------
+
+
+def _octal(text: str) -> str:
+    return "".join(f"\\{b:03o}" for b in text.encode())
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(LABELS), st.sampled_from([": ", "=", " = "]), SECRETS,
+       st.sampled_from(["label", "value", "both", "all"]))
+def test_octal_escapes_spelling_a_label_or_its_value_are_read(
+    label: str, sep: str, value: str, which: str
+) -> None:
+    shown_label = _octal(label) if which in ("label", "both") else label
+    shown_value = _octal(value) if which in ("value", "both") else value
+    text = f"printf '{shown_label}{sep}{shown_value}'"
+    if which == "all":
+        text = f"printf '{_octal(label + sep + value)}'"
+    out = th.redact(text)
+    assert value not in out and _octal(value) not in out, (text, out)
+
+
+def test_an_octal_label_goes_through_every_door() -> None:
+    _every_door(_octal("password") + ": Qx7pLm2Rk", "Qx7pLm2Rk")
+
+
+@pytest.mark.parametrize(
+    "line", ["C:\\temp\\100files\\report.csv", "value \\101\\102\\103 ok", "mode \\755 on /srv"]
+)
+def test_octal_escapes_of_no_secret_stay(line: str) -> None:
+    assert th.redact(line) == line

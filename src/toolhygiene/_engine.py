@@ -696,20 +696,29 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
 # A character written out: an HTML entity (``&#83;``, ``&#x53;``, ``&quot;``; escaped
 # again: ``&amp;#83;``) or an escape (``\\x53``, ``\\u0053``, ``\\U00000053``; with its
 # backslash escaped again: ``\\\\x53``). A character's UTF-8 bytes written one by one
-# (``\\xd0\\xbf``) and a surrogate pair (``\\ud83d\\ude00``) are one character.
+# (``\\xd0\\xbf``) and a surrogate pair (``\\ud83d\\ude00``) are one character. So is
+# an octal escape of C, shells and ``printf`` (``\\160`` is ``p``; UTF-8 bytes one by
+# one, ``\\320\\277``).
 _WRITTEN = re.compile(
     r"&(?:amp;){0,3}(?:#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});?|[A-Za-z][A-Za-z0-9]{1,31};)"
     r"|\\{1,4}(?:x[c-fC-F][0-9a-fA-F](?:\\{1,4}x[89abAB][0-9a-fA-F]){1,3}|x[0-9a-fA-F]{2}"
     r"|u[dD][89abAB][0-9a-fA-F]{2}\\{1,4}u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
-    r"|U[0-9a-fA-F]{8})"
+    r"|U[0-9a-fA-F]{8}|3[0-6][0-7](?:\\{1,4}2[0-7]{2}){1,3}|[0-3][0-7]{2})"
 )
 _DIGITS = re.compile(r"[xuU]([0-9a-fA-F]+)")
+_OCTAL = re.compile(r"\\([0-3][0-7]{2})")
 
 
 def _escape_letters(text: str) -> bool:
     """Whether ``text`` can hold a written-out escape: three C scans, cheaper than the
-    pattern over a text of backslashes (an escaped JSON body)."""
-    return "\\x" in text or "\\u" in text or "\\U" in text
+    pattern over a text of backslashes (an escaped JSON body), and one search for an
+    octal escape where a backslash is."""
+    return (
+        "\\x" in text
+        or "\\u" in text
+        or "\\U" in text
+        or ("\\" in text and _OCTAL.search(text) is not None)
+    )
 
 
 @functools.lru_cache(maxsize=4096)  # a text writes the same few characters many times
@@ -727,6 +736,13 @@ def _character(written: str) -> str | None:
         chars = html.unescape("&" + rest)
         if chars == "&" + rest:
             return None  # no such entity
+    elif written.lstrip("\\")[0].isdigit():  # octal: bytes, as ``\\x`` writes them
+        try:
+            chars = bytes(int(o, 8) for o in _OCTAL.findall(written)).decode()
+        except UnicodeDecodeError:
+            return None
+        if chars in ('"', "'", "\\"):
+            return None
     else:
         codes = [int(h, 16) for h in _DIGITS.findall(written)]
         if written.lstrip("\\")[0] == "x":
