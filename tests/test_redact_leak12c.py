@@ -507,3 +507,46 @@ def test_an_octal_label_goes_through_every_door() -> None:
 )
 def test_octal_escapes_of_no_secret_stay(line: str) -> None:
     assert th.redact(line) == line
+
+
+# Latin letters and a Cyrillic or Greek letter drawn like each (Unicode's confusables).
+LOOK_ALIKES = {"a": "\u0430\u03b1", "c": "\u0441\u03f2", "e": "\u0435", "i": "\u0456\u03b9",
+               "o": "\u043e\u03bf", "p": "\u0440\u03c1", "s": "\u0455", "x": "\u0445",
+               "y": "\u0443", "A": "\u0410\u0391", "E": "\u0415\u0395", "K": "\u041a\u039a",
+               "P": "\u0420\u03a1", "T": "\u0422\u03a4", "O": "\u041e\u039f", "S": "\u0405"}
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(LABELS), st.integers(0, 3), st.data(), SECRETS,
+       st.sampled_from([": ", "=", " = "]))
+def test_a_label_spelled_with_look_alike_letters_is_read(
+    label: str, how: int, data: st.DataObject, value: str, sep: str
+) -> None:
+    cased = _cased(label, how)
+    spots = [i for i, c in enumerate(cased) if c in LOOK_ALIKES]
+    if not spots:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(spots), min_size=1, unique=True))
+    spoofed = "".join(
+        data.draw(st.sampled_from(LOOK_ALIKES[c])) if i in chosen else c
+        for i, c in enumerate(cased)
+    )
+    text = f"config {spoofed}{sep}{value}"
+    out = th.redact(text)
+    assert value not in out, (text, out)
+    assert spoofed in out  # the label is shown as it was written
+
+
+def test_a_look_alike_label_goes_through_every_door() -> None:
+    _every_door("p\u0430ssword: Qx7pLm2Rk", "Qx7pLm2Rk")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["\u043f\u0430\u0440\u043e\u043b\u044c \u0434\u043e\u043b\u0436\u0435\u043d \u0431\u044b\u0442\u044c "
+     "\u0434\u043b\u0438\u043d\u043d\u0435\u0435",  # "пароль должен быть длиннее"
+     "p\u0430ssword must be at least 12 characters",
+     "\u0391\u0398\u0397\u039d\u0391 2026-11-30 v2.4.1"],
+)
+def test_look_alike_letters_in_prose_stay(line: str) -> None:
+    assert th.redact(line) == line

@@ -34,7 +34,7 @@ from ahocorasick_rs import AhoCorasick
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
-from toolhygiene._normalise import compatible, normalise
+from toolhygiene._normalise import compatible, normalise, unconfused
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -265,11 +265,12 @@ def _detect(
     seen: str | None = None,
 ) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
-    letters read as ASCII: same positions, so the spans cut the text as written);
-    ``tokens``: its token spans, ``hits``: the plan's hits in it, ``seen``: that view,
-    when they were found already."""
+    letters read as ASCII, words spelled in Latin look-alikes as Latin: same positions,
+    so the spans cut the text as written); ``tokens``: its token spans, ``hits``: the
+    plan's hits in it, ``seen``: its compatibility view, when they were found already."""
     spans: list[Span] = []
-    text = compatible(written) if seen is None else seen
+    # ``pаssword`` (Cyrillic ``а``) read as Latin
+    text = unconfused(compatible(written) if seen is None else seen)
     ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()

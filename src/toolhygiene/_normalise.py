@@ -13,7 +13,9 @@ form (NFKC) is one ASCII character becomes that character (full-width ``ｐａ�
 ``ＡＫＩＡ…``, mathematical letters, circled digits), one for one, so positions in the view
 are positions in the text: what is found is cut out of the text as it was written, and
 the rest keeps its own characters. Look-alikes from other scripts (a Cyrillic ``а``) are
-not folded: they are other letters, and no credential format is written with them.
+not folded there: they are other letters, and no credential format is written with them.
+``unconfused`` folds them for redaction's detectors only, in a word spelled with them as
+a Latin word (``pаssword``), so a spoofed label is still read.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["MARKS", "MARKS_OR_HIDDEN", "compatible", "normalise", "without_sequences"]
+__all__ = [
+    "MARKS",
+    "MARKS_OR_HIDDEN",
+    "compatible",
+    "normalise",
+    "unconfused",
+    "without_sequences",
+]
 
 # Sequences that cannot eat a character of what follows go whole: colours (SGR, ending
 # in "m"), terminated strings (OSC titles and hyperlinks, DCS, APC), and any other CSI
@@ -209,3 +218,42 @@ def compatible(text: str) -> str:
         return text
     view = text.translate(_table())
     return text if view == text else view
+
+
+# Cyrillic and Greek letters drawn like a Latin letter (Unicode's confusables, TR39, for
+# the letters a label is spelled with): ``pаssword`` with a Cyrillic ``а``.
+_CONFUSABLES = str.maketrans(
+    "\u0430\u0441\u0501\u0435\u04bb\u0456\u0458\u04cf\u043e\u0440\u051b\u0455\u051d\u0445"
+    "\u0443\u04af\u0410\u0412\u0421\u0415\u041d\u0406\u0408\u041a\u041c\u041e\u0420"
+    "\u0405\u0422\u0425\u0423\u051a\u051c\u04ae"
+    "\u03b1\u03bf\u03c1\u03b9\u03bd\u03c5\u03b3\u03f2\u03f3\u0391\u0392\u0395\u0396"
+    "\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u03f9\u037f",
+    "acdehijlopqswxyyABCEHIJKMOPSTXYQWYaopivuycjABEZHIKMNOPTYXCJ",
+)
+_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
+# A word holding a letter of those scripts (and maybe Latin letters).
+_MIXED_WORD = re.compile(
+    "[A-Za-z\u0370-\u03ff\u0400-\u052f]*[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*"
+)
+
+
+def unconfused(view: str) -> str:
+    """``view`` (a compatibility view) with every word spelled in Latin look-alikes read
+    as Latin: a word whose Cyrillic or Greek letters are all drawn like Latin ones
+    (``pаssword``, ``ΑΡΙ_ΚΕΥ``); same length, same positions. A word of those scripts
+    with a letter of their own (``пароль``, ``токен``) stays as it is: it is read in its
+    own language. For detection only: the text shown keeps its letters."""
+    if view.isascii() or _SCRIPTS.search(view) is None:
+        return view
+    parts: list[str] = []
+    last = 0
+    for m in _MIXED_WORD.finditer(view):
+        latin = m.group().translate(_CONFUSABLES)
+        if latin.isascii():
+            parts.append(view[last : m.start()])
+            parts.append(latin)
+            last = m.end()
+    if not parts:
+        return view
+    parts.append(view[last:])
+    return "".join(parts)
