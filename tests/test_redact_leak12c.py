@@ -550,3 +550,32 @@ def test_a_look_alike_label_goes_through_every_door() -> None:
 )
 def test_look_alike_letters_in_prose_stay(line: str) -> None:
     assert th.redact(line) == line
+
+
+FOREIGN = ["كلمة المرور", "كلمة السر", "mật khẩu", "Mật khẩu", "mat khau", "kata sandi",
+           "kata laluan", "رمز عبور", "κωδικός πρόσβασης", "heslo", "jelszó", "salasana",
+           "passord", "adgangskode", "parolă", "lozinka", "סיסמה", "पासवर्ड", "รหัสผ่าน",
+           "Passwort", "contraseña", "пароль", "密码", "パスワード", "비밀번호"]
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(FOREIGN), st.sampled_from([": ", ":", "=", " = ", "\uff1a"]), SECRETS)
+def test_a_label_in_another_language_is_read(label: str, sep: str, value: str) -> None:
+    for text in (f"{label}{sep}{value}", json.dumps({label: value}, ensure_ascii=False),
+                 repr({label: value})):
+        assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize("line", ["كلمة المرور: Qx7pLm2Rk", "mật khẩu: Qx7pLm2Rk",
+                                  "Mật khẩu là Qx7pLm2Rk", "kata sandi adalah Qx7pLm2Rk"])
+def test_a_label_in_arabic_or_vietnamese_goes_through_every_door(line: str) -> None:
+    _every_door(line, "Qx7pLm2Rk")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["mật khẩu phải có ít nhất 12 ký tự", "كلمة المرور غير صحيحة", "xuất khẩu: 2026-11-30",
+     "nhập khẩu: v2.4.1", "kata sandi salah"],
+)
+def test_prose_in_another_language_stays(line: str) -> None:
+    assert th.redact(line) == line

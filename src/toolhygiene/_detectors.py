@@ -24,6 +24,7 @@ from typing import Any, Literal
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
+    PHRASE_LABELS,
     code_label,
     code_value,
     credential_shaped,
@@ -1251,10 +1252,29 @@ BUILT_IN: tuple[Detector, ...] = (
         "secret",
         re.compile(
             r"(?P<key>" + "|".join(GLUED_LABELS) + r")"
-            r"(?P<sep>\s{0,5}[:=\uff1a]\s{0,5}|[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})" + _VALUE,
+            # (a JSON or dict key's closing quote before the colon: ``{"密码": "v"}``)
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}[:=\uff1a]\s{0,5}|"
+            r"[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})"
+            + _VALUE,
             re.IGNORECASE,
         ),
         GLUED_LABELS,
+        check=_labelled,
+        extend=_labelled_value_end,
+        anchored=True,
+        scan=False,
+    ),
+    Detector(
+        # A label of two words in another language (``mật khẩu: v``, ``كلمة المرور: v``,
+        # ``kata sandi adalah v``), with its language's "is" between label and value.
+        "secret",
+        re.compile(
+            r"(?<![\w])(?P<key>" + "|".join(PHRASE_LABELS) + r")(?![\w])"
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}[:=\uff1a]\s{0,5}|"
+            r"[ \t]{1,5}(?:(?:là|adalah|ialah|هي|هو|است|είναι)[ \t]{1,5})?)" + _VALUE,
+            re.IGNORECASE,
+        ),
+        tuple(label.lower() for label in PHRASE_LABELS),
         check=_labelled,
         extend=_labelled_value_end,
         anchored=True,
