@@ -114,8 +114,12 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
-    qualifier = m["qual"] if "qual" in m.re.groupindex else None
-    if qualifier is not None and qualifier.lstrip(" \t")[:1].isalpha() and not code_label(key):
+    qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
+    if (
+        sep_at != qualified
+        and m.string[qualified:sep_at].lstrip(" \t")[:1].isalpha()
+        and not code_label(key)
+    ):
         return _spaced(m, key)  # "API key for prod: v": words before it, judged as such
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each

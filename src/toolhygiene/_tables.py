@@ -17,8 +17,11 @@ note, unless its first word reads as a token, which goes alone).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+
+from ahocorasick_rs import AhoCorasick
 
 from toolhygiene._labels import (
     code_label,
@@ -28,18 +31,36 @@ from toolhygiene._labels import (
     plain_run,
     plausible_value,
 )
+from toolhygiene._text import valid
 
 __all__ = ["secret_cells", "table_ranges"]
 
 Span = tuple[int, int, str, int]
 
-# A word a secret column's name holds (lowercase: the view is searched as written, in
-# any case): the candidate headers.
-_NAMES = re.compile(
-    r"pass|pwd|pw\b|secret|token|key|pin|auth|cred|otp|cvv|cvc|sig|session|cookie|dsn",
-    re.IGNORECASE,
+# A word a secret column's name holds: the candidate headers (found by one Aho-Corasick
+# pass over the lowercased text, ~15 us for 16 KB; a regex alternation tries each word
+# at every character).
+_NAMES = (
+    "pass",
+    "pwd",
+    "pw",
+    "secret",
+    "token",
+    "key",
+    "pin",
+    "auth",
+    "cred",
+    "otp",
+    "cvv",
+    "cvc",
+    "sig",
+    "session",
+    "cookie",
+    "dsn",
 )
-_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n")
+# A delimiter a table's header may have: ``,``, ``;``, a tab (also written out), a bar
+# with a cell after it (not YAML's ``key: |``), or two spaces between words.
+_DELIMITER = re.compile(r"[,;\t]|\\t|\|[ \t]*[^\s|]|\S {2,}\S")
 # Where a header starts on its line when something precedes it: after a message's colon
 # (``export failed: user,password``) or where a quoted string opens (``'detail':
 # 'user,password\\n…``, ``("user\\tpassword\\n…``).
@@ -47,6 +68,8 @@ _OPENS = re.compile(r"[:=][ \t]{1,3}(\\{0,3}['\"])?|[:=(\[][ \t]{0,3}(\\{0,3}['\
 _RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:[|+][ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*")
 _WIDE_GAP = re.compile(r"[ \t]{2,}|\t")
 _WORD = re.compile(r"\S+")
+# What a header line is made of: its names, quotes and emphasis, and its delimiters.
+_HEADER_CHARS = re.compile(r"[\w .\-/#()\"'`*,;\t|\\]*")
 _NAME = re.compile(r"[\w][\w .\-/#()]{0,39}")
 _ROWS = 10_000
 _CELLS = 64
@@ -67,25 +90,47 @@ def table_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def _tables(text: str, spans: list[Span], rank: int, ranges: list[tuple[int, int]] | None) -> None:
+    """Read every table of ``text``: a header is looked for at each secret's name (found
+    in C in the lowercased text) whose line has a delimiter (``_DELIMITER``), and not at
+    all in a text without one."""
     if "\n" not in text and "\\n" not in text:
         return
+    if _DELIMITER.search(text) is None:
+        return
+    lowered = text.lower()
+    if len(lowered) != len(text):  # only U+0130 lowercases to two characters
+        lowered = text.replace("\u0130", "i").lower()
     reach = 0
-    for m in _NAMES.finditer(text):
-        at = m.start()
-        if at < reach:
-            continue
-        reach = _table(text, at, spans, rank, ranges)
+    for _, at, _ in _automaton().find_matches_as_indexes(valid(lowered)):
+        if at >= reach:
+            reach = _table(text, at, spans, rank, ranges)
+
+
+@functools.cache
+def _automaton() -> AhoCorasick:
+    return AhoCorasick(list(_NAMES))
 
 
 def _line_at(text: str, at: int) -> tuple[int, int, int]:
-    """The line holding ``at``: its start, its end, and where the next line starts."""
+    """The line holding ``at``: its start, its end, and where the next line starts (-1
+    for the last line). Found with ``str.find`` within the line (C, no regex tried at
+    each character)."""
     real = text.rfind("\n", 0, at) + 1
-    written = text.rfind("\\n", 0, at)
+    written = text.rfind("\\n", real, at)  # within the line: no rescan of the text
     start = max(real, written + 2 if written != -1 else 0)
-    m = _BREAK.search(text, at)
-    if m is None:
-        return start, len(text), -1
-    return start, m.start(), m.end()
+    return (start, *_line_end(text, at))
+
+
+def _line_end(text: str, at: int) -> tuple[int, int]:
+    """Where the line holding ``at`` ends and where the next one starts (-1: none)."""
+    real = text.find("\n", at)
+    written = text.find("\\n", at, len(text) if real == -1 else real)
+    if written != -1:
+        before = written - 2 if text.startswith("\\r", written - 2) and written >= 2 else written
+        return before, written + 2
+    if real == -1:
+        return len(text), -1
+    return (real - 1 if real and text[real - 1] == "\r" else real), real + 1
 
 
 def _table(
@@ -96,6 +141,10 @@ def _table(
     start, end, following = _line_at(text, at)
     if following == -1:
         return len(text)
+    if _HEADER_CHARS.match(text, at, end).end() != end:  # type: ignore[union-attr]
+        return following  # a character no header has after the name (``"token": …``)
+    if _DELIMITER.search(text, start, end) is None:
+        return following  # no header: a line of one cell
     quote = ""
     for opening in _OPENS.finditer(text, start, at):
         start = opening.end()
@@ -112,8 +161,7 @@ def _table(
     if ranges is not None:
         ranges.append((start, start))
     while at < len(text) and rows < _ROWS:
-        row_end_m = _BREAK.search(text, at)
-        row_end = row_end_m.start() if row_end_m else len(text)
+        row_end, row_next = _line_end(text, at)
         stop = row_end
         if quote:
             closing = text.find(quote, at, row_end)
@@ -123,7 +171,7 @@ def _table(
                 stop = closing
         row = text[at:stop]
         if kind == "|" and _RULE.fullmatch(row):
-            at = row_end_m.end() if row_end_m else len(text)
+            at = row_next if row_next != -1 else len(text)
             continue
         cells = _cells(row, kind, names)
         if cells is None:
@@ -135,15 +183,17 @@ def _table(
         rows += 1
         if ranges is not None:
             ranges[-1] = (start, at + len(row))
-        if row_end_m is None or stop != row_end:
+        if row_next == -1 or stop != row_end:
             return stop
-        at = row_end_m.end()
+        at = row_next
     return at
 
 
 def _header(line: str) -> tuple[str, list[tuple[int, int, str]]]:
     """The header's kind (its delimiter, or ``" "`` for fixed-width columns) and its
     cells (start, end, name); no cells when the line is no header."""
+    if _HEADER_CHARS.fullmatch(line) is None:
+        return "", []  # a character no header has (``:``, ``=``, ``{``, ``@``): one C scan
     stripped = line.strip()
     if "\t" in stripped or "\\t" in stripped:
         kind = "\t"
