@@ -1568,12 +1568,11 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?P<secret>\"[^\"\r\n]{1,256}\"|'[^'\r\n]{1,256}'|[^\s\"'<>`,;()\[\]]{1,256})",
             re.IGNORECASE,
         ),
-        ("cred", "login", "/pass", ":pass"),
+        ("cred", "login", "user/pass", "username/pass", "user:pass", "username:pass"),
         check=_pair,
         judged_by=("label", "user", "pair", "secret"),
         anchored=True,
-        back=8,
-        back_chars=_ASCII_LETTERS,
+        screen=re.compile(r"[/:,]"),  # a pair has one: a text without any is not read
     ),
     Detector(
         # A Wi-Fi QR code's text (``WIFI:S:home;T:WPA;P:<password>;;``): its ``P`` field.

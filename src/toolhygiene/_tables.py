@@ -58,6 +58,7 @@ _NAMES = (
     "cookie",
     "dsn",
 )
+_DELIMITERS = (",", ";", "\t", "\\t", "|", "  ")
 # A delimiter a table's header may have: ``,``, ``;``, a tab (also written out), a bar
 # with a cell after it (not YAML's ``key: |``), or two spaces between words.
 _DELIMITER = re.compile(r"[,;\t]|\\t|\|[ \t]*[^\s|]|\S {2,}\S")
@@ -95,15 +96,24 @@ def _tables(text: str, spans: list[Span], rank: int, ranges: list[tuple[int, int
     all in a text without one."""
     if "\n" not in text and "\\n" not in text:
         return
-    if _DELIMITER.search(text) is None:
+    if not any(delimiter in text for delimiter in _DELIMITERS):  # a C scan each
         return
     lowered = text.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = text.replace("\u0130", "i").lower()
     reach = 0
+    header = _HEADER_CHARS.match
+    size = len(text)
     for _, at, _ in _automaton().find_matches_as_indexes(valid(lowered)):
-        if at >= reach:
-            reach = _table(text, at, spans, rank, ranges)
+        if at < reach:
+            continue
+        # What follows the name to its line's end must be a header's (one C match): a
+        # name followed by ``:`` or ``=`` (``password: v``) is a label, not a column.
+        stop = header(text, at).end()  # type: ignore[union-attr]
+        if stop < size and text[stop] not in "\r\n" and text.find("\\n", at, stop) == -1:
+            reach = stop + 1
+            continue
+        reach = _table(text, at, spans, rank, ranges)
 
 
 @functools.cache
