@@ -37,6 +37,15 @@ from toolhygiene._labels import (
     prose_run,
     qualified_key,
 )
+from toolhygiene._positional import (
+    CREDENTIAL_PAIR,
+    ITEM_PAIR,
+    SPAN,
+    credential_pair,
+    item_pair,
+    key_values,
+    sql_values,
+)
 
 __all__ = [
     "BUILT_IN",
@@ -85,7 +94,9 @@ class Detector:
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
-    at every character; a finder starts from a rarer part of it)."""
+    at every character; a finder starts from a rarer part of it); or, for the pattern
+    ``SPAN``, the values found by position (``_positional``, ``_commands``): a match over
+    each value."""
 
 
 def _labelled(m: re.Match[str]) -> bool:
@@ -108,6 +119,14 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if _CMDLET.fullmatch(values[2]) and after in (" ", "\t"):
+        return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)
+    if (
+        key.lower().endswith(_PAIR_KEYS)
+        and m.string[m.start("secret") - 1] in "(["
+        and _PAIR_REST.match(m.string, m.end("secret"))
+    ):
+        return False  # a pair's first item: ``auth=('bob', 'v')`` (the user; v goes)
     if values[1] == ">" and (
         m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
     ):
@@ -191,6 +210,11 @@ _CALLEE = re.compile(
 )
 # A source file and a line (and column) number after it: ``auth.py:214``,
 # ``TokenValidator.java:88``, ``AuthProvider.tsx:42:7``.
+# A PowerShell command (``Verb-Noun``) where a value would be: code, not the value.
+_CMDLET = re.compile(r"[A-Z][a-z]{1,15}(?:[A-Z][a-z]{1,15})?-[A-Z][A-Za-z]{1,40}")
+# The rest of a pair after its first quoted item: a comma and a quoted second one.
+_PAIR_KEYS = ("auth", "credential", "credentials", "cred", "creds")
+_PAIR_REST = re.compile(r"[ \t]{0,5},[ \t]{0,5}\\{0,3}[\"']")
 _SOURCE_LINE = re.compile(r"[0-9]{1,7}(?::[0-9]{1,5})?")
 _SOURCE_FILE = re.compile(
     r"\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|java|kt|kts|scala|groovy|go|"
@@ -1623,6 +1647,60 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
         anchored=True,
         also=("value",),
+    ),
+    Detector(
+        # A label in one item, its value in the next (``_positional``): an argv list's
+        # ``'--password', 'v'``, a call's ``setdefault('SECRET_KEY', 'v')``.
+        "secret",
+        ITEM_PAIR,
+        _LABEL_WORDS,
+        check=item_pair,
+        judged_by=("key", "secret"),
+        anchored=True,
+        back=84,
+        back_chars=_KEY_CHARS + "\"'\\",
+        scan=False,
+    ),
+    Detector(
+        # A user and a password as a pair: ``auth=('bob', 'v')``, ``HTTPBasicAuth('bob',
+        # 'v')``, ``smtp.login('bob', 'v')``: the second item goes, the user stays.
+        "secret",
+        CREDENTIAL_PAIR,
+        ("auth", "login", "cred", "sign"),
+        check=credential_pair,
+        judged_by=("user", "secret"),
+        anchored=True,
+        back=206,
+        back_chars=_KEY_CHARS,
+        scan=False,
+    ),
+    Detector(
+        # PowerShell: ``ConvertTo-SecureString 'v' -AsPlainText -Force``.
+        "secret",
+        re.compile(
+            r"convertto-securestring[ \t]{1,5}(?:-string[ \t]{1,5})?"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}'|[^\s\"'$(\-][^\s]{0,1023})",
+            re.IGNORECASE,
+        ),
+        ("convertto-securestring",),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # SQL: the value at a secret column's index (``INSERT INTO users (name, password)
+        # VALUES ('bob', 'v')``, and SQLAlchemy's bound ``[parameters: ('bob', 'v')]``).
+        "secret",
+        SPAN,
+        ("values",),
+        finder=sql_values,
+    ),
+    Detector(
+        # PostgreSQL's key violation detail: ``Key (user_id, api_key)=(42, v)``.
+        "secret",
+        SPAN,
+        (")=(",),
+        finder=key_values,
     ),
     # -- internals: not secrets, but not the model's business in a failure line -------
     Detector(

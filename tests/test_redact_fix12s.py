@@ -1,0 +1,201 @@
+"""Leak families found by an outside tester on issue 12 (cold12e, section A), fixed by
+fix12s: a label in one item and its value in the next (argv lists, call arguments,
+credential pairs, SQL columns), PostgreSQL's ``Key (col)=(value)``, password flags of
+common command-line tools, markup around a label, label vocabulary, compatibility
+punctuation, markup and format characters inside a token, and encoded echoes. Each
+family through ``th.redact`` and the carriers of ``_every_door``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from helpers import app_logger, examples
+from test_redact_leak12c import SECRETS, _every_door
+
+P = "Tr0ub4dor&3xQ"
+
+# -- 1. a label in one item, its value in the next -------------------------------------
+
+FLAGS = ["--password", "--db-password", "--token", "--api-key", "--secret", "--auth-token"]
+KEYS = ["password", "SECRET_KEY", "DB_PASSWORD", "api_token", "X-Api-Key",
+        "javax.net.ssl.keyStorePassword", "client_secret", "AUTH_TOKEN"]
+QUOTES = ["'", '"', '\\"']
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(FLAGS), st.sampled_from(QUOTES), st.integers(0, 3), SECRETS)
+def test_an_argv_item_after_a_secret_flag_is_the_secret(
+    flag: str, quote: str, before: int, value: str
+) -> None:
+    items = [*["pg_dump", "--dbname", "app", "-v"][:before + 1], flag, value, "out.sql"]
+    text = "Command [" + ", ".join(f"{quote}{i}{quote}" for i in items) + "] returned 2."
+    out = th.redact(text)
+    assert value not in out, text
+    assert flag in out and "pg_dump" in out and "out.sql" in out, out
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.sampled_from(KEYS),
+    st.sampled_from(["define", "os.environ.setdefault", "config.set", "map.put",
+                     "System.setProperty", "getenv", "headers.set", "env"]),
+    st.sampled_from(["'", '"']),
+    st.sampled_from(["", " ", "  "]),
+    SECRETS,
+)
+def test_a_call_whose_first_argument_names_a_secret_loses_the_second(
+    key: str, callee: str, quote: str, gap: str, value: str
+) -> None:
+    text = f"{callee}({quote}{key}{quote},{gap}{quote}{value}{quote});"
+    out = th.redact(text)
+    assert value not in out, text
+    assert f"{callee}({quote}{key}{quote}" in out, out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"Command '['pg_dump', '--dbname', 'app', '--password', '{P}']' returned non-zero exit status 2.",
+        f"['--db-password', '{P}']",
+        f"os.environ.setdefault('SECRET_KEY', '{P}')",
+        f'System.setProperty("javax.net.ssl.keyStorePassword", "{P}");',
+        f"'password' => env('DB_PASSWORD', '{P}'),",
+        "config.set('password', 'changeme2')",
+    ],
+)
+def test_an_item_pair_goes_through_every_door(line: str) -> None:
+    _every_door(line, P if P in line else "changeme2")
+
+
+@pytest.mark.parametrize(
+    ("line", "user"),
+    [
+        (f"requests.get(url, auth=('bob', '{P}'))", "'bob'"),
+        (f"auth failed for auth=('svc-bot', '{P}')", "'svc-bot'"),
+        (f"HTTPBasicAuth('bob', '{P}')", "'bob'"),
+        (f"httpx.DigestAuth(\"alice\", \"{P}\")", '"alice"'),
+        (f"smtp.login('mailer', '{P}')", "'mailer'"),
+        (f'new NetworkCredential("bob", "{P}")', '"bob"'),
+        (f'new PasswordAuthentication("bob", "{P}".toCharArray())', '"bob"'),
+        (f"credentials = ['deploy', '{P}']", "'deploy'"),
+    ],
+)
+def test_a_credential_pair_keeps_its_user_and_loses_its_password(line: str, user: str) -> None:
+    out = th.redact(line)
+    assert P not in out and user in out, out
+    _every_door(line, P)
+
+
+def test_a_powershell_secure_string_loses_its_text_and_keeps_the_command() -> None:
+    out = th.redact(f"$pw = ConvertTo-SecureString '{P}' -AsPlainText -Force")
+    assert P not in out and "$pw = ConvertTo-SecureString" in out, out
+    assert th.redact("$cred = Get-Credential -UserName bob") == "$cred = Get-Credential -UserName bob"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"INSERT INTO users (name, password) VALUES ('bob', '{P}')",
+        f'insert into "public"."users" ("id", "email_verified", "api_key") values (7, true, \'{P}\')',
+        f"INSERT INTO users (name, password) VALUES ('bob', '{P}'), ('eve', '{P}x')",
+        "(psycopg2.errors.UniqueViolation) [SQL: INSERT INTO users (name, password) VALUES (%s, %s)]"
+        f"\n[parameters: ('bob', '{P}')]",
+        f"[SQL: INSERT INTO users (name, password) VALUES (?, ?)] [parameters: [('bob', '{P}'), ('eve', 'x{P}')]]",
+    ],
+)
+def test_an_sql_insert_loses_the_values_of_its_secret_columns(line: str) -> None:
+    out = th.redact(line)
+    assert P not in out and "INSERT" in out.upper() and "VALUES (" in out.upper(), out
+    assert "bob" in out or "(7, true, '" in out, out
+    _every_door(line, P)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fields = ('username', 'password', 'email')",
+        "['name', 'password', 'email', 'created_at']",
+        "INSERT INTO users (name, password) VALUES ('bob', NULL)",
+        "INSERT INTO users (name, password) VALUES ('bob', ?)",
+        "os.environ.get('DB_PASSWORD', '')",
+        "['--password-stdin', 'registry.acme.io']",
+        "parser.add_argument('--password', '-p', help='the password')",
+        "Key (user_id)=(42) is not present in table \"users\".",
+    ],
+)
+def test_lists_of_names_and_placeholders_stay(text: str) -> None:
+    assert th.redact(text) == text
+
+
+def test_a_real_called_process_error_from_a_tool_is_redacted(tmp_path: Any) -> None:
+    """A real ``subprocess.CalledProcessError`` (argv list in its message) raised by a
+    tool, through the failure line and the library's log."""
+
+    @th.tool(name="dump", max_failures=9, retries=0)
+    def dump(db: str) -> str:
+        subprocess.run(
+            [sys.executable, "-c", "raise SystemExit(2)", "--dbname", db, "--password", P],
+            check=True,
+        )
+        return "ok"
+
+    logger, handler = app_logger("fix12s.dump")
+    with th.testing.capture() as seen:
+        line = th.Session([dump], line_cap=4000).call("dump", {"db": "app"}).content
+    assert "returned non-zero exit status 2" in line and "--password" in line, line
+    assert P not in line and P not in json.dumps([dict(e) for e in seen.events], default=str)
+    assert logger is logging.getLogger("fix12s.dump") and not handler.records
+
+
+def test_a_source_line_in_a_logged_traceback_is_redacted() -> None:
+    """A tool whose own source line holds the pair: the traceback the library logs
+    shows the line, redacted."""
+
+    @th.tool(name="conf", max_failures=9, retries=0)
+    def conf(x: str) -> str:
+        cfg: dict[str, str] = {}; cfg.setdefault("password", "Tr0ub4dor&3xQ"); raise RuntimeError("bad")  # noqa: E702
+
+    with th.testing.capture() as seen:
+        th.Session([conf]).call("conf", {"x": "1"})
+    logged = json.dumps([dict(e) for e in seen.events], default=str)
+    assert "setdefault" in logged and P not in logged, logged
+
+
+# -- 2. PostgreSQL's Key (col)=(value) -------------------------------------------------
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.sampled_from(["api_token", "password", "api_key", "secret", "reset_token", "session_key"]),
+    st.integers(0, 2),
+    SECRETS,
+)
+def test_a_key_violation_detail_loses_the_value_of_a_secret_column(
+    column: str, others: int, value: str
+) -> None:
+    columns = [*["tenant_id", "user_id"][:others], column]
+    values = [*["7", "42"][:others], value]
+    text = (
+        f'duplicate key value violates unique constraint "users_{column}_key" '
+        f"DETAIL: Key ({', '.join(columns)})=({', '.join(values)}) already exists."
+    )
+    out = th.redact(text)
+    assert value not in out, text
+    assert f"Key ({', '.join(columns)})=(" in out and "already exists" in out, out
+    for v in values[:-1]:
+        assert f"({v}, " in out or f" {v}, " in out, out
+
+
+def test_a_key_violation_goes_through_every_door() -> None:
+    line = ('duplicate key value violates unique constraint "users_api_token_key" '
+            "DETAIL: Key (api_token)=(Qx7pLm2Rk9Wz3a) already exists.")
+    _every_door(line, "Qx7pLm2Rk9Wz3a")
+
