@@ -199,3 +199,84 @@ def test_a_key_violation_goes_through_every_door() -> None:
             "DETAIL: Key (api_token)=(Qx7pLm2Rk9Wz3a) already exists.")
     _every_door(line, "Qx7pLm2Rk9Wz3a")
 
+
+# -- 4. password flags of command-line tools ---------------------------------------------
+
+# (tool, arguments before, flag, how the flag takes the value)
+COMMANDS = [
+    ("redis-cli", ["-h", "cache"], "-a", " "),
+    ("redis-cli", ["-h", "cache"], "--pass", " "),
+    ("ldapsearch", ["-x", "-D", "cn=admin,dc=acme"], "-w", " "),
+    ("ldapmodify", ["-x", "-H", "ldap://ldap"], "-w", " "),
+    ("sqlcmd", ["-S", "db", "-U", "sa"], "-P", " "),
+    ("bcp", ["dbo.t", "out", "t.dat", "-U", "sa"], "-P", " "),
+    ("zip", ["-r"], "-P", " "),
+    ("unzip", [], "-P", " "),
+    ("keytool", ["-genkey", "-alias", "web"], "-storepass", " "),
+    ("keytool", ["-importkeystore"], "-destkeypass", " "),
+    ("openssl", ["pkcs12", "-in", "a.p12"], "-passin", " pass:"),
+    ("openssl", ["rsa", "-in", "k.pem"], "-passout", " pass:"),
+    ("smbclient", ["//fs/share"], "-U", " alice%"),
+    ("curl", ["-x", "proxy:3128"], "--proxy-user", " bob:"),
+    ("ipmitool", ["-I", "lanplus", "-H", "bmc", "-U", "admin"], "-P", " "),
+    ("plink", ["-ssh", "bob@host"], "-pw", " "),
+    ("xfreerdp", ["/v:host", "/u:bob"], "/p:", ""),
+    ("7z", ["x", "a.7z"], "-p", ""),
+    ("docker", ["login", "-u", "ci"], "-p", " "),
+    ("helm", ["registry", "login", "r.io", "--username", "ci"], "--password", " "),
+]
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(COMMANDS), st.booleans(), st.sampled_from(["", "/usr/bin/"]), SECRETS)
+def test_a_tools_password_flag_loses_its_value_in_shell_text_and_argv_lists(
+    command: tuple[str, list[str], str, str], argv: bool, path: str, value: str
+) -> None:
+    tool, before, flag, how = command
+    if argv:
+        items = [path + tool, *before, flag + how.strip() + value if not how.startswith(" ")
+                 else flag, *([how.strip() + value] if how.startswith(" ") else []), "out"]
+        text = f"Command {items!r} returned non-zero exit status 1."
+    else:
+        text = f"$ {path}{tool} {' '.join(before)} {flag}{how}{value} out\nexit 1"
+    out = th.redact(text)
+    assert value not in out, text
+    assert tool in out and flag in out and "out" in out, out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "redis-cli -h cache -a Tr0ub4dor3x ping",
+        "ldapsearch -x -D cn=admin -w Tr0ub4dor3x",
+        "sqlcmd -S db -U sa -P Tr0ub4dor3x",
+        "keytool -genkey -storepass Tr0ub4dor3x -keypass Tr0ub4dor3x",
+        "openssl pkcs12 -in a.p12 -passin pass:Tr0ub4dor3x",
+        "smbclient //fs/share -U alice%Tr0ub4dor3x",
+        "net use \\\\fs\\share /user:alice Tr0ub4dor3x",
+        "net use Z: \\\\fs\\share Tr0ub4dor3x /user:alice",
+    ],
+)
+def test_a_tools_password_flag_goes_through_every_door(line: str) -> None:
+    _every_door(line, "Tr0ub4dor3x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "zip -r out.zip src",
+        "gzip -P 3 file",
+        "openssl pkcs12 -in a.p12 -passin env:P12_PASS",
+        "openssl pkcs12 -in a.p12 -passin file:/run/secrets/p12",
+        "smbclient //fs/share -U alice",
+        "net use Z: \\\\fs\\share /persistent:no",
+        "net use Z: \\\\fs\\share * /user:alice",
+        'redis-cli -h cache -a "$REDIS_PASSWORD" ping',
+        "ldapsearch -x -W -D cn=admin",
+        "docker run -p 8080:80 nginx",
+        "internet use is up 4%",
+    ],
+)
+def test_a_tool_without_a_password_on_its_line_stays(text: str) -> None:
+    assert th.redact(text) == text
+

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolhygiene import _commands
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
@@ -1686,6 +1687,14 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_anything,
         judged_by=("secret",),
         anchored=True,
+    ),
+    Detector(
+        # A password flag of a command-line tool, as shell text or an argv list
+        # (``redis-cli -a v``, ``['sqlcmd', '-P', 'v']``, ``openssl … -passin pass:v``).
+        "secret",
+        SPAN,
+        _commands.NEEDLES,
+        finder=_commands.find,
     ),
     Detector(
         # SQL: the value at a secret column's index (``INSERT INTO users (name, password)
