@@ -280,3 +280,55 @@ def test_a_tools_password_flag_goes_through_every_door(line: str) -> None:
 def test_a_tool_without_a_password_on_its_line_stays(text: str) -> None:
     assert th.redact(text) == text
 
+
+# -- 3. markup around the label ---------------------------------------------------------
+
+MARKED = [
+    "**{l}:** {v}", "**{l}**: {v}", "__{l}:__ {v}", "__{l}__: {v}", "<b>{l}:</b> {v}",
+    "<strong>{l}</strong>: {v}", "<td>{l}</td><td>{v}</td>", "<th>{l}</th> <td>{v}</td>",
+    "<dt>{l}</dt><dd>{v}</dd>", "`{l}`: {v}", '<span class="k">{l}</span>: {v}',
+    "<em>{l}</em> = {v}", "<li><b>{l}</b>: {v}</li>", "***{l}***: {v}",
+    '<td class="label">{l}:</td>\n<td>{v}</td>',
+]
+MARKED_LABELS = ["Password", "API key", "Secret", "Access token", "DB password", "Client secret"]
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.sampled_from(MARKED), st.sampled_from(MARKED_LABELS), SECRETS)
+def test_emphasis_and_inline_tags_around_a_label_are_read_through(
+    form: str, label: str, value: str
+) -> None:
+    text = "Your account:\n" + form.format(l=label, v=value) + "\nRegards"
+    out = th.redact(text)
+    assert value not in out, text
+    assert label in out and "Regards" in out, out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**Password:** Tr0ub4dor3x",
+        "<strong>API key</strong>: Tr0ub4dor3x",
+        "<td>Password</td><td>Tr0ub4dor3x</td>",
+        '<meta name="csrf-token" content="Tr0ub4dor3x">',
+        '<meta content="Tr0ub4dor3x" name="csrf-token">',
+    ],
+)
+def test_a_marked_up_label_goes_through_every_door(line: str) -> None:
+    _every_door(line, "Tr0ub4dor3x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Note:** the password must be at least 12 characters long",
+        "<b>Password:</b> must be at least 12 characters",
+        "<td>Password</td><td>required</td>",
+        "see __init__.py and a**2 + b**2",
+        "<code>token</code> expired at 12:00",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "`token_count`: 42",
+    ],
+)
+def test_marked_up_prose_and_code_stay(text: str) -> None:
+    assert th.redact(text) == text

@@ -1689,6 +1689,32 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
+        # An HTML ``<meta>`` named like a secret: ``<meta name="csrf-token" content="v">``.
+        "secret",
+        re.compile(
+            r"\b(?:name|property|itemprop)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"']"
+            r"[ \t]{1,40}content[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"']",
+            re.IGNORECASE,
+        ),
+        ("name=", "name =", "property=", "itemprop="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # ... its content first: ``<meta content="v" name="csrf-token">``.
+        "secret",
+        re.compile(
+            r"\bcontent[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"'][ \t]{1,40}"
+            r"(?:name|property|itemprop)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"']",
+            re.IGNORECASE,
+        ),
+        ("content=", "content ="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
         # A password flag of a command-line tool, as shell text or an argv list
         # (``redis-cli -a v``, ``['sqlcmd', '-P', 'v']``, ``openssl … -passin pass:v``).
         "secret",

@@ -34,6 +34,7 @@ from ahocorasick_rs import AhoCorasick
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
+from toolhygiene._markup import demarked
 from toolhygiene._normalise import compatible, normalise, unconfused
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
@@ -269,8 +270,8 @@ def _detect(
     so the spans cut the text as written); ``tokens``: its token spans, ``hits``: the
     plan's hits in it, ``seen``: its compatibility view, when they were found already."""
     spans: list[Span] = []
-    # ``pаssword`` (Cyrillic ``а``) read as Latin
-    text = unconfused(compatible(written) if seen is None else seen)
+    # ``pаssword`` (Cyrillic ``а``) read as Latin, markup around a label as blanks
+    text = demarked(unconfused(compatible(written) if seen is None else seen))
     ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()
