@@ -54,8 +54,21 @@ _HIDDEN = (
     "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"  # soft hyphen, fillers
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f"  # zero-width, joiners, bidi controls
-    "\u3164\ufe00-\ufe0f\ufeff\uffa0"  # fillers, variation selectors, BOM
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"  # fillers, selectors, BOM, annotation
+    # Egyptian, shorthand and musical format controls
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"  # tag characters, variation selectors
+)
+"""Every format character (Unicode category Cf) but the prepended concatenation marks
+(U+0600-0605, U+06DD, U+070F, U+0890-0891, U+08E2, U+110BD, U+110CD: signs drawn over
+the digits after them, seen), with the controls, fillers and variation selectors."""
+
+# An element that renders as nothing between two characters of a word or a token: a
+# word-break opportunity (``<wbr>``) or an empty inline element (``<span></span>``).
+# GitHub and web mail put them inside long tokens (``ghp_R8x2<wbr>mZ4p…``).
+_SPLITTERS = (
+    r"(?<=[\w\-])(?:<wbr[ \t]{0,3}/?>|<(b|i|u|s|em|strong|span|mark|small|font|code|a)"
+    r"(?:[ \t][^<>\r\n]{0,128})?></\1[ \t]{0,3}>)(?=[\w\-])"
 )
 
 MARKS = re.compile(
@@ -96,6 +109,7 @@ class _Patterns(NamedTuple):
     hidden: re.Pattern[str]
     escaped: re.Pattern[str]
     written_sequences: re.Pattern[str]
+    splitters: re.Pattern[str]
 
 
 @functools.cache
@@ -107,6 +121,7 @@ def _patterns() -> _Patterns:
         re.compile(_HIDDEN),
         re.compile(_ESCAPED, re.IGNORECASE),
         re.compile(_WRITTEN_SEQUENCES, re.IGNORECASE),
+        re.compile(_SPLITTERS, re.IGNORECASE),
     )
 
 
@@ -118,6 +133,8 @@ def normalise(text: str) -> str:
     """
     if "\\" in text:
         text = _patterns().escaped.sub("", text)
+    if "<w" in text or "></" in text or "<W" in text:
+        text = _patterns().splitters.sub("", text)
     if text.isascii():
         if text.isprintable():
             return text
@@ -188,15 +205,29 @@ def without_sequences(text: str) -> str:
 
 
 # Blocks holding characters with a one-character ASCII compatibility form: Latin-1
-# (superscripts), letterlike symbols, enclosed alphanumerics, full-width forms,
-# mathematical alphanumerics, enclosed alphanumeric supplement.
+# (superscripts), the long s, modifier letters and the Greek question mark, phonetic
+# extensions, a Greek accent, letterlike symbols, enclosed alphanumerics, Latin
+# Extended-C and -D modifiers, the Hebrew plus, vertical and small form variants
+# (``\ufe13``, ``\ufe55``, ``\ufe66``), full-width forms, Latin Extended-F,
+# mathematical alphanumerics, enclosed alphanumeric supplement, segmented digits:
+# every character of Unicode 15.1 whose NFKC form is one printable ASCII character
+# (``tests/test_redact_fix12s.py`` reads them all).
 _BLOCKS = (
     (0x00A0, 0x0100),
+    (0x017F, 0x0380),
+    (0x1D00, 0x1E00),
+    (0x1FEF, 0x1FF0),
     (0x2000, 0x2500),
+    (0x2C7C, 0x2C7E),
     (0x3000, 0x3001),
+    (0xA7F2, 0xA7F5),
+    (0xFB29, 0xFB2A),
+    (0xFE10, 0xFE70),
     (0xFF00, 0xFFF0),
+    (0x107A5, 0x107A6),
     (0x1D400, 0x1D800),
     (0x1F100, 0x1F200),
+    (0x1FBF0, 0x1FBFA),
 )
 
 
