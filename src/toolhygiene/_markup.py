@@ -22,12 +22,17 @@ _TAGS = (
     "b|strong|em|i|u|s|mark|small|big|font|span|label|kbd|tt|var|cite|abbr|ins|"
     "td|th|dt|dd|li|p|div|h[1-6]|br|wbr"
 )
-_TAG = re.compile(r"</?(?:" + _TAGS + r")(?:[ \t][^<>\r\n]{0,256})?/?>", re.IGNORECASE)
+# A tag's name and its closing ``>`` are blanked, its attributes stay: a value in one
+# is read as written (``<div data-config="{&quot;password&quot;: …}">``).
+_TAG = re.compile(
+    r"(?P<head></?(?:" + _TAGS + r"))(?:[ \t][^<>\r\n]{0,256})?(?P<tail>/?>)", re.IGNORECASE
+)
 _CELL = re.compile(
     r"</(?:td|th|dt)>[ \t]{0,8}<(?:td|th|dd)(?:[ \t][^<>\r\n]{0,256})?>", re.IGNORECASE
 )
 _STARS = re.compile(r"\*{2,3}")
-_UNDERSCORES = re.compile(r"(?<![\w/])_{2,3}(?=[A-Za-z])|(?<=[A-Za-z:])_{2,3}(?![\w])")
+# (not a name such as PyPI's ``__token__`` glued to what follows: ``__token__:pypi-…``)
+_UNDERSCORES = re.compile(r"(?<![\w/])_{2,3}(?=[A-Za-z])|(?<=[A-Za-z:])_{2,3}(?![\w])(?!:\S)")
 _TICKS = re.compile(r"`{1,3}")
 _SEPARATORS = ":=\uff1a"
 
@@ -38,7 +43,12 @@ def _marks(text: str) -> list[tuple[int, int, str]]:
     if "</" in text:
         found.extend((m.start(), m.end(), ":") for m in _CELL.finditer(text))
     if "<" in text:
-        found.extend((m.start(), m.end(), "") for m in _TAG.finditer(text))
+        for m in _TAG.finditer(text):
+            if m.end("head") == m.start("tail"):  # no attribute: one mark
+                found.append((m.start(), m.end(), ""))
+            else:
+                found.append((*m.span("head"), ""))
+                found.append((*m.span("tail"), ""))
     if "**" in text:
         found.extend((m.start(), m.end(), "") for m in _STARS.finditer(text))
     if "__" in text:
