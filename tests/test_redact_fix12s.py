@@ -243,7 +243,8 @@ def test_a_tools_password_flag_loses_its_value_in_shell_text_and_argv_lists(
         text = f"$ {path}{tool} {' '.join(before)} {flag}{how}{value} out\nexit 1"
     out = th.redact(text)
     assert value not in out, text
-    assert tool in out and flag in out and "out" in out, out
+    assert tool in out and "out" in out, out
+    assert flag in out or not how, out  # a glued value may take its flag's letter along
 
 
 @pytest.mark.parametrize(
@@ -401,3 +402,76 @@ def test_a_format_character_or_an_empty_element_inside_a_token_does_not_split_it
 def test_markup_between_words_stays() -> None:
     text = "see <b>bold</b> and <br> a line, <span>a</span> <span>b</span>"
     assert th.redact(text) == text
+
+
+# -- 8. label vocabulary --------------------------------------------------------------
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(["psw", "pswd", "PSW", "Pswd", "db_psw", "passw"]),
+       st.sampled_from([": ", "=", " = ", ":"]), SECRETS)
+def test_abbreviations_of_password_are_labels(label: str, sep: str, value: str) -> None:
+    text = f"login with {label}{sep}{value} then retry"
+    assert value not in th.redact(text), text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AK=LTAI5tQz9xLm2Rk7 SK=Qz9xLm2Rk7Wp3",
+        "ak: LTAI5tQz9xLm2Rk7, sk: Qz9xLm2Rk7Wp3",
+        '{"AK": "LTAI5tQz9xLm2Rk7", "SK": "Qz9xLm2Rk7Wp3"}',
+    ],
+)
+def test_an_ak_sk_pair_loses_its_secret_key(line: str) -> None:
+    _every_door(line, "Qz9xLm2Rk7Wp3")
+
+
+CAPABILITIES = ["invite", "reset", "magic_link", "verification", "ticket", "license", "ak", "h",
+                "invitation", "confirm", "reset_code", "unsubscribe"]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(CAPABILITIES), st.sampled_from(["?", "&"]), SECRETS)
+def test_a_capability_in_a_url_query_goes(key: str, before: str, value: str) -> None:
+    query = f"?page=2{before}{key}={value}" if before == "&" else f"?{key}={value}&page=2"
+    text = f"request failed: 404 Not Found to GET api.acme.com/v1/accept{query}"
+    out = th.redact(text)
+    assert value not in out, text
+    assert "api.acme.com/v1/accept?" in out and f"{key}=" in out and "page=2" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GET /img?h=1080&w=1920",
+        "GET /account?reset=true&confirm=yes",
+        "GET /license?license=MIT",
+        "GET /help?ticket=OPS-42",
+        "GET /search?hash=abc&page=3",
+    ],
+)
+def test_ordinary_values_under_capability_keys_stay(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize("text", ["paid, exp 12/29 cvv 123", "card ending 1111, CVC 123",
+                                  "CVV2 4821 on file", "cvc 123 (retry)"])
+def test_a_card_code_after_a_space_goes(text: str) -> None:
+    out = th.redact(text)
+    assert not any(code in out for code in ("123", "4821")), out
+
+
+def test_known_values_follow_the_labelled_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An argument named ``pin``, a ``STRIPE_SK`` and the password inside a
+    ``DATABASE_URL`` are known values: echoed elsewhere, they go."""
+    monkeypatch.setenv("STRIPE_SK", "Zq8Lm2Rk7Wp3Nx")
+    monkeypatch.setenv("DATABASE_URL", "postgres://app:Pg%40ss9Word7@db:5432/app")
+
+    @th.tool(name="unlock")
+    def unlock(pin: str) -> str:
+        return f"pin {pin} accepted; key Zq8Lm2Rk7Wp3Nx and Pg@ss9Word7 in use"
+
+    content = th.Session([unlock]).call("unlock", {"pin": "482913"}).content
+    for secret in ("482913", "Zq8Lm2Rk7Wp3Nx", "Pg@ss9Word7"):
+        assert secret not in content, content

@@ -865,6 +865,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     value = m.group("secret")
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
+    if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
+        return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
     if _labelled_value(key, "=", value) is not True and not (
@@ -881,6 +883,64 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() != "password" or m.group("sep").strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+_CAPABILITY_KEYS = (
+    "invite",
+    "invite_code",
+    "invitation",
+    "invitation_token",
+    "reset",
+    "reset_code",
+    "reset_key",
+    "magic",
+    "magic_link",
+    "magiclink",
+    "verification",
+    "verification_code",
+    "verify",
+    "confirm",
+    "confirmation",
+    "ticket",
+    "license",
+    "licence",
+    "license_key",
+    "ak",
+    "h",
+    "hash",
+    "unsubscribe",
+)
+_ISSUE_KEY = re.compile(r"[A-Z][A-Z0-9]{1,9}-[0-9]{1,7}")
+"""An issue tracker's key (``OPS-42``): a ticket's name, not a service ticket."""
+_TOKEN_ONLY = frozenset(["ak", "h", "hash", "license", "licence", "license_key"])
+"""Capability keys whose number is no code (``?h=1080`` is an image's height)."""
+_AK_BEFORE = re.compile(r"(?<![\w\-])ak(?:\\{0,3}[\"'])?[ \t]{0,3}[=:\uff1a]", re.IGNORECASE)
+
+
+def _ak_before(m: re.Match[str]) -> bool:
+    """``SK=v`` is a secret key when ``AK=`` is written within the 200 characters before."""
+    start = m.start()
+    return _AK_BEFORE.search(m.string, max(0, start - 200), start) is not None and (
+        plausible_value(m.group("secret"), prose_allowed=False)
+    )
+
+
+_CARD_CODES = frozenset(["cvv", "cvv2", "cvc", "cvc2", "csc"])
+_CARD_CODE = re.compile(r"[0-9]{3,4}[.,;]?")
+
+
+def _capability(m: re.Match[str]) -> bool:
+    """A URL parameter under a capability key (``invite``, ``reset``, ``ticket``, ``h``):
+    a code (``482913``) or a token (a digit or a symbol with letters, or both cases; 6
+    characters or more), not a word, a flag or a page number."""
+    value = m.group("secret")
+    if not plausible_value(value, prose_allowed=False):
+        return False
+    if _ISSUE_KEY.fullmatch(value):
+        return False
+    if code_value(value) and m.group("key").lower() not in _TOKEN_ONLY:
+        return True
+    return len(value) >= 6 and _token_shaped(value)
 
 
 def _token_shaped(value: str) -> bool:
@@ -919,6 +979,7 @@ _LABEL_WORDS = (
     "pass",
     "pwd",
     "pw",
+    "psw",
     "auth",
     "cred",
     "sig",
@@ -1686,6 +1747,33 @@ BUILT_IN: tuple[Detector, ...] = (
         ("convertto-securestring",),
         check=_anything,
         judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # A capability in a URL's query under a name that is no secret word: an invite,
+        # a password reset, a magic link, a verification code, a CAS ticket, a licence, a
+        # map key (``ak``), a confirmation hash (``h``).
+        "secret",
+        re.compile(
+            r"[?&;](?P<key>" + "|".join(_CAPABILITY_KEYS) + r")=(?P<secret>[^&#\s\"'<>]{1,1024})",
+            re.IGNORECASE,
+        ),
+        tuple(f"{c}{k}=" for k in _CAPABILITY_KEYS for c in "?&;"),
+        check=_capability,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # A cloud key pair written as ``AK``/``SK`` (Alibaba, Baidu, Huawei): ``AK=id
+        # SK=v``, ``ak: id, sk: v``; the secret key goes.
+        "secret",
+        re.compile(
+            r"(?<![\w\-])sk(?:\\{0,3}[\"'])?[ \t]{0,3}[=:\uff1a][ \t]{0,3}(?:\\{0,3}[\"'])?"
+            r"(?P<secret>[A-Za-z0-9/+=_\-]{8,256})",
+            re.IGNORECASE,
+        ),
+        ("sk=", "sk:", "sk =", "sk :", "sk\uff1a", 'sk"', "sk'", "sk\\"),
+        check=_ak_before,
         anchored=True,
     ),
     Detector(

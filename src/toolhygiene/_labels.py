@@ -45,6 +45,9 @@ _STRONG = frozenset(
         "passphrase",
         "pwd",
         "pw",
+        "psw",
+        "pswd",
+        "passw",
         "pass",
         "credential",
         "credentials",
@@ -448,6 +451,8 @@ def _label_verdict(key: str) -> bool | None:
         return False
     if parts[-1] in ("token", "tokens", "cursor") and not _PAGING.isdisjoint(parts[:-1]):
         return False  # a pagination cursor (``nextPageToken``, ``continuation_token``)
+    if parts[-1] == "sk" and len(parts) > 1:
+        return True  # a secret key after its service (``STRIPE_SK``, ``ALIYUN_SK``)
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
         # An application id is an API key at some services (OpenWeather's ``appid``) and
         # a public name or number at others: the value decides, as for a bare ``key``.
