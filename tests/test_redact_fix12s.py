@@ -7,12 +7,15 @@ family through ``th.redact`` and the carriers of ``_every_door``."""
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+import re
 import subprocess
 import sys
 import unicodedata
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import given, settings
@@ -22,6 +25,7 @@ import toolhygiene as th
 from helpers import app_logger, examples
 from test_redact_leak12c import SECRETS, _every_door
 from toolhygiene._normalise import compatible
+from toolhygiene._results import _bytes_text
 
 P = "Tr0ub4dor&3xQ"
 
@@ -475,3 +479,53 @@ def test_known_values_follow_the_labelled_layer(monkeypatch: pytest.MonkeyPatch)
     content = th.Session([unlock]).call("unlock", {"pin": "482913"}).content
     for secret in ("482913", "Zq8Lm2Rk7Wp3Nx", "Pg@ss9Word7"):
         assert secret not in content, content
+
+
+# -- 9. encoded echoes and binary results ---------------------------------------------
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(SECRETS.map(lambda v: v[:3] + "&" + v[3:] + "/="), st.integers(1, 3))
+def test_an_echo_url_encoded_up_to_three_times_goes(value: str, levels: int) -> None:
+    encoded = value
+    for _ in range(levels):
+        encoded = quote(encoded, safe="")
+    text = f"password: \"{value}\" then retried with {encoded} (failed)"
+    out = th.redact(text)
+    assert encoded not in out and value not in out, (text, out)
+    assert out.endswith(" (failed)"), out
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.binary(min_size=1, max_size=8).filter(lambda b: not _utf8(b)),
+       st.sampled_from(["pw=", "password: ", "token=", "api_key="]), SECRETS)
+def test_a_binary_result_never_carries_an_unredacted_secret_in_its_base64(
+    head: bytes, label: str, value: str
+) -> None:
+    data = head + f" {label}{value} ".encode() + b"\x00\x01"
+
+    @th.tool(name="blob")
+    def blob(x: str = "") -> bytes:
+        return data
+
+    content = th.Session([blob]).call("blob", {}).content
+    assert value not in content
+    for run in re.findall(r"[A-Za-z0-9+/]{8,}={0,2}", content):
+        decoded = base64.b64decode(run + "=" * (-len(run) % 4), validate=False)
+        assert value.encode() not in decoded, (content, decoded)
+    shown = _bytes_text(data)  # what is encoded: the bytes, redacted
+    assert value.encode() not in base64.b64decode(shown)
+    assert b"[redacted:" in base64.b64decode(shown) and head in base64.b64decode(shown)
+
+
+def test_binary_bytes_without_a_secret_are_sent_as_they_are() -> None:
+    data = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR plain binary"
+    assert base64.b64decode(_bytes_text(data)) == data
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
