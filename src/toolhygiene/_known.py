@@ -20,7 +20,6 @@ import time
 from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from typing import Any
-from urllib.parse import unquote
 
 from toolhygiene._labels import code_label, is_secret_label, plausible_value
 
@@ -174,6 +173,8 @@ def _from_environment() -> tuple[str, ...]:
         if value is not None and _usable(value)  # None: unset since the names were read
     ]
     # the password of a URL in a variable named for one (``DATABASE_URL``, ``REDIS_URI``)
+    from urllib.parse import unquote  # not with toolhygiene: it brings ipaddress
+
     for name in os.environ:
         if name.upper().endswith(_URL_NAMES):
             m = _URL_PASSWORD.search(os.environ.get(name) or "")
