@@ -120,11 +120,11 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
-    if _CMDLET.fullmatch(values[2]) and after in (" ", "\t"):
+    if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
         return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)
     if (
-        key.lower().endswith(_PAIR_KEYS)
-        and m.string[m.start("secret") - 1] in "(["
+        m.string[m.start("secret") - 1] in "(["
+        and key.lower().endswith(_PAIR_KEYS)
         and _PAIR_REST.match(m.string, m.end("secret"))
     ):
         return False  # a pair's first item: ``auth=('bob', 'v')`` (the user; v goes)
@@ -1722,6 +1722,8 @@ BUILT_IN: tuple[Detector, ...] = (
         back=84,
         back_chars=_KEY_CHARS + "\"'\\",
         scan=False,
+        requires=",",
+        screen=re.compile(r"[\"'][ \t]{0,5},"),  # a text of labels with no item list skips it
     ),
     Detector(
         # A user and a password as a pair: ``auth=('bob', 'v')``, ``HTTPBasicAuth('bob',
@@ -1735,6 +1737,8 @@ BUILT_IN: tuple[Detector, ...] = (
         back=206,
         back_chars=_KEY_CHARS,
         scan=False,
+        requires=",",
+        screen=re.compile(r"[(\[][ \t]{0,5}\\{0,3}[\"']"),  # an opened pair of quoted items
     ),
     Detector(
         # PowerShell: ``ConvertTo-SecureString 'v' -AsPlainText -Force``.

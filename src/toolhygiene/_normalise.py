@@ -133,7 +133,8 @@ def normalise(text: str) -> str:
     """
     if "\\" in text:
         text = _patterns().escaped.sub("", text)
-    if "<w" in text or "></" in text or "<W" in text:
+    # ("<" first: one character is found by memchr, two by a slower search)
+    if "<" in text and ("<w" in text or "></" in text or "<W" in text):
         text = _patterns().splitters.sub("", text)
     if text.isascii():
         if text.isprintable():
