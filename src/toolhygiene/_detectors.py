@@ -1343,6 +1343,7 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("</",),  # a closing tag (thousands of ``key=`` in a query or a log: none)
     ),
     Detector(
         # ... and its value in an attribute before the name: ``<add value="v"
@@ -1358,6 +1359,7 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("key", "name"),
     ),
     Detector(
         # A password piped to a login: ``echo v | docker login --password-stdin``.
