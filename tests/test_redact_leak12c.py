@@ -351,6 +351,14 @@ PLAIN_CELLS = st.sampled_from(
 OTHER_COLUMNS = ["user", "name", "role", "created", "version", "file", "id", "region", "email_ok"]
 
 
+def _no_label_in(value: str) -> bool:
+    """A secret that is no label itself: ``AAA0Pin`` before a cell is a PIN's label for
+    every layer (main too), and the cell after it goes with it."""
+    lowered = value.lower()
+    return not any(word in lowered for word in ("pin", "key", "pass", "pw", "token", "sid",
+                                                 "secret", "auth", "sig", "otp", "cred"))
+
+
 def _table(kind: str, header: list[str], rows: list[list[str]]) -> str:
     if kind == "md":
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -370,8 +378,8 @@ def _table(kind: str, header: list[str], rows: list[list[str]]) -> str:
     st.lists(st.sampled_from(OTHER_COLUMNS), min_size=1, max_size=4, unique=True),
     st.sampled_from(SECRET_COLUMNS),
     st.integers(0, 4),
-    st.lists(st.tuples(SECRETS, st.lists(PLAIN_CELLS, min_size=4, max_size=4)), min_size=1,
-             max_size=6),
+    st.lists(st.tuples(SECRETS.filter(_no_label_in), st.lists(PLAIN_CELLS, min_size=4, max_size=4)),
+             min_size=1, max_size=6),
 )
 def test_every_value_of_a_secret_column_goes_and_the_rest_stays(
     kind: str, others: list[str], column: str, where: int,
