@@ -384,6 +384,7 @@ LAZY_UPWARD = {
     ("_errors.py", "_redact.py"): "the redaction engine, loaded at the first failure",
     ("_checks.py", "_rules.py"): "the Rule type, checked when rules are set",
     ("_errors.py", "_payload.py"): "Failure.from_dict reads a payload with the reader of payloads",
+    ("_results.py", "_engine.py"): "binary bytes redacted before base64, at the first binary result",
 }
 """Imports inside a function that reach a higher layer (each for import time)."""
 

@@ -21,9 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolhygiene import _commands
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
+    PHRASE_LABELS,
     code_label,
     code_value,
     credential_shaped,
@@ -35,6 +37,15 @@ from toolhygiene._labels import (
     plausible_value,
     prose_run,
     qualified_key,
+)
+from toolhygiene._positional import (
+    CREDENTIAL_PAIR,
+    ITEM_PAIR,
+    SPAN,
+    credential_pair,
+    item_pair,
+    key_values,
+    sql_values,
 )
 
 __all__ = [
@@ -84,7 +95,9 @@ class Detector:
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
-    at every character; a finder starts from a rarer part of it)."""
+    at every character; a finder starts from a rarer part of it); or, for the pattern
+    ``SPAN``, the values found by position (``_positional``, ``_commands``): a match over
+    each value."""
 
 
 def _labelled(m: re.Match[str]) -> bool:
@@ -107,8 +120,27 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
+        return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)
+    if (
+        m.string[m.start("secret") - 1] in "(["
+        and key.lower().endswith(_PAIR_KEYS)
+        and _PAIR_REST.match(m.string, m.end("secret"))
+    ):
+        return False  # a pair's first item: ``auth=('bob', 'v')`` (the user; v goes)
+    if values[1] == ">" and (
+        m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
+    ):
+        return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
+    qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
+    if (
+        sep_at != qualified
+        and m.string[qualified:sep_at].lstrip(" \t")[:1].isalpha()
+        and not code_label(key)
+    ):
+        return _spaced(m, key)  # "API key for prod: v": words before it, judged as such
     seen = _LABELLED_SEEN
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
         seen = _LABELLED_SEEN = (m.string, {})
@@ -138,7 +170,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
-    colon = not _COLONS.isdisjoint(sep) or "->" in sep  # ``token -> expired`` is prose
+    # ``token -> expired``, ``token->expired`` (the key took the dash), ``token <- expired``
+    colon = not _COLONS.isdisjoint(sep) or "->" in sep or "<-" in sep or sep[:1] == ">"
     if not plausible_value(value, prose_allowed=colon and not quoted):
         if colon and not quoted and plausible_value(value, prose_allowed=False):
             return None
@@ -178,6 +211,11 @@ _CALLEE = re.compile(
 )
 # A source file and a line (and column) number after it: ``auth.py:214``,
 # ``TokenValidator.java:88``, ``AuthProvider.tsx:42:7``.
+# A PowerShell command (``Verb-Noun``) where a value would be: code, not the value.
+_CMDLET = re.compile(r"[A-Z][a-z]{1,15}(?:[A-Z][a-z]{1,15})?-[A-Z][A-Za-z]{1,40}")
+# The rest of a pair after its first quoted item: a comma and a quoted second one.
+_PAIR_KEYS = ("auth", "credential", "credentials", "cred", "creds")
+_PAIR_REST = re.compile(r"[ \t]{0,5},[ \t]{0,5}\\{0,3}[\"']")
 _SOURCE_LINE = re.compile(r"[0-9]{1,7}(?::[0-9]{1,5})?")
 _SOURCE_FILE = re.compile(
     r"\.(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|java|kt|kts|scala|groovy|go|"
@@ -187,7 +225,7 @@ _SOURCE_FILE = re.compile(
 )
 
 
-_SPOKEN = frozenset(":=>\uff1a\u2192\u21d2\u27f6")
+_SPOKEN = frozenset(":=<>\uff1a\u2192\u21d2\u27f6")
 """A separator with none of these is spaces or words (``_spaced`` judges the value)."""
 _COLONS = frozenset(":\uff1a\u2192\u21d2\u27f6")
 """Separators after which a word of prose may follow (``token: expired``, ``token →
@@ -745,6 +783,23 @@ def _form_password(m: re.Match[str]) -> bool:
     return _FORM_USER.search(text, begin, stop) is not None and _anything(m)
 
 
+def _pair(m: re.Match[str]) -> bool:
+    """A user and a password after a credentials label (``credentials: bob / v``, ``creds
+    bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
+    token only (a digit, a symbol or both cases, or quoted) after ``login`` or a comma,
+    so "login: read/write" and "credentials: bob, retrying" stay."""
+    value = m.group("secret")
+    if not plausible_value(value, prose_allowed=False) or not plausible_value(
+        m.group("user"), prose_allowed=True
+    ):
+        return False
+    if value[:1] in "\"'":
+        return True
+    if m.group("label")[:1] in "lL" or "," in m.group("pair"):
+        return _token_shaped(value)
+    return True
+
+
 def _wifi(m: re.Match[str]) -> bool:
     """The ``P`` field of a Wi-Fi QR code's text: ``WIFI:`` begins it, no ``;;`` between."""
     head = m.string.rfind("WIFI:", max(0, m.start() - 512), m.start() + 5)
@@ -813,6 +868,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     value = m.group("secret")
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
+    if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
+        return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
     if _labelled_value(key, "=", value) is not True and not (
@@ -829,6 +886,64 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() != "password" or m.group("sep").strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+_CAPABILITY_KEYS = (
+    "invite",
+    "invite_code",
+    "invitation",
+    "invitation_token",
+    "reset",
+    "reset_code",
+    "reset_key",
+    "magic",
+    "magic_link",
+    "magiclink",
+    "verification",
+    "verification_code",
+    "verify",
+    "confirm",
+    "confirmation",
+    "ticket",
+    "license",
+    "licence",
+    "license_key",
+    "ak",
+    "h",
+    "hash",
+    "unsubscribe",
+)
+_ISSUE_KEY = re.compile(r"[A-Z][A-Z0-9]{1,9}-[0-9]{1,7}")
+"""An issue tracker's key (``OPS-42``): a ticket's name, not a service ticket."""
+_TOKEN_ONLY = frozenset(["ak", "h", "hash", "license", "licence", "license_key"])
+"""Capability keys whose number is no code (``?h=1080`` is an image's height)."""
+_AK_BEFORE = re.compile(r"(?<![\w\-])ak(?:\\{0,3}[\"'])?[ \t]{0,3}[=:\uff1a]", re.IGNORECASE)
+
+
+def _ak_before(m: re.Match[str]) -> bool:
+    """``SK=v`` is a secret key when ``AK=`` is written within the 200 characters before."""
+    start = m.start()
+    return _AK_BEFORE.search(m.string, max(0, start - 200), start) is not None and (
+        plausible_value(m.group("secret"), prose_allowed=False)
+    )
+
+
+_CARD_CODES = frozenset(["cvv", "cvv2", "cvc", "cvc2", "csc"])
+_CARD_CODE = re.compile(r"[0-9]{3,4}[.,;]?")
+
+
+def _capability(m: re.Match[str]) -> bool:
+    """A URL parameter under a capability key (``invite``, ``reset``, ``ticket``, ``h``):
+    a code (``482913``) or a token (a digit or a symbol with letters, or both cases; 6
+    characters or more), not a word, a flag or a page number."""
+    value = m.group("secret")
+    if not plausible_value(value, prose_allowed=False):
+        return False
+    if _ISSUE_KEY.fullmatch(value):
+        return False
+    if code_value(value) and m.group("key").lower() not in _TOKEN_ONLY:
+        return True
+    return len(value) >= 6 and _token_shaped(value)
 
 
 def _token_shaped(value: str) -> bool:
@@ -867,6 +982,7 @@ _LABEL_WORDS = (
     "pass",
     "pwd",
     "pw",
+    "psw",
     "auth",
     "cred",
     "sig",
@@ -926,6 +1042,21 @@ _SPACED_END = (
     + _OPEN
     + r"(?=[^\s:=\-|])(?!(?:key|keys|code|codes|answer|answers|phrase|pin|password|token|"
     r"secret)(?![\w.\-]))"
+)
+# What may stand between a label and its separator: words naming what the secret is
+# for ("API key for prod: v", "the password to the db is v", "token for staging = v"),
+# only before ``:``, ``=``, ``is`` or ``was`` (so "the password for this account must be
+# ..." is no label: its value is judged as after words, ``_spaced``); a parenthesis
+# before ``:`` or ``=`` ("password (prod): v"); what a PIN is numbered by ("PIN
+# number: v", "PIN #: v", "pin no. v").
+_QUALIFIED = (
+    # (entered only at a blank, ``(`` or ``#``: every labelled match tries it, and a
+    # group entered costs ~0.1 us; its blanks read once, then a branch per first letter)
+    r"(?:(?=[ \t(#])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
+    r"(?:[ \t]{1,3}[\w.\-@/]{1,40}){1,3}"
+    r"(?=[ \t]{0,5}(?:[:=\uff1a]|(?:is|was)[ \t]))"
+    r"|\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a])"
+    r"|(?<=[ \t])(?:number|num|no\.?|nr\.?)(?![\w])|#)))?"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages (and ``token``, apart).
@@ -1183,9 +1314,14 @@ BUILT_IN: tuple[Detector, ...] = (
             # with a key's character, so a shorter key could never be followed by one,
             # and a failing match is not tried again at each shorter key.
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
-            r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|=>|[:=\uff1a" + _ARROWS + r"])|"
+            # then a qualifier between the label and its separator (``_QUALIFIED``)
+            + _QUALIFIED
+            + r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
+            # an arrow glued to the key (``password->v``, ``password-->v``): the key took
+            # its dashes (a key's character), the ``>`` is the separator
+            + r"])|[ \t]{1,5}-{1,3}>|(?<=-)>)"
             # (blanks after it may be written out: a repr's ``password:\\n  v``)
-            r"[ \t]{1,5}->)(?:\s|\\[nrt]){0,12}" + _OPEN + "|"
+            r"(?:\s|\\[nrt]){0,12}" + _OPEN + "|"
             # or only a space, a tab (also written out: a repr's ``password\\tv``), a
             # comma, ``is`` or a Markdown table's ``|`` (``_spaced``)
             r",?(?:[ \t]|\\t){1,5}"
@@ -1211,10 +1347,29 @@ BUILT_IN: tuple[Detector, ...] = (
         "secret",
         re.compile(
             r"(?P<key>" + "|".join(GLUED_LABELS) + r")"
-            r"(?P<sep>\s{0,5}[:=\uff1a]\s{0,5}|[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})" + _VALUE,
+            # (a JSON or dict key's closing quote before the colon: ``{"密码": "v"}``)
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}[:=\uff1a]\s{0,5}|"
+            r"[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})"
+            + _VALUE,
             re.IGNORECASE,
         ),
         GLUED_LABELS,
+        check=_labelled,
+        extend=_labelled_value_end,
+        anchored=True,
+        scan=False,
+    ),
+    Detector(
+        # A label of two words in another language (``mật khẩu: v``, ``كلمة المرور: v``,
+        # ``kata sandi adalah v``), with its language's "is" between label and value.
+        "secret",
+        re.compile(
+            r"(?<![\w])(?P<key>" + "|".join(PHRASE_LABELS) + r")(?![\w])"
+            r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}[:=\uff1a]\s{0,5}|"
+            r"[ \t]{1,5}(?:(?:là|adalah|ialah|هي|هو|است|είναι)[ \t]{1,5})?)" + _VALUE,
+            re.IGNORECASE,
+        ),
+        tuple(label.lower() for label in PHRASE_LABELS),
         check=_labelled,
         extend=_labelled_value_end,
         anchored=True,
@@ -1261,18 +1416,41 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
     ),
     Detector(
-        # An XML element whose ``name`` attribute names a secret and whose text is it:
-        # ``<property name="password">v</property>``.
+        # An XML element whose ``name`` or ``key`` attribute names a secret and whose text
+        # is it: ``<property name="password">v</property>``, Java's properties file as
+        # XML ``<entry key="password">v</entry>``; the text may sit in a ``<value>`` or
+        # ``<string>`` element of its own (.NET ``<setting name="Password" …>`` then
+        # ``<value>v</value>``, Spring's ``<property name="password"><value>v</value>``),
+        # on the next line, or in a CDATA section.
         "secret",
         re.compile(
-            r"\bname[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][^<>\r\n]{0,256}>"
-            r"[ \t]{0,40}(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}</",
+            r"\b(?:name|key)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"'][^<>\r\n]{0,256}>"
+            r"(?:\s|\\[nrt]){0,40}(?:<(?:value|string)(?:[ \t][^<>\r\n]{0,64})?>|<!\[CDATA\[)?"
+            r"[ \t]{0,40}(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}"
+            r"(?:\]\]>)?</",
             re.IGNORECASE,
         ),
-        ("name=", "name ="),
+        ("name=", "name =", "key=", "key ="),
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("</",),  # a closing tag (thousands of ``key=`` in a query or a log: none)
+    ),
+    Detector(
+        # ... and its value in an attribute before the name: ``<add value="v"
+        # key="ApiKey"/>``, ``<param value="v" name="secret"/>``.
+        "secret",
+        re.compile(
+            r"\bvalue[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"'][ \t]{1,40}"
+            r"(?:[\w.\-:]{1,40}[ \t]{0,5}=[ \t]{0,5}(?:\"[^\"<>\r\n]{0,256}\"|'[^'<>\r\n]{0,256}')"
+            r"[ \t]{1,40}){0,4}(?:key|name)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"']",
+            re.IGNORECASE,
+        ),
+        ("value=", "value ="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+        also=("key", "name"),
     ),
     Detector(
         # A password piped to a login: ``echo v | docker login --password-stdin``.
@@ -1473,6 +1651,25 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
+        # A user and a password after a credentials label: ``credentials: bob / v``,
+        # ``creds bob:v``, ``login: bob/v``, ``username/password: bob / v``, ``creds =
+        # ("bob", "v")``; the user stays.
+        "secret",
+        re.compile(
+            r"(?<![\w\-])(?P<label>credentials?|creds?|logins?|user(?:name)?[/:]pass(?:word)?)"
+            r"(?:[ \t]{0,5}[:=\uff1a][ \t]{0,5}|[ \t]{1,5}(?:(?:is|are|was|were)[ \t]{1,5})?)"
+            r"[(\[]?[ \t]{0,3}(?P<q>[\"']?)(?P<user>[\w.@+\-]{1,64})(?P=q)"
+            r"(?P<pair>[ \t]{0,3}/[ \t]{0,3}|:|[ \t]{0,3},[ \t]{0,3})"
+            r"(?P<secret>\"[^\"\r\n]{1,256}\"|'[^'\r\n]{1,256}'|[^\s\"'<>`,;()\[\]]{1,256})",
+            re.IGNORECASE,
+        ),
+        ("cred", "login", "user/pass", "username/pass", "user:pass", "username:pass"),
+        check=_pair,
+        judged_by=("label", "user", "pair", "secret"),
+        anchored=True,
+        screen=re.compile(r"[/:,]"),  # a pair has one: a text without any is not read
+    ),
+    Detector(
         # A Wi-Fi QR code's text (``WIFI:S:home;T:WPA;P:<password>;;``): its ``P`` field.
         "wifi-password",
         re.compile(r"(?:;|WIFI:)P:(?P<secret>(?:\\[^\r\n]|[^;\\\r\n]){1,256})"),
@@ -1521,6 +1718,125 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
         anchored=True,
         also=("value",),
+    ),
+    Detector(
+        # A label in one item, its value in the next (``_positional``): an argv list's
+        # ``'--password', 'v'``, a call's ``setdefault('SECRET_KEY', 'v')``.
+        "secret",
+        ITEM_PAIR,
+        _LABEL_WORDS,
+        check=item_pair,
+        judged_by=("key", "secret"),
+        anchored=True,
+        back=84,
+        back_chars=_KEY_CHARS + "\"'\\",
+        scan=False,
+        requires=",",
+        screen=re.compile(r"[\"'][ \t]{0,5},"),  # a text of labels with no item list skips it
+    ),
+    Detector(
+        # A user and a password as a pair: ``auth=('bob', 'v')``, ``HTTPBasicAuth('bob',
+        # 'v')``, ``smtp.login('bob', 'v')``: the second item goes, the user stays.
+        "secret",
+        CREDENTIAL_PAIR,
+        ("auth", "login", "cred", "sign"),
+        check=credential_pair,
+        judged_by=("user", "secret"),
+        anchored=True,
+        back=206,
+        back_chars=_KEY_CHARS,
+        scan=False,
+        requires=",",
+        screen=re.compile(r"[(\[][ \t]{0,5}\\{0,3}[\"']"),  # an opened pair of quoted items
+    ),
+    Detector(
+        # PowerShell: ``ConvertTo-SecureString 'v' -AsPlainText -Force``.
+        "secret",
+        re.compile(
+            r"convertto-securestring[ \t]{1,5}(?:-string[ \t]{1,5})?"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}'|[^\s\"'$(\-][^\s]{0,1023})",
+            re.IGNORECASE,
+        ),
+        ("convertto-securestring",),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # A capability in a URL's query under a name that is no secret word: an invite,
+        # a password reset, a magic link, a verification code, a CAS ticket, a licence, a
+        # map key (``ak``), a confirmation hash (``h``).
+        "secret",
+        re.compile(
+            r"[?&;](?P<key>" + "|".join(_CAPABILITY_KEYS) + r")=(?P<secret>[^&#\s\"'<>]{1,1024})",
+            re.IGNORECASE,
+        ),
+        tuple(f"{c}{k}=" for k in _CAPABILITY_KEYS for c in "?&;"),
+        check=_capability,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # A cloud key pair written as ``AK``/``SK`` (Alibaba, Baidu, Huawei): ``AK=id
+        # SK=v``, ``ak: id, sk: v``; the secret key goes.
+        "secret",
+        re.compile(
+            r"(?<![\w\-])sk(?:\\{0,3}[\"'])?[ \t]{0,3}[=:\uff1a][ \t]{0,3}(?:\\{0,3}[\"'])?"
+            r"(?P<secret>[A-Za-z0-9/+=_\-]{8,256})",
+            re.IGNORECASE,
+        ),
+        ("sk=", "sk:", "sk =", "sk :", "sk\uff1a", 'sk"', "sk'", "sk\\"),
+        check=_ak_before,
+        anchored=True,
+    ),
+    Detector(
+        # An HTML ``<meta>`` named like a secret: ``<meta name="csrf-token" content="v">``.
+        "secret",
+        re.compile(
+            r"\b(?:name|property|itemprop)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"']"
+            r"[ \t]{1,40}content[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"']",
+            re.IGNORECASE,
+        ),
+        ("name=", "name =", "property=", "itemprop="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # ... its content first: ``<meta content="v" name="csrf-token">``.
+        "secret",
+        re.compile(
+            r"\bcontent[ \t]{0,5}=[ \t]{0,5}[\"'](?P<secret>[^\"'\r\n]{1,1024})[\"'][ \t]{1,40}"
+            r"(?:name|property|itemprop)[ \t]{0,5}=[ \t]{0,5}[\"'](?P<key>[\w.\-:]{1,80})[\"']",
+            re.IGNORECASE,
+        ),
+        ("content=", "content ="),
+        check=_element,
+        judged_by=("key", "secret"),
+        anchored=True,
+    ),
+    Detector(
+        # A password flag of a command-line tool, as shell text or an argv list
+        # (``redis-cli -a v``, ``['sqlcmd', '-P', 'v']``, ``openssl … -passin pass:v``).
+        "secret",
+        SPAN,
+        _commands.NEEDLES,
+        finder=_commands.find,
+    ),
+    Detector(
+        # SQL: the value at a secret column's index (``INSERT INTO users (name, password)
+        # VALUES ('bob', 'v')``, and SQLAlchemy's bound ``[parameters: ('bob', 'v')]``).
+        "secret",
+        SPAN,
+        ("values",),
+        finder=sql_values,
+    ),
+    Detector(
+        # PostgreSQL's key violation detail: ``Key (user_id, api_key)=(42, v)``.
+        "secret",
+        SPAN,
+        (")=(",),
+        finder=key_values,
     ),
     # -- internals: not secrets, but not the model's business in a failure line -------
     Detector(

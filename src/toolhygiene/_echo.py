@@ -75,6 +75,10 @@ def forms(value: str) -> tuple[str, ...]:
         quote(value),
         quote_plus(value, safe=""),
         quote_plus(value),
+        # URL-encoded twice and three times (a URL carried inside another's query), the
+        # levels the engine decodes
+        quote(quote(value, safe=""), safe=""),
+        quote(quote(quote(value, safe=""), safe=""), safe=""),
         json.dumps(value)[1:-1],
         json.dumps(value, ensure_ascii=False)[1:-1],
         repr(value)[1:-1],

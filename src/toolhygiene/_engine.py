@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
-from toolhygiene import _config, _known, _registry, _tokens
+from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
-from toolhygiene._normalise import compatible, normalise
+from toolhygiene._markup import demarked
+from toolhygiene._normalise import compatible, normalise, unconfused
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -288,11 +289,12 @@ def _detect(
     seen: str | None = None,
 ) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
-    letters read as ASCII: same positions, so the spans cut the text as written);
-    ``tokens``: its token spans, ``hits``: the plan's hits in it, ``seen``: that view,
-    when they were found already."""
+    letters read as ASCII, words spelled in Latin look-alikes as Latin: same positions,
+    so the spans cut the text as written); ``tokens``: its token spans, ``hits``: the
+    plan's hits in it, ``seen``: its compatibility view, when they were found already."""
     spans: list[Span] = []
-    text = compatible(written) if seen is None else seen
+    # ``pаssword`` (Cyrillic ``а``) read as Latin, markup around a label as blanks
+    text = demarked(unconfused(compatible(written) if seen is None else seen))
     ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()
@@ -336,6 +338,8 @@ def _detect(
                 end = covered = extend(text, end)
             if start < end:
                 spans.append((start, end, name, rank))
+    if "\n" in text or "\\n" in text:  # a table's header names a secret column
+        _tables.secret_cells(text, spans, _PRIORITY["secret"])
     if tokens is None:
         _tokens.find(text, spans)
     else:
@@ -511,6 +515,11 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     cuts = [m.span(2) for m in _WRAP.finditer(text) if _continues(text, m[3], m.end(2) + len(m[3]))]
     if not cuts:
         return text
+    tables = _tables.table_ranges(text)
+    if tables:  # a table's rows are lines of their own
+        cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
+        if not cuts:
+            return text
     joined = _without(text, cuts)
     points, removed = [], 0
     for start, end in cuts:
@@ -712,20 +721,29 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
 # A character written out: an HTML entity (``&#83;``, ``&#x53;``, ``&quot;``; escaped
 # again: ``&amp;#83;``) or an escape (``\\x53``, ``\\u0053``, ``\\U00000053``; with its
 # backslash escaped again: ``\\\\x53``). A character's UTF-8 bytes written one by one
-# (``\\xd0\\xbf``) and a surrogate pair (``\\ud83d\\ude00``) are one character.
+# (``\\xd0\\xbf``) and a surrogate pair (``\\ud83d\\ude00``) are one character. So is
+# an octal escape of C, shells and ``printf`` (``\\160`` is ``p``; UTF-8 bytes one by
+# one, ``\\320\\277``).
 _WRITTEN = re.compile(
     r"&(?:amp;){0,3}(?:#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});?|[A-Za-z][A-Za-z0-9]{1,31};)"
     r"|\\{1,4}(?:x[c-fC-F][0-9a-fA-F](?:\\{1,4}x[89abAB][0-9a-fA-F]){1,3}|x[0-9a-fA-F]{2}"
     r"|u[dD][89abAB][0-9a-fA-F]{2}\\{1,4}u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
-    r"|U[0-9a-fA-F]{8})"
+    r"|U[0-9a-fA-F]{8}|3[0-6][0-7](?:\\{1,4}2[0-7]{2}){1,3}|[0-3][0-7]{2})"
 )
 _DIGITS = re.compile(r"[xuU]([0-9a-fA-F]+)")
+_OCTAL = re.compile(r"\\([0-3][0-7]{2})")
 
 
 def _escape_letters(text: str) -> bool:
     """Whether ``text`` can hold a written-out escape: three C scans, cheaper than the
-    pattern over a text of backslashes (an escaped JSON body)."""
-    return "\\x" in text or "\\u" in text or "\\U" in text
+    pattern over a text of backslashes (an escaped JSON body), and one search for an
+    octal escape where a backslash is."""
+    return (
+        "\\x" in text
+        or "\\u" in text
+        or "\\U" in text
+        or ("\\" in text and _OCTAL.search(text) is not None)
+    )
 
 
 @functools.lru_cache(maxsize=4096)  # a text writes the same few characters many times
@@ -743,6 +761,13 @@ def _character(written: str) -> str | None:
         chars = html.unescape("&" + rest)
         if chars == "&" + rest:
             return None  # no such entity
+    elif written.lstrip("\\")[0].isdigit():  # octal: bytes, as ``\\x`` writes them
+        try:
+            chars = bytes(int(o, 8) for o in _OCTAL.findall(written)).decode()
+        except UnicodeDecodeError:
+            return None
+        if chars in ('"', "'", "\\"):
+            return None
     else:
         codes = [int(h, 16) for h in _DIGITS.findall(written)]
         if written.lstrip("\\")[0] == "x":

@@ -15,12 +15,13 @@ second otherwise, so that a variable set while the process runs is seen.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from typing import Any
 
-from toolhygiene._labels import is_secret_label, plausible_value
+from toolhygiene._labels import code_label, is_secret_label, plausible_value
 
 __all__ = ["MIN_KNOWN", "current", "known", "of_arguments"]
 
@@ -35,6 +36,8 @@ _environment: list[Any] = [-1, 0.0, ()]
 """[size of os.environ when read, when read (monotonic), the values]."""
 _REFRESH = 1.0
 _NOT_SECRETS = frozenset(["PWD", "OLDPWD"])
+_URL_NAMES = ("_URL", "_URI", "_DSN", "_ADDR")
+_URL_PASSWORD = re.compile(r"://[^:/@\s]{0,256}:([^@/\s]{1,256})@")
 """Variables named like a secret that are not one (``pwd``: the working directory)."""
 
 
@@ -49,6 +52,13 @@ def _usable(value: str) -> bool:
     )
 
 
+def _names_secret(key: str) -> bool:
+    """Whether a name says its value is secret, as the labelled layer reads it: a secret
+    label (``db_password``, ``STRIPE_SK``) or a code that is a credential (``pin``,
+    ``passcode``)."""
+    return is_secret_label(key) is True or code_label(key)
+
+
 def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
     if depth > _DEPTH:
         return
@@ -60,10 +70,7 @@ def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
     if kind is dict:
         for key, item in value.items():
             _collect(
-                item,
-                secret or (isinstance(key, str) and is_secret_label(key) is True),
-                found,
-                depth + 1,
+                item, secret or (isinstance(key, str) and _names_secret(key)), found, depth + 1
             )
         return
     if isinstance(value, str):
@@ -89,7 +96,7 @@ def _collect(value: Any, secret: bool, found: list[str], depth: int) -> None:
 
 def _collect_items(mapping: Mapping[Any, Any], secret: bool, found: list[str], depth: int) -> None:
     for key, item in mapping.items():
-        named = secret or (isinstance(key, str) and is_secret_label(key) is True)
+        named = secret or (isinstance(key, str) and _names_secret(key))
         if named or not isinstance(item, _LEAVES):
             _collect(item, named, found, depth + 1)
         elif type(key) is str and len(_PLAIN_NAMES) < _MAX_PLAIN_NAMES:
@@ -158,15 +165,21 @@ def _from_environment() -> tuple[str, ...]:
     # The names alone first: reading a value decodes it (os.environ is Python code), and
     # most variables are not named like a secret.
     named = [
-        name
-        for name in os.environ
-        if name.upper() not in _NOT_SECRETS and is_secret_label(name) is True
+        name for name in os.environ if name.upper() not in _NOT_SECRETS and _names_secret(name)
     ]
     found = [
         value.strip()
         for value in map(os.environ.get, named)
         if value is not None and _usable(value)  # None: unset since the names were read
     ]
+    # the password of a URL in a variable named for one (``DATABASE_URL``, ``REDIS_URI``)
+    from urllib.parse import unquote  # not with toolhygiene: it brings ipaddress
+
+    for name in os.environ:
+        if name.upper().endswith(_URL_NAMES):
+            m = _URL_PASSWORD.search(os.environ.get(name) or "")
+            if m is not None and _usable(unquote(m.group(1))):
+                found.append(unquote(m.group(1)))
     values = tuple(dict.fromkeys(found))
     _environment[:] = [size, now, values]
     return values

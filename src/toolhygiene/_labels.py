@@ -20,6 +20,7 @@ import re
 __all__ = [
     "FOREIGN_LABELS",
     "GLUED_LABELS",
+    "PHRASE_LABELS",
     "code_label",
     "code_value",
     "credential_shaped",
@@ -44,6 +45,9 @@ _STRONG = frozenset(
         "passphrase",
         "pwd",
         "pw",
+        "psw",
+        "pswd",
+        "passw",
         "pass",
         "credential",
         "credentials",
@@ -329,10 +333,10 @@ def is_secret_label(key: str) -> bool | None:
 
 
 # Labels in other languages: a word that names a secret (German, Spanish, French,
-# Portuguese, Dutch, Polish, Swedish, Turkish, Russian; ``mot de passe`` is read at
-# ``passe``; Spanish ``clave`` is a password as often as a key), one that names a key
-# (the value decides, as for ``key``), and the words of scripts written without spaces,
-# found anywhere in the key (``GLUED_LABELS``).
+# Portuguese, Dutch, Polish, Swedish, Turkish, Russian, and those named below; ``mot de
+# passe`` is read at ``passe``; Spanish ``clave`` is a password as often as a key), one
+# that names a key (the value decides, as for ``key``), and the words of scripts written
+# without spaces, found anywhere in the key (``GLUED_LABELS``).
 _FOREIGN_STRONG = frozenset(
     [
         "passwort",
@@ -353,6 +357,20 @@ _FOREIGN_STRONG = frozenset(
         "sifre",
         "пароль",
         "токен",
+        # Czech and Slovak, Hungarian, Finnish, Norwegian, Danish, Romanian, Croatian and
+        # Serbian, Slovenian, Lithuanian, Hebrew
+        "heslo",
+        "jelszó",
+        "jelszo",
+        "salasana",
+        "passord",
+        "adgangskode",
+        "parolă",
+        "lozinka",
+        "geslo",
+        "slaptažodis",
+        "סיסמה",
+        "סיסמא",
     ]
 )
 _FOREIGN_KEYS = frozenset(["chave", "schlüssel", "schluessel", "ключ"])
@@ -370,14 +388,33 @@ GLUED_LABELS = (
     "トークン",
     "暗証番号",
     "비밀번호",
+    "รหัสผ่าน",
+    "पासवर्ड",
 )
-"""Labels of scripts written without spaces, found anywhere in a key (``用户密码``)."""
+"""Labels of scripts written without spaces, found anywhere in a key (``用户密码``), and
+of scripts whose vowel signs are no word characters (Hindi ``पासवर्ड``)."""
+PHRASE_LABELS = (
+    "mật khẩu",
+    "mat khau",
+    "kata sandi",
+    "kata laluan",
+    "كلمة المرور",
+    "كلمة السر",
+    "كلمة مرور",
+    "رمز عبور",
+    "گذرواژه",
+    "κωδικός πρόσβασης",
+)
+"""Labels of two words (Vietnamese, Indonesian, Malay, Arabic, Persian, Greek): read as
+one label where both words stand together, found anywhere in a key."""
 _WORDS = re.compile(r"[\W\d_]+")
 
 
 def _foreign_verdict(key: str) -> bool | None:
     lowered = key.lower()
-    if any(word in lowered for word in GLUED_LABELS):
+    if any(word in lowered for word in GLUED_LABELS) or any(
+        phrase in lowered for phrase in PHRASE_LABELS
+    ):
         return True
     words = _WORDS.split(lowered)
     if not _FOREIGN_STRONG.isdisjoint(words):
@@ -414,6 +451,8 @@ def _label_verdict(key: str) -> bool | None:
         return False
     if parts[-1] in ("token", "tokens", "cursor") and not _PAGING.isdisjoint(parts[:-1]):
         return False  # a pagination cursor (``nextPageToken``, ``continuation_token``)
+    if parts[-1] == "sk" and len(parts) > 1:
+        return True  # a secret key after its service (``STRIPE_SK``, ``ALIYUN_SK``)
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
         # An application id is an API key at some services (OpenWeather's ``appid``) and
         # a public name or number at others: the value decides, as for a bare ``key``.
@@ -859,7 +898,8 @@ def never_rest(run: str) -> bool:
 _PAGING_PROSE = re.compile(
     r"\bnext[ \t](?:page|batch|set|results?)\b|\bmore[ \t](?:results|items|records|rows|"
     r"entries|pages|data)\b|\bto[ \t]continue\b|\bcontinu(?:e|ation|ing)\b|\bpaginat|"
-    r"\b(?:page|paging)[ \t]token\b|\bcursor\b|\b(?:previous|following)[ \t]page\b",
+    r"\b(?:page|paging|sync|resume|resumption|scroll)[ \t]token\b|\bcursor\b|"
+    r"\b(?:previous|following)[ \t]page\b",
     re.IGNORECASE,
 )
 _CLAUSE_ENDS = re.compile(r"[;!?\r\n]|\.(?:[ \t]|\Z)|\\[nr]")

@@ -13,7 +13,9 @@ form (NFKC) is one ASCII character becomes that character (full-width ``ｐａ�
 ``ＡＫＩＡ…``, mathematical letters, circled digits), one for one, so positions in the view
 are positions in the text: what is found is cut out of the text as it was written, and
 the rest keeps its own characters. Look-alikes from other scripts (a Cyrillic ``а``) are
-not folded: they are other letters, and no credential format is written with them.
+not folded there: they are other letters, and no credential format is written with them.
+``unconfused`` folds them for redaction's detectors only, in a word spelled with them as
+a Latin word (``pаssword``), so a spoofed label is still read.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["MARKS", "MARKS_OR_HIDDEN", "compatible", "normalise", "without_sequences"]
+__all__ = [
+    "MARKS",
+    "MARKS_OR_HIDDEN",
+    "compatible",
+    "normalise",
+    "unconfused",
+    "without_sequences",
+]
 
 # Sequences that cannot eat a character of what follows go whole: colours (SGR, ending
 # in "m"), terminated strings (OSC titles and hyperlinks, DCS, APC), and any other CSI
@@ -45,8 +54,21 @@ _HIDDEN = (
     "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"  # control characters (tabs and breaks stay)
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"  # soft hyphen, fillers
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f"  # zero-width, joiners, bidi controls
-    "\u3164\ufe00-\ufe0f\ufeff\uffa0"  # fillers, variation selectors, BOM
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"  # fillers, selectors, BOM, annotation
+    # Egyptian, shorthand and musical format controls
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"  # tag characters, variation selectors
+)
+"""Every format character (Unicode category Cf) but the prepended concatenation marks
+(U+0600-0605, U+06DD, U+070F, U+0890-0891, U+08E2, U+110BD, U+110CD: signs drawn over
+the digits after them, seen), with the controls, fillers and variation selectors."""
+
+# An element that renders as nothing between two characters of a word or a token: a
+# word-break opportunity (``<wbr>``) or an empty inline element (``<span></span>``).
+# GitHub and web mail put them inside long tokens (``ghp_R8x2<wbr>mZ4p…``).
+_SPLITTERS = (
+    r"(?<=[\w\-])(?:<wbr[ \t]{0,3}/?>|<(b|i|u|s|em|strong|span|mark|small|font|code|a)"
+    r"(?:[ \t][^<>\r\n]{0,128})?></\1[ \t]{0,3}>)(?=[\w\-])"
 )
 
 MARKS = re.compile(
@@ -87,6 +109,7 @@ class _Patterns(NamedTuple):
     hidden: re.Pattern[str]
     escaped: re.Pattern[str]
     written_sequences: re.Pattern[str]
+    splitters: re.Pattern[str]
 
 
 @functools.cache
@@ -98,6 +121,7 @@ def _patterns() -> _Patterns:
         re.compile(_HIDDEN),
         re.compile(_ESCAPED, re.IGNORECASE),
         re.compile(_WRITTEN_SEQUENCES, re.IGNORECASE),
+        re.compile(_SPLITTERS, re.IGNORECASE),
     )
 
 
@@ -109,6 +133,9 @@ def normalise(text: str) -> str:
     """
     if "\\" in text:
         text = _patterns().escaped.sub("", text)
+    # ("<" first: one character is found by memchr, two by a slower search)
+    if "<" in text and ("<w" in text or "></" in text or "<W" in text):
+        text = _patterns().splitters.sub("", text)
     if text.isascii():
         if text.isprintable():
             return text
@@ -179,15 +206,29 @@ def without_sequences(text: str) -> str:
 
 
 # Blocks holding characters with a one-character ASCII compatibility form: Latin-1
-# (superscripts), letterlike symbols, enclosed alphanumerics, full-width forms,
-# mathematical alphanumerics, enclosed alphanumeric supplement.
+# (superscripts), the long s, modifier letters and the Greek question mark, phonetic
+# extensions, a Greek accent, letterlike symbols, enclosed alphanumerics, Latin
+# Extended-C and -D modifiers, the Hebrew plus, vertical and small form variants
+# (``\ufe13``, ``\ufe55``, ``\ufe66``), full-width forms, Latin Extended-F,
+# mathematical alphanumerics, enclosed alphanumeric supplement, segmented digits:
+# every character of Unicode 15.1 whose NFKC form is one printable ASCII character
+# (``tests/test_redact_fix12s.py`` reads them all).
 _BLOCKS = (
     (0x00A0, 0x0100),
+    (0x017F, 0x0380),
+    (0x1D00, 0x1E00),
+    (0x1FEF, 0x1FF0),
     (0x2000, 0x2500),
+    (0x2C7C, 0x2C7E),
     (0x3000, 0x3001),
+    (0xA7F2, 0xA7F5),
+    (0xFB29, 0xFB2A),
+    (0xFE10, 0xFE70),
     (0xFF00, 0xFFF0),
+    (0x107A5, 0x107A6),
     (0x1D400, 0x1D800),
     (0x1F100, 0x1F200),
+    (0x1FBF0, 0x1FBFA),
 )
 
 
@@ -209,3 +250,42 @@ def compatible(text: str) -> str:
         return text
     view = text.translate(_table())
     return text if view == text else view
+
+
+# Cyrillic and Greek letters drawn like a Latin letter (Unicode's confusables, TR39, for
+# the letters a label is spelled with): ``pаssword`` with a Cyrillic ``а``.
+_CONFUSABLES = str.maketrans(
+    "\u0430\u0441\u0501\u0435\u04bb\u0456\u0458\u04cf\u043e\u0440\u051b\u0455\u051d\u0445"
+    "\u0443\u04af\u0410\u0412\u0421\u0415\u041d\u0406\u0408\u041a\u041c\u041e\u0420"
+    "\u0405\u0422\u0425\u0423\u051a\u051c\u04ae"
+    "\u03b1\u03bf\u03c1\u03b9\u03bd\u03c5\u03b3\u03f2\u03f3\u0391\u0392\u0395\u0396"
+    "\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u03f9\u037f",
+    "acdehijlopqswxyyABCEHIJKMOPSTXYQWYaopivuycjABEZHIKMNOPTYXCJ",
+)
+_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
+# A word holding a letter of those scripts (and maybe Latin letters).
+_MIXED_WORD = re.compile(
+    "[A-Za-z\u0370-\u03ff\u0400-\u052f]*[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*"
+)
+
+
+def unconfused(view: str) -> str:
+    """``view`` (a compatibility view) with every word spelled in Latin look-alikes read
+    as Latin: a word whose Cyrillic or Greek letters are all drawn like Latin ones
+    (``pаssword``, ``ΑΡΙ_ΚΕΥ``); same length, same positions. A word of those scripts
+    with a letter of their own (``пароль``, ``токен``) stays as it is: it is read in its
+    own language. For detection only: the text shown keeps its letters."""
+    if view.isascii() or _SCRIPTS.search(view) is None:
+        return view
+    parts: list[str] = []
+    last = 0
+    for m in _MIXED_WORD.finditer(view):
+        latin = m.group().translate(_CONFUSABLES)
+        if latin.isascii():
+            parts.append(view[last : m.start()])
+            parts.append(latin)
+            last = m.end()
+    if not parts:
+        return view
+    parts.append(view[last:])
+    return "".join(parts)

@@ -118,14 +118,27 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 def _bytes_text(data: bytes) -> str:
     """Bytes as the model reads them: their text when they are UTF-8 text (a tool that
     returns ``b"high water 14:05"`` meant those words: base64 of them is unreadable, and
-    looks like a secret to the redactor), else standard base64 (binary)."""
+    looks like a secret to the redactor), else standard base64 (binary) of the bytes
+    with their secrets redacted first (``_binary``)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return base64.b64encode(data).decode("ascii")
+        return base64.b64encode(_binary(data)).decode("ascii")
     if _CONTROL.search(text) is not None:
-        return base64.b64encode(data).decode("ascii")
+        return base64.b64encode(_binary(data)).decode("ascii")
     return text
+
+
+def _binary(data: bytes) -> bytes:
+    """``data`` with every secret the detectors find in it replaced by its placeholder:
+    read as Latin-1 (one character a byte, so a secret in ASCII among binary bytes is
+    read as written), redacted, and written back byte for byte. Base64 of a secret
+    is as readable to the model as the secret (``b"\\xff pw=hunter2!"``)."""
+    from toolhygiene._engine import scrub  # the redaction engine, at the first binary result
+
+    view = data.decode("latin-1")
+    scrubbed = scrub(view, internals=False)
+    return data if scrubbed is view else scrubbed.encode("latin-1", "replace")
 
 
 def _plain(value: Any, path: str, active: set[int]) -> Any:

@@ -428,7 +428,10 @@ _CURSOR_KEY = re.compile(
     # at eleven words (~12 -> ~2.4 ms for 64 KB of ``token=…``).
     r"(?=[npcsr\u017f])"
     r"(?:(?:next|prev|previous|page|continuation|pagination|sync|resume|resumption|scroll)"
-    r"[_\-]?(?:page[_\-]?)?token|cursor)s?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}"
+    r"[ _\-]?(?:page[ _\-]?)?token|cursor|scroll_?id)s?(?:\\{0,7}[\"'])?"
+    # its value after ``:`` or ``=``, or named in prose: "page_token v", "next_page_token
+    # is v", "the cursor was v"
+    r"(?:[ \t]{0,3}[:=][ \t]{0,3}|[ \t]{1,3}(?:(?:is|was)[ \t]{1,3})?)"
     r"(?:\\{0,7}[\"'])?",
     re.IGNORECASE,
 )
@@ -437,7 +440,9 @@ _CURSOR_KEY = re.compile(
 def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
     """Where the values under pagination cursors' keys start: one scan in C, only in
     a text that names a token or a cursor."""
-    if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1:
+    if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1 and (
+        lowered.find(b"scroll") == -1
+    ):
         return _NONE
     found = _cursor_keys(text, lowered)
     if not speaks_of_paging(text):
@@ -461,7 +466,7 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
     if not text.isascii():
         return {m.end() for m in _CURSOR_KEY.finditer(text)}
     ends: set[int] = set()
-    for word in (b"token", b"cursor"):
+    for word in (b"token", b"cursor", b"scroll"):
         at = lowered.find(word)
         while at != -1:
             if word == b"token" and (at == 0 or lowered[at - 1] not in _BEFORE_TOKEN):
