@@ -469,7 +469,7 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
     for word in (b"token", b"cursor", b"scroll"):
         at = lowered.find(word)
         while at != -1:
-            if word == b"token" and (at == 0 or lowered[at - 1] not in _BEFORE_TOKEN):
+            if word == b"token" and not _keyed_token(lowered, at):
                 # no key's ``token`` stands alone (``token=…``: a label, not a cursor)
                 at = lowered.find(word, at + 1)
                 continue
@@ -489,6 +489,16 @@ _CURSOR_BEFORE = 20
 # ``prev``, ``previous``, ``page``, ``continuation``, ``pagination``, ``sync``,
 # ``resume``, ``resumption``, ``scroll``) or a ``_``/``-`` (lower case).
 _BEFORE_TOKEN = b"tvsencl_-"
+
+
+def _keyed_token(lowered: bytes, at: int) -> bool:
+    """Whether the ``token`` at ``at`` can end a cursor's key: it follows a key word's
+    last letter, a ``_``/``-``, or one blank after a key word's last letter ("sync
+    token", "page token")."""
+    before = lowered[at - 1] if at else 0
+    if before == 0x20 and at > 1:
+        return lowered[at - 2] in _BEFORE_TOKEN[:-2]
+    return before in _BEFORE_TOKEN
 _CURSOR_AFTER = 26
 
 
