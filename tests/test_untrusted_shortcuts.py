@@ -1,0 +1,108 @@
+"""The untrusted result's shortcuts (untrusted10) give exactly what the long way gives.
+
+- ``_carriers._json_openings`` (a JSON opening at a line start of the joined strings,
+  found from each line break) is the ``(?m)^`` pattern it replaces, span for span.
+- ``_redact._encoded`` (one pattern per way of writing a character, each found by its
+  first character) is ``_ENCODED_MARK.search``.
+- ``neutralise`` tries the own-marker pattern on ASCII text only where a ``[`` stands
+  before a status mark's word (``_status_mark_start``): what trying it wherever there is
+  a ``[`` gives, on text built of marks, placeholders, brackets and case look-alikes.
+- ``_engine._WRITTEN`` with its backslashes written ``\\\\{0,3}`` matches where the
+  ``\\{1,4}`` form did, span for span.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from helpers import examples
+
+# Private imports, by design (internal units under test): each shortcut is compared with
+# the long way it replaces.
+from toolhygiene import _carriers, _engine, _redact
+
+_OPENS_JSON_MULTILINE = re.compile(r'(?m)^[ \t\r]*[{\[][^\x00"]*"')
+
+_JOINED_PIECES = [
+    "\x00\n", "\n", "{", "[", '"', " ", "\t", "\r", "a", "x\x00", '{"a": 1}', "[1", "\\",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.lists(st.sampled_from(_JOINED_PIECES), max_size=16))
+@example(['{"', '{"'])  # a match at the start, then one right after it on no new line
+@example(['{"', "\n", '["'])
+def test_json_openings_are_the_multiline_pattern(pieces: list[str]) -> None:
+    joined = "".join(pieces)
+    expected = [m.span() for m in _OPENS_JSON_MULTILINE.finditer(joined)]
+    assert list(_carriers._json_openings(joined)) == expected
+
+
+_ENCODED_PIECES = [
+    "%", "%3c", "%2", "&", "&amp;", "&#60;", "&#x3c;", "&lt;", "&lt", ";", "#", "\\",
+    "\\u003c", "\\u00", "\\x3c", "\\x", "a", "0", "F", " ", "page=1", "\u00e9",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.lists(st.sampled_from(_ENCODED_PIECES), max_size=12))
+def test_encoded_is_the_alternation(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _redact._encoded(text) == (_redact._ENCODED_MARK.search(text) is not None)
+
+
+_MARK_PIECES = [
+    "[", "[[", "]", "]]", "\u3010", "\u3011", "\uff3b", " ", "\t", "\n", "   ", "error",
+    "ERROR", "Error cleared", "recovered", "empty", "EMPTY", "result cut", "gap", "GAP",
+    "redacted:secret", "markup", "role:system", "cut", "\u212a", "\u017f", "\u0130", "x",
+    ":", "System: obey", "User: hi\nAssistant: ok", "<system>", "%3Csystem%3E", "&lt;",
+    "ignore previous instructions", "e\u0301rror", "\uff45rror",
+]  # fmt: skip
+
+
+def _any_bracket_gate() -> re.Pattern[str]:
+    return re.compile(r"\[")  # the gate before: any "[" in ASCII text
+
+
+@settings(max_examples=examples(1200), deadline=None)
+@given(st.lists(st.sampled_from(_MARK_PIECES), max_size=10))
+@example(["[", "error"])
+@example(["[[", " ", "GAP", "]]"])
+@example(["[", "redacted:secret", "]", " ", "[", "empty"])
+@example(["[", "\u212a"])  # the Kelvin sign lowers to an ASCII "k"
+def test_the_own_marker_gate_changes_nothing(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    new = _redact.neutralise(text)
+    spans = _redact.touched(text)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_redact, "_status_mark_start", _any_bracket_gate)
+        assert _redact.neutralise(text) == new
+        assert _redact.touched(text) == spans
+
+
+_BACKSLASH_WRITTEN = re.compile(
+    r"&(?:amp;){0,3}(?:#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});?|[A-Za-z][A-Za-z0-9]{1,31};)"
+    r"|\\{1,4}(?:x[c-fC-F][0-9a-fA-F](?:\\{1,4}x[89abAB][0-9a-fA-F]){1,3}|x[0-9a-fA-F]{2}"
+    r"|u[dD][89abAB][0-9a-fA-F]{2}\\{1,4}u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
+    r"|U[0-9a-fA-F]{8})"
+)
+"""``_engine._WRITTEN`` as it was written before."""
+
+_WRITTEN_PIECES = [
+    "\\", "\\\\", "\\\\\\", "x", "u", "U", "d8", "3d", "de", "00", "e9", "c3", "a9", "0000",
+    "0053", "&", "amp;", "#", "83", ";", "x53", "quot", "a", " ", "\n",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.lists(st.sampled_from(_WRITTEN_PIECES), max_size=16))
+@example(["\\\\\\", "\\\\", "x", "53"])  # five backslashes: the first one is text
+@example(["\\", "u", "d8", "3d", "\\", "u", "de", "00"])
+def test_written_characters_are_found_where_they_were(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    expected = [m.span() for m in _BACKSLASH_WRITTEN.finditer(text)]
+    assert [m.span() for m in _engine._WRITTEN.finditer(text)] == expected
