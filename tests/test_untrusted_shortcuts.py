@@ -9,6 +9,8 @@
   a ``[`` gives, on text built of marks, placeholders, brackets and case look-alikes.
 - ``_engine._WRITTEN`` with its backslashes written ``\\\\{0,3}`` matches where the
   ``\\{1,4}`` form did, span for span.
+- ``_orders._words`` reads lowered ASCII text in C (a byte table and a split; with an
+  apostrophe, an ASCII-only pattern): the words ``_WORD`` reads (``_words_slowly``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from helpers import examples
 
 # Private imports, by design (internal units under test): each shortcut is compared with
 # the long way it replaces.
-from toolhygiene import _carriers, _engine, _redact
+from toolhygiene import _carriers, _engine, _orders, _redact
 
 _OPENS_JSON_MULTILINE = re.compile(r'(?m)^[ \t\r]*[{\[][^\x00"]*"')
 
@@ -106,3 +108,19 @@ def test_written_characters_are_found_where_they_were(pieces: list[str]) -> None
     text = "".join(pieces)
     expected = [m.span() for m in _BACKSLASH_WRITTEN.finditer(text)]
     assert [m.span() for m in _engine._WRITTEN.finditer(text)] == expected
+
+
+_WORD_PIECES = [
+    "a", "B", "you", "YOU", "'", "'re", "\u2019", "don't", "a'b'c", "x'", "'y", " ", "\n",
+    "\t", ".", ",", "-", "_", "0", "42", "\u212a", "\u0130", "\u017f", "\u00e9", "\u03a3",
+    "\u4e2d\u6587", "\uff21", "ignore", "Send",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.lists(st.sampled_from(_WORD_PIECES), max_size=14) | st.text(max_size=20))
+@example(["a'b'c"])  # a second apostrophe starts a new word
+@example(["x", "\u212a"])  # an ASCII text once lowered
+def test_the_words_read_in_c_are_the_words_read_by_the_pattern(pieces: list[str] | str) -> None:
+    text = "".join(pieces)
+    assert _orders._words(text) == _orders._words_slowly(text)
