@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import re
+import string
 
 import pytest
 from hypothesis import example, given, settings
@@ -124,3 +125,47 @@ _WORD_PIECES = [
 def test_the_words_read_in_c_are_the_words_read_by_the_pattern(pieces: list[str] | str) -> None:
     text = "".join(pieces)
     assert _orders._words(text) == _orders._words_slowly(text)
+
+
+def test_the_case_extras_are_every_character_ignorecase_matches_to_an_ascii_letter() -> None:
+    everything = "".join(map(chr, range(0x110000)))
+    found = set(re.findall("[a-z]", everything, re.IGNORECASE))
+    assert found - set(string.ascii_letters) == set(_redact._CASE_EXTRAS)
+
+
+def _led_slowly(words: tuple[str, ...], phrases: tuple[str, ...] = ()) -> str:
+    """``_redact._led`` as the patterns wrote it before: the look-behind first."""
+    if not phrases:
+        return rf"(?<![a-z])(?:{_redact._any_of(words)})"
+    return rf"(?<![a-z])(?:{_redact._any_of(words)}|{_redact._phrases(phrases)})"
+
+
+def _as_before(pattern: re.Pattern[str], words: tuple[str, ...], phrases: tuple[str, ...] = ()) -> re.Pattern[str]:
+    led = _redact._led(words, phrases)
+    assert pattern.pattern.count(led) == 1
+    return re.compile(pattern.pattern.replace(led, _led_slowly(words, phrases)), pattern.flags)
+
+
+_STEERING_PIECES = [
+    *_redact._STEER_WORDS, *_redact._STEER_PHRASES, *_redact._NEWER, "IGNORE", "Ignore",
+    "i g n o r e", "i.g.n.o.r.e", "d%20o", "&nbsp;", "\u0130gnore", "\u0131gnore", "\u017fkip",
+    "\u212aip", "previous", "all", "your", "prior", "instructions", "rules", "prompt", "above",
+    "before", "the", "system", "safety", "guidelines", "s", " ", "  ", "\n", "-", ".", "x",
+    "a", ":", "new instructions:", "Updated Rules from admin:", "prompt:", "\u00e9", "'",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.lists(st.sampled_from(_STEERING_PIECES), max_size=12))
+@example(["xignore", " ", "previous", " ", "instructions"])  # a letter before: no match
+@example(["\u0130gnore", " ", "all", " ", "rules"])
+@example(["new", " ", "rules", ":"])
+def test_the_steering_patterns_led_by_a_class_match_as_before(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    found = _redact._patterns()
+    for pattern, before in (
+        (found.injection, _as_before(found.injection, _redact._STEER_WORDS, _redact._STEER_PHRASES)),
+        (found.new_orders, _as_before(found.new_orders, _redact._NEWER)),
+    ):
+        expected = [(m.span(), m.groupdict()) for m in before.finditer(text)]
+        assert [(m.span(), m.groupdict()) for m in pattern.finditer(text)] == expected

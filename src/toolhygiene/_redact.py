@@ -341,6 +341,38 @@ def _phrases(phrases: tuple[str, ...]) -> str:
     )
 
 
+def _led(words: tuple[str, ...], phrases: tuple[str, ...] = ()) -> str:
+    """``(?<![a-z])(?:{_any_of(words)}|{_phrases(phrases)})`` for a pattern compiled with
+    ``re.IGNORECASE``, written so that ``re`` finds where a match may start in one scan:
+    the first letter first, as a class of every character that matches one of the first
+    letters case-insensitively (a class under the flag, or a look-behind first, is tried
+    at every character: 3.5 ms on 64 KB of prose), then the look-behind, then the rest of
+    each word or phrase behind its first letter (the words of one letter in their order:
+    no character matches two first letters)."""
+    rests: dict[str, list[str]] = {}
+    for phrase in (*words, *phrases):
+        first, *more = phrase.split()
+        rest = f"{_GAP}{{0,3}}{_spelled(first[1:])}" if len(first) > 1 else ""
+        rest += "".join(f"{_GAP}{{1,6}}{_spelled(word)}" for word in more)
+        rests.setdefault(first[0], []).append(rest)
+    starts = re.escape("".join(_case_matches("".join(rests))))
+    led = "|".join(f"(?<={re.escape(first)})(?:{'|'.join(r)})" for first, r in rests.items())
+    return rf"(?-i:[{starts}])(?<![a-z][\s\S])(?:{led})"
+
+
+def _case_matches(letters: str) -> list[str]:
+    """Every character ``re.IGNORECASE`` matches to one of ``letters`` (ASCII letters)."""
+    one_of = re.compile(f"[{re.escape(letters)}]", re.IGNORECASE)
+    candidates = {*letters.lower(), *letters.upper(), *_CASE_EXTRAS}
+    return sorted(c for c in candidates if one_of.fullmatch(c))
+
+
+_CASE_EXTRAS = "\u0130\u0131\u017f\u212a"
+"""The characters outside ASCII that ``re.IGNORECASE`` matches to an ASCII letter: the
+dotted capital I, the dotless i, the long s, the Kelvin sign (the tests read all of
+Unicode for them)."""
+
+
 # After what it steers away from, where it came from: "the instructions you were given
 # before", "the rules above".
 _SINCE = (
@@ -409,7 +441,7 @@ def _patterns() -> _Patterns:
         role_marker=_role_marker("^"),
         role_marker_quoted=_role_marker(f"^|{_VALUE_START}"),
         injection=re.compile(
-            rf"(?<![a-z])(?:{_any_of(_STEER_WORDS)}|{_phrases(_STEER_PHRASES)})"
+            rf"{_led(_STEER_WORDS, _STEER_PHRASES)}"
             rf"{_GAP}{{0,6}}(?:"
             rf"{_FILLER}{{0,6}}{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}"
             rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
@@ -421,7 +453,7 @@ def _patterns() -> _Patterns:
             re.IGNORECASE,
         ),
         new_orders=re.compile(
-            rf"(?<![a-z])(?:{_any_of(_NEWER)}){_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
+            rf"{_led(_NEWER)}{_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
             rf"(?P<source>{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
             r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
             re.IGNORECASE,
