@@ -11,6 +11,10 @@
   ``\\{1,4}`` form did, span for span.
 - ``_orders._words`` reads lowered ASCII text in C (a byte table and a split; with an
   apostrophe, an ASCII-only pattern): the words ``_WORD`` reads (``_words_slowly``).
+- The steering and new-orders patterns (``_redact._led``) and ``_orders._MARKED`` start
+  with a case-sensitive class of every character that can start a match: they match
+  where the forms led by a look-behind or ``\b`` did (``re.IGNORECASE``'s look-alikes of
+  ASCII letters, ``_redact._CASE_EXTRAS``, are read from all of Unicode).
 """
 
 from __future__ import annotations
@@ -169,3 +173,29 @@ def test_the_steering_patterns_led_by_a_class_match_as_before(pieces: list[str])
     ):
         expected = [(m.span(), m.groupdict()) for m in before.finditer(text)]
         assert [(m.span(), m.groupdict()) for m in pattern.finditer(text)] == expected
+
+
+_MARKED_BEFORE = re.compile(
+    r"\[(?:markup|role:|instruction-like)|<\||\|>|\b(?:system|assistant|user|human|developer)"
+    r"[ \t]{0,5}:",
+    re.IGNORECASE,
+)
+"""``_orders._MARKED`` as it was written before."""
+
+_VALUE_PIECES = [
+    "[", "markup", "[role:", "[instruction-like", "<", "|", ">", "<|", "|>", "system", "System",
+    "SYSTEM", "\u017fystem", "assistant", "user", "USER", "human", "developer", "x", "_", "1",
+    "\u00e9", " ", "\t", "  ", ":", "\uff1a", "bob (id 42)", "Ubuntu 22.04", "a", "d", "s",
+    "\u212a", "\u0130", "\u0131",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.lists(st.sampled_from(_VALUE_PIECES), max_size=10))
+@example(["x", "system", ":"])  # a word character before: no match
+@example(["\u00e9", "user", ":"])
+@example(["\u017fystem", " ", ":"])
+def test_the_marked_pattern_led_by_a_class_matches_as_before(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    expected = [m.span() for m in _MARKED_BEFORE.finditer(text)]
+    assert [m.span() for m in _orders._MARKED.finditer(text)] == expected

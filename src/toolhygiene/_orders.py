@@ -307,9 +307,14 @@ _FIELD_LINE = re.compile(
 )
 # What neutralise wrote in place of markup earlier on the same line, or another role
 # label: a value holding one is part of a fake turn.
+# (Written with its first character first, as a case-sensitive class of every character
+# that can start a match: ``re`` skips to one in a scan; the alternation, led by ``\b``
+# and case-insensitive, was tried at every character. ``\u017f``, the long s, matches
+# "s" case-insensitively; the look-behind after it is the ``\b`` before it.)
 _MARKED = re.compile(
-    r"\[(?:markup|role:|instruction-like)|<\||\|>|\b(?:system|assistant|user|human|developer)"
-    r"[ \t]{0,5}:",
+    r"(?-i:[\[<|AaDdHhSsUu\u017f])(?:(?<=\[)(?:markup|role:|instruction-like)|(?<=<)\||(?<=\|)>"
+    r"|(?<!\w[\s\S])(?:(?<=s)ystem|(?<=a)ssistant|(?<=u)ser|(?<=h)uman|(?<=d)eveloper)"
+    r"[ \t]{0,5}:)",
     re.IGNORECASE,
 )
 _PROSE_WORDS = 6
