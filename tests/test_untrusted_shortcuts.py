@@ -15,6 +15,9 @@
   with a case-sensitive class of every character that can start a match: they match
   where the forms led by a look-behind or ``\b`` did (``re.IGNORECASE``'s look-alikes of
   ASCII letters, ``_redact._CASE_EXTRAS``, are read from all of Unicode).
+- ``_normalise.compatible`` replaces a few kinds of character one kind at a time, and
+  gives the text itself when no character of the table is in it: what one translate
+  through the table gives, the same object when nothing changes.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from helpers import examples
 
 # Private imports, by design (internal units under test): each shortcut is compared with
 # the long way it replaces.
-from toolhygiene import _carriers, _engine, _orders, _redact
+from toolhygiene import _carriers, _engine, _normalise, _orders, _redact
 
 _OPENS_JSON_MULTILINE = re.compile(r'(?m)^[ \t\r]*[{\[][^\x00"]*"')
 
@@ -199,3 +202,30 @@ def test_the_marked_pattern_led_by_a_class_matches_as_before(pieces: list[str]) 
     text = "".join(pieces)
     expected = [m.span() for m in _MARKED_BEFORE.finditer(text)]
     assert [m.span() for m in _orders._MARKED.finditer(text)] == expected
+
+
+def _translated(text: str) -> str:
+    """``_normalise.compatible`` as it was: one translate through the table."""
+    view = text.translate(_normalise._table())
+    return text if view == text else view
+
+
+_TABLE_CHARS = sorted(map(chr, _normalise._table()))
+_OTHER_CHARS = [
+    "a", " ", "\u00e9", "\u201c", "\u2014", "\u4e2d", "\U0001f600", "\U0001d3ff",
+    "\U0001d800", "\U0001f200", "\u3001", "\ufff0", "\ud800", "\u2500", "\u00a0",
+]  # fmt: skip
+_COMPATIBLE_PIECES = st.one_of(
+    st.sampled_from(_TABLE_CHARS), st.sampled_from(_OTHER_CHARS), st.characters()
+)
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.lists(_COMPATIBLE_PIECES, max_size=24))
+@example(_TABLE_CHARS[:20])  # more kinds than are replaced one by one
+@example(["\U0001d400", "\u00a0"])  # a character of a block past the first plane
+def test_compatible_is_the_translate_through_the_table(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    done, before = _normalise.compatible(text), _translated(text)
+    assert done == before
+    assert (done is text) == (before is text)
