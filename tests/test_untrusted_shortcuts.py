@@ -18,6 +18,8 @@
 - ``_normalise.compatible`` replaces a few kinds of character one kind at a time, and
   gives the text itself when no character of the table is in it: what one translate
   through the table gives, the same object when nothing changes.
+- ``_redact._gate_view`` folds a non-ASCII text only when one of the three characters
+  it folds is in it: what the translate gave.
 """
 
 from __future__ import annotations
@@ -229,3 +231,14 @@ def test_compatible_is_the_translate_through_the_table(pieces: list[str]) -> Non
     done, before = _normalise.compatible(text), _translated(text)
     assert done == before
     assert (done is text) == (before is text)
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "S", "\u017f", "\u0131", "\u0130", "\u0307", "\u00e9", " "]))
+    | st.text(max_size=20)
+)
+def test_the_gate_view_folds_as_the_translate_did(pieces: list[str] | str) -> None:
+    view = "".join(pieces)
+    lowered = view.lower()
+    assert _redact._gate_view(view) == lowered.translate(_redact._GATE_FOLDS)

@@ -322,7 +322,12 @@ def _gate_view(view: str) -> str:
     case-insensitively to an ASCII one made that letter (a gate may open too often,
     never too rarely)."""
     lowered = view.lower()
-    return lowered if lowered.isascii() else lowered.translate(_GATE_FOLDS)
+    if lowered.isascii():
+        return lowered
+    # (A translate through a table reads every character in Python: 5 ms on 100 KB.)
+    if "\u017f" in lowered or "\u0131" in lowered or "\u0307" in lowered:
+        return lowered.translate(_GATE_FOLDS)
+    return lowered
 
 
 def _spelled(word: str) -> str:
