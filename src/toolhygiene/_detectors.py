@@ -14,6 +14,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable
@@ -75,6 +76,11 @@ class Detector:
     screen: re.Pattern[str] | None = None
     """A short pattern found in every text the detector can match (one search in C): a
     text it is not found in is not searched (for needles as common as ``1/``)."""
+    also: tuple[str, ...] = ()
+    """Lowercase words of which every match holds one besides its needle (``value`` in a
+    name/value pair): a text whose lowercase form holds none of them is not searched
+    (looked for only where the needles are: thousands of ``key=`` without a ``value``
+    cost a failing match each)."""
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
@@ -250,6 +256,8 @@ def _wrapped_rest(text: str, end: int) -> int:
     line is a single run that is neither a key line, nor a word, a number, a URL or a
     path (``_labels.line_rest``); and so on over each next line of the same kind (a PEM
     or base64 body wrapped at 64 or 76 columns)."""
+    if _NEXT_KEY_LINE.match(text, end):
+        return end  # the next line is a key line (``never_rest``), told in one match
     m = _NEXT_LINE.match(text, end)
     if m is None or never_rest(m["run"]):
         return end
@@ -268,6 +276,14 @@ def _wrapped_rest(text: str, end: int) -> int:
 
 
 _WRAPPED_LINES = 256
+# A next line whose run (``_NEXT_LINE``) starts with a key (``_labels.plain_run``'s: a
+# name, then ``:`` or ``=`` that neither another ``=`` nor the run's end follows): that
+# run is its line's own text, never the rest of a value. Most labelled values that end
+# a line are followed by one (``key_1=v`` then ``key_2=v``).
+_NEXT_KEY_LINE = re.compile(
+    r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}[A-Za-z_][\w.\-]{0,79}"
+    r"(?:[:\uff1a]|=(?![=\s\"'<>`\\]|\Z))"
+)
 
 
 # A piece of a value after a character the value pattern stops at (``&``, ``|``, ``)``,
@@ -351,6 +367,12 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     return end
 
 
+# A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key
+# follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there
+# (told in one match, before the value's letters are read for it).
+_SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
+
+
 def _digit_or_symbol(piece: str) -> bool:
     """Whether ``piece`` holds a digit or one of ``_SYMBOLS`` (ASCII: one search in C)."""
     if piece.isascii():
@@ -378,6 +400,8 @@ _CODE_GAPS = frozenset(" \t,;\r\n\\")
 def _code_list(text: str, end: int) -> int:
     """Where a labelled value that is a code ends when more codes of its shape follow
     it under a plural label (``recovery codes: 1234-5678 8765-4321``)."""
+    if not _names_codes(text):
+        return end  # no plural label anywhere in the text: nothing to read back for
     start = end
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
         start -= 1
@@ -395,6 +419,22 @@ def _code_list(text: str, end: int) -> int:
     return end
 
 
+def _names_codes(text: str) -> bool:
+    """Whether ``text`` holds the word ``_CODES_LABEL`` needs (as it reads it, whatever
+    the case: the long s too), read once per text: thousands of values under other
+    labels are not each read back for a label that is not there."""
+    global _CODES_SEEN
+    seen = _CODES_SEEN
+    if seen[0] is not text:
+        lowered = text.lower()
+        seen = _CODES_SEEN = (text, "codes" in lowered or "code\u017f" in lowered)
+    return seen[1]
+
+
+_CODES_SEEN: tuple[str, bool] = ("", False)
+"""The last text ``_names_codes`` read, and its answer (read and replaced whole)."""
+
+
 _WORDS_START = " \t.,;:!?"
 """What the words after a value (``_MORE``, ``_MORE_WORDS``) can start with."""
 
@@ -403,9 +443,9 @@ def _labelled_value_end(text: str, end: int) -> int:
     """Where a labelled value really ends: through a data URI's payload, through the
     words after a word of prose that steered past the secret (the check said so), or
     over the words of a passphrase. Each reading is tried only where the character at
-    ``end`` (or the value's last) lets it read anything."""
+    ``end`` (or the value's last) lets it read anything; the value's last letters are
+    read back only for a reading that needs them."""
     after = text[end : end + 1]
-    letters = _letters_before(text, end)
     if after in (";", ","):
         head = text.rfind("data:", max(0, end - 140), end)
         if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
@@ -415,8 +455,9 @@ def _labelled_value_end(text: str, end: int) -> int:
         codes = _code_list(text, end)
         if codes != end:
             return codes
-    if after in _CUTS:
-        rest = _cut_rest(text, end, _a_word(text, letters, end))
+    if after in _CUTS and not _SPACED_KEY.match(text, end):  # a key next: ``_cut_rest``
+        word = _a_word(text, _letters_before(text, end), end)  # reads no piece
+        rest = _cut_rest(text, end, word)
         if rest != end:
             return rest
     if after in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
@@ -425,14 +466,17 @@ def _labelled_value_end(text: str, end: int) -> int:
             return wrapped
     if after not in _WORDS_START:
         return end  # no word follows: neither ``_MORE`` nor ``_passphrase`` reads on
-    start = letters
-    if start == end:
-        if text[end - 1 : end] not in _SENTENCE_ENDS or not end:
+    last = text[end - 1 : end]
+    if last.isalpha():
+        start = letters = _letters_before(text, end)
+    else:  # no letters end the value (``_letters_before`` would give ``end``)
+        if last not in _SENTENCE_ENDS or not end:
             return end  # a value ending in neither a letter nor ``.!?``: no word of prose
+        start = letters = end
         while start > 0 and text[start - 1] in _SENTENCE_ENDS:  # "expired." ends a sentence
             start -= 1
         start = _letters_before(text, start)
-    if start < end and not plausible_value(text[start:end], prose_allowed=True):
+    if start < end and not _plausible_word(text[start:end]):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
             return more.end()
@@ -440,6 +484,13 @@ def _labelled_value_end(text: str, end: int) -> int:
 
 
 _SENTENCE_ENDS = ".!?"
+
+
+@functools.lru_cache(maxsize=2048)
+def _plausible_word(letters: str) -> bool:
+    """``plausible_value`` of the letters that end a value, where prose is allowed:
+    judged once for the few such endings thousands of values share (``…hIj``)."""
+    return plausible_value(letters, prose_allowed=True)
 
 
 # What makes ``user@host`` a login, not an e-mail address: a URL's user part
@@ -1118,6 +1169,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ("token",),
         check=_token_credential,
         anchored=True,
+        also=("token ", "token\t"),  # (``token=v`` everywhere: no match at any)
     ),
     Detector(
         "secret",
@@ -1189,6 +1241,7 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("value",),
     ),
     Detector(
         # An XML element named like a secret with its value in an attribute:
@@ -1462,6 +1515,7 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("value",),
     ),
     # -- internals: not secrets, but not the model's business in a failure line -------
     Detector(

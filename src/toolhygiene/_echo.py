@@ -89,10 +89,13 @@ def forms(value: str) -> tuple[str, ...]:
     return tuple(form for form in squeezed if len(form) >= 5)
 
 
-def _view(text: str) -> str:
-    lowered = compatible(text).lower()
+def _view(text: str, seen: str | None = None) -> str:
+    """``text`` as the automaton reads it (``seen``: ``compatible(text)``, when known)."""
+    if seen is None:
+        seen = compatible(text)
+    lowered = seen.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
-        lowered = compatible(text).replace("\u0130", "i").lower()
+        lowered = seen.replace("\u0130", "i").lower()
     return lowered
 
 
@@ -135,13 +138,16 @@ def gaps(view: str) -> tuple[list[int], list[int]]:
     return list(itertools.accumulate(solid[: len(hollow)])), list(itertools.accumulate(hollow))
 
 
-def replace(text: str, values: tuple[str, ...], names: tuple[str, ...]) -> str:
+def replace(
+    text: str, values: tuple[str, ...], names: tuple[str, ...], seen: str | None = None
+) -> str:
     """``text`` with every echo of ``values[i]`` replaced by the placeholder
-    ``names[i]``; ``text`` itself when there is none."""
+    ``names[i]``; ``text`` itself when there is none. ``seen``: ``compatible(text)``,
+    when the caller has it."""
     if not values:
         return text
     automaton, owners = _automaton(values)
-    view = _view(text)
+    view = _view(text, seen)
     matches = automaton.find_matches_as_indexes(valid(squeezed(view)), overlapping=True)
     if not matches:
         return text

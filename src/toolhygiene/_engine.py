@@ -262,13 +262,14 @@ def _detect(
     internals: bool,
     tokens: list[Span] | None = None,
     hits: dict[int, list[int]] | None = None,
+    seen: str | None = None,
 ) -> list[Span]:
     """Spans of ``written`` to redact, found in its compatibility view (full-width
     letters read as ASCII: same positions, so the spans cut the text as written);
-    ``tokens``: its token spans, ``hits``: the plan's hits in it, when they were found
-    already."""
+    ``tokens``: its token spans, ``hits``: the plan's hits in it, ``seen``: that view,
+    when they were found already."""
     spans: list[Span] = []
-    text = compatible(written)
+    text = compatible(written) if seen is None else seen
     ascii_text = text.encode("ascii", "replace")  # one byte per character
     emails = _config.settings.redact_emails
     plan = _plan()
@@ -277,8 +278,14 @@ def _detect(
         if len(lowered) != len(text):  # only U+0130 lowercases to two characters
             lowered = text.replace("\u0130", "i").lower()
         hits = plan.hits(lowered)
+    else:
+        lowered = ""  # made when a detector's words (``Detector.also``) are looked for
     for index, needles in sorted(hits.items()):
         detector = plan.detectors[index]
+        if detector.also:  # none of the words every match holds besides its needle: skip
+            lowered = lowered or text.lower()
+            if not any(word in lowered for word in detector.also):
+                continue
         if not _searched(detector, text, internals, emails):
             continue
         check, group, rank = detector.check, plan.groups[index], _PRIORITY[detector.kind]
@@ -300,7 +307,7 @@ def _detect(
                     continue
             start, stop = m.span(group)
             end = stop
-            if end - start >= 2 and text[end - 1] in "\"'":
+            if text[end - 1] in "\"'" and end - start >= 2:  # (the rarer test first)
                 start, end = _inside_quotes(text, start, end)
             if extend is not None and end == stop:
                 end = covered = extend(text, end)
@@ -358,17 +365,24 @@ def _merge(spans: list[Span]) -> list[Span]:
     return merged
 
 
-def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
+def _apply(
+    text: str, spans: list[Span], seen: str | None = None
+) -> tuple[str, dict[str, str], str | None]:
+    """``text`` with the spans replaced by placeholders, the values to echo, and (given
+    ``seen``, the compatibility view of ``text``) the same view of the result: the view
+    is made character by character and placeholders are ASCII, so the view's own slices
+    with the same placeholders are it, without a second pass over the text beyond
+    ASCII (``compatible`` looks each such character up: 3 ms for 64 KB)."""
     parts: list[str] = []
     values: dict[str, str] = {}
     names: dict[str, str] = {}  # each name's placeholder
     done: set[str] = set()  # values whose echoes are in ``values`` already
     allowing = _registry.allows_any()
     last = 0
-    for start, end, name, rank in _merge(spans):
-        value = text[start:end]
+    merged = _merge(spans)
+    for start, end, name, rank in merged:
         if allowing and _registry.allowed(
-            value, provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
+            text[start:end], provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
         ):
             continue
         parts.append(text[last:start])
@@ -378,8 +392,8 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
         parts.append(shown)
         last = end
         if rank <= 0 or len(values) >= _ECHO_MAX:
-            continue
-        bare = value.strip("\\\"'` ")
+            continue  # (the value itself is read only past this)
+        bare = text[start:end].strip("\\\"'` ")
         if len(bare) >= _ECHO_MIN and bare not in done:
             done.add(bare)  # the same value again adds nothing: each echo is set once
             values.setdefault(bare, name)
@@ -394,7 +408,19 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, str]]:
     # A value that is part of a placeholder ("secret") would break it when echoed.
     shown = "".join(names.values())
     echoes = {v: n for v, n in values.items() if "[" not in v and "]" not in v and v not in shown}
-    return "".join(parts), echoes
+    out = "".join(parts)
+    if seen is None or seen is text:  # (a text that is its own view: so is the result)
+        return out, echoes, None if seen is None else out
+    if allowing:
+        return out, echoes, None  # a span may have been kept: the view is made again
+    # the view's slices between the same spans, with the same placeholders
+    seen_parts, last = [], 0
+    for start, end, name, _ in merged:
+        seen_parts.append(seen[last:start])
+        seen_parts.append(names[name])
+        last = end
+    seen_parts.append(seen[last:])
+    return out, echoes, "".join(seen_parts)
 
 
 def _unescaped(value: str) -> str:
@@ -405,9 +431,15 @@ def _unescaped(value: str) -> str:
     return decoded if isinstance(decoded, str) else value
 
 
-def _echo(text: str, echoes: dict[str, str], seeds: tuple[str, ...] | None = None) -> str:
+def _echo(
+    text: str,
+    echoes: dict[str, str],
+    seeds: tuple[str, ...] | None = None,
+    seen: str | None = None,
+) -> str:
     """Layer 5: every echo of a value redacted in this text or known beforehand
-    (``seeds``: the known values, when read already)."""
+    (``seeds``: the known values, ``seen``: the compatibility view of ``text``, when read
+    already)."""
     if seeds is None:
         seeds = _known.current()
     if not echoes and not seeds:
@@ -417,7 +449,7 @@ def _echo(text: str, echoes: dict[str, str], seeds: tuple[str, ...] | None = Non
         *(placeholder(name) for name in echoes.values()),
         *(placeholder("secret") for _ in range(len(values) - len(echoes))),
     )
-    return _echo_layer.replace(text, values, names)
+    return _echo_layer.replace(text, values, names, seen)
 
 
 # The token before the break is read atomically (a lookahead, then its backreference):
@@ -637,19 +669,21 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
     view = _written_view(text) if "&" in text or _escape_letters(text) else None
+    seen: str | None = None  # the compatibility view of ``text``, made once
     if view is None:
+        seen = compatible(text)
         # a simple text is never joined or decoded: its tokens and hits stay true
-        spans = _detect(text, internals, tokens, hits)
+        spans = _detect(text, internals, tokens, hits, seen)
         read: dict[str, str] = {}
     else:
         spans, read = _detect_written(view, internals)
     if not spans:
-        out = _echo(text, {}, seeds)
+        out = _echo(text, {}, seeds, seen)
         return original if out == original else out
-    out, echoes = _apply(text, spans)
+    out, echoes, seen = _apply(text, spans, seen)
     for value, name in read.items():
         echoes.setdefault(value, name)
-    return _echo(out, echoes, seeds)
+    return _echo(out, echoes, seeds, seen)
 
 
 # A character written out: an HTML entity (``&#83;``, ``&#x53;``, ``&quot;``; escaped

@@ -49,7 +49,6 @@ _TABLE = bytes(ord("a") if b in _LETTERS + _SEPARATORS else ord(" ") for b in ra
 _MIXED_TABLE = bytes(
     ord("D") if b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" else ord(" ") for b in range(256)
 )
-_RUN = b"a" * MIN_RUN
 _MIXED_MIN = 3
 
 _PIECES = re.compile(r"[^.=$~]{16,}")
@@ -362,6 +361,11 @@ def _file_name(text: str, stop: int, end: int) -> bool:
 
 
 def _runs(view: bytes) -> list[tuple[int, int]]:
+    """The runs of ``view`` (``_TABLE``): each stretch of ``MIN_RUN`` token characters
+    or more, whole. Each is found by three searches in C that skip what lies between;
+    where runs are dense (the first ``_DENSE_RUNS`` within ``_DENSE_SPAN`` characters
+    each), the rest by one regex scan (its leftmost match starts where its stretch
+    does), which costs a few nanoseconds a character instead of ~0.3 us a run."""
     runs = []
     start = view.find(_RUN)
     while start != -1:
@@ -370,8 +374,17 @@ def _runs(view: bytes) -> list[tuple[int, int]]:
         if end == -1:
             end = len(view)
         runs.append((begin, end))
+        if len(runs) == _DENSE_RUNS and end - runs[0][0] < _DENSE_RUNS * _DENSE_SPAN:
+            runs.extend(map(re.Match.span, _RUN_PATTERN.finditer(view, end)))
+            break
         start = view.find(_RUN, end)
     return runs
+
+
+_RUN = b"a" * MIN_RUN
+_DENSE_RUNS = 32
+_DENSE_SPAN = 50
+_RUN_PATTERN = re.compile(b"a{%d,}" % MIN_RUN)
 
 
 # A run with one of these holds more than one piece (``_PIECES``, ``_URL_PIECES``) or may
@@ -451,6 +464,10 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
     for word in (b"token", b"cursor"):
         at = lowered.find(word)
         while at != -1:
+            if word == b"token" and (at == 0 or lowered[at - 1] not in _BEFORE_TOKEN):
+                # no key's ``token`` stands alone (``token=…``: a label, not a cursor)
+                at = lowered.find(word, at + 1)
+                continue
             stop = at + len(word)
             window = _CURSOR_KEY.finditer(text, max(0, at - _CURSOR_BEFORE), stop + _CURSOR_AFTER)
             # the match of this word (one of another can be cut short by the window)
@@ -463,6 +480,10 @@ def _cursor_keys(text: str, lowered: bytes) -> set[int]:
 # longest end after it (``s``, up to seven backslashes and a quote, three blanks, ``:``,
 # three blanks, up to seven backslashes and a quote: 24), and a margin.
 _CURSOR_BEFORE = 20
+# What a key's ``token`` can follow: the last letter of a word before it (``next``,
+# ``prev``, ``previous``, ``page``, ``continuation``, ``pagination``, ``sync``,
+# ``resume``, ``resumption``, ``scroll``) or a ``_``/``-`` (lower case).
+_BEFORE_TOKEN = b"tvsencl_-"
 _CURSOR_AFTER = 26
 
 
@@ -517,8 +538,7 @@ def find(
         for begin, end in _runs(ascii_text.translate(_TABLE))
         if mixed.count(b"D", begin, end) >= _MIXED_MIN
     ]
-    if crossing is not None:
-        runs = _around(runs, crossing)
+    runs = runs if crossing is None else _around(runs, crossing)
     if not runs:
         return
     # Where an id's key can end a run's value: an "id" in the 26 characters before
@@ -529,36 +549,38 @@ def find(
     # The spans of a run by its text and the character before (never a token
     # character: a run at the start of the text cannot share a key with one after it),
     # ``"id:"`` before it for an id's value; ``_NOTHING`` for a run that gives nothing
-    # whatever comes before it (``_shape``), which is not read again.
+    # whatever comes before it (``_shape``; a plain run not random), which is not read
+    # again.
     seen: dict[str, list[Span]] = {}
     heads = _heads(text)
     cursors = _cursor_values(text, lowered)
+    data_uri = ascii_text.find(b";base64,") != -1
+    # A plain run (``_plain``, in ``_plain_view``, made when first needed) is judged by
+    # ``_Plain``.
+    plain = None
+    judge = _Plain(text, ascii_text)
     for begin, end in runs:
-        if text.endswith(";base64,", max(0, begin - 8), begin):
-            media = _media(text, begin)
-            if media:
-                if not _media_kept(text[begin:end], media):
-                    spans.append((begin, end, "high-entropy", 1))  # see ``_run``
-                continue
+        if data_uri and _data_uri(text, begin, end, spans):
+            continue
         shape: tuple[bool, ...] | None = None
         if split is not None:
             key = text[max(0, begin - 1) : end]
             known = seen.get(key)
             if known is None:
+                plain = plain or _plain_view(ascii_text, heads)
+                if _plain(text, begin, end, plain):
+                    # An id's or a cursor's value gives nothing (no provider's prefix in
+                    # it), and is not remembered: the same run bare is judged.
+                    if not _named(text, begin, end, lowered, cursors):
+                        seen[key] = judge.spans(begin, end, spans)
+                    continue
                 shape = _shape(text, begin, end, heads, split=split, spaced=spaced)
                 if not shape:
                     seen[key] = _NOTHING
                     continue
             elif known is _NOTHING:
                 continue
-        # An id's value, unless it names a secret itself (``pi_…_secret_…``), or a
-        # pagination cursor: the model needs it for the next page (a provider's format
-        # in either still goes).
-        named = (cursors and begin in cursors) or (
-            lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
-            and _id_value(text, begin)
-            and _NAMES_SECRET.search(text, begin, end) is None
-        )
+        named = _named(text, begin, end, lowered, cursors)
         if split is None:
             _run(text, begin, end, spans, heads, named=named, cursors=cursors)
             continue
@@ -588,6 +610,188 @@ def find(
 
 
 _NOTHING: list[Span] = []
+
+
+def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[int]) -> bool:
+    """Whether the run ``text[begin:end]`` is an id's value, unless it names a secret
+    itself (``pi_…_secret_…``), or a pagination cursor: the model needs it for the next
+    page (a provider's format in either still goes). ``lowered``: the text's ASCII
+    view, lower case; ``cursors``: ``_cursor_values``."""
+    return begin in cursors or (
+        lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
+        and _id_value(text, begin)
+        and _NAMES_SECRET.search(text, begin, end) is None
+    )
+
+
+def _plain_views(ascii_text: bytes) -> tuple[bytes, bytes, bytes]:
+    """The views ``_plain_random`` reads of a text (its ASCII view): the character
+    classes (``_CLASSES``), their changes (``_changes``) and the characters that can
+    be in a word-like run (``_wordy``)."""
+    classes = ascii_text.translate(_CLASSES)
+    return classes, _changes(classes), _wordy(classes)
+
+
+def _plain_view(ascii_text: bytes, heads: list[int]) -> bytes:
+    """A view of the text (its ASCII view) with ``s`` at each character that keeps a run
+    from being plain: one of ``-_+.=$~/`` (``_PLAIN_TABLE``) and where a provider's
+    prefix starts (``heads``: ``_heads``). A prefix is made of token characters, so one
+    that starts in a run ends in it."""
+    view = bytearray(ascii_text.translate(_PLAIN_TABLE))
+    for at in heads:
+        view[at] = _MARK
+    return bytes(view)
+
+
+_MARK = ord("s")
+
+
+def _plain(text: str, begin: int, end: int, plain: bytes) -> bool:
+    """Whether the run ``text[begin:end]`` is plain: letters and digits only, no
+    provider's prefix starting in it (``plain``: ``_plain_view``), no picture's header
+    or public blob's start at its start, no picture's header glued inside. ``_run``
+    gives such a run's spans as ``_plain_random`` does, whatever its shape."""
+    return (
+        plain.find(b"s", begin, end) == -1
+        and not text.startswith(_NOT_PLAIN, begin)
+        and (end - begin < _GLUED_PICTURE or _HEAD_GLUED.search(text, begin + 1, end) is None)
+    )
+
+
+class _Plain:
+    """The judge of a text's plain runs: ``is_random`` on a copy of each of the first
+    ones, then, once as many are judged as the text's length / ``_VIEWS_AFTER``,
+    ``_plain_random`` on views of the whole text (``_plain_views``), made then: a text
+    with a few plain runs does not pay for views of all of it (~10 ns a character), a
+    text of many pays ~1.4 us a run less (the views cost what that saves on a run every
+    ~150 characters)."""
+
+    __slots__ = ("ascii_text", "left", "text", "views")
+
+    def __init__(self, text: str, ascii_text: bytes) -> None:
+        self.text = text
+        self.ascii_text = ascii_text
+        self.left = len(text) // _VIEWS_AFTER
+        self.views: tuple[bytes, bytes, bytes] | None = None
+
+    def spans(self, begin: int, end: int, spans: list[Span]) -> list[Span]:
+        """Add the span of the plain run ``text[begin:end]`` if it is random; its
+        spans relative to its start (``_NOTHING`` when it gives none: named or not, it
+        gives none)."""
+        if self.views is not None:
+            random = _plain_random(self.text, begin, end, self.views)
+        elif self.left:
+            self.left -= 1
+            random = is_random(self.text[begin:end])
+        else:
+            self.views = _plain_views(self.ascii_text)
+            random = _plain_random(self.text, begin, end, self.views)
+        if not random:
+            return _NOTHING
+        spans.append((begin, end, "high-entropy", 1))
+        return [(0, end - begin, "high-entropy", 1)]
+
+
+_VIEWS_AFTER = 200
+
+
+def _data_uri(text: str, begin: int, end: int, spans: list[Span]) -> bool:
+    """Whether the run ``text[begin:end]`` is the payload of a media data URI (then its
+    span is added if it is not kept: see ``_run``)."""
+    if not text.endswith(";base64,", max(0, begin - 8), begin):
+        return False
+    media = _media(text, begin)
+    if not media:
+        return False
+    if not _media_kept(text[begin:end], media):
+        spans.append((begin, end, "high-entropy", 1))
+    return True
+
+
+# A run with one of these is not plain: ``_run`` reads it whole.
+_PLAIN_TABLE = bytes(ord("s") if b in b"-_+.=$~/" else ord(" ") for b in range(256))
+# What ``_run`` looks at before judging a run: a picture's header, a public blob's start.
+_NOT_PLAIN = (*_IMAGE_HEADS, "AAAA", "sha")
+# A plain hex digest (``_survivor``'s first shape, in a run of letters and digits: the
+# group), or a base32 run (``_BASE32``, in such a run).
+_HEX_OR_BASE32 = re.compile(r"([0-9a-f]+|[0-9A-F]+)|[A-Z2-7]{16,}")
+# Two classes' bytes (``_CLASSES``) XORed: each pair of classes gives its own byte, and
+# only the pairs of two of lower, upper and digit are a class change.
+_CHANGE_TABLE = bytes(
+    ord("x") if b in (ord("l") ^ ord("u"), ord("l") ^ ord("d"), ord("u") ^ ord("d")) else 32
+    for b in range(256)
+)
+
+
+def _changes(classes: bytes) -> bytes:
+    """A view of ``classes`` (``_CLASSES`` of a text) with ``x`` at each position whose
+    character and the next are two of lower, upper and digit, a space elsewhere: the
+    class changes of any stretch of the text are one count (``bytes.count``), made for
+    the whole text at once with two integers' XOR (in C)."""
+    size = len(classes)
+    if not size:
+        return b""
+    # the last character is paired with an "o" (no class): no change
+    pairs = int.from_bytes(classes, "big") ^ int.from_bytes(classes[1:] + b"o", "big")
+    return pairs.to_bytes(size, "big").translate(_CHANGE_TABLE)
+
+
+_SAME = bytes([1, *[0] * 255])
+_UPPER_ONLY = bytes(int(b == ord("u")) for b in range(256))
+_LOWER_ONLY = bytes(int(b == ord("l")) for b in range(256))
+
+
+def _wordy(classes: bytes) -> bytes:
+    """A view of ``classes`` (``_CLASSES`` of a text) with 1 at each character that can
+    be in a match of ``_WORDS``, 0 elsewhere: one in three characters in a row of one
+    class (``l{3,}``, ``u{3,6}``, ``d{3,}``), or one of an upper-case letter and two
+    lower-case ones (``ul{2,}``). In a run, fewer of these than 80% of it is fewer
+    characters in word-like runs than that: one count, not the runs found. Made for the
+    whole text at once with integers' shifts and ANDs (in C), a byte a character."""
+    size = len(classes)
+    if not size:
+        return b""
+    every = (1 << 8 * size) - 1
+    # 1 where a character's class is the next one's (the last one's next is no class)
+    same = int.from_bytes(
+        (int.from_bytes(classes, "big") ^ int.from_bytes(classes[1:] + b"\0", "big"))
+        .to_bytes(size, "big")
+        .translate(_SAME),
+        "big",
+    )
+    upper = int.from_bytes(classes.translate(_UPPER_ONLY), "big")
+    lower = int.from_bytes(classes.translate(_LOWER_ONLY), "big")
+    # 1 where three characters of one class start, and where "ull" starts (in big-endian
+    # bytes, ``<< 8`` reads the next character, ``>> 8`` marks the next one)
+    starts = (same & (same << 8) | upper & (lower << 8) & (lower << 16)) & every
+    return (starts | starts >> 8 | starts >> 16).to_bytes(size, "big")
+
+
+def _plain_random(text: str, begin: int, end: int, views: tuple[bytes, bytes, bytes]) -> bool:
+    """``is_random(text[begin:end])`` for a run of 16 letters and digits or more (no
+    ``-_+/``, so the piece is the run and no separator is left out): the survivor and
+    base32 tests on the text itself, the class changes and the word-like runs on views
+    of the whole text (``views``: ``_plain_views``), without a copy of the run. The
+    word-like runs are found only in a run whose characters that can be in one are 80%
+    of it (1 in 25 random runs of 20 characters); the few runs that are mostly
+    word-like are passed to ``is_random``."""
+    hex_or_base32 = _HEX_OR_BASE32.fullmatch(text, begin, end)
+    if hex_or_base32 is not None:
+        # a plain hex digest is a survivor; a ULID (``01…``) is no base32
+        return hex_or_base32.lastindex is None and _base32_secret(text[begin:end])
+    size = end - begin
+    if size == 26 and _PUBLIC_ID.fullmatch(text, begin, end) is not None:
+        return False
+    classes, changes, wordy = views
+    if size < 20 or changes.count(b"x", begin, end - 1) < (0.3 if size < 32 else 0.25) * size:
+        return False  # a single case of letters has no change
+    core = 0.8 * size
+    if (
+        wordy.count(1, begin, end) < core
+        or sum(map(len, _WORDS.findall(classes, begin, end))) < core
+    ):
+        return True
+    return is_random(text[begin:end])
 
 
 def _shape(
