@@ -19,7 +19,7 @@ import bisect
 import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from toolhygiene._normalise import compatible
 from toolhygiene._orders import role_is_data
@@ -52,7 +52,11 @@ _STRING_INSIDE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"?')
 # joined strings, a bracket, then a quote before the string's end (a line start inside
 # a string only makes its string be tried; JSON text without a string has nothing to
 # neutralise, and a page of "[1" strings is not parsed string by string).
-_OPENS_JSON = re.compile(r'(?m)^[ \t\r]*[{\[][^\x00"]*"')
+# The first is matched at the text's start, the second (its group) found from each line
+# break: a pattern starting with ``(?m)^`` is tried at every character, one starting with
+# a line break only where there is one (0.35 ms on 100 KB of joined strings, now 0.08).
+_OPENS_JSON = re.compile(r'[ \t\r]*[{\[][^\x00"]*"')
+_OPENS_JSON_LINE = re.compile(r'\n([ \t\r]*[{\[][^\x00"]*")')
 
 _DEPTH = 8
 """JSON bodies inside JSON bodies read at most this deep; deeper ones are text."""
@@ -256,7 +260,7 @@ def _reached(text: str) -> set[int]:
         joined = "".join(s + _END for s in decoded)
         starts = list(itertools.accumulate((len(s) + len(_END) for s in decoded), initial=0))
     spans = touched(joined)
-    spans.extend(m.span() for m in _OPENS_JSON.finditer(joined))
+    spans.extend(_json_openings(joined))
     if not spans:
         return set()
     if starts is None:  # no decoded string holds a NUL: each one ends a string
@@ -266,6 +270,15 @@ def _reached(text: str) -> set[int]:
         for start, end in spans
         for i in range(bisect.bisect_right(starts, start) - 1, bisect.bisect_left(starts, end))
     }
+
+
+def _json_openings(joined: str) -> Iterator[tuple[int, int]]:
+    """Where ``_OPENS_JSON`` matches at a line start of ``joined``, in order."""
+    first = _OPENS_JSON.match(joined)
+    if first is not None:
+        yield first.span()
+    for m in _OPENS_JSON_LINE.finditer(joined, 0 if first is None else first.end()):
+        yield m.span(1)
 
 
 _END = "\x00\n"

@@ -724,9 +724,12 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
 # (``\\xd0\\xbf``) and a surrogate pair (``\\ud83d\\ude00``) are one character. So is
 # an octal escape of C, shells and ``printf`` (``\\160`` is ``p``; UTF-8 bytes one by
 # one, ``\\320\\277``).
+# (Both alternatives start with a literal character, the backslashes written ``\\\\{0,3}``
+# for ``\\{1,4}``: ``re`` then skips to a ``&`` or a backslash in one scan, where it tried
+# the pattern at every character, 0.8 ms on 100 KB.)
 _WRITTEN = re.compile(
     r"&(?:amp;){0,3}(?:#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});?|[A-Za-z][A-Za-z0-9]{1,31};)"
-    r"|\\{1,4}(?:x[c-fC-F][0-9a-fA-F](?:\\{1,4}x[89abAB][0-9a-fA-F]){1,3}|x[0-9a-fA-F]{2}"
+    r"|\\\\{0,3}(?:x[c-fC-F][0-9a-fA-F](?:\\{1,4}x[89abAB][0-9a-fA-F]){1,3}|x[0-9a-fA-F]{2}"
     r"|u[dD][89abAB][0-9a-fA-F]{2}\\{1,4}u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
     r"|U[0-9a-fA-F]{8}|3[0-6][0-7](?:\\{1,4}2[0-7]{2}){1,3}|[0-3][0-7]{2})"
 )

@@ -159,7 +159,25 @@ _SEEN_GATE = _lexicon(
 def _words(text: str) -> set[str]:
     """The words of ``text``, lowered (a curly apostrophe read as a straight one)."""
     lowered = text.lower()
+    if lowered.isascii():
+        # The same words, read in C: without an apostrophe a word is a run of letters,
+        # every other character a space (``_words_slowly`` is the reference).
+        if "'" not in lowered:
+            return set(lowered.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split())
+        return set(_ASCII_WORD.findall(lowered))
     return set(_WORD.findall(lowered.replace("\u2019", "'") if "\u2019" in lowered else lowered))
+
+
+def _words_slowly(text: str) -> set[str]:
+    """``_words`` read by ``_WORD`` alone (the reference the shortcuts are checked against)."""
+    lowered = text.lower()
+    return set(_WORD.findall(lowered.replace("\u2019", "'") if "\u2019" in lowered else lowered))
+
+
+# ``_WORD`` on lowered ASCII text: its letters are a-z.
+_ASCII_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_LETTERS_ONLY = bytes(c if 0x61 <= c <= 0x7A else 0x20 for c in range(256))
+"""A byte table: a lowercase ASCII letter kept, any other byte a space."""
 
 
 def _seen_by_the_model(text: str, words: set[str]) -> bool:
@@ -372,9 +390,14 @@ _FIELD_LINE = re.compile(
 )
 # What neutralise wrote in place of markup earlier on the same line, or another role
 # label: a value holding one is part of a fake turn.
+# (Written with its first character first, as a case-sensitive class of every character
+# that can start a match: ``re`` skips to one in a scan; the alternation, led by ``\b``
+# and case-insensitive, was tried at every character. ``\u017f``, the long s, matches
+# "s" case-insensitively; the look-behind after it is the ``\b`` before it.)
 _MARKED = re.compile(
-    r"\[(?:markup|role:|instruction-like)|<\||\|>|\b(?:system|assistant|user|human|developer)"
-    r"[ \t]{0,5}:",
+    r"(?-i:[\[<|AaDdHhSsUu\u017f])(?:(?<=\[)(?:markup|role:|instruction-like)|(?<=<)\||(?<=\|)>"
+    r"|(?<!\w[\s\S])(?:(?<=s)ystem|(?<=a)ssistant|(?<=u)ser|(?<=h)uman|(?<=d)eveloper)"
+    r"[ \t]{0,5}:)",
     re.IGNORECASE,
 )
 _PROSE_WORDS = 6

@@ -161,6 +161,23 @@ _ENCODED_LINE = re.compile(
 _ENCODED_MARK = re.compile(
     r"%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})"
 )
+# The same, one pattern for each way of writing, each starting with its own character:
+# ``re`` finds a pattern's first literal character in one fast scan, but tries an
+# alternation at every character (0.3 ms on 100 KB of JSON strings with a few "&").
+_URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&#?[0-9A-Za-z]{1,8};")
+_ESCAPED_CHAR = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})")
+
+
+def _encoded(text: str) -> bool:
+    """Whether ``_ENCODED_MARK`` matches somewhere in ``text``."""
+    return (
+        ("%" in text and _URL_ESCAPE.search(text) is not None)
+        or ("&" in text and _ENTITY.search(text) is not None)
+        or ("\\" in text and _ESCAPED_CHAR.search(text) is not None)
+    )
+
+
 _WRITTEN_ESCAPE = re.compile(r"\\{1,2}(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
 
 
@@ -313,7 +330,12 @@ def _gate_view(view: str) -> str:
     case-insensitively to an ASCII one made that letter (a gate may open too often,
     never too rarely)."""
     lowered = view.lower()
-    return lowered if lowered.isascii() else lowered.translate(_GATE_FOLDS)
+    if lowered.isascii():
+        return lowered
+    # (A translate through a table reads every character in Python: 5 ms on 100 KB.)
+    if "\u017f" in lowered or "\u0131" in lowered or "\u0307" in lowered:
+        return lowered.translate(_GATE_FOLDS)
+    return lowered
 
 
 def _spelled(word: str) -> str:
@@ -330,6 +352,38 @@ def _phrases(phrases: tuple[str, ...]) -> str:
         + "|".join(f"{_GAP}{{1,6}}".join(_spelled(w) for w in p.split()) for p in phrases)
         + ")"
     )
+
+
+def _led(words: tuple[str, ...], phrases: tuple[str, ...] = ()) -> str:
+    """``(?<![a-z])(?:{_any_of(words)}|{_phrases(phrases)})`` for a pattern compiled with
+    ``re.IGNORECASE``, written so that ``re`` finds where a match may start in one scan:
+    the first letter first, as a class of every character that matches one of the first
+    letters case-insensitively (a class under the flag, or a look-behind first, is tried
+    at every character: 3.5 ms on 64 KB of prose), then the look-behind, then the rest of
+    each word or phrase behind its first letter (the words of one letter in their order:
+    no character matches two first letters)."""
+    rests: dict[str, list[str]] = {}
+    for phrase in (*words, *phrases):
+        first, *more = phrase.split()
+        rest = f"{_GAP}{{0,3}}{_spelled(first[1:])}" if len(first) > 1 else ""
+        rest += "".join(f"{_GAP}{{1,6}}{_spelled(word)}" for word in more)
+        rests.setdefault(first[0], []).append(rest)
+    starts = re.escape("".join(_case_matches("".join(rests))))
+    led = "|".join(f"(?<={re.escape(first)})(?:{'|'.join(r)})" for first, r in rests.items())
+    return rf"(?-i:[{starts}])(?<![a-z][\s\S])(?:{led})"
+
+
+def _case_matches(letters: str) -> list[str]:
+    """Every character ``re.IGNORECASE`` matches to one of ``letters`` (ASCII letters)."""
+    one_of = re.compile(f"[{re.escape(letters)}]", re.IGNORECASE)
+    candidates = {*letters.lower(), *letters.upper(), *_CASE_EXTRAS}
+    return sorted(c for c in candidates if one_of.fullmatch(c))
+
+
+_CASE_EXTRAS = "\u0130\u0131\u017f\u212a"
+"""The characters outside ASCII that ``re.IGNORECASE`` matches to an ASCII letter: the
+dotted capital I, the dotless i, the long s, the Kelvin sign (the tests read all of
+Unicode for them)."""
 
 
 # After what it steers away from, where it came from: "the instructions you were given
@@ -402,7 +456,7 @@ def _patterns() -> _Patterns:
         role_marker=_role_marker("^"),
         role_marker_quoted=_role_marker(f"^|{_VALUE_START}"),
         injection=re.compile(
-            rf"(?<![a-z])(?:{_any_of(_STEER_WORDS)}|{_phrases(_STEER_PHRASES)})"
+            rf"{_led(_STEER_WORDS, _STEER_PHRASES)}"
             rf"{_GAP}{{0,6}}(?:"
             rf"{_FILLER}{{0,6}}{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}"
             rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
@@ -414,7 +468,7 @@ def _patterns() -> _Patterns:
             re.IGNORECASE,
         ),
         new_orders=re.compile(
-            rf"(?<![a-z])(?:{_any_of(_NEWER)}){_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
+            rf"{_led(_NEWER)}{_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
             rf"(?P<source>{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
             r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
             re.IGNORECASE,
@@ -708,7 +762,7 @@ def neutralise(text: str, *, turns: bool = False) -> str:
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
-    if ("%" in done or "&" in done or "\\" in done) and _ENCODED_MARK.search(done):
+    if ("%" in done or "&" in done or "\\" in done) and _encoded(done):
         return _ENCODED_LINE.sub(_defused, done)
     return done
 
@@ -765,7 +819,12 @@ def _steps(
         yield found.orders, _regime_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
-    if "[" in lowered or (not lowered.isascii() and not _bracket_in().isdisjoint(lowered)):
+    if lowered.isascii():
+        # Only "[" opens a mark here: the lowered text is searched for one before a mark's
+        # word (a text holding toolhygiene's placeholders has "[" but seldom a mark).
+        if "[" in lowered and _status_mark_start().search(lowered) is not None:
+            yield found.own_marker, _own_marker_sub
+    elif "[" in lowered or not _bracket_in().isdisjoint(lowered):
         yield found.own_marker, _own_marker_sub
 
 
@@ -784,7 +843,7 @@ def touched(text: str) -> list[tuple[int, int]]:
         for pattern, _ in _steps(text, _gate_view(view))
         for m in pattern.finditer(view)
     ]
-    if ("%" in text or "&" in text or "\\" in text) and _ENCODED_MARK.search(text):
+    if _encoded(text):
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
     if ('"' in text or "'" in text) and _ROLE in _groups((_ROLE,), _gate_view(view)):
         spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
@@ -870,6 +929,14 @@ def _mark_start() -> re.Pattern[str]:
     (a JSON result full of lists has brackets, but none before such a word). Matching
     the lowered text, not the text case-insensitively, halves the time."""
     return re.compile(rf"\[\[?\s{{0,3}}(?:{'|'.join(_MARK_WORDS)})")
+
+
+@functools.cache
+def _status_mark_start() -> re.Pattern[str]:
+    """``_mark_start`` for the marks ``neutralise`` defuses (``STATUS_MARKS``): a text
+    holding only toolhygiene's placeholders (``[redacted:…]``) has none."""
+    words = sorted({word.split()[0] for word in STATUS_MARKS})
+    return re.compile(rf"\[\[?\s{{0,3}}(?:{'|'.join(words)})")
 
 
 @functools.cache
