@@ -1050,9 +1050,10 @@ _SPACED_END = (
 # before ``:`` or ``=`` ("password (prod): v"); what a PIN is numbered by ("PIN
 # number: v", "PIN #: v", "pin no. v").
 _QUALIFIED = (
-    # (entered only at a blank, ``(`` or ``#``: every labelled match tries it, and a
-    # group entered costs ~0.1 us; its blanks read once, then a branch per first letter)
-    r"(?:(?=[ \t(#])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
+    # (entered only where a ``(``, a ``#`` or a first letter of its words follows the
+    # blanks: every labelled match tries it, and a group entered costs ~0.1-0.2 us; its
+    # blanks read once, then a branch per first letter)
+    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINA])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
     r"(?:[ \t]{1,3}[\w.\-@/]{1,40}){1,3}"
     r"(?=[ \t]{0,5}(?:[:=\uff1a]|(?:is|was)[ \t]))"
     r"|\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a])"

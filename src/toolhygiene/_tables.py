@@ -58,7 +58,11 @@ _NAMES = (
     "cookie",
     "dsn",
 )
-_DELIMITERS = (",", ";", "\t", "\\t", "|", "  ")
+_DELIMITERS = (",", ";", "\t", "\\t")
+# A bar with a cell after it (not YAML's ``key: |``) and two spaces after a word (not an
+# indent): each found from its literal, in C.
+_BAR = re.compile(r"\|[ \t]*[^\s|]")
+_WIDE = re.compile(r"  (?<=\S  )")
 # A delimiter a table's header may have: ``,``, ``;``, a tab (also written out), a bar
 # with a cell after it (not YAML's ``key: |``), or two spaces between words.
 _DELIMITER = re.compile(r"[,;\t]|\\t|\|[ \t]*[^\s|]|\S {2,}\S")
@@ -96,7 +100,9 @@ def _tables(text: str, spans: list[Span], rank: int, ranges: list[tuple[int, int
     all in a text without one."""
     if "\n" not in text and "\\n" not in text:
         return
-    if not any(delimiter in text for delimiter in _DELIMITERS):  # a C scan each
+    if not any(delimiter in text for delimiter in _DELIMITERS) and (  # a C scan each
+        _BAR.search(text) is None and _WIDE.search(text) is None
+    ):
         return
     lowered = text.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
