@@ -109,7 +109,9 @@ def neutralise_json(text: str, depth: int = 0) -> str:
         return _each_string(text, lambda inside: neutralise_text(inside, depth + 1), near)
     marked = {i: role_marker(key) for i, (key, _) in keys.items()}
     return _each_string(
-        text, lambda inside: neutralise_text(inside, depth + 1, turns=True), near | set(marked),
+        text,
+        lambda inside: neutralise_text(inside, depth + 1, turns=True),
+        near | set(marked),
         marked,
     )
 

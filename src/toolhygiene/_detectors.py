@@ -515,8 +515,10 @@ def _labelled_value_end(text: str, end: int) -> int:
             start -= 1
         start = _letters_before(text, start)
     # Letters glued to digits before them end a token (``…0a``): no word of prose.
-    if start < end and not text[start - 1 : start].isdigit() and not _plausible_word(
-        text[start:end]
+    if (
+        start < end
+        and not text[start - 1 : start].isdigit()
+        and not _plausible_word(text[start:end])
     ):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
@@ -1317,7 +1319,8 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?:(?<![\w.\-])|(?<=\\[nrt]))(?=(?P<key>[\w.\-]{1,80}))(?P=key)"
             # then a qualifier between the label and its separator (``_QUALIFIED``)
             + _QUALIFIED
-            + r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a" + _ARROWS
+            + r"(?P<sep>(?:\\{0,3}[\"'])?\]?(?:\s{0,5}(?::=|={1,2}>|<-{1,2}|[:=\uff1a"
+            + _ARROWS
             # an arrow glued to the key (``password->v``, ``password-->v``): the key took
             # its dashes (a key's character), the ``>`` is the separator
             + r"])|[ \t]{1,5}-{1,3}>|(?<=-)>)"
@@ -1350,8 +1353,7 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?P<key>" + "|".join(GLUED_LABELS) + r")"
             # (a JSON or dict key's closing quote before the colon: ``{"密码": "v"}``)
             r"(?P<sep>(?:\\{0,3}[\"'])?\s{0,5}[:=\uff1a]\s{0,5}|"
-            r"[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})"
-            + _VALUE,
+            r"[ \t]{0,5}(?:是|为|為|は|:)[ \t]{0,5})" + _VALUE,
             re.IGNORECASE,
         ),
         GLUED_LABELS,

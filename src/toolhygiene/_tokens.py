@@ -440,8 +440,10 @@ _CURSOR_KEY = re.compile(
 def _cursor_values(text: str, lowered: bytes) -> frozenset[int]:
     """Where the values under pagination cursors' keys start: one scan in C, only in
     a text that names a token or a cursor."""
-    if lowered.find(b"token") == -1 and lowered.find(b"cursor") == -1 and (
-        lowered.find(b"scroll") == -1
+    if (
+        lowered.find(b"token") == -1
+        and lowered.find(b"cursor") == -1
+        and (lowered.find(b"scroll") == -1)
     ):
         return _NONE
     found = _cursor_keys(text, lowered)
@@ -499,6 +501,8 @@ def _keyed_token(lowered: bytes, at: int) -> bool:
     if before == 0x20 and at > 1:
         return lowered[at - 2] in _BEFORE_TOKEN[:-2]
     return before in _BEFORE_TOKEN
+
+
 _CURSOR_AFTER = 26
 
 
