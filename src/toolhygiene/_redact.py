@@ -452,6 +452,17 @@ def _role_of(m: re.Match[str]) -> str:
     return m.group(1) or m.group(2)
 
 
+# Between the words of a mark, what a reader reads as the same gap: "[result-cut: …]",
+# "[result_cut: …]", "[error  cleared]" pose as "[result cut: …]" and "[error cleared]".
+_MARK_GAP = r"[ \t_\-]{1,3}"
+
+
+def _gapped(mark: str) -> str:
+    """A mark's words (``result cut``, ``instruction-like text removed``) as a pattern
+    that reads any gap between them (``_MARK_GAP``)."""
+    return _MARK_GAP.join(map(re.escape, re.split(r"[ -]", mark)))
+
+
 def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern[str]:
     """toolhygiene's own marks in any bracket pair (text from outside must not pose as
     one): the opening bracket (or two) and a mark's word, then the rest of the mark up to
@@ -460,7 +471,7 @@ def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern
     search tries it only where an opening bracket is followed by a word."""
     return re.compile(
         rf"{opening}{opening}?\s{{0,3}}"  # the bracket first: see _markup
-        rf"(?P<word>{'|'.join(re.escape(w) for w in words)})\b"
+        rf"(?P<word>{'|'.join(map(_gapped, words))})\b"
         rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n])*)(?P<close>{closing}{{0,2}})",
         re.IGNORECASE,
     )
@@ -831,18 +842,42 @@ def escape_marks(text: str) -> str:
     parentheses (``［error］`` becomes ``(error)``): whatever tool wrote it, a mark the
     model reads is one toolhygiene put there. The same object when there is none."""
     if text.isascii():  # most results: square brackets only, and no mark's word
-        if "[" not in text:
+        if "[" not in text and "<" not in text:
             return text
         if _mark_start().search(text.lower()) is None:
             return text
-        return _ascii_marks().sub(_own_marker_sub, text)
-    if "[" not in text and _bracket_in().isdisjoint(text):
+        done = _ascii_marks().sub(_own_marker_sub, text) if "[" in text else text
+        if "<" in done:
+            done = _angle_marks().sub(lambda m: _or_kept(_angle_mark_sub(m), m), done)
+        return text if done == text else done
+    if "[" not in text and "<" not in text and _bracket_in().isdisjoint(text):
         return text
     # Read as the model sees it: full-width letters as ASCII, and without what shows
     # nothing inside a word (``[result\u200b cut: …]``, ``［ｅｒｒｏｒ］``).
     viewed = _viewed(text, MARKS_OR_HIDDEN, lines=False)
-    done = _sub(_patterns().every_mark, viewed, _own_marker_sub)
-    return text if done is viewed else done.text
+    escaped = _sub(_patterns().every_mark, viewed, _own_marker_sub)
+    if "<" in escaped.view:
+        escaped = _sub(_angle_marks(), escaped, _angle_mark_sub)
+    return text if escaped is viewed else escaped.text
+
+
+@functools.cache
+def _angle_marks() -> re.Pattern[str]:
+    """A mark's words in angle brackets (``<result cut: …>``, ``<error cleared>``)."""
+    return re.compile(
+        rf"<\s{{0,3}}(?P<word>{'|'.join(map(_gapped, STATUS_MARKS + TEXT_MARKS))})\b"
+        r"(?P<rest>[^<>\r\n]*)(?P<close>>?)",
+        re.IGNORECASE,
+    )
+
+
+def _angle_mark_sub(m: re.Match[str]) -> str | None:
+    """A mark in angle brackets made parentheses when it reads as toolhygiene's: more
+    than one word, or a colon after its word; ``<error>`` and ``<error code="5">`` are
+    an XML document's tags and stay."""
+    if m.group("word").isalpha() and not m.group("rest").lstrip().startswith(":"):
+        return None
+    return _own_marker_sub(m)
 
 
 # The words a mark starts with.
@@ -854,7 +889,7 @@ def _mark_start() -> re.Pattern[str]:
     """Where a mark can start in lowered ASCII text: a bracket, then a mark's first word
     (a JSON result full of lists has brackets, but none before such a word). Matching
     the lowered text, not the text case-insensitively, halves the time."""
-    return re.compile(rf"\[\[?\s{{0,3}}(?:{'|'.join(_MARK_WORDS)})")
+    return re.compile(rf"[\[<]\[?\s{{0,3}}(?:{'|'.join(_MARK_WORDS)})")
 
 
 @functools.cache
