@@ -801,6 +801,7 @@ def _revealing(run: str, decoded: str) -> bool:
     none: no second pass)."""
     if (
         any(decoded.count(c) > run.count(c) for c in "<[|")
+        or ("<" in decoded and _markup_count(decoded) > _markup_count(run))
         or (not decoded.isascii() and not _bracket_in().isdisjoint(decoded))
         or (_steering(decoded.lower()) and not _steering(run.lower()))
     ):
@@ -815,14 +816,23 @@ def _revealing(run: str, decoded: str) -> bool:
     return len(role.findall(_as_read(decoded))) > len(role.findall(_as_read(run)))
 
 
+def _markup_count(text: str) -> int:
+    """How many role or frame tags ``text`` holds (``</tool_result>`` once its hidden
+    character is gone)."""
+    return len(_patterns().markup.findall(compatible(text)))
+
+
 def _defused(m: re.Match[str]) -> str:
     """An encoded line, neutralised in its decoded form when that holds markup."""
     run = m.group()
-    decoded = _unescaped(run)
+    # Decoded, then normalised: an invisible character written out inside a mark
+    # (``</tool&#8203;_result>``, ``Ign&shy;ore``, ``%E2%80%8B``) hides it no more than
+    # the same character raw.
+    decoded = normalise(_unescaped(run))
     if decoded == run or not _revealing(run, decoded):
         return run
-    done = neutralise(normalise(decoded))
-    return run if done == normalise(decoded) else done
+    done = neutralise(decoded)
+    return run if done == decoded else done
 
 
 def _own_marker_sub(m: re.Match[str]) -> str:
