@@ -685,7 +685,7 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     return None if reference else INSTRUCTION_REMOVED
 
 
-def neutralise(text: str, *, turns: bool = False) -> str:
+def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     """Defuse text written to steer a model: role tags and chat-template tokens (also
     with look-alike or full-width brackets, a combining mark inside, or written as HTML
     entities, URL-encoded or escaped, once or twice), role markers at line starts (also
@@ -698,6 +698,8 @@ def neutralise(text: str, *, turns: bool = False) -> str:
     Give it normalised text (``normalise``): an invisible character inside a tag would
     otherwise hide it. ``turns``: the text is part of a document that holds a turn
     (``holds_a_turn``: a JSON result's other strings), so every role label is one.
+    ``render``: a line with HTML or XML tags is also read as a page shows it
+    (``_rendered``).
     """
     viewed = _viewed(text)
     for pattern, repl in _steps(text, _gate_view(viewed.view)):
@@ -707,6 +709,8 @@ def neutralise(text: str, *, turns: bool = False) -> str:
     if ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view) is not None:
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
+    if render and "<" in done and _TAG.search(done) is not None:
+        done = _TAGGED_LINE.sub(functools.partial(_rendered, turns=turns), done)
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
     if ("%" in done or "&" in done or "\\" in done) and _ENCODED_MARK.search(done):
         return _ENCODED_LINE.sub(_defused, done)
@@ -714,6 +718,37 @@ def neutralise(text: str, *, turns: bool = False) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+# An HTML or XML tag, or a comment: what a page shows as nothing (an inline element,
+# ``<b></b>``, ``</span><span>``) or as a break (a block element, ``<br>``, ``<p>``).
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]{0,30})(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
+_TAGGED_LINE = re.compile(r"(?m)^.*<[A-Za-z/!].*$")
+_BLOCK_TAGS = frozenset(
+    (
+        "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div",
+        "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
+        "h4", "h5", "h6", "header", "hr", "legend", "li", "main", "nav", "ol", "p", "pre",
+        "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    )
+)
+
+
+def _shown_as(tag: re.Match[str]) -> str:
+    name = tag.group(1)
+    return " " if name is not None and name.lower() in _BLOCK_TAGS else ""
+
+
+def _rendered(m: re.Match[str], *, turns: bool) -> str:
+    """A line with tags, neutralised as a page shows it (tags out, a block's as a space):
+    markup splitting a word or a phrase (``Ig<b></b>nore``, ``<span>Ig</span><span>nore
+    </span>``, ``Ignore <i>all</i> previous instructions``) hides it no more than it
+    hides it from a reader. The line is put back as shown when that holds markup; as it
+    was otherwise. (One pass: a tag that removing another leaves, ``<sys<b></b>tem>``,
+    is read as written.)"""
+    line = m.group()
+    shown = _TAG.sub(_shown_as, line)
+    done = neutralise(shown, turns=turns, render=False)
+    return line if done == shown else done
 
 # A key that is a role's name, before a quoted value, in JSON or a dict repr written in
 # a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
@@ -784,6 +819,8 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
     if '"' in text or "'" in text:
         spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
+    if "<" in text:  # a line with tags is read as a page shows it (``_rendered``)
+        spans.extend(m.span() for m in _TAG.finditer(text))
     return spans
 
 
