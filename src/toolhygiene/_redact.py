@@ -429,18 +429,30 @@ def _patterns() -> _Patterns:
     )
 
 
+# What may stand before a role label at a line's start, as a line's own start: a
+# markdown heading, quote or emphasis ("### System:", "> user:", "**System:**"); a list
+# item's marker ("- ", "* ", "+ ", "• ", "1. ", "2) ", "- [ ] "); a table's pipe ("| System: … |");
+# a comment's leader ("// ", "-- ", "/* ", "; ", "% "); an HTML tag ("<p>", "<li>",
+# "<td class='x'>", "<b>").
+_LINE_PREFIX = (
+    r"(?:#{1,6}|>|[*_]{1,3}|[-+\u2022\u2023\u2043\u2219\u25e6\u2013\u2014]{1,2}|\d{1,3}[.)]"
+    r"|\[[ x]\]|\|{1,2}|//|/\*|;{1,2}|%|<[a-z/!][^<>\n]{0,100}>)"
+)
 def _role_marker(starts: str) -> re.Pattern[str]:
     """A role label."""
     # As a markdown heading, quote or bold text too: "### System:", "> user:",
-    # "**System:**", "**System**:", "__system:__".
+    # "**System:**", "**System**:", "__system:__", "<b>System:</b>".
     # A heading or bold text stands out anywhere in a line; a plain "System:" only
     # at a line start, where a transcript puts it (``starts``: a line start, and in a
-    # text with a quote before a role's name, the start of a quoted value too).
+    # text with a quote before a role's name, the start of a quoted value too), after
+    # what starts a line of a list, a table, a comment or a page (``_LINE_PREFIX``; an
+    # HTML block element's tag starts a line where it stands: ``_as_read``).
     return re.compile(
-        rf"(?im)(?:(?:{starts})[ \t]{{0,20}}(?:(?:#{{1,6}}|>|[*_]{{1,3}})[ \t]{{0,5}}){{0,3}}"
-        r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
-        r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
-        r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
+        rf"(?im)(?:(?:{starts})[ \t]{{0,20}}(?:{_LINE_PREFIX}[ \t]{{0,5}}){{0,4}}"
+        r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3}|<(?:b|strong)>)[ \t]{0,5}"
+        r")"
+        r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5}|</[a-z]{1,10}>)?:"
+        r"(?:[ \t]{0,5}(?:[*_]{1,3}(?![*_])|</[a-z]{1,10}>))?"
         # A markdown heading that is a role's name alone ("## System", "### Assistant"):
         # a label with nothing after it on its line (its block is what follows).
         r"|^[ \t]{0,20}#{1,6}[ \t]{0,5}(system|assistant|human|developer)[ \t]{0,5}$"
@@ -541,6 +553,17 @@ _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
 _BREAK = re.compile("[\x0b\x0c\x85\u2028\u2029\r]")
 
 
+# An HTML element a page starts a line with ("<p>", "</li>", "<br/>", "<td class='x'>"):
+# read as a line break, so a role label after one starts a line and its value ends at
+# the next ("<li>User: bob</li><li>System: …").
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|br|div|li|dd|dt|td|th|tr|h[1-6]|blockquote|pre|section|article|hr|table"
+    r"|ul|ol|dl|header|footer|nav|main|aside|figure|figcaption|details|summary)"
+    r"(?=[\s/>])[^<>\n]{0,200}>",
+    re.IGNORECASE,
+)
+
+
 def _written_break(m: re.Match[str]) -> str:
     written = m.group()
     tab = written.endswith(("t", "09"))
@@ -553,6 +576,8 @@ def _as_read(view: str) -> str:
     steering phrase split over them is one phrase."""
     if "\\" in view and _WRITTEN_START.search(view) is not None:
         view = _WRITTEN_BREAK.sub(_written_break, view)
+    if "<" in view and _BLOCK_TAG.search(view) is not None:
+        view = _BLOCK_TAG.sub(_written_break, view)
     if "\r" in view:
         view = view.replace("\r\n", " \n")
     # Three C scans of ASCII text (a regex class with non-ASCII members is slower there).
@@ -614,6 +639,19 @@ def _or_kept(replaced: str | None, m: re.Match[str]) -> str:
     return m.group() if replaced is None else replaced
 
 
+# The end of what stands before a role's name that goes with the label: a heading's,
+# a quote's or emphasis marks ("### ", "> ", "**", "<b>"); a list's, a table's, a
+# comment's or a page's start before them stays ("- [role:system] …", "<p>[role:…]").
+_LABEL_OWN = re.compile(r"(?:(?<!/)[#>*_]|[ \t]|<(?:b|strong)>)*$", re.IGNORECASE)
+
+
+def _role_sub(m: re.Match[str]) -> str:
+    start = m.start(1) if m.group(1) is not None else m.start(2)
+    before = m.string[m.start() : start]
+    kept = before[: _LABEL_OWN.search(before).start()]  # type: ignore[union-attr]
+    return f"{kept}{' ' if kept else ''}{role_marker(_role_of(m))}"
+
+
 def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False) -> _Viewed:
     """Role labels made ``[role:…]`` when any of them opens a turn (its value is not a
     record's field: see ``_orders.role_is_data``) or two roles of a chat are named
@@ -622,7 +660,7 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False)
     (the document the text is part of holds a turn: ``holds_a_turn``), every label is
     one."""
     if turns or _has_turn(viewed.view, pattern):
-        return _sub(pattern, viewed, lambda m: role_marker(_role_of(m)))
+        return _sub(pattern, viewed, _role_sub)
     return viewed
 
 
@@ -719,27 +757,20 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
 
 _Repl = Callable[[re.Match[str]], str | None]
 
-# An HTML or XML tag, or a comment: what a page shows as nothing (an inline element,
-# ``<b></b>``, ``</span><span>``) or as a break (a block element, ``<br>``, ``<p>``).
-_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]{0,30})(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
+# An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
+# (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
+# as one where it stands (``_BLOCK_TAG``, ``_as_read``).
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]{0,30}(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
 _TAGGED_LINE = re.compile(r"(?m)^.*<[A-Za-z/!].*$")
-_BLOCK_TAGS = frozenset(
-    (
-        "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div",
-        "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
-        "h4", "h5", "h6", "header", "hr", "legend", "li", "main", "nav", "ol", "p", "pre",
-        "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-    )
-)
 
 
 def _shown_as(tag: re.Match[str]) -> str:
-    name = tag.group(1)
-    return " " if name is not None and name.lower() in _BLOCK_TAGS else ""
+    written = tag.group()
+    return written if _BLOCK_TAG.fullmatch(written) else ""
 
 
 def _rendered(m: re.Match[str], *, turns: bool) -> str:
-    """A line with tags, neutralised as a page shows it (tags out, a block's as a space):
+    """A line with tags, neutralised as a page shows it (inline tags out):
     markup splitting a word or a phrase (``Ig<b></b>nore``, ``<span>Ig</span><span>nore
     </span>``, ``Ignore <i>all</i> previous instructions``) hides it no more than it
     hides it from a reader. The line is put back as shown when that holds markup; as it
@@ -747,6 +778,8 @@ def _rendered(m: re.Match[str], *, turns: bool) -> str:
     is read as written.)"""
     line = m.group()
     shown = _TAG.sub(_shown_as, line)
+    if shown == line:
+        return line
     done = neutralise(shown, turns=turns, render=False)
     return line if done == shown else done
 
