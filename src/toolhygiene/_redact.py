@@ -43,6 +43,7 @@ from toolhygiene._orders import (
     role_is_data,
     steering_is_prose,
 )
+from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
@@ -747,6 +748,8 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     if ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view) is not None:
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
+    if "<" in done:
+        done = speaking_tags(done)
     if render and "<" in done and _TAG.search(done) is not None:
         done = _TAGGED_LINE.sub(functools.partial(_rendered, turns=turns), done)
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
@@ -760,7 +763,7 @@ _Repl = Callable[[re.Match[str]], str | None]
 # An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
 # as one where it stands (``_BLOCK_TAG``, ``_as_read``).
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]{0,30}(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
+_TAG = re.compile(r"</?[A-Za-z][\w.:-]{0,40}(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
 _TAGGED_LINE = re.compile(r"(?m)^.*<[A-Za-z/!].*$")
 
 
