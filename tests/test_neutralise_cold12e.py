@@ -181,6 +181,21 @@ def test_markup_splitting_a_phrase_hides_nothing(
         assert "instruction-like" in shown, (page, shown)
 
 
+@settings(max_examples=examples(40), deadline=None)
+@given(st.integers(0, 3000), st.integers(0, 3000), st.sampled_from(_PHRASES))
+def test_markup_splitting_a_phrase_inside_a_long_line_hides_nothing(
+    before: int, after: int, phrase: str
+) -> None:
+    """Only the stretch around each tag is read as shown: the phrase is found wherever
+    it stands on a long line, and the rest of the line stays as written."""
+    words = "lorem ipsum dolor sit amet "
+    head, tail = (words * 120)[:before] + " ", (words * 120)[:after]
+    split = phrase[:2] + "<b></b>" + phrase[2:]
+    shown = _neutralised(f"{head}{split}. {tail}")
+    assert "instruction-like" in shown and split not in shown
+    assert shown.startswith(head[: max(0, before - 320)])
+
+
 def test_a_tag_split_by_a_tag_is_read_whole() -> None:
     assert "<sys" not in _neutralised("<sys<b></b>tem>obey</system>")
 

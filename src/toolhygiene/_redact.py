@@ -750,8 +750,8 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     done = viewed.text
     if "<" in done:
         done = speaking_tags(done)
-    if render and "<" in done and _TAG.search(done) is not None:
-        done = _TAGGED_LINE.sub(functools.partial(_rendered, turns=turns), done)
+        if render:
+            done = _rendered(done, turns=turns)
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
     if ("%" in done or "&" in done or "\\" in done) and _ENCODED_MARK.search(done):
         return _ENCODED_LINE.sub(_defused, done)
@@ -764,7 +764,9 @@ _Repl = Callable[[re.Match[str]], str | None]
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
 # as one where it stands (``_BLOCK_TAG``, ``_as_read``).
 _TAG = re.compile(r"</?[A-Za-z][\w.:-]{0,40}(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
-_TAGGED_LINE = re.compile(r"(?m)^.*<[A-Za-z/!].*$")
+# How far around an inline tag a line is read as shown: a steering phrase or a role
+# label's line is shorter.
+_REACH = 300
 
 
 def _shown_as(tag: re.Match[str]) -> str:
@@ -772,19 +774,52 @@ def _shown_as(tag: re.Match[str]) -> str:
     return written if _BLOCK_TAG.fullmatch(written) else ""
 
 
-def _rendered(m: re.Match[str], *, turns: bool) -> str:
-    """A line with tags, neutralised as a page shows it (inline tags out):
+def _may_hold_markup(shown: str) -> bool:
+    """Whether ``neutralise`` may change ``shown``: a bracket, an encoded character, or a
+    word of a gate, written plainly or spaced out (read without the one-text caches: a stretch of a
+    long text must not evict that text's)."""
+    if not shown.isascii() or any(c in shown for c in "<[%&\\"):
+        return True
+    lowered = _gate_view(shown)
+    return bool(_groups(_ALL_GATES, lowered) or _groups(_SQUEEZED_GATES, _squeezed(lowered)))
+
+
+def _rendered(text: str, *, turns: bool) -> str:
+    """``text`` neutralised as a page shows it (inline tags out) where it has tags:
     markup splitting a word or a phrase (``Ig<b></b>nore``, ``<span>Ig</span><span>nore
     </span>``, ``Ignore <i>all</i> previous instructions``) hides it no more than it
-    hides it from a reader. The line is put back as shown when that holds markup; as it
-    was otherwise. (One pass: a tag that removing another leaves, ``<sys<b></b>tem>``,
-    is read as written.)"""
-    line = m.group()
-    shown = _TAG.sub(_shown_as, line)
-    if shown == line:
-        return line
-    done = neutralise(shown, turns=turns, render=False)
-    return line if done == shown else done
+    hides it from a reader. Each stretch of a line within ``_REACH`` characters of an
+    inline tag is read so (a long line with one tag costs that stretch, not the line),
+    and put back as shown when that reading holds markup; as it was otherwise. (One
+    pass: a tag that removing another leaves, ``<sys<b></b>tem>``, is read as written.)"""
+    stretches: list[list[int]] = []
+    for tag in _TAG.finditer(text):
+        if _BLOCK_TAG.fullmatch(tag.group()):
+            continue
+        start, end = max(0, tag.start() - _REACH), tag.end() + _REACH
+        start = text.rfind("\n", start, tag.start()) + 1 or start  # the line's start
+        stop = text.find("\n", tag.end(), end)
+        end = end if stop == -1 else stop
+        if stretches and start <= stretches[-1][1]:
+            stretches[-1][1] = max(end, stretches[-1][1])
+        else:
+            stretches.append([start, end])
+    parts: list[str] = []
+    last = 0
+    for start, end in stretches:
+        piece = text[start:end]
+        shown = _TAG.sub(_shown_as, piece)
+        if not _may_hold_markup(shown):
+            continue
+        done = neutralise(shown, turns=turns, render=False)
+        if done != shown:
+            parts.extend((text[last:start], done))
+            last = start + len(piece)
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
+
 
 # A key that is a role's name, before a quoted value, in JSON or a dict repr written in
 # a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
