@@ -205,9 +205,26 @@ _STEER_WORDS = (
     "dismiss",
     "bypass",
     "overlook",
+    # Dropping orders in other words: "drop all prior instructions", "abandon your
+    # previous rules", "erase the earlier directives", "cancel every earlier instruction",
+    # "reset your instructions" (not before an order or a message of a shop or a chat:
+    # "cancel your previous order" stays, see ``_steering_sub``).
+    "drop",
+    "abandon",
+    "erase",
+    "cancel",
+    "reset",
+    "scrap",
+    "ditch",
+    "revoke",
+    "void",
 )
+# The verbs above whose object may be a customer's order or a chat's message.
+_SHOP_VERBS = ("drop", "abandon", "erase", "cancel", "reset", "scrap", "ditch", "revoke", "void")
 # Steering said in several words: "pay no attention to", "do not follow", "stop obeying".
 _STEER_PHRASES = (
+    "throw out",
+    "throw away",
     "pay no attention to",
     "pay no heed to",
     "do not follow",
@@ -223,8 +240,18 @@ _STEER_PHRASES = (
     "set aside",
 )
 # One word of each phrase, found plainly and spaced out: the gate of the costly pattern.
-_STEER_NEEDLES = (*_STEER_WORDS, "attention", "heed", "follow", "obey", "aside")
-_SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your", "all", "former")
+_STEER_NEEDLES = (*_STEER_WORDS, "attention", "heed", "follow", "obey", "aside", "throw")
+_SCOPE_WORDS = (
+    "previous",
+    "prev",
+    "prior",
+    "above",
+    "earlier",
+    "preceding",
+    "your",
+    "all",
+    "former",
+)
 _TARGET_WORDS = (
     "instruction",
     "prompt",
@@ -247,7 +274,7 @@ _NAMED = ("system", "safety", "developer", "original", "initial", "hidden", "ope
 _NAMED_TARGETS = (*_TARGET_WORDS, "filter", "guardrail", "polic", "restriction")
 # Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
 # URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
-_GAP = r"(?:[\s._*\-+\u00b7]|%20|&nbsp;)"
+_GAP = r"(?:[\s._*\-+\u00b7\"'()\u2018\u2019\u201c\u201d\u2026]|%20|&nbsp;)"
 # Words that may stand between the verb and what it steers away from: "ignore your
 # previous instructions", "disregard all of the earlier rules", "forget the system prompt".
 _FILLER = rf"(?:[a-z']{{1,12}}{_GAP}{{1,6}})"
@@ -368,7 +395,54 @@ _ORDERS = (
 )
 
 
+# Orders so far declared void, not commanded away: "All previous instructions are
+# cancelled", "Your prior rules are void", "The instructions above are outdated",
+# "Previous instructions no longer apply".
+_VOID = (
+    "cancelled",
+    "canceled",
+    "void",
+    "null",
+    "revoked",
+    "rescinded",
+    "withdrawn",
+    "obsolete",
+    "outdated",
+    "invalid",
+    "superseded",
+    "overridden",
+    "overriden",
+    "deprecated",
+    "lifted",
+    "suspended",
+    "annulled",
+    "no longer valid",
+    "no longer in effect",
+    "no longer in force",
+    "no longer active",
+)
+_NO_LONGER = ("no longer apply", "no longer applies", "do not apply", "don't apply", "dont apply")
+_VOID_NEEDLES = ("cancel", "void", "null", "revoked", "rescinded", "withdrawn", "obsolete",
+                 "outdated", "invalid", "supersede", "overrid", "deprecated", "lifted",
+                 "suspended", "annulled", "no longer", "apply")  # fmt: skip
+
+
+def _revoked() -> str:
+    target = rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
+    orders = (
+        rf"(?:{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}{target}"
+        rf"|{target}{_GAP}{{1,6}}{_FILLER}{{0,2}}{_phrases(_SINCE)})"
+    )
+    return (
+        rf"(?<![a-z])(?:(?:the|all|every|any|of|your){_GAP}{{1,6}}){{0,3}}{orders}{_GAP}{{1,6}}"
+        rf"(?:(?:(?:are|is|were|was|have{_GAP}{{1,3}}been|has{_GAP}{{1,3}}been)"
+        rf"(?:{_GAP}{{1,6}}(?:now|hereby|all|henceforth|officially)){{0,2}}{_GAP}{{1,6}}"
+        rf"{_phrases(_VOID)})|{_phrases(_NO_LONGER)})(?![a-z])"
+    )
+
+
 class _Patterns(NamedTuple):
+    revoked: re.Pattern[str]
     markup: re.Pattern[str]
     written_markup: re.Pattern[str]
     bracketed: re.Pattern[str]
@@ -388,6 +462,7 @@ def _patterns() -> _Patterns:
     opening = "[" + re.escape("".join(sorted(_bracket_in()))) + "]"
     closing = "[" + re.escape(_brackets("Pe")) + "]"
     return _Patterns(
+        revoked=re.compile(_revoked(), re.IGNORECASE),
         markup=_markup(_OPEN_RAW),
         written_markup=_markup(_OPEN_WRITTEN),
         # Chat-template tokens in square brackets: Llama's [INST] … [/INST], Mistral's
@@ -498,7 +573,29 @@ _ROLES = ("system", "assistant", "human", "user", "developer")
 _VALUE_START = r"(?<=[\"'])(?:(?<=[:\[,{(=][\"'])|(?<=[:\[,{(=][ \\][\"'])|(?<=[:\[,{(=] \\[\"']))"
 _QUOTED_ROLE = re.compile(r"[\"'][^a-z\"']{0,30}(?:system|assistant|human|user|developer)")
 _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
-_SQUEEZED_OUT = (" ", "\t", "\n", "\r", ".", "-", "_", "*", "+", "\u00b7", "%20", "&nbsp;")
+_SQUEEZED_OUT = (
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    ".",
+    "-",
+    "_",
+    "*",
+    "+",
+    '"',
+    "'",
+    "(",
+    ")",
+    "\u00b7",
+    "\u2018",
+    "\u2019",
+    "\u201c",
+    "\u201d",
+    "\u2026",
+    "%20",
+    "&nbsp;",
+)
 
 
 _SQUEEZED_ASCII = "".join(gap for gap in _SQUEEZED_OUT if len(gap) == 1 and gap.isascii())
@@ -703,8 +800,26 @@ def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
-    """A steering phrase removed, unless a concrete qualifier makes it a manual's."""
+    """A steering phrase removed, unless a concrete qualifier makes it a manual's, or a
+    shop's or a chat's verb acts on an order or a message ("cancel your previous
+    order", "erase all previous messages")."""
+    words = _LETTERS.findall(m.group().lower())
+    if words and words[0] in _SHOP_VERBS and words[-1].startswith(("order", "message")):
+        return None
     return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
+
+
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _revoked_sub(m: re.Match[str]) -> str | None:
+    """Orders so far declared void removed, unless they are a shop's or a chat's ("your
+    order was cancelled", "your previous message was invalid") or a concrete qualifier
+    makes the sentence a manual's ("the previous rules are deprecated in version 2")."""
+    words = _LETTERS.findall(m.group().lower())
+    if any(w.startswith(("order", "message")) for w in words):
+        return None
+    return _steering_sub(m)
 
 
 def _regime_sub(m: re.Match[str]) -> str | None:
@@ -861,6 +976,8 @@ def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | N
         yield (found.role_marker_quoted if quoted else found.role_marker), None
     if _steers(lowered, gates):
         yield found.injection, _steering_sub
+    if _VOID_IN in gates and _AWAY in gates:
+        yield found.revoked, _revoked_sub
     if ":" in lowered and _new_orders(lowered, gates):
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
@@ -1020,7 +1137,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # one Aho-Corasick pass (``re`` tries an alternation of words at nearly every character:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
-_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN = range(6, 10)
+_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN = range(6, 11)
 _ORDER_WORDS = (
     "instruction",
     "prompt",
@@ -1042,8 +1159,9 @@ _GATE_WORDS = (
     (_SAID_IN, _WAS_SAID),
     (_FROM_NOW_IN, _FROM_NOW),
     (_ADDRESSED_IN, _ADDRESSED),
+    (_VOID_IN, _VOID_NEEDLES),
 )
-_ALL_GATES = tuple(range(10))
+_ALL_GATES = tuple(range(11))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
