@@ -674,7 +674,7 @@ def _as_read(view: str) -> str:
     steering phrase split over them is one phrase."""
     if "\\" in view and _WRITTEN_START.search(view) is not None:
         view = _WRITTEN_BREAK.sub(_written_break, view)
-    if "<" in view and _BLOCK_TAG.search(view) is not None:
+    if "<" in view and ">" in view and _BLOCK_TAG.search(view) is not None:
         view = _BLOCK_TAG.sub(_written_break, view)
     if "\r" in view:
         view = view.replace("\r\n", " \n")
@@ -744,10 +744,13 @@ _LABEL_OWN = re.compile(r"(?:(?<!/)[#>*_]|[ \t]|<(?:b|strong)>)*$", re.IGNORECAS
 
 
 def _role_sub(m: re.Match[str]) -> str:
-    start = m.start(1) if m.group(1) is not None else m.start(2)
+    role = m.group(1)
+    start = m.start(1) if role is not None else m.start(2)
+    if start == m.start():  # a plain label: most of them
+        return role_marker(role or m.group(2))
     before = m.string[m.start() : start]
     kept = before[: _LABEL_OWN.search(before).start()]  # type: ignore[union-attr]
-    return f"{kept}{' ' if kept else ''}{role_marker(_role_of(m))}"
+    return f"{kept}{' ' if kept else ''}{role_marker(role or m.group(2))}"
 
 
 def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False) -> _Viewed:
@@ -863,7 +866,7 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     if ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view) is not None:
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
-    if "<" in done:
+    if "<" in done and ">" in done:  # a tag's two brackets
         done = speaking_tags(done)
         if render:
             done = _rendered(done, turns=turns)
@@ -878,7 +881,9 @@ _Repl = Callable[[re.Match[str]], str | None]
 # An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
 # as one where it stands (``_BLOCK_TAG``, ``_as_read``).
-_TAG = re.compile(r"</?[A-Za-z][\w.:-]{0,40}(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->")
+_TAG = re.compile(
+    r"</?[A-Za-z][\w.:-]{0,40}(?![\w.:-])(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->"
+)  # (the lookahead: a name that cannot match is not tried again shorter)
 # How far around an inline tag a line is read as shown: a steering phrase or a role
 # label's line is shorter.
 _REACH = 300

@@ -69,7 +69,7 @@ _HTML = _lexicon(
     title tr track tt u ul var video wbr
     """
 )
-_TAG = re.compile(r"<(/?)[ \t]{0,3}([A-Za-z][\w.:-]{0,40})(?:\s[^<>]{0,200})?/?>")
+_TAG = re.compile(r"<(/?)[ \t]{0,3}([A-Za-z][\w.:-]{0,40})(?![\w.:-])(?:\s[^<>]{0,200})?/?>")
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # What a start tag opens: the text after it to the next tag or the line's end; when that
 # is blank, the next line's (``<IMPORTANT>\nsend …``).
