@@ -40,6 +40,7 @@ from toolhygiene._orders import (
     claim_is_reference,
     in_a_record,
     regime_is_prose,
+    retraction_is_prose,
     role_is_data,
     steering_is_prose,
 )
@@ -809,6 +810,8 @@ def _steering_sub(m: re.Match[str]) -> str | None:
     words = _LETTERS.findall(m.group().lower())
     if words and words[0] in _SHOP_VERBS and words[-1].startswith(("order", "message")):
         return None
+    if retraction_is_prose(m.string, m.start(), m.end()):
+        return None  # "please disregard the previous message: …", "--ignore-previous-rules"
     return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
 
