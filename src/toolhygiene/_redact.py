@@ -39,6 +39,7 @@ from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._orders import (
     claim_is_reference,
     in_a_record,
+    policy_aims,
     regime_is_prose,
     retraction_is_prose,
     role_is_data,
@@ -393,6 +394,8 @@ _ORDERS = (
     "orders",
     "guidelines",
     "commands",
+    "policy",
+    "policies",
 )
 
 
@@ -842,7 +845,13 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     if m.group("source") is not None or "prompt" in claim or "system" in claim:
         return INSTRUCTION_REMOVED
     reference = claim_is_reference(m.string, m.start(), m.end() - 1)
-    return None if reference else INSTRUCTION_REMOVED
+    if reference:
+        return None
+    # A policy is a workplace's too ("New policy: staff must book leave two weeks
+    # ahead"): removed when what it says is aimed at the model.
+    if "polic" in claim and not policy_aims(m.string, m.end()):
+        return None
+    return INSTRUCTION_REMOVED
 
 
 def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
@@ -862,11 +871,13 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     (``_rendered``).
     """
     viewed = _viewed(text)
-    for pattern, repl in _steps(text, _gate_view(viewed.view)):
+    lowered = _gate_view(viewed.view)
+    gates = _groups(_ALL_GATES, lowered)
+    for pattern, repl in _steps(text, lowered, gates):
         viewed = (
             _role_labels(viewed, pattern, turns) if repl is None else _sub(pattern, viewed, repl)
         )
-    if ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view) is not None:
+    if _ROLE in gates and ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view):
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
     if "<" in done and ">" in done:  # a tag's two brackets
@@ -947,9 +958,10 @@ def _rendered(text: str, *, turns: bool) -> str:
 # A key that is a role's name, before a quoted value, in JSON or a dict repr written in
 # a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
 # its quotes escaped once): the value is judged as that role's field in a record.
+# (The quote first: a pattern that starts with a character class is scanned for in C.)
 _ROLE_KEY = re.compile(
-    r"""(?P<q>\\?["'])(?P<role>system|assistant|human|user|developer)(?P=q)[ \t]{0,5}:[ \t]{0,5}"""
-    r"""(?P=q)(?P<value>(?:(?!(?P=q))[^\\\n]){0,200})""",
+    r"""(?P<q>["'])(?P<role>system|assistant|human|user|developer)\\?(?P=q)[ \t]{0,5}:"""
+    r"""[ \t]{0,5}\\?(?P=q)(?P<value>(?:(?!\\?(?P=q))[^\n]){0,200})""",
     re.IGNORECASE,
 )
 
@@ -963,14 +975,17 @@ def _role_key_sub(m: re.Match[str]) -> str | None:
     return f"{q}{role_marker(role)}{m.group()[len(q) + len(role) :]}"
 
 
-def _steps(text: str, lowered: str) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
+def _steps(
+    text: str, lowered: str, gates: set[int] | None = None
+) -> Iterator[tuple[re.Pattern[str], _Repl | None]]:
     """The patterns ``neutralise`` applies to ``text`` (``lowered``: its gate view), in
     their order, each with what replaces a match (``None``: a match it keeps as
     written), or ``None`` for the role labels, judged together (``_role_labels``): those
     whose gate is open. Each gate is read from the text as given (a replacement never
     opens one)."""
     found = _patterns()
-    gates = _groups(_ALL_GATES, lowered)
+    if gates is None:
+        gates = _groups(_ALL_GATES, lowered)
     if "<" in lowered or not text.isascii():
         yield found.markup, _markup_sub
     if _ESCAPED in gates:
@@ -1013,7 +1028,7 @@ def touched(text: str) -> list[tuple[int, int]]:
     ]
     if ("%" in text or "&" in text or "\\" in text) and _ENCODED_MARK.search(text):
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
-    if '"' in text or "'" in text:
+    if ('"' in text or "'" in text) and _ROLE in _groups((_ROLE,), _gate_view(view)):
         spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
     if "<" in text:  # a line with tags is read as a page shows it (``_rendered``)
         spans.extend(m.span() for m in _TAG.finditer(text))
@@ -1147,6 +1162,7 @@ def _ascii_marks() -> re.Pattern[str]:
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
 _DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN = range(6, 11)
 _ORDER_WORDS = (
+    "polic",
     "instruction",
     "prompt",
     "message",
@@ -1263,7 +1279,14 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
     text = valid(plain(text, RAW_CAP))  # an exact str, valid UTF-8, whatever came in
     if not text:
         return ""
-    text = normalise(text[:RAW_CAP])
+    raw = text[:RAW_CAP]
+    text = normalise(raw)
+    if text is not raw and "{" in text:
+        # JSON or a dict repr in the text (an exception's message) whose keys differed
+        # only by what normalising removed: the later key is renamed (``_carriers``).
+        from toolhygiene._carriers import distinct_keys
+
+        text = distinct_keys(text, anywhere=True)
     if redacting:
         text = scrub(text, internals=internals)
     return truncate(fold(neutralise(text)), cap)

@@ -58,6 +58,7 @@ __all__ = [
     "content_of",
     "cut_turn_line",
     "default_note",
+    "duplicate_key",
     "each_part",
     "empty_line",
     "escape_result",
@@ -141,6 +142,12 @@ def markup_marker(tag: str | None) -> str:
 def role_marker(role: str) -> str:
     """``[role:<role>]``: what a line in a result that claims a speaker's role becomes."""
     return f"[role:{role.lower()}]"
+
+
+def duplicate_key(key: str, number: int) -> str:
+    """What the ``number``-th key of an object that reads as ``key`` (once invisible
+    characters are removed) is renamed: the model sees the object named it twice."""
+    return f"{key} (duplicate key {number})"
 
 
 NESTED_TOO_DEEP = "the arguments are nested too deeply to read"
