@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Callable
 
+from toolhygiene._normalise import compatible
 from toolhygiene._orders import role_is_data
 from toolhygiene._redact import (
     escape_marks,
@@ -120,12 +121,13 @@ def _role_keys(text: str) -> dict[int, tuple[str, bool]]:
     """The members of ``text`` whose key is a role's name and whose value is a string:
     the key's index among the strings, its role and whether its value reads as that
     role's field (``_orders.role_is_data``, as a record's: the other members)."""
-    if _ROLE_KEY.search(text) is None:  # a quote first: scanned for in C
+    view = compatible(text)  # full-width letters as ASCII: {"Ｓｙｓｔｅｍ": …}
+    if _ROLE_KEY.search(view) is None:  # a quote first: scanned for in C
         return {}
     tokens = list(_STRING.finditer(text))
     starts = [m.start() for m in tokens]
     found: dict[int, tuple[str, bool]] = {}
-    for m in _ROLE_KEY.finditer(text):
+    for m in _ROLE_KEY.finditer(view):
         i = bisect.bisect_left(starts, m.start())
         if i + 1 >= len(tokens) or starts[i] != m.start():
             continue  # inside another string, or no value
@@ -151,20 +153,22 @@ def _messages(text: str) -> dict[int, tuple[str, bool]]:
     ``content``, ``text`` or ``message`` next to it) reads as that role's
     field (an object without one is a record, not a message: ``{"role": "user",
     "name": "bob"}``)."""
-    if _MESSAGE.search(text) is None:  # a quote first: scanned for in C
+    view = compatible(text)
+    if _MESSAGE.search(view) is None:  # a quote first: scanned for in C
         return {}
     tokens = list(_STRING.finditer(text))
     starts = [m.start() for m in tokens]
     found: dict[int, tuple[str, bool]] = {}
-    for m in _MESSAGE.finditer(text):
+    for m in _MESSAGE.finditer(view):
         at = bisect.bisect_left(starts, m.start())
         if at + 1 >= len(tokens) or starts[at] != m.start():
             continue
         role, content = m.group(1), None
         for key, value in ((at + 2, at + 3), (at - 2, at - 1)):
-            if key >= 0 and value < len(tokens) and _inside(tokens[key].group()).lower() in (
-                _CONTENT_KEYS
-            ):
+            if key < 0 or value >= len(tokens):
+                continue
+            named = _inside(view[slice(*tokens[key].span())]).lower()
+            if named in _CONTENT_KEYS:
                 content = _inside(tokens[value].group())
                 break
         if content is None:
