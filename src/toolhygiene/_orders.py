@@ -347,10 +347,13 @@ def retraction_is_prose(view: str, start: int, end: int) -> bool:
     after a flag's dash or before ``=``, ``(`` or ``:`` (``--ignore-previous-rules``,
     ``ignore_previous_rules=True``)."""
     phrase = view[start:end]
-    if _AN_IDENTIFIER.fullmatch(phrase) and (
-        view[start - 1 : start] == "-" or view[end : end + 1] in ("=", "(", ":")
-    ):
-        return True
+    if " " not in phrase:
+        return _AN_IDENTIFIER.fullmatch(phrase) is not None and (
+            view[start - 1 : start] == "-" or view[end : end + 1] in ("=", "(", ":")
+        )
+    lowered = phrase.lower()
+    if "my" not in lowered and "our" not in lowered and "message" not in lowered:
+        return False  # most phrases: no sender's word (checked in C first)
     if not _PLAIN_PHRASE.fullmatch(phrase) or _SPELLED.search(phrase):
         return False
     words = _words(phrase)

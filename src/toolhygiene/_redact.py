@@ -810,9 +810,11 @@ def _steering_sub(m: re.Match[str]) -> str | None:
     """A steering phrase removed, unless a concrete qualifier makes it a manual's, or a
     shop's or a chat's verb acts on an order or a message ("cancel your previous
     order", "erase all previous messages")."""
-    words = _LETTERS.findall(m.group().lower())
-    if words and words[0] in _SHOP_VERBS and words[-1].startswith(("order", "message")):
-        return None
+    lowered = m.group().lower()
+    if lowered.startswith(_SHOP_VERBS):
+        words = _LETTERS.findall(lowered)
+        if words[0] in _SHOP_VERBS and words[-1].startswith(("order", "message")):
+            return None
     if retraction_is_prose(m.string, m.start(), m.end()):
         return None  # "please disregard the previous message: …", "--ignore-previous-rules"
     return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
@@ -895,9 +897,14 @@ _Repl = Callable[[re.Match[str]], str | None]
 # An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
 # as one where it stands (``_BLOCK_TAG``, ``_as_read``).
-_TAG = re.compile(
+_TAG_PATTERN = (
     r"</?[A-Za-z][\w.:-]{0,40}(?![\w.:-])(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->"
 )  # (the lookahead: a name that cannot match is not tried again shorter)
+_TAG = re.compile(_TAG_PATTERN)
+# A tag that touches a word or a mark on one side at least: between two gaps, a tag
+# joins nothing ("a <br/> b", "x <user_id> y"), and a page dense with such tags is
+# passed over in C.
+_JOINING_TAG = re.compile(rf"(?<=\S)(?:{_TAG_PATTERN})|(?:{_TAG_PATTERN})(?=\S)")
 # How far around an inline tag a line is read as shown: a steering phrase or a role
 # label's line is shorter.
 _REACH = 300
@@ -927,7 +934,7 @@ def _rendered(text: str, *, turns: bool) -> str:
     and put back as shown when that reading holds markup; as it was otherwise. (One
     pass: a tag that removing another leaves, ``<sys<b></b>tem>``, is read as written.)"""
     stretches: list[list[int]] = []
-    for tag in _TAG.finditer(text):
+    for tag in _JOINING_TAG.finditer(text):
         if _BLOCK_TAG.fullmatch(tag.group()):
             continue
         start, end = max(0, tag.start() - _REACH), tag.end() + _REACH

@@ -25,6 +25,7 @@ closing tag of a tag made markup is markup too.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from toolhygiene._orders import role_is_data
@@ -88,16 +89,21 @@ def _opens_a_turn(text: str, end: int) -> bool:
     return bool(value) and not role_is_data(f"user: {value}", 5, "user", record=False)
 
 
-def _speaks(name: str, text: str, end: int) -> bool:
-    """Whether the start tag ``name`` (not an HTML element's) ending at ``text[end]``
-    speaks to the model."""
+_NEVER, _ALWAYS, _JUDGED = range(3)
+
+
+@functools.lru_cache(maxsize=512)
+def _kind(name: str) -> int:
+    """What a tag's name alone says: it speaks to the model (``_ALWAYS``), it does when
+    it opens a turn (``_JUDGED``: a conversation's part, or capitals), or never (a
+    document repeats its few names: each is read once)."""
     words = _words(name)
     if not words.isdisjoint(_SPEAKING):
-        return True
+        return _ALWAYS
     local = name.rsplit(":", 1)[-1]
     if words.isdisjoint(_PARTS) and not (local.isupper() and len(local) > 1):
-        return False
-    return _opens_a_turn(text, end)
+        return _NEVER
+    return _JUDGED
 
 
 def speaking_tags(text: str) -> str:
@@ -112,10 +118,11 @@ def speaking_tags(text: str) -> str:
         key = name.lower()
         if key in _HTML and key not in _PARTS:
             continue  # most tags of a page: ``<p>``, ``<P>``, ``<td>``
+        kind = _kind(name)
         if closing:
-            speaks = key in made or not _words(name).isdisjoint(_SPEAKING)
+            speaks = key in made or kind == _ALWAYS
         else:
-            speaks = _speaks(name, text, m.end())
+            speaks = kind == _ALWAYS or (kind == _JUDGED and _opens_a_turn(text, m.end()))
             if speaks:
                 made.add(key)
         if speaks:
