@@ -259,6 +259,9 @@ _RECORDS = [
     "# user: root\nchmod 600 key.pem",
     "<p>The user: bob</p>",
     "<td>System: Windows 11 Pro</td>",
+    "<table><tr><td>User:</td><td>bob</td></tr><tr><td>System:</td><td>Ubuntu 22.04</td></tr>"
+    "</table>",
+    "<dl><dt>User:</dt><dd>bob</dd><dt>Shell:</dt><dd>zsh</dd></dl>",
 ]
 
 

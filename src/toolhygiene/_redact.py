@@ -655,15 +655,25 @@ _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
 _BREAK = re.compile("[\x0b\x0c\x85\u2028\u2029\r]")
 
 
-# An HTML element a page starts a line with ("<p>", "</li>", "<br/>", "<td class='x'>"):
-# read as a line break, so a role label after one starts a line and its value ends at
-# the next ("<li>User: bob</li><li>System: …").
+# An HTML element a page starts a line with ("<p>", "</li>", "<br/>", "<tr>"): read as a
+# line break, so a role label after one starts a line and its value ends at the next
+# ("<li>User: bob</li><li>System: …"); a cell's ("<td class='x'>") as a tab.
 _BLOCK_TAG = re.compile(
     r"</?(?:p|br|div|li|dd|dt|td|th|tr|h[1-6]|blockquote|pre|section|article|hr|table"
     r"|ul|ol|dl|header|footer|nav|main|aside|figure|figcaption|details|summary)"
     r"(?=[\s/>])[^<>\n]{0,200}>",
     re.IGNORECASE,
 )
+
+
+# A table's or a definition list's cell: a tab between fields of one line, not a line
+# break ("<tr><td>User:</td><td>bob</td></tr>" is one line, "User:" then "bob").
+_CELLS = ("td", "th", "dd", "dt")
+
+
+def _block_break(m: re.Match[str]) -> str:
+    name = m.group().lstrip("</").lower()
+    return " " * (len(m.group()) - 1) + ("\t" if name.startswith(_CELLS) else "\n")
 
 
 def _written_break(m: re.Match[str]) -> str:
@@ -679,7 +689,7 @@ def _as_read(view: str) -> str:
     if "\\" in view and _WRITTEN_START.search(view) is not None:
         view = _WRITTEN_BREAK.sub(_written_break, view)
     if "<" in view and ">" in view and _BLOCK_TAG.search(view) is not None:
-        view = _BLOCK_TAG.sub(_written_break, view)
+        view = _BLOCK_TAG.sub(_block_break, view)
     if "\r" in view:
         view = view.replace("\r\n", " \n")
     # Three C scans of ASCII text (a regex class with non-ASCII members is slower there).
@@ -741,20 +751,33 @@ def _or_kept(replaced: str | None, m: re.Match[str]) -> str:
     return m.group() if replaced is None else replaced
 
 
-# The end of what stands before a role's name that goes with the label: a heading's,
-# a quote's or emphasis marks ("### ", "> ", "**", "<b>"); a list's, a table's, a
-# comment's or a page's start before them stays ("- [role:system] …", "<p>[role:…]").
-_LABEL_OWN = re.compile(r"(?:(?<!/)[#>*_]|[ \t]|<(?:b|strong)>)*$", re.IGNORECASE)
+# The end of what stands before a role's name that is the label's own: a heading's, a
+# quote's or emphasis marks ("### ", "> ", "**", "<b>"), replaced with it; a list's, a
+# table's, a comment's or a page's start before them stays, as written ("- [role:system]
+# …", "<p>[role:system] …", "<td class='x'>[role:system] …").
+_LABEL_OWN = re.compile(
+    r"(?:(?<!/)[#>*_]|<(?:b|strong)>)(?:[#>*_ \t]|<(?:b|strong)>)*$", re.IGNORECASE
+)
 
 
-def _role_sub(m: re.Match[str]) -> str:
-    role = m.group(1)
-    start = m.start(1) if role is not None else m.start(2)
-    if start == m.start():  # a plain label: most of them
-        return role_marker(role or m.group(2))
-    before = m.string[m.start() : start]
-    kept = before[: _LABEL_OWN.search(before).start()]  # type: ignore[union-attr]
-    return f"{kept}{' ' if kept else ''}{role_marker(role or m.group(2))}"
+def _role_sub(pattern: re.Pattern[str], viewed: _Viewed) -> _Viewed:
+    """Each role label ``pattern`` finds made ``[role:…]``: its own marks with it, what
+    starts its line before them kept as written (see ``_LABEL_OWN``)."""
+    text, view, marks = viewed
+    parts: list[str] = []
+    last = 0
+    for m in pattern.finditer(view):
+        role = m.group(1)
+        begin = m.start(1) if role is not None else m.start(2)
+        if begin > m.start() and (own := _LABEL_OWN.search(view, m.start(), begin)):
+            begin = own.start()
+        start, end = _in_text(marks, begin, m.end())
+        parts.extend((text[last:start], role_marker(role or m.group(2))))
+        last = end
+    if not parts:
+        return viewed
+    parts.append(text[last:])
+    return _viewed("".join(parts))
 
 
 def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False) -> _Viewed:
@@ -765,7 +788,7 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False)
     (the document the text is part of holds a turn: ``holds_a_turn``), every label is
     one."""
     if turns or _has_turn(viewed.view, pattern):
-        return _sub(pattern, viewed, _role_sub)
+        return _role_sub(pattern, viewed)
     return viewed
 
 
