@@ -920,14 +920,14 @@ _Repl = Callable[[re.Match[str]], str | None]
 # An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
 # as one where it stands (``_BLOCK_TAG``, ``_as_read``).
-_TAG_PATTERN = (
-    r"</?[A-Za-z][\w.:-]{0,40}(?![\w.:-])(?:\s[^<>]{0,200})?/?>|<!--[^<>]{0,200}-->"
-)  # (the lookahead: a name that cannot match is not tried again shorter)
-_TAG = re.compile(_TAG_PATTERN)
+# After its "<" (the lookahead: a name that cannot match is not tried again shorter).
+_AFTER_OPEN = r"(?:/?[A-Za-z][\w.:-]{0,40}(?![\w.:-])(?:\s[^<>]{0,200})?/?>|!--[^<>]{0,200}-->)"
+_TAG = re.compile(f"<{_AFTER_OPEN}")
 # A tag that touches a word or a mark on one side at least: between two gaps, a tag
 # joins nothing ("a <br/> b", "x <user_id> y"), and a page dense with such tags is
-# passed over in C.
-_JOINING_TAG = re.compile(rf"(?<=\S)(?:{_TAG_PATTERN})|(?:{_TAG_PATTERN})(?=\S)")
+# passed over in C (the "<" first: a pattern opening with a look-behind is tried at
+# every character).
+_JOINING_TAG = re.compile(rf"<(?:(?<=\S<){_AFTER_OPEN}|{_AFTER_OPEN}(?=\S))")
 # How far around an inline tag a line is read as shown: a steering phrase or a role
 # label's line is shorter.
 _REACH = 300
