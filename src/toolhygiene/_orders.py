@@ -689,7 +689,17 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS
+    if (noted := _NAME_THEN_NOTE.fullmatch(value)) is not None and _named(
+        noted.group(1), record=record
+    ):
+        # A name, then who they are: the role's words in the note are a job's ("Maria
+        # Lopez (assistant to the CEO)", "Bob (power user)"); the note is still judged.
+        return _reads_as_field(_A_ROLES_WORD.sub("", noted.group(2)), words)
     return _reads_as_field(value, words)
+
+
+_NAME_THEN_NOTE = re.compile(r"[ \t]*([^()\n]{1,60}?)[ \t]*\(([^()\n]{1,80})\)[ \t.]*")
+_A_ROLES_WORD = re.compile(r"\b(?:assistant|user|human|system|developer)s?\b", re.IGNORECASE)
 
 
 # What a reference opens with: a number, a section sign, a link, code, an identifier
