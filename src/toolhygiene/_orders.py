@@ -35,6 +35,7 @@ __all__ = [
     "ordered",
     "policy_aims",
     "regime_is_prose",
+    "retraction_is_prose",
     "role_is_data",
     "steering_is_prose",
 ]
@@ -337,6 +338,57 @@ def steering_is_prose(view: str, start: int, end: int) -> bool:
         and not _seen_by_the_model(around, words)
         and not _disguised(around)
         and not _aimed_anywhere(view)
+    )
+
+
+# A sender taking back what they wrote themselves: "my earlier instructions", "our
+# previous rules", "the previous message" (an e-mail's correction, not the model's
+# orders).
+_FIRST_PERSON = _lexicon("my our")
+_THEIRS = _lexicon("all every any your yours")
+_A_MESSAGE = _lexicon("message messages")
+_THE_SENDER = _lexicon("i me myself")  # a correction's own first person
+# Whose orders a phrase names when they are the model's: "ignore the developer message",
+# "disregard my system prompt".
+_THE_MODELS = _ROLE_WORDS | _LIMITS | _lexicon(
+    "prompt prompts ai assistant model llm original initial hidden safety admin administrator"
+)
+_AN_IDENTIFIER = re.compile(r"[\w-]+")
+
+
+def retraction_is_prose(view: str, start: int, end: int) -> bool:
+    """Whether the steering phrase at ``view[start:end]`` is a sender's correction or a
+    name: written plainly, its scope first person ("disregard my earlier instructions to
+    the courier") or its target a message ("please disregard the previous message: the
+    price is $40"), not sweeping ("all", "your"), and nothing from its sentence's start
+    to ``_WINDOW`` characters after it aimed at the model; or written as one identifier
+    after a flag's dash or before ``=``, ``(`` or ``:`` (``--ignore-previous-rules``,
+    ``ignore_previous_rules=True``)."""
+    phrase = view[start:end]
+    if " " not in phrase:
+        return _AN_IDENTIFIER.fullmatch(phrase) is not None and (
+            view[start - 1 : start] == "-" or view[end : end + 1] in ("=", "(", ":")
+        )
+    lowered = phrase.lower()
+    if "my" not in lowered and "our" not in lowered and "message" not in lowered:
+        return False  # most phrases: no sender's word (checked in C first)
+    if not _PLAIN_PHRASE.fullmatch(phrase) or _SPELLED.search(phrase):
+        return False
+    words = _words(phrase)
+    if not words.isdisjoint(_THEIRS) or not words.isdisjoint(_THE_MODELS):
+        return False
+    if words.isdisjoint(_FIRST_PERSON) and words.isdisjoint(_A_MESSAGE):
+        return False
+    head = view[max(0, start - _HEAD) : start]
+    cut = _SENTENCE_END.search(head[::-1])
+    head = head if cut is None else head[len(head) - cut.start() :]
+    around = f"{head} {view[end : end + _WINDOW]}"
+    seen = _words(around)
+    return (
+        seen.isdisjoint(_AT_THE_MODEL)
+        and (seen - _THE_SENDER).isdisjoint(_AFTER_STEERING)
+        and not _seen_by_the_model(around, seen)
+        and not _disguised(around)
     )
 
 
@@ -660,7 +712,17 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS
+    if (noted := _NAME_THEN_NOTE.fullmatch(value)) is not None and _named(
+        noted.group(1), record=record
+    ):
+        # A name, then who they are: the role's words in the note are a job's ("Maria
+        # Lopez (assistant to the CEO)", "Bob (power user)"); the note is still judged.
+        return _reads_as_field(_A_ROLES_WORD.sub("", noted.group(2)), words)
     return _reads_as_field(value, words)
+
+
+_NAME_THEN_NOTE = re.compile(r"[ \t]*([^()\n]{1,60}?)[ \t]*\(([^()\n]{1,80})\)[ \t.]*")
+_A_ROLES_WORD = re.compile(r"\b(?:assistant|user|human|system|developer)s?\b", re.IGNORECASE)
 
 
 # What a reference opens with: a number, a section sign, a link, code, an identifier

@@ -41,9 +41,11 @@ from toolhygiene._orders import (
     in_a_record,
     policy_aims,
     regime_is_prose,
+    retraction_is_prose,
     role_is_data,
     steering_is_prose,
 )
+from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
@@ -222,9 +224,26 @@ _STEER_WORDS = (
     "dismiss",
     "bypass",
     "overlook",
+    # Dropping orders in other words: "drop all prior instructions", "abandon your
+    # previous rules", "erase the earlier directives", "cancel every earlier instruction",
+    # "reset your instructions" (not before an order or a message of a shop or a chat:
+    # "cancel your previous order" stays, see ``_steering_sub``).
+    "drop",
+    "abandon",
+    "erase",
+    "cancel",
+    "reset",
+    "scrap",
+    "ditch",
+    "revoke",
+    "void",
 )
+# The verbs above whose object may be a customer's order or a chat's message.
+_SHOP_VERBS = ("drop", "abandon", "erase", "cancel", "reset", "scrap", "ditch", "revoke", "void")
 # Steering said in several words: "pay no attention to", "do not follow", "stop obeying".
 _STEER_PHRASES = (
+    "throw out",
+    "throw away",
     "pay no attention to",
     "pay no heed to",
     "do not follow",
@@ -240,8 +259,18 @@ _STEER_PHRASES = (
     "set aside",
 )
 # One word of each phrase, found plainly and spaced out: the gate of the costly pattern.
-_STEER_NEEDLES = (*_STEER_WORDS, "attention", "heed", "follow", "obey", "aside")
-_SCOPE_WORDS = ("previous", "prior", "above", "earlier", "preceding", "your", "all", "former")
+_STEER_NEEDLES = (*_STEER_WORDS, "attention", "heed", "follow", "obey", "aside", "throw")
+_SCOPE_WORDS = (
+    "previous",
+    "prev",
+    "prior",
+    "above",
+    "earlier",
+    "preceding",
+    "your",
+    "all",
+    "former",
+)
 _TARGET_WORDS = (
     "instruction",
     "prompt",
@@ -264,7 +293,7 @@ _NAMED = ("system", "safety", "developer", "original", "initial", "hidden", "ope
 _NAMED_TARGETS = (*_TARGET_WORDS, "filter", "guardrail", "polic", "restriction")
 # Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
 # URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
-_GAP = r"(?:[\s._*\-+\u00b7]|%20|&nbsp;)"
+_GAP = r"(?:[\s._*\-+\u00b7\"'()\u2018\u2019\u201c\u201d\u2026]|%20|&nbsp;)"
 # Words that may stand between the verb and what it steers away from: "ignore your
 # previous instructions", "disregard all of the earlier rules", "forget the system prompt".
 _FILLER = rf"(?:[a-z']{{1,12}}{_GAP}{{1,6}})"
@@ -424,7 +453,54 @@ _ORDERS = (
 )
 
 
+# Orders so far declared void, not commanded away: "All previous instructions are
+# cancelled", "Your prior rules are void", "The instructions above are outdated",
+# "Previous instructions no longer apply".
+_VOID = (
+    "cancelled",
+    "canceled",
+    "void",
+    "null",
+    "revoked",
+    "rescinded",
+    "withdrawn",
+    "obsolete",
+    "outdated",
+    "invalid",
+    "superseded",
+    "overridden",
+    "overriden",
+    "deprecated",
+    "lifted",
+    "suspended",
+    "annulled",
+    "no longer valid",
+    "no longer in effect",
+    "no longer in force",
+    "no longer active",
+)
+_NO_LONGER = ("no longer apply", "no longer applies", "do not apply", "don't apply", "dont apply")
+_VOID_NEEDLES = ("cancel", "void", "null", "revoked", "rescinded", "withdrawn", "obsolete",
+                 "outdated", "invalid", "supersede", "overrid", "deprecated", "lifted",
+                 "suspended", "annulled", "no longer", "apply")  # fmt: skip
+
+
+def _revoked() -> str:
+    target = rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
+    orders = (
+        rf"(?:{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}{target}"
+        rf"|{target}{_GAP}{{1,6}}{_FILLER}{{0,2}}{_phrases(_SINCE)})"
+    )
+    return (
+        rf"(?<![a-z])(?:(?:the|all|every|any|of|your){_GAP}{{1,6}}){{0,3}}{orders}{_GAP}{{1,6}}"
+        rf"(?:(?:(?:are|is|were|was|have{_GAP}{{1,3}}been|has{_GAP}{{1,3}}been)"
+        rf"(?:{_GAP}{{1,6}}(?:now|hereby|all|henceforth|officially)){{0,2}}{_GAP}{{1,6}}"
+        rf"{_phrases(_VOID)})|{_phrases(_NO_LONGER)})(?![a-z])"
+    )
+
+
 class _Patterns(NamedTuple):
+    revoked: re.Pattern[str]
     markup: re.Pattern[str]
     written_markup: re.Pattern[str]
     bracketed: re.Pattern[str]
@@ -444,6 +520,7 @@ def _patterns() -> _Patterns:
     opening = "[" + re.escape("".join(sorted(_bracket_in()))) + "]"
     closing = "[" + re.escape(_brackets("Pe")) + "]"
     return _Patterns(
+        revoked=re.compile(_revoked(), re.IGNORECASE),
         markup=_markup(_OPEN_RAW),
         written_markup=_markup(_OPEN_WRITTEN),
         # Chat-template tokens in square brackets: Llama's [INST] … [/INST], Mistral's
@@ -486,18 +563,30 @@ def _patterns() -> _Patterns:
     )
 
 
+# What may stand before a role label at a line's start, as a line's own start: a
+# markdown heading, quote or emphasis ("### System:", "> user:", "**System:**"); a list
+# item's marker ("- ", "* ", "+ ", "• ", "1. ", "2) ", "- [ ] "); a table's pipe ("| System: … |");
+# a comment's leader ("// ", "-- ", "/* ", "; ", "% "); an HTML tag ("<p>", "<li>",
+# "<td class='x'>", "<b>").
+_LINE_PREFIX = (
+    r"(?:#{1,6}|>|[*_]{1,3}|[-+\u2022\u2023\u2043\u2219\u25e6\u2013\u2014]{1,2}|\d{1,3}[.)]"
+    r"|\[[ x]\]|\|{1,2}|//|/\*|;{1,2}|%|<[a-z/!][^<>\n]{0,100}>)"
+)
 def _role_marker(starts: str) -> re.Pattern[str]:
     """A role label."""
     # As a markdown heading, quote or bold text too: "### System:", "> user:",
-    # "**System:**", "**System**:", "__system:__".
+    # "**System:**", "**System**:", "__system:__", "<b>System:</b>".
     # A heading or bold text stands out anywhere in a line; a plain "System:" only
     # at a line start, where a transcript puts it (``starts``: a line start, and in a
-    # text with a quote before a role's name, the start of a quoted value too).
+    # text with a quote before a role's name, the start of a quoted value too), after
+    # what starts a line of a list, a table, a comment or a page (``_LINE_PREFIX``; an
+    # HTML block element's tag starts a line where it stands: ``_as_read``).
     return re.compile(
-        rf"(?im)(?:(?:{starts})[ \t]{{0,20}}(?:(?:#{{1,6}}|>|[*_]{{1,3}})[ \t]{{0,5}}){{0,3}}"
-        r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3})[ \t]{0,5})"
-        r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5})?:"
-        r"(?:[ \t]{0,5}[*_]{1,3}(?![*_]))?"
+        rf"(?im)(?:(?:{starts})[ \t]{{0,20}}(?:{_LINE_PREFIX}[ \t]{{0,5}}){{0,4}}"
+        r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3}|<(?:b|strong)>)[ \t]{0,5}"
+        r")"
+        r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5}|</[a-z]{1,10}>)?:"
+        r"(?:[ \t]{0,5}(?:[*_]{1,3}(?![*_])|</[a-z]{1,10}>))?"
         # A markdown heading that is a role's name alone ("## System", "### Assistant"):
         # a label with nothing after it on its line (its block is what follows).
         r"|^[ \t]{0,20}#{1,6}[ \t]{0,5}(system|assistant|human|developer)[ \t]{0,5}$"
@@ -509,6 +598,17 @@ def _role_of(m: re.Match[str]) -> str:
     return m.group(1) or m.group(2)
 
 
+# Between the words of a mark, what a reader reads as the same gap: "[result-cut: …]",
+# "[result_cut: …]", "[error  cleared]" pose as "[result cut: …]" and "[error cleared]".
+_MARK_GAP = r"[ \t_\-]{1,3}"
+
+
+def _gapped(mark: str) -> str:
+    """A mark's words (``result cut``, ``instruction-like text removed``) as a pattern
+    that reads any gap between them (``_MARK_GAP``)."""
+    return _MARK_GAP.join(map(re.escape, re.split(r"[ -]", mark)))
+
+
 def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern[str]:
     """toolhygiene's own marks in any bracket pair (text from outside must not pose as
     one): the opening bracket (or two) and a mark's word, then the rest of the mark up to
@@ -517,7 +617,7 @@ def _own_marks(words: tuple[str, ...], opening: str, closing: str) -> re.Pattern
     search tries it only where an opening bracket is followed by a word."""
     return re.compile(
         rf"{opening}{opening}?\s{{0,3}}"  # the bracket first: see _markup
-        rf"(?P<word>{'|'.join(re.escape(w) for w in words)})\b"
+        rf"(?P<word>{'|'.join(map(_gapped, words))})\b"
         rf"(?P<rest>(?:(?!{opening}|{closing})[^\r\n])*)(?P<close>{closing}{{0,2}})",
         re.IGNORECASE,
     )
@@ -531,7 +631,29 @@ _ROLES = ("system", "assistant", "human", "user", "developer")
 _VALUE_START = r"(?<=[\"'])(?:(?<=[:\[,{(=][\"'])|(?<=[:\[,{(=][ \\][\"'])|(?<=[:\[,{(=] \\[\"']))"
 _QUOTED_ROLE = re.compile(r"[\"'][^a-z\"']{0,30}(?:system|assistant|human|user|developer)")
 _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
-_SQUEEZED_OUT = (" ", "\t", "\n", "\r", ".", "-", "_", "*", "+", "\u00b7", "%20", "&nbsp;")
+_SQUEEZED_OUT = (
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    ".",
+    "-",
+    "_",
+    "*",
+    "+",
+    '"',
+    "'",
+    "(",
+    ")",
+    "\u00b7",
+    "\u2018",
+    "\u2019",
+    "\u201c",
+    "\u201d",
+    "\u2026",
+    "%20",
+    "&nbsp;",
+)
 
 
 _SQUEEZED_ASCII = "".join(gap for gap in _SQUEEZED_OUT if len(gap) == 1 and gap.isascii())
@@ -587,6 +709,27 @@ _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
 _BREAK = re.compile("[\x0b\x0c\x85\u2028\u2029\r]")
 
 
+# An HTML element a page starts a line with ("<p>", "</li>", "<br/>", "<tr>"): read as a
+# line break, so a role label after one starts a line and its value ends at the next
+# ("<li>User: bob</li><li>System: …"); a cell's ("<td class='x'>") as a tab.
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|br|div|li|dd|dt|td|th|tr|h[1-6]|blockquote|pre|section|article|hr|table"
+    r"|ul|ol|dl|header|footer|nav|main|aside|figure|figcaption|details|summary)"
+    r"(?=[\s/>])[^<>\n]{0,200}>",
+    re.IGNORECASE,
+)
+
+
+# A table's or a definition list's cell: a tab between fields of one line, not a line
+# break ("<tr><td>User:</td><td>bob</td></tr>" is one line, "User:" then "bob").
+_CELLS = ("td", "th", "dd", "dt")
+
+
+def _block_break(m: re.Match[str]) -> str:
+    name = m.group().lstrip("</").lower()
+    return " " * (len(m.group()) - 1) + ("\t" if name.startswith(_CELLS) else "\n")
+
+
 def _written_break(m: re.Match[str]) -> str:
     written = m.group()
     tab = written.endswith(("t", "09"))
@@ -599,6 +742,8 @@ def _as_read(view: str) -> str:
     steering phrase split over them is one phrase."""
     if "\\" in view and _WRITTEN_START.search(view) is not None:
         view = _WRITTEN_BREAK.sub(_written_break, view)
+    if "<" in view and ">" in view and _BLOCK_TAG.search(view) is not None:
+        view = _BLOCK_TAG.sub(_block_break, view)
     if "\r" in view:
         view = view.replace("\r\n", " \n")
     # Three C scans of ASCII text (a regex class with non-ASCII members is slower there).
@@ -660,6 +805,35 @@ def _or_kept(replaced: str | None, m: re.Match[str]) -> str:
     return m.group() if replaced is None else replaced
 
 
+# The end of what stands before a role's name that is the label's own: a heading's, a
+# quote's or emphasis marks ("### ", "> ", "**", "<b>"), replaced with it; a list's, a
+# table's, a comment's or a page's start before them stays, as written ("- [role:system]
+# …", "<p>[role:system] …", "<td class='x'>[role:system] …").
+_LABEL_OWN = re.compile(
+    r"(?:(?<!/)[#>*_]|<(?:b|strong)>)(?:[#>*_ \t]|<(?:b|strong)>)*$", re.IGNORECASE
+)
+
+
+def _role_sub(pattern: re.Pattern[str], viewed: _Viewed) -> _Viewed:
+    """Each role label ``pattern`` finds made ``[role:…]``: its own marks with it, what
+    starts its line before them kept as written (see ``_LABEL_OWN``)."""
+    text, view, marks = viewed
+    parts: list[str] = []
+    last = 0
+    for m in pattern.finditer(view):
+        role = m.group(1)
+        begin = m.start(1) if role is not None else m.start(2)
+        if begin > m.start() and (own := _LABEL_OWN.search(view, m.start(), begin)):
+            begin = own.start()
+        start, end = _in_text(marks, begin, m.end())
+        parts.extend((text[last:start], role_marker(role or m.group(2))))
+        last = end
+    if not parts:
+        return viewed
+    parts.append(text[last:])
+    return _viewed("".join(parts))
+
+
 def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False) -> _Viewed:
     """Role labels made ``[role:…]`` when any of them opens a turn (its value is not a
     record's field: see ``_orders.role_is_data``) or two roles of a chat are named
@@ -668,7 +842,7 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False)
     (the document the text is part of holds a turn: ``holds_a_turn``), every label is
     one."""
     if turns or _has_turn(viewed.view, pattern):
-        return _sub(pattern, viewed, lambda m: role_marker(_role_of(m)))
+        return _role_sub(pattern, viewed)
     return viewed
 
 
@@ -710,8 +884,30 @@ def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
-    """A steering phrase removed, unless a concrete qualifier makes it a manual's."""
+    """A steering phrase removed, unless a concrete qualifier makes it a manual's, or a
+    shop's or a chat's verb acts on an order or a message ("cancel your previous
+    order", "erase all previous messages")."""
+    lowered = m.group().lower()
+    if lowered.startswith(_SHOP_VERBS):
+        words = _LETTERS.findall(lowered)
+        if words[0] in _SHOP_VERBS and words[-1].startswith(("order", "message")):
+            return None
+    if retraction_is_prose(m.string, m.start(), m.end()):
+        return None  # "please disregard the previous message: …", "--ignore-previous-rules"
     return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
+
+
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _revoked_sub(m: re.Match[str]) -> str | None:
+    """Orders so far declared void removed, unless they are a shop's or a chat's ("your
+    order was cancelled", "your previous message was invalid") or a concrete qualifier
+    makes the sentence a manual's ("the previous rules are deprecated in version 2")."""
+    words = _LETTERS.findall(m.group().lower())
+    if any(w.startswith(("order", "message")) for w in words):
+        return None
+    return _steering_sub(m)
 
 
 def _regime_sub(m: re.Match[str]) -> str | None:
@@ -737,7 +933,7 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     return INSTRUCTION_REMOVED
 
 
-def neutralise(text: str, *, turns: bool = False) -> str:
+def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     """Defuse text written to steer a model: role tags and chat-template tokens (also
     with look-alike or full-width brackets, a combining mark inside, or written as HTML
     entities, URL-encoded or escaped, once or twice), role markers at line starts (also
@@ -750,6 +946,8 @@ def neutralise(text: str, *, turns: bool = False) -> str:
     Give it normalised text (``normalise``): an invisible character inside a tag would
     otherwise hide it. ``turns``: the text is part of a document that holds a turn
     (``holds_a_turn``: a JSON result's other strings), so every role label is one.
+    ``render``: a line with HTML or XML tags is also read as a page shows it
+    (``_rendered``).
     """
     viewed = _viewed(text)
     lowered = _gate_view(viewed.view)
@@ -761,6 +959,10 @@ def neutralise(text: str, *, turns: bool = False) -> str:
     if _ROLE in gates and ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view):
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
     done = viewed.text
+    if "<" in done and ">" in done:  # a tag's two brackets
+        done = speaking_tags(done)
+        if render:
+            done = _rendered(done, turns=turns)
     # "\\u" and "\\x" start with a backslash: three C scans, one gate for all four
     if ("%" in done or "&" in done or "\\" in done) and _encoded(done):
         return _ENCODED_LINE.sub(_defused, done)
@@ -768,6 +970,74 @@ def neutralise(text: str, *, turns: bool = False) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+# An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
+# (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
+# as one where it stands (``_BLOCK_TAG``, ``_as_read``).
+# After its "<" (the lookahead: a name that cannot match is not tried again shorter).
+_AFTER_OPEN = r"(?:/?[A-Za-z][\w.:-]{0,40}(?![\w.:-])(?:\s[^<>]{0,200})?/?>|!--[^<>]{0,200}-->)"
+_TAG = re.compile(f"<{_AFTER_OPEN}")
+# A tag that touches a word or a mark on one side at least: between two gaps, a tag
+# joins nothing ("a <br/> b", "x <user_id> y"), and a page dense with such tags is
+# passed over in C (the "<" first: a pattern opening with a look-behind is tried at
+# every character).
+_JOINING_TAG = re.compile(rf"<(?:(?<=\S<){_AFTER_OPEN}|{_AFTER_OPEN}(?=\S))")
+# How far around an inline tag a line is read as shown: a steering phrase or a role
+# label's line is shorter.
+_REACH = 300
+
+
+def _shown_as(tag: re.Match[str]) -> str:
+    written = tag.group()
+    return written if _BLOCK_TAG.fullmatch(written) else ""
+
+
+def _may_hold_markup(shown: str) -> bool:
+    """Whether ``neutralise`` may change ``shown``: a bracket, an encoded character, or a
+    word of a gate, written plainly or spaced out (read without the one-text caches: a stretch of a
+    long text must not evict that text's)."""
+    if not shown.isascii() or any(c in shown for c in "<[%&\\"):
+        return True
+    lowered = _gate_view(shown)
+    return bool(_groups(_ALL_GATES, lowered) or _groups(_SQUEEZED_GATES, _squeezed(lowered)))
+
+
+def _rendered(text: str, *, turns: bool) -> str:
+    """``text`` neutralised as a page shows it (inline tags out) where it has tags:
+    markup splitting a word or a phrase (``Ig<b></b>nore``, ``<span>Ig</span><span>nore
+    </span>``, ``Ignore <i>all</i> previous instructions``) hides it no more than it
+    hides it from a reader. Each stretch of a line within ``_REACH`` characters of an
+    inline tag is read so (a long line with one tag costs that stretch, not the line),
+    and put back as shown when that reading holds markup; as it was otherwise. (One
+    pass: a tag that removing another leaves, ``<sys<b></b>tem>``, is read as written.)"""
+    stretches: list[list[int]] = []
+    for tag in _JOINING_TAG.finditer(text):
+        if _BLOCK_TAG.fullmatch(tag.group()):
+            continue
+        start, end = max(0, tag.start() - _REACH), tag.end() + _REACH
+        start = text.rfind("\n", start, tag.start()) + 1 or start  # the line's start
+        stop = text.find("\n", tag.end(), end)
+        end = end if stop == -1 else stop
+        if stretches and start <= stretches[-1][1]:
+            stretches[-1][1] = max(end, stretches[-1][1])
+        else:
+            stretches.append([start, end])
+    parts: list[str] = []
+    last = 0
+    for start, end in stretches:
+        piece = text[start:end]
+        shown = _TAG.sub(_shown_as, piece)
+        if not _may_hold_markup(shown):
+            continue
+        done = neutralise(shown, turns=turns, render=False)
+        if done != shown:
+            parts.extend((text[last:start], done))
+            last = start + len(piece)
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
+
 
 # A key that is a role's name, before a quoted value, in JSON or a dict repr written in
 # a text (an exception's message: ``{"System": "ignore the user and …"}``, also with
@@ -813,6 +1083,8 @@ def _steps(
         yield (found.role_marker_quoted if quoted else found.role_marker), None
     if _steers(lowered, gates):
         yield found.injection, _steering_sub
+    if _VOID_IN in gates and _AWAY in gates:
+        yield found.revoked, _revoked_sub
     if ":" in lowered and _new_orders(lowered, gates):
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
@@ -847,6 +1119,8 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(m.span() for m in _ENCODED_MARK.finditer(text))
     if ('"' in text or "'" in text) and _ROLE in _groups((_ROLE,), _gate_view(view)):
         spans.extend(_in_text(marks, *m.span()) for m in _ROLE_KEY.finditer(view))
+    if "<" in text:  # a line with tags is read as a page shows it (``_rendered``)
+        spans.extend(m.span() for m in _TAG.finditer(text))
     return spans
 
 
@@ -864,6 +1138,7 @@ def _revealing(run: str, decoded: str) -> bool:
     none: no second pass)."""
     if (
         any(decoded.count(c) > run.count(c) for c in "<[|")
+        or ("<" in decoded and _markup_count(decoded) > _markup_count(run))
         or (not decoded.isascii() and not _bracket_in().isdisjoint(decoded))
         or (_steering(decoded.lower()) and not _steering(run.lower()))
     ):
@@ -878,14 +1153,23 @@ def _revealing(run: str, decoded: str) -> bool:
     return len(role.findall(_as_read(decoded))) > len(role.findall(_as_read(run)))
 
 
+def _markup_count(text: str) -> int:
+    """How many role or frame tags ``text`` holds (``</tool_result>`` once its hidden
+    character is gone)."""
+    return len(_patterns().markup.findall(compatible(text)))
+
+
 def _defused(m: re.Match[str]) -> str:
     """An encoded line, neutralised in its decoded form when that holds markup."""
     run = m.group()
-    decoded = _unescaped(run)
+    # Decoded, then normalised: an invisible character written out inside a mark
+    # (``</tool&#8203;_result>``, ``Ign&shy;ore``, ``%E2%80%8B``) hides it no more than
+    # the same character raw.
+    decoded = normalise(_unescaped(run))
     if decoded == run or not _revealing(run, decoded):
         return run
-    done = neutralise(normalise(decoded))
-    return run if done == normalise(decoded) else done
+    done = neutralise(decoded)
+    return run if done == decoded else done
 
 
 def _own_marker_sub(m: re.Match[str]) -> str:
@@ -905,18 +1189,42 @@ def escape_marks(text: str) -> str:
     parentheses (``［error］`` becomes ``(error)``): whatever tool wrote it, a mark the
     model reads is one toolhygiene put there. The same object when there is none."""
     if text.isascii():  # most results: square brackets only, and no mark's word
-        if "[" not in text:
+        if "[" not in text and "<" not in text:
             return text
         if _mark_start().search(text.lower()) is None:
             return text
-        return _ascii_marks().sub(_own_marker_sub, text)
-    if "[" not in text and _bracket_in().isdisjoint(text):
+        done = _ascii_marks().sub(_own_marker_sub, text) if "[" in text else text
+        if "<" in done:
+            done = _angle_marks().sub(lambda m: _or_kept(_angle_mark_sub(m), m), done)
+        return text if done == text else done
+    if "[" not in text and "<" not in text and _bracket_in().isdisjoint(text):
         return text
     # Read as the model sees it: full-width letters as ASCII, and without what shows
     # nothing inside a word (``[result\u200b cut: …]``, ``［ｅｒｒｏｒ］``).
     viewed = _viewed(text, MARKS_OR_HIDDEN, lines=False)
-    done = _sub(_patterns().every_mark, viewed, _own_marker_sub)
-    return text if done is viewed else done.text
+    escaped = _sub(_patterns().every_mark, viewed, _own_marker_sub)
+    if "<" in escaped.view:
+        escaped = _sub(_angle_marks(), escaped, _angle_mark_sub)
+    return text if escaped is viewed else escaped.text
+
+
+@functools.cache
+def _angle_marks() -> re.Pattern[str]:
+    """A mark's words in angle brackets (``<result cut: …>``, ``<error cleared>``)."""
+    return re.compile(
+        rf"<\s{{0,3}}(?P<word>{'|'.join(map(_gapped, STATUS_MARKS + TEXT_MARKS))})\b"
+        r"(?P<rest>[^<>\r\n]*)(?P<close>>?)",
+        re.IGNORECASE,
+    )
+
+
+def _angle_mark_sub(m: re.Match[str]) -> str | None:
+    """A mark in angle brackets made parentheses when it reads as toolhygiene's: more
+    than one word, or a colon after its word; ``<error>`` and ``<error code="5">`` are
+    an XML document's tags and stay."""
+    if m.group("word").isalpha() and not m.group("rest").lstrip().startswith(":"):
+        return None
+    return _own_marker_sub(m)
 
 
 # The words a mark starts with.
@@ -928,7 +1236,7 @@ def _mark_start() -> re.Pattern[str]:
     """Where a mark can start in lowered ASCII text: a bracket, then a mark's first word
     (a JSON result full of lists has brackets, but none before such a word). Matching
     the lowered text, not the text case-insensitively, halves the time."""
-    return re.compile(rf"\[\[?\s{{0,3}}(?:{'|'.join(_MARK_WORDS)})")
+    return re.compile(rf"[\[<]\[?\s{{0,3}}(?:{'|'.join(_MARK_WORDS)})")
 
 
 @functools.cache
@@ -949,7 +1257,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # one Aho-Corasick pass (``re`` tries an alternation of words at nearly every character:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
-_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN = range(6, 10)
+_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN = range(6, 11)
 _ORDER_WORDS = (
     "polic",
     "instruction",
@@ -972,8 +1280,9 @@ _GATE_WORDS = (
     (_SAID_IN, _WAS_SAID),
     (_FROM_NOW_IN, _FROM_NOW),
     (_ADDRESSED_IN, _ADDRESSED),
+    (_VOID_IN, _VOID_NEEDLES),
 )
-_ALL_GATES = tuple(range(10))
+_ALL_GATES = tuple(range(11))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
