@@ -30,16 +30,33 @@ _TAG = re.compile(
 _CELL = re.compile(
     r"</(?:td|th|dt)>[ \t]{0,8}<(?:td|th|dd)(?:[ \t][^<>\r\n]{0,256})?>", re.IGNORECASE
 )
-_STARS = re.compile(r"\*{2,3}")
-# (not a name such as PyPI's ``__token__`` glued to what follows: ``__token__:pypi-…``)
-_UNDERSCORES = re.compile(r"(?<![\w/])_{2,3}(?=[A-Za-z])|(?<=[A-Za-z:])_{2,3}(?![\w])(?!:\S)")
-_TICKS = re.compile(r"`{1,3}")
+
+
+def _pairs(mark: str, least: int) -> re.Pattern[str]:
+    """Emphasis written with ``mark`` (2-3 of them; backticks 1-3): an opening run after
+    no word character and before no blank, its text on one line, and a closing run of
+    the same length after no blank and before no word character. A run inside a token
+    or with no partner (``Tr0ub4dor**3x``, ``Hunter2**``) is no markup: it stays, and
+    the value keeps it. (Not a name such as PyPI's ``__token__`` glued to what follows:
+    ``__token__:pypi-…``.)"""
+    m = re.escape(mark)
+    return re.compile(
+        rf"(?<![\w{m}])(?P<mark>{m}{{{least},3}})(?=[^\s{m}])(?P<inner>[^\r\n]{{1,256}}?)"
+        rf"(?<=[^\s{m}])(?P=mark)(?![\w{m}])(?!:\S)"
+    )
+
+
+_STARS = _pairs("*", 2)
+_UNDERSCORES = _pairs("_", 2)
+_TICKS = _pairs("`", 1)
 _SHIFT = re.compile(r"[ \t]{2,400}[:=\uff1a]")
 """Blanks then a separator: the blanks of a mark that closed a label (``key</b>:``)."""
 
 
-def _blank(m: re.Match[str]) -> str:
-    return " " * (m.end() - m.start())
+def _unpaired(m: re.Match[str]) -> str:
+    """Both marks of a pair blanked, the text between them kept."""
+    width = len(m.group("mark"))
+    return " " * width + m.group("inner") + " " * width
 
 
 def _cell(m: re.Match[str]) -> str:
@@ -72,11 +89,11 @@ def demarked(text: str) -> str:
             view = _CELL.sub(_cell, view)
         view = _TAG.sub(_tag, view)
     if "*" in view and "**" in view:
-        view = _STARS.sub(_blank, view)
+        view = _STARS.sub(_unpaired, view)
     if "_" in view and "__" in view:
-        view = _UNDERSCORES.sub(_blank, view)
+        view = _UNDERSCORES.sub(_unpaired, view)
     if "`" in view:
-        view = _TICKS.sub(_blank, view)
+        view = _TICKS.sub(_unpaired, view)
     if view is text or view == text:
         return text
     return _SHIFT.sub(_shift, view)

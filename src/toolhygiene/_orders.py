@@ -350,8 +350,12 @@ _A_MESSAGE = _lexicon("message messages")
 _THE_SENDER = _lexicon("i me myself")  # a correction's own first person
 # Whose orders a phrase names when they are the model's: "ignore the developer message",
 # "disregard my system prompt".
-_THE_MODELS = _ROLE_WORDS | _LIMITS | _lexicon(
-    "prompt prompts ai assistant model llm original initial hidden safety admin administrator"
+_THE_MODELS = (
+    _ROLE_WORDS
+    | _LIMITS
+    | _lexicon(
+        "prompt prompts ai assistant model llm original initial hidden safety admin administrator"
+    )
 )
 _AN_IDENTIFIER = re.compile(r"[\w-]+")
 

@@ -482,7 +482,7 @@ _VOID = (
 _NO_LONGER = ("no longer apply", "no longer applies", "do not apply", "don't apply", "dont apply")
 _VOID_NEEDLES = ("cancel", "void", "null", "revoked", "rescinded", "withdrawn", "obsolete",
                  "outdated", "invalid", "supersede", "overrid", "deprecated", "lifted",
-                 "suspended", "annulled", "no longer", "apply")  # fmt: skip
+                 "suspended", "annulled", "longer", "apply")  # fmt: skip
 
 
 def _revoked() -> str:
@@ -572,6 +572,8 @@ _LINE_PREFIX = (
     r"(?:#{1,6}|>|[*_]{1,3}|[-+\u2022\u2023\u2043\u2219\u25e6\u2013\u2014]{1,2}|\d{1,3}[.)]"
     r"|\[[ x]\]|\|{1,2}|//|/\*|;{1,2}|%|<[a-z/!][^<>\n]{0,100}>)"
 )
+
+
 def _role_marker(starts: str) -> re.Pattern[str]:
     """A role label."""
     # As a markdown heading, quote or bold text too: "### System:", "> user:",
