@@ -358,6 +358,8 @@ _THE_MODELS = (
     )
 )
 _AN_IDENTIFIER = re.compile(r"[\w-]+")
+# Words pointing at the text being read, which no correction of an earlier message uses.
+_POINTING = _lexicon("this these here hereby herein above below following")
 
 
 def retraction_is_prose(view: str, start: int, end: int) -> bool:
@@ -381,6 +383,8 @@ def retraction_is_prose(view: str, start: int, end: int) -> bool:
     words = _words(phrase)
     if not words.isdisjoint(_THEIRS) or not words.isdisjoint(_THE_MODELS):
         return False
+    if not words.isdisjoint(_POINTING):
+        return False  # "forget the above in this message": the text itself, no earlier one
     if words.isdisjoint(_FIRST_PERSON) and words.isdisjoint(_A_MESSAGE):
         return False
     head = view[max(0, start - _HEAD) : start]
