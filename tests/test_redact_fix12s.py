@@ -23,8 +23,9 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from corpus import every_door as _every_door
 from helpers import app_logger, examples
-from test_redact_leak12c import SECRETS, _every_door
+from test_redact_leak12c import SECRETS
 from toolhygiene._normalise import compatible
 from toolhygiene._results import _bytes_text
 

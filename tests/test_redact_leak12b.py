@@ -7,21 +7,18 @@ every carrier, through ``th.redact``, ``Session.call`` and ``Session.handle``.""
 from __future__ import annotations
 
 import base64
-import json
 import random
 import string
 import struct
 import zlib
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from corpus import CARRIERS, Case
+from corpus import every_door as _every_door
 from helpers import examples, passwords
-from toolhygiene.testing import model_turn
 
 _ALNUM = string.ascii_letters + string.digits
 HEADS = passwords()
@@ -31,46 +28,6 @@ TOKENS = st.builds(
     st.integers(0, 2**32),
     st.integers(17, 40),
 )
-
-
-def _tools(text: str) -> tuple[th.Tool[Any, Any], th.Tool[Any, Any]]:
-    """A tool ``billing`` failing with ``text`` and a tool ``listing`` returning it."""
-
-    @th.tool(name="billing")
-    def fails(order_id: str) -> str:
-        raise RuntimeError(text)
-
-    @th.tool(name="listing")
-    def succeeds(order_id: str) -> str:
-        return text
-
-    return fails, succeeds
-
-
-def _every_door(line: str, secret: str, *, ends_line: bool = False) -> None:
-    """``secret`` never reaches the model from ``line`` in any carrier: ``th.redact``,
-    a failing call (its line and its log), a successful call's result and ``handle``
-    (``ends_line``: the message carrier writes nothing after ``line``)."""
-    case = Case("leak12b", line, core=secret)
-    carriers = dict(CARRIERS)
-    if ends_line:
-        carriers["message"] = lambda case: f"request to billing failed: {case.shown}"
-    for carrier, make in carriers.items():
-        text = make(case)
-        assert secret not in th.redact(text), (carrier, text)
-
-        fails, succeeds = _tools(text)
-        session = th.Session([fails, succeeds], line_cap=4000, max_failures=99)
-        with th.testing.capture() as seen:
-            failed = session.call("billing", {"order_id": "ORD-1"})
-        assert secret not in failed.content, (carrier, failed.content)
-        assert secret not in json.dumps([dict(e) for e in seen.events], default=str), carrier
-        assert secret not in session.call("listing", {"order_id": "ORD-1"}).content, carrier
-    messages: list[Any] = []
-    session = th.Session(list(_tools(line)), line_cap=4000, max_failures=99)
-    turn = model_turn("anthropic", [("billing", {"order_id": "A"}), ("listing", {"order_id": "B"})])
-    assert session.handle(turn, messages, format="anthropic")
-    assert secret not in json.dumps(messages, default=str)
 
 
 # -- 1. a password fed on stdin: here-strings and here-documents ------------------------

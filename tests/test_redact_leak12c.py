@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 import random
 import string
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from corpus import CARRIERS, Case
+from corpus import every_door as _every_door
 from helpers import examples, passwords
-from toolhygiene.testing import model_turn
 
 _ALNUM = string.ascii_letters + string.digits
 HEADS = passwords()
@@ -34,50 +32,6 @@ SECRETS = st.one_of(HEADS, TOKENS)
 
 def _cased(word: str, how: int) -> str:
     return (word, word.upper(), word.capitalize(), word.lower())[how % 4]
-
-
-def _tools(text: str) -> tuple[th.Tool[Any, Any], th.Tool[Any, Any]]:
-    """A tool ``billing`` failing with ``text`` and a tool ``listing`` returning it."""
-
-    @th.tool(name="billing")
-    def fails(order_id: str) -> str:
-        raise RuntimeError(text)
-
-    @th.tool(name="listing")
-    def succeeds(order_id: str) -> str:
-        return text
-
-    return fails, succeeds
-
-
-def _every_door(line: str, *secrets: str, ends_line: bool = False) -> None:
-    """No ``secret`` reaches the model from ``line`` in any carrier: ``th.redact``, a
-    failing call (its line and its log), a successful call's result and ``handle``
-    (``ends_line``: the message carrier writes nothing after ``line``)."""
-    case = Case("leak12c", line, core=secrets[0])
-    carriers = dict(CARRIERS)
-    if ends_line:
-        carriers["message"] = lambda case: f"request to billing failed: {case.shown}"
-    for carrier, make in carriers.items():
-        text = make(case)
-        redacted = th.redact(text)
-        fails, succeeds = _tools(text)
-        session = th.Session([fails, succeeds], line_cap=4000, max_failures=99)
-        with th.testing.capture() as seen:
-            failed = session.call("billing", {"order_id": "ORD-1"})
-        logged = json.dumps([dict(e) for e in seen.events], default=str)
-        result = session.call("listing", {"order_id": "ORD-1"}).content
-        for secret in secrets:
-            assert secret not in redacted, (carrier, text, redacted)
-            assert secret not in failed.content, (carrier, failed.content)
-            assert secret not in logged, carrier
-            assert secret not in result, (carrier, result)
-    messages: list[Any] = []
-    session = th.Session(list(_tools(line)), line_cap=4000, max_failures=99)
-    turn = model_turn("anthropic", [("billing", {"order_id": "A"}), ("listing", {"order_id": "B"})])
-    assert session.handle(turn, messages, format="anthropic")
-    for secret in secrets:
-        assert secret not in json.dumps(messages, default=str)
 
 
 # -- 1. arrows and glued separators ----------------------------------------------------
