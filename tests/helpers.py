@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -293,3 +294,18 @@ def passwords(min_tail: int = 2, max_tail: int = 5) -> st.SearchStrategy[str]:
         st.sampled_from("0123456789"),
         st.text(_ALNUM, min_size=min_tail, max_size=max_tail),
     )
+
+
+def issued_tokens() -> st.SearchStrategy[str]:
+    """A credential a service issues: long (20-43 characters), random, letters and
+    digits (seeded, so that hypothesis shrinks the seed, not the characters)."""
+    return st.builds(
+        lambda seed, size: "".join(random.Random(seed).choices(_ALNUM, k=size)) + "9aZ",
+        st.integers(0, 2**32),
+        st.integers(17, 40),
+    )
+
+
+def secrets() -> st.SearchStrategy[str]:
+    """A password a person writes or a credential a service issues."""
+    return st.one_of(passwords(), issued_tokens())

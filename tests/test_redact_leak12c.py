@@ -17,17 +17,12 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import every_door as _every_door
-from helpers import examples, passwords
+from helpers import examples, issued_tokens, passwords, secrets
 
 _ALNUM = string.ascii_letters + string.digits
 HEADS = passwords()
-# A credential a service issues: long, random, letters and digits.
-TOKENS = st.builds(
-    lambda seed, size: "".join(random.Random(seed).choices(_ALNUM, k=size)) + "9aZ",
-    st.integers(0, 2**32),
-    st.integers(17, 40),
-)
-SECRETS = st.one_of(HEADS, TOKENS)
+TOKENS = issued_tokens()
+SECRETS = secrets()
 
 
 def _cased(word: str, how: int) -> str:
