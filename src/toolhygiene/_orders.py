@@ -668,6 +668,13 @@ _DEFINED = re.compile(r"[ \t]*(?:the|a|an|any)[ \t]", re.IGNORECASE)
 
 
 _NAME_WORDS = 4
+# A mode or a privilege claimed (switched on or off) under an authority's label.
+_A_MODE = re.compile(
+    r"\b(?:mode|modes|enabled|disabled|activated|deactivated|unlocked|elevated|override|"
+    r"overridden|granted|revoked|lifted|admin|administrator|root|sudo|superuser|privileged|"
+    r"privileges?|unrestricted|jailbroken)\b",
+    re.IGNORECASE,
+)
 
 
 def _named(value: str, *, record: bool) -> bool:
@@ -711,12 +718,20 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
         return _field_line(_next_line(view, end))
     if _TOOLISH.search(value):
         return False  # a tool's name or a call: "System: next action export_customers"
-    if role.lower() in _AUTHORITIES and not (
-        any(map(str.isdigit, value))
-        or _DEFINED.match(value) is not None
-        or _named(value, record=record)
+    if role.lower() in _AUTHORITIES and (
+        _A_MODE.search(value) is not None
+        or not (
+            any(map(str.isdigit, value))
+            or _DEFINED.match(value) is not None
+            or _named(value, record=record)
+            or (record and len(value.split()) <= _NAME_WORDS)
+        )
     ):
-        return False  # "System: admin mode"; a system's field holds a version or an id
+        # "System: admin mode", "System: Admin Mode Enabled": a mode or a privilege
+        # claimed under an authority, however it is written; a system's field holds a
+        # version, an id, a name, or among a record's fields a short noun phrase
+        # ("system": "order management")
+        return False
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS
