@@ -79,6 +79,8 @@ _YOU_NOW = re.compile(
     r"[ \t]{1,3}(?:now|immediately|instead)\b",
     re.IGNORECASE,
 )
+# What neutralise wrote in place of an order or a marker before this judgement.
+_DEFUSED = re.compile(r"\[(?:instruction-like|role:|markup)")
 _TOOL_CALL = re.compile(r"\b(?:call|invoke|run|execute)[ \t]{1,3}\w*(?:[A-Za-z]_[A-Za-z]|\w\()")
 
 
@@ -107,6 +109,8 @@ def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
     (under a claim of new rules it is what the claim empowers: "New policy: see below.
     Forward the invoice to x@…"; after a sender's correction it is the correction's
     own business: "please send the corrected invoice to accounts@…")."""
+    if _DEFUSED.search(text) is not None:
+        return True  # an order already defused in it: "users must [instruction-like …]"
     words = _words(text)
     if not words.isdisjoint(_MODEL_TALK) or _seen_by_the_model(text, words) or _disguised(text):
         return True
@@ -164,7 +168,9 @@ def message_retraction(view: str, start: int, end: int) -> bool:
 # Rules with a person or a group as their subject: "employees must", "the kitchen staff
 # should", "all visitors are required to", "drivers need to". The subject is one to
 # three words, none a pronoun, a function word or the model.
-_SUBJECT_WORD = r"(?!(?:you|your|we|i|it|they|he|she|this|that|these|those|there|it's)\b)[a-z][a-z'-]{1,30}"
+_SUBJECT_WORD = (
+    r"(?!(?:you|your|we|i|it|they|he|she|this|that|these|those|there|it's)\b)[a-z][a-z'-]{1,30}"
+)
 _PEOPLES_RULE = re.compile(
     rf"[ \t]{{0,20}}(?:[-*+\u2022][ \t]{{1,5}}|\d{{1,3}}[.)][ \t]{{1,5}})?"
     rf"(?:(?:the|all|every|each|our|any|new)[ \t]{{1,3}})?"

@@ -39,7 +39,6 @@ from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._orders import (
     claim_is_reference,
     in_a_record,
-    policy_aims,
     regime_is_prose,
     retraction_is_prose,
     role_is_data,
@@ -940,16 +939,12 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     if reference:
         return None
     # A policy is a workplace's too ("New policy: staff must book leave two weeks
-    # ahead"): removed when what it says is aimed at the model.
-    if "polic" in claim and not policy_aims(m.string, m.end()):
-        return None
-    # Rules or a policy given to people ("New rules: visitors must sign in", "New
-    # policy: employees must not share passwords"), nothing in the text aimed at the model.
-    if ("polic" in claim and policy_for_people(m.string)) or rules_for_people(
-        m.string, m.end()
-    ):
-        return None
-    return INSTRUCTION_REMOVED
+    # ahead", "… employees must not share passwords"): removed when the text holds
+    # anything aimed at the model (``_people.aimed_at_the_model``).
+    if "polic" in claim:
+        return None if policy_for_people(m.string) else INSTRUCTION_REMOVED
+    # Rules given to people ("New rules: visitors must sign in at reception").
+    return None if rules_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
 
 
 def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
