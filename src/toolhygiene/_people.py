@@ -23,6 +23,7 @@ sending of everything to an address, a deletion of everything.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from toolhygiene._orders import (
@@ -102,10 +103,12 @@ def _handed(sentence: str) -> bool:
     return _ADDRESS.search(sentence) is not None or _acts(sentence, _HANDED)
 
 
+@functools.lru_cache(maxsize=4)
 def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
     """Whether ``text`` (a window or a whole text, read in one pass: linear) holds what
     correspondence does not write to people but an order to a model does (see the
-    module's docstring). ``sending``: any sending to an address not forbidden counts
+    module's docstring; a whole text is read once however many claims it holds: cached).
+    ``sending``: any sending to an address not forbidden counts
     (under a claim of new rules it is what the claim empowers: "New policy: see below.
     Forward the invoice to x@…"; after a sender's correction it is the correction's
     own business: "please send the corrected invoice to accounts@…")."""
