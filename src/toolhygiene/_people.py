@@ -56,7 +56,15 @@ _MODEL_TALK = _FAR | _lexicon(
     """
     obey comply override pretend roleplay jailbreak dan persona guardrail guardrails
     censorship moderation refuse refusing refusal refusals chatbot ignore disregard
-    forget
+    forget shell terminal bash powershell passwd sudo chmod mkfs rm curl wget
+    """
+)
+# What a deletion aimed at the machine destroys: "delete the database", "wipe the repo"
+# (an e-mail's "delete the draft I sent" is the sender's business).
+_MACHINE = _lexicon(
+    """
+    database databases db server servers repo repository repositories bucket buckets
+    table tables files folder folders directory directories disk disks backups logs
     """
 )
 # Limits switched off: "safety filters are disabled", "content restrictions lifted".
@@ -122,6 +130,7 @@ def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
     if any(p.search(text) for p in (_OUTPUT_ONLY, _YOU_NOW, _TOOL_CALL, _LIMITS_OFF)):
         return True
     if words.isdisjoint(_KEYS) and words.isdisjoint(_SENT) and words.isdisjoint(_DELETED):
+        # nothing handed, sent or deleted (checked in C first)
         return False
     last = 0
     for stop in [*(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]:
@@ -136,7 +145,10 @@ def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
                 and not said.isdisjoint(_SENT)
                 and _ADDRESS.search(sentence)
             )
-            or (everything and not said.isdisjoint(_DELETED))
+            or (
+                not said.isdisjoint(_DELETED)
+                and (everything or (not said.isdisjoint(_MACHINE) and _acts(sentence, _DELETED)))
+            )
         ):
             return True
     return False
