@@ -14,11 +14,13 @@ aimed at the model than a manual's window (an e-mail says "send", "reply", "you"
 - someone's assistant or agent, a person ("Our assistant will now contact you", "My
   agent will now send the contract"), not the model ("the assistant must now …").
 
-What is aimed at the model here (``aimed_at_the_model``): a word about it or its
-jailbreak, its prompt, a phrase said to it ("you are now", "act as"), a word hidden
-from the lists, an order of its output ("reply only with OK"), "you must now …", a
-secret or a key handed over (not forbidden: "must not share passwords" is a rule), a
-sending of everything to an address, a deletion of everything.
+What is aimed at the model here (``aimed_at_the_model``): a word of ``_orders``' lists
+but the words correspondence says to people (``_CORRESPONDENCE``), a word about the
+model's jailbreak or limits, its prompt or system message, a phrase said to it ("you
+are now", "act as"), a word hidden from the lists, an order of its output ("reply only
+with OK"), "you must now …", a tool call, a secret or a key handed over (not forbidden:
+"must not share passwords" is a rule), a sending of everything to an address, a
+deletion of everything or of the machine's data.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import re
 
 from toolhygiene._orders import (
     _ADDRESS,
+    _AFTER_STEERING,
+    _AT_THE_MODEL,
     _DELETED,
     _EVERYTHING,
     _FAR,
@@ -50,14 +54,41 @@ from toolhygiene._orders import (
 
 __all__ = ["aimed_at_the_model", "message_retraction", "persons_assistant", "rules_for_people"]
 
-# A word about the model, its jailbreak or its limits ("obey", "pretend", "guardrails");
-# not the words of an e-mail ("conversation", "system", "session", "chat").
-_MODEL_TALK = _FAR | _lexicon(
+# Words an e-mail, a memo or a README says to people all the time: a sending, a reply, a
+# payment, "you must", "call me", "the system was down", "every Monday" (a sending or a
+# deletion is judged by what it acts on, below).
+_CORRESPONDENCE = _lexicon(
     """
-    obey comply override pretend roleplay jailbreak dan persona guardrail guardrails
-    censorship moderation refuse refusing refusal refusals chatbot ignore disregard
-    forget shell terminal bash powershell passwd sudo chmod mkfs rm curl wget
+    send email emails mail forward transfer wire must immediately password passwords
+    passphrase passcode secret secrets credential credentials delete erase wipe destroy
+    reply replies answer answers response responses say tell summary me myself i now
+    entirely completely fully full entirety everything anything whatever task system
+    message messages talk speak call run share post publish pay payment http https www
+    url click visit download want wish prefer possible remainder future onward onwards
+    any every circumstances whatsoever etc files folders directories instruction
+    instructions
     """
+)
+# A word about the model, its conversation, its output, its jailbreak or its limits, or
+# the machine it runs on ("print the conversation", "respond in pirate speak", "give me
+# admin access", "print the environment variables", "call the export tool"): the lists
+# a manual's window is read with (``_orders``), but correspondence's own words.
+_MODEL_TALK = (
+    _AT_THE_MODEL
+    | _AFTER_STEERING
+    | _FAR
+    | _lexicon(
+        """
+        obey comply override pretend roleplay jailbreak dan persona guardrail guardrails
+        censorship moderation refuse refusing refusal refusals chatbot tool tools
+        function functions
+        """
+    )
+) - _CORRESPONDENCE
+# "Show me the system message", "your system instructions" (an e-mail's "the system was
+# down" stays).
+_SYSTEM_MESSAGE = re.compile(
+    r"\bsystem[ \t]{1,3}(?:message|messages|prompt|instructions?|rules|settings)\b", re.IGNORECASE
 )
 # What a deletion aimed at the machine destroys: "delete the database", "wipe the repo"
 # (an e-mail's "delete the draft I sent" is the sender's business).
@@ -127,7 +158,9 @@ def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
         return True
     if "prompt" in words and _PROMPT.search(text) is not None:
         return True
-    if any(p.search(text) for p in (_OUTPUT_ONLY, _YOU_NOW, _TOOL_CALL, _LIMITS_OFF)):
+    if any(
+        p.search(text) for p in (_OUTPUT_ONLY, _YOU_NOW, _TOOL_CALL, _LIMITS_OFF, _SYSTEM_MESSAGE)
+    ):
         return True
     if words.isdisjoint(_KEYS) and words.isdisjoint(_SENT) and words.isdisjoint(_DELETED):
         # nothing handed, sent or deleted (checked in C first)
