@@ -97,6 +97,9 @@ def test_text_with_percent_signs_and_nothing_secret_stays() -> None:
             'psk="{v}"',
             "curl --oauth2-bearer {v} https://api.acme.io",
             "['curl', '--oauth2-bearer', '{v}']",
+            "redis> AUTH default {v}",
+            "127.0.0.1:6379> AUTH bob {v}\n(error) WRONGPASS invalid username-password pair",
+            "redis-cli AUTH {v}",
         ]
     ),
     secrets(),
@@ -155,7 +158,17 @@ def test_a_random_run_after_a_double_colon_still_goes(word: str, token: str) -> 
 
 @pytest.mark.parametrize(
     "line",
-    ["token revoked.", "Bearer token EXPIRED", "token Expired.", "the token was revoked."],
+    [
+        "token revoked.",
+        "Bearer token EXPIRED",
+        "token Expired.",
+        "the token was revoked.",
+        "AUTH failed",
+        "SMTP AUTH PLAIN",
+        "AUTH LOGIN",
+        "AUTH user failed",
+        "auth failed for user bob",
+    ],
 )
 def test_a_word_after_token_or_a_scheme_stays(line: str) -> None:
     assert th.redact(line) == line

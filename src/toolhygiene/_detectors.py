@@ -745,6 +745,15 @@ def _anything(m: re.Match[str]) -> bool:
     return plausible_value(m.group("secret"), prose_allowed=False)
 
 
+def _redis_auth(m: re.Match[str]) -> bool:
+    """``AUTH user v``: any real value; ``AUTH v`` alone only credential-shaped (SMTP's
+    ``AUTH PLAIN``, "AUTH failed" name a mechanism or an outcome)."""
+    value = m.group("secret")
+    if m.group("user") is not None:
+        return plausible_value(value, prose_allowed=True)
+    return credential_shaped(value)
+
+
 # A value that is a port mapping, a uid:gid or a number (``-p 8080:80``, ``-u 1000:1000``),
 # or a path (``rsync -u host:/srv``): what these flags take in other commands.
 _NOT_A_PASSWORD = re.compile(r"[0-9.:]+(?:/(?:tcp|udp|sctp))?|/.*")
@@ -1264,6 +1273,22 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(r"(?<![\w\-])sshpass[ \t]{1,5}-p[ \t]{0,5}(?P<secret>[^\s\-]\S{0,1023})"),
         ("sshpass",),
         check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Redis's ``AUTH [user] v``, as typed at its prompt or given to ``redis-cli``:
+        # the command in capitals, its one or two arguments ending the line (a log's
+        # "AUTH failed for user bob" has more words).
+        "secret",
+        re.compile(
+            r"(?:(?<=^)|(?<=[>\n])|(?<=\s)|(?<=[\"']))AUTH[ \t]{1,5}"
+            r"(?:(?P<user>[^\s\"']{1,128})[ \t]{1,5})?"
+            r"(?P<secret>[^\s\"']{1,512})[ \t]*(?=[\r\n\"']|\Z)",
+            re.MULTILINE,
+        ),
+        ("auth ", "auth\t"),
+        check=_redis_auth,
         judged_by=("secret",),
         anchored=True,
     ),
