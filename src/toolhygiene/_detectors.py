@@ -745,6 +745,15 @@ def _anything(m: re.Match[str]) -> bool:
     return plausible_value(m.group("secret"), prose_allowed=False)
 
 
+def _oracle_login(m: re.Match[str]) -> bool:
+    """``user/v@db`` is a login whatever ``v``; ``user/v`` alone only when ``v`` reads
+    as a credential, not a path's part (``sqlplus docs/manual.html``, ``docs/readme``)."""
+    value = m.group("secret")
+    if m.string.startswith("@", m.end("secret")):
+        return plausible_value(value, prose_allowed=False)
+    return credential_shaped(value)
+
+
 def _redis_auth(m: re.Match[str]) -> bool:
     """``AUTH user v``: any real value; ``AUTH v`` alone only credential-shaped (SMTP's
     ``AUTH PLAIN``, "AUTH failed" name a mechanism or an outcome)."""
@@ -1273,6 +1282,22 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(r"(?<![\w\-])sshpass[ \t]{1,5}-p[ \t]{0,5}(?P<secret>[^\s\-]\S{0,1023})"),
         ("sshpass",),
         check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Oracle's tools take ``user/password@db`` (``sqlplus system/v@host:1521/ORCL``,
+        # ``expdp scott/v@orcl``, ``rman target sys/v@db``; ``sqlplus / as sysdba`` has none).
+        "secret",
+        re.compile(
+            r"(?<![\w\-])(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl|tkprof)"
+            r"(?:[ \t]{1,5}(?:-[A-Za-z]{1,10}|target=?|auxiliary=?))*"
+            r"(?:[ \t]{1,5}|[ \t]{1,5}userid=)"
+            r"[\w$#.]{1,128}/(?P<secret>[^\s/@\"']{1,512})(?=@|[ \t]|$)",
+            re.IGNORECASE | re.MULTILINE,
+        ),
+        ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman", "dgmgrl", "tkprof"),
+        check=_oracle_login,
         judged_by=("secret",),
         anchored=True,
     ),
