@@ -827,7 +827,7 @@ def _shape(
         pieces = True
     else:
         # a URL's pieces are its path segments: no "/" inside either
-        url = text.startswith("//", begin) and text[begin - 1 : begin] == ":"
+        url = _url_run(text, begin)
         pieces = (split if url else spaced).find(_PIECE, begin, end) != -1
     at = bisect.bisect_left(heads, begin)
     if (
@@ -841,6 +841,29 @@ def _shape(
     if (end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None:
         return ()
     return whole, pieces
+
+
+# A URL or a path whose segments are pieces of their own (``_url_run``): after a
+# scheme's colon (``https://…``), a host without a scheme (``api.acme.com/v1/…``, as a
+# failure line shows a request), a port after a host's colon (``:8443/v1/…``: the colon
+# ends the run) and a path from the root whose first segment is a word (``/v1/…``,
+# ``/Users/…``). A lowercase host needs a dot and a top-level domain of letters: base64
+# has no dot, and a JWT's parts are mixed case.
+_HOST_PATH = re.compile(r"(?:[a-z0-9][a-z0-9\-]{0,62}\.)+[a-z]{2,24}/")
+_PORT_PATH = re.compile(r"[0-9]{1,5}/")
+_ROOT_PATH = re.compile(r"/(?:[a-z0-9][a-z0-9_\-]{0,31}|[A-Z][a-z]{1,31})/")
+
+
+def _url_run(text: str, begin: int) -> bool:
+    """Whether the run starting at ``begin`` is a URL or a path: each of its ``/``
+    segments is then a piece, so a random segment goes alone and the host and the
+    other segments stay."""
+    before = text[begin - 1 : begin]
+    if text.startswith("//", begin):
+        return before == ":"
+    if before == ":" and _PORT_PATH.match(text, begin):
+        return True
+    return (_HOST_PATH.match(text, begin) or _ROOT_PATH.match(text, begin)) is not None
 
 
 def _around(runs: list[tuple[int, int]], points: list[int]) -> list[tuple[int, int]]:
@@ -902,9 +925,7 @@ def _run(
     covered = spans[before:]
     # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
     # random one goes, the host and the words of the path stay.
-    cut = (
-        _URL_PIECES if text.startswith("//", begin) and text[begin - 1 : begin] == ":" else _PIECES
-    )
+    cut = _URL_PIECES if _url_run(text, begin) else _PIECES
     for m in cut.finditer(text, begin, end):
         start, stop = m.span()
         if stop - start < 20 and _BASE32_16.search(text, start, stop) is None:
