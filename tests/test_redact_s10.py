@@ -6,8 +6,10 @@ backtick inside a labelled value; bytes results under ``redact_results=False``."
 
 from __future__ import annotations
 
+import base64
+import json
+import random
 import string
-from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -113,3 +115,129 @@ def test_the_failure_line_keeps_the_request(segments: list[str], token: str) -> 
     line = th.Session([get_order]).call("get_order", {"order_id": "x"}).content
     assert f"GET api.acme.com{path}/{PLACE}/items" in line, line
     assert token not in line
+
+
+# -- 2. public material stays readable; private keys still go whole ---------------------
+
+
+def _der(content: bytes) -> bytes:
+    size = len(content)
+    if size < 0x80:
+        return b"\x30" + bytes([size]) + content
+    length = size.to_bytes((size.bit_length() + 7) // 8, "big")
+    return b"\x30" + bytes([0x80 | len(length)]) + length + content
+
+
+def _pem(kind: str, data: bytes, width: int = 64, newline: str = "\n") -> str:
+    body = base64.b64encode(data).decode()
+    lines = [body[i : i + width] for i in range(0, len(body), width)]
+    return newline.join([f"-----BEGIN {kind}-----", *lines, f"-----END {kind}-----"])
+
+
+def _ssh_string(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def _ssh_key(kind: str, seed: int) -> str:
+    rng = random.Random(seed)
+    if kind == "ssh-ed25519":
+        fields = [rng.randbytes(32)]
+    elif kind == "ssh-rsa":
+        fields = [b"\x01\x00\x01", b"\x00" + rng.randbytes(256)]
+    else:
+        fields = [b"nistp256", b"\x04" + rng.randbytes(64)]
+    blob = b"".join(_ssh_string(f) for f in [kind.encode(), *fields])
+    return f"{kind} {base64.b64encode(blob).decode()}"
+
+
+PUBLIC_KINDS = st.sampled_from(
+    ["CERTIFICATE", "PUBLIC KEY", "RSA PUBLIC KEY", "X509 CRL", "CERTIFICATE REQUEST"]
+)
+FRAMES = st.sampled_from(
+    [
+        "{}",
+        "TLS handshake failed for cert:\n{}\nretrying",
+        "public_key: {}",
+        "cert={}",
+        "ca_bundle:\n{}\n",
+    ]
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    kind=PUBLIC_KINDS,
+    seed=st.integers(0, 2**32),
+    size=st.integers(60, 1200),
+    frame=FRAMES,
+    width=st.sampled_from([64, 76]),
+    as_json=st.booleans(),
+)
+def test_public_pem_blocks_stay(
+    kind: str, seed: int, size: int, frame: str, width: int, as_json: bool
+) -> None:
+    block = _pem(kind, _der(random.Random(seed).randbytes(size)), width)
+    text = frame.format(block)
+    if as_json:
+        text = json.dumps({"cert": text, "status": "rejected"})
+    assert th.redact(text) == text
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(seed=st.integers(0, 2**32), size=st.integers(60, 600), token=TOKENS)
+def test_a_private_key_beside_a_certificate_goes_whole(seed: int, size: int, token: str) -> None:
+    rng = random.Random(seed)
+    cert = _pem("CERTIFICATE", _der(rng.randbytes(size)))
+    private = _pem("PRIVATE KEY", _der(rng.randbytes(size)))
+    text = f"{cert}\n{private}\n"
+    out = th.redact(text)
+    assert out.startswith(cert + "\n"), out
+    for line in private.splitlines()[1:-1]:
+        assert line not in out
+    # a secret put inside a certificate breaks its structure: it is read as text
+    lines = cert.splitlines()
+    forged = "\n".join([lines[0], lines[1][:20] + "sk_live_" + token + lines[1][20:], *lines[2:]])
+    assert "sk_live_" + token not in th.redact(forged)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    kind=st.sampled_from(["ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256"]),
+    seed=st.integers(0, 2**32),
+    frame=st.sampled_from(
+        [
+            "{} deploy@ci",
+            "ssh_key: {} bob@laptop",
+            "public key {} bob@host rejected",
+            "authorized_keys:\n{} ops@bastion\n",
+            "{{\"public_key\": \"{}\"}}",
+        ]
+    ),
+)
+def test_ssh_public_keys_stay(kind: str, seed: int, frame: str) -> None:
+    text = frame.format(_ssh_key(kind, seed))
+    assert th.redact(text) == text
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    frame=st.sampled_from(
+        [
+            "host key fingerprint {} accepted",
+            "ECDSA key fingerprint is {}.",
+            "256 {} root@web (ED25519)",
+            "fingerprint: {}",
+        ]
+    ),
+    md5=st.booleans(),
+)
+def test_ssh_fingerprints_stay(seed: int, frame: str, md5: bool) -> None:
+    digest = random.Random(seed).randbytes(16 if md5 else 32)
+    shown = (
+        "MD5:" + ":".join(f"{b:02x}" for b in digest)
+        if md5
+        else "SHA256:" + base64.b64encode(digest).decode().rstrip("=")
+    )
+    text = frame.format(shown)
+    assert th.redact(text) == text

@@ -36,6 +36,7 @@ from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import compatible, normalise, unconfused
+from toolhygiene._public import clip, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -516,6 +517,8 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     if not cuts:
         return text
     tables = _tables.table_ranges(text)
+    if "-----BEGIN " in text:  # a certificate's lines are its own: not joined
+        tables = tables + public_ranges(text)
     if tables:  # a table's rows are lines of their own
         cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
         if not cuts:
@@ -709,6 +712,8 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         read: dict[str, str] = {}
     else:
         spans, read = _detect_written(view, internals)
+    if spans and ("-----BEGIN " in text or "AAAA" in text or "SHA256:" in text or "MD5:" in text):
+        spans = clip(spans, public_ranges(text))  # a certificate, a public key's fingerprint
     if not spans:
         out = _echo(text, {}, seeds, seen)
         return original if out == original else out
