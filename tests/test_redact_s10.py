@@ -7,9 +7,11 @@ backtick inside a labelled value; bytes results under ``redact_results=False``."
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import string
+from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -241,3 +243,106 @@ def test_ssh_fingerprints_stay(seed: int, frame: str, md5: bool) -> None:
     )
     text = frame.format(shown)
     assert th.redact(text) == text
+
+
+# -- 3. names that say no secret ----------------------------------------------------------
+
+DATA_KEYS = st.sampled_from(
+    ["cache", "idempotency", "partition", "sort", "primary", "foreign", "routing", "dedup", "shard"]
+)
+
+
+def _key_form(word: str, how: int) -> str:
+    return (f"{word}_key", f"{word.capitalize()}-Key", f"{word}Key", f"{word.upper()}_KEY")[how % 4]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    word=DATA_KEYS,
+    how=st.integers(0, 3),
+    sep=st.sampled_from([": ", "=", '": "']),
+    value=st.one_of(
+        TOKENS,
+        st.sampled_from(
+            ["user:42:profile:v3", "tenant#acme#2026", "ORDER#2026-01-04#A9x", "7f3a9c2e-charge-Xk92"]
+        ),
+    ),
+)
+def test_a_data_key_keeps_its_value(word: str, how: int, sep: str, value: str) -> None:
+    key = _key_form(word, how)
+    text = f'{{"{key}{sep}{value}"}}' if sep.startswith('"') else f"{key}{sep}{value} not found"
+    assert th.redact(text) == text
+    # a provider's format under it still goes
+    token = "ghp_" + value.replace(":", "").replace("#", "").replace("-", "")[:36].ljust(36, "x")
+    assert token not in th.redact(text.replace(value, token))
+
+
+NAMES = st.lists(
+    st.sampled_from(["John", "Smith", "Anna-Lena", "O'Brien", "J.", "CEO", "Best", "regards"]),
+    min_size=1,
+    max_size=4,
+).map(" ".join)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    key=st.sampled_from(["signature", "Signature", "sig", "email_signature"]),
+    name=NAMES,
+    quoted=st.booleans(),
+    token=TOKENS,
+)
+def test_a_signature_that_is_a_name_stays(key: str, name: str, quoted: bool, token: str) -> None:
+    assume(name[0].isupper())
+    text = f'{{"{key}": "{name}"}}' if quoted else f"{key}: {name}"
+    assert th.redact(text) == text
+    # a computed signature goes
+    for value in (token, hashlib.sha256(token.encode()).hexdigest()):
+        assert value not in th.redact(text.replace(name, value))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    word=st.sampled_from(["password", "token", "secret", "api_key"]),
+    when=st.sampled_from(
+        ["last_changed", "changed_at", "last_set", "rotated", "expires_at", "issued_at", "expiry"]
+    ),
+    day=st.dates(),
+    secret=TOKENS,
+)
+def test_when_a_secret_changed_is_no_secret(word: str, when: str, day: Any, secret: str) -> None:
+    text = f"{word}_{when}: {day.isoformat()}"
+    assert th.redact(text) == text
+    assert secret not in th.redact(f"last_{word}: {secret}")
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    label=st.sampled_from(["Invalid session", "session", "token", "Session expired"]),
+    words=st.sampled_from(
+        ["please sign in again", "please log in again", "expired, please sign in again",
+         "signed out, please log back in"]
+    ),
+)
+def test_what_a_service_says_of_a_session_stays(label: str, words: str) -> None:
+    text = f"{label}: {words}"
+    assert th.redact(text) == text
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    label=st.sampled_from(["api_key", "API_KEY", "token", "password", "secret_key", "apiKey"]),
+    sep=st.sampled_from([": ", " = ", "=", ": ${", " := "]),
+    root=st.sampled_from(
+        ["process.env", "os.environ", "import.meta.env", "settings", "config", "secrets", "ENV"]
+    ),
+    name=st.sampled_from(["API_KEY", "DB_PASSWORD", "GITHUB_TOKEN", "stripeSecret"]),
+    token=TOKENS,
+)
+def test_a_reference_to_a_secret_is_no_value(
+    label: str, sep: str, root: str, name: str, token: str
+) -> None:
+    close = "}" if sep.endswith("{") else ""
+    for ref in (f"{root}.{name}", f'{root}["{name}"]', f"{root}['{name}']"):
+        text = f"{label}{sep}{ref}{close};"
+        assert th.redact(text) == text
+    assert token not in th.redact(f"{label}{sep}{token}{close};")

@@ -22,7 +22,12 @@ import string
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene._labels import is_secret_label, paging_prose, speaks_of_paging
+from toolhygiene._labels import (
+    DATA_KEY_QUALIFIERS,
+    is_secret_label,
+    paging_prose,
+    speaks_of_paging,
+)
 from toolhygiene._media import picture, strict_base64
 from toolhygiene._providers import FAMILIES, by_head
 
@@ -632,15 +637,41 @@ _NOTHING: list[Span] = []
 
 
 def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[int]) -> bool:
-    """Whether the run ``text[begin:end]`` is an id's value, unless it names a secret
+    """Whether the run ``text[begin:end]`` is an id's value or a data key's
+    (``idempotency_key``, ``cache_key``: ``_data_key_value``), unless it names a secret
     itself (``pi_…_secret_…``), or a pagination cursor: the model needs it for the next
     page (a provider's format in either still goes). ``lowered``: the text's ASCII
     view, lower case; ``cursors``: ``_cursor_values``."""
     return begin in cursors or (
-        lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
-        and _id_value(text, begin)
+        (
+            (
+                lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
+                and _id_value(text, begin)
+            )
+            or (
+                lowered.find(b"key", max(0, begin - _ID_TAIL_MAX), begin) != -1
+                and _data_key_value(text, begin)
+            )
+        )
         and _NAMES_SECRET.search(text, begin, end) is None
     )
+
+
+# A data key's name (``_labels.DATA_KEY_QUALIFIERS`` then ``key``) before its value.
+_DATA_KEY_TAIL = re.compile(
+    r"(?<![A-Za-z0-9])(?:"
+    + "|".join(sorted(DATA_KEY_QUALIFIERS, key=len, reverse=True))
+    + r")[_\- ]?keys?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\{0,7}[\"'])?\Z",
+    re.IGNORECASE,
+)
+_DATA_KEY_MAX = 48
+"""The longest match of ``_DATA_KEY_TAIL``."""
+
+
+def _data_key_value(text: str, begin: int) -> bool:
+    """Whether the value at ``begin`` is a data key's (``Idempotency-Key: …``): the
+    name of a record, a cache entry or a retried request, which opens nothing."""
+    return _DATA_KEY_TAIL.search(text, max(0, begin - _DATA_KEY_MAX), begin) is not None
 
 
 def _plain_views(ascii_text: bytes) -> tuple[bytes, bytes, bytes]:
@@ -935,10 +966,10 @@ def _run(
         if (
             start > begin
             and text[start - 1] == "="
-            and _id_value(text, start)
+            and (_id_value(text, start) or _data_key_value(text, start))
             and _NAMES_SECRET.search(text, start, stop) is None
         ):
-            continue  # ``request_id=…`` inside the run
+            continue  # ``request_id=…``, ``cache_key=…`` inside the run
         if cursors and start in cursors:
             continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")
