@@ -114,7 +114,7 @@ def test_the_failure_line_keeps_the_request(segments: list[str], token: str) -> 
     def get_order(order_id: str) -> str:
         raise HTTPStatusError(url)
 
-    line = th.Session([get_order]).call("get_order", {"order_id": "x"}).content
+    line = th.Session([get_order], line_cap=4000).call("get_order", {"order_id": "x"}).content
     assert f"GET api.acme.com{path}/{PLACE}/items" in line, line
     assert token not in line
 
@@ -346,3 +346,75 @@ def test_a_reference_to_a_secret_is_no_value(
         text = f"{label}{sep}{ref}{close};"
         assert th.redact(text) == text
     assert token not in th.redact(f"{label}{sep}{token}{close};")
+
+
+# -- 4. and 5. accents written as marks, joiners: kept in the output, read past ---------------
+
+ACCENTS = st.sampled_from(["\u0301", "\u0300", "\u0308", "\u0302", "\u0327", "\u030a", "\u0303"])
+GITHUB = st.builds(
+    lambda seed: "ghp_" + "".join(random.Random(seed).choices(string.ascii_letters, k=20))
+    + "".join(random.Random(seed + 1).choices(string.ascii_letters + string.digits, k=16)),
+    st.integers(0, 2**32),
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    word=st.sampled_from(["Cafe", "Resume", "Zurich", "Sao", "creme", "Malmo", "Ole"]),
+    accent=ACCENTS,
+    at=st.integers(1, 4),
+    tail=st.sampled_from(["_2024_Q1.xlsx", "-v2_final.pdf", "_Report2025.docx", "42_notes.txt"]),
+    token=GITHUB,
+    spot=st.integers(5, 30),
+)
+def test_an_accent_written_as_a_mark_stays(
+    word: str, accent: str, at: int, tail: str, token: str, spot: int
+) -> None:
+    at = min(at, len(word))
+    name = word[:at] + accent + word[at:] + tail
+    text = f"open failed: {name} not found"
+    assert th.redact(text) == text
+    # a mark on a letter of a token does not cut it in two
+    while not token[spot].isalpha():
+        spot += 1
+    marked = token[: spot + 1] + accent + token[spot + 1 :]
+    out = th.redact(f"token {marked} used")
+    assert out == "token [redacted:github-token] used", out
+
+
+WORDS_JOINED = st.sampled_from(
+    [
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian, non-joiner
+        "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627",
+        "\u0915\u094d\u200d\u0937",  # Devanagari conjunct with a joiner
+        "\u0d28\u0d4d\u200d",
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family
+        "\U0001f3f3\u200d\U0001f308",
+        "\U0001f9d1\U0001f3fd\u200d\U0001f4bb",
+    ]
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(words=st.lists(WORDS_JOINED, min_size=1, max_size=3), token=GITHUB, spot=st.integers(5, 30))
+def test_joiners_of_words_and_emoji_stay(words: list[str], token: str, spot: int) -> None:
+    name = " ".join(words)
+    text = f"no folder named {name} in the archive"
+    assert th.redact(text) == text
+
+    @th.tool
+    def open_file(path: str) -> str:
+        raise FileNotFoundError(2, "No such file", path)
+
+    @th.tool
+    def fails(path: str) -> str:
+        raise ValueError(f"bad folder {path}")
+
+    session = th.Session([open_file, fails], max_failures=99)
+    for tool in ("open_file", "fails"):
+        line = session.call(tool, {"path": name}).content
+        assert name in line, line
+    # between Latin letters a joiner hides nothing
+    for joiner in ("\u200c", "\u200d"):
+        hidden = token[:spot] + joiner + token[spot:]
+        assert th.redact(f"token {hidden} used") == "token [redacted:github-token] used"

@@ -35,7 +35,7 @@ from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
-from toolhygiene._normalise import compatible, normalise, unconfused
+from toolhygiene._normalise import JOINERS, MARKS, compatible, normalise, unconfused
 from toolhygiene._public import clip, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
@@ -703,7 +703,10 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         text = _unwrap(text)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
-    view = _written_view(text) if "&" in text or _escape_letters(text) else None
+    marked = not text.isascii() and (
+        MARKS.search(text) is not None or "\u200c" in text or "\u200d" in text
+    )
+    view = _written_view(text, marked) if marked or "&" in text or _escape_letters(text) else None
     seen: str | None = None  # the compatibility view of ``text``, made once
     if view is None:
         seen = compatible(text)
@@ -805,15 +808,24 @@ def _character(written: str) -> str | None:
 _Unit = tuple[int, int, int, int]
 
 
-def _written_view(text: str) -> tuple[str, list[_Unit]] | None:
+# A written-out character, or a combining mark or a joiner: the view reads past them (an
+# accent kept on a letter of a token, ``ghp_fDNx\u0301…``, does not cut it in two there;
+# a joiner is kept between letters of a joining script or emoji only).
+_WRITTEN_OR_MARK = re.compile(f"{_WRITTEN.pattern}|(?:{MARKS.pattern}|[{JOINERS}])+")
+
+
+_MARK_OR_JOINER = re.compile(f"{MARKS.pattern}|[{JOINERS}]")
+
+
+def _written_view(text: str, marks: bool = False) -> tuple[str, list[_Unit]] | None:
     """``text`` with every written-out character read (``_character``), and where each
-    was; ``None`` when there is none."""
+    was (``marks``: and without its combining marks); ``None`` when there is none."""
     parts: list[str] = []
     units: list[_Unit] = []
     last = shift = 0
     read = _character
-    for m in _WRITTEN.finditer(text):
-        chars = read(m.group())
+    for m in (_WRITTEN_OR_MARK if marks else _WRITTEN).finditer(text):
+        chars = "" if _MARK_OR_JOINER.match(m.group()) else read(m.group())
         if chars is None:
             continue
         start, end = m.span()

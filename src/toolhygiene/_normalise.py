@@ -26,6 +26,7 @@ import unicodedata
 from typing import NamedTuple
 
 __all__ = [
+    "JOINERS",
     "MARKS",
     "MARKS_OR_HIDDEN",
     "compatible",
@@ -132,7 +133,10 @@ def normalise(text: str) -> str:
     else that renders as nothing is removed, so it cannot split a token or a tag.
     """
     if "\\" in text:
-        text = _patterns().escaped.sub("", text)
+        if "\\u200c" in text or "\\u200d" in text:  # a repr writes a word's joiner out
+            text = _patterns().escaped.sub(_written_joiner, text)
+        else:
+            text = _patterns().escaped.sub("", text)
     # ("<" first: one character is found by memchr, two by a slower search)
     if "<" in text and ("<w" in text or "></" in text or "<W" in text):
         text = _patterns().splitters.sub("", text)
@@ -144,8 +148,68 @@ def normalise(text: str) -> str:
         return _patterns().hidden.sub("", text)
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _patterns().escapes.sub("", text)
-    text = _patterns().hidden.sub("", text)
+    if "\u200c" in text or "\u200d" in text:
+        text = _patterns().hidden.sub(_hidden_or_joiner, text)
+    else:
+        text = _patterns().hidden.sub("", text)
     return _unmarked_tokens(text) if MARKS.search(text) else text
+
+
+JOINERS = "\u200c\u200d"
+"""The zero-width non-joiner and joiner: part of emoji sequences and of words of the
+scripts that join their letters (Persian ``می\u200cخواهم``, Indic conjuncts)."""
+# Scripts whose words hold a joiner or a non-joiner between their letters (the first
+# word of a character's Unicode name).
+_JOINING_SCRIPTS = frozenset(
+    "ARABIC SYRIAC NKO MANDAIC MONGOLIAN DEVANAGARI BENGALI GURMUKHI GUJARATI ORIYA TAMIL "
+    "TELUGU KANNADA MALAYALAM SINHALA MYANMAR KHMER TIBETAN HEBREW".split()
+)
+
+
+def _joined(char: str) -> str:
+    """What a character beside a joiner is: ``"emoji"``, its joining script's name, or
+    ``""`` (a Latin letter, a digit, a symbol: nothing a joiner belongs to)."""
+    if not char or char.isascii():
+        return ""
+    code = ord(char)
+    if 0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF or code == 0xFE0F:
+        return "emoji"
+    if code == 0x2642 or code == 0x2640 or unicodedata.category(char) == "So":
+        return "emoji"
+    word = unicodedata.name(char, "").split(" ", 1)[0]
+    return word if word in _JOINING_SCRIPTS else ""
+
+
+def _written_joiner(m: re.Match[str]) -> str:
+    """A hidden character written out removed, but a joiner written out (``\\u200d``,
+    as a repr writes it) between two letters of one joining script, or two emoji, read
+    as the joiner it writes."""
+    written = m.group()
+    if written not in ("\\u200c", "\\u200d"):
+        return ""
+    return chr(int(written[2:], 16)) if _between(m.string, m.start(), m.end()) else ""
+
+
+def _hidden_or_joiner(m: re.Match[str]) -> str:
+    """A hidden character removed, but a joiner or non-joiner between two letters of
+    one joining script, or between two emoji, kept (it is part of the word or emoji)."""
+    char = m.group()
+    if char not in JOINERS:
+        return ""
+    text, at = m.string, m.start()
+    return char if _between(text, at, at + 1) else ""
+
+
+def _between(text: str, at: int, end: int) -> bool:
+    """Whether a joiner at ``text[at:end]`` (written or written out) belongs there:
+    between two letters of one joining script or two emoji, or after an Indic virama
+    (a Malayalam chillu, ``\u0d28\u0d4d\u200d``, ends a word)."""
+    if not at:
+        return False
+    left = _joined(text[at - 1])
+    if not left:
+        return False
+    return left == _joined(text[end : end + 1]) or "VIRAMA" in unicodedata.name(text[at - 1], "")
 
 
 _SHORTEST = 8
@@ -168,10 +232,17 @@ def _run_end(text: str, at: int) -> int:
     return m.end() if m else at
 
 
+# A combining mark (or several) that no letter carries: after a digit or a token's
+# symbol (``_LOOSE_MARKS``).
+_LOOSE_MARKS = re.compile(f"(?<![A-Za-z{MARKS.pattern[1:-1]}]){MARKS.pattern}+")
+
+
 def _unmarked_tokens(text: str) -> str:
-    """``text`` with the combining marks inside token-like runs removed: a mark drawn on
-    a letter of ``ghp_…`` must not cut the token in two. Marks on words stay (an accent
-    written as a mark: ``Re\u0301sume\u0301.pdf``)."""
+    """``text`` with the combining marks inside token-like runs that no letter carries
+    removed (after a digit or a symbol). Marks on letters stay, on words and in tokens
+    alike (``Re\u0301sume\u0301.pdf``, ``Cafe\u0301_2024_Q1.xlsx``): the output keeps
+    the accent, and redaction reads a view without marks (``_engine``), so a mark drawn
+    on a letter of ``ghp_…`` does not cut the token in two there."""
     reverse = text[::-1]
     size = len(text)
     parts: list[str] = []
@@ -185,9 +256,11 @@ def _unmarked_tokens(text: str) -> str:
         run = text[left:reach]
         bare = MARKS.sub("", run)
         if _token_like(bare):
-            parts.append(text[last:left])
-            parts.append(bare)
-            last = reach
+            kept = _LOOSE_MARKS.sub("", run)
+            if kept != run:
+                parts.append(text[last:left])
+                parts.append(kept)
+                last = reach
     if not parts:
         return text
     parts.append(text[last:])

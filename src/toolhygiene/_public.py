@@ -30,7 +30,7 @@ _PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<body>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096})"
+    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096})"
     r"[ \t]*" + _BREAK + r"[ \t]*-----END (?P=type)-----"
 )
 _LAYOUT = re.compile(r"[ \t]*" + _BREAK + r"[ \t]*")
@@ -85,7 +85,7 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     if "-----BEGIN " in text:
         for m in _PEM.finditer(text):
-            data = strict_base64(_LAYOUT.sub("", m.group("body")))
+            data = strict_base64(_LAYOUT.sub("", m.group("lines")))
             if data is not None and _der(data):
                 ranges.append(m.span())
     if "AAAA" in text:
