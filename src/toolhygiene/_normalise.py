@@ -161,8 +161,27 @@ scripts that join their letters (Persian ``می\u200cخواهم``, Indic conjunc
 # Scripts whose words hold a joiner or a non-joiner between their letters (the first
 # word of a character's Unicode name).
 _JOINING_SCRIPTS = frozenset(
-    "ARABIC SYRIAC NKO MANDAIC MONGOLIAN DEVANAGARI BENGALI GURMUKHI GUJARATI ORIYA TAMIL "
-    "TELUGU KANNADA MALAYALAM SINHALA MYANMAR KHMER TIBETAN HEBREW".split()
+    [
+        "ARABIC",
+        "SYRIAC",
+        "NKO",
+        "MANDAIC",
+        "MONGOLIAN",
+        "DEVANAGARI",
+        "BENGALI",
+        "GURMUKHI",
+        "GUJARATI",
+        "ORIYA",
+        "TAMIL",
+        "TELUGU",
+        "KANNADA",
+        "MALAYALAM",
+        "SINHALA",
+        "MYANMAR",
+        "KHMER",
+        "TIBETAN",
+        "HEBREW",
+    ]
 )
 
 
@@ -174,7 +193,7 @@ def _joined(char: str) -> str:
     code = ord(char)
     if 0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF or code == 0xFE0F:
         return "emoji"
-    if code == 0x2642 or code == 0x2640 or unicodedata.category(char) == "So":
+    if code in (0x2640, 0x2642) or unicodedata.category(char) == "So":
         return "emoji"
     word = unicodedata.name(char, "").split(" ", 1)[0]
     return word if word in _JOINING_SCRIPTS else ""
@@ -187,7 +206,8 @@ def _written_joiner(m: re.Match[str]) -> str:
     written = m.group()
     if written not in ("\\u200c", "\\u200d"):
         return ""
-    return chr(int(written[2:], 16)) if _between(m.string, m.start(), m.end()) else ""
+    joiner = "\u200c" if written.endswith("c") else "\u200d"
+    return joiner if _between(m.string, m.start(), m.end()) else ""
 
 
 def _hidden_or_joiner(m: re.Match[str]) -> str:
