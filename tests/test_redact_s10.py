@@ -418,3 +418,73 @@ def test_joiners_of_words_and_emoji_stay(words: list[str], token: str, spot: int
     for joiner in ("\u200c", "\u200d"):
         hidden = token[:spot] + joiner + token[spot:]
         assert th.redact(f"token {hidden} used") == "token [redacted:github-token] used"
+
+
+# -- 6. identifiers that are no secrets ---------------------------------------------------
+
+_NANOID = string.ascii_letters + string.digits + "_-"
+_BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
+
+
+def _ksuid(seed: int) -> str:
+    rng = random.Random(seed)
+    value = (rng.randrange(10**8, 6 * 10**8) << 128) | rng.getrandbits(128)
+    out = ""
+    for _ in range(27):
+        value, digit = divmod(value, 62)
+        out = _BASE62[digit] + out
+    return out
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    ksuid=st.booleans(),
+    name=st.sampled_from(["order id", "id", "ID", "user id", "ksuid", "event id", "nanoid"]),
+    token=TOKENS,
+)
+def test_an_id_named_in_prose_stays(seed: int, ksuid: bool, name: str, token: str) -> None:
+    value = _ksuid(seed) if ksuid else "".join(random.Random(seed).choices(_NANOID, k=21))
+    text = f"{name} {value} not found"
+    assert th.redact(text) == text
+    assume(is_random(token))
+    for secret_name in ("session id", "token", "api key"):
+        assert token not in th.redact(f"{secret_name} {token} not found")
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    package=st.sampled_from(["numpy", "pydantic_core", "torch", "cryptography"]),
+    version=st.sampled_from(["2.1.0", "42.0.5", "2.3.0+cu121", "1.26.4"]),
+    python=st.sampled_from(["cp311", "cp39", "pp310", "py3", "cp312"]),
+    abi=st.sampled_from(["cp311", "abi3", "none", "pypy310_pp73", "cp312"]),
+    platform=st.sampled_from(
+        ["manylinux_2_17_x86_64", "manylinux2014_aarch64", "musllinux_1_1_x86_64",
+         "macosx_10_12_universal2", "macosx_11_0_arm64", "win_amd64", "win32", "any"]
+    ),
+)
+def test_wheel_tags_stay(package: str, version: str, python: str, abi: str, platform: str) -> None:
+    name = f"{package}-{version}-{python}-{abi}-{platform}.whl"
+    for text in (f"no wheel {name} found", f"satisfies {python}-{abi}-{platform} only"):
+        assert th.redact(text) == text
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    service=st.sampled_from(["iam:", "sts:", "lambda:us-east-1", "states:eu-west-1",
+                             "secretsmanager:us-east-1", "ecs:us-west-2"]),
+    resource=st.sampled_from(
+        ["role/deploy", "role/service-role/AWSCodePipelineServiceRole-us-east-1-MyPipeline",
+         "assumed-role/AWSReservedSSO_AdministratorAccess_8f2a9b7c6d5e4f3a/bob",
+         "function:MyFunctionNameV2Prod", "secret:prod/db/Password-AbCdEf",
+         "task/my-cluster/{}", "execution:OrderFlow:{}"]
+    ),
+    seed=st.integers(0, 2**32),
+)
+def test_an_arn_stays_whole(service: str, resource: str, seed: int) -> None:
+    name = "".join(random.Random(seed).choices(string.ascii_letters + string.digits, k=24))
+    arn = f"arn:aws:{service}:123456789012:{resource.format(name)}"
+    text = f"User: {arn} is not authorized to perform: sts:AssumeRole"
+    assert th.redact(text) == text
+    secret = "ghp_" + name + "0123456789AB"
+    assert secret not in th.redact(text.replace("123456789012:", f"123456789012:{secret}/"))

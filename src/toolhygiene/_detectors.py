@@ -120,6 +120,8 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
+        return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
     if (
         values[1] == ":"
         and _HOST_KEY.fullmatch(values[0])
@@ -235,6 +237,22 @@ _REFERENCE = re.compile(
 # A host name as a key, and a port (and path) as its value: ``token.acme.com:8443/v1``.
 _HOST_KEY = re.compile(r"(?:[a-z0-9][a-z0-9\-]{0,62}\.)+[a-z]{2,24}")
 _PORT_VALUE = re.compile(r"[0-9]{1,5}(?:/[^\s]{0,2048})?")
+# An ARN up to a resource type in it (``arn:aws:secretsmanager:us-east-1:123456789012:``
+# before ``secret:``): names of resources, no label and value.
+_ARN_HEAD = re.compile(
+    r"(?<![A-Za-z0-9])arn:aws(?:-[a-z]{2,10}){0,3}:[a-z0-9\-]{2,40}:[a-z0-9\-]{0,30}:"
+    r"(?:[0-9]{12}|aws)?:(?:[^\s\"'<>,;`:]{1,200}:){0,4}\Z"
+)
+_ARN_SHORTEST = 10
+_ARN_BEFORE = 400
+
+
+def _in_arn(text: str, at: int) -> bool:
+    """Whether ``at`` starts a resource's part of an ARN."""
+    head = text.rfind("arn:aws", max(0, at - _ARN_BEFORE), at)
+    return head != -1 and _ARN_HEAD.match(text, head, at) is not None
+
+
 # A key that names a signature: its value may be a person's name (``"signature": "John
 # Smith"``, an e-mail's sign-off) rather than a computed one (hex or base64: digits).
 _SIGNATURE_KEY = re.compile(r"sig(?:nature)?s?(?![a-z])", re.IGNORECASE)

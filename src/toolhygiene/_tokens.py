@@ -111,7 +111,19 @@ def _survivor(part: str) -> bool:
         or (_HEX_GROUPS.fullmatch(part) is not None and _MAILGUN.fullmatch(part) is None)
         or _PUBLIC_ID.fullmatch(part) is not None
         or _generated_name(part)
+        or _WHEEL_TAGS.fullmatch(part) is not None
     )
+
+
+# A Python wheel's tags (PEP 425: interpreter, ABI, platform) with the version's last
+# number before them: ``0-cp311-cp311-manylinux_2_17_x86_64``, ``cp39-abi3-macosx_10_12_
+# universal2``, ``pp310-pypy310_pp73-win_amd64``. Words of a fixed vocabulary and
+# numbers only: no random string is made of them.
+_WHEEL_TAGS = re.compile(
+    r"(?:(?:cp|py|pp|ip|jy|graalpy|pypy)[0-9]{1,4}[a-z]{0,2}|abi3|none|any|cu[0-9]{2,4}"
+    r"|manylinux[0-9]{0,4}|musllinux|macosx|win|linux|x86|amd64|arm64|aarch64|i686|ppc64le"
+    r"|ppc64|s390x|armv7l|armv6l|universal2|universal|intel|win32|[0-9]{1,4}|[-_+])+"
+)
 
 
 # Hex groups joined by dashes (a W3C ``traceparent``: version, trace id, span id, flags).
@@ -155,6 +167,29 @@ _ID_TAIL = re.compile(r"[iI][dD]s?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\
 _ID_TAIL_MAX = 26
 """The longest match of ``_ID_TAIL``."""
 _KEY_CHARS = string.ascii_letters + string.digits + "_-"
+
+
+# An id named in prose before its value, with blanks only (``order id V1St…``, ``ksuid
+# 0ujt…``), and the word before the name (``session id`` names a secret).
+_SPACED_ID = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:(?P<before>[A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]{1,3})?"
+    r"(?P<key>[A-Za-z0-9_\-]{0,40}(?<![A-Za-z])(?:id|ID|Id)|ksuid|KSUID|nanoid|ulid|ULID)s?"
+    r"[ \t]{1,3}\Z"
+)
+_SPACED_ID_MAX = 90
+"""The longest match of ``_SPACED_ID``."""
+
+
+def _spaced_id_value(text: str, begin: int) -> bool:
+    """Whether the value at ``begin`` follows an id's name and blanks (``order id …``),
+    unless the name or the word before it names a secret (``session id``)."""
+    m = _SPACED_ID.search(text, max(0, begin - _SPACED_ID_MAX), begin)
+    if m is None:
+        return False
+    key, before = m.group("key"), m.group("before")
+    if is_secret_label(key) is not False:
+        return False
+    return before is None or is_secret_label(f"{before}_{key}") is False
 
 
 def _id_value(text: str, begin: int) -> bool:
@@ -577,7 +612,7 @@ def find(
     # again.
     seen: dict[str, list[Span]] = {}
     heads = _heads(text)
-    cursors = _cursor_values(text, lowered)
+    cursors = _sheltered(text, lowered, runs)
     data_uri = ascii_text.find(b";base64,") != -1
     # A plain run (``_plain``, in ``_plain_view``, made when first needed) is judged by
     # ``_Plain``.
@@ -635,6 +670,34 @@ def find(
 
 _NOTHING: list[Span] = []
 
+# An Amazon Resource Name: partition, service, region, account, then the resource (a
+# type, a path of names, a name): ``arn:aws:iam::123456789012:role/service-role/Deploy``.
+_ARN = re.compile(
+    r"(?<![A-Za-z0-9])arn:aws(?:-[a-z]{2,10}){0,3}:[a-z0-9\-]{2,40}:[a-z0-9\-]{0,30}:"
+    r"(?:[0-9]{12}|aws)?:[^\s\"'<>,;`]{1,2048}"
+)
+
+
+def _sheltered(text: str, lowered: bytes, runs: list[tuple[int, int]]) -> frozenset[int]:
+    """Where values that are read as an id's start: under a pagination cursor's key
+    (``_cursor_values``) and the runs of an ARN (``_arn_runs``)."""
+    cursors = _cursor_values(text, lowered)
+    if lowered.find(b"arn:") != -1:  # an ARN's resource names things: none is a secret
+        cursors = cursors | _arn_runs(text, runs)
+    return cursors
+
+
+def _arn_runs(text: str, runs: list[tuple[int, int]]) -> frozenset[int]:
+    """The starts of the runs inside an ARN (``runs``: ascending): names of resources,
+    read as an id's value (a provider's format in one still goes)."""
+    starts: set[int] = set()
+    for m in _ARN.finditer(text):
+        at = bisect.bisect_left(runs, (m.start(), -1))
+        while at < len(runs) and runs[at][0] < m.end():
+            starts.add(runs[at][0])
+            at += 1
+    return frozenset(starts)
+
 
 def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[int]) -> bool:
     """Whether the run ``text[begin:end]`` is an id's value or a data key's
@@ -646,7 +709,7 @@ def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[i
         (
             (
                 lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
-                and _id_value(text, begin)
+                and (_id_value(text, begin) or _spaced_id_value(text, begin))
             )
             or (
                 lowered.find(b"key", max(0, begin - _ID_TAIL_MAX), begin) != -1
