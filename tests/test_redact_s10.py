@@ -488,3 +488,69 @@ def test_an_arn_stays_whole(service: str, resource: str, seed: int) -> None:
     assert th.redact(text) == text
     secret = "ghp_" + name + "0123456789AB"
     assert secret not in th.redact(text.replace("123456789012:", f"123456789012:{secret}/"))
+
+
+# -- 7. a backtick inside a labelled value; bytes under redact_results=False ---------------
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    label=st.sampled_from(["password", "token", "secret", "api_key", "pwd"]),
+    sep=st.sampled_from([": ", "=", " = ", ":\t"]),
+    head=st.text("0123456789" + string.ascii_letters, min_size=4, max_size=10),
+    tail=st.text("0123456789" + string.ascii_letters, min_size=1, max_size=6),
+    after=st.sampled_from(["", " rejected", ", retrying", "; retrying"]),
+)
+def test_a_backtick_inside_a_value_goes_with_it(
+    label: str, sep: str, head: str, tail: str, after: str
+) -> None:
+    assume(any(c.isdigit() for c in head))
+    out = th.redact(f"{label}{sep}{head}`{tail}{after}")
+    assert out == f"{label}{sep}[redacted:secret]{after}", out
+
+
+def test_a_code_span_around_a_labelled_value_stays_a_code_span() -> None:
+    assert th.redact("set `password: abc123`, then retry") == (
+        "set `password: [redacted:secret]`, then retry"
+    )
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    token=TOKENS,
+    shape=st.sampled_from(["bytes", "bytearray", "memoryview", "list", "dict"]),
+)
+def test_bytes_results_under_redact_results_false_are_kept(
+    seed: int, token: str, shape: str
+) -> None:
+    rng = random.Random(seed)
+    raw = rng.randbytes(8) + b"\xff api_key=sk_live_" + token.encode() + b" " + rng.randbytes(8)
+    wrap: dict[str, Any] = {
+        "bytes": raw,
+        "bytearray": bytearray(raw),
+        "memoryview": memoryview(raw),
+        "list": [raw],
+        "dict": {"blob": raw},
+    }
+
+    def blobs(content: str) -> list[bytes]:
+        data = json.loads(content)
+        items = data if isinstance(data, list) else [data] if isinstance(data, str) else list(
+            data.values()
+        )
+        return [base64.b64decode(item) for item in items]
+
+    @th.tool(redact_results=False)
+    def hands_over() -> Any:
+        return wrap[shape]
+
+    @th.tool
+    def reads() -> Any:
+        return wrap[shape]
+
+    session = th.Session([hands_over, reads])
+    assert blobs(session.call("hands_over", {}).content) == [raw]
+    shown = session.call("reads", {}).content
+    assert token not in shown
+    assert base64.b64encode(raw).decode() not in shown

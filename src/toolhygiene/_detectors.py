@@ -457,8 +457,10 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
         if spaced and word:
             return end
         m = _PIECE.match(text, end + width)
-        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
-            return end  # the next key, a call, or a word, a number, a date
+        if m is None or text[m.end() : m.end() + 1] in ("=", "("):
+            return end  # the next key, a call
+        if plain_run(m.group()) and not (cut == "`" and _glued_tick(text, m.end())):
+            return end  # a word, a number, a date
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
             return end  # a URL, or a closing tag (``</td>``)
@@ -466,6 +468,13 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
             return end
         end = m.end()
     return end
+
+
+def _glued_tick(text: str, end: int) -> bool:
+    """Whether a backtick inside a value, and the piece after it ending at ``end``, are
+    more of the value (``password: 0000`0``): no backtick closes a code span after it
+    and the piece ends the token (whitespace, the end, or a line's punctuation)."""
+    return text[end : end + 1] in ("", " ", "\t", "\n", "\r", ".", ",", ";")
 
 
 # A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key
