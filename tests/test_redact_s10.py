@@ -554,3 +554,19 @@ def test_bytes_results_under_redact_results_false_are_kept(
     shown = session.call("reads", {}).content
     assert token not in shown
     assert base64.b64encode(raw).decode() not in shown
+
+
+# -- a secret inserted into a GIF that kept its block chain (found while testing) ----------
+
+
+def test_a_gif_whose_block_chain_a_secret_kept_is_no_picture() -> None:
+    # test_redact_leak12b's GIF of seed 8917 with ``AKIAIOSFODNN7EXAMPLE`` inserted where
+    # its LZW data starts: the sub-block chain still ended at the trailer, but the LZW
+    # minimum code size became 0 (no GIF has one under 2).
+    from test_redact_leak12b import PICTURES
+
+    rng = random.Random(8917)
+    body = base64.b64encode(PICTURES["gif"](rng)).decode()
+    at = rng.randrange(16, len(body) - 8)
+    forged = body[:at] + "AKIAIOSFODNN7EXAMPLE" + body[at:]
+    assert "AKIAIOSFODNN7EXAMPLE" not in th.redact(forged)
