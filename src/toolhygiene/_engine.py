@@ -35,7 +35,7 @@ from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
-from toolhygiene._normalise import JOINERS, MARKS, compatible, normalise, unconfused
+from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import clip, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
@@ -703,9 +703,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         text = _unwrap(text)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
-    marked = not text.isascii() and (
-        MARKS.search(text) is not None or "\u200c" in text or "\u200d" in text
-    )
+    marked = not text.isascii() and _LATIN_MARK.search(text) is not None
     view = _written_view(text, marked) if marked or "&" in text or _escape_letters(text) else None
     seen: str | None = None  # the compatibility view of ``text``, made once
     if view is None:
@@ -808,13 +806,12 @@ def _character(written: str) -> str | None:
 _Unit = tuple[int, int, int, int]
 
 
-# A written-out character, or a combining mark or a joiner: the view reads past them (an
-# accent kept on a letter of a token, ``ghp_fDNx\u0301…``, does not cut it in two there;
-# a joiner is kept between letters of a joining script or emoji only).
-_WRITTEN_OR_MARK = re.compile(f"{_WRITTEN.pattern}|(?:{MARKS.pattern}|[{JOINERS}])+")
-
-
-_MARK_OR_JOINER = re.compile(f"{MARKS.pattern}|[{JOINERS}]")
+# A written-out character, or the combining marks on an ASCII letter or digit: the view
+# reads past them (an accent kept on a letter of a token, ``ghp_fDNx\u0301…``, does not
+# cut it in two there). A joiner is kept only between letters of a joining script or
+# emoji (``_normalise``), where no ASCII token can stand: the view needs not read past it.
+_LATIN_MARK = re.compile(f"[A-Za-z0-9]{MARKS.pattern}")
+_WRITTEN_OR_MARK = re.compile(f"{_WRITTEN.pattern}|(?<=[A-Za-z0-9]){MARKS.pattern}+")
 
 
 def _written_view(text: str, marks: bool = False) -> tuple[str, list[_Unit]] | None:
@@ -825,7 +822,7 @@ def _written_view(text: str, marks: bool = False) -> tuple[str, list[_Unit]] | N
     last = shift = 0
     read = _character
     for m in (_WRITTEN_OR_MARK if marks else _WRITTEN).finditer(text):
-        chars = "" if _MARK_OR_JOINER.match(m.group()) else read(m.group())
+        chars = "" if MARKS.match(m.group()) else read(m.group())
         if chars is None:
             continue
         start, end = m.span()
