@@ -82,7 +82,21 @@ def _cut_rest_before(text: str, end: int) -> int:
         if spaced and word:
             return end
         m = _PIECE.match(text, end + width)
-        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
+        if m is None or text[m.end() : m.end() + 1] in ("=", "("):
+            return end
+        # a word after a backtick is more of the value when the token ends with it
+        # (``password: 0000`0``; leak13), not when a code span goes on
+        glued = cut == "`" and text[m.end() : m.end() + 1] in (
+            "",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            ".",
+            ",",
+            ";",
+        )
+        if plain_run(m.group()) and not glued:
             return end
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
@@ -123,11 +137,57 @@ def _value_end_before(text: str, end: int) -> int:
 
 
 value_texts = pieces(
-    "password=", "token: ", "abc", "Xy7", "Hunter2x", "expired", "must", "be", "horse",
-    "correct", " ", "\t", "\n", "\r", "\\n", "\\r", "\\t", "\\", ".", "!", "?", ",", ";",
-    ":", "\uff1a", "=", "&", "|", "(", ")", "<", ">", "</td>", "'", '"', "`", "{", "[",
-    "data:", "data:image/png", "base64", "://", "/", "12", "9", "é", "\u01c5", "\u00b2",
-    "\u212a", "x" * 30, "Zq8Lm2Xw9Vb7",
+    "password=",
+    "token: ",
+    "abc",
+    "Xy7",
+    "Hunter2x",
+    "expired",
+    "must",
+    "be",
+    "horse",
+    "correct",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\\n",
+    "\\r",
+    "\\t",
+    "\\",
+    ".",
+    "!",
+    "?",
+    ",",
+    ";",
+    ":",
+    "\uff1a",
+    "=",
+    "&",
+    "|",
+    "(",
+    ")",
+    "<",
+    ">",
+    "</td>",
+    "'",
+    '"',
+    "`",
+    "{",
+    "[",
+    "data:",
+    "data:image/png",
+    "base64",
+    "://",
+    "/",
+    "12",
+    "9",
+    "é",
+    "\u01c5",
+    "\u00b2",
+    "\u212a",
+    "x" * 30,
+    "Zq8Lm2Xw9Vb7",
     max_size=24,
 )
 
@@ -149,9 +209,7 @@ def test_a_word_of_letters_longer_than_a_value_is_read_as_before(size: int, head
 
 
 def test_a_passphrase_and_a_token_after_a_label_end_as_they_did() -> None:
-    assert th.redact("password: correct horse battery staple") == (
-        "password: [redacted:secret]"
-    )
+    assert th.redact("password: correct horse battery staple") == ("password: [redacted:secret]")
     assert th.redact("password: hunter2 was rejected") == (
         "password: [redacted:secret] was rejected"
     )
@@ -188,9 +246,40 @@ def _matches_before(
 
 
 keyed_texts = pieces(
-    "password", "token", "secret", "key", "pass", "--", "-p", "=", ": ", ":", "\uff1a", " ",
-    "\t", "\n", "\\n", "\\", "n", "'", '"', "_", "-", ".", "a", "Xy7", "x" * 45, "@", "://",
-    ": |\n  ", "machine a login b ", "Authorization: Bearer ", "10.", "fc", "é", "\u212a",
+    "password",
+    "token",
+    "secret",
+    "key",
+    "pass",
+    "--",
+    "-p",
+    "=",
+    ": ",
+    ":",
+    "\uff1a",
+    " ",
+    "\t",
+    "\n",
+    "\\n",
+    "\\",
+    "n",
+    "'",
+    '"',
+    "_",
+    "-",
+    ".",
+    "a",
+    "Xy7",
+    "x" * 45,
+    "@",
+    "://",
+    ": |\n  ",
+    "machine a login b ",
+    "Authorization: Bearer ",
+    "10.",
+    "fc",
+    "é",
+    "\u212a",
     max_size=40,
 )
 
@@ -200,9 +289,7 @@ def _as_before(text: str) -> None:
     lowered = text.lower()
     hits = plan.hits(lowered)
     before = _hits_before(plan, lowered)
-    assert {i: sorted(at) for i, at in hits.items()} == {
-        i: sorted(at) for i, at in before.items()
-    }
+    assert {i: sorted(at) for i, at in hits.items()} == {i: sorted(at) for i, at in before.items()}
     ascii_text = text.encode("ascii", "replace")
     for index, needles in hits.items():
         detector = plan.detectors[index]
@@ -217,8 +304,10 @@ def test_needles_grouped_in_c_and_matches_skipping_needles_are_as_before(text: s
 
 
 @settings(max_examples=examples(100), deadline=None)
-@given(st.integers(min_value=1, max_value=3000), st.sampled_from(["password=", "key\uff1a",
-       "--password ", "token=a ", "password: |\n  Zq8\n"]))
+@given(
+    st.integers(min_value=1, max_value=3000),
+    st.sampled_from(["password=", "key\uff1a", "--password ", "token=a ", "password: |\n  Zq8\n"]),
+)
 def test_a_repeated_label_is_matched_as_before_at_any_length(count: int, unit: str) -> None:
     _as_before((unit * (count // len(unit) + 1))[:count])
 
@@ -255,10 +344,53 @@ def _groups(m: re.Match[str]) -> dict[str, tuple[int, int]]:
 
 
 labelled_texts = pieces(
-    "password", "token", "api_key", "PGPASSWORD", "x" * 79, "é", "\u212a", "-", ".", "_",
-    "=", ":=", "=>", ":", "\uff1a", " ", "\t", "\n", "\\n", "\\", "'", '"', "]", "|", "->",
-    " is ", " was ", "set to ", "abc", "Xy7", "<v>", "must", "\\\"v\\\"", "\\t", "\\x",
-    "'", "`", ",", ";", "&", "(", "{", "[", "<", ">", "密码", "は",
+    "password",
+    "token",
+    "api_key",
+    "PGPASSWORD",
+    "x" * 79,
+    "é",
+    "\u212a",
+    "-",
+    ".",
+    "_",
+    "=",
+    ":=",
+    "=>",
+    ":",
+    "\uff1a",
+    " ",
+    "\t",
+    "\n",
+    "\\n",
+    "\\",
+    "'",
+    '"',
+    "]",
+    "|",
+    "->",
+    " is ",
+    " was ",
+    "set to ",
+    "abc",
+    "Xy7",
+    "<v>",
+    "must",
+    '\\"v\\"',
+    "\\t",
+    "\\x",
+    "'",
+    "`",
+    ",",
+    ";",
+    "&",
+    "(",
+    "{",
+    "[",
+    "<",
+    ">",
+    "密码",
+    "は",
     max_size=20,
 )
 
@@ -276,7 +408,11 @@ def test_the_labelled_patterns_match_as_they_did_before_their_shortcuts(text: st
 @settings(max_examples=examples(100), deadline=None)
 @given(st.integers(min_value=1000, max_value=1100), st.sampled_from(["\\", "\\n", " ", "x", ""]))
 def test_a_value_as_long_as_a_value_may_be_matches_as_before(size: int, tail: str) -> None:
-    for text in (f"token={'x' * size}{tail}y", f'token="{"x" * size}{tail}"', f"密码={'x' * size}{tail}"):
+    for text in (
+        f"token={'x' * size}{tail}y",
+        f'token="{"x" * size}{tail}"',
+        f"密码={'x' * size}{tail}",
+    ):
         for detector in (_LABELLED, _GLUED):
             new = detector.pattern.match(text)
             old = _BEFORE[id(detector.pattern)].match(text)
@@ -285,8 +421,30 @@ def test_a_value_as_long_as_a_value_may_be_matches_as_before(size: int, tail: st
 
 _NETRC = next(d for d in _detectors.BUILT_IN if d.name == "netrc-password")
 netrc_texts = pieces(
-    "password", "PASSWORD", "Password", "passwd", "machine", "login", "default", "x", "Zq8",
-    " ", "\t", "\n", "\\n", "\\r", "\\t", "\\", "_", ".", "-", "=", ":", '"', "'", "2",
+    "password",
+    "PASSWORD",
+    "Password",
+    "passwd",
+    "machine",
+    "login",
+    "default",
+    "x",
+    "Zq8",
+    " ",
+    "\t",
+    "\n",
+    "\\n",
+    "\\r",
+    "\\t",
+    "\\",
+    "_",
+    ".",
+    "-",
+    "=",
+    ":",
+    '"',
+    "'",
+    "2",
     max_size=30,
 )
 
@@ -307,9 +465,37 @@ _CURSOR_KEY_BEFORE = re.compile(
     _tokens._CURSOR_KEY.pattern.replace("(?=[npcsr\\u017f])", "", 1), _tokens._CURSOR_KEY.flags
 )
 cursor_texts = pieces(
-    "next", "Next", "NEXT", "prev", "previous", "page", "Page", "continuation", "pagination",
-    "sync", "SYNC", "resume", "resumption", "scroll", "\u017fcroll", "cursor", "CURSOR", "_",
-    "-", "token", "Token", "s", "=", ":", " ", "\t", '"', "'", "x", "\u212a", "\u0130",
+    "next",
+    "Next",
+    "NEXT",
+    "prev",
+    "previous",
+    "page",
+    "Page",
+    "continuation",
+    "pagination",
+    "sync",
+    "SYNC",
+    "resume",
+    "resumption",
+    "scroll",
+    "\u017fcroll",
+    "cursor",
+    "CURSOR",
+    "_",
+    "-",
+    "token",
+    "Token",
+    "s",
+    "=",
+    ":",
+    " ",
+    "\t",
+    '"',
+    "'",
+    "x",
+    "\u212a",
+    "\u0130",
     max_size=14,
 )
 
@@ -340,8 +526,32 @@ _BLOCK_BEFORE = re.compile(
     _BLOCK.pattern.flags,
 )
 block_texts = pieces(
-    "password", "token", "x" * 79, "-", ".", "_", '"', "'", " ", "\t", ":", ": |", ": >",
-    "|", ">", "+", "2", "#c", "\n", "\r\n", "\\n", "\\r", "  ", "Zq8", "é", "\\",
+    "password",
+    "token",
+    "x" * 79,
+    "-",
+    ".",
+    "_",
+    '"',
+    "'",
+    " ",
+    "\t",
+    ":",
+    ": |",
+    ": >",
+    "|",
+    ">",
+    "+",
+    "2",
+    "#c",
+    "\n",
+    "\r\n",
+    "\\n",
+    "\\r",
+    "  ",
+    "Zq8",
+    "é",
+    "\\",
     max_size=20,
 )
 
@@ -381,8 +591,23 @@ _FLAG = next(d for d in _detectors.BUILT_IN if d.requires == "--")
 
 
 @settings(max_examples=examples(400))
-@given(pieces("--", "-", "\u2013", "password", "token", "secret", " ", "\t", "=", "x", "Zq8",
-              "'", max_size=16))
+@given(
+    pieces(
+        "--",
+        "-",
+        "\u2013",
+        "password",
+        "token",
+        "secret",
+        " ",
+        "\t",
+        "=",
+        "x",
+        "Zq8",
+        "'",
+        max_size=16,
+    )
+)
 def test_a_flag_s_value_is_never_found_in_text_without_two_dashes(text: str) -> None:
     # ``_detect`` skips the ``--password v`` detector in such text: nothing is lost.
     if "--" not in text:

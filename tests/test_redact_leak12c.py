@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import toolhygiene as th
 from corpus import every_door as _every_door
 from helpers import examples, issued_tokens, passwords, secrets
+from toolhygiene._labels import FOREIGN_LABELS
 
 _ALNUM = string.ascii_letters + string.digits
 HEADS = passwords()
@@ -341,7 +342,8 @@ def _no_label_in(value: str) -> bool:
     every layer (main too), and the cell after it goes with it."""
     lowered = value.lower()
     return not any(word in lowered for word in ("pin", "key", "pass", "pw", "token", "sid",
-                                                 "secret", "auth", "sig", "otp", "cred"))
+                                                 "secret", "auth", "sig", "otp", "cred",
+                                                 *FOREIGN_LABELS))  # (``AAA0SENHA``)
 
 
 def _table(kind: str, header: list[str], rows: list[list[str]]) -> str:

@@ -128,6 +128,19 @@ def _labelled(m: re.Match[str]) -> bool:
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
+    if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
+        return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
+    if (
+        values[1] == ":"
+        and _HOST_KEY.fullmatch(values[0])
+        and _PORT_VALUE.fullmatch(values[2])
+        and is_secret_label(values[0].rsplit(".", 1)[1]) is False
+    ):
+        return False  # a host and its port: ``token.acme.com:8443/v1/x`` (not ``db.pwd:1234``)
+    if _REFERENCE.fullmatch(values[2]) and not m.string.startswith(".", m.end("secret")):
+        return False  # where the value is read from: ``api_key: process.env.API_KEY``
+    if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
+        return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
         return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)
     if (
@@ -216,7 +229,57 @@ def named_by_words(value: str) -> bool:
 # ``os.environ.get``): words and underscores, or dotted; not a password such as ``Pa55``.
 _CALLEE = re.compile(
     r"[A-Za-z_]{1,64}(?:\.[A-Za-z_]\w{0,63}){0,8}|[A-Za-z_]\w{0,63}(?:\.[A-Za-z_]\w{0,63}){1,8}"
+    r"|[A-Za-z_]\w{0,63}(?:::[A-Za-z_]\w{0,63}){1,4}"
 )
+# Where a value is read from rather than the value: a member of the environment or of a
+# settings object (``process.env.API_KEY``, ``os.environ.DB_PASSWORD``,
+# ``import.meta.env.VITE_TOKEN``, ``settings.API_KEY``, ``self.password``,
+# ``secrets.GITHUB_TOKEN``; not ``this``, which starts sentences and dotted passphrases),
+# or a path in Rust or C++ (``env::var``: called).
+_REFERENCE = re.compile(
+    r"(?:process\.env|import\.meta\.env|os\.environ|Deno\.env|Bun\.env|ENV|env|environ|"
+    r"settings|config|conf|cfg|secrets|vars|self|ctx|context|options|opts|args|params|"
+    r"props)(?:\.[A-Za-z_$][\w$]{0,63}){1,8}"
+    r"|[A-Za-z_]\w{0,63}(?:::[A-Za-z_]\w{0,63}){1,4}(?=\()"
+)
+# A host name as a key, and a port (and path) as its value: ``token.acme.com:8443/v1``.
+_HOST_KEY = re.compile(r"(?:[a-z0-9][a-z0-9\-]{0,62}\.)+[a-z]{2,24}")
+_PORT_VALUE = re.compile(r"[0-9]{1,5}(?:/[^\s]{0,2048})?")
+# An ARN up to a resource type in it (``arn:aws:secretsmanager:us-east-1:123456789012:``
+# before ``secret:``): names of resources, no label and value.
+_ARN_HEAD = re.compile(
+    r"(?<![A-Za-z0-9])arn:aws(?:-[a-z]{2,10}){0,3}:[a-z0-9\-]{2,40}:[a-z0-9\-]{0,30}:"
+    r"(?:[0-9]{12}|aws)?:(?:[^\s\"'<>,;`:]{1,200}:){0,4}\Z"
+)
+_ARN_SHORTEST = 10
+_ARN_BEFORE = 400
+
+
+def _in_arn(text: str, at: int) -> bool:
+    """Whether ``at`` starts a resource's part of an ARN."""
+    head = text.rfind("arn:aws", max(0, at - _ARN_BEFORE), at)
+    return head != -1 and _ARN_HEAD.match(text, head, at) is not None
+
+
+# A key that names a signature: its value may be a person's name (``"signature": "John
+# Smith"``, an e-mail's sign-off) rather than a computed one (hex or base64: digits).
+_SIGNATURE_KEY = re.compile(r"sig(?:nature)?s?(?![a-z])", re.IGNORECASE)
+# A name or a sign-off: words of letters (``J. Smith, CEO``, ``Anna-Lena O'Brien``,
+# ``Best regards, Anna``), to the end of its string or line.
+_SIGNED_NAME = re.compile(
+    r"(?P<q>\\{0,7}[\"'])?[A-Z][A-Za-z'\u2019\-]{0,30}\.?"
+    r"(?:,?[ \t]{1,3}[A-Za-z][A-Za-z'\u2019\-]{0,30}\.?){0,7}"
+    r"(?(q)\\{0,7}[\"']|[ \t]*(?:$|[\r\n,;}\])]|\\[nr]))",
+    re.MULTILINE,
+)
+
+
+def _signed_name(text: str, start: int) -> bool:
+    """Whether the value at ``start`` (under a signature's key) is a person's name or a
+    sign-off: capitalised words of letters only, quoted whole or to the end of the line."""
+    return _SIGNED_NAME.match(text, start) is not None
+
+
 # A source file and a line (and column) number after it: ``auth.py:214``,
 # ``TokenValidator.java:88``, ``AuthProvider.tsx:42:7``.
 # A PowerShell command (``Verb-Noun``) where a value would be: code, not the value.
@@ -402,8 +465,10 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
         if spaced and word:
             return end
         m = _PIECE.match(text, end + width)
-        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
-            return end  # the next key, a call, or a word, a number, a date
+        if m is None or text[m.end() : m.end() + 1] in ("=", "("):
+            return end  # the next key, a call
+        if plain_run(m.group()) and not (cut == "`" and _glued_tick(text, m.end())):
+            return end  # a word, a number, a date
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
             return end  # a URL, or a closing tag (``</td>``)
@@ -411,6 +476,13 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
             return end
         end = m.end()
     return end
+
+
+def _glued_tick(text: str, end: int) -> bool:
+    """Whether a backtick inside a value, and the piece after it ending at ``end``, are
+    more of the value (``password: 0000`0``): no backtick closes a code span after it
+    and the piece ends the token (whitespace, the end, or a line's punctuation)."""
+    return text[end : end + 1] in ("", " ", "\t", "\n", "\r", ".", ",", ";")
 
 
 # A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key

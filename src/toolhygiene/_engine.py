@@ -35,7 +35,8 @@ from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
-from toolhygiene._normalise import compatible, normalise, unconfused
+from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
+from toolhygiene._public import clip, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -516,6 +517,8 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     if not cuts:
         return text
     tables = _tables.table_ranges(text)
+    if "-----BEGIN " in text:  # a certificate's lines are its own: not joined
+        tables = tables + public_ranges(text)
     if tables:  # a table's rows are lines of their own
         cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
         if not cuts:
@@ -722,7 +725,8 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         text = _unwrap(text)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
-    view = _written_view(text) if "&" in text or _escape_letters(text) else None
+    marked = not text.isascii() and _LATIN_MARK.search(text) is not None
+    view = _written_view(text, marked) if marked or "&" in text or _escape_letters(text) else None
     seen: str | None = None  # the compatibility view of ``text``, made once
     if view is None:
         seen = compatible(text)
@@ -731,6 +735,8 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         read: dict[str, str] = {}
     else:
         spans, read = _detect_written(view, internals)
+    if spans and ("-----BEGIN " in text or "AAAA" in text or "SHA256:" in text or "MD5:" in text):
+        spans = clip(spans, public_ranges(text))  # a certificate, a public key's fingerprint
     if not spans:
         out = _echo(text, {}, seeds, seen)
         return original if out == original else out
@@ -822,15 +828,23 @@ def _character(written: str) -> str | None:
 _Unit = tuple[int, int, int, int]
 
 
-def _written_view(text: str) -> tuple[str, list[_Unit]] | None:
+# A written-out character, or the combining marks on an ASCII letter or digit: the view
+# reads past them (an accent kept on a letter of a token, ``ghp_fDNx\u0301…``, does not
+# cut it in two there). A joiner is kept only between letters of a joining script or
+# emoji (``_normalise``), where no ASCII token can stand: the view needs not read past it.
+_LATIN_MARK = re.compile(f"[A-Za-z0-9]{MARKS.pattern}")
+_WRITTEN_OR_MARK = re.compile(f"{_WRITTEN.pattern}|(?<=[A-Za-z0-9]){MARKS.pattern}+")
+
+
+def _written_view(text: str, marks: bool = False) -> tuple[str, list[_Unit]] | None:
     """``text`` with every written-out character read (``_character``), and where each
-    was; ``None`` when there is none."""
+    was (``marks``: and without its combining marks); ``None`` when there is none."""
     parts: list[str] = []
     units: list[_Unit] = []
     last = shift = 0
     read = _character
-    for m in _WRITTEN.finditer(text):
-        chars = read(m.group())
+    for m in (_WRITTEN_OR_MARK if marks else _WRITTEN).finditer(text):
+        chars = "" if MARKS.match(m.group()) else read(m.group())
         if chars is None:
             continue
         start, end = m.span()

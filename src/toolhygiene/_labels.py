@@ -18,6 +18,7 @@ import functools
 import re
 
 __all__ = [
+    "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
     "PHRASE_LABELS",
@@ -188,6 +189,48 @@ _KEY_QUALIFIERS = frozenset(
         "unlock",
     ]
 )
+# What a key is for when it names a record, not a lock: a cache entry, a retried
+# request's idempotency key, a table's partition, sort, primary or foreign key, a queue's
+# routing key, a stored object's name. Such a value opens nothing: ``cache_key``,
+# ``Idempotency-Key``, ``partition_key`` are no labels (a provider's format in the value
+# still goes, and ``_tokens`` keeps a random one as it keeps an id).
+DATA_KEY_QUALIFIERS = frozenset(
+    [
+        "cache",
+        "idempotency",
+        "idempotent",
+        "partition",
+        "sort",
+        "primary",
+        "foreign",
+        "unique",
+        "composite",
+        "compound",
+        "candidate",
+        "surrogate",
+        "natural",
+        "shard",
+        "sharding",
+        "routing",
+        "dedup",
+        "dedupe",
+        "deduplication",
+        "range",
+        "row",
+        "object",
+        "lookup",
+        "index",
+        "bucket",
+        "s3",
+        "registry",
+        "translation",
+        "i18n",
+        "sorting",
+        "grouping",
+        "clustering",
+        "distribution",
+    ]
+)
 _META = frozenset(
     [
         "error",
@@ -205,6 +248,17 @@ _META = frozenset(
         "expires",
         "expiration",
         "expired",
+        "expire",
+        # when it was changed, not what it is (``password_last_changed: 2026-01-04``)
+        "changed",
+        "modified",
+        "rotated",
+        "date",
+        "time",
+        "timestamp",
+        "since",
+        "until",
+        "issued",
         "ttl",
         "url",
         "uri",
@@ -464,13 +518,17 @@ def _label_verdict(key: str) -> bool | None:
     verdict: bool | None = False
     for index, part in enumerate(parts):
         if part in _STRONG or _glued_secret(part):
-            return True
+            # ``password_last_set``, ``token_last_used``: when, not what (but
+            # ``last_password`` is the one before)
+            return "last" not in parts[index + 1 :]
         if part == "seed" and index and parts[index - 1] in _SEED_QUALIFIERS:
             return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
         before = parts[index - 1] if index else ""
         if part in ("key", "keys"):
             if before in _KEY_QUALIFIERS:
-                return True
+                return "last" not in parts[index + 1 :]  # ``api_key_last_used``: when
+            if before in DATA_KEY_QUALIFIERS:
+                return False  # ``cache_key``, ``idempotency_key``, ``primary_key``
             verdict = None
         elif _named_code(part, before, parts[index - 2 : index]):
             return True
@@ -625,6 +683,8 @@ _PROSE = frozenset(
         "needed",
         "needs",
         "please",
+        "signed",
+        "logged",
         "see",
         "use",
         "check",
@@ -756,6 +816,19 @@ _POLICY = frozenset(
         "time",
         "times",
         "ago",
+        # what a service says when a session or a token ends ("please sign in again")
+        "sign",
+        "signed",
+        "log",
+        "logged",
+        "out",
+        "back",
+        "authenticate",
+        "reauthenticate",
+        "re-authenticate",
+        "later",
+        "refresh",
+        "continue",
     ]
 )
 _TRAILING = ".,;:!?)"

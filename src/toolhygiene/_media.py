@@ -72,6 +72,10 @@ def _png(data: bytes) -> bool:
     return False
 
 
+# The extensions GIF89a defines: graphic control, comment, plain text, application.
+_GIF_LABELS = (b"\xf9", b"\xfe", b"\x01", b"\xff")
+
+
 def _gif(data: bytes) -> bool:
     size = len(data)
     if size < 13:
@@ -82,13 +86,18 @@ def _gif(data: bytes) -> bool:
         block = data[at]
         if block == 0x3B:  # the trailer
             return at + 1 == size
-        if block == 0x21:  # an extension: its label, then sub-blocks
+        if block == 0x21:  # an extension: its label (one GIF89a defines), then sub-blocks
+            if data[at + 1 : at + 2] not in _GIF_LABELS:
+                return False
             at += 2
         elif block == 0x2C:  # an image: its descriptor, local colours, LZW code size
             if at + 10 > size:
                 return False
             local = data[at + 9]
-            at += 10 + (3 * (2 << (local & 7)) if local & 0x80 else 0) + 1
+            at += 10 + (3 * (2 << (local & 7)) if local & 0x80 else 0)
+            if at >= size or not 2 <= data[at] <= 8:
+                return False  # the LZW minimum code size is 2 to 8 bits
+            at += 1
         else:
             return False
         while True:  # sub-blocks, each its length first, to an empty one

@@ -26,6 +26,7 @@ import unicodedata
 from typing import NamedTuple
 
 __all__ = [
+    "JOINERS",
     "MARKS",
     "MARKS_OR_HIDDEN",
     "compatible",
@@ -110,6 +111,7 @@ class _Patterns(NamedTuple):
     escaped: re.Pattern[str]
     written_sequences: re.Pattern[str]
     splitters: re.Pattern[str]
+    hidden_but_joiners: re.Pattern[str]
 
 
 @functools.cache
@@ -122,6 +124,7 @@ def _patterns() -> _Patterns:
         re.compile(_ESCAPED, re.IGNORECASE),
         re.compile(_WRITTEN_SEQUENCES, re.IGNORECASE),
         re.compile(_SPLITTERS, re.IGNORECASE),
+        re.compile(_HIDDEN.replace("\u200b-\u200f", "\u200b\u200e\u200f")),
     )
 
 
@@ -132,7 +135,10 @@ def normalise(text: str) -> str:
     else that renders as nothing is removed, so it cannot split a token or a tag.
     """
     if "\\" in text:
-        text = _patterns().escaped.sub("", text)
+        if "\\u200c" in text or "\\u200d" in text:  # a repr writes a word's joiner out
+            text = _patterns().escaped.sub(_written_joiner, text)
+        else:
+            text = _patterns().escaped.sub("", text)
     # ("<" first: one character is found by memchr, two by a slower search)
     if "<" in text and ("<w" in text or "></" in text or "<W" in text):
         text = _patterns().splitters.sub("", text)
@@ -144,8 +150,148 @@ def normalise(text: str) -> str:
         return _patterns().hidden.sub("", text)
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _patterns().escapes.sub("", text)
-    text = _patterns().hidden.sub("", text)
+    if "\u200c" in text or "\u200d" in text:
+        # the other hidden characters in C, then each joiner judged where it stands
+        text = _kept_joiners(_patterns().hidden_but_joiners.sub("", text))
+    else:
+        text = _patterns().hidden.sub("", text)
     return _unmarked_tokens(text) if MARKS.search(text) else text
+
+
+JOINERS = "\u200c\u200d"
+"""The zero-width non-joiner and joiner: part of emoji sequences and of words of the
+scripts that join their letters (Persian ``می\u200cخواهم``, Indic conjuncts)."""
+# Scripts whose words hold a joiner or a non-joiner between their letters (the first
+# word of a character's Unicode name).
+_JOINING_SCRIPTS = frozenset(
+    [
+        "ARABIC",
+        "SYRIAC",
+        "NKO",
+        "MANDAIC",
+        "MONGOLIAN",
+        "DEVANAGARI",
+        "BENGALI",
+        "GURMUKHI",
+        "GUJARATI",
+        "ORIYA",
+        "TAMIL",
+        "TELUGU",
+        "KANNADA",
+        "MALAYALAM",
+        "SINHALA",
+        "MYANMAR",
+        "KHMER",
+        "TIBETAN",
+        "HEBREW",
+    ]
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _joined(char: str) -> str:
+    """What a character beside a joiner is: ``"emoji"``, its joining script's name, or
+    ``""`` (a Latin letter, a digit, a symbol: nothing a joiner belongs to)."""
+    if not char or char.isascii():
+        return ""
+    code = ord(char)
+    if 0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF or code == 0xFE0F:
+        return "emoji"
+    if code in (0x2640, 0x2642) or unicodedata.category(char) == "So":
+        return "emoji"
+    word = unicodedata.name(char, "").split(" ", 1)[0]
+    return word if word in _JOINING_SCRIPTS else ""
+
+
+def _written_joiner(m: re.Match[str]) -> str:
+    """A hidden character written out removed, but a joiner written out (``\\u200d``,
+    as a repr writes it) between two letters of one joining script, or two emoji, read
+    as the joiner it writes."""
+    written = m.group()
+    if written not in ("\\u200c", "\\u200d"):
+        return ""
+    joiner = "\u200c" if written.endswith("c") else "\u200d"
+    return joiner if _between(m.string, m.start(), m.end()) else ""
+
+
+# The letters of the scripts whose words hold a joiner or a non-joiner, each script's
+# block(s) (Hebrew, Arabic, Syriac, NKo, Mandaic, the Indic scripts, Sinhala, Tibetan,
+# Myanmar, Khmer, Mongolian, Arabic presentation forms), and emoji.
+_JOINING_BLOCKS = (
+    "\u2600-\u27bf\u2640\u2642\U0001f000-\U0001faff",
+    "\u0590-\u05ff",
+    "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefe",
+    "\u0700-\u074f",
+    "\u07c0-\u07ff",
+    "\u0840-\u085f",
+    "\u0900-\u097f",
+    "\u0980-\u09ff",
+    "\u0a00-\u0a7f",
+    "\u0a80-\u0aff",
+    "\u0b00-\u0b7f",
+    "\u0b80-\u0bff",
+    "\u0c00-\u0c7f",
+    "\u0c80-\u0cff",
+    "\u0d00-\u0d7f",
+    "\u0d80-\u0dff",
+    "\u0f00-\u0fff",
+    "\u1000-\u109f",
+    "\u1780-\u17ff",
+    "\u1800-\u18af",
+)
+_VIRAMAS = "\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d4d\u0dca\u0f84\u1039\u17d2"
+# The joiner first, so that the search skips to one in C; then what stands around it.
+_KEPT = {
+    joiner: re.compile(
+        joiner
+        + "(?:"
+        + "|".join(f"(?<=[{block}]{joiner})(?=[{block}])" for block in _JOINING_BLOCKS)
+        + f"|(?<=[{_VIRAMAS}]{joiner}))"
+    )
+    for joiner in JOINERS
+}
+_HELD = {"\u200c": "\ue000", "\u200d": "\ue001"}
+_BACK = str.maketrans({"\ue000": "\u200c", "\ue001": "\u200d"})
+_JOINER = re.compile(f"[{JOINERS}]")
+# A joiner at the start, after an ASCII character, or before one or at the end but not
+# after a virama: never part of a word of a joining script or an emoji (removed in C).
+_LATIN_JOINER = re.compile(
+    f"[{JOINERS}](?:(?<=\\A[{JOINERS}])|(?<=[\x00-\x7f][{JOINERS}])"
+    f"|(?<![{_VIRAMAS}][{JOINERS}])(?![^\x00-\x7f]))"
+)
+
+
+def _kept_joiners(text: str) -> str:
+    """``text`` without its joiners and non-joiners but those between two letters of one
+    joining script or two emoji, or after an Indic virama (a Malayalam chillu,
+    ``\u0d28\u0d4d\u200d``, ends a word): part of the word or emoji. In C: the kept
+    ones are held as private-use characters while the others are removed."""
+    if "\ue000" in text or "\ue001" in text:  # (the text's own: judged one by one)
+        return _JOINER.sub(_joiner_kept, text)
+    text = _LATIN_JOINER.sub("", text)  # beside ASCII or at an end: never kept
+    for joiner, held in _HELD.items():
+        if joiner in text:
+            text = _KEPT[joiner].sub(held, text)
+    return _JOINER.sub("", text).translate(_BACK)
+
+
+def _joiner_kept(m: re.Match[str]) -> str:
+    """A joiner or non-joiner kept between two letters of one joining script, or between
+    two emoji (it is part of the word or emoji); removed elsewhere."""
+    at = m.start()
+    return m.group() if _between(m.string, at, at + 1) else ""
+
+
+def _between(text: str, at: int, end: int) -> bool:
+    """Whether a joiner at ``text[at:end]`` (written or written out) belongs there:
+    between two letters of one joining script or two emoji, or after an Indic virama
+    (a Malayalam chillu, ``\u0d28\u0d4d\u200d``, ends a word)."""
+    if not at:
+        return False
+    left = _joined(text[at - 1])
+    if not left:
+        return False
+    return left == _joined(text[end : end + 1]) or "VIRAMA" in unicodedata.name(text[at - 1], "")
 
 
 _SHORTEST = 8
@@ -168,10 +314,17 @@ def _run_end(text: str, at: int) -> int:
     return m.end() if m else at
 
 
+# A combining mark (or several) that no letter carries: after a digit or a token's
+# symbol (``_LOOSE_MARKS``).
+_LOOSE_MARKS = re.compile(f"(?<![A-Za-z{MARKS.pattern[1:-1]}]){MARKS.pattern}+")
+
+
 def _unmarked_tokens(text: str) -> str:
-    """``text`` with the combining marks inside token-like runs removed: a mark drawn on
-    a letter of ``ghp_…`` must not cut the token in two. Marks on words stay (an accent
-    written as a mark: ``Re\u0301sume\u0301.pdf``)."""
+    """``text`` with the combining marks inside token-like runs that no letter carries
+    removed (after a digit or a symbol). Marks on letters stay, on words and in tokens
+    alike (``Re\u0301sume\u0301.pdf``, ``Cafe\u0301_2024_Q1.xlsx``): the output keeps
+    the accent, and redaction reads a view without marks (``_engine``), so a mark drawn
+    on a letter of ``ghp_…`` does not cut the token in two there."""
     reverse = text[::-1]
     size = len(text)
     parts: list[str] = []
@@ -185,9 +338,11 @@ def _unmarked_tokens(text: str) -> str:
         run = text[left:reach]
         bare = MARKS.sub("", run)
         if _token_like(bare):
-            parts.append(text[last:left])
-            parts.append(bare)
-            last = reach
+            kept = _LOOSE_MARKS.sub("", run)
+            if kept != run:
+                parts.append(text[last:left])
+                parts.append(kept)
+                last = reach
     if not parts:
         return text
     parts.append(text[last:])

@@ -16,6 +16,7 @@ has no JSON form.
 from __future__ import annotations
 
 import base64
+import contextvars
 import dataclasses
 import decimal
 import enum
@@ -44,8 +45,10 @@ class UnserializableError(ValueError):
         self.problem, self.detail, self.path = problem, detail, path
 
 
-def to_json(value: Any) -> str:
+def to_json(value: Any, *, redact_bytes: bool = True) -> str:
     """``value`` as JSON text (``UnserializableError`` when it has no faithful JSON form).
+    ``redact_bytes=False``: binary bytes are base64 of the bytes as returned (a tool's
+    ``redact_results=False``), not of the bytes with their secrets replaced.
 
     What ``json`` carries as it is (strings, numbers, lists, dicts of them: most results)
     is written in one pass; only what it refuses (NaN, a set, a model, a date, a key it
@@ -54,7 +57,11 @@ def to_json(value: Any) -> str:
     try:
         text = _write(value)
     except (TypeError, ValueError, RecursionError):
-        text = _write(_plain(value, "", set()))
+        token = _REDACT_BYTES.set(redact_bytes)
+        try:
+            text = _write(_plain(value, "", set()))
+        finally:
+            _REDACT_BYTES.reset(token)
     # json escapes C0 controls but writes C1 ones (U+0080-U+009F) raw; raw, a C1 string
     # terminator or command introducer reads as a terminal sequence to the step that
     # removes them, which would cut across the JSON's structure. Escaped, they stay data.
@@ -115,17 +122,24 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters no text has (tab, newline and carriage return are text)."""
 
 
+_REDACT_BYTES: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "toolhygiene_redact_bytes", default=True
+)
+"""Whether binary bytes in the value ``to_json`` walks have their secrets replaced
+before base64 (``False`` under a tool's ``redact_results=False``)."""
+
+
 def _bytes_text(data: bytes) -> str:
     """Bytes as the model reads them: their text when they are UTF-8 text (a tool that
     returns ``b"high water 14:05"`` meant those words: base64 of them is unreadable, and
     looks like a secret to the redactor), else standard base64 (binary) of the bytes
-    with their secrets redacted first (``_binary``)."""
+    with their secrets redacted first (``_binary``; not under ``redact_results=False``)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return base64.b64encode(_binary(data)).decode("ascii")
+        return base64.b64encode(_binary(data) if _REDACT_BYTES.get() else data).decode("ascii")
     if _CONTROL.search(text) is not None:
-        return base64.b64encode(_binary(data)).decode("ascii")
+        return base64.b64encode(_binary(data) if _REDACT_BYTES.get() else data).decode("ascii")
     return text
 
 

@@ -68,7 +68,7 @@ def _as_is(text: str) -> str:
 
 def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     """The text the model sees for ``tool``'s successful return ``value``."""
-    raw = content_of(value, tool.name)
+    raw = content_of(value, tool.name, redact_bytes=tool.redact_results)
     cap = tool.result_cap or session_cap or _config.settings.result_cap
     total = len(raw)
     text = raw[: cap + _MARGIN] if total > cap + _MARGIN else raw

@@ -22,7 +22,12 @@ import string
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene._labels import is_secret_label, paging_prose, speaks_of_paging
+from toolhygiene._labels import (
+    DATA_KEY_QUALIFIERS,
+    is_secret_label,
+    paging_prose,
+    speaks_of_paging,
+)
 from toolhygiene._media import picture, strict_base64
 from toolhygiene._providers import FAMILIES, by_head
 
@@ -106,7 +111,19 @@ def _survivor(part: str) -> bool:
         or (_HEX_GROUPS.fullmatch(part) is not None and _MAILGUN.fullmatch(part) is None)
         or _PUBLIC_ID.fullmatch(part) is not None
         or _generated_name(part)
+        or _WHEEL_TAGS.fullmatch(part) is not None
     )
+
+
+# A Python wheel's tags (PEP 425: interpreter, ABI, platform) with the version's last
+# number before them: ``0-cp311-cp311-manylinux_2_17_x86_64``, ``cp39-abi3-macosx_10_12_
+# universal2``, ``pp310-pypy310_pp73-win_amd64``. Words of a fixed vocabulary and
+# numbers only: no random string is made of them.
+_WHEEL_TAGS = re.compile(
+    r"(?:(?:cp|py|pp|ip|jy|graalpy|pypy)[0-9]{1,4}[a-z]{0,2}|abi3|none|any|cu[0-9]{2,4}"
+    r"|manylinux[0-9]{0,4}|musllinux|macosx|win|linux|x86|amd64|arm64|aarch64|i686|ppc64le"
+    r"|ppc64|s390x|armv7l|armv6l|universal2|universal|intel|win32|[0-9]{1,4}|[-_+])+"
+)
 
 
 # Hex groups joined by dashes (a W3C ``traceparent``: version, trace id, span id, flags).
@@ -150,6 +167,29 @@ _ID_TAIL = re.compile(r"[iI][dD]s?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\
 _ID_TAIL_MAX = 26
 """The longest match of ``_ID_TAIL``."""
 _KEY_CHARS = string.ascii_letters + string.digits + "_-"
+
+
+# An id named in prose before its value, with blanks only (``order id V1St…``, ``ksuid
+# 0ujt…``), and the word before the name (``session id`` names a secret).
+_SPACED_ID = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:(?P<before>[A-Za-z][A-Za-z0-9_\-]{0,30})[ \t]{1,3})?"
+    r"(?P<key>[A-Za-z0-9_\-]{0,40}(?<![A-Za-z])(?:id|ID|Id)|ksuid|KSUID|nanoid|ulid|ULID)s?"
+    r"[ \t]{1,3}\Z"
+)
+_SPACED_ID_MAX = 90
+"""The longest match of ``_SPACED_ID``."""
+
+
+def _spaced_id_value(text: str, begin: int) -> bool:
+    """Whether the value at ``begin`` follows an id's name and blanks (``order id …``),
+    unless the name or the word before it names a secret (``session id``)."""
+    m = _SPACED_ID.search(text, max(0, begin - _SPACED_ID_MAX), begin)
+    if m is None:
+        return False
+    key, before = m.group("key"), m.group("before")
+    if is_secret_label(key) is not False:
+        return False
+    return before is None or is_secret_label(f"{before}_{key}") is False
 
 
 def _id_value(text: str, begin: int) -> bool:
@@ -572,7 +612,7 @@ def find(
     # again.
     seen: dict[str, list[Span]] = {}
     heads = _heads(text)
-    cursors = _cursor_values(text, lowered)
+    cursors = _sheltered(text, lowered, runs)
     data_uri = ascii_text.find(b";base64,") != -1
     # A plain run (``_plain``, in ``_plain_view``, made when first needed) is judged by
     # ``_Plain``.
@@ -630,17 +670,71 @@ def find(
 
 _NOTHING: list[Span] = []
 
+# An Amazon Resource Name: partition, service, region, account, then the resource (a
+# type, a path of names, a name): ``arn:aws:iam::123456789012:role/service-role/Deploy``.
+_ARN = re.compile(
+    r"(?<![A-Za-z0-9])arn:aws(?:-[a-z]{2,10}){0,3}:[a-z0-9\-]{2,40}:[a-z0-9\-]{0,30}:"
+    r"(?:[0-9]{12}|aws)?:[^\s\"'<>,;`]{1,2048}"
+)
+
+
+def _sheltered(text: str, lowered: bytes, runs: list[tuple[int, int]]) -> frozenset[int]:
+    """Where values that are read as an id's start: under a pagination cursor's key
+    (``_cursor_values``) and the runs of an ARN (``_arn_runs``)."""
+    cursors = _cursor_values(text, lowered)
+    if lowered.find(b"arn:") != -1:  # an ARN's resource names things: none is a secret
+        cursors = cursors | _arn_runs(text, runs)
+    return cursors
+
+
+def _arn_runs(text: str, runs: list[tuple[int, int]]) -> frozenset[int]:
+    """The starts of the runs inside an ARN (``runs``: ascending): names of resources,
+    read as an id's value (a provider's format in one still goes)."""
+    starts: set[int] = set()
+    for m in _ARN.finditer(text):
+        at = bisect.bisect_left(runs, (m.start(), -1))
+        while at < len(runs) and runs[at][0] < m.end():
+            starts.add(runs[at][0])
+            at += 1
+    return frozenset(starts)
+
 
 def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[int]) -> bool:
-    """Whether the run ``text[begin:end]`` is an id's value, unless it names a secret
+    """Whether the run ``text[begin:end]`` is an id's value or a data key's
+    (``idempotency_key``, ``cache_key``: ``_data_key_value``), unless it names a secret
     itself (``pi_…_secret_…``), or a pagination cursor: the model needs it for the next
     page (a provider's format in either still goes). ``lowered``: the text's ASCII
     view, lower case; ``cursors``: ``_cursor_values``."""
     return begin in cursors or (
-        lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
-        and _id_value(text, begin)
+        (
+            (
+                lowered.find(b"id", max(0, begin - _ID_TAIL_MAX), begin) != -1
+                and (_id_value(text, begin) or _spaced_id_value(text, begin))
+            )
+            or (
+                lowered.find(b"key", max(0, begin - _ID_TAIL_MAX), begin) != -1
+                and _data_key_value(text, begin)
+            )
+        )
         and _NAMES_SECRET.search(text, begin, end) is None
     )
+
+
+# A data key's name (``_labels.DATA_KEY_QUALIFIERS`` then ``key``) before its value.
+_DATA_KEY_TAIL = re.compile(
+    r"(?<![A-Za-z0-9])(?:"
+    + "|".join(sorted(DATA_KEY_QUALIFIERS, key=len, reverse=True))
+    + r")[_\- ]?keys?(?:\\{0,7}[\"'])?[ \t]{0,3}[:=][ \t]{0,3}(?:\\{0,7}[\"'])?\Z",
+    re.IGNORECASE,
+)
+_DATA_KEY_MAX = 48
+"""The longest match of ``_DATA_KEY_TAIL``."""
+
+
+def _data_key_value(text: str, begin: int) -> bool:
+    """Whether the value at ``begin`` is a data key's (``Idempotency-Key: …``): the
+    name of a record, a cache entry or a retried request, which opens nothing."""
+    return _DATA_KEY_TAIL.search(text, max(0, begin - _DATA_KEY_MAX), begin) is not None
 
 
 def _plain_views(ascii_text: bytes) -> tuple[bytes, bytes, bytes]:
@@ -827,7 +921,7 @@ def _shape(
         pieces = True
     else:
         # a URL's pieces are its path segments: no "/" inside either
-        url = text.startswith("//", begin) and text[begin - 1 : begin] == ":"
+        url = _url_run(text, begin)
         pieces = (split if url else spaced).find(_PIECE, begin, end) != -1
     at = bisect.bisect_left(heads, begin)
     if (
@@ -841,6 +935,29 @@ def _shape(
     if (end - begin < 20 or not pieces) and _BASE32_16.search(text, begin, end) is None:
         return ()
     return whole, pieces
+
+
+# A URL or a path whose segments are pieces of their own (``_url_run``): after a
+# scheme's colon (``https://…``), a host without a scheme (``api.acme.com/v1/…``, as a
+# failure line shows a request), a port after a host's colon (``:8443/v1/…``: the colon
+# ends the run) and a path from the root whose first segment is a word (``/v1/…``,
+# ``/Users/…``). A lowercase host needs a dot and a top-level domain of letters: base64
+# has no dot, and a JWT's parts are mixed case.
+_HOST_PATH = re.compile(r"(?:[a-z0-9][a-z0-9\-]{0,62}\.)+[a-z]{2,24}/")
+_PORT_PATH = re.compile(r"[0-9]{1,5}/")
+_ROOT_PATH = re.compile(r"/(?:[a-z0-9][a-z0-9_\-]{0,31}|[A-Z][a-z]{1,31})/")
+
+
+def _url_run(text: str, begin: int) -> bool:
+    """Whether the run starting at ``begin`` is a URL or a path: each of its ``/``
+    segments is then a piece, so a random segment goes alone and the host and the
+    other segments stay."""
+    before = text[begin - 1 : begin]
+    if text.startswith("//", begin):
+        return before == ":"
+    if before == ":" and _PORT_PATH.match(text, begin):
+        return True
+    return (_HOST_PATH.match(text, begin) or _ROOT_PATH.match(text, begin)) is not None
 
 
 def _around(runs: list[tuple[int, int]], points: list[int]) -> list[tuple[int, int]]:
@@ -902,9 +1019,7 @@ def _run(
     covered = spans[before:]
     # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
     # random one goes, the host and the words of the path stay.
-    cut = (
-        _URL_PIECES if text.startswith("//", begin) and text[begin - 1 : begin] == ":" else _PIECES
-    )
+    cut = _URL_PIECES if _url_run(text, begin) else _PIECES
     for m in cut.finditer(text, begin, end):
         start, stop = m.span()
         if stop - start < 20 and _BASE32_16.search(text, start, stop) is None:
@@ -914,10 +1029,10 @@ def _run(
         if (
             start > begin
             and text[start - 1] == "="
-            and _id_value(text, start)
+            and (_id_value(text, start) or _data_key_value(text, start))
             and _NAMES_SECRET.search(text, start, stop) is None
         ):
-            continue  # ``request_id=…`` inside the run
+            continue  # ``request_id=…``, ``cache_key=…`` inside the run
         if cursors and start in cursors:
             continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")

@@ -874,10 +874,10 @@ def not_awaited(tool: str, kind: str) -> str:
     )
 
 
-def content_of(value: Any, tool: str) -> str:
+def content_of(value: Any, tool: str, *, redact_bytes: bool = True) -> str:
     """The text the model sees for a tool's successful return value: a str as it is, an
     ``Empty`` as its line, anything else as JSON (``_results.to_json``, the same for every
-    format).
+    format; ``redact_bytes=False``: binary bytes as returned, for ``redact_results=False``).
 
     Raises:
         ToolError: the value has no faithful JSON form (NaN, infinity, an object JSON
@@ -891,7 +891,7 @@ def content_of(value: Any, tool: str) -> str:
         if isinstance(value, Empty):
             return value.for_model(tool)
     try:
-        return to_json(value)
+        return to_json(value, redact_bytes=redact_bytes)
     except UnserializableError as exc:
         from toolhygiene._errors import Category, ToolError
 

@@ -1,0 +1,130 @@
+"""Public material that redaction leaves readable: certificates, public keys, SSH
+public keys and fingerprints.
+
+A PEM block of a public type (a certificate, a certificate request or revocation list, a
+public key, parameters) is public by design, and so is an SSH key's fingerprint
+(``SHA256:<43 base64>``, ``MD5:aa:bb:…``) and an SSH public key (``ssh-ed25519 AAAA…``,
+whose blob is length-prefixed fields, the first its type): they name or check a key,
+they open nothing. Their
+base64 reads as random, so without this the token layer took them, and the joining of
+wrapped lines glued a certificate's body to its frame. A block is public only when its
+body is what its frame says: strict base64 of one whole DER structure (a ``SEQUENCE``
+whose length is the body's), so a secret glued to it or put inside it breaks the
+structure and the block is read as any other text. Private keys are none of these
+types: they still go whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolhygiene._media import strict_base64
+
+Span = tuple[int, int, str, int]
+
+__all__ = ["clip", "public_ranges"]
+
+# A line break as written in the text or inside a string (``\n``, ``\\n``, ``\r\n``).
+_BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
+_PEM = re.compile(
+    r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
+    r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
+    r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
+    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096})"
+    r"[ \t]*" + _BREAK + r"[ \t]*-----END (?P=type)-----"
+)
+_LAYOUT = re.compile(r"[ \t]*" + _BREAK + r"[ \t]*")
+# An SSH key's fingerprint as ``ssh-keygen -l`` and ``ssh`` print it.
+_FINGERPRINT = re.compile(
+    r"(?<![A-Za-z0-9])(?:SHA256:[A-Za-z0-9+/]{43}(?![A-Za-z0-9+/])=?"
+    r"|MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}(?![0-9A-Za-z:]))"
+)
+
+
+# An SSH public key (``authorized_keys``, ``known_hosts``, ``.pub``): its type, then
+# the base64 of its blob, which starts with the same type.
+_SSH_KEY = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?P<type>ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521)"
+    r"|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com"
+    r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521))-cert-v01@openssh\.com)"
+    r"[ \t]+(?P<blob>AAAA[A-Za-z0-9+/]{16,16384}={0,2})(?![A-Za-z0-9+/=])"
+)
+
+
+def _ssh_blob(kind: str, data: bytes) -> bool:
+    """Whether ``data`` is an SSH public key blob of type ``kind``: length-prefixed
+    fields, the first the type, that fill it exactly."""
+    at, fields = 0, []
+    while at < len(data):
+        if at + 4 > len(data):
+            return False
+        size = int.from_bytes(data[at : at + 4], "big")
+        at += 4
+        if at + size > len(data):
+            return False
+        fields.append(data[at : at + size])
+        at += size
+    return len(fields) >= 2 and fields[0] == kind.encode()
+
+
+def _der(data: bytes) -> bool:
+    """Whether ``data`` is one whole DER ``SEQUENCE`` (its length field is the rest)."""
+    if len(data) < 2 or data[0] != 0x30:
+        return False
+    first = data[1]
+    if first < 0x80:
+        return first == len(data) - 2
+    count = first & 0x7F
+    if not 1 <= count <= 4 or len(data) < 2 + count:
+        return False
+    return int.from_bytes(data[2 : 2 + count], "big") == len(data) - 2 - count
+
+
+def public_ranges(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
+    ranges: list[tuple[int, int]] = []
+    if "-----BEGIN " in text:
+        for m in _PEM.finditer(text):
+            data = strict_base64(_LAYOUT.sub("", m.group("lines")))
+            if data is not None and _der(data):
+                ranges.append(m.span())
+    if "AAAA" in text:
+        for m in _SSH_KEY.finditer(text):
+            data = strict_base64(m.group("blob"))
+            if data is not None and _ssh_blob(m.group("type"), data):
+                ranges.append(m.span())
+    if "SHA256:" in text or "MD5:" in text:
+        ranges.extend(m.span() for m in _FINGERPRINT.finditer(text))
+    ranges.sort()
+    return ranges
+
+
+_LEAD = 1
+"""Characters a labelled value may hold before the public material it starts with (a
+quote)."""
+
+
+def clip(spans: list[Span], ranges: list[tuple[int, int]]) -> list[Span]:
+    """``spans`` without what lies in ``ranges``: a span inside one is dropped, one that
+    runs into one keeps its part outside it; a labelled value (``secret``) that starts
+    with public material is that material (a passphrase's run took the key's comment
+    after it): dropped whole."""
+    if not ranges:
+        return spans
+    out: list[Span] = []
+    for span in spans:
+        pieces = [(span[0], span[1])]
+        for a, b in ranges:
+            if b <= span[0] or a >= span[1]:
+                continue
+            if span[2] == "secret" and a <= span[0] + _LEAD:
+                pieces = []
+                break
+            pieces = [
+                piece
+                for start, end in pieces
+                for piece in ((start, min(end, a)), (max(start, b), end))
+                if piece[0] < piece[1]
+            ]
+        out.extend((start, end, span[2], span[3]) for start, end in pieces)
+    return out
