@@ -10,6 +10,7 @@ import base64
 import hashlib
 import json
 import random
+import re
 import string
 from typing import Any
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples, issued_tokens
+from toolhygiene import _tokens
 from toolhygiene._tokens import is_random
 
 TOKENS = issued_tokens()
@@ -570,3 +572,35 @@ def test_a_gif_whose_block_chain_a_secret_kept_is_no_picture() -> None:
     at = rng.randrange(16, len(body) - 8)
     forged = body[:at] + "AKIAIOSFODNN7EXAMPLE" + body[at:]
     assert "AKIAIOSFODNN7EXAMPLE" not in th.redact(forged)
+
+
+# -- wheel tags read a piece at a time (speed13 found the whole-part pattern exponential) --
+
+_OLD_WHEEL_TAGS = re.compile(
+    r"(?:(?:cp|py|pp|ip|jy|graalpy|pypy)[0-9]{1,4}[a-z]{0,2}|abi3|none|any|cu[0-9]{2,4}"
+    r"|manylinux[0-9]{0,4}|musllinux|macosx|win|linux|x86|amd64|arm64|aarch64|i686|ppc64le"
+    r"|ppc64|s390x|armv7l|armv6l|universal2|universal|intel|win32|[0-9]{1,4}|[-_+])+"
+)
+_WHEEL_WORDS = st.sampled_from(
+    ["cp311", "cp27mu", "abi3", "none", "any", "cu118", "manylinux", "manylinux2014", "macosx",
+     "win", "win32", "linux", "x86", "amd64", "arm64", "universal2", "pp73", "pypy310", "0",
+     "17", "2024", "x", "Qx7", "ab"]
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.lists(st.tuples(_WHEEL_WORDS, st.sampled_from("-_+")), min_size=1, max_size=6))
+def test_wheel_tags_read_a_piece_at_a_time_as_the_whole_pattern_did(
+    pieces: list[tuple[str, str]],
+) -> None:
+    # joined by separators (the pattern's own pieces glued together, ``cp311abi3``, are
+    # no wheel's and no longer read as one)
+    part = "".join(word + sep for word, sep in pieces)[:-1]
+    assert _tokens._wheel_tags(part) == (_OLD_WHEEL_TAGS.fullmatch(part) is not None)
+
+
+def test_a_long_run_of_digits_before_a_dash_is_judged_at_once() -> None:
+    # the whole-part pattern split the digits every way: 24 digits and ``-x`` took a
+    # second, doubling with each digit (this one would not end)
+    assert not _tokens._wheel_tags("1" * 60 + "-x")
+    assert th.redact("1" * 60 + "-x") == "1" * 60 + "-x"

@@ -111,7 +111,7 @@ def _survivor(part: str) -> bool:
         or (_HEX_GROUPS.fullmatch(part) is not None and _MAILGUN.fullmatch(part) is None)
         or _PUBLIC_ID.fullmatch(part) is not None
         or _generated_name(part)
-        or _WHEEL_TAGS.fullmatch(part) is not None
+        or _wheel_tags(part)
     )
 
 
@@ -119,11 +119,21 @@ def _survivor(part: str) -> bool:
 # number before them: ``0-cp311-cp311-manylinux_2_17_x86_64``, ``cp39-abi3-macosx_10_12_
 # universal2``, ``pp310-pypy310_pp73-win_amd64``. Words of a fixed vocabulary and
 # numbers only: no random string is made of them.
-_WHEEL_TAGS = re.compile(
-    r"(?:(?:cp|py|pp|ip|jy|graalpy|pypy)[0-9]{1,4}[a-z]{0,2}|abi3|none|any|cu[0-9]{2,4}"
+# Read a piece at a time between the separators: one pattern repeated over the whole part
+# split a run of digits every way it could (``[0-9]{1,4}`` again and again), exponential
+# in the run's length when the part then failed (24 digits and ``-x``: a second).
+_WHEEL_PIECE = re.compile(
+    r"(?:cp|py|pp|ip|jy|graalpy|pypy)[0-9]{1,4}[a-z]{0,2}|abi3|none|any|cu[0-9]{2,4}"
     r"|manylinux[0-9]{0,4}|musllinux|macosx|win|linux|x86|amd64|arm64|aarch64|i686|ppc64le"
-    r"|ppc64|s390x|armv7l|armv6l|universal2|universal|intel|win32|[0-9]{1,4}|[-_+])+"
+    r"|ppc64|s390x|armv7l|armv6l|universal2|universal|intel|win32|[0-9]+|"
 )
+_WHEEL_SEPARATORS = re.compile(r"[-_+]")
+
+
+def _wheel_tags(part: str) -> bool:
+    """Whether ``part`` is a wheel's tags: each piece between ``-``, ``_``, ``+`` a word of
+    the vocabulary or a number."""
+    return all(_WHEEL_PIECE.fullmatch(piece) for piece in _WHEEL_SEPARATORS.split(part))
 
 
 # Hex groups joined by dashes (a W3C ``traceparent``: version, trace id, span id, flags).
