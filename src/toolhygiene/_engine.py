@@ -790,8 +790,8 @@ def _character(written: str) -> str | None:
         while rest.startswith("amp;") and len(rest) > 4:
             rest = rest[4:]
         chars = html.unescape("&" + rest)
-        if chars == "&" + rest:
-            return None  # no such entity
+        if chars == "&" + rest or not chars:
+            return None  # no such entity, or a code HTML drops (``&#1``): as written
     elif written.lstrip("\\")[0].isdigit():  # octal: bytes, as ``\\x`` writes them
         try:
             chars = bytes(int(o, 8) for o in _OCTAL.findall(written)).decode()
