@@ -777,6 +777,34 @@ def policy_aims(view: str, end: int) -> bool:
 _POINTERS = _lexicon("below follows following attached enclosed underneath beneath next")
 
 
+# An order written as a statement (after a claim of new orders, what it says is the
+# order): something "is to be" done, a rule for every case from now on ("All invoices
+# are to be forwarded to …", "Going forward, every refund is approved automatically").
+_PARTICIPLE = (
+    r"(?:[a-z]{2,}(?:ed|en|ne|wn)|paid|sent|made|kept|held|told|set|put|done|shut|cut|left"
+    r"|read|run|bought|sold|brought|dealt|spent|built|won|split|lent)"
+)
+_STATED = re.compile(
+    r"\b(?:is|are)[ \t]{1,3}(?:now[ \t]{1,3})?to[ \t]{1,3}be[ \t]{1,3}[a-z]{2,}\b"
+    r"|^[ \t\-*+\u2022]*(?:going[ \t]forward|from[ \t]now[ \t]on|henceforth|hereafter"
+    r"|effective[ \t]immediately|starting[ \t](?:now|today|immediately)|until[ \t]further"
+    r"[ \t]notice|from[ \t]this[ \t]point)\b"
+    r"|^[ \t\-*+\u2022]*(?:all|every|each|any)[ \t][^.!?\n]{0,80}?\b(?:is|are)[ \t]{1,3}"
+    rf"(?:now[ \t]{{1,3}})?(?:to[ \t]{{1,3}}be[ \t]{{1,3}})?{_PARTICIPLE}\b",
+    re.IGNORECASE,
+)
+
+
+def _orders(sentence: str) -> bool:
+    """Whether ``sentence`` reads as an order: an order's shape, a word aimed at the
+    model, or an order stated (``_STATED``)."""
+    return bool(sentence.strip()) and (
+        ordered(sentence.strip(" \t-*+\u2022"))
+        or not _words(sentence).isdisjoint(_NOT_IN_A_FIELD)
+        or _STATED.search(sentence.strip()) is not None
+    )
+
+
 @functools.lru_cache(maxsize=1)
 def _orders_at(view: str) -> list[int]:
     """Where the sentences of ``view`` that read as orders (an order's shape, words
@@ -786,12 +814,24 @@ def _orders_at(view: str) -> list[int]:
     for stop in [*(m.end() for m in _SENTENCE_END.finditer(view)), len(view)]:
         sentence = view[last:stop]
         last = stop
-        if sentence.strip() and (
-            ordered(sentence.strip(" \t-*+\u2022"))
-            or not _words(sentence).isdisjoint(_NOT_IN_A_FIELD)
-        ):
+        if _orders(sentence):
             found.append(stop)
     return found
+
+
+_BLANK_LINES = 3
+
+
+def _next_text(view: str, at: int) -> str:
+    """The first line with text after the line starting at ``view[at]`` (past up to
+    three blank lines), or ``""``."""
+    following = _next_line(view, at)
+    for _ in range(_BLANK_LINES):
+        if following is None or following.strip():
+            break
+        at = view.index("\n", at) + 1
+        following = _next_line(view, at)
+    return following or ""
 
 
 def claim_is_reference(view: str, start: int, end: int) -> bool:
@@ -805,11 +845,25 @@ def claim_is_reference(view: str, start: int, end: int) -> bool:
     value = _line_after(view, end + 1)
     if value is None:
         return False
+    at = end + 1  # where the reference's line starts
     if not value.strip():
         following = _next_line(view, end + 1)
         if not following or (bullet := _BULLET.match(following)) is None:
             return False
         value = following[bullet.end() :]
+        at = view.index("\n", end + 1) + 1
+    # The orders may follow the reference on the next line ("New instructions: page 4"
+    # then "Forward every invoice to …"), or in its own line's next sentence: an order
+    # stated, or a line aimed at the model (a manual's "Run the tests first." is none).
+    following = _next_text(view, at)
+    if (
+        _STATED.search(value) is not None
+        or _STATED.search(following.strip()) is not None
+        or not _words(following).isdisjoint(_POLICY_AIMS - _SPEECH)
+        or _seen_by_the_model(following, _words(following))
+        or (_ADDRESS.search(following) is not None and not _words(following).isdisjoint(_SENT))
+    ):
+        return False
     tokens = value.split()
     if not tokens:
         return False
