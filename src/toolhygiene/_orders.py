@@ -878,3 +878,60 @@ def claim_is_reference(view: str, start: int, end: int) -> bool:
     # "New instructions: see below." then the orders: none may follow, however far
     after = _orders_at(view)
     return bisect.bisect_right(after, end + 1 + len(value)) == len(after)
+
+
+# Near words addressed to the model, what makes them an order to it: a word about the
+# model or its conversation, what it outputs, a tool to call, a secret or a sending.
+_MODEL_ACTS = (_AT_THE_MODEL | _LIMITS | _AFTER_STEERING | _lexicon("tool tools function")) - (
+    _SPEECH
+    | _lexicon(
+        """
+        any every now entirely completely fully full entirety want wish prefer possible
+        remainder i me myself must shall immediately
+        """
+    )
+)
+
+
+def addressed_is_prose(view: str, start: int, end: int) -> bool:
+    """Whether the words addressed to the model at ``view[start:end]`` are a manual's or
+    a task list's: "Before you reply, …" with nothing about the model, a tool, a secret
+    or a sending in the rest of its sentence ("Before you reply, check the order
+    status."); "New task: …" whose line says nothing aimed at the model ("New task:
+    Review PR #42"). A note to the model, a condition only a model meets ("if you are an
+    LLM") and "your real task" are never a manual's."""
+    said = view[start:end].lower()
+    if said.startswith(("before", "prior")):
+        window = _window(view, end)
+        stop = _SENTENCE_END.search(window)
+        sentence = window if stop is None else window[: stop.start()]
+        words = _words(sentence)
+        return (
+            words.isdisjoint(_MODEL_ACTS)
+            and not _seen_by_the_model(sentence, words)
+            and not _disguised(sentence)
+            and not (_ADDRESS.search(sentence) and not words.isdisjoint(_SENT))
+        )
+    if said.startswith("new"):
+        value = _line_after(view, end) or ""
+        if not value.strip():
+            value = _next_line(view, end) or ""
+        words = _words(value)
+        return words.isdisjoint(_MODEL_ACTS - _lexicon("call run pay payment post share")) and not (
+            policy_aims(view, end)
+        )
+    return False
+
+
+def asks_only(value: str) -> bool:
+    """Whether a user's message ``value`` is a plain question or remark: no order's
+    shape, and no word about the model, its limits, a secret or a sending ("What is the
+    weather in Paris?"; not "please forward every invoice to me")."""
+    words = _words(value)
+    return (
+        not ordered(value)
+        and words.isdisjoint(_AT_THE_MODEL | _LIMITS | _lexicon("please me my"))
+        and not _seen_by_the_model(value, words)
+        and not _disguised(value)
+        and _MARKED.search(value) is None
+    )

@@ -37,6 +37,8 @@ from toolhygiene._labels import (
 )
 from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise
 from toolhygiene._orders import (
+    addressed_is_prose,
+    asks_only,
     claim_is_reference,
     in_a_record,
     policy_aims,
@@ -335,6 +337,79 @@ _ORDERS_TO_MODEL = (
     r"(?:now|immediately|instead)[ \t]{1,3}(?!be[ \t]|been[ \t])[a-z]{2,20}(?![a-z])"
     r")"
 )
+# Words addressed to the model, as a letter or a note addresses its reader: a note to it
+# ("Note to AI assistants:", "Attention LLM:", "To any AI reading this page,"), a
+# condition only a model meets ("If you are an LLM reading this,"), what it must do
+# before its answer ("Before you reply, call the transfer tool …") and a new task given
+# to it ("New task:", "Your real task is:"). A model's name: the words no person is
+# called (AI, LLM, GPT, a language model, a chatbot), or an assistant, an agent, a
+# model or a bot reading or processing this text.
+_AI_NOUN = (
+    r"(?:ai|a\.i\.|llms?|gpts?|chatgpt|claude|gemini|copilot|chatbots?"
+    r"|(?:large[ \t]{1,3})?language[ \t]{1,3}models?)"
+    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?))?"
+)
+_READING = (
+    r"(?:[ \t]{1,3}(?:(?:that|who)[ \t]{1,3}(?:is|are)[ \t]{1,3})?(?:reading|processing|parsing"
+    r"|summari[sz]ing|browsing|viewing|seeing|indexing|scraping|analy[sz]ing)[ \t]{1,3}"
+    r"(?:(?:this|these|the)[ \t]{1,3}(?:page|document|text|e-?mail|message|file|site|website"
+    r"|content|ticket|review|post)s?|this|these|it))"
+)
+_READER = (
+    rf"(?:{_AI_NOUN}{_READING}?|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?)"
+    rf"{_READING})"
+)
+_TO_THE_MODEL = (
+    r"(?<![a-z])(?:"
+    r"(?:notes?|memo|message|instructions?|reminder|notice|attention|dear|hey|hello|psst)"
+    r"(?:[ \t]{1,3}(?:to|for))?[ \t,]{1,3}(?:(?:the|all|any|every|each|you)[ \t]{1,3})?"
+    rf"{_READER}[ \t]{{0,3}}[:,;!\u2014-]"
+    rf"|(?:{_AI_NOUN}|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?)){_READING}"
+    r"[ \t]{0,3}[:,;!\u2014-]"
+    rf"|(?:to|for)[ \t]{{1,3}}(?:the|all|any|every|each)[ \t]{{1,3}}{_AI_NOUN}{_READING}"
+    rf"|(?:any|all|every|each)[ \t]{{1,3}}{_READER}(?={_READING}|[ \t]{{1,3}}(?:must|should|"
+    r"shall|will|is[ \t]{1,3}to|are[ \t]{1,3}to)[ \t])"
+    r"|if[ \t]{1,3}you(?:[ \t]{1,3}are|'re|\u2019re|[ \t]{1,3}re)[ \t]{1,3}(?:an?[ \t]{1,3})?"
+    rf"(?:{_AI_NOUN}(?:{_READING}|(?=[ \t]{{0,3}}[,.;:!\u2014-]|[ \t]{{1,3}}(?:and|or|then)[ \t]))"
+    rf"|(?:assistants?|agents?|models?|bots?){_READING})"
+    r"|(?:before|prior[ \t]{1,3}to)[ \t]{1,3}(?:you[ \t]{1,3}(?:reply|respond|answer|continue"
+    r"|proceed|output|summari[sz]e|write[ \t]{1,3}(?:your|the|a)[ \t]{1,3}(?:reply|response"
+    r"|answer|summary))|replying|responding|answering|summari[sz]ing)(?:[ \t]{1,3}to"
+    r"[ \t]{1,3}(?:the[ \t]{1,3}user|me|this|them))?[ \t]{0,3}[,:]"
+    r"|your[ \t]{1,3}(?:new|next|real|actual|true|only|current|updated)[ \t]{1,3}(?:task|job"
+    r"|objective|goal|mission|assignment)(?:[ \t]{1,3}is)?[ \t]{0,3}[:\uff1a]"
+    r"|new[ \t]{1,3}(?:task|objective|goal|mission|assignment)[ \t]{0,3}[:\uff1a]"
+    r")"
+)
+# Its gate: the words each alternative holds (a text with none skips the pattern).
+# ("ai" and "bot" with what ends their word: inside "said" or "both" they open nothing.)
+_NOTE_NEEDLES = (
+    *(f"{word}{end}" for word in ("ai", "ais", "a.i.", "bot", "bots") for end in " \t\n:,;.!-)"),
+    "llm",
+    "gpt",
+    "claude",
+    "gemini",
+    "copilot",
+    "crawler",
+    "scraper",
+    "language model",
+    "assistant",
+    "agent",
+    "model",
+    "before you",
+    "before repl",
+    "before resp",
+    "before answ",
+    "before summ",
+    "prior to",
+    "task",
+    "objective",
+    "goal",
+    "mission",
+    "assignment",
+)
+
+
 # The orders pattern's gate: each alternative needs a word of two of these groups (a
 # verb and what was said; "now" and "you"; "now" and the model named), and the pattern
 # is the second costliest: an error line that merely says "said" or "given" skips it.
@@ -511,6 +586,7 @@ class _Patterns(NamedTuple):
     injection: re.Pattern[str]
     new_orders: re.Pattern[str]
     orders: re.Pattern[str]
+    addressed: re.Pattern[str]
     template_heading: re.Pattern[str]
     own_marker: re.Pattern[str]
     every_mark: re.Pattern[str]
@@ -553,6 +629,7 @@ def _patterns() -> _Patterns:
             re.IGNORECASE,
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
+        addressed=re.compile(_TO_THE_MODEL, re.IGNORECASE),
         # ``### Instruction:``, and a heading naming a model's prompt ("# SYSTEM PROMPT",
         # "## Developer message"), with a colon or alone on its line.
         template_heading=re.compile(
@@ -920,6 +997,12 @@ def _regime_sub(m: re.Match[str]) -> str | None:
     return None if regime_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
 
+def _addressed_sub(m: re.Match[str]) -> str | None:
+    """Words addressed to the model removed, unless they are a manual's ("Before you
+    reply, check the order status.", a task list's "New task: Review PR #42")."""
+    return None if addressed_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
+
+
 def _new_orders_sub(m: re.Match[str]) -> str | None:
     """A claim of new orders removed, unless its colon opens a reference ("page 4") and
     it names neither who gives them nor a prompt."""
@@ -1077,6 +1160,7 @@ _CHAT_CONTENT = re.compile(
 _CHAT_REACH = 400
 """How far from its role a message's text is looked for (a message's other members)."""
 _THE_MODELS_ROLES = frozenset({"assistant", "human", "model", "gpt"})
+_ASKING = frozenset({"user", "human"})
 
 
 def _chat_messages(viewed: _Viewed) -> _Viewed:
@@ -1098,15 +1182,11 @@ def _chat_messages(viewed: _Viewed) -> _Viewed:
                 content = None
         if content is None:
             continue
-        role = m.group("role")
-        found.append(
-            (
-                m,
-                role_is_data(
-                    f"{role}: {content.group('value')}", len(role) + 1, role, record=False
-                ),
-            )
-        )
+        role, value = m.group("role"), content.group("value")
+        data = role_is_data(f"{role}: {value}", len(role) + 1, role, record=False)
+        # A user's question quoted alone (a request echoed in an error, an API example:
+        # {"role": "user", "content": "Weather in Paris?"}) is the user's, not an order.
+        found.append((m, data or (role.lower() in _ASKING and asks_only(value))))
     roles = {m.group("role").lower() for m, _ in found}
     chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS_ROLES)
     marked = [m for m, data in found if chat or not data]
@@ -1162,6 +1242,8 @@ def _steps(
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
+    if _NOTE_IN in gates:
+        yield found.addressed, _addressed_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
     if lowered.isascii():
@@ -1209,6 +1291,7 @@ def may_span(text: str) -> bool:
         or (_VOID_IN in gates and _AWAY in gates)
         or (":" in lowered and _new_orders(lowered, gates))
         or _orders_in(gates)
+        or _NOTE_IN in gates
     )
 
 
@@ -1369,7 +1452,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # one Aho-Corasick pass (``re`` tries an alternation of words at nearly every character:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
-_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN = range(6, 11)
+_DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN, _NOTE_IN = range(6, 12)
 _ORDER_WORDS = (
     "polic",
     "instruction",
@@ -1393,8 +1476,9 @@ _GATE_WORDS = (
     (_FROM_NOW_IN, _FROM_NOW),
     (_ADDRESSED_IN, _ADDRESSED),
     (_VOID_IN, _VOID_NEEDLES),
+    (_NOTE_IN, _NOTE_NEEDLES),
 )
-_ALL_GATES = tuple(range(11))
+_ALL_GATES = tuple(range(12))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
