@@ -338,8 +338,8 @@ _ORDERS_TO_MODEL = (
     r")"
 )
 # Words addressed to the model, as a letter or a note addresses its reader: a note to it
-# ("Note to AI assistants:", "Attention LLM:", "To any AI reading this page,"), a
-# condition only a model meets ("If you are an LLM reading this,"), what it must do
+# ("Note to AI assistants:", "Attention LLM:", "To any AI reading this page," and so
+# on), a condition only a model meets ("If you are an LLM reading this,"), what it must do
 # before its answer ("Before you reply, call the transfer tool …") and a new task given
 # to it ("New task:", "Your real task is:"). A model's name: the words no person is
 # called (AI, LLM, GPT, a language model, a chatbot), or an assistant, an agent, a
