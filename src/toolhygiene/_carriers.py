@@ -19,6 +19,7 @@ import bisect
 import itertools
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 
 from toolhygiene._normalise import compatible
@@ -37,6 +38,7 @@ from toolhygiene._words import duplicate_key, role_marker
 
 __all__ = [
     "distinct_keys",
+    "may_repeat_keys",
     "escape_json_marks",
     "escape_text_marks",
     "neutralise_json",
@@ -166,7 +168,10 @@ def _across(text: str) -> dict[int, str]:
 # A member whose key is a role's name and whose value is a string: its key's index
 # among the strings is counted by the strings before it.
 _ROLE_KEY = re.compile(
-    r'"[ \t]*(system|assistant|human|user|developer)[ \t]*"[ \t\r\n]*:[ \t\r\n]*"', re.IGNORECASE
+    r'"[ \t]*(system|assistant|human|user|developer)'
+    r"(?:(?<=system|eloper)[ _-]?(?:prompt|message|instructions?))?"  # {"system_prompt": …}
+    r'[ \t]*"[ \t\r\n]*:[ \t\r\n]*"',
+    re.IGNORECASE,
 )
 
 
@@ -382,6 +387,21 @@ _SYNTAX_ANYWHERE = re.compile(
 )
 
 
+def may_repeat_keys(text: str, normalised: str) -> bool:
+    """Whether the JSON keys of ``normalised`` (``text`` normalised) may read the same
+    though written apart: normalising removed something, or a key may be written with
+    an escape (``"\\u0074o"``), full-width letters or a combining mark."""
+    return normalised is not text or "\\u" in normalised or not normalised.isascii()
+
+
+def _seen_as(key: str) -> str:
+    """A key as the model reads it: full-width letters as ASCII, without combining marks
+    (``"ｔｏ"``, ``"t\u0301o"`` and ``"to"`` are one key to it)."""
+    if key.isascii():
+        return key
+    return "".join(c for c in compatible(key) if not unicodedata.combining(c))
+
+
 def distinct_keys(text: str, *, anywhere: bool = False) -> str:
     """The JSON text ``text`` (possibly cut short) with every key that repeats an earlier
     key of the same object renamed ``"<key> (duplicate key 2)"`` (3, …), both values
@@ -402,7 +422,7 @@ def distinct_keys(text: str, *, anywhere: bool = False) -> str:
         if piece == ":" and pending is not None and objects and objects[-1] is not None:
             seen = objects[-1]
             written = pending.group()
-            key = _inside(written) if written[0] == '"' else written[1:-1]
+            key = _seen_as(_inside(written) if written[0] == '"' else written[1:-1])
             if key in seen:
                 number = 2
                 while duplicate_key(key, number) in seen:

@@ -159,20 +159,24 @@ def _bracket_in() -> frozenset[str]:
 # A line holding text in an encoded form the library decodes elsewhere (URL-encoding,
 # HTML entities, written-out escapes): neutralised in its decoded form too, and put back
 # decoded where that held markup (the words of a mark may stand apart on the line).
+# (A numeric entity may go without its semicolon, as browsers read it: ``&#10System:``,
+# ``&#83ystem``; a character may be written in octal, as C and shells write it:
+# ``\123ystem:``.)
 _ENCODED_LINE = re.compile(
-    r"(?m)^[^\r\n]*(?:%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}))"
-    r"[^\r\n]*"
+    r"(?m)^[^\r\n]*(?:%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|&#[0-9]{1,7}|&#[xX][0-9A-Fa-f]{1,6}"
+    r"|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2}))[^\r\n]*"
 )
 # One encoded character: a forward scan finds the first (a text without one is common).
 _ENCODED_MARK = re.compile(
-    r"%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})"
+    r"%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};|&#[0-9]{1,7}|&#[xX][0-9A-Fa-f]{1,6}"
+    r"|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2})"
 )
 # The same, one pattern for each way of writing, each starting with its own character:
 # ``re`` finds a pattern's first literal character in one fast scan, but tries an
 # alternation at every character (0.3 ms on 100 KB of JSON strings with a few "&").
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
-_ENTITY = re.compile(r"&#?[0-9A-Za-z]{1,8};")
-_ESCAPED_CHAR = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})")
+_ENTITY = re.compile(r"&#?[0-9A-Za-z]{1,8};|&#[0-9]{1,7}|&#[xX][0-9A-Fa-f]{1,6}")
+_ESCAPED_CHAR = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-3][0-7]{2})")
 
 
 def _encoded(text: str) -> bool:
@@ -184,7 +188,12 @@ def _encoded(text: str) -> bool:
     )
 
 
-_WRITTEN_ESCAPE = re.compile(r"\\{1,2}(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")
+_WRITTEN_ESCAPE = re.compile(r"\\{1,2}(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([0-3][0-7]{2}))")
+
+
+def _written(m: re.Match[str]) -> str:
+    """The character a written-out escape writes (hexadecimal, or octal)."""
+    return chr(int(m[1] or m[2], 16)) if m[3] is None else chr(int(m[3], 8))
 
 
 def _unescaped(run: str) -> str:
@@ -195,7 +204,7 @@ def _unescaped(run: str) -> str:
 
     for _ in range(3):
         decoded = html.unescape(unquote(run, errors="replace"))
-        decoded = _WRITTEN_ESCAPE.sub(lambda m: chr(int(m[1] or m[2], 16)), decoded)
+        decoded = _WRITTEN_ESCAPE.sub(_written, decoded)
         if decoded == run:
             break
         run = decoded
@@ -382,32 +391,35 @@ _TO_THE_MODEL = (
     r")"
 )
 # Its gate: the words each alternative holds (a text with none skips the pattern).
-# ("ai" and "bot" with what ends their word: inside "said" or "both" they open nothing.)
+# (No gap a squeeze removes inside a needle: see ``_keeps_words``. "AI" is read apart,
+# ``_names_ai``: inside "said" or "again" it opens nothing.)
 _NOTE_NEEDLES = (
-    *(f"{word}{end}" for word in ("ai", "ais", "a.i.", "bot", "bots") for end in " \t\n:,;.!-)"),
     "llm",
     "gpt",
     "claude",
     "gemini",
     "copilot",
+    "bot",
     "crawler",
     "scraper",
-    "language model",
+    "language",
     "assistant",
     "agent",
     "model",
-    "before you",
-    "before repl",
-    "before resp",
-    "before answ",
-    "before summ",
-    "prior to",
+    "before",
+    "prior",
     "task",
     "objective",
     "goal",
     "mission",
     "assignment",
 )
+_AI_AFTER = (" ai", "\nai", "\tai", "(ai", '"ai', "'ai", " a.i", "\na.i")
+
+
+def _names_ai(lowered: str) -> bool:
+    """Whether ``lowered`` may name "AI" as a word (a gate: may open too often)."""
+    return lowered.startswith(("ai", "a.i")) or any(s in lowered for s in _AI_AFTER)
 
 
 # The orders pattern's gate: each alternative needs a word of two of these groups (a
@@ -666,11 +678,18 @@ def _role_marker(starts: str) -> re.Pattern[str]:
         rf"(?im)(?:(?:{starts})[ \t]{{0,20}}(?:{_LINE_PREFIX}[ \t]{{0,5}}){{0,4}}"
         r"|(?<![#*_\w])(?:#{1,6}|\*{2,3}|_{2,3}|<(?:b|strong)>)[ \t]{0,5}"
         r")"
-        r"(system|assistant|human|user|developer)[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5}|</[a-z]{1,10}>)?:"
+        r"(system|assistant|human|user|developer)"
+        # what the system's or the developer's words are: "System message:", "SYSTEM
+        # PROMPT:", "**System prompt:**", "developer_instructions:"
+        r"(?:(?<=system|eloper)[ \t_-]{0,3}(?:prompt|message|instructions?))?"
+        r"[ \t]{0,5}(?:[*_]{1,3}[ \t]{0,5}|</[a-z]{1,10}>)?:"
         r"(?:[ \t]{0,5}(?:[*_]{1,3}(?![*_])|</[a-z]{1,10}>))?"
-        # A markdown heading that is a role's name alone ("## System", "### Assistant"):
-        # a label with nothing after it on its line (its block is what follows).
-        r"|^[ \t]{0,20}#{1,6}[ \t]{0,5}(system|assistant|human|developer)[ \t]{0,5}$"
+        # A markdown heading that is a role's name alone ("## System", "### Assistant",
+        # or underlined: "System\n======"): a label with nothing after it on its line
+        # (its block is what follows).
+        r"|^[ \t]{0,20}(?:#{1,6}[ \t]{0,5}|(?=[a-z]{4,9}[ \t]{0,5}\n[ \t]{0,3}(?:={2,}|-{2,})"
+        r"[ \t]{0,5}$))(system|assistant|human|developer)[ \t]{0,5}"
+        r"(?:\n[ \t]{0,3}(?:={2,}|-{2,})[ \t]{0,5})?$"
     )
 
 
@@ -927,10 +946,14 @@ def _role_labels(viewed: _Viewed, pattern: re.Pattern[str], turns: bool = False)
     return viewed
 
 
+# A setext heading's underline, under a role's name ("System\n======").
+_UNDERLINED = re.compile(r"\n[ \t]{0,3}(?:==|--)")
+
+
 def may_hold_a_label(text: str) -> bool:
     """Whether ``text`` holds a role's name and a colon or a heading's ``#`` (one
     Aho-Corasick pass: the gate of ``holds_a_turn``)."""
-    if ":" not in text and "#" not in text:
+    if ":" not in text and "#" not in text and "\n==" not in text and "\n--" not in text:
         return False
     return _ROLE in _groups((_ROLE,), _gate_view(text))
 
@@ -1133,7 +1156,8 @@ def _rendered(text: str, *, turns: bool) -> str:
 # its quotes escaped once): the value is judged as that role's field in a record.
 # (The quote first: a pattern that starts with a character class is scanned for in C.)
 _ROLE_KEY = re.compile(
-    r"""(?P<q>["'])(?P<role>system|assistant|human|user|developer)\\?(?P=q)[ \t]{0,5}:"""
+    r"""(?P<q>["'])(?P<key>(?P<role>system|assistant|human|user|developer)"""
+    r"""(?:(?<=system|eloper)[ _-]?(?:prompt|message|instructions?))?)\\?(?P=q)[ \t]{0,5}:"""
     r"""[ \t]{0,5}\\?(?P=q)(?P<value>(?:(?!\\?(?P=q))[^\n]){0,200})""",
     re.IGNORECASE,
 )
@@ -1209,7 +1233,7 @@ def _role_key_sub(m: re.Match[str]) -> str | None:
     if role_is_data(f"{role}: {m.group('value')}", len(role) + 1, role, record=True):
         return None
     q = m.group("q")
-    return f"{q}{role_marker(role)}{m.group()[len(q) + len(role) :]}"
+    return f"{q}{role_marker(role)}{m.group()[len(q) + len(m.group('key')) :]}"
 
 
 def _steps(
@@ -1229,7 +1253,7 @@ def _steps(
         yield found.written_markup, _markup_sub
     if "[" in lowered:
         yield found.bracketed, _markup_sub
-    if (":" in lowered or "#" in lowered) and _ROLE in gates:
+    if (":" in lowered or "#" in lowered or _UNDERLINED.search(lowered)) and _ROLE in gates:
         # The start of a quoted value is looked for only where a quote comes before a
         # role's name (one more alternative tried at every character costs a third more).
         quoted = ('"' in lowered or "'" in lowered) and _QUOTED_ROLE.search(lowered)
@@ -1242,7 +1266,7 @@ def _steps(
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
-    if _NOTE_IN in gates:
+    if _NOTE_IN in gates or _names_ai(lowered):
         yield found.addressed, _addressed_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
@@ -1292,6 +1316,7 @@ def may_span(text: str) -> bool:
         or (":" in lowered and _new_orders(lowered, gates))
         or _orders_in(gates)
         or _NOTE_IN in gates
+        or _names_ai(lowered)
     )
 
 
@@ -1305,9 +1330,11 @@ def spanning(document: str, breaks: list[int]) -> list[tuple[int, int, str]]:
     viewed = _viewed(document)
     view, marks = viewed.view, viewed.marks
     found: list[tuple[int, int, str]] = []
+    words = _patterns()
+    read = (words.injection, words.revoked, words.new_orders, words.orders, words.addressed)
     for pattern, repl in _steps(document, _gate_view(view)):
-        if repl is None:
-            continue
+        if repl is None or pattern not in read:
+            continue  # markup, a mark: a string's own
         for m in pattern.finditer(view):
             start, end = _in_text(marks, *m.span())
             at = bisect.bisect_left(breaks, start)
@@ -1622,12 +1649,14 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
         return ""
     raw = text[:RAW_CAP]
     text = normalise(raw)
-    if text is not raw and "{" in text:
+    if "{" in text:
         # JSON or a dict repr in the text (an exception's message) whose keys differed
-        # only by what normalising removed: the later key is renamed (``_carriers``).
-        from toolhygiene._carriers import distinct_keys
+        # only by what normalising removed, an escape, full-width letters or a combining
+        # mark: the later key is renamed (``_carriers``).
+        from toolhygiene._carriers import distinct_keys, may_repeat_keys
 
-        text = distinct_keys(text, anywhere=True)
+        if may_repeat_keys(raw, text):
+            text = distinct_keys(text, anywhere=True)
     if redacting:
         text = scrub(text, internals=internals)
     return truncate(fold(neutralise(text)), cap)
