@@ -112,7 +112,9 @@ def _value_end_before(text: str, end: int) -> int:
         start -= 1
     while start > 0 and text[start - 1].isalpha():
         start -= 1
-    glued = text[start - 1 : start].isdigit()  # letters ending a token (``…0a``): no word
+    # letters ending a token (``…0a``, ``0000**TRUE``): no word; only letters after a
+    # blank, a separator or an opening quote or bracket begin the value
+    glued = start > 0 and text[start - 1] not in " \t:=\"'`([{<>,;|\uff1a"
     if start < end and not glued and not plausible_value(text[start:end], prose_allowed=True):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):

@@ -125,6 +125,42 @@ def test_prose_about_a_qualified_label_stays(line: str) -> None:
     assert th.redact(line) == line
 
 
+_LABEL_WORDS = ["password", "credentials", "token", "API key", "auth", "secret", "access token"]
+_PLACES = st.sampled_from(["https://", "http://", "ssh://git@", "sftp://", "wss://", "git@"])
+_HOST_WORDS = st.sampled_from(["sso", "acme", "vault", "api", "billing", "github", "eu", "auth"])
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.sampled_from(_LABEL_WORDS),
+    st.sampled_from(["for", "to", "at", "on", "in", "of"]),
+    _PLACES,
+    st.lists(_HOST_WORDS, min_size=2, max_size=3),
+    st.sampled_from(["", ":8443", ":22", ":acme/api.git", "/v1/reset", ":5432/app"]),
+    st.sampled_from(["", " failed", " is down", ".", " expired at noon"]),
+)
+def test_a_place_after_a_qualified_label_is_no_separator(
+    label: str, word: str, scheme: str, host: list[str], rest: str, after: str
+) -> None:
+    # A colon inside the words after "for", "at", ... (a URL's scheme, a port, git's
+    # ``host:org``) is theirs: only one before a blank is a separator (recheck-n, on
+    # leak12c's qualifier: "reset your password at https://sso.acme.com" lost its URL).
+    if scheme == "git@":  # (without git's ``:org/repo`` it is an e-mail address)
+        rest = ":acme/api.git"
+    place = scheme + ".".join(host) + ".com" + rest
+    line = f"reset your {label} {word} {place}{after}"
+    assert th.redact(line) == line
+
+
+@pytest.mark.parametrize(
+    ("line", "secret"),
+    [("db.password:1234", "1234"), ("app.secret:98765", "98765"), ("cfg.api_key:31337", "31337")],
+)
+def test_a_dotted_label_whose_last_part_names_a_secret_is_no_host(line: str, secret: str) -> None:
+    # ``auth.acme.com:8443`` is a host and its port; ``db.password:1234`` is a password.
+    assert secret not in th.redact(line)
+
+
 # -- 6. PIN forms ------------------------------------------------------------------------
 
 PIN_FORMS = [

@@ -117,6 +117,12 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
+    if (
+        values[1] == ":"
+        and _HOST_PORT.fullmatch(values[0] + ":" + values[2])
+        and not is_secret_label(values[0].rpartition(".")[2])
+    ):
+        return False  # a host and its port (``git@auth.acme.com:8443``, ``token.io:443``)
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
@@ -514,10 +520,11 @@ def _labelled_value_end(text: str, end: int) -> int:
         while start > 0 and text[start - 1] in _SENTENCE_ENDS:  # "expired." ends a sentence
             start -= 1
         start = _letters_before(text, start)
-    # Letters glued to digits before them end a token (``…0a``): no word of prose.
+    # Letters glued to the value's other characters end a token (``…0a``, ``0000**TRUE``,
+    # ``x9_abc``): no word of prose; only letters that begin the value may steer past it.
     if (
         start < end
-        and not text[start - 1 : start].isdigit()
+        and (not start or text[start - 1] in _VALUE_OPENS)
         and not _plausible_word(text[start:end])
     ):
         more = _MORE.match(text, end)
@@ -527,6 +534,16 @@ def _labelled_value_end(text: str, end: int) -> int:
 
 
 _SENTENCE_ENDS = ".!?"
+
+# A dotted host name whose last part names no secret (a top-level domain), then a port
+# (``auth.acme.com:8443/v1``) or an scp-style path (``git@auth.acme.com:acme/api.git``).
+_HOST_PORT = re.compile(
+    r"[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,24}:(?:[0-9]{1,5}(?:/[^\s:@]*)?|~?[\w.\-]+/[^\s:@]*)"
+)
+
+_VALUE_OPENS = frozenset(" \t:=\"'`([{<>,;|\uff1a")
+"""What may stand before letters that begin a labelled value (a blank, a separator, an
+opening quote or bracket): letters after anything else are the end of a longer token."""
 
 
 @functools.lru_cache(maxsize=2048)
@@ -1056,8 +1073,10 @@ _QUALIFIED = (
     # blanks: every labelled match tries it, and a group entered costs ~0.1-0.2 us; its
     # blanks read once, then a branch per first letter)
     r"(?:(?=[ \t]{0,3}[(#fotinaFOTINA])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
-    r"(?:[ \t]{1,3}[\w.\-@/]{1,40}){1,3}"
-    r"(?=[ \t]{0,5}(?:[:=\uff1a]|(?:is|was)[ \t]))"
+    # (a colon before a word's character is the word's own: ``https://``, ``host:5432``,
+    # ``git@host:org``; only one before a blank ends the words as a separator)
+    r"(?:[ \t]{1,3}(?:[\w.\-@/]|:(?=[\w/@])){1,60}){1,3}"
+    r"(?=[ \t]{0,5}(?::(?=[ \t\r\n]|\\[nrt]|\Z)|[=\uff1a]|(?:is|was)[ \t]))"
     r"|\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a])"
     r"|(?<=[ \t])(?:number|num|no\.?|nr\.?)(?![\w])|#)))?"
 )
