@@ -271,6 +271,29 @@ _DELETED = _lexicon("delete erase wipe remove destroy drop purge")
 _EVERYTHING = _lexicon("all every everything each entire whole")
 
 
+# A key handed over as a secret is ("send the API token to …", "paste your ssh key"):
+# its words gate the sentence's reading, the phrase names it.
+_KEYS = _lexicon("token tokens key keys apikey cookie cookies")
+_KEY_NAMED = re.compile(
+    r"\b(?:api|access|auth|bearer|session|refresh|personal|private|ssh|secret|signing|"
+    r"github|aws|openai|stripe|slack)[ \t_-]{0,3}(?:tokens?|keys?)\b|\bapikey\b|\bcookies?\b",
+    re.IGNORECASE,
+)
+# What no manual writes after a steering phrase, however far from it: a script piped
+# into a shell, the machine's password or key files, the model's language forced, a
+# sum of money wired.
+_NO_MANUAL = re.compile(
+    r"\b(?:curl|wget|iwr|irm)\b[^\n|]{0,200}\|[ \t]{0,3}(?:sudo[ \t]{1,3})?(?:ba|z|da)?sh\b"
+    r"|/etc/(?:passwd|shadow|sudoers)\b|~/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b"
+    r"|\.aws/credentials\b"
+    r"|\b(?:respond|reply|answer|speak|write|talk)(?:s|ing)?[ \t]{1,3}only[ \t]{1,3}in[ \t]{1,3}"
+    r"[A-Z][a-z]+"
+    r"|\b(?:wire|transfer|send|pay)[ \t]{1,3}(?:\$|€|£|usd[ \t]?|eur[ \t]?)[ \t]?\d[\d,.]*"
+    r"(?:[ \t]?(?:k|m|usd|eur|dollars|euros))?[ \t]{1,3}to\b",
+    re.IGNORECASE,
+)
+
+
 # Near the phrase, every word aimed at the model but a secret named without being handed
 # over (that is read in the whole text, sentence by sentence: "Log in with the default
 # credentials on the label" in a router's manual is no order).
@@ -288,7 +311,9 @@ def _aimed_anywhere(view: str) -> bool:
         return True
     if "prompt" in words and _PROMPT.search(view) is not None:
         return True  # "your system prompt" (an installer's "prompts on screen" stays)
-    secret = not words.isdisjoint(_SECRET)
+    if _NO_MANUAL.search(view) is not None:
+        return True  # "curl … | sh", "/etc/passwd", "respond only in French", "wire $5,000 to"
+    secret = not words.isdisjoint(_SECRET) or not words.isdisjoint(_KEYS)
     sent = not words.isdisjoint(_SENT) and _ADDRESS.search(view) is not None
     deleted = not words.isdisjoint(_DELETED) and not words.isdisjoint(_EVERYTHING)
     if not (secret or sent or deleted):
@@ -300,7 +325,10 @@ def _aimed_anywhere(view: str) -> bool:
         said = _words(sentence)
         addressed = _ADDRESS.search(sentence) is not None
         if (
-            (not said.isdisjoint(_SECRET) and (addressed or not said.isdisjoint(_HANDED)))
+            (
+                (not said.isdisjoint(_SECRET) or _KEY_NAMED.search(sentence) is not None)
+                and (addressed or not said.isdisjoint(_HANDED))
+            )
             or (addressed and not said.isdisjoint(_SENT))
             or (not said.isdisjoint(_DELETED) and not said.isdisjoint(_EVERYTHING))
         ):

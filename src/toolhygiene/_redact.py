@@ -658,9 +658,9 @@ def _patterns() -> _Patterns:
 # markdown heading, quote or emphasis ("### System:", "> user:", "**System:**"); a list
 # item's marker ("- ", "* ", "+ ", "• ", "1. ", "2) ", "- [ ] "); a table's pipe ("| System: … |");
 # a comment's leader ("// ", "-- ", "/* ", "; ", "% "); an HTML tag ("<p>", "<li>",
-# "<td class='x'>", "<b>").
+# "<td class='x'>", "<b>"); inline code's backticks ("`System: …`").
 _LINE_PREFIX = (
-    r"(?:#{1,6}|>|[*_]{1,3}|[-+\u2022\u2023\u2043\u2219\u25e6\u2013\u2014]{1,2}|\d{1,3}[.)]"
+    r"(?:#{1,6}|>|[*_]{1,3}|`{1,3}|[-+\u2022\u2023\u2043\u2219\u25e6\u2013\u2014]{1,2}|\d{1,3}[.)]"
     r"|\[[ x]\]|\|{1,2}|//|/\*|;{1,2}|%|<[a-z/!][^<>\n]{0,100}>)"
 )
 
