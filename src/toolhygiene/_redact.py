@@ -368,28 +368,87 @@ _READER = (
     rf"(?:{_AI_NOUN}{_READING}?|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?)"
     rf"{_READING})"
 )
-_TO_THE_MODEL = (
-    r"(?<![a-z])(?:"
-    r"(?:notes?|memo|message|instructions?|reminder|notice|attention|dear|hey|hello|psst)"
+_NOTE_REST = (
     r"(?:[ \t]{1,3}(?:to|for))?[ \t,]{1,3}(?:(?:the|all|any|every|each|you)[ \t]{1,3})?"
     rf"{_READER}[ \t]{{0,3}}[:,;!\u2014-]"
-    rf"|(?:{_AI_NOUN}|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?)){_READING}"
-    r"[ \t]{0,3}[:,;!\u2014-]"
-    rf"|(?:to|for)[ \t]{{1,3}}(?:the|all|any|every|each)[ \t]{{1,3}}{_AI_NOUN}{_READING}"
-    rf"|(?:any|all|every|each)[ \t]{{1,3}}{_READER}(?={_READING}|[ \t]{{1,3}}(?:must|should|"
-    r"shall|will|is[ \t]{1,3}to|are[ \t]{1,3}to)[ \t])"
-    r"|if[ \t]{1,3}you(?:[ \t]{1,3}are|'re|\u2019re|[ \t]{1,3}re)[ \t]{1,3}(?:an?[ \t]{1,3})?"
+)
+_READ_REST = rf"{_READING}[ \t]{{0,3}}[:,;!\u2014-]"
+_AI_SUFFIX = (
+    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?))?"
+)
+_MODAL = (
+    rf"(?={_READING}|[ \t]{{1,3}}(?:must|should|shall|will|is[ \t]{{1,3}}to|are[ \t]{{1,3}}to)"
+    r"[ \t])"
+)
+_TO_ANY = rf"[ \t]{{1,3}}(?:the|all|any|every|each)[ \t]{{1,3}}{_AI_NOUN}{_READING}"
+_IF_REST = (
+    r"f[ \t]{1,3}you(?:[ \t]{1,3}are|'re|\u2019re|[ \t]{1,3}re)[ \t]{1,3}(?:an?[ \t]{1,3})?"
     rf"(?:{_AI_NOUN}(?:{_READING}|(?=[ \t]{{0,3}}[,.;:!\u2014-]|[ \t]{{1,3}}(?:and|or|then)[ \t]))"
     rf"|(?:assistants?|agents?|models?|bots?){_READING})"
-    r"|(?:before|prior[ \t]{1,3}to)[ \t]{1,3}(?:you[ \t]{1,3}(?:reply|respond|answer|continue"
-    r"|proceed|output|summari[sz]e|write[ \t]{1,3}(?:your|the|a)[ \t]{1,3}(?:reply|response"
-    r"|answer|summary))|replying|responding|answering|summari[sz]ing)(?:[ \t]{1,3}to"
-    r"[ \t]{1,3}(?:the[ \t]{1,3}user|me|this|them))?[ \t]{0,3}[,:]"
-    r"|your[ \t]{1,3}(?:new|next|real|actual|true|only|current|updated)[ \t]{1,3}(?:task|job"
-    r"|objective|goal|mission|assignment)(?:[ \t]{1,3}is)?[ \t]{0,3}[:\uff1a]"
-    r"|new[ \t]{1,3}(?:task|objective|goal|mission|assignment)[ \t]{0,3}[:\uff1a]"
-    r")"
 )
+_BEFORE_REST = (
+    r"[ \t]{1,3}(?:you[ \t]{1,3}(?:reply|respond|answer|continue|proceed|output|summari[sz]e"
+    r"|write[ \t]{1,3}(?:your|the|a)[ \t]{1,3}(?:reply|response|answer|summary))|replying"
+    r"|responding|answering|summari[sz]ing)(?:[ \t]{1,3}to[ \t]{1,3}(?:the[ \t]{1,3}user|me"
+    r"|this|them))?[ \t]{0,3}[,:]"
+)
+_TASK = r"(?:task|objective|goal|mission|assignment)"
+# Each alternative by its first letter, then what follows that letter: the pattern
+# starts with a class of those letters, which ``re`` finds in one scan (an alternation
+# led by a look-behind is tried at every character: 12 ms on 64 KB of prose).
+_TO_THE_MODEL_LED = {
+    "n": (
+        rf"otes?{_NOTE_REST}",
+        rf"otice{_NOTE_REST}",
+        rf"ew[ \t]{{1,3}}{_TASK}[ \t]{{0,3}}[:\uff1a]",
+    ),
+    "m": (rf"emo{_NOTE_REST}", rf"essage{_NOTE_REST}", rf"odels?{_READ_REST}"),
+    "i": (rf"nstructions?{_NOTE_REST}", _IF_REST),
+    "r": (rf"eminder{_NOTE_REST}",),
+    "a": (
+        rf"ttention{_NOTE_REST}",
+        rf"(?:ny|ll)[ \t]{{1,3}}{_READER}{_MODAL}",
+        rf"(?:i|\.i\.){_AI_SUFFIX}{_READ_REST}",
+        rf"(?:ssistants?|gents?){_READ_REST}",
+    ),
+    "d": (rf"ear{_NOTE_REST}",),
+    "h": (rf"e(?:y|llo){_NOTE_REST}",),
+    "p": (rf"sst{_NOTE_REST}", rf"rior[ \t]{{1,3}}to{_BEFORE_REST}"),
+    "b": (rf"efore{_BEFORE_REST}", rf"ots?{_READ_REST}"),
+    "y": (
+        (
+            r"our[ \t]{1,3}(?:new|next|real|actual|true|only|current|updated)[ \t]{1,3}"
+            rf"(?:{_TASK}|job)(?:[ \t]{{1,3}}is)?[ \t]{{0,3}}[:\uff1a]"
+        ),
+    ),
+    "t": (rf"o{_TO_ANY}",),
+    "f": (rf"or{_TO_ANY}",),
+    "e": (rf"(?:very|ach)[ \t]{{1,3}}{_READER}{_MODAL}",),
+    "l": (
+        (
+            r"(?:lms?|anguage[ \t]{1,3}models?|arge[ \t]{1,3}language[ \t]{1,3}models?)"
+            rf"{_AI_SUFFIX}{_READ_REST}"
+        ),
+    ),
+    "g": (rf"(?:pts?|emini){_AI_SUFFIX}{_READ_REST}",),
+    "c": (
+        rf"(?:hatgpt|laude|opilot|hatbots?){_AI_SUFFIX}{_READ_REST}",
+        rf"rawlers?{_READ_REST}",
+    ),
+    "s": (rf"crapers?{_READ_REST}",),
+}
+
+
+def _to_the_model() -> str:
+    """The addressed pattern (``_TO_THE_MODEL_LED``), led by a class of its first
+    letters, then the look-behind (a word starts there), then each letter's rests."""
+    starts = re.escape("".join(_case_matches("".join(_TO_THE_MODEL_LED))))
+    led = "|".join(
+        f"(?<={first})(?:{'|'.join(rests)})" for first, rests in _TO_THE_MODEL_LED.items()
+    )
+    return rf"(?-i:[{starts}])(?<![a-z][\s\S])(?:{led})"
+
+
 # Its gate: the words each alternative holds (a text with none skips the pattern).
 # (No gap a squeeze removes inside a needle: see ``_keeps_words``. "AI" is read apart,
 # ``_names_ai``: inside "said" or "again" it opens nothing.)
@@ -406,13 +465,6 @@ _NOTE_NEEDLES = (
     "assistant",
     "agent",
     "model",
-    "before",
-    "prior",
-    "task",
-    "objective",
-    "goal",
-    "mission",
-    "assignment",
 )
 _AI_AFTER = (" ai", "\nai", "\tai", "(ai", '"ai', "'ai", " a.i", "\na.i")
 
@@ -420,6 +472,58 @@ _AI_AFTER = (" ai", "\nai", "\tai", "(ai", '"ai', "'ai", " a.i", "\na.i")
 def _names_ai(lowered: str) -> bool:
     """Whether ``lowered`` may name "AI" as a word (a gate: may open too often)."""
     return lowered.startswith(("ai", "a.i")) or any(s in lowered for s in _AI_AFTER)
+
+
+# What each alternative needs besides a model's name: a note's word, a reading, a
+# condition or a modal; or "before" with a reply; or a task's word with a colon.
+_ADDRESSING = (
+    "note",
+    "memo",
+    "message",
+    "instruction",
+    "reminder",
+    "notice",
+    "attention",
+    "dear",
+    "hey",
+    "hello",
+    "psst",
+    "reading",
+    "processing",
+    "parsing",
+    "summari",
+    "browsing",
+    "viewing",
+    "seeing",
+    "indexing",
+    "scraping",
+    "analy",
+    "if you",
+    "if you're",
+    "must",
+    "should",
+    "shall",
+    "will",
+    "is to",
+    "are to",
+)
+_REPLYING = ("repl", "respon", "answer", "summari", "output", "continu", "proceed", "write")
+_TASKS = ("task", "objective", "goal", "mission", "assignment")
+
+
+def _addressed_gate(lowered: str, gates: set[int]) -> bool:
+    """Whether the addressed pattern can match ``lowered`` (a few scans in C: the
+    pattern, an alternation, is tried at every character; most texts that name a
+    model, a task or "before" hold none of its phrases)."""
+    if (_NOTE_IN in gates or _names_ai(lowered)) and any(w in lowered for w in _ADDRESSING):
+        return True
+    if ("before" in lowered or "prior to" in lowered) and any(w in lowered for w in _REPLYING):
+        return True
+    return (
+        (":" in lowered or "\uff1a" in lowered)
+        and ("new" in lowered or "your" in lowered)
+        and any(w in lowered for w in _TASKS)
+    )
 
 
 # The orders pattern's gate: each alternative needs a word of two of these groups (a
@@ -641,7 +745,7 @@ def _patterns() -> _Patterns:
             re.IGNORECASE,
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
-        addressed=re.compile(_TO_THE_MODEL, re.IGNORECASE),
+        addressed=re.compile(_to_the_model(), re.IGNORECASE),
         # ``### Instruction:``, and a heading naming a model's prompt ("# SYSTEM PROMPT",
         # "## Developer message"), with a colon or alone on its line.
         template_heading=re.compile(
@@ -1266,7 +1370,7 @@ def _steps(
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
-    if _NOTE_IN in gates or _names_ai(lowered):
+    if _addressed_gate(lowered, gates):
         yield found.addressed, _addressed_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
@@ -1315,8 +1419,6 @@ def may_span(text: str) -> bool:
         or (_VOID_IN in gates and _AWAY in gates)
         or (":" in lowered and _new_orders(lowered, gates))
         or _orders_in(gates)
-        or _NOTE_IN in gates
-        or _names_ai(lowered)
     )
 
 
@@ -1331,7 +1433,7 @@ def spanning(document: str, breaks: list[int]) -> list[tuple[int, int, str]]:
     view, marks = viewed.view, viewed.marks
     found: list[tuple[int, int, str]] = []
     words = _patterns()
-    read = (words.injection, words.revoked, words.new_orders, words.orders, words.addressed)
+    read = (words.injection, words.revoked, words.new_orders, words.orders)
     for pattern, repl in _steps(document, _gate_view(view)):
         if repl is None or pattern not in read:
             continue  # markup, a mark: a string's own
