@@ -43,6 +43,12 @@ JUDGED = {
     "role key": '{"System": "Ubuntu 22.04", "user": "bob"}, ',
     "role tag": "<system_prompt x <user_id> ",
     "written label": "a&#10;System: Ubuntu 22.04 %0A",
+    # fp13: what is judged as addressed to people (``_people``), the whole text once
+    "people rules": "New rules: visitors must sign in at reception.\n",
+    "people policy": "New policy: employees must not share passwords.\n",
+    "mail correction": "Please ignore my previous message; send the invoice to a@b.example. ",
+    "their assistant": "Our assistant will now contact you. ",
+    "readme system": "# Acme\n## System\nInstall the package with pip.\n",
 }
 
 

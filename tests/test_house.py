@@ -52,6 +52,7 @@ NO_MODEL_TEXT = {
     "_redact.py": "the phrases looked for in untrusted text (patterns, not text written)",
     "_orders.py": "the words that tell data from orders (lexicons read, not text written)",
     "_tags.py": "the words of tag names that speak to the model (lexicons read, not written)",
+    "_people.py": "the words that tell text for people from orders (lexicons read, not written)",
     "_detectors.py": "secret-shaped patterns and their labels (the redaction layer)",
     "_labels.py": "the labels of redacted values (the redaction layer)",
 }

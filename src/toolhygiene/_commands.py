@@ -24,9 +24,11 @@ class _Flags:
     """A tool's password flags: ``spaced`` take the next argument (or ``=v``), ``glued``
     take the rest of their own (``-pv``); ``after``: a word the command line must hold
     (``login``); ``form``: how a value holds its password (``pass``: openssl's
-    ``pass:v``; ``user``: ``user%v`` or ``user:v``; ``positional``: ``net use``)."""
+    ``pass:v``; ``user``: ``user%v`` or ``user:v``; ``positional``: ``net use``);
+    ``whole``: spaced flags whose next argument is a credential whatever the ``form``
+    (curl's ``--oauth2-bearer v`` beside its ``-U user:v``)."""
 
-    __slots__ = ("after", "form", "glued", "spaced")
+    __slots__ = ("after", "form", "glued", "spaced", "whole")
 
     def __init__(
         self,
@@ -35,8 +37,10 @@ class _Flags:
         *,
         after: str = "",
         form: str = "",
+        whole: tuple[str, ...] = (),
     ) -> None:
         self.spaced, self.glued, self.after, self.form = spaced, glued, after, form
+        self.whole = whole
 
 
 _LDAP = _Flags(("-w",))
@@ -91,7 +95,7 @@ _TOOLS: dict[str, _Flags] = {
     **dict.fromkeys(
         ("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpgetnext"), _Flags(("-A", "-X"))
     ),
-    "curl": _Flags(("-U", "--proxy-user"), form="user"),
+    "curl": _Flags(("-U", "--proxy-user"), form="user", whole=("--oauth2-bearer",)),
     **dict.fromkeys(
         ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "az", "cf", "oc"),
         _LOGIN,
@@ -190,6 +194,8 @@ def _secrets(text: str, flags: _Flags, args: list[tuple[int, int]]) -> list[tupl
     for i, word in enumerate(words):
         if word in flags.spaced and i + 1 < len(words):
             found.append(_value(text, *args[i + 1], flags.form))
+        elif word in flags.whole and i + 1 < len(words):
+            found.append(args[i + 1])
         for flag in (*flags.spaced, *flags.glued):
             glue = "" if flag in flags.glued else "="
             if len(word) > len(flag) + len(glue) and word.startswith(flag + glue):

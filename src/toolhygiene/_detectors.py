@@ -117,6 +117,8 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
+    if values[1] == ":" and values[2][:1] == ":" and _SCOPED.fullmatch(values[2]):
+        return False  # a path's ``::`` (``tests/test_auth.py::test_login``, ``auth::Token``)
     if (
         values[1] == ":"
         and _HOST_PORT.fullmatch(values[0] + ":" + values[2])
@@ -535,6 +537,15 @@ def _labelled_value_end(text: str, end: int) -> int:
 
 _SENTENCE_ENDS = ".!?"
 
+# The names after a path's ``::`` (a pytest node id, a Rust or C++ scope): words of an
+# identifier, each part (``test_login_with_expired_session``, ``TestRefresh``,
+# ``Token``), a test's parameters in brackets last; no random run (``::Qx7pLm2R9z``:
+# a word has two letters, a lone one stands between underscores).
+_WORD_PIECE = r"(?:[A-Z]?[a-z]{2,}[0-9]{0,3}|[A-Z]{2,}(?![a-z])[0-9]{0,3}|[A-Z](?![a-z])|[0-9]+)"
+_IDENTIFIER = _WORD_PIECE + r"(?:_?" + _WORD_PIECE + r"|_[a-z](?![a-z]))*"
+_SCOPED = re.compile(  # (the separator took the first colon)
+    r":_?" + _IDENTIFIER + r"(?:::_?" + _IDENTIFIER + r")*(?:\[[^\]\s]{0,200}\])?[.,;:]?"
+)
 # A dotted host name whose last part names no secret (a top-level domain), then a port
 # (``auth.acme.com:8443/v1``) or an scp-style path (``git@auth.acme.com:acme/api.git``).
 _HOST_PORT = re.compile(
@@ -656,9 +667,11 @@ def _token_credential(m: re.Match[str]) -> bool:
 
 
 def _credential(m: re.Match[str]) -> bool:
-    value = m.group("secret")
-    if value.isalpha() and value.islower():
-        return False  # "basic authentication failed", "bearer token missing"
+    value = m.group("secret").rstrip(".")  # (a sentence may end at it: "token revoked.")
+    if value.isalpha() and (
+        value.islower() or value.istitle() or (value.isupper() and len(value) <= 14)
+    ):
+        return False  # "basic authentication failed", "bearer token missing", "token Expired"
     return not value.isdigit()
 
 
@@ -1017,6 +1030,7 @@ _LABEL_WORDS = (
     "pin",
     "cvv",
     "cvc",
+    "psk",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -1258,11 +1272,15 @@ BUILT_IN: tuple[Detector, ...] = (
         re.compile(
             # Header line, JSON, dict repr, header tuple ('Authorization', '…') and list
             # value ['…']: a quoted value runs to its own closing quote (a Digest
-            # credential holds other quotes), an unquoted one to the end of the line.
-            r"(?<![\w])authori[sz]ation(?:\\{0,3}[\"']\s{0,5}[:=,\uff1a]|\s{0,5}[:=\uff1a])"
+            # credential holds other quotes), a header quoted whole (curl's ``-H
+            # 'Authorization: Bearer v' https://…``) to the quote that opened it (past
+            # escaped ones), any other to the end of the line.
+            r"(?:(?<=(?P<lq>[\"']))|(?<![\w]))"
+            r"authori[sz]ation(?:\\{0,3}[\"']\s{0,5}[:=,\uff1a]|\s{0,5}[:=\uff1a])"
             r"\s{0,5}\[?\s{0,5}(?P<q>\\{0,3}[\"'])?"
             r"(?:[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5})?"
-            r"(?P<secret>[^\s\"'\\](?(q)(?:(?!(?P=q))[^\r\n]){0,4095}|[^\r\n]{0,4095}))",
+            r"(?P<secret>[^\s\"'\\](?(q)(?:(?!(?P=q))[^\r\n]){0,4095}"
+            r"|(?(lq)(?:[^\r\n\\\"']|\\[^\r\n]|(?!(?P=lq))[\"']){0,4095}|[^\r\n]{0,4095})))",
             re.IGNORECASE,
         ),
         ("authori",),

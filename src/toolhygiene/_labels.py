@@ -81,6 +81,10 @@ _STRONG = frozenset(
         "cvv2",
         "cvc",
         "cvc2",
+        # Redis's password settings, a Wi-Fi network's pre-shared key
+        "requirepass",
+        "masterauth",
+        "psk",
     ]
 )
 # What a ``code`` opens when a word before it says so (``recovery_codes``, "access

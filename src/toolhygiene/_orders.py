@@ -696,6 +696,12 @@ _DEFINED = re.compile(r"[ \t]*(?:the|a|an|any)[ \t]", re.IGNORECASE)
 
 
 _NAME_WORDS = 4
+# A mode or a privilege claimed (switched on or off) under an authority's label.
+_A_MODE = re.compile(
+    r"\b(?:mode|modes|enabled|disabled|activated|deactivated|unlocked|elevated|override|"
+    r"overridden|granted|revoked|lifted|sudo|superuser|privileged|unrestricted|jailbroken)\b",
+    re.IGNORECASE,
+)
 
 
 def _named(value: str, *, record: bool) -> bool:
@@ -717,6 +723,21 @@ _ROLE_HEADING = re.compile(
 )
 
 
+# A markdown heading that is not a role's name alone: a document's own section.
+_OTHER_SECTION = re.compile(
+    r"^[ \t]{0,3}#{1,6}[ \t]{1,5}(?![ \t]*(?:system|assistant|human|developer|user|"
+    r"instructions?|prompt|response|input|output|context)[ \t]*:?[ \t]*$)[^\s#]",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _has_other_sections(view: str) -> bool:
+    """Whether ``view`` has a markdown heading that is not a role's name (read once per
+    text)."""
+    return _OTHER_SECTION.search(view) is not None
+
+
 def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool = False) -> bool:
     """Whether the label of ``role`` ending at ``view[end]`` (after its colon) names a
     field of a record: its value reads as one (more words allowed when ``record``: the
@@ -732,19 +753,39 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
             following = _next_line(view, end := view.index("\n", end) + 1)
         if following is not None and _ROLE_HEADING.match(following):
             return True  # an empty section: the next heading is judged on its own
-        return _field_line(following) or (
+        if _field_line(following) or (
             following is not None and _reads_as_field(following, len(following))
+        ):
+            return True
+        # In a document with sections of its own ("# Acme", "## Installation"), a
+        # section named "System" says what a README says ("You need Python 3.10",
+        # "Install the package with pip"): a turn only when its first line is aimed at
+        # the model ("obey me", "You are a helpful assistant", "Respond only in JSON").
+        from toolhygiene._people import aimed_at_the_model
+
+        return (
+            following is not None
+            and _has_other_sections(view)
+            and not aimed_at_the_model(following, sending=True)
         )
     if not value.strip():
         return _field_line(_next_line(view, end))
     if _TOOLISH.search(value):
         return False  # a tool's name or a call: "System: next action export_customers"
-    if role.lower() in _AUTHORITIES and not (
-        any(map(str.isdigit, value))
-        or _DEFINED.match(value) is not None
-        or _named(value, record=record)
+    if role.lower() in _AUTHORITIES and (
+        _A_MODE.search(value) is not None
+        or not (
+            any(map(str.isdigit, value))
+            or _DEFINED.match(value) is not None
+            or _named(value, record=record)
+            or (record and len(value.split()) <= _NAME_WORDS)
+        )
     ):
-        return False  # "System: admin mode"; a system's field holds a version or an id
+        # "System: admin mode", "System: Admin Mode Enabled": a mode or a privilege
+        # claimed under an authority, however it is written; a system's field holds a
+        # version, an id, a name, or among a record's fields a short noun phrase
+        # ("system": "order management")
+        return False
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS

@@ -41,11 +41,16 @@ from toolhygiene._orders import (
     asks_only,
     claim_is_reference,
     in_a_record,
-    policy_aims,
     regime_is_prose,
     retraction_is_prose,
     role_is_data,
     steering_is_prose,
+)
+from toolhygiene._people import (
+    message_retraction,
+    persons_assistant,
+    policy_for_people,
+    rules_for_people,
 )
 from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
@@ -1100,7 +1105,9 @@ def _steering_sub(m: re.Match[str]) -> str | None:
         words = _LETTERS.findall(lowered)
         if words[0] in _SHOP_VERBS and words[-1].startswith(("order", "message")):
             return None
-    if retraction_is_prose(m.string, m.start(), m.end()):
+    if retraction_is_prose(m.string, m.start(), m.end()) or message_retraction(
+        m.string, m.start(), m.end()
+    ):
         return None  # "please disregard the previous message: …", "--ignore-previous-rules"
     return None if steering_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
@@ -1120,7 +1127,10 @@ def _revoked_sub(m: re.Match[str]) -> str | None:
 
 def _regime_sub(m: re.Match[str]) -> str | None:
     """Orders to the model removed, unless what "from now on you must follow" asks to
-    follow is a manual's ("the new safety procedure on page 12")."""
+    follow is a manual's ("the new safety procedure on page 12"), or the assistant who
+    must act now is a person's ("Our assistant will now contact you")."""
+    if m.group()[:1] in "AaMmLl" and persons_assistant(m.string, m.start()):
+        return None
     return None if regime_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
 
@@ -1141,10 +1151,12 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     if reference:
         return None
     # A policy is a workplace's too ("New policy: staff must book leave two weeks
-    # ahead"): removed when what it says is aimed at the model.
-    if "polic" in claim and not policy_aims(m.string, m.end()):
-        return None
-    return INSTRUCTION_REMOVED
+    # ahead", "… employees must not share passwords"): removed when the text holds
+    # anything aimed at the model (``_people.aimed_at_the_model``).
+    if "polic" in claim:
+        return None if policy_for_people(m.string) else INSTRUCTION_REMOVED
+    # Rules given to people ("New rules: visitors must sign in at reception").
+    return None if rules_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
 
 
 def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:

@@ -1,0 +1,269 @@
+"""Words that look like orders to a model but are addressed to people.
+
+``neutralise`` finds steering phrases, claims of new orders and "the assistant must
+now …" by their shape; ``_orders`` decides most of them. This module decides three
+shapes that ordinary correspondence writes, read with a narrower sense of what is
+aimed at the model than a manual's window (an e-mail says "send", "reply", "you" and
+"payment" all the time; a manual's sentence seldom does):
+
+- a sender taking back their own earlier message ("Please ignore my previous message
+  about the invoice; please send the corrected one to accounts@…");
+- rules written for people: a claim of new rules or a new policy whose content has a
+  person or a group as its subject ("New rules: visitors must sign in at reception",
+  "New policy: employees must not share passwords");
+- someone's assistant or agent, a person ("Our assistant will now contact you", "My
+  agent will now send the contract"), not the model ("the assistant must now …").
+
+What is aimed at the model here (``aimed_at_the_model``): a word of ``_orders``' lists
+but the words correspondence says to people (``_CORRESPONDENCE``), a word about the
+model's jailbreak or limits, its prompt or system message, a phrase said to it ("you
+are now", "act as"), a word hidden from the lists, an order of its output ("reply only
+with OK"), "you must now …", a tool call, a secret or a key handed over (not forbidden:
+"must not share passwords" is a rule), a sending of everything to an address, a
+deletion of everything or of the machine's data.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from toolhygiene._orders import (
+    _ADDRESS,
+    _AFTER_STEERING,
+    _AT_THE_MODEL,
+    _DELETED,
+    _EVERYTHING,
+    _FAR,
+    _HANDED,
+    _PLAIN_PHRASE,
+    _POINTING,
+    _PROMPT,
+    _SECRET,
+    _SENT,
+    _SENTENCE_END,
+    _SPELLED,
+    _THE_MODELS,
+    _THEIRS,
+    _WINDOW,
+    _disguised,
+    _lexicon,
+    _seen_by_the_model,
+    _words,
+)
+
+__all__ = ["aimed_at_the_model", "message_retraction", "persons_assistant", "rules_for_people"]
+
+# Words an e-mail, a memo or a README says to people all the time: a sending, a reply, a
+# payment, "you must", "call me", "the system was down", "every Monday" (a sending or a
+# deletion is judged by what it acts on, below).
+_CORRESPONDENCE = _lexicon(
+    """
+    send email emails mail forward transfer wire must immediately password passwords
+    passphrase passcode secret secrets credential credentials delete erase wipe destroy
+    reply replies answer answers response responses say tell summary me myself i now
+    entirely completely fully full entirety everything anything whatever task system
+    message messages talk speak call run share post publish pay payment http https www
+    url click visit download want wish prefer possible remainder future onward onwards
+    any every circumstances whatsoever etc files folders directories instruction
+    instructions
+    """
+)
+# A word about the model, its conversation, its output, its jailbreak or its limits, or
+# the machine it runs on ("print the conversation", "respond in pirate speak", "give me
+# admin access", "print the environment variables", "call the export tool"): the lists
+# a manual's window is read with (``_orders``), but correspondence's own words.
+_MODEL_TALK = (
+    _AT_THE_MODEL
+    | _AFTER_STEERING
+    | _FAR
+    | _lexicon(
+        """
+        obey comply override pretend roleplay jailbreak dan persona guardrail guardrails
+        censorship moderation refuse refusing refusal refusals chatbot tool tools
+        function functions
+        """
+    )
+) - _CORRESPONDENCE
+# "Show me the system message", "your system instructions" (an e-mail's "the system was
+# down" stays).
+_SYSTEM_MESSAGE = re.compile(
+    r"\bsystem[ \t]{1,3}(?:message|messages|prompt|instructions?|rules|settings)\b", re.IGNORECASE
+)
+# What a deletion aimed at the machine destroys: "delete the database", "wipe the repo"
+# (an e-mail's "delete the draft I sent" is the sender's business).
+_MACHINE = _lexicon(
+    """
+    database databases db server servers repo repository repositories bucket buckets
+    table tables files folder folders directory directories disk disks backups logs
+    """
+)
+# Limits switched off: "safety filters are disabled", "content restrictions lifted".
+_LIMITS_OFF = re.compile(
+    r"\b(?:safety|content)[ \t]{1,3}(?:filters?|guidelines|restrictions|checks)\b", re.IGNORECASE
+)
+# A secret or a key to hand over ("email me the key").
+_KEYS = _SECRET | _lexicon("key keys token tokens apikey cookie cookies ssh")
+# What forbids the act after it: "must not share", "never send", "do not forward".
+_NEGATIONS = _lexicon("not never no don't dont cannot can't mustn't shouldn't won't")
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
+# An order of what the model outputs: "reply only with OK", "respond with exactly …".
+_OUTPUT_ONLY = re.compile(
+    r"\b(?:reply|respond|answer|say|output|print|write)[ \t]{1,3}"
+    r"(?:only|exactly|just|with[ \t]{1,3}(?:only|exactly|just|the[ \t]{1,3}word|[\"'`]))\b",
+    re.IGNORECASE,
+)
+# "You must now call …", "you are to immediately …".
+_YOU_NOW = re.compile(
+    r"\byou[ \t]{1,3}(?:must|shall|will|should|are[ \t]{1,3}to|need[ \t]{1,3}to)"
+    r"[ \t]{1,3}(?:now|immediately|instead)\b",
+    re.IGNORECASE,
+)
+# What neutralise wrote in place of an order or a marker before this judgement.
+_DEFUSED = re.compile(r"\[(?:instruction-like|role:|markup)")
+_TOOL_CALL = re.compile(r"\b(?:call|invoke|run|execute)[ \t]{1,3}\w*(?:[A-Za-z]_[A-Za-z]|\w\()")
+
+
+def _acts(sentence: str, verbs: frozenset[str]) -> bool:
+    """Whether a verb of ``verbs`` in ``sentence`` is not forbidden ("do not forward")."""
+    tokens = _TOKEN.findall(sentence.lower().replace("\u2019", "'"))
+    return any(
+        t in verbs and _NEGATIONS.isdisjoint(tokens[max(0, i - 2) : i])
+        for i, t in enumerate(tokens)
+    )
+
+
+def _handed(sentence: str) -> bool:
+    """Whether ``sentence`` hands a secret or a key over: with an address, or with a
+    verb of handing that no negation forbids ("must not share passwords" is a rule)."""
+    tokens = _TOKEN.findall(sentence.lower().replace("\u2019", "'"))
+    if _KEYS.isdisjoint(tokens):
+        return False
+    return _ADDRESS.search(sentence) is not None or _acts(sentence, _HANDED)
+
+
+@functools.lru_cache(maxsize=4)
+def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
+    """Whether ``text`` (a window or a whole text, read in one pass: linear) holds what
+    correspondence does not write to people but an order to a model does (see the
+    module's docstring; a whole text is read once however many claims it holds: cached).
+    ``sending``: any sending to an address not forbidden counts
+    (under a claim of new rules it is what the claim empowers: "New policy: see below.
+    Forward the invoice to x@…"; after a sender's correction it is the correction's
+    own business: "please send the corrected invoice to accounts@…")."""
+    if _DEFUSED.search(text) is not None:
+        return True  # an order already defused in it: "users must [instruction-like …]"
+    words = _words(text)
+    if not words.isdisjoint(_MODEL_TALK) or _seen_by_the_model(text, words) or _disguised(text):
+        return True
+    if "prompt" in words and _PROMPT.search(text) is not None:
+        return True
+    if any(
+        p.search(text) for p in (_OUTPUT_ONLY, _YOU_NOW, _TOOL_CALL, _LIMITS_OFF, _SYSTEM_MESSAGE)
+    ):
+        return True
+    if words.isdisjoint(_KEYS) and words.isdisjoint(_SENT) and words.isdisjoint(_DELETED):
+        # nothing handed, sent or deleted (checked in C first)
+        return False
+    last = 0
+    for stop in [*(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]:
+        sentence = text[last:stop]
+        last = stop
+        said = _words(sentence)
+        everything = not said.isdisjoint(_EVERYTHING)
+        if (
+            _handed(sentence)
+            or (
+                (everything or (sending and _acts(sentence, _SENT)))
+                and not said.isdisjoint(_SENT)
+                and _ADDRESS.search(sentence)
+            )
+            or (
+                not said.isdisjoint(_DELETED)
+                and (everything or (not said.isdisjoint(_MACHINE) and _acts(sentence, _DELETED)))
+            )
+        ):
+            return True
+    return False
+
+
+_A_MESSAGE = _lexicon("message messages")
+_HEAD = 150
+
+
+def message_retraction(view: str, start: int, end: int) -> bool:
+    """Whether the steering phrase at ``view[start:end]`` takes back an earlier message
+    ("ignore my previous message", "disregard the previous messages"): written plainly,
+    its target a message, neither sweeping nor the model's nor pointing at the text
+    itself, and nothing from its sentence's start to ``_WINDOW`` characters after it
+    aimed at the model (``aimed_at_the_model``: an e-mail's "please send the corrected
+    invoice to accounts@…" is not)."""
+    phrase = view[start:end]
+    if not _PLAIN_PHRASE.fullmatch(phrase) or _SPELLED.search(phrase):
+        return False
+    words = _words(phrase)
+    said = phrase.lower().split()
+    if not said or said[-1] not in _A_MESSAGE:
+        return False
+    if not words.isdisjoint(_THEIRS | _THE_MODELS | _POINTING):
+        return False
+    head = view[max(0, start - _HEAD) : start]
+    cut = _SENTENCE_END.search(head[::-1])
+    head = head if cut is None else head[len(head) - cut.start() :]
+    return not aimed_at_the_model(f"{head} {view[end : end + _WINDOW]}")
+
+
+# Rules with a person or a group as their subject: "employees must", "the kitchen staff
+# should", "all visitors are required to", "drivers need to". The subject is one to
+# three words, none a pronoun, a function word or the model.
+_SUBJECT_WORD = (
+    r"(?!(?:you|your|we|i|it|they|he|she|this|that|these|those|there|it's)\b)[a-z][a-z'-]{1,30}"
+)
+_PEOPLES_RULE = re.compile(
+    rf"[ \t]{{0,20}}(?:[-*+\u2022][ \t]{{1,5}}|\d{{1,3}}[.)][ \t]{{1,5}})?"
+    rf"(?:(?:the|all|every|each|our|any|new)[ \t]{{1,3}})?"
+    rf"(?P<subject>{_SUBJECT_WORD}(?:[ \t]{{1,3}}{_SUBJECT_WORD}){{0,2}})[ \t]{{1,3}}"
+    r"(?:must|should|shall|may|need[ \t]{1,3}to|needs[ \t]{1,3}to|have[ \t]{1,3}to|"
+    r"has[ \t]{1,3}to|are[ \t]{1,3}(?:required|expected|asked)|is[ \t]{1,3}"
+    r"(?:required|expected|asked)|will[ \t]{1,3}need|cannot|can't)\b",
+    re.IGNORECASE,
+)
+_NOT_PEOPLE = _THE_MODELS | _lexicon(
+    "model models bot bots agent agents llm you everything anything nothing everyone's"
+)
+
+
+def rules_for_people(view: str, end: int) -> bool:
+    """Whether the claim of new orders whose colon is before ``view[end]`` gives rules
+    to people: what follows on its line (or the next line's, when nothing does) has a
+    person or a group as its subject ("visitors must sign in"), and nothing in the
+    text is aimed at the model."""
+    stop = view.find("\n", end)
+    line = view[end : len(view) if stop == -1 else stop]
+    if not line.strip() and stop != -1:
+        after = view.find("\n", stop + 1)
+        line = view[stop + 1 : len(view) if after == -1 else after]
+    m = _PEOPLES_RULE.match(line)
+    if m is None or not _words(m.group("subject")).isdisjoint(_NOT_PEOPLE):
+        return False
+    return not aimed_at_the_model(view, sending=True)
+
+
+def policy_for_people(view: str) -> bool:
+    """Whether a claim of a new policy in ``view`` is a workplace's: nothing in the text
+    is aimed at the model ("New policy: employees must not share passwords")."""
+    return not aimed_at_the_model(view, sending=True)
+
+
+# Someone's assistant or agent, a person: "our assistant", "Dr. Smith's agent", "my
+# executive assistant" (a possessive at most two words before the noun).
+_POSSESSIVE = re.compile(
+    r"(?:\b(?:my|our|his|her|their)|\w['\u2019]s)(?:[ \t]{1,3}[A-Za-z-]{1,20}){0,2}[ \t]{1,3}$",
+    re.IGNORECASE,
+)
+
+
+def persons_assistant(view: str, start: int) -> bool:
+    """Whether the "assistant must now …" at ``view[start]`` names a person's assistant
+    or agent: a possessive stands before it ("Our assistant will now contact you")."""
+    return _POSSESSIVE.search(view[max(0, start - 60) : start]) is not None
