@@ -471,63 +471,42 @@ _NOTE_NEEDLES = (
     "agent",
     "model",
 )
-_AI_AFTER = (" ai", "\nai", "\tai", "(ai", '"ai', "'ai", " a.i", "\na.i")
+# "AI" as a word (inside "said" or "main" it names nothing): found from its "a" in one
+# scan, the character before it read for each match (a look-behind first is tried at
+# every character).
+_AI_WORD = re.compile(r"a\.?i\.?s?(?![a-z])")
 
 
 def _names_ai(lowered: str) -> bool:
-    """Whether ``lowered`` may name "AI" as a word (a gate: may open too often)."""
-    return lowered.startswith(("ai", "a.i")) or any(s in lowered for s in _AI_AFTER)
+    """Whether ``lowered`` names "AI" as a word (a gate: may open too often)."""
+    for m in _AI_WORD.finditer(lowered):
+        if m.start() == 0 or not lowered[m.start() - 1].isalnum():
+            return True
+    return False
 
 
 # What each alternative needs besides a model's name: a note's word, a reading, a
 # condition or a modal; or "before" with a reply; or a task's word with a colon.
-_ADDRESSING = (
-    "note",
-    "memo",
-    "message",
-    "instruction",
-    "reminder",
-    "notice",
-    "attention",
-    "dear",
-    "hey",
-    "hello",
-    "psst",
-    "reading",
-    "processing",
-    "parsing",
-    "summari",
-    "browsing",
-    "viewing",
-    "seeing",
-    "indexing",
-    "scraping",
-    "analy",
-    "if you",
-    "if you're",
-    "must",
-    "should",
-    "shall",
-    "will",
-    "is to",
-    "are to",
+_ADDRESSING = re.compile(
+    "note|memo|message|instruction|reminder|notice|attention|dear|hey|hello|psst|reading"
+    "|processing|parsing|summari|browsing|viewing|seeing|indexing|scraping|analy|if you"
+    "|must|should|shall|will|is to|are to"
 )
-_REPLYING = ("repl", "respon", "answer", "summari", "output", "continu", "proceed", "write")
-_TASKS = ("task", "objective", "goal", "mission", "assignment")
+_REPLYING = re.compile("repl|respon|answer|summari|output|continu|proceed|write")
+_TASKS = re.compile("task|objective|goal|mission|assignment")
 
 
 def _addressed_gate(lowered: str, gates: set[int]) -> bool:
-    """Whether the addressed pattern can match ``lowered`` (a few scans in C: the
-    pattern, an alternation, is tried at every character; most texts that name a
-    model, a task or "before" hold none of its phrases)."""
-    if (_NOTE_IN in gates or _names_ai(lowered)) and any(w in lowered for w in _ADDRESSING):
+    """Whether the addressed pattern can match ``lowered`` (scans in C: most texts that
+    name a model, a task or "before" hold none of its phrases)."""
+    if (_NOTE_IN in gates or _names_ai(lowered)) and _ADDRESSING.search(lowered) is not None:
         return True
-    if ("before" in lowered or "prior to" in lowered) and any(w in lowered for w in _REPLYING):
+    if ("before" in lowered or "prior to" in lowered) and _REPLYING.search(lowered):
         return True
     return (
         (":" in lowered or "\uff1a" in lowered)
         and ("new" in lowered or "your" in lowered)
-        and any(w in lowered for w in _TASKS)
+        and _TASKS.search(lowered) is not None
     )
 
 
