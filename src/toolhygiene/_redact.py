@@ -486,27 +486,55 @@ def _names_ai(lowered: str) -> bool:
 
 
 # What each alternative needs besides a model's name: a note's word, a reading, a
-# condition or a modal; or "before" with a reply; or a task's word with a colon.
-_ADDRESSING = re.compile(
-    "note|memo|message|instruction|reminder|notice|attention|dear|hey|hello|psst|reading"
-    "|processing|parsing|summari|browsing|viewing|seeing|indexing|scraping|analy|if you"
-    "|must|should|shall|will|is to|are to"
+# condition or a modal; or "before" with a reply; or a task's word with a colon. Each a
+# gate group (single words: no gap a squeeze removes).
+_ADDRESSING = (
+    "note",
+    "memo",
+    "message",
+    "instruction",
+    "reminder",
+    "notice",
+    "attention",
+    "dear",
+    "hey",
+    "hello",
+    "psst",
+    "reading",
+    "processing",
+    "parsing",
+    "summari",
+    "browsing",
+    "viewing",
+    "seeing",
+    "indexing",
+    "scraping",
+    "analy",
+    "if",
+    "must",
+    "should",
+    "shall",
+    "will",
+    "is",
+    "are",
 )
-_REPLYING = re.compile("repl|respon|answer|summari|output|continu|proceed|write")
-_TASKS = re.compile("task|objective|goal|mission|assignment")
+_BEFORE_WORDS = ("before", "prior")
+_REPLYING = ("repl", "respon", "answer", "summari", "output", "continu", "proceed", "write")
+_TASKS = ("task", "objective", "goal", "mission", "assignment")
 
 
 def _addressed_gate(lowered: str, gates: set[int]) -> bool:
-    """Whether the addressed pattern can match ``lowered`` (scans in C: most texts that
-    name a model, a task or "before" hold none of its phrases)."""
-    if (_NOTE_IN in gates or _names_ai(lowered)) and _ADDRESSING.search(lowered) is not None:
+    """Whether the addressed pattern can match ``lowered``: set lookups of its word
+    groups, and "AI" looked for only where a note's word is (most texts that name a
+    model, a task or "before" hold none of its phrases)."""
+    if _ADDR_IN in gates and (_NOTE_IN in gates or _names_ai(lowered)):
         return True
-    if ("before" in lowered or "prior to" in lowered) and _REPLYING.search(lowered):
+    if _BEFORE_IN in gates and _REPLY_IN in gates:
         return True
     return (
-        (":" in lowered or "\uff1a" in lowered)
+        _TASK_IN in gates
+        and (":" in lowered or "\uff1a" in lowered)
         and ("new" in lowered or "your" in lowered)
-        and _TASKS.search(lowered) is not None
     )
 
 
@@ -1573,6 +1601,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
 _DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN, _NOTE_IN = range(6, 12)
+_ADDR_IN, _BEFORE_IN, _REPLY_IN, _TASK_IN = range(12, 16)
 _ORDER_WORDS = (
     "polic",
     "instruction",
@@ -1597,8 +1626,12 @@ _GATE_WORDS = (
     (_ADDRESSED_IN, _ADDRESSED),
     (_VOID_IN, _VOID_NEEDLES),
     (_NOTE_IN, _NOTE_NEEDLES),
+    (_ADDR_IN, _ADDRESSING),
+    (_BEFORE_IN, _BEFORE_WORDS),
+    (_REPLY_IN, _REPLYING),
+    (_TASK_IN, _TASKS),
 )
-_ALL_GATES = tuple(range(12))
+_ALL_GATES = tuple(range(16))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
