@@ -1461,6 +1461,11 @@ def spanning(document: str, breaks: list[int]) -> list[tuple[int, int, str]]:
             at = bisect.bisect_left(breaks, start)
             if at == len(breaks) or breaks[at] >= end:
                 continue  # inside one string
+            later = pattern.search(view, breaks[at] + 1, m.end())
+            if later is not None and later.end() == m.end():
+                inside = bisect.bisect_left(breaks, later.start())
+                if inside == len(breaks) or breaks[inside] >= later.end():
+                    continue  # the phrase is a later string's own ("ignore", "… Ignore all …")
             replaced = repl(m)
             if replaced is not None:
                 found.append((start, end, replaced))
