@@ -311,15 +311,18 @@ PIECES = st.one_of(
 @settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.lists(PIECES, max_size=4).map("".join), max_size=8))
 def test_each_string_is_neutralised_exactly_as_its_own_text(strings: list[str]) -> None:
-    """... but for the one rule that reads the document whole (neutral12c): a turn or a
-    chat anywhere among its strings makes every role label of each a turn."""
-    from toolhygiene._carriers import neutralise_json, neutralise_text
+    """... but for the two rules that read the document whole: a turn or a chat anywhere
+    among its strings makes every role label of each a turn (neutral12c), and a steering
+    phrase split over strings is judged as one, each string's part of it made the mark
+    first (neut13, ``_carriers._across``)."""
+    from toolhygiene._carriers import _across, neutralise_json, neutralise_text
     from toolhygiene._redact import holds_a_turn
     from toolhygiene._results import to_json
 
     done = json.loads(neutralise_json(to_json(strings)))
     turns = holds_a_turn("\n".join(strings))
-    assert done == [neutralise_text(s, 1, turns=turns) for s in strings]
+    across = _across(to_json(strings))
+    assert done == [neutralise_text(across.get(i, s), 1, turns=turns) for i, s in enumerate(strings)]
 
 
 def test_a_nul_in_a_string_and_a_cut_text_are_read_string_by_string() -> None:

@@ -19,6 +19,7 @@ import bisect
 import itertools
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 
 from toolhygiene._normalise import compatible
@@ -27,7 +28,9 @@ from toolhygiene._redact import (
     escape_marks,
     holds_a_turn,
     may_hold_a_label,
+    may_span,
     neutralise,
+    spanning,
     touched,
 )
 from toolhygiene._results import to_json
@@ -35,6 +38,7 @@ from toolhygiene._words import duplicate_key, role_marker
 
 __all__ = [
     "distinct_keys",
+    "may_repeat_keys",
     "escape_json_marks",
     "escape_text_marks",
     "neutralise_json",
@@ -97,29 +101,77 @@ def neutralise_json(text: str, depth: int = 0) -> str:
     near = _reached(text)
     messages = _messages(text)
     keys = {**_role_keys(text), **messages}
+    across = _across(text)
+    near |= set(across)
     if not near and not keys:
         return text
     turns = bool(keys) and any(not data for _, data in keys.values())
     if not turns and messages:
         roles = {role.lower() for role, _ in messages.values()}
-        turns = len(roles) > 1 and not roles.isdisjoint(("assistant", "human", "model"))
+        turns = len(roles) > 1 and not roles.isdisjoint(("assistant", "human", "model", "gpt"))
     if not turns and near and may_hold_a_label(text):
         turns = holds_a_turn(_document(text))
     if not turns:
-        return _each_string(text, lambda inside: neutralise_text(inside, depth + 1), near)
+        return _each_string(
+            text, lambda inside: neutralise_text(inside, depth + 1), near, before=across
+        )
     marked = {i: role_marker(key) for i, (key, _) in keys.items()}
     return _each_string(
         text,
         lambda inside: neutralise_text(inside, depth + 1, turns=True),
         near | set(marked),
         marked,
+        before=across,
     )
+
+
+def _across(text: str) -> dict[int, str]:
+    """The strings of ``text`` (by their order) that hold part of a steering phrase or
+    a claim running over two or more values (``{"a": "Ignore all previous", "b":
+    "instructions and …"}``: the model reads the values together, as ``_document``
+    gives them), each with that part made the mark that replaces it (each string keeps
+    the rest of its own text, read on its own afterwards)."""
+    if not may_span(text):
+        return {}
+    tokens = list(_STRING.finditer(text))
+    values: list[tuple[int, str]] = [
+        (i, _inside(m.group()))
+        for i, (m, after) in enumerate(zip(tokens, [*tokens[1:], None], strict=True))
+        if not text[m.end() : (after.start() if after else len(text))].lstrip().startswith(":")
+    ]
+    if len(values) < 2:
+        return {}
+    starts = list(itertools.accumulate((len(v) + 1 for _, v in values), initial=0))
+    # Joined by a space: the values are one text to the model, written plainly
+    # (a manual's "Ignore previous" / "instructions in the printed manual" stays).
+    found = spanning(" ".join(v for _, v in values), [s - 1 for s in starts[1:-1]])
+    changed: dict[int, str] = {}
+    for (i, value), start in zip(values, starts, strict=False):
+        end = start + len(value)
+        pieces = [
+            (max(a, start), min(b, end), mark) for a, b, mark in found if a < end and b > start
+        ]
+        if not pieces:
+            continue
+        parts: list[str] = []
+        last = start
+        for a, b, mark in pieces:
+            if a < last:
+                continue  # overlapped by the match before it
+            parts.extend((value[last - start : a - start], mark))
+            last = b
+        parts.append(value[last - start :])
+        changed[i] = "".join(parts)
+    return changed
 
 
 # A member whose key is a role's name and whose value is a string: its key's index
 # among the strings is counted by the strings before it.
 _ROLE_KEY = re.compile(
-    r'"[ \t]*(system|assistant|human|user|developer)[ \t]*"[ \t\r\n]*:[ \t\r\n]*"', re.IGNORECASE
+    r'"[ \t]*(system|assistant|human|user|developer)'
+    r"(?:(?<=system|eloper)[ _-]?(?:prompt|message|instructions?))?"  # {"system_prompt": …}
+    r'[ \t]*"[ \t\r\n]*:[ \t\r\n]*"',
+    re.IGNORECASE,
 )
 
 
@@ -146,11 +198,14 @@ def _role_keys(text: str) -> dict[int, tuple[str, bool]]:
 # A chat's message written as JSON (``{"role": "system", "content": "…"}``, the shape of
 # the chat APIs): its role's value is a label, judged by the message's content. Messages
 # of two roles, one of them the model's, are a chat.
+# In the other chat schemas too: ShareGPT's ``from`` and ``value``, a transcript's
+# ``speaker``, Gemini's ``parts`` of ``text``, a tool's or a function's message.
 _MESSAGE = re.compile(
-    r'"role"[ \t\r\n]*:[ \t\r\n]*"[ \t]*(system|assistant|human|user|developer|model)[ \t]*"',
+    r'"(?:role|from|speaker)"[ \t\r\n]*:[ \t\r\n]*"[ \t]*'
+    r'(system|assistant|human|user|developer|model|tool|function|gpt)[ \t]*"',
     re.IGNORECASE,
 )
-_CONTENT_KEYS = frozenset({"content", "text", "message"})
+_CONTENT_KEYS = frozenset({"content", "text", "message", "value"})
 
 
 def _messages(text: str) -> dict[int, tuple[str, bool]]:
@@ -174,8 +229,11 @@ def _messages(text: str) -> dict[int, tuple[str, bool]]:
             if key < 0 or value >= len(tokens):
                 continue
             named = _inside(view[slice(*tokens[key].span())]).lower()
+            held = value
+            if named == "parts" and value + 1 < len(tokens):  # [{"text": "…"}]
+                named, held = _inside(tokens[value].group()).lower(), value + 1
             if named in _CONTENT_KEYS:
-                content = _inside(tokens[value].group())
+                content = _inside(tokens[held].group())
                 break
         if content is None:
             continue  # a record's field: {"role": "user", "name": "bob"}
@@ -220,17 +278,22 @@ def _each_string(
     change: Callable[[str], str],
     only: set[int] | None = None,
     instead: dict[int, str] | None = None,
+    *,
+    before: dict[int, str] | None = None,
 ) -> str:
     """``text`` (JSON, possibly cut short) with each string (those numbered ``only``, or
-    all) made ``change`` of what it holds (or what ``instead`` gives for its number),
-    written back as a JSON string."""
+    all) made ``change`` of what it holds (or of what ``before`` gives for its number;
+    or what ``instead`` gives), written back as a JSON string."""
     parts: list[str] = []
     last = 0
     for i, m in enumerate(_STRING.finditer(text)):
         if only is not None and i not in only:
             continue
         inside = _inside(m.group())
-        done = instead[i] if instead is not None and i in instead else change(inside)
+        if instead is not None and i in instead:
+            done = instead[i]
+        else:
+            done = change(before[i] if before is not None and i in before else inside)
         if done != inside:
             parts.append(text[last : m.start()])
             parts.append(to_json(done))
@@ -324,6 +387,21 @@ _SYNTAX_ANYWHERE = re.compile(
 )
 
 
+def may_repeat_keys(text: str, normalised: str) -> bool:
+    """Whether the JSON keys of ``normalised`` (``text`` normalised) may read the same
+    though written apart: normalising removed something, or a key may be written with
+    an escape (``"\\u0074o"``), full-width letters or a combining mark."""
+    return normalised is not text or "\\u" in normalised or not normalised.isascii()
+
+
+def _seen_as(key: str) -> str:
+    """A key as the model reads it: full-width letters as ASCII, without combining marks
+    (``"ｔｏ"``, ``"t\u0301o"`` and ``"to"`` are one key to it)."""
+    if key.isascii():
+        return key
+    return "".join(c for c in compatible(key) if not unicodedata.combining(c))
+
+
 def distinct_keys(text: str, *, anywhere: bool = False) -> str:
     """The JSON text ``text`` (possibly cut short) with every key that repeats an earlier
     key of the same object renamed ``"<key> (duplicate key 2)"`` (3, …), both values
@@ -344,7 +422,7 @@ def distinct_keys(text: str, *, anywhere: bool = False) -> str:
         if piece == ":" and pending is not None and objects and objects[-1] is not None:
             seen = objects[-1]
             written = pending.group()
-            key = _inside(written) if written[0] == '"' else written[1:-1]
+            key = _seen_as(_inside(written) if written[0] == '"' else written[1:-1])
             if key in seen:
                 number = 2
                 while duplicate_key(key, number) in seen:

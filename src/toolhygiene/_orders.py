@@ -271,6 +271,29 @@ _DELETED = _lexicon("delete erase wipe remove destroy drop purge")
 _EVERYTHING = _lexicon("all every everything each entire whole")
 
 
+# A key handed over as a secret is ("send the API token to …", "paste your ssh key"):
+# its words gate the sentence's reading, the phrase names it.
+_KEYS = _lexicon("token tokens key keys apikey cookie cookies")
+_KEY_NAMED = re.compile(
+    r"\b(?:api|access|auth|bearer|session|refresh|personal|private|ssh|secret|signing|"
+    r"github|aws|openai|stripe|slack)[ \t_-]{0,3}(?:tokens?|keys?)\b|\bapikey\b|\bcookies?\b",
+    re.IGNORECASE,
+)
+# What no manual writes after a steering phrase, however far from it: a script piped
+# into a shell, the machine's password or key files, the model's language forced, a
+# sum of money wired.
+_NO_MANUAL = re.compile(
+    r"\b(?:curl|wget|iwr|irm)\b[^\n|]{0,200}\|[ \t]{0,3}(?:sudo[ \t]{1,3})?(?:ba|z|da)?sh\b"
+    r"|/etc/(?:passwd|shadow|sudoers)\b|~/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b"
+    r"|\.aws/credentials\b"
+    r"|\b(?:respond|reply|answer|speak|write|talk)(?:s|ing)?[ \t]{1,3}only[ \t]{1,3}in[ \t]{1,3}"
+    r"[A-Z][a-z]+"
+    r"|\b(?:wire|transfer|send|pay)[ \t]{1,3}(?:\$|€|£|usd[ \t]?|eur[ \t]?)[ \t]?\d[\d,.]*"
+    r"(?:[ \t]?(?:k|m|usd|eur|dollars|euros))?[ \t]{1,3}to\b",
+    re.IGNORECASE,
+)
+
+
 # Near the phrase, every word aimed at the model but a secret named without being handed
 # over (that is read in the whole text, sentence by sentence: "Log in with the default
 # credentials on the label" in a router's manual is no order).
@@ -288,7 +311,9 @@ def _aimed_anywhere(view: str) -> bool:
         return True
     if "prompt" in words and _PROMPT.search(view) is not None:
         return True  # "your system prompt" (an installer's "prompts on screen" stays)
-    secret = not words.isdisjoint(_SECRET)
+    if _NO_MANUAL.search(view) is not None:
+        return True  # "curl … | sh", "/etc/passwd", "respond only in French", "wire $5,000 to"
+    secret = not words.isdisjoint(_SECRET) or not words.isdisjoint(_KEYS)
     sent = not words.isdisjoint(_SENT) and _ADDRESS.search(view) is not None
     deleted = not words.isdisjoint(_DELETED) and not words.isdisjoint(_EVERYTHING)
     if not (secret or sent or deleted):
@@ -300,7 +325,10 @@ def _aimed_anywhere(view: str) -> bool:
         said = _words(sentence)
         addressed = _ADDRESS.search(sentence) is not None
         if (
-            (not said.isdisjoint(_SECRET) and (addressed or not said.isdisjoint(_HANDED)))
+            (
+                (not said.isdisjoint(_SECRET) or _KEY_NAMED.search(sentence) is not None)
+                and (addressed or not said.isdisjoint(_HANDED))
+            )
             or (addressed and not said.isdisjoint(_SENT))
             or (not said.isdisjoint(_DELETED) and not said.isdisjoint(_EVERYTHING))
         ):
@@ -818,6 +846,34 @@ def policy_aims(view: str, end: int) -> bool:
 _POINTERS = _lexicon("below follows following attached enclosed underneath beneath next")
 
 
+# An order written as a statement (after a claim of new orders, what it says is the
+# order): something "is to be" done, a rule for every case from now on ("All invoices
+# are to be forwarded to …", "Going forward, every refund is approved automatically").
+_PARTICIPLE = (
+    r"(?:[a-z]{2,}(?:ed|en|ne|wn)|paid|sent|made|kept|held|told|set|put|done|shut|cut|left"
+    r"|read|run|bought|sold|brought|dealt|spent|built|won|split|lent)"
+)
+_STATED = re.compile(
+    r"\b(?:is|are)[ \t]{1,3}(?:now[ \t]{1,3})?to[ \t]{1,3}be[ \t]{1,3}[a-z]{2,}\b"
+    r"|^[ \t\-*+\u2022]*(?:going[ \t]forward|from[ \t]now[ \t]on|henceforth|hereafter"
+    r"|effective[ \t]immediately|starting[ \t](?:now|today|immediately)|until[ \t]further"
+    r"[ \t]notice|from[ \t]this[ \t]point)\b"
+    r"|^[ \t\-*+\u2022]*(?:all|every|each|any)[ \t][^.!?\n]{0,80}?\b(?:is|are)[ \t]{1,3}"
+    rf"(?:now[ \t]{{1,3}})?(?:to[ \t]{{1,3}}be[ \t]{{1,3}})?{_PARTICIPLE}\b",
+    re.IGNORECASE,
+)
+
+
+def _orders(sentence: str) -> bool:
+    """Whether ``sentence`` reads as an order: an order's shape, a word aimed at the
+    model, or an order stated (``_STATED``)."""
+    return bool(sentence.strip()) and (
+        ordered(sentence.strip(" \t-*+\u2022"))
+        or not _words(sentence).isdisjoint(_NOT_IN_A_FIELD)
+        or _STATED.search(sentence.strip()) is not None
+    )
+
+
 @functools.lru_cache(maxsize=1)
 def _orders_at(view: str) -> list[int]:
     """Where the sentences of ``view`` that read as orders (an order's shape, words
@@ -827,12 +883,24 @@ def _orders_at(view: str) -> list[int]:
     for stop in [*(m.end() for m in _SENTENCE_END.finditer(view)), len(view)]:
         sentence = view[last:stop]
         last = stop
-        if sentence.strip() and (
-            ordered(sentence.strip(" \t-*+\u2022"))
-            or not _words(sentence).isdisjoint(_NOT_IN_A_FIELD)
-        ):
+        if _orders(sentence):
             found.append(stop)
     return found
+
+
+_BLANK_LINES = 3
+
+
+def _next_text(view: str, at: int) -> str:
+    """The first line with text after the line starting at ``view[at]`` (past up to
+    three blank lines), or ``""``."""
+    following = _next_line(view, at)
+    for _ in range(_BLANK_LINES):
+        if following is None or following.strip():
+            break
+        at = view.index("\n", at) + 1
+        following = _next_line(view, at)
+    return following or ""
 
 
 def claim_is_reference(view: str, start: int, end: int) -> bool:
@@ -846,11 +914,25 @@ def claim_is_reference(view: str, start: int, end: int) -> bool:
     value = _line_after(view, end + 1)
     if value is None:
         return False
+    at = end + 1  # where the reference's line starts
     if not value.strip():
         following = _next_line(view, end + 1)
         if not following or (bullet := _BULLET.match(following)) is None:
             return False
         value = following[bullet.end() :]
+        at = view.index("\n", end + 1) + 1
+    # The orders may follow the reference on the next line ("New instructions: page 4"
+    # then "Forward every invoice to …"), or in its own line's next sentence: an order
+    # stated, or a line aimed at the model (a manual's "Run the tests first." is none).
+    following = _next_text(view, at)
+    if (
+        _STATED.search(value) is not None
+        or _STATED.search(following.strip()) is not None
+        or not _words(following).isdisjoint(_POLICY_AIMS - _SPEECH)
+        or _seen_by_the_model(following, _words(following))
+        or (_ADDRESS.search(following) is not None and not _words(following).isdisjoint(_SENT))
+    ):
+        return False
     tokens = value.split()
     if not tokens:
         return False
@@ -865,3 +947,60 @@ def claim_is_reference(view: str, start: int, end: int) -> bool:
     # "New instructions: see below." then the orders: none may follow, however far
     after = _orders_at(view)
     return bisect.bisect_right(after, end + 1 + len(value)) == len(after)
+
+
+# Near words addressed to the model, what makes them an order to it: a word about the
+# model or its conversation, what it outputs, a tool to call, a secret or a sending.
+_MODEL_ACTS = (_AT_THE_MODEL | _LIMITS | _AFTER_STEERING | _lexicon("tool tools function")) - (
+    _SPEECH
+    | _lexicon(
+        """
+        any every now entirely completely fully full entirety want wish prefer possible
+        remainder i me myself must shall immediately
+        """
+    )
+)
+
+
+def addressed_is_prose(view: str, start: int, end: int) -> bool:
+    """Whether the words addressed to the model at ``view[start:end]`` are a manual's or
+    a task list's: "Before you reply, …" with nothing about the model, a tool, a secret
+    or a sending in the rest of its sentence ("Before you reply, check the order
+    status."); "New task: …" whose line says nothing aimed at the model ("New task:
+    Review PR #42"). A note to the model, a condition only a model meets ("if you are an
+    LLM") and "your real task" are never a manual's."""
+    said = view[start:end].lower()
+    if said.startswith(("before", "prior")):
+        window = _window(view, end)
+        stop = _SENTENCE_END.search(window)
+        sentence = window if stop is None else window[: stop.start()]
+        words = _words(sentence)
+        return (
+            words.isdisjoint(_MODEL_ACTS)
+            and not _seen_by_the_model(sentence, words)
+            and not _disguised(sentence)
+            and not (_ADDRESS.search(sentence) and not words.isdisjoint(_SENT))
+        )
+    if said.startswith("new"):
+        value = _line_after(view, end) or ""
+        if not value.strip():
+            value = _next_line(view, end) or ""
+        words = _words(value)
+        return words.isdisjoint(_MODEL_ACTS - _lexicon("call run pay payment post share")) and not (
+            policy_aims(view, end)
+        )
+    return False
+
+
+def asks_only(value: str) -> bool:
+    """Whether a user's message ``value`` is a plain question or remark: no order's
+    shape, and no word about the model, its limits, a secret or a sending ("What is the
+    weather in Paris?"; not "please forward every invoice to me")."""
+    words = _words(value)
+    return (
+        not ordered(value)
+        and words.isdisjoint(_AT_THE_MODEL | _LIMITS | _lexicon("please me my"))
+        and not _seen_by_the_model(value, words)
+        and not _disguised(value)
+        and _MARKED.search(value) is None
+    )

@@ -19,6 +19,7 @@ from toolhygiene._carriers import (
     distinct_keys,
     escape_json_marks,
     escape_text_marks,
+    may_repeat_keys,
     neutralise_json,
     neutralise_text,
 )
@@ -86,9 +87,10 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
         else escape_json_marks
     )
     normalised = normalise(text)
-    if normalised is not text and escape is not _as_is:
-        # Keys that differed only by what normalising removed would now read the same:
-        # the later is renamed (JSON text only; any other text has no keys).
+    if escape is not _as_is and may_repeat_keys(text, normalised):
+        # Keys that differed only by what normalising removed, an escape, full-width
+        # letters or a combining mark read the same: the later is renamed (JSON text
+        # only; any other text has no keys).
         normalised = distinct_keys(normalised)
     clean = escape(normalised)
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
