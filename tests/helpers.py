@@ -309,3 +309,29 @@ def issued_tokens() -> st.SearchStrategy[str]:
 def secrets() -> st.SearchStrategy[str]:
     """A password a person writes or a credential a service issues."""
     return st.one_of(passwords(), issued_tokens())
+
+
+def untrusted_result(value: object, name: str = "read_page") -> str:
+    """What the model reads of a successful ``untrusted=True`` tool's result ``value``."""
+
+    def read(q: str = "") -> object:
+        """Read a page."""
+        return value
+
+    tool = th.tool(name=name, retries=0, untrusted=True)(read)
+    with th.Session([tool]) as session:
+        outcome = session.call(name, {})
+    assert outcome.ok, outcome.content
+    return outcome.content
+
+
+def failure_line(message: str, error: type[Exception] = ValueError) -> str:
+    """The failure line of a tool ``fetch`` that raises ``error(message)``."""
+
+    def fetch(q: str = "") -> str:
+        """Fetch."""
+        raise error(message)
+
+    tool = th.tool(name="fetch", retries=0, max_failures=1000)(fetch)
+    with th.Session([tool]) as session:
+        return session.call("fetch", {}).content

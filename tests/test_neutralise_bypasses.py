@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, failure_line, untrusted_result
 
 # Private imports, by design: the neutralising step on its own.
 from toolhygiene._redact import neutralise, normalise
@@ -25,22 +25,8 @@ def kept(text: str) -> bool:
     return neutralise(normalise(text)) == normalise(text)
 
 
-def _result(value: Any) -> str:
-    @th.tool(name="read_page", retries=0, untrusted=True)
-    def read_page() -> Any:
-        return value
-
-    outcome = th.Session([read_page]).call("read_page", {})
-    assert outcome.ok
-    return outcome.content
-
-
-def _failure(text: str) -> str:
-    @th.tool(name="fetch", retries=0)
-    def fetch() -> str:
-        raise ValueError(text)
-
-    return th.Session([fetch]).call("fetch", {}).content
+_result = untrusted_result
+_failure = failure_line
 
 
 def defused_everywhere(text: str, mark: str) -> None:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, failure_line, untrusted_result
 
 # Private imports, by design (internal units under test): the layers on their own.
 from toolhygiene._redact import escape_marks, neutralise, normalise
@@ -19,16 +19,7 @@ def _neutralised(text: str) -> str:
     return neutralise(normalise(text))
 
 
-def _untrusted(value: object) -> str:
-    """What the model reads of an ``untrusted=True`` tool's result."""
-
-    @th.tool(name="read_page", untrusted=True)
-    def read_page(q: str = "") -> object:
-        """Read a page."""
-        return value
-
-    with th.Session([read_page]) as session:
-        return session.call("read_page", {}).content
+_untrusted = untrusted_result
 
 
 def _trusted(value: object) -> str:
@@ -42,15 +33,7 @@ def _trusted(value: object) -> str:
 
 
 def _failure(message: str) -> str:
-    """The failure line of a tool that raises ``RuntimeError(message)``."""
-
-    @th.tool(name="fetch", retries=0, max_failures=1000)
-    def fetch(q: str = "") -> str:
-        """Fetch."""
-        raise RuntimeError(message)
-
-    with th.Session([fetch]) as session:
-        return session.call("fetch", {}).content
+    return failure_line(message, RuntimeError)
 
 
 # -- 16. toolhygiene's own marks, with another gap between their words or in <> -----------

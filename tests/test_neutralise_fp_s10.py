@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import toolhygiene as th
-from helpers import examples
+from helpers import examples, untrusted_result
 from toolhygiene._carriers import neutralise_json
 from toolhygiene._redact import neutralise, normalise
 from toolhygiene._words import INSTRUCTION_REMOVED
@@ -24,15 +23,7 @@ def _neutralised(text: str) -> str:
 
 
 def _untrusted(value: object) -> str:
-    """What the model reads of an ``untrusted=True`` tool's result."""
-
-    @th.tool(name="read_mail", untrusted=True)
-    def read_mail(q: str = "") -> object:
-        """Read a mail."""
-        return value
-
-    with th.Session([read_mail]) as session:
-        return session.call("read_mail", {}).content
+    return untrusted_result(value, "read_mail")
 
 
 # -- 1. a sender correcting their own earlier message -------------------------------------

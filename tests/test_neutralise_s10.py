@@ -12,8 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import toolhygiene as th
-from helpers import examples
+from helpers import examples, failure_line, untrusted_result
 
 # Private imports, by design: the neutralising step on its own.
 from toolhygiene._redact import neutralise, normalise
@@ -25,28 +24,8 @@ def _neutralised(text: str) -> str:
     return neutralise(normalise(text))
 
 
-def _result(value: Any) -> str:
-    """What the model reads of an ``untrusted=True`` tool's result."""
-
-    @th.tool(name="read_page", retries=0, untrusted=True)
-    def read_page() -> Any:
-        return value
-
-    with th.Session([read_page]) as session:
-        outcome = session.call("read_page", {})
-    assert outcome.ok
-    return outcome.content
-
-
-def _failure(text: str) -> str:
-    """The failure line of a tool that raises ``ValueError(text)``."""
-
-    @th.tool(name="fetch", retries=0)
-    def fetch() -> str:
-        raise ValueError(text)
-
-    with th.Session([fetch]) as session:
-        return session.call("fetch", {}).content
+_result = untrusted_result
+_failure = failure_line
 
 
 def _everywhere(text: str) -> list[str]:

@@ -122,21 +122,15 @@ def _labelled(m: re.Match[str]) -> bool:
     if (
         values[1] == ":"
         and _HOST_PORT.fullmatch(values[0] + ":" + values[2])
-        and not is_secret_label(values[0].rpartition(".")[2])
+        and is_secret_label(values[0].rpartition(".")[2]) is False
     ):
-        return False  # a host and its port (``git@auth.acme.com:8443``, ``token.io:443``)
+        return False  # a host and its port (``git@auth.acme.com:8443``, ``token.io:443``;
+        # not ``db.pwd:1234``, ``cfg.key:1234``)
     after = m.string[m.end("secret") : m.end("secret") + 1]
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
         return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
-    if (
-        values[1] == ":"
-        and _HOST_KEY.fullmatch(values[0])
-        and _PORT_VALUE.fullmatch(values[2])
-        and is_secret_label(values[0].rsplit(".", 1)[1]) is False
-    ):
-        return False  # a host and its port: ``token.acme.com:8443/v1/x`` (not ``db.pwd:1234``)
     if _REFERENCE.fullmatch(values[2]) and not m.string.startswith(".", m.end("secret")):
         return False  # where the value is read from: ``api_key: process.env.API_KEY``
     if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
@@ -242,9 +236,6 @@ _REFERENCE = re.compile(
     r"props)(?:\.[A-Za-z_$][\w$]{0,63}){1,8}"
     r"|[A-Za-z_]\w{0,63}(?:::[A-Za-z_]\w{0,63}){1,4}(?=\()"
 )
-# A host name as a key, and a port (and path) as its value: ``token.acme.com:8443/v1``.
-_HOST_KEY = re.compile(r"(?:[a-z0-9][a-z0-9\-]{0,62}\.)+[a-z]{2,24}")
-_PORT_VALUE = re.compile(r"[0-9]{1,5}(?:/[^\s]{0,2048})?")
 # An ARN up to a resource type in it (``arn:aws:secretsmanager:us-east-1:123456789012:``
 # before ``secret:``): names of resources, no label and value.
 _ARN_HEAD = re.compile(
@@ -621,7 +612,7 @@ _SCOPED = re.compile(  # (the separator took the first colon)
 # A dotted host name whose last part names no secret (a top-level domain), then a port
 # (``auth.acme.com:8443/v1``) or an scp-style path (``git@auth.acme.com:acme/api.git``).
 _HOST_PORT = re.compile(
-    r"[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,24}:(?:[0-9]{1,5}(?:/[^\s:@]*)?|~?[\w.\-]+/[^\s:@]*)"
+    r"[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,24}:(?:[0-9]{1,5}(?:/\S{0,2048})?|~?[\w.\-]+/[^\s:@]*)"
 )
 
 _VALUE_OPENS = frozenset(" \t:=\"'`([{<>,;|\uff1a")
