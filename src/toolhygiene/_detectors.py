@@ -47,6 +47,7 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
+from toolhygiene._public import PEM, not_public
 
 __all__ = [
     "BUILT_IN",
@@ -131,8 +132,13 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
         return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
-    if _REFERENCE.fullmatch(values[2]) and not m.string.startswith(".", m.end("secret")):
+    if (
+        _REFERENCE.fullmatch(values[2])
+        and not m.string.startswith(".", m.end("secret"))
+        and _VARIABLE.fullmatch(values[2].rpartition(".")[2])
+    ):
         return False  # where the value is read from: ``api_key: process.env.API_KEY``
+        # (not ``password: env.Hunter2``: what follows the dot is no variable's name)
     if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
@@ -236,6 +242,8 @@ _REFERENCE = re.compile(
     r"props)(?:\.[A-Za-z_$][\w$]{0,63}){1,8}"
     r"|[A-Za-z_]\w{0,63}(?:::[A-Za-z_]\w{0,63}){1,4}(?=\()"
 )
+# A variable's name as code writes it: ``API_KEY``, ``db_password2``, ``apiKey``.
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*|[a-z][a-z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+[0-9]?")
 # An ARN up to a resource type in it (``arn:aws:secretsmanager:us-east-1:123456789012:``
 # before ``secret:``): names of resources, no label and value.
 _ARN_HEAD = re.compile(
@@ -1268,6 +1276,14 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|\Z)"
         ),
         ("-----begin",),
+        anchored=True,
+    ),
+    Detector(
+        # A block framed as public material whose body is none (``_public``).
+        "private-key",
+        PEM,
+        ("-----begin",),
+        check=not_public,
         anchored=True,
     ),
     Detector(

@@ -36,7 +36,7 @@ from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
-from toolhygiene._public import clip, public_ranges
+from toolhygiene._public import PEM, clip, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -517,8 +517,8 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     if not cuts:
         return text
     tables = _tables.table_ranges(text)
-    if "-----BEGIN " in text:  # a certificate's lines are its own: not joined
-        tables = tables + public_ranges(text)
+    if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own
+        tables = tables + [m.span() for m in PEM.finditer(text)]
     if tables:  # a table's rows are lines of their own
         cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
         if not cuts:

@@ -519,14 +519,14 @@ def _label_verdict(key: str) -> bool | None:
     for index, part in enumerate(parts):
         if part in _STRONG or _glued_secret(part):
             # ``password_last_set``, ``token_last_used``: when, not what (but
-            # ``last_password`` is the one before)
-            return "last" not in parts[index + 1 :]
+            # ``last_password`` is the one before, ``api_key_last_used_with`` a value)
+            return not _when(parts[index + 1 :])
         if part == "seed" and index and parts[index - 1] in _SEED_QUALIFIERS:
             return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
         before = parts[index - 1] if index else ""
         if part in ("key", "keys"):
             if before in _KEY_QUALIFIERS:
-                return "last" not in parts[index + 1 :]  # ``api_key_last_used``: when
+                return not _when(parts[index + 1 :])  # ``api_key_last_used``: when
             if before in DATA_KEY_QUALIFIERS:
                 return False  # ``cache_key``, ``idempotency_key``, ``primary_key``
             verdict = None
@@ -535,6 +535,20 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_WHEN_WORDS = frozenset(
+    [
+        *("last", "used", "set", "changed", "rotated", "updated", "created", "modified"),
+        *("reset", "at", "on", "date", "time", "ts", "seen", "expires", "expired", "expiry"),
+    ]
+)
+
+
+def _when(tail: list[str]) -> bool:
+    """Whether the words after a secret's name say when it changed, not what it is:
+    ``last`` among them, and nothing but words of time (``_last_used``, ``_last_set_at``)."""
+    return "last" in tail and _WHEN_WORDS.issuperset(tail)
 
 
 def _named_code(part: str, before: str, two_before: list[str]) -> bool:

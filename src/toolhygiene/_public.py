@@ -22,11 +22,11 @@ from toolhygiene._media import strict_base64
 
 Span = tuple[int, int, str, int]
 
-__all__ = ["clip", "public_ranges"]
+__all__ = ["PEM", "clip", "not_public", "public_ranges"]
 
 # A line break as written in the text or inside a string (``\n``, ``\\n``, ``\r\n``).
 _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
-_PEM = re.compile(
+PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
@@ -38,6 +38,14 @@ _LAYOUT = re.compile(r"[ \t]*" + _BREAK + r"[ \t]*")
 _FINGERPRINT = re.compile(
     r"(?<![A-Za-z0-9])(?:SHA256:[A-Za-z0-9+/]{43}(?![A-Za-z0-9+/])=?"
     r"|MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}(?![0-9A-Za-z:]))"
+)
+
+
+# A label that names a secret right before a fingerprint's shape: the value is then the
+# secret written in that shape (``password: SHA256:…``), no fingerprint.
+_AFTER_SECRET = re.compile(
+    r"(?i:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\- ]?key|credentials?)[\"']?"
+    r"[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z"
 )
 
 
@@ -68,33 +76,50 @@ def _ssh_blob(kind: str, data: bytes) -> bool:
 
 
 def _der(data: bytes) -> bool:
-    """Whether ``data`` is one whole DER ``SEQUENCE`` (its length field is the rest)."""
+    """Whether ``data`` is one whole DER ``SEQUENCE`` (its length field is the rest) that
+    is no private key: every private key's structure (PKCS#1, SEC 1's EC key, PKCS#8, a
+    DSA key) opens with a one-byte ``INTEGER``, its version, where a public one opens
+    with a ``SEQUENCE`` or a long ``INTEGER`` (a modulus, a prime). A private key framed
+    as a certificate or a public key is read as any other text (found by cold14)."""
     if len(data) < 2 or data[0] != 0x30:
         return False
     first = data[1]
     if first < 0x80:
-        return first == len(data) - 2
-    count = first & 0x7F
-    if not 1 <= count <= 4 or len(data) < 2 + count:
-        return False
-    return int.from_bytes(data[2 : 2 + count], "big") == len(data) - 2 - count
+        head = 2
+        whole = first == len(data) - 2
+    else:
+        count = first & 0x7F
+        if not 1 <= count <= 4 or len(data) < 2 + count:
+            return False
+        head = 2 + count
+        whole = int.from_bytes(data[2:head], "big") == len(data) - head
+    return whole and data[head : head + 2] != b"\x02\x01"
+
+
+def not_public(m: re.Match[str]) -> bool:
+    """Whether a block framed as public material (a ``PEM`` match) holds something else:
+    a private key's body, a secret pasted in, a body cut short. It goes whole, as a
+    private key does: a frame's word is no proof (found by cold14)."""
+    data = strict_base64(_LAYOUT.sub("", m.group("lines")))
+    return data is None or not _der(data)
 
 
 def public_ranges(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
     ranges: list[tuple[int, int]] = []
     if "-----BEGIN " in text:
-        for m in _PEM.finditer(text):
-            data = strict_base64(_LAYOUT.sub("", m.group("lines")))
-            if data is not None and _der(data):
-                ranges.append(m.span())
+        ranges.extend(m.span() for m in PEM.finditer(text) if not not_public(m))
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
             data = strict_base64(m.group("blob"))
             if data is not None and _ssh_blob(m.group("type"), data):
                 ranges.append(m.span())
     if "SHA256:" in text or "MD5:" in text:
-        ranges.extend(m.span() for m in _FINGERPRINT.finditer(text))
+        ranges.extend(
+            m.span()
+            for m in _FINGERPRINT.finditer(text)
+            if _AFTER_SECRET.search(text, max(0, m.start() - 24), m.start()) is None
+        )
     ranges.sort()
     return ranges
 
