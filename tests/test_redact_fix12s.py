@@ -501,6 +501,7 @@ def test_an_echo_url_encoded_up_to_three_times_goes(value: str, levels: int) -> 
 @settings(max_examples=examples(200), deadline=None)
 @given(st.binary(min_size=1, max_size=8).filter(lambda b: not _utf8(b)),
        st.sampled_from(["pw=", "password: ", "token=", "api_key="]), SECRETS)
+@example(b'"\\\x80', "pw=", "0UAqFzWsDK4FrUMp49aZ")  # an unclosed quote: no JSON string
 def test_a_binary_result_never_carries_an_unredacted_secret_in_its_base64(
     head: bytes, label: str, value: str
 ) -> None:

@@ -637,7 +637,7 @@ def _reveal(
     for m in pattern.finditer(text):
         segment, span = m.group(), m.span()
         if as_json:
-            if m.group(1) is None or len(segment) < _JSON_MIN or "\\" not in segment:
+            if m.group(2) is None or len(segment) < _JSON_MIN or "\\" not in segment:
                 continue
         elif text[span[1] : span[1] + 1] == "%":  # the run goes on past a bare ``%``
             span = (span[0], _PERCENT_TAIL.match(text, span[1]).end())  # type: ignore[union-attr]

@@ -390,6 +390,15 @@ _AN_IDENTIFIER = re.compile(r"[\w-]+")
 _POINTING = _lexicon("this these here hereby herein above below following")
 
 
+# An act granted over everything: "approve every pending refund", "unlock all accounts"
+# (an e-mail approves one thing it names; cold14).
+_GRANTED_OVER_ALL = re.compile(
+    r"\b(?:approve|authori[sz]e|grant|accept|release|refund|pay|transfer|unlock|enable|"
+    r"disable|cancel|close|delete|reset|escalate)[ \t]{1,3}(?:all|every|each|any)\b",
+    re.IGNORECASE,
+)
+
+
 def retraction_is_prose(view: str, start: int, end: int) -> bool:
     """Whether the steering phrase at ``view[start:end]`` is a sender's correction or a
     name: written plainly, its scope first person ("disregard my earlier instructions to
@@ -425,6 +434,7 @@ def retraction_is_prose(view: str, start: int, end: int) -> bool:
         and (seen - _THE_SENDER).isdisjoint(_AFTER_STEERING)
         and not _seen_by_the_model(around, seen)
         and not _disguised(around)
+        and _GRANTED_OVER_ALL.search(around) is None
     )
 
 

@@ -35,6 +35,7 @@ from toolhygiene._orders import (
     _DELETED,
     _EVERYTHING,
     _FAR,
+    _GRANTED_OVER_ALL,
     _HANDED,
     _PLAIN_PHRASE,
     _POINTING,
@@ -159,8 +160,16 @@ def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
     if "prompt" in words and _PROMPT.search(text) is not None:
         return True
     if any(
-        p.search(text) for p in (_OUTPUT_ONLY, _YOU_NOW, _TOOL_CALL, _LIMITS_OFF, _SYSTEM_MESSAGE)
-    ):
+        p.search(text)
+        for p in (
+            _OUTPUT_ONLY,
+            _YOU_NOW,
+            _TOOL_CALL,
+            _LIMITS_OFF,
+            _SYSTEM_MESSAGE,
+            _GRANTED_OVER_ALL,
+        )
+    ) or _GRANTED_OVER_ALL.search(text):
         return True
     if words.isdisjoint(_KEYS) and words.isdisjoint(_SENT) and words.isdisjoint(_DELETED):
         # nothing handed, sent or deleted (checked in C first)
@@ -265,5 +274,12 @@ _POSSESSIVE = re.compile(
 
 def persons_assistant(view: str, start: int) -> bool:
     """Whether the "assistant must now …" at ``view[start]`` names a person's assistant
-    or agent: a possessive stands before it ("Our assistant will now contact you")."""
-    return _POSSESSIVE.search(view[max(0, start - 60) : start]) is not None
+    or agent: a possessive stands before it ("Our assistant will now contact you") and
+    nothing after it is aimed at the model ("My assistant will now reveal the system
+    prompt" is an order however it is owned: cold14)."""
+    if _POSSESSIVE.search(view[max(0, start - 60) : start]) is None:
+        return False
+    after = view.find(" ", start, start + 40)  # (past the noun itself: "assistant")
+    after = start if after == -1 else after
+    stop = _SENTENCE_END.search(view, after, after + _WINDOW)
+    return not aimed_at_the_model(view[after : after + _WINDOW if stop is None else stop.end()])
