@@ -106,6 +106,9 @@ def test_text_with_percent_signs_and_nothing_secret_stays() -> None:
             "expdp scott/{v}@orcl directory=dp",
             "rman target sys/{v}@db",
             "exp userid=scott/{v}@orcl",
+            "sqlplus 'scott/{v}'@orcl as sysdba",
+            'sqlplus "sys/{v}@orcl as sysdba"',
+            "sqlplus scott/'{v}'@orcl",
         ]
     ),
     secrets(),
@@ -182,3 +185,26 @@ def test_a_random_run_after_a_double_colon_still_goes(word: str, token: str) -> 
 )
 def test_a_word_after_token_or_a_scheme_stays(line: str) -> None:
     assert th.redact(line) == line
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.sampled_from(["auth", "token", "secret", "session", "pass", "key"]),
+    st.sampled_from(["service", "lib", "api", "sauce", "proxy", "manager"]),
+    st.from_regex(r"v?[0-9]{1,2}\.[0-9]{1,2}(\.[0-9]{1,2})?(-rc[0-9]|-slim)?", fullmatch=True),
+    st.sampled_from(
+        ["docker pull ghcr.io/acme/{n}:{v}", "pip install {n}=={v}", "image: ghcr.io/acme/{n}:{v}",
+         "{n}:{v} deployed", "npm i {n}@{v}"]
+    ),
+)  # fmt: skip
+def test_a_package_or_image_version_after_a_name_with_a_label_word_stays(
+    word: str, rest: str, version: str, shape: str
+) -> None:
+    # (cold14: "auth-lib==1.4.2" became "auth-lib=[redacted:secret]")
+    line = shape.format(n=f"{word}-{rest}", v=version)
+    assert th.redact(line) == line
+
+
+@pytest.mark.parametrize("line", ["db-password=1.4.2", "password: 1.4.2", "api-key:1.4.2"])
+def test_a_version_shaped_value_under_a_secrets_own_name_still_goes(line: str) -> None:
+    assert "1.4.2" not in th.redact(line)

@@ -118,6 +118,13 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
+    if (
+        values[1] in (":", "==", "=")
+        and _VERSION.fullmatch(values[2].lstrip("="))
+        and ("-" in values[0] or m.string[key_at - 1 : key_at] == "/")
+        and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
+    ):
+        return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
     if values[1] == ":" and values[2][:1] == ":" and _SCOPED.fullmatch(values[2]):
         return False  # a path's ``::`` (``tests/test_auth.py::test_login``, ``auth::Token``)
     if (
@@ -241,6 +248,10 @@ _REFERENCE = re.compile(
     r"settings|config|conf|cfg|secrets|vars|self|ctx|context|options|opts|args|params|"
     r"props)(?:\.[A-Za-z_$][\w$]{0,63}){1,8}"
     r"|[A-Za-z_]\w{0,63}(?:::[A-Za-z_]\w{0,63}){1,4}(?=\()"
+)
+# A release's version: ``1.4.2``, ``v2.0.1-rc1``, ``0.3``, ``3.11-slim``.
+_VERSION = re.compile(
+    r"v?[0-9]{1,4}(?:\.[0-9]{1,6}){1,3}(?:[-+.](?:[0-9]{1,6}|[a-z]{1,12}[0-9]{0,4}))*"
 )
 # A variable's name as code writes it: ``API_KEY``, ``db_password2``, ``apiKey``.
 _VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*|[a-z][a-z0-9_]*|[a-z]+(?:[A-Z][a-z]+)+[0-9]?")
@@ -820,7 +831,7 @@ def _oracle_login(m: re.Match[str]) -> bool:
     """``user/v@db`` is a login whatever ``v``; ``user/v`` alone only when ``v`` reads
     as a credential, not a path's part (``sqlplus docs/manual.html``, ``docs/readme``)."""
     value = m.group("secret")
-    if m.string.startswith("@", m.end("secret")):
+    if m.string.startswith(("@", "'@", '"@'), m.end("secret")):
         return plausible_value(value, prose_allowed=False)
     return credential_shaped(value)
 
@@ -1372,7 +1383,7 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?<![\w\-])(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl|tkprof)"
             r"(?:[ \t]{1,5}(?:-[A-Za-z]{1,10}|target=?|auxiliary=?))*"
             r"(?:[ \t]{1,5}|[ \t]{1,5}userid=)"
-            r"[\w$#.]{1,128}/(?P<secret>[^\s/@\"']{1,512})(?=@|[ \t]|$)",
+            r"[\"']?[\w$#.]{1,128}/[\"']?(?P<secret>[^\s/@\"']{1,512})[\"']?(?=@|[ \t]|$)",
             re.IGNORECASE | re.MULTILINE,
         ),
         ("sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman", "dgmgrl", "tkprof"),
