@@ -47,7 +47,7 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, not_public
+from toolhygiene._public import PEM, PGP, not_public, not_public_pgp
 
 __all__ = [
     "BUILT_IN",
@@ -1272,6 +1272,25 @@ _NETRC_NOT = frozenset(["is", "was", "were", "are", "now", "set", "changed", "fo
 layer reads what follows them."""
 
 
+# A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
+# key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
+_JWK_PRIVATE = re.compile(
+    r'"(?:d|p|q|dp|dq|qi|k)"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})"'
+)
+_JWK_WINDOW = 4096
+
+
+def _in_a_jwk(m: re.Match[str]) -> bool:
+    """Whether the member matched stands in a JSON object that names a key type."""
+    text = m.string
+    opened = text.rfind("{", max(0, m.start() - _JWK_WINDOW), m.start())
+    if opened == -1 or "}" in text[opened : m.start()]:
+        return False
+    closed = text.find("}", m.end(), m.end() + _JWK_WINDOW)
+    body = text[opened : closed if closed != -1 else m.end() + _JWK_WINDOW]
+    return '"kty"' in body
+
+
 def _netrc(m: re.Match[str]) -> bool:
     if m.group("secret").lower() in _NETRC_NOT:
         return False
@@ -1296,6 +1315,22 @@ BUILT_IN: tuple[Detector, ...] = (
         ("-----begin",),
         check=not_public,
         anchored=True,
+    ),
+    Detector(
+        # An OpenPGP block framed as a public key or signature whose packets are none.
+        "private-key",
+        PGP,
+        ("-----begin pgp",),
+        check=not_public_pgp,
+        anchored=True,
+    ),
+    Detector(
+        "jwk-private",
+        _JWK_PRIVATE,
+        ('"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"', '"k"'),
+        check=_in_a_jwk,
+        anchored=True,
+        also=('"kty"',),
     ),
     Detector(
         "connection-string",

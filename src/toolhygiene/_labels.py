@@ -187,8 +187,13 @@ _KEY_QUALIFIERS = frozenset(
         "recovery",
         "backup",
         "unlock",
+        "preshared",  # WireGuard's ``PresharedKey``
     ]
 )
+# A key that is public by name (``public_key``, WireGuard's ``PublicKey``, "public key
+# \"Alice <…>\" imported"): no label; a random value still goes as layer 4 finds it,
+# unless ``_public`` knows its format.
+_PUBLIC_KEY_QUALIFIERS = frozenset(["public", "pub"])
 # What a key is for when it names a record, not a lock: a cache entry, a retried
 # request's idempotency key, a table's partition, sort, primary or foreign key, a queue's
 # routing key, a stored object's name. Such a value opens nothing: ``cache_key``,
@@ -527,7 +532,7 @@ def _label_verdict(key: str) -> bool | None:
         if part in ("key", "keys"):
             if before in _KEY_QUALIFIERS:
                 return not _when(parts[index + 1 :])  # ``api_key_last_used``: when
-            if before in DATA_KEY_QUALIFIERS:
+            if before in DATA_KEY_QUALIFIERS or before in _PUBLIC_KEY_QUALIFIERS:
                 return False  # ``cache_key``, ``idempotency_key``, ``primary_key``
             verdict = None
         elif _named_code(part, before, parts[index - 2 : index]):
