@@ -176,6 +176,8 @@ def _labelled(m: re.Match[str]) -> bool:
     if verdict is _UNSEEN:
         verdict = seen[1][values] = _labelled_value(*values)
     if verdict is not None:
+        if verdict is False and _placeholder_then_token(m.string, m.end("secret"), values):
+            return True  # "token: none Qx7pLm2R": a placeholder steering past the secret
         return verdict is True
     # A word of prose survives only when the words after it are prose too ("must be at
     # least 12 characters"; not "must be ThisIsMyRealPass1"): read only for such a word,
@@ -183,6 +185,52 @@ def _labelled(m: re.Match[str]) -> bool:
     value = values[2]
     more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
     return not prose_run(value + (more.group() if more is not None else ""))
+
+
+# The words after a labelled value on its line (after the bracket closing the value, and
+# a stop or a colon).
+_WORDS_ON = re.compile(r"[)\]}>]{0,2}[.,;:\-]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,16}")
+_WORD_ON = re.compile(r"[^\s\"'<>`]{1,256}")
+
+
+def _token_after(text: str, end: int) -> int:
+    """The end of the last word shaped as a token among the (at most 16) words after
+    ``end`` on its line, else ``end``."""
+    words = _WORDS_ON.match(text, end)
+    if words is None:
+        return end
+    last = end
+    for word in _WORD_ON.finditer(text, end, words.end()):
+        bare = word.group().strip("([{").rstrip(".,;:!?)]}")
+        if bare and _token_shaped(bare) and plausible_value(bare, prose_allowed=False):
+            last = word.end()
+    return last
+
+
+def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
+    """Whether a value after a colon that is a placeholder or a mask (``none``, ``n/a``,
+    ``****``, ``<unset>``) is followed on its line by a word shaped as a token (a secret
+    written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
+    after a word of prose. (After ``=``, a command's next flag follows a placeholder:
+    ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
+    if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
+        return False
+    if plausible_value(values[2], prose_allowed=False) or is_secret_label(values[0]) is False:
+        return False
+    return _token_after(text, end) != end
+
+
+# A labelled value's last word (to know, at its end, whether it is a placeholder).
+_LAST_WORD = re.compile(r"[^\s:=\uff1a\"'`(\[]{1,64}\Z")
+
+
+def _placeholder_rest(text: str, end: int) -> int:
+    """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
+    said so): at that token; else ``end``."""
+    value = _LAST_WORD.search(text, max(0, end - 64), end)
+    if value is None or plausible_value(value.group(), prose_allowed=False):
+        return end
+    return _token_after(text, end)
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
@@ -317,7 +365,7 @@ _LABELLED_SEEN: tuple[str, dict[tuple[str | Any, ...], object]] = ("", {})
 so threads never see half of one)."""
 # The words after a word of letters that the value pattern's lookahead found (at least
 # one), and that word: ``[a-z]`` as the value pattern reads it (case-insensitive).
-_WORDS_AFTER = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8}")
+_WORDS_AFTER = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,16}")
 _LETTERS = re.compile(r"[a-z]{1,20}", re.IGNORECASE)
 
 
@@ -574,6 +622,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after in _PLACEHOLDER_GAPS:  # "n/a then Qx7pLm2R": to the token after a placeholder
+        token = _placeholder_rest(text, end)
+        if token != end:
+            return token
     if after in (";", ","):
         head = text.rfind("data:", max(0, end - 140), end)
         if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
@@ -618,6 +670,7 @@ def _labelled_value_end(text: str, end: int) -> int:
 
 
 _SENTENCE_ENDS = ".!?"
+_PLACEHOLDER_GAPS = frozenset(" \t)]}>.,;:-")
 
 # The names after a path's ``::`` (a pytest node id, a Rust or C++ scope): words of an
 # identifier, each part (``test_login_with_expired_session``, ``TestRefresh``,
@@ -1136,7 +1189,7 @@ _LABEL_WORDS = (
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
 # must be prose to its end.
-_MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,8}")
+_MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,16}")
 _VALUE = (
     # Each run that may hold escapes is tried first as one character class (one step of
     # the matcher for the whole run): where it holds none, its match is the same.
