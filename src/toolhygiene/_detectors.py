@@ -14,6 +14,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import string
@@ -47,7 +48,7 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, PGP, not_public, not_public_pgp
+from toolhygiene._public import PEM, PGP, jwk_objects, not_public, not_public_pgp
 
 __all__ = [
     "BUILT_IN",
@@ -193,18 +194,25 @@ _WORDS_ON = re.compile(r"[)\]}>]{0,2}[.,;:\-]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1
 _WORD_ON = re.compile(r"[^\s\"'<>`]{1,256}")
 
 
-def _token_after(text: str, end: int) -> int:
+def _token_after(text: str, end: int, *, first: bool = False) -> int:
     """The end of the last word shaped as a token among the (at most 16) words after
-    ``end`` on its line, else ``end``."""
+    ``end`` on its line (``first``: of the first one), else ``end``."""
     words = _WORDS_ON.match(text, end)
     if words is None:
         return end
     last = end
     for word in _WORD_ON.finditer(text, end, words.end()):
-        bare = word.group().strip("([{").rstrip(".,;:!?)]}")
-        if bare and _token_shaped(bare) and plausible_value(bare, prose_allowed=False):
+        if _secret_word(word.group()):
             last = word.end()
+            if first:
+                break
     return last
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its words
+def _secret_word(word: str) -> bool:
+    bare = word.strip("([{").rstrip(".,;:!?)]}")
+    return bool(bare) and _token_shaped(bare) and plausible_value(bare, prose_allowed=False)
 
 
 def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -217,18 +225,20 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
         return False
     if plausible_value(values[2], prose_allowed=False) or is_secret_label(values[0]) is False:
         return False
-    return _token_after(text, end) != end
+    return _token_after(text, end, first=True) != end
 
 
-# A labelled value's last word (to know, at its end, whether it is a placeholder).
-_LAST_WORD = re.compile(r"[^\s:=\uff1a\"'`(\[]{1,64}\Z")
+# What ends the word before a labelled value's end (a blank, a separator, a quote).
+_WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
-    value = _LAST_WORD.search(text, max(0, end - 64), end)
-    if value is None or plausible_value(value.group(), prose_allowed=False):
+    begin = max(0, end - 64)
+    for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
+        begin = max(begin, text.rfind(c, begin, end) + 1)
+    if begin == end or plausible_value(text[begin:end], prose_allowed=False):
         return end
     return _token_after(text, end)
 
@@ -1330,18 +1340,13 @@ layer reads what follows them."""
 _JWK_PRIVATE = re.compile(
     r'"(?:d|p|q|dp|dq|qi|k)"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})"'
 )
-_JWK_WINDOW = 4096
 
 
 def _in_a_jwk(m: re.Match[str]) -> bool:
     """Whether the member matched stands in a JSON object that names a key type."""
-    text = m.string
-    opened = text.rfind("{", max(0, m.start() - _JWK_WINDOW), m.start())
-    if opened == -1 or "}" in text[opened : m.start()]:
-        return False
-    closed = text.find("}", m.end(), m.end() + _JWK_WINDOW)
-    body = text[opened : closed if closed != -1 else m.end() + _JWK_WINDOW]
-    return '"kty"' in body
+    objects = jwk_objects(m.string)
+    at = bisect.bisect_right(objects, (m.start(), len(m.string))) - 1
+    return at >= 0 and objects[at][1] >= m.end()
 
 
 def _netrc(m: re.Match[str]) -> bool:

@@ -31,7 +31,16 @@ from toolhygiene._media import strict_base64
 
 Span = tuple[int, int, str, int]
 
-__all__ = ["PEM", "PGP", "clip", "may_hold_public", "not_public", "not_public_pgp", "public_ranges"]
+__all__ = [
+    "PEM",
+    "PGP",
+    "clip",
+    "jwk_objects",
+    "may_hold_public",
+    "not_public",
+    "not_public_pgp",
+    "public_ranges",
+]
 
 # A line break as written in the text or inside a string (``\n``, ``\\n``, ``\r\n``).
 _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
@@ -39,7 +48,7 @@ PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096})"
+    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}+){1,4096}+)"
     r"[ \t]*" + _BREAK + r"[ \t]*-----END (?P=type)-----"
 )
 # An OpenPGP public key block or signature, armored: the frame, headers (``Version: …``),
@@ -52,7 +61,7 @@ PGP = re.compile(
     + _BREAK
     + r"(?P<lines>(?:[ \t]*"
     + _BREAK
-    + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096})"
+    + r"[ \t]*[A-Za-z0-9+/=]{1,128}+){1,4096}+)"
     r"[ \t]*" + _BREAK + r"[ \t]*-----END PGP (?P=type)-----"
 )
 _LAYOUT = re.compile(r"[ \t]*" + _BREAK + r"[ \t]*")
@@ -168,12 +177,26 @@ def _after_secret(text: str, start: int) -> bool:
     return _AFTER_SECRET.search(text, max(0, start - 24), start) is not None
 
 
+def jwk_objects(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a JSON object with no object inside that names a key type
+    (``"kty"``): a JSON Web Key (ascending)."""
+    global _JWK_SEEN
+    seen = _JWK_SEEN
+    if seen[0] is not text:  # once per text: its members share the answer
+        spans = [m.span() for m in _OBJECT.finditer(text) if '"kty"' in m.group()]
+        seen = _JWK_SEEN = (text, spans)
+    return seen[1]
+
+
+_JWK_SEEN: tuple[str, list[tuple[int, int]]] = ("", [])
+"""The last text ``jwk_objects`` read, and its answer (a tuple: read and replaced whole,
+so threads never see half of one)."""
+
+
 def _jwk_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
-    for obj in _OBJECT.finditer(text):
-        if '"kty"' not in obj.group():
-            continue
-        found = list(_MEMBER.finditer(text, obj.start(), obj.end()))
+    for start, end in jwk_objects(text):
+        found = list(_MEMBER.finditer(text, start, end))
         members = {m.group("name"): m.group("value") for m in found}
         if len(members) != len(found):
             continue  # a member written twice: which one a reader takes is unknown
