@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 
 __all__ = [
@@ -174,6 +173,8 @@ def _thumbprint(members: dict[str, str]) -> str | None:
     names = _REQUIRED.get(members.get("kty", ""))
     if names is None or any(name not in members for name in names):
         return None
+    import hashlib  # (here: importing the package loads no module it does not need)
+
     canonical = json.dumps({name: members[name] for name in names}, separators=(",", ":"))
     digest = hashlib.sha256(canonical.encode()).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
