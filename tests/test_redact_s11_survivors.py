@@ -462,3 +462,15 @@ def test_the_names_of_records_stay(text: str) -> None:
 )
 def test_a_secret_in_a_records_shape_or_under_a_locks_label_still_goes(text: str) -> None:
     assert th.redact(text) != text
+
+
+@pytest.mark.parametrize("jwk", JWKS, ids=["EC", "RSA", "OKP"])
+def test_a_jwk_inside_a_json_string_is_read_as_one(jwk: dict[str, str]) -> None:
+    public = {k: v for k, v in jwk.items() if k not in PRIVATE_MEMBERS}
+    text = json.dumps({"body": json.dumps({"keys": [public]})})
+    assert th.redact(text) == text
+    out = th.redact(json.dumps({"body": json.dumps(jwk)}))
+    for name, value in jwk.items():
+        assert (value in out) is (name not in PRIVATE_MEMBERS), name
+    short = json.dumps({"body": json.dumps({"kty": "oct", "k": "AAECAwQFBgc"})})
+    assert "AAECAwQFBgc" not in th.redact(short)

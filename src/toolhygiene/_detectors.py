@@ -1338,7 +1338,8 @@ layer reads what follows them."""
 # A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
 # key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
 _JWK_PRIVATE = re.compile(
-    r'"(?:d|p|q|dp|dq|qi|k)"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})"'
+    r'"(?:d|p|q|dp|dq|qi|k)\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}"'
+    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}\""
 )
 
 
@@ -1385,10 +1386,10 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "jwk-private",
         _JWK_PRIVATE,
-        ('"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"', '"k"'),
+        ('"d', '"p', '"q', '"k'),
         check=_in_a_jwk,
         anchored=True,
-        also=('"kty"',),
+        also=("kty",),
     ),
     Detector(
         "connection-string",

@@ -151,9 +151,12 @@ _WIREGUARD = re.compile(
 _AGE = re.compile(r"(?<![A-Za-z0-9_\-])age1[a-z0-9]{50,400}(?![A-Za-z0-9_\-])")
 # A JSON object with no object inside (a JSON Web Key), and its string members.
 _OBJECT = re.compile(r"\{[^{}]{0,16384}\}")
+# (Quotes escaped as in a JSON string that holds the key: ``{\\"kty\\": …}``.)
 _MEMBER = re.compile(
-    r'"(?P<name>[A-Za-z0-9#]{1,12})"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"(?P<value>[^"\\]{0,16384})"'
+    r'\\{0,3}"(?P<name>[A-Za-z0-9#]{1,12})\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}'
+    r'\\{0,3}"(?P<value>[^"\\]{0,16384})\\{0,3}"'
 )
+_KTY = re.compile(r'\\{0,3}"kty\\{0,3}"')
 _JWK_PUBLIC = frozenset(["x", "y", "n", "e", "x5t", "x5t#S256", "kid"])
 # The key ids and fingerprints ``gpg`` prints (``gpg: key 4AEE18F83AFDEB23: public key
 # imported``, ``pub   rsa4096/4AEE18F83AFDEB23``, ``using RSA key <fingerprint>``,
@@ -165,7 +168,7 @@ _GPG = re.compile(
     r"|--recv-keys?[ \t]{1,4}|(?<![A-Za-z0-9_\-])fpr:{9})(?:0x)?"
     r"(?P<id>[0-9A-F]{64}|[0-9A-F]{40}|[0-9A-F]{16}|[0-9A-F]{8})(?![0-9A-Za-z])"
 )
-_NEEDLES = ("-----BEGIN ", "AAAA", "SHA256:", "MD5:", "age1", '"kty"', "gpg", "fpr:", "ublic")
+_NEEDLES = ("-----BEGIN ", "AAAA", "SHA256:", "MD5:", "age1", "kty", "gpg", "fpr:", "ublic")
 
 
 def may_hold_public(text: str) -> bool:
@@ -183,7 +186,11 @@ def jwk_objects(text: str) -> list[tuple[int, int]]:
     global _JWK_SEEN
     seen = _JWK_SEEN
     if seen[0] is not text:  # once per text: its members share the answer
-        spans = [m.span() for m in _OBJECT.finditer(text) if '"kty"' in m.group()]
+        spans = [
+            m.span()
+            for m in _OBJECT.finditer(text)
+            if "kty" in m.group() and _KTY.search(m.group())
+        ]
         seen = _JWK_SEEN = (text, spans)
     return seen[1]
 
@@ -223,7 +230,7 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
             for m in _AGE.finditer(text)
             if age_recipient(m.group()) and not _after_secret(text, m.start())
         )
-    if '"kty"' in text:
+    if "kty" in text:
         ranges.extend(_jwk_ranges(text))
     if "gpg" in text or "fpr:" in text:
         ranges.extend(m.span("id") for m in _GPG.finditer(text))
