@@ -14,7 +14,6 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 import string
@@ -1343,11 +1342,16 @@ _JWK_PRIVATE = re.compile(
 )
 
 
-def _in_a_jwk(m: re.Match[str]) -> bool:
-    """Whether the member matched stands in a JSON object that names a key type."""
-    objects = jwk_objects(m.string)
-    at = bisect.bisect_right(objects, (m.start(), len(m.string))) - 1
-    return at >= 0 and objects[at][1] >= m.end()
+def _jwk_private_values(text: str) -> list[re.Match[str]]:
+    """The private members' values of the JSON Web Keys in ``text`` (``SPAN`` matches):
+    looked for only inside an object that names a key type."""
+    found: list[re.Match[str]] = []
+    for start, end in jwk_objects(text):
+        for m in _JWK_PRIVATE.finditer(text, start, end):
+            value = SPAN.match(text, m.start("secret"), m.end("secret"))
+            assert value is not None  # a value is never empty
+            found.append(value)
+    return found
 
 
 def _netrc(m: re.Match[str]) -> bool:
@@ -1385,11 +1389,9 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "jwk-private",
-        _JWK_PRIVATE,
-        ('"d', '"p', '"q', '"k'),
-        check=_in_a_jwk,
-        anchored=True,
-        also=("kty",),
+        SPAN,
+        ("kty",),
+        finder=_jwk_private_values,
     ),
     Detector(
         "connection-string",
