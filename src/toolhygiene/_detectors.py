@@ -47,7 +47,7 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, not_public
+from toolhygiene._public import PEM, PGP, jwk_objects, not_public, not_public_pgp
 
 __all__ = [
     "BUILT_IN",
@@ -176,6 +176,8 @@ def _labelled(m: re.Match[str]) -> bool:
     if verdict is _UNSEEN:
         verdict = seen[1][values] = _labelled_value(*values)
     if verdict is not None:
+        if verdict is False and _placeholder_then_token(m.string, m.end("secret"), values):
+            return True  # "token: none Qx7pLm2R": a placeholder steering past the secret
         return verdict is True
     # A word of prose survives only when the words after it are prose too ("must be at
     # least 12 characters"; not "must be ThisIsMyRealPass1"): read only for such a word,
@@ -183,6 +185,61 @@ def _labelled(m: re.Match[str]) -> bool:
     value = values[2]
     more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
     return not prose_run(value + (more.group() if more is not None else ""))
+
+
+# The words after a labelled value on its line (after the bracket closing the value, and
+# a stop or a colon).
+_WORDS_ON = re.compile(r"[)\]}>]{0,2}[.,;:\-]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,16}")
+_WORD_ON = re.compile(r"[^\s\"'<>`]{1,256}")
+
+
+def _token_after(text: str, end: int, *, first: bool = False) -> int:
+    """The end of the last word shaped as a token among the (at most 16) words after
+    ``end`` on its line (``first``: of the first one), else ``end``."""
+    words = _WORDS_ON.match(text, end)
+    if words is None:
+        return end
+    last = end
+    for word in _WORD_ON.finditer(text, end, words.end()):
+        if _secret_word(word.group()):
+            last = word.end()
+            if first:
+                break
+    return last
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its words
+def _secret_word(word: str) -> bool:
+    bare = word.strip("([{").rstrip(".,;:!?)]}")
+    return bool(bare) and _token_shaped(bare) and plausible_value(bare, prose_allowed=False)
+
+
+def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
+    """Whether a value after a colon that is a placeholder or a mask (``none``, ``n/a``,
+    ``****``, ``<unset>``) is followed on its line by a word shaped as a token (a secret
+    written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
+    after a word of prose. (After ``=``, a command's next flag follows a placeholder:
+    ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
+    if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
+        return False
+    if plausible_value(values[2], prose_allowed=False) or is_secret_label(values[0]) is False:
+        return False
+    return _token_after(text, end, first=True) != end
+
+
+# What ends the word before a labelled value's end (a blank, a separator, a quote).
+_WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
+
+
+def _placeholder_rest(text: str, end: int) -> int:
+    """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
+    said so): at that token; else ``end``."""
+    begin = max(0, end - 64)
+    for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
+        begin = max(begin, text.rfind(c, begin, end) + 1)
+    if begin == end or plausible_value(text[begin:end], prose_allowed=False):
+        return end
+    return _token_after(text, end)
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
@@ -317,7 +374,7 @@ _LABELLED_SEEN: tuple[str, dict[tuple[str | Any, ...], object]] = ("", {})
 so threads never see half of one)."""
 # The words after a word of letters that the value pattern's lookahead found (at least
 # one), and that word: ``[a-z]`` as the value pattern reads it (case-insensitive).
-_WORDS_AFTER = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,8}")
+_WORDS_AFTER = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,16}")
 _LETTERS = re.compile(r"[a-z]{1,20}", re.IGNORECASE)
 
 
@@ -574,6 +631,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after in _PLACEHOLDER_GAPS:  # "n/a then Qx7pLm2R": to the token after a placeholder
+        token = _placeholder_rest(text, end)
+        if token != end:
+            return token
     if after in (";", ","):
         head = text.rfind("data:", max(0, end - 140), end)
         if head != -1 and _DATA_HEAD.fullmatch(text, head, end):
@@ -618,6 +679,7 @@ def _labelled_value_end(text: str, end: int) -> int:
 
 
 _SENTENCE_ENDS = ".!?"
+_PLACEHOLDER_GAPS = frozenset(" \t)]}>.,;:-")
 
 # The names after a path's ``::`` (a pytest node id, a Rust or C++ scope): words of an
 # identifier, each part (``test_login_with_expired_session``, ``TestRefresh``,
@@ -1136,7 +1198,7 @@ _LABEL_WORDS = (
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
 # must be prose to its end.
-_MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,8}")
+_MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,16}")
 _VALUE = (
     # Each run that may hold escapes is tried first as one character class (one step of
     # the matcher for the whole run): where it holds none, its match is the same.
@@ -1272,6 +1334,26 @@ _NETRC_NOT = frozenset(["is", "was", "were", "are", "now", "set", "changed", "fo
 layer reads what follows them."""
 
 
+# A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
+# key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
+_JWK_PRIVATE = re.compile(
+    r'"(?:d|p|q|dp|dq|qi|k)\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}"'
+    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}\""
+)
+
+
+def _jwk_private_values(text: str) -> list[re.Match[str]]:
+    """The private members' values of the JSON Web Keys in ``text`` (``SPAN`` matches):
+    looked for only inside an object that names a key type."""
+    found: list[re.Match[str]] = []
+    for start, end in jwk_objects(text):
+        for m in _JWK_PRIVATE.finditer(text, start, end):
+            value = SPAN.match(text, m.start("secret"), m.end("secret"))
+            assert value is not None  # a value is never empty
+            found.append(value)
+    return found
+
+
 def _netrc(m: re.Match[str]) -> bool:
     if m.group("secret").lower() in _NETRC_NOT:
         return False
@@ -1296,6 +1378,20 @@ BUILT_IN: tuple[Detector, ...] = (
         ("-----begin",),
         check=not_public,
         anchored=True,
+    ),
+    Detector(
+        # An OpenPGP block framed as a public key or signature whose packets are none.
+        "private-key",
+        PGP,
+        ("-----begin pgp",),
+        check=not_public_pgp,
+        anchored=True,
+    ),
+    Detector(
+        "jwk-private",
+        SPAN,
+        ("kty",),
+        finder=_jwk_private_values,
     ),
     Detector(
         "connection-string",

@@ -36,7 +36,7 @@ from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
-from toolhygiene._public import PEM, clip, public_ranges
+from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -519,6 +519,11 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
     tables = _tables.table_ranges(text)
     if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own
         tables = tables + [m.span() for m in PEM.finditer(text)]
+        if "-----BEGIN PGP " in text:
+            tables = tables + [m.span() for m in PGP.finditer(text)]
+    if may_hold_public(text):  # a public key ends its line (``# public key: age1…``), and
+        # a line break right before one is no wrap either
+        tables = tables + [(a - 4, b + 1) for a, b in public_ranges(text)]
     if tables:  # a table's rows are lines of their own
         cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
         if not cuts:
@@ -735,7 +740,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         read: dict[str, str] = {}
     else:
         spans, read = _detect_written(view, internals)
-    if spans and ("-----BEGIN " in text or "AAAA" in text or "SHA256:" in text or "MD5:" in text):
+    if spans and may_hold_public(text):
         spans = clip(spans, public_ranges(text))  # a certificate, a public key's fingerprint
     if not spans:
         out = _echo(text, {}, seeds, seen)

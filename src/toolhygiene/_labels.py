@@ -187,8 +187,13 @@ _KEY_QUALIFIERS = frozenset(
         "recovery",
         "backup",
         "unlock",
+        "preshared",  # WireGuard's ``PresharedKey``
     ]
 )
+# A key that is public by name (``public_key``, WireGuard's ``PublicKey``, "public key
+# \"Alice <…>\" imported"): no label; a random value still goes as layer 4 finds it,
+# unless ``_public`` knows its format.
+_PUBLIC_KEY_QUALIFIERS = frozenset(["public", "pub"])
 # What a key is for when it names a record, not a lock: a cache entry, a retried
 # request's idempotency key, a table's partition, sort, primary or foreign key, a queue's
 # routing key, a stored object's name. Such a value opens nothing: ``cache_key``,
@@ -525,9 +530,11 @@ def _label_verdict(key: str) -> bool | None:
             return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
         before = parts[index - 1] if index else ""
         if part in ("key", "keys"):
+            if parts[index + 1 :] in (["id"], ["ids"]) and before not in _KEY_QUALIFIERS:
+                return False  # a key's id (``key_id``, ``gpg_key_id``): it names the key
             if before in _KEY_QUALIFIERS:
                 return not _when(parts[index + 1 :])  # ``api_key_last_used``: when
-            if before in DATA_KEY_QUALIFIERS:
+            if before in DATA_KEY_QUALIFIERS or before in _PUBLIC_KEY_QUALIFIERS:
                 return False  # ``cache_key``, ``idempotency_key``, ``primary_key``
             verdict = None
         elif _named_code(part, before, parts[index - 2 : index]):
@@ -627,6 +634,16 @@ _PLACEHOLDERS = frozenset(
         "str",
         "bool",
         "int",
+        # no value written ("secret: n/a", "token: TBD", a table's "-")
+        "n/a",
+        "n.a.",
+        "na",
+        "tbd",
+        "tba",
+        "todo",
+        "notset",
+        "not_set",
+        "-",
     ]
 )
 _PROSE = frozenset(
@@ -707,6 +724,20 @@ _PROSE = frozenset(
         "authorization",
         "validation",
         "length",
+        # where the secret is kept instead ("stored in vault", "prompted", "ask ops")
+        "stored",
+        "kept",
+        "managed",
+        "held",
+        "prompted",
+        "ask",
+        "via",
+        "from",
+        "found",
+        "configured",
+        "available",
+        "unavailable",
+        "absent",
     ]
 )
 
@@ -843,6 +874,89 @@ _POLICY = frozenset(
         "later",
         "refresh",
         "continue",
+        # the small words of a longer sentence (now read to 16 words, not 8)
+        "as",
+        "if",
+        "so",
+        "then",
+        "when",
+        "into",
+        "all",
+        "other",
+        # what is missing or where the value lives ("not found in environment", "see
+        # 1Password vault item", "stored in the team vault", "from AWS Secrets Manager")
+        "found",
+        "configured",
+        "defined",
+        "specified",
+        "present",
+        "applicable",
+        "available",
+        "below",
+        "above",
+        "docs",
+        "documentation",
+        "wiki",
+        "environment",
+        "env",
+        "prompt",
+        "prompted",
+        "stored",
+        "kept",
+        "managed",
+        "held",
+        "via",
+        "ask",
+        "ops",
+        "admin",
+        "team",
+        "shared",
+        "vault",
+        "item",
+        "entry",
+        "manager",
+        "keychain",
+        "keyring",
+        "password",
+        "secrets",
+        "secret",
+        "parameter",
+        "store",
+    ]
+)
+# Secret managers and password vaults by name, in any case ("see 1Password", "(see
+# Bitwarden)", "from AWS Secrets Manager", "in Azure Key Vault"): where a secret is
+# kept, not the secret.
+_VAULTS = frozenset(
+    [
+        "1password",
+        "bitwarden",
+        "lastpass",
+        "keepass",
+        "keepassxc",
+        "dashlane",
+        "keeper",
+        "vaultwarden",
+        "hashicorp",
+        "vault",
+        "doppler",
+        "infisical",
+        "sops",
+        "aws",
+        "gcp",
+        "azure",
+        "google",
+        "cloud",
+        "ssm",
+        "key",
+        "secrets",
+        "secret",
+        "manager",
+        "parameter",
+        "store",
+        "keychain",
+        "kubernetes",
+        "k8s",
     ]
 )
 _TRAILING = ".,;:!?)"
@@ -863,9 +977,18 @@ def prose_run(run: str) -> bool:
             continue
         if index == 0:
             bare = bare[:1].lower() + bare[1:]
-        if bare not in _PROSE and bare not in _POLICY:
+        if bare not in _PROSE and bare not in _POLICY and bare.lower() not in _VAULTS:
             return False
     return True
+
+
+# A record's name as caches, queues and stores key them (``orders:v2:page:3``,
+# ``user:42:cart``, ``order-42``, ``order_id_v2``, ``tenant#42``): words, small numbers
+# and versions joined by ``: - _ # |``, a word first; no piece mixes letters and digits
+# as a random run does (``prod-7f3a9c21``, ``xq7f-9zk2``).
+_RECORD_NAME = re.compile(
+    r"[A-Za-z][a-z]{1,19}(?:[:\-_#|](?:[A-Za-z][a-z]{1,19}|[0-9]{1,6}|v[0-9]{1,3})){1,8}"
+)
 
 
 def credential_shaped(value: str) -> bool:
@@ -874,7 +997,7 @@ def credential_shaped(value: str) -> bool:
     letters and digits or both cases (``c9e04727…``, ``Qx7pLm2R``; not ``billing``,
     ``123456789``, ``com.acme.app``)."""
     bare = value.strip("\"'")
-    if len(bare) < 8 or "/" in bare or "." in bare or " " in bare:
+    if len(bare) < 8 or "/" in bare or "." in bare or " " in bare or _RECORD_NAME.fullmatch(bare):
         return False
     chars = set(bare)
     if len(bare) >= 32 and chars <= _HEX:  # a key written in hex, even all digits
@@ -894,10 +1017,18 @@ _MASK = "*xX•.-_#="
 """What a masked value is made of (``****``, ``xxxx``, ``•••``; ``=``: base64 padding)."""
 
 
+# A mask that shows a few characters of what it hides (``****1234``, ``sk_live_…abcd``,
+# ``sk-...wxyz``): a provider's prefix of lowercase words, the mask, at most four
+# characters; what a dashboard shows of a secret, not the secret.
+_PARTIAL_MASK = re.compile(
+    r"(?:[a-z]{2,8}[_\-]){0,3}(?:[*\u2022\u25cf]{3,64}|\.{3,6}|\u2026)[A-Za-z0-9]{1,4}"
+)
+
+
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
-    if not bare or bare.lower() in _PLACEHOLDERS:
+    if not bare or bare.lower() in _PLACEHOLDERS or _PARTIAL_MASK.fullmatch(bare):
         return False
     if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
         return False

@@ -1,5 +1,7 @@
 """Public material that redaction leaves readable: certificates, public keys, SSH
-public keys and fingerprints.
+public keys and fingerprints, and the public keys of other formats (``_keyformats``):
+WireGuard public keys, age recipients, OpenPGP public key blocks and signatures, a JSON
+Web Key's public members, and the key ids and fingerprints ``gpg`` prints.
 
 A PEM block of a public type (a certificate, a certificate request or revocation list, a
 public key, parameters) is public by design, and so is an SSH key's fingerprint
@@ -11,18 +13,34 @@ wrapped lines glued a certificate's body to its frame. A block is public only wh
 body is what its frame says: strict base64 of one whole DER structure (a ``SEQUENCE``
 whose length is the body's), so a secret glued to it or put inside it breaks the
 structure and the block is read as any other text. Private keys are none of these
-types: they still go whole.
+types: they still go whole, and so does a PGP block framed as public whose packets are
+a secret key's.
 """
 
 from __future__ import annotations
 
 import re
 
+from toolhygiene._keyformats import (
+    age_recipient,
+    jwk_public_value,
+    openpgp_public,
+    wireguard_public,
+)
 from toolhygiene._media import strict_base64
 
 Span = tuple[int, int, str, int]
 
-__all__ = ["PEM", "clip", "not_public", "public_ranges"]
+__all__ = [
+    "PEM",
+    "PGP",
+    "clip",
+    "jwk_objects",
+    "may_hold_public",
+    "not_public",
+    "not_public_pgp",
+    "public_ranges",
+]
 
 # A line break as written in the text or inside a string (``\n``, ``\\n``, ``\r\n``).
 _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
@@ -30,8 +48,21 @@ PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096})"
+    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}+){1,4096}+)"
     r"[ \t]*" + _BREAK + r"[ \t]*-----END (?P=type)-----"
+)
+# An OpenPGP public key block or signature, armored: the frame, headers (``Version: …``),
+# a blank line, the base64 and its checksum (``=ojH6``).
+PGP = re.compile(
+    r"-----BEGIN PGP (?P<type>PUBLIC KEY BLOCK|SIGNATURE)-----"
+    r"(?:[ \t]*"
+    + _BREAK
+    + r"[A-Za-z][A-Za-z\-]{0,30}:[^\r\n\\]{0,200}){0,8}[ \t]*"
+    + _BREAK
+    + r"(?P<lines>(?:[ \t]*"
+    + _BREAK
+    + r"[ \t]*[A-Za-z0-9+/=]{1,128}+){1,4096}+)"
+    r"[ \t]*" + _BREAK + r"[ \t]*-----END PGP (?P=type)-----"
 )
 _LAYOUT = re.compile(r"[ \t]*" + _BREAK + r"[ \t]*")
 # An SSH key's fingerprint as ``ssh-keygen -l`` and ``ssh`` print it.
@@ -104,9 +135,111 @@ def not_public(m: re.Match[str]) -> bool:
     return data is None or not _der(data)
 
 
+def not_public_pgp(m: re.Match[str]) -> bool:
+    """Whether a block framed as an OpenPGP public key or signature (a ``PGP`` match) is
+    none: it goes whole, as a private key does."""
+    return not openpgp_public(m.group("type"), _LAYOUT.sub("\n", m.group("lines")))
+
+
+# A WireGuard public key where ``wg`` and its configuration write one (``PublicKey =``,
+# ``public key:`` and ``peer:`` in ``wg show``, ``"publicKey": "…"``): 32 bytes of base64.
+_WIREGUARD = re.compile(
+    r"(?<![A-Za-z0-9_])(?:[Pp]ublic[_ ]?[Kk]ey[\"']?[ \t]{0,8}[=:]|peer:)[ \t]{0,8}[\"']?"
+    r"(?P<key>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])"
+)
+# An age recipient (``age1…``, a plugin's ``age1yubikey1…``): Bech32, checked.
+_AGE = re.compile(r"(?<![A-Za-z0-9_\-])age1[a-z0-9]{50,400}(?![A-Za-z0-9_\-])")
+# A JSON object with no object inside (a JSON Web Key), and its string members.
+_OBJECT = re.compile(r"\{[^{}]{0,16384}\}")
+# (Quotes escaped as in a JSON string that holds the key: ``{\\"kty\\": …}``.)
+_MEMBER = re.compile(
+    r'\\{0,3}"(?P<name>[A-Za-z0-9#]{1,12})\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}'
+    r'\\{0,3}"(?P<value>[^"\\]{0,16384})\\{0,3}"'
+)
+_KTY = re.compile(r'\\{0,3}"kty\\{0,3}"')
+_JWK_PUBLIC = frozenset(["x", "y", "n", "e", "x5t", "x5t#S256", "kid"])
+# The key ids and fingerprints ``gpg`` prints (``gpg: key 4AEE18F83AFDEB23: public key
+# imported``, ``pub   rsa4096/4AEE18F83AFDEB23``, ``using RSA key <fingerprint>``,
+# ``--recv-keys <id>``, ``fpr:::::::::<fingerprint>:``): they name a public key.
+_GPG = re.compile(
+    r"(?:(?<![A-Za-z0-9_\-])gpg: key "
+    r"|(?<![A-Za-z0-9_\-])gpg:[ \t]{1,20}using [A-Za-z0-9]{2,10} key "
+    r"|(?<![A-Za-z0-9_\-])(?:pub|sub|sec|ssb)[ \t]{1,8}[a-z0-9]{2,16}/"
+    r"|--recv-keys?[ \t]{1,4}|(?<![A-Za-z0-9_\-])fpr:{9})(?:0x)?"
+    r"(?P<id>[0-9A-F]{64}|[0-9A-F]{40}|[0-9A-F]{16}|[0-9A-F]{8})(?![0-9A-Za-z])"
+)
+_NEEDLES = ("-----BEGIN ", "AAAA", "SHA256:", "MD5:", "age1", "kty", "gpg", "fpr:", "ublic")
+
+
+def may_hold_public(text: str) -> bool:
+    """Whether ``text`` may hold public material (a few scans in C)."""
+    return any(needle in text for needle in _NEEDLES) or "peer:" in text
+
+
+def _after_secret(text: str, start: int) -> bool:
+    return _AFTER_SECRET.search(text, max(0, start - 24), start) is not None
+
+
+def jwk_objects(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a JSON object with no object inside that names a key type
+    (``"kty"``): a JSON Web Key (ascending)."""
+    global _JWK_SEEN
+    seen = _JWK_SEEN
+    if seen[0] is not text:  # once per text: its members share the answer
+        spans = [
+            m.span()
+            for m in _OBJECT.finditer(text)
+            if "kty" in m.group() and _KTY.search(m.group())
+        ]
+        seen = _JWK_SEEN = (text, spans)
+    return seen[1]
+
+
+_JWK_SEEN: tuple[str, list[tuple[int, int]]] = ("", [])
+"""The last text ``jwk_objects`` read, and its answer (a tuple: read and replaced whole,
+so threads never see half of one)."""
+
+
+def _jwk_ranges(text: str) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    for start, end in jwk_objects(text):
+        found = list(_MEMBER.finditer(text, start, end))
+        members = {m.group("name"): m.group("value") for m in found}
+        if len(members) != len(found):
+            continue  # a member written twice: which one a reader takes is unknown
+        ranges.extend(
+            m.span("value")
+            for m in found
+            if m.group("name") in _JWK_PUBLIC and jwk_public_value(members, m.group("name"))
+        )
+    return ranges
+
+
+def _key_ranges(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds the public keys of ``_keyformats`` and ``gpg``'s key ids."""
+    ranges: list[tuple[int, int]] = []
+    if "-----BEGIN PGP " in text:
+        ranges.extend(m.span() for m in PGP.finditer(text) if not not_public_pgp(m))
+    if "ublic" in text or "peer:" in text:
+        ranges.extend(
+            m.span("key") for m in _WIREGUARD.finditer(text) if wireguard_public(m.group("key"))
+        )
+    if "age1" in text:
+        ranges.extend(
+            m.span()
+            for m in _AGE.finditer(text)
+            if age_recipient(m.group()) and not _after_secret(text, m.start())
+        )
+    if "kty" in text:
+        ranges.extend(_jwk_ranges(text))
+    if "gpg" in text or "fpr:" in text:
+        ranges.extend(m.span("id") for m in _GPG.finditer(text))
+    return ranges
+
+
 def public_ranges(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
-    ranges: list[tuple[int, int]] = []
+    ranges: list[tuple[int, int]] = _key_ranges(text)
     if "-----BEGIN " in text:
         ranges.extend(m.span() for m in PEM.finditer(text) if not not_public(m))
     if "AAAA" in text:
@@ -116,12 +249,16 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
                 ranges.append(m.span())
     if "SHA256:" in text or "MD5:" in text:
         ranges.extend(
-            m.span()
-            for m in _FINGERPRINT.finditer(text)
-            if _AFTER_SECRET.search(text, max(0, m.start() - 24), m.start()) is None
+            m.span() for m in _FINGERPRINT.finditer(text) if not _after_secret(text, m.start())
         )
     ranges.sort()
-    return ranges
+    merged: list[tuple[int, int]] = []
+    for a, b in ranges:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 _LEAD = 1

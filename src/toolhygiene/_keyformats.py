@@ -1,0 +1,212 @@
+"""Whether bytes or text are public key material in formats other than PEM and SSH: the
+structural checks behind ``_public``.
+
+Each check reads the whole value and accepts only what the format says a public key is,
+so a secret glued to one, put in its place or framed as one is read as any other text:
+
+- an age recipient (``age1…``): Bech32 whose checksum holds (a random or altered run
+  fails it but for one time in a billion);
+- a WireGuard public key: 32 bytes, the top bit clear (a Curve25519 point's u); one
+  shaped as a clamped private key (the three low bits of its first byte and the top bit
+  of its last clear, the next one set, as ``wg genkey`` writes every private key) is
+  taken for one (one public key in sixteen goes: when in doubt, redact);
+- an OpenPGP public key or signature (armored): packets that fill the body exactly,
+  none a secret key's (tags 5 and 7), the armor's CRC-24 right when it is written;
+- a JSON Web Key's public members (``x``, ``y`` of the curve's size, an RSA modulus of
+  1024 bits or more and a short exponent, a certificate thumbprint of a hash's size,
+  a key id that is the key's own thumbprint).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+
+__all__ = [
+    "age_recipient",
+    "jwk_public_value",
+    "openpgp_public",
+    "wireguard_public",
+]
+
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+_BECH32_AT = {c: i for i, c in enumerate(_BECH32)}
+_GENERATOR = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+
+
+def _polymod(values: list[int]) -> int:
+    check = 1
+    for value in values:
+        top = check >> 25
+        check = (check & 0x1FFFFFF) << 5 ^ value
+        for i, generator in enumerate(_GENERATOR):
+            if (top >> i) & 1:
+                check ^= generator
+    return check
+
+
+def age_recipient(text: str) -> bool:
+    """Whether ``text`` is an age recipient: Bech32 (checksum included) whose
+    human-readable part is ``age`` or a plugin's ``age1<name>``, holding 32 bytes for
+    ``age`` itself."""
+    hrp, sep, data = text.rpartition("1")
+    if not sep or not hrp.startswith("age") or len(data) < 7 or text.lower() != text:
+        return False
+    if hrp != "age" and not (hrp.startswith("age1") and hrp[4:].isalnum()):
+        return False
+    values = [_BECH32_AT.get(c, -1) for c in data]
+    if -1 in values:
+        return False
+    expanded = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+    if _polymod(expanded + values) != 1:
+        return False
+    return hrp != "age" or len(data) == 58  # 32 bytes in 52 characters, then 6 of checksum
+
+
+def wireguard_public(value: str) -> bool:
+    """Whether ``value`` (base64) is a WireGuard public key and not shaped as a
+    private one."""
+    try:
+        data = base64.b64decode(value, validate=True)
+    except binascii.Error:
+        return False
+    if len(data) != 32 or data[31] & 0x80:
+        return False
+    return not (data[0] & 0x07 == 0 and data[31] & 0x40)
+
+
+# The packets of a transferable public key (RFC 9580 10.1): a public key, subkeys, user
+# ids and attributes, signatures, trust; a detached signature's are signatures.
+_KEY_TAGS = frozenset([2, 6, 12, 13, 14, 17])
+_SIGNATURE_TAGS = frozenset([2])
+
+
+def _crc24(data: bytes) -> int:
+    crc = 0xB704CE
+    for byte in data:
+        crc ^= byte << 16
+        for _ in range(8):
+            crc <<= 1
+            if crc & 0x1000000:
+                crc ^= 0x1864CFB
+    return crc & 0xFFFFFF
+
+
+def _packets(data: bytes) -> list[int] | None:
+    """The tags of the packets ``data`` is made of, exactly; ``None`` when it is not
+    whole packets (a partial or indeterminate length is refused)."""
+    tags: list[int] = []
+    at = 0
+    while at < len(data):
+        head = data[at]
+        if not head & 0x80:
+            return None
+        if head & 0x40:  # the new format
+            tag = head & 0x3F
+            if at + 1 >= len(data):
+                return None
+            first = data[at + 1]
+            if first < 192:
+                size, at = first, at + 2
+            elif first < 224:
+                if at + 2 >= len(data):
+                    return None
+                size, at = ((first - 192) << 8) + data[at + 2] + 192, at + 3
+            elif first == 255:
+                size, at = int.from_bytes(data[at + 2 : at + 6], "big"), at + 6
+            else:
+                return None
+        else:
+            tag, kind = (head >> 2) & 0x0F, head & 0x03
+            if kind == 3:
+                return None
+            width = 1 << kind
+            size = int.from_bytes(data[at + 1 : at + 1 + width], "big")
+            at += 1 + width
+        if at + size > len(data):
+            return None
+        tags.append(tag)
+        at += size
+    return tags
+
+
+def openpgp_public(kind: str, body: str) -> bool:
+    """Whether ``body`` (an armor's base64, its checksum line ``=XXXX`` last when
+    written) is a public key block (``kind`` ``PUBLIC KEY BLOCK``) or a signature."""
+    lines = body.split()
+    crc = None
+    if lines and lines[-1].startswith("=") and len(lines[-1]) == 5:
+        crc = lines.pop()[1:]
+    try:
+        data = base64.b64decode("".join(lines), validate=True)
+        written = int.from_bytes(base64.b64decode(crc, validate=True), "big") if crc else None
+    except binascii.Error:
+        return False
+    if written is not None and written != _crc24(data):
+        return False
+    tags = _packets(data)
+    if not tags:
+        return False
+    if kind == "SIGNATURE":
+        return _SIGNATURE_TAGS.issuperset(tags)
+    return tags[0] == 6 and _KEY_TAGS.issuperset(tags)
+
+
+# The size in bytes of a curve's coordinate (EC) or public key (OKP).
+_CURVES = {
+    ("EC", "P-256"): 32,
+    ("EC", "secp256k1"): 32,
+    ("EC", "P-384"): 48,
+    ("EC", "P-521"): 66,
+    ("OKP", "Ed25519"): 32,
+    ("OKP", "X25519"): 32,
+    ("OKP", "Ed448"): 57,
+    ("OKP", "X448"): 56,
+}
+_THUMBPRINTS = {"x5t": 20, "x5t#S256": 32}
+# The members a key's RFC 7638 thumbprint is computed over, by key type.
+_REQUIRED = {"EC": ("crv", "kty", "x", "y"), "OKP": ("crv", "kty", "x"), "RSA": ("e", "kty", "n")}
+
+
+def _thumbprint(members: dict[str, str]) -> str | None:
+    names = _REQUIRED.get(members.get("kty", ""))
+    if names is None or any(name not in members for name in names):
+        return None
+    import hashlib  # (here: importing the package loads no module it does not need)
+
+    canonical = json.dumps({name: members[name] for name in names}, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def _base64url(value: str) -> bytes | None:
+    if len(value) % 4 == 1 or not value.isascii():
+        return None
+    try:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def jwk_public_value(members: dict[str, str], name: str) -> bool:
+    """Whether the member ``name`` of a JSON Web Key (``members``: its string members)
+    is public and has the size its key type says: the key's public part, its
+    certificate's thumbprint. A private member (``d``, ``p``, ``q``, ``dp``, ``dq``,
+    ``qi``, ``k``) never is; a ``kid`` is when it is the key's thumbprint (RFC 7638)."""
+    if name == "kid":
+        return members[name] == _thumbprint(members)
+    data = _base64url(members[name])
+    if data is None:
+        return False
+    kty = members.get("kty", "")
+    if name in _THUMBPRINTS:
+        return len(data) == _THUMBPRINTS[name]
+    if kty == "RSA" and name == "n":
+        return len(data) >= 128 and data[0] != 0
+    if kty == "RSA" and name == "e":
+        return 1 <= len(data) <= 8
+    size = _CURVES.get((kty, members.get("crv", "")))
+    if size is None:
+        return False
+    return (name == "x" or (name == "y" and kty == "EC")) and len(data) == size
