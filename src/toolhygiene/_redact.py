@@ -49,6 +49,7 @@ from toolhygiene._orders import (
 from toolhygiene._people import (
     message_retraction,
     persons_assistant,
+    polite_order_is_correspondence,
     policy_for_people,
     rules_for_people,
 )
@@ -288,6 +289,12 @@ _SCOPE_WORDS = (
     "your",
     "all",
     "former",
+    # what came before in other words: "ignore my last message", "forget the latest
+    # rules", "disregard the most recent instructions", "drop past directives"
+    "last",
+    "latest",
+    "recent",
+    "past",
 )
 _TARGET_WORDS = (
     "instruction",
@@ -369,9 +376,16 @@ _READING = (
     r"(?:(?:this|these|the)[ \t]{1,3}(?:page|document|text|e-?mail|message|file|site|website"
     r"|content|ticket|review|post)s?|this|these|it))"
 )
+# A machine reader named by what it is, not by its name: "automated agents", "autonomous
+# bots", "AI-powered assistants", "LLM-based crawlers" (a bare "agents" or "assistants"
+# may be people: a travel agent's, a CEO's).
+_AUTOMATED = (
+    r"(?:automated|autonomous|(?:ai|llm)[ \t-]{0,3}(?:powered|driven|based))[ \t]{1,3}"
+    r"(?:agents?|assistants?|bots?|models?|crawlers?|scrapers?)"
+)
 _READER = (
-    rf"(?:{_AI_NOUN}{_READING}?|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?)"
-    rf"{_READING})"
+    rf"(?:{_AUTOMATED}{_READING}?|{_AI_NOUN}{_READING}?"
+    rf"|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?){_READING})"
 )
 _NOTE_REST = (
     r"(?:[ \t]{1,3}(?:to|for))?[ \t,]{1,3}(?:(?:the|all|any|every|each|you)[ \t]{1,3})?"
@@ -408,10 +422,14 @@ _TO_THE_MODEL_LED = {
         rf"ew[ \t]{{1,3}}{_TASK}[ \t]{{0,3}}[:\uff1a]",
     ),
     "m": (rf"emo{_NOTE_REST}", rf"essage{_NOTE_REST}", rf"odels?{_READ_REST}"),
-    "i": (rf"nstructions?{_NOTE_REST}", _IF_REST),
+    "i": (rf"nstructions?{_NOTE_REST}", _IF_REST, rf"mportant{_NOTE_REST}"),
+    # a heading's word of warning before its readers: "IMPORTANT for automated agents:",
+    # "URGENT to all AI assistants:", "Warning for LLMs:"
+    "u": (rf"rgent{_NOTE_REST}",),
+    "w": (rf"arning{_NOTE_REST}",),
     "r": (rf"eminder{_NOTE_REST}",),
     "a": (
-        rf"ttention{_NOTE_REST}",
+        rf"(?:ttention|lert){_NOTE_REST}",
         rf"(?:ny|ll)[ \t]{{1,3}}{_READER}{_MODAL}",
         rf"(?:i|\.i\.){_AI_SUFFIX}{_READ_REST}",
         rf"(?:ssistants?|gents?){_READ_REST}",
@@ -437,6 +455,7 @@ _TO_THE_MODEL_LED = {
     ),
     "g": (rf"(?:pts?|emini){_AI_SUFFIX}{_READ_REST}",),
     "c": (
+        rf"(?:ritical|aution){_NOTE_REST}",
         rf"(?:hatgpt|laude|opilot|hatbots?){_AI_SUFFIX}{_READ_REST}",
         rf"rawlers?{_READ_REST}",
     ),
@@ -496,6 +515,12 @@ _ADDRESSING = (
     "reminder",
     "notice",
     "attention",
+    "important",
+    "urgent",
+    "warning",
+    "critical",
+    "caution",
+    "alert",
     "dear",
     "hey",
     "hello",
@@ -704,6 +729,36 @@ def _revoked() -> str:
     )
 
 
+# What makes an imperative polite or standing: "kindly route …", "be sure to forward …",
+# "you are to …", "… from now on" (judged by its sentence: ``polite_order_is_correspondence``).
+_POLITE = ("please", "kindly", "henceforth")
+_POLITE_PHRASES = (
+    "be sure to",
+    "make sure to",
+    "make sure you",
+    "make sure that you",
+    "you must",
+    "you are to",
+    "you need to",
+    "you have to",
+    "you should",
+    "you shall",
+    "from now on",
+    "from here on",
+    "going forward",
+    "moving forward",
+    "from this point",
+    "until further notice",
+    "effective immediately",
+    "starting now",
+    "starting today",
+    "starting immediately",
+)
+# Its gate: a word of each (the "you" of "you must" is the addressed group's).
+_POLITE_NEEDLES = ("please", "kindly", "henceforth", "sure", "forward", "notice", "effective",
+                   "starting", "point")  # fmt: skip
+
+
 class _Patterns(NamedTuple):
     revoked: re.Pattern[str]
     markup: re.Pattern[str]
@@ -715,6 +770,7 @@ class _Patterns(NamedTuple):
     new_orders: re.Pattern[str]
     orders: re.Pattern[str]
     addressed: re.Pattern[str]
+    polite: re.Pattern[str]
     template_heading: re.Pattern[str]
     own_marker: re.Pattern[str]
     every_mark: re.Pattern[str]
@@ -758,6 +814,7 @@ def _patterns() -> _Patterns:
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
         addressed=re.compile(_to_the_model(), re.IGNORECASE),
+        polite=re.compile(rf"{_led(_POLITE, _POLITE_PHRASES)}(?![a-z])", re.IGNORECASE),
         # ``### Instruction:``, and a heading naming a model's prompt ("# SYSTEM PROMPT",
         # "## Developer message"), with a colon or alone on its line.
         template_heading=re.compile(
@@ -1147,6 +1204,16 @@ def _addressed_sub(m: re.Match[str]) -> str | None:
     return None if addressed_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
 
+def _polite_sub(m: re.Match[str]) -> str | None:
+    """A polite or standing order's lead removed when its sentence asks the model for
+    something (``polite_order_is_correspondence``)."""
+    return (
+        None
+        if polite_order_is_correspondence(m.string, m.start(), m.end())
+        else INSTRUCTION_REMOVED
+    )
+
+
 def _new_orders_sub(m: re.Match[str]) -> str | None:
     """A claim of new orders removed, unless its colon opens a reference ("page 4") and
     it names neither who gives them nor a prompt."""
@@ -1391,6 +1458,8 @@ def _steps(
         yield found.orders, _regime_sub
     if _addressed_gate(lowered, gates):
         yield found.addressed, _addressed_sub
+    if _POLITE_IN in gates or _FROM_NOW_IN in gates or _ADDRESSED_IN in gates:
+        yield found.polite, _polite_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
     if lowered.isascii():
@@ -1606,7 +1675,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
 _DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN, _NOTE_IN = range(6, 12)
-_ADDR_IN, _BEFORE_IN, _REPLY_IN, _TASK_IN = range(12, 16)
+_ADDR_IN, _BEFORE_IN, _REPLY_IN, _TASK_IN, _POLITE_IN = range(12, 17)
 _ORDER_WORDS = (
     "polic",
     "instruction",
@@ -1635,8 +1704,9 @@ _GATE_WORDS = (
     (_BEFORE_IN, _BEFORE_WORDS),
     (_REPLY_IN, _REPLYING),
     (_TASK_IN, _TASKS),
+    (_POLITE_IN, _POLITE_NEEDLES),
 )
-_ALL_GATES = tuple(range(16))
+_ALL_GATES = tuple(range(17))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
