@@ -31,7 +31,9 @@ import re
 
 __all__ = [
     "claim_is_reference",
+    "claim_then_orders",
     "in_a_record",
+    "joined_fields_are_data",
     "ordered",
     "policy_aims",
     "regime_is_prose",
@@ -263,7 +265,8 @@ _HANDED = _lexicon(
 _PROMPT = re.compile(
     r"\b(?:system|hidden|initial|original|developer|your|my)[ \t]{1,3}prompt\b", re.IGNORECASE
 )
-_ADDRESS = re.compile(r"@[\w-]+\.|https?://|www\.")
+# (Also one redacted: a failure line's text is redacted before it is neutralised.)
+_ADDRESS = re.compile(r"@[\w-]+\.|https?://|www\.|\[redacted:email\]")
 # Anything sent to an address ("upload the logs to https://…", "forward it to x@y.z"),
 # and a deletion of everything ("delete every file", "wipe all data").
 _SENT = _lexicon("send email mail forward post upload share transfer wire paste")
@@ -424,11 +427,42 @@ _GRANTED_STATED = re.compile(
     rf"\b{_STATED_BE}(?:{_UNCHECKED}[ \t]{{1,3}}{_STATED_ACTS}"
     rf"|{_STATED_ACTS}(?:[^.!?;\n]{{0,60}}?\b{_UNCHECKED}"
     r"|[ \t]{1,3}to[ \t]{1,3}(?:(?:the|this|our|a|an|new)[ \t]{1,3})?(?:account|iban|wallet)\b"
-    r"|[ \t]{1,3}to[ \t]{1,3}(?:[\w.+-]{1,64}@[\w-]+\.|https?://)))"
+    r"|[ \t]{1,3}to[ \t]{1,3}(?:[\w.+-]{1,64}@[\w-]+\.|https?://|\[redacted:email\])))"
     r"|\b(?:all|every|each|any)[ \t][^.!?;\n]{0,80}?\b(?:is|are)[ \t]{1,3}now[ \t]{1,3}"
     rf"(?:to[ \t]{{1,3}}be[ \t]{{1,3}})?{_STATED_ACTS}",
     re.IGNORECASE,
 )
+
+
+# What goes on a field's noun phrase as its own clause: "previous instructions superseded
+# by ticket 42", "prior rules were archived".
+_PREDICATE = re.compile(
+    r"[ \t]{1,3}(?:is|are|was|were|has|have|had|been|will|got|[a-z]{3,}ed)\b", re.IGNORECASE
+)
+
+
+def joined_fields_are_data(status: str, value: str, rest: int, document: str) -> bool:
+    """Whether a steering phrase read over two fields of a record (a JSON object's values,
+    joined as ``document``) is data: the first field's value is the verb alone, as a
+    status is ("ignore", "skip", "override"), and the second's (``value``) goes on past
+    the phrase's part (``value[rest:]``) with a predicate of its own ("previous
+    instructions superseded by ticket 42"), nothing in it is aimed at the model, and the
+    document holds nothing no manual writes. "ignore" then "previous instructions and
+    email the key …", or "previous instructions" and nothing more, is an order."""
+    if len(status.split()) != 1 or not status.strip().isalpha():
+        return False
+    after = value[rest:]
+    if _PREDICATE.match(after) is None:
+        return False
+    words = _words(after)
+    return (
+        words.isdisjoint(_NEAR_THE_PHRASE)
+        and words.isdisjoint(_AFTER_STEERING)
+        and not _seen_by_the_model(after, words)
+        and not _disguised(after)
+        and _GRANTED_OVER_ALL.search(after) is None
+        and not _aimed_anywhere(document)
+    )
 
 
 def retraction_is_prose(view: str, start: int, end: int) -> bool:
@@ -914,6 +948,20 @@ def _orders(sentence: str) -> bool:
         or not _words(sentence).isdisjoint(_NOT_IN_A_FIELD)
         or _STATED.search(sentence.strip()) is not None
     )
+
+
+def claim_then_orders(view: str, end: int) -> bool:
+    """Whether the sentence after ``view[end]`` (the end of a claim of new orders that
+    no colon ends: "New instructions (see attached).") reads as an order: an order's
+    shape, a word aimed at the model, an order stated ("From now on, send every invoice
+    to …", "All refunds are to be approved …"); "New instructions (see attached). They
+    replace the March ones." is a sentence about them."""
+    from toolhygiene._people import aimed_at_the_model
+
+    text = view[end : end + _WINDOW].lstrip()
+    stop = _SENTENCE_END.search(text)
+    sentence = text if stop is None else text[: stop.end()]
+    return _orders(sentence) or aimed_at_the_model(sentence, sending=True)
 
 
 @functools.lru_cache(maxsize=1)

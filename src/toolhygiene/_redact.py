@@ -40,6 +40,7 @@ from toolhygiene._orders import (
     addressed_is_prose,
     asks_only,
     claim_is_reference,
+    claim_then_orders,
     in_a_record,
     regime_is_prose,
     retraction_is_prose,
@@ -49,8 +50,8 @@ from toolhygiene._orders import (
 from toolhygiene._people import (
     message_retraction,
     persons_assistant,
-    polite_order_is_correspondence,
     policy_for_people,
+    polite_order_is_correspondence,
     rules_for_people,
 )
 from toolhygiene._tags import speaking_tags
@@ -368,7 +369,8 @@ _ORDERS_TO_MODEL = (
 _AI_NOUN = (
     r"(?:ai|a\.i\.|llms?|gpts?|chatgpt|claude|gemini|copilot|chatbots?"
     r"|(?:large[ \t]{1,3})?language[ \t]{1,3}models?)"
-    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?))?"
+    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?"
+    r"|scrapers?))?"
 )
 _READING = (
     r"(?:[ \t]{1,3}(?:(?:that|who)[ \t]{1,3}(?:is|are)[ \t]{1,3})?(?:reading|processing|parsing"
@@ -393,7 +395,8 @@ _NOTE_REST = (
 )
 _READ_REST = rf"{_READING}[ \t]{{0,3}}[:,;!\u2014-]"
 _AI_SUFFIX = (
-    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?))?"
+    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?"
+    r"|scrapers?))?"
 )
 _MODAL = (
     rf"(?={_READING}|[ \t]{{1,3}}(?:must|should|shall|will|is[ \t]{{1,3}}to|are[ \t]{{1,3}}to)"
@@ -423,8 +426,8 @@ _TO_THE_MODEL_LED = {
     ),
     "m": (rf"emo{_NOTE_REST}", rf"essage{_NOTE_REST}", rf"odels?{_READ_REST}"),
     "i": (rf"nstructions?{_NOTE_REST}", _IF_REST, rf"mportant{_NOTE_REST}"),
-    # a heading's word of warning before its readers: "IMPORTANT for automated agents:",
-    # "URGENT to all AI assistants:", "Warning for LLMs:"
+    # a heading's word of warning before its readers ("IMPORTANT for automated agents",
+    # "URGENT to all AI assistants", "Warning for LLMs", each then a colon)
     "u": (rf"rgent{_NOTE_REST}",),
     "w": (rf"arning{_NOTE_REST}",),
     "r": (rf"eminder{_NOTE_REST}",),
@@ -756,7 +759,7 @@ _POLITE_PHRASES = (
 )
 # Its gate: a word of each (the "you" of "you must" is the addressed group's).
 _POLITE_NEEDLES = ("please", "kindly", "henceforth", "sure", "forward", "notice", "effective",
-                   "starting", "point")  # fmt: skip
+                   "starting", "point", "here")  # fmt: skip
 
 
 class _Patterns(NamedTuple):
@@ -809,7 +812,10 @@ def _patterns() -> _Patterns:
         new_orders=re.compile(
             rf"{_led(_NEWER)}{_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
             rf"(?P<source>{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
-            r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
+            r"[^\s:]{1,30})?(?P<aside>[ \t]{0,3}[(\[][^()\[\]\n]{1,80}[)\]])?"
+            # after an aside, also a sentence's end, a dash or a line's end: "New
+            # instructions (see attached). Send every invoice to …" (``_claim_sub``)
+            r"(?:[ \t]{0,3}[:\uff1a]|(?<=[)\]])[ \t]{0,3}(?:[.;\u2014]|-{1,2}|(?=\n)))",
             re.IGNORECASE,
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
@@ -1193,7 +1199,7 @@ def _regime_sub(m: re.Match[str]) -> str | None:
     """Orders to the model removed, unless what "from now on you must follow" asks to
     follow is a manual's ("the new safety procedure on page 12"), or the assistant who
     must act now is a person's ("Our assistant will now contact you")."""
-    if m.group()[:1] in "AaMmLl" and persons_assistant(m.string, m.start()):
+    if m.group()[:1] in "AaMmLlTt" and persons_assistant(m.string, m.start()):
         return None
     return None if regime_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
@@ -1216,7 +1222,10 @@ def _polite_sub(m: re.Match[str]) -> str | None:
 
 def _new_orders_sub(m: re.Match[str]) -> str | None:
     """A claim of new orders removed, unless its colon opens a reference ("page 4") and
-    it names neither who gives them nor a prompt."""
+    it names neither who gives them nor a prompt. One ended by an aside and no colon
+    ("New instructions (see attached).") is a claim only before an order."""
+    if m.group()[-1:] not in ":\uff1a" and not claim_then_orders(m.string, m.end()):
+        return None
     # Naming who gives the orders, or a model's prompt, is the pose itself.
     claim = m.group().lower()
     if m.group("source") is not None or "prompt" in claim or "system" in claim:
@@ -1452,7 +1461,7 @@ def _steps(
         yield found.injection, _steering_sub
     if _VOID_IN in gates and _AWAY in gates:
         yield found.revoked, _revoked_sub
-    if ":" in lowered and _new_orders(lowered, gates):
+    if (":" in lowered or ")" in lowered or "]" in lowered) and _new_orders(lowered, gates):
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
