@@ -25,6 +25,7 @@ deletion of everything or of the machine's data.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -401,17 +402,51 @@ _FAR_BUT_A_LEAD = _FAR - {"henceforth", "ai"}
 _CLAUSE_EDGE = re.compile(r'[.!?](?=\s|$)|[\n;]|"[ \t]*[,:}\]]|[:,\[{][ \t]*"')
 
 
+# Each pattern a polite order's sentence is searched for, with the words one of which it
+# needs (a search is tried at every character: a sentence without them skips it), read
+# with the letters ``re.IGNORECASE`` matches to ASCII ones made those (``_FOLDS``).
+_ANY = _lexicon("all every each any")
+_GATED_ORDERS = (
+    (_OUTPUT_ONLY, _lexicon("reply respond answer say output print write")),
+    (_YOU_NOW, _lexicon("now immediately instead")),
+    (_TOOL_CALL, _lexicon("call invoke run execute")),
+    (_LIMITS_OFF, _lexicon("safety content")),
+    (_SYSTEM_MESSAGE, _lexicon("system")),
+    (_GRANTED_OVER_ALL, _ANY),
+    (_GRANTED_STATED, _lexicon("be now")),
+    (_ROUTED_OVER_ALL, _ANY),
+)
+_STANDING_WORDS = _lexicon("now here henceforth forward point notice immediately starting")
+_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+@functools.lru_cache(maxsize=1)
+def _clause_edges(view: str) -> list[int]:
+    """Where the clauses of ``view`` end (``_CLAUSE_EDGE``), read once per text."""
+    return [m.end() for m in _CLAUSE_EDGE.finditer(view)]
+
+
 def polite_order_is_correspondence(view: str, start: int, end: int) -> bool:
     """Whether the polite or standing order whose lead ("kindly", "be sure to", "you
     must", "from now on", …) is at ``view[start:end]`` is a letter's or a manual's: its
     sentence (back to its start, on to its end) asks nothing of the model (see
-    ``_STANDING``'s comment)."""
-    head = view[max(0, start - _HEAD) : start]
-    opens = [m.end() for m in _CLAUSE_EDGE.finditer(head)]
-    head = head[opens[-1] :] if opens else head
-    tail = view[start : start + _WINDOW]
-    stop = _CLAUSE_EDGE.search(tail, end - start)
-    sentence = head + (tail if stop is None else tail[: stop.end()])
+    ``_STANDING``'s comment). A sentence runs at most from the start of the block of
+    ``_WINDOW`` characters before the lead's to the end of the block after it: every lead
+    in one sentence, or one block of a text without a clause's end, is judged once
+    (``please please …`` over 64 KB is a few hundred judgements, not thousands)."""
+    edges = _clause_edges(view)
+    block = start // _WINDOW
+    before = bisect.bisect_right(edges, start) - 1
+    after = bisect.bisect_right(edges, end)
+    head = max(edges[before] if before >= 0 else 0, (block - 1) * _WINDOW)
+    stop = min(edges[after] if after < len(edges) else len(view), (block + 2) * _WINDOW)
+    return _sentence_asks_nothing(view, head, stop)
+
+
+@functools.lru_cache(maxsize=16)
+def _sentence_asks_nothing(view: str, head: int, stop: int) -> bool:
+    """``polite_order_is_correspondence`` for the sentence ``view[head:stop]``."""
+    sentence = view[head:stop]
     if _DEFUSED.search(sentence) is not None:
         return True  # the order in it is defused already: one mark says so
     words = _words(sentence)
@@ -421,21 +456,12 @@ def polite_order_is_correspondence(view: str, start: int, end: int) -> bool:
         return False
     if "prompt" in words and _PROMPT.search(sentence) is not None:
         return False
+    gated = words if sentence.isascii() else _words(sentence.translate(_FOLDS))
     if any(
-        p.search(sentence) is not None
-        for p in (
-            _OUTPUT_ONLY,
-            _YOU_NOW,
-            _TOOL_CALL,
-            _LIMITS_OFF,
-            _SYSTEM_MESSAGE,
-            _GRANTED_OVER_ALL,
-            _GRANTED_STATED,
-            _ROUTED_OVER_ALL,
-        )
+        not gated.isdisjoint(needs) and p.search(sentence) is not None for p, needs in _GATED_ORDERS
     ):
         return False
-    standing = _STANDING.search(sentence) is not None
+    standing = not gated.isdisjoint(_STANDING_WORDS) and _STANDING.search(sentence) is not None
     sends = not words.isdisjoint(_SENT) and _ADDRESS.search(sentence) is not None
     if sends and (standing or not words.isdisjoint(_EVERYTHING)) and _acts(sentence, _SENT):
         return False
