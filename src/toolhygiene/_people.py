@@ -430,15 +430,15 @@ def polite_order_is_correspondence(view: str, start: int, end: int) -> bool:
     """Whether the polite or standing order whose lead ("kindly", "be sure to", "you
     must", "from now on", …) is at ``view[start:end]`` is a letter's or a manual's: its
     sentence (back to its start, on to its end) asks nothing of the model (see
-    ``_STANDING``'s comment). A sentence runs at most from the start of the block of
-    ``_WINDOW`` characters before the lead's to the end of the block after it: every lead
+    ``_STANDING``'s comment). A sentence runs at most from ``_HEAD`` characters before
+    the lead's block of ``_WINDOW`` characters to the end of the block after it: every lead
     in one sentence, or one block of a text without a clause's end, is judged once
     (``please please …`` over 64 KB is a few hundred judgements, not thousands)."""
     edges = _clause_edges(view)
     block = start // _WINDOW
     before = bisect.bisect_right(edges, start) - 1
     after = bisect.bisect_right(edges, end)
-    head = max(edges[before] if before >= 0 else 0, (block - 1) * _WINDOW)
+    head = max(edges[before] if before >= 0 else 0, block * _WINDOW - _HEAD)
     stop = min(edges[after] if after < len(edges) else len(view), (block + 2) * _WINDOW)
     return _sentence_asks_nothing(view, head, stop)
 
