@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 
 from toolhygiene._normalise import compatible
-from toolhygiene._orders import role_is_data
+from toolhygiene._orders import joined_fields_are_data, role_is_data
 from toolhygiene._redact import (
     escape_marks,
     holds_a_turn,
@@ -144,7 +144,12 @@ def _across(text: str) -> dict[int, str]:
     starts = list(itertools.accumulate((len(v) + 1 for _, v in values), initial=0))
     # Joined by a space: the values are one text to the model, written plainly
     # (a manual's "Ignore previous" / "instructions in the printed manual" stays).
-    found = spanning(" ".join(v for _, v in values), [s - 1 for s in starts[1:-1]])
+    joined = " ".join(v for _, v in values)
+    found = [
+        (a, b, mark)
+        for a, b, mark in spanning(joined, [s - 1 for s in starts[1:-1]])
+        if not _fields_apart(values, starts, joined, a, b)
+    ]
     changed: dict[int, str] = {}
     for (i, value), start in zip(values, starts, strict=False):
         end = start + len(value)
@@ -163,6 +168,22 @@ def _across(text: str) -> dict[int, str]:
         parts.append(value[last - start :])
         changed[i] = "".join(parts)
     return changed
+
+
+def _fields_apart(
+    values: list[tuple[int, str]], starts: list[int], joined: str, a: int, b: int
+) -> bool:
+    """Whether the match at ``joined[a:b]`` runs from a whole value of one word into the
+    value of the next key of the same object (``{"status": "ignore", "reason": "previous
+    instructions superseded by ticket 42"}``), and reads there as that field's own
+    words, not as an order (``joined_fields_are_data``)."""
+    at = bisect.bisect_right(starts, a) - 1
+    if at + 1 >= len(values) or starts[at] != a or b > starts[at + 1] + len(values[at + 1][1]):
+        return False
+    # one string between the two values: the key of the second (a key is no value)
+    if values[at + 1][0] != values[at][0] + 2:
+        return False
+    return joined_fields_are_data(values[at][1], values[at + 1][1], b - starts[at + 1], joined)
 
 
 # A member whose key is a role's name and whose value is a string: its key's index

@@ -40,6 +40,7 @@ from toolhygiene._orders import (
     addressed_is_prose,
     asks_only,
     claim_is_reference,
+    claim_then_orders,
     in_a_record,
     regime_is_prose,
     retraction_is_prose,
@@ -50,6 +51,7 @@ from toolhygiene._people import (
     message_retraction,
     persons_assistant,
     policy_for_people,
+    polite_order_is_correspondence,
     rules_for_people,
 )
 from toolhygiene._tags import speaking_tags
@@ -288,6 +290,12 @@ _SCOPE_WORDS = (
     "your",
     "all",
     "former",
+    # what came before in other words: "ignore my last message", "forget the latest
+    # rules", "disregard the most recent instructions", "drop past directives"
+    "last",
+    "latest",
+    "recent",
+    "past",
 )
 _TARGET_WORDS = (
     "instruction",
@@ -361,7 +369,8 @@ _ORDERS_TO_MODEL = (
 _AI_NOUN = (
     r"(?:ai|a\.i\.|llms?|gpts?|chatgpt|claude|gemini|copilot|chatbots?"
     r"|(?:large[ \t]{1,3})?language[ \t]{1,3}models?)"
-    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?))?"
+    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?"
+    r"|scrapers?))?"
 )
 _READING = (
     r"(?:[ \t]{1,3}(?:(?:that|who)[ \t]{1,3}(?:is|are)[ \t]{1,3})?(?:reading|processing|parsing"
@@ -369,9 +378,16 @@ _READING = (
     r"(?:(?:this|these|the)[ \t]{1,3}(?:page|document|text|e-?mail|message|file|site|website"
     r"|content|ticket|review|post)s?|this|these|it))"
 )
+# A machine reader named by what it is, not by its name: "automated agents", "autonomous
+# bots", "AI-powered assistants", "LLM-based crawlers" (a bare "agents" or "assistants"
+# may be people: a travel agent's, a CEO's).
+_AUTOMATED = (
+    r"(?:automated|autonomous|(?:ai|llm)[ \t-]{0,3}(?:powered|driven|based))[ \t]{1,3}"
+    r"(?:agents?|assistants?|bots?|models?|crawlers?|scrapers?)"
+)
 _READER = (
-    rf"(?:{_AI_NOUN}{_READING}?|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?)"
-    rf"{_READING})"
+    rf"(?:{_AUTOMATED}{_READING}?|{_AI_NOUN}{_READING}?"
+    rf"|(?:assistants?|agents?|models?|bots?|crawlers?|scrapers?){_READING})"
 )
 _NOTE_REST = (
     r"(?:[ \t]{1,3}(?:to|for))?[ \t,]{1,3}(?:(?:the|all|any|every|each|you)[ \t]{1,3})?"
@@ -379,7 +395,8 @@ _NOTE_REST = (
 )
 _READ_REST = rf"{_READING}[ \t]{{0,3}}[:,;!\u2014-]"
 _AI_SUFFIX = (
-    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?))?"
+    r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?"
+    r"|scrapers?))?"
 )
 _MODAL = (
     rf"(?={_READING}|[ \t]{{1,3}}(?:must|should|shall|will|is[ \t]{{1,3}}to|are[ \t]{{1,3}}to)"
@@ -408,10 +425,14 @@ _TO_THE_MODEL_LED = {
         rf"ew[ \t]{{1,3}}{_TASK}[ \t]{{0,3}}[:\uff1a]",
     ),
     "m": (rf"emo{_NOTE_REST}", rf"essage{_NOTE_REST}", rf"odels?{_READ_REST}"),
-    "i": (rf"nstructions?{_NOTE_REST}", _IF_REST),
+    "i": (rf"nstructions?{_NOTE_REST}", _IF_REST, rf"mportant{_NOTE_REST}"),
+    # a heading's word of warning before its readers ("IMPORTANT for automated agents",
+    # "URGENT to all AI assistants", "Warning for LLMs", each then a colon)
+    "u": (rf"rgent{_NOTE_REST}",),
+    "w": (rf"arning{_NOTE_REST}",),
     "r": (rf"eminder{_NOTE_REST}",),
     "a": (
-        rf"ttention{_NOTE_REST}",
+        rf"(?:ttention|lert){_NOTE_REST}",
         rf"(?:ny|ll)[ \t]{{1,3}}{_READER}{_MODAL}",
         rf"(?:i|\.i\.){_AI_SUFFIX}{_READ_REST}",
         rf"(?:ssistants?|gents?){_READ_REST}",
@@ -437,6 +458,7 @@ _TO_THE_MODEL_LED = {
     ),
     "g": (rf"(?:pts?|emini){_AI_SUFFIX}{_READ_REST}",),
     "c": (
+        rf"(?:ritical|aution){_NOTE_REST}",
         rf"(?:hatgpt|laude|opilot|hatbots?){_AI_SUFFIX}{_READ_REST}",
         rf"rawlers?{_READ_REST}",
     ),
@@ -496,6 +518,12 @@ _ADDRESSING = (
     "reminder",
     "notice",
     "attention",
+    "important",
+    "urgent",
+    "warning",
+    "critical",
+    "caution",
+    "alert",
     "dear",
     "hey",
     "hello",
@@ -704,6 +732,36 @@ def _revoked() -> str:
     )
 
 
+# What makes an imperative polite or standing: "kindly route …", "be sure to forward …",
+# "you are to …", "… from now on" (judged by its sentence: ``polite_order_is_correspondence``).
+_POLITE = ("please", "kindly", "henceforth")
+_POLITE_PHRASES = (
+    "be sure to",
+    "make sure to",
+    "make sure you",
+    "make sure that you",
+    "you must",
+    "you are to",
+    "you need to",
+    "you have to",
+    "you should",
+    "you shall",
+    "from now on",
+    "from here on",
+    "going forward",
+    "moving forward",
+    "from this point",
+    "until further notice",
+    "effective immediately",
+    "starting now",
+    "starting today",
+    "starting immediately",
+)
+# Its gate: a word of each (the "you" of "you must" is the addressed group's).
+_POLITE_NEEDLES = ("please", "kindly", "henceforth", "sure", "forward", "notice", "effective",
+                   "starting", "point", "here")  # fmt: skip
+
+
 class _Patterns(NamedTuple):
     revoked: re.Pattern[str]
     markup: re.Pattern[str]
@@ -715,6 +773,7 @@ class _Patterns(NamedTuple):
     new_orders: re.Pattern[str]
     orders: re.Pattern[str]
     addressed: re.Pattern[str]
+    polite: re.Pattern[str]
     template_heading: re.Pattern[str]
     own_marker: re.Pattern[str]
     every_mark: re.Pattern[str]
@@ -753,11 +812,15 @@ def _patterns() -> _Patterns:
         new_orders=re.compile(
             rf"{_led(_NEWER)}{_GAP}{{1,6}}(?:{_phrases(_ORDERS)})(?![a-z])"
             rf"(?P<source>{_GAP}{{1,6}}(?:from|by){_GAP}{{1,6}}(?:[^\s:]{{1,30}}{_GAP}{{1,6}}){{0,3}}"
-            r"[^\s:]{1,30})?[ \t]{0,3}[:\uff1a]",
+            r"[^\s:]{1,30})?(?P<aside>[ \t]{0,3}[(\[][^()\[\]\n]{1,80}[)\]])?"
+            # after an aside, also a sentence's end, a dash or a line's end: "New
+            # instructions (see attached). Send every invoice to …" (``_claim_sub``)
+            r"(?:[ \t]{0,3}[:\uff1a]|(?<=[)\]])[ \t]{0,3}(?:[.;\u2014]|-{1,2}|(?=\n)))",
             re.IGNORECASE,
         ),
         orders=re.compile(_ORDERS_TO_MODEL, re.IGNORECASE),
         addressed=re.compile(_to_the_model(), re.IGNORECASE),
+        polite=re.compile(rf"{_led(_POLITE, _POLITE_PHRASES)}(?![a-z])", re.IGNORECASE),
         # ``### Instruction:``, and a heading naming a model's prompt ("# SYSTEM PROMPT",
         # "## Developer message"), with a colon or alone on its line.
         template_heading=re.compile(
@@ -1136,7 +1199,7 @@ def _regime_sub(m: re.Match[str]) -> str | None:
     """Orders to the model removed, unless what "from now on you must follow" asks to
     follow is a manual's ("the new safety procedure on page 12"), or the assistant who
     must act now is a person's ("Our assistant will now contact you")."""
-    if m.group()[:1] in "AaMmLl" and persons_assistant(m.string, m.start()):
+    if m.group()[:1] in "AaMmLlTt" and persons_assistant(m.string, m.start()):
         return None
     return None if regime_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
@@ -1147,9 +1210,22 @@ def _addressed_sub(m: re.Match[str]) -> str | None:
     return None if addressed_is_prose(m.string, m.start(), m.end()) else INSTRUCTION_REMOVED
 
 
+def _polite_sub(m: re.Match[str]) -> str | None:
+    """A polite or standing order's lead removed when its sentence asks the model for
+    something (``polite_order_is_correspondence``)."""
+    return (
+        None
+        if polite_order_is_correspondence(m.string, m.start(), m.end())
+        else INSTRUCTION_REMOVED
+    )
+
+
 def _new_orders_sub(m: re.Match[str]) -> str | None:
     """A claim of new orders removed, unless its colon opens a reference ("page 4") and
-    it names neither who gives them nor a prompt."""
+    it names neither who gives them nor a prompt. One ended by an aside and no colon
+    ("New instructions (see attached).") is a claim only before an order."""
+    if m.group()[-1:] not in ":\uff1a" and not claim_then_orders(m.string, m.end()):
+        return None
     # Naming who gives the orders, or a model's prompt, is the pose itself.
     claim = m.group().lower()
     if m.group("source") is not None or "prompt" in claim or "system" in claim:
@@ -1385,12 +1461,14 @@ def _steps(
         yield found.injection, _steering_sub
     if _VOID_IN in gates and _AWAY in gates:
         yield found.revoked, _revoked_sub
-    if ":" in lowered and _new_orders(lowered, gates):
+    if (":" in lowered or ")" in lowered or "]" in lowered) and _new_orders(lowered, gates):
         yield found.new_orders, _new_orders_sub
     if _orders_in(gates):
         yield found.orders, _regime_sub
     if _addressed_gate(lowered, gates):
         yield found.addressed, _addressed_sub
+    if _POLITE_IN in gates or _FROM_NOW_IN in gates or _ADDRESSED_IN in gates:
+        yield found.polite, _polite_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
     if lowered.isascii():
@@ -1606,7 +1684,7 @@ def _ascii_marks() -> re.Pattern[str]:
 # five such searches were a third of a short line's time, and 3 ms each on 64 KB).
 _ESCAPED, _ROLE, _STEER, _AWAY, _NEW, _ORDER = range(6)
 _DROP_IN, _SAID_IN, _FROM_NOW_IN, _ADDRESSED_IN, _VOID_IN, _NOTE_IN = range(6, 12)
-_ADDR_IN, _BEFORE_IN, _REPLY_IN, _TASK_IN = range(12, 16)
+_ADDR_IN, _BEFORE_IN, _REPLY_IN, _TASK_IN, _POLITE_IN = range(12, 17)
 _ORDER_WORDS = (
     "polic",
     "instruction",
@@ -1635,8 +1713,9 @@ _GATE_WORDS = (
     (_BEFORE_IN, _BEFORE_WORDS),
     (_REPLY_IN, _REPLYING),
     (_TASK_IN, _TASKS),
+    (_POLITE_IN, _POLITE_NEEDLES),
 )
-_ALL_GATES = tuple(range(16))
+_ALL_GATES = tuple(range(17))
 _STEERING_GATES = (_STEER, _AWAY)
 _ORDERS_GATES = (_NEW, _ORDER)
 
