@@ -16,9 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import toolhygiene as th
 from helpers import examples, failure_line, untrusted_result
 
 # Private imports, by design: the neutralising step on its own.
+from toolhygiene._carriers import neutralise_text
 from toolhygiene._redact import neutralise, normalise
 
 REMOVED = "[instruction-like text removed]"
@@ -351,18 +353,19 @@ def test_keys_in_their_own_script_stay(written: str) -> None:
     ],
 )
 def test_64_kb_of_each_shape_is_neutralised_in_linear_time(piece: str) -> None:
-    """64 KB made of one shape's pieces costs about four times 16 KB (tens of ms)."""
+    """64 KB made of one shape's pieces costs about four times 16 KB, on the failure
+    line (``sanitize``) and as a str result (``neutralise_text``, uncapped)."""
 
     def cost(size: int) -> float:
         text = (piece * (size // len(piece) + 1))[:size]
         best = float("inf")
         for _ in range(3):
-            start = time.perf_counter()
-            _result(text)
-            _failure(text)
-            best = min(best, time.perf_counter() - start)
-        return best
+            start = time.process_time()
+            th.sanitize(text, 500)
+            neutralise_text(text)
+            best = min(best, time.process_time() - start)
+        return max(best, 1e-4)
 
-    small, large = cost(16_384), cost(65_536)
-    assert large < 1.0, large
-    assert large < 10 * small + 0.05, (small, large)
+    cost(1_000)  # warm the compiled patterns
+    ratio = cost(65_536) / cost(16_384)
+    assert ratio < 10, f"{ratio:.1f}x for 4x the text: not linear"

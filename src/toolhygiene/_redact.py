@@ -1331,7 +1331,7 @@ _CHAT_CONTENT = re.compile(
 _CHAT_LINE = re.compile(
     r"(?im)^[ \t]{0,20}(?P<item>-[ \t]{1,8})?(?:role|from|speaker)[ \t]{0,5}[:=][ \t]{0,5}"
     r"(?P<q>[\"']?)(?P<role>system|assistant|human|user|developer|model|tool|function|gpt)"
-    r"(?P=q)[ \t]{0,5}$"
+    r"(?P=q)[ \t]{0,5}(?:$|(?=\x00))"  # (a NUL ends a string where _carriers joins them)
 )
 _CHAT_LINE_CONTENT = re.compile(
     r"(?im)^[ \t]{0,20}(?P<item>-[ \t]{1,8})?(?:content|text|message|value)[ \t]{0,5}[:=]"
