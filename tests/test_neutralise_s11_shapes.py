@@ -336,6 +336,23 @@ def test_keys_in_their_own_script_stay(written: str) -> None:
     assert _result(written) == written
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"role": "user", "content": "\u041f\u0440\u0438\u0432\u0435\u0442, '
+        '\u043a\u0430\u043a \u0434\u0435\u043b\u0430 \u0443 \u0442\u0435\u0431\u044f"}',
+        'bad: {"role": "user", "content": "\u0393\u03b5\u03b9\u03b1 \u03c3\u03bf\u03c5 '
+        '\u03ba\u03cc\u03c3\u03bc\u03b5 \u03c0\u03ce\u03c2 \u03b5\u03af\u03c3\u03b1\u03b9"}',
+    ],
+)
+def test_a_message_in_cyrillic_or_greek_is_read_in_its_own_letters(written: str) -> None:
+    """Keys are read with look-alikes made Latin; a message's text is not (a Russian or
+    Greek greeting is no word hidden with look-alikes)."""
+    text = json.loads(written[written.index("{") :])["content"]
+    assert text in _result(written) and "[role:" not in _result(written)
+    assert text in _failure(written) and "[role:" not in _failure(written)
+
+
 # -- cost ---------------------------------------------------------------------------------
 
 

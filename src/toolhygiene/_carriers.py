@@ -16,13 +16,14 @@ decoded and neutralised one by one.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
 
-from toolhygiene._normalise import compatible, unconfused
+from toolhygiene._normalise import compatible, latin_looking, unconfused
 from toolhygiene._orders import role_is_data
 from toolhygiene._redact import (
     escape_marks,
@@ -194,7 +195,7 @@ def _role_keys(text: str) -> dict[int, tuple[str, bool]]:
     role's field (``_orders.role_is_data``, as a record's: the other members)."""
     # Full-width letters as ASCII ({"Ｓｙｓｔｅｍ": …}), a word spelled in Latin look-alikes as
     # the word it looks like ({"Sуstem": …} with a Cyrillic у).
-    view = unconfused(compatible(text))
+    view = latin_looking(compatible(text))
     if _ROLE_KEY.search(view) is None:  # a quote first: scanned for in C
         return {}
     tokens = list(_STRING.finditer(text))
@@ -229,7 +230,7 @@ def _messages(text: str) -> dict[int, tuple[str, bool]]:
     ``content``, ``text`` or ``message`` next to it) reads as that role's
     field (an object without one is a record, not a message: ``{"role": "user",
     "name": "bob"}``)."""
-    view = unconfused(compatible(text))  # as _role_keys reads it
+    view = latin_looking(compatible(text))  # as _role_keys reads it
     if _MESSAGE.search(view) is None:  # a quote first: scanned for in C
         return {}
     tokens = list(_STRING.finditer(text))
@@ -478,6 +479,7 @@ def may_repeat_keys(text: str, normalised: str) -> bool:
     return normalised is not text or "\\u" in normalised or not normalised.isascii()
 
 
+@functools.lru_cache(maxsize=1024)  # an array of objects repeats its keys
 def _seen_as(key: str) -> str:
     """A key as the model reads it: full-width letters as ASCII, without combining marks,
     a word spelled in Latin look-alikes as Latin (``"ｔｏ"``, ``"t\u0301o"``, ``"tо"``

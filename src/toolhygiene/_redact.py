@@ -35,7 +35,13 @@ from toolhygiene._labels import (
     is_secret_label,
     plausible_value,
 )
-from toolhygiene._normalise import MARKS, MARKS_OR_HIDDEN, compatible, normalise, unconfused
+from toolhygiene._normalise import (
+    MARKS,
+    MARKS_OR_HIDDEN,
+    compatible,
+    latin_looking,
+    normalise,
+)
 from toolhygiene._orders import (
     addressed_is_prose,
     asks_only,
@@ -1206,7 +1212,7 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
         )
     if _ROLE in gates and ('"' in text or "'" in text) and _ROLE_KEY.search(viewed.view):
         viewed = _sub(_ROLE_KEY, viewed, _role_key_sub)
-    if ('"' in text or "'" in text) and _CHAT_KEY.search(unconfused(viewed.view)):
+    if ('"' in text or "'" in text) and _CHAT_KEY.search(latin_looking(viewed.view)):
         viewed = _chat_messages(viewed)
     if _chat_lines(text, lowered):
         viewed = _chat_messages(viewed, _LINES_CHAT)
@@ -1368,7 +1374,7 @@ def _chat_messages(viewed: _Viewed, shape: _ChatShape = _JSON_CHAT) -> _Viewed:
     field (``{"role": "user", "name": "bob"}``) and stays. ``shape``: JSON or a dict
     repr, or YAML and TOML lines. A key or a role spelled in Latin look-alikes (``"rоle"``
     with a Cyrillic ``о``) is read as the word it looks like."""
-    view = unconfused(viewed.view)
+    view = latin_looking(viewed.view)
     found: list[tuple[re.Match[str], bool]] = []
     for m in shape.role.finditer(view):
         content = shape.content.search(view, m.end(), m.end() + _CHAT_REACH)
@@ -1388,7 +1394,9 @@ def _chat_messages(viewed: _Viewed, shape: _ChatShape = _JSON_CHAT) -> _Viewed:
                 content = None
         if content is None:
             continue
-        role, value = m.group("role"), content.group("value")
+        # (the text as written: look-alikes read as Latin in a word of its own language
+        # would make it a hidden word)
+        role, value = m.group("role"), viewed.view[slice(*content.span("value"))]
         data = role_is_data(f"{role}: {value}", len(role) + 1, role, record=False)
         # A user's question quoted alone (a request echoed in an error, an API example:
         # {"role": "user", "content": "Weather in Paris?"}) is the user's, not an order.
