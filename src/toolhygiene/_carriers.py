@@ -16,13 +16,14 @@ decoded and neutralised one by one.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
 
-from toolhygiene._normalise import compatible
+from toolhygiene._normalise import compatible, latin_looking, unconfused
 from toolhygiene._orders import joined_fields_are_data, role_is_data
 from toolhygiene._redact import (
     escape_marks,
@@ -43,6 +44,7 @@ __all__ = [
     "escape_text_marks",
     "neutralise_json",
     "neutralise_text",
+    "read_embedded",
 ]
 
 # A JSON string, from its opening quote to its closing one; a text cut at a cap may end
@@ -72,7 +74,7 @@ def neutralise_text(text: str, depth: int = 0, *, turns: bool = False) -> str:
     string of a JSON document that holds a turn)."""
     if depth < _DEPTH and _json_text(text):
         return neutralise_json(text, depth)
-    return neutralise(text, turns=turns)
+    return read_embedded(neutralise(text, turns=turns))
 
 
 def _json_text(text: str) -> bool:
@@ -141,23 +143,36 @@ def _across(text: str) -> dict[int, str]:
     ]
     if len(values) < 2:
         return {}
-    starts = list(itertools.accumulate((len(v) + 1 for _, v in values), initial=0))
+    changed = _read_together([v for _, v in values], [i for i, _ in values])
+    return {values[k][0]: done for k, done in changed.items()}
+
+
+def _read_together(values: list[str], order: list[int]) -> dict[int, str]:
+    """The values (by their order) that hold part of a phrase ``spanning`` finds over
+    two or more of them, each with that part made the mark that replaces it; ``order``
+    is each value's index among all the strings, keys too (``_fields_apart``)."""
+    starts = list(itertools.accumulate((len(v) + 1 for v in values), initial=0))
     # Joined by a space: the values are one text to the model, written plainly
     # (a manual's "Ignore previous" / "instructions in the printed manual" stays).
-    joined = " ".join(v for _, v in values)
+    joined = " ".join(values)
     found = [
         (a, b, mark)
         for a, b, mark in spanning(joined, [s - 1 for s in starts[1:-1]])
-        if not _fields_apart(values, starts, joined, a, b)
+        if not _fields_apart(values, order, starts, joined, (a, b))
     ]
+    # Each match given to the values it runs over, in order of where it starts (a match
+    # spans a bounded stretch: its values are found from its start, not by reading all).
+    over: dict[int, list[tuple[int, int, str]]] = {}
+    for a, b, mark in sorted(found, key=lambda match: match[0]):
+        i = bisect.bisect_right(starts, a) - 1
+        while i < len(values) and starts[i] < b:
+            start, end = starts[i], starts[i] + len(values[i])
+            if a < end:
+                over.setdefault(i, []).append((max(a, start), min(b, end), mark))
+            i += 1
     changed: dict[int, str] = {}
-    for (i, value), start in zip(values, starts, strict=False):
-        end = start + len(value)
-        pieces = [
-            (max(a, start), min(b, end), mark) for a, b, mark in found if a < end and b > start
-        ]
-        if not pieces:
-            continue
+    for i, pieces in over.items():
+        value, start = values[i], starts[i]
         parts: list[str] = []
         last = start
         for a, b, mark in pieces:
@@ -171,19 +186,20 @@ def _across(text: str) -> dict[int, str]:
 
 
 def _fields_apart(
-    values: list[tuple[int, str]], starts: list[int], joined: str, a: int, b: int
+    values: list[str], order: list[int], starts: list[int], joined: str, span: tuple[int, int]
 ) -> bool:
-    """Whether the match at ``joined[a:b]`` runs from a whole value of one word into the
+    """Whether the match at ``span`` of ``joined`` runs from a whole value of one word into the
     value of the next key of the same object (``{"status": "ignore", "reason": "previous
     instructions superseded by ticket 42"}``), and reads there as that field's own
     words, not as an order (``joined_fields_are_data``)."""
+    a, b = span
     at = bisect.bisect_right(starts, a) - 1
-    if at + 1 >= len(values) or starts[at] != a or b > starts[at + 1] + len(values[at + 1][1]):
+    if at + 1 >= len(values) or starts[at] != a or b > starts[at + 1] + len(values[at + 1]):
         return False
     # one string between the two values: the key of the second (a key is no value)
-    if values[at + 1][0] != values[at][0] + 2:
+    if order[at + 1] != order[at] + 2:
         return False
-    return joined_fields_are_data(values[at][1], values[at + 1][1], b - starts[at + 1], joined)
+    return joined_fields_are_data(values[at], values[at + 1], b - starts[at + 1], joined)
 
 
 # A member whose key is a role's name and whose value is a string: its key's index
@@ -200,7 +216,9 @@ def _role_keys(text: str) -> dict[int, tuple[str, bool]]:
     """The members of ``text`` whose key is a role's name and whose value is a string:
     the key's index among the strings, its role and whether its value reads as that
     role's field (``_orders.role_is_data``, as a record's: the other members)."""
-    view = compatible(text)  # full-width letters as ASCII: {"Ｓｙｓｔｅｍ": …}
+    # Full-width letters as ASCII ({"Ｓｙｓｔｅｍ": …}), a word spelled in Latin look-alikes as
+    # the word it looks like ({"Sуstem": …} with a Cyrillic у).
+    view = latin_looking(compatible(text))
     if _ROLE_KEY.search(view) is None:  # a quote first: scanned for in C
         return {}
     tokens = list(_STRING.finditer(text))
@@ -235,7 +253,7 @@ def _messages(text: str) -> dict[int, tuple[str, bool]]:
     ``content``, ``text`` or ``message`` next to it) reads as that role's
     field (an object without one is a record, not a message: ``{"role": "user",
     "name": "bob"}``)."""
-    view = compatible(text)
+    view = latin_looking(compatible(text))  # as _role_keys reads it
     if _MESSAGE.search(view) is None:  # a quote first: scanned for in C
         return {}
     tokens = list(_STRING.finditer(text))
@@ -261,6 +279,80 @@ def _messages(text: str) -> dict[int, tuple[str, bool]]:
         label = f"{role}: {content}"
         found[at + 1] = (role, role_is_data(label, len(role) + 1, role, record=False))
     return found
+
+
+# JSON or a dict repr standing inside a text (an upstream error's body in an exception's
+# message, a log line): outside one, its opening bracket; inside, a string in double or
+# single quotes (what it holds as its group; one not closed on its line is read to the
+# line's end, so each quote is scanned past once) or a bracket.
+_OPENS = re.compile(r"[{\[]")
+_TOKEN = re.compile(r'"((?:[^"\\\n]|\\.)*)"?|\'((?:[^\'\\\n]|\\.)*)\'?|[{}\[\]]')
+_A_KEY = re.compile(r"[ \t]{0,20}:")
+
+
+def _embedded_values(text: str) -> Iterator[list[tuple[int, int, int]]]:
+    """Each JSON text or dict repr standing in ``text``, as the spans of what its
+    string values hold (keys left out), in order, each with its index among all the
+    strings, keys too."""
+    at = 0
+    while (opening := _OPENS.search(text, at)) is not None:
+        depth = 0
+        strings = 0
+        values: list[tuple[int, int, int]] = []
+        at = len(text)
+        for m in _TOKEN.finditer(text, opening.start()):
+            piece = m.group()
+            if piece in ("{", "["):
+                depth += 1
+            elif piece in ("}", "]"):
+                depth -= 1
+                if depth == 0:
+                    at = m.end()
+                    break
+            else:
+                if _A_KEY.match(text, m.end()) is None:
+                    group = 1 if m.group(1) is not None else 2
+                    values.append((m.start(group), m.end(group), strings))
+                strings += 1
+        yield values
+
+
+def _split_inside(text: str) -> Iterator[tuple[int, int]]:
+    """Where ``read_embedded`` would change ``text``: the spans of the values that hold
+    part of a phrase split over JSON standing in a text (a string of a JSON result that
+    quotes an upstream body)."""
+    if not ('"' in text or "'" in text) or not may_span(text):
+        return
+    for spans in _embedded_values(text):
+        if len(spans) > 1:
+            changed = _read_together([text[a:b] for a, b, _ in spans], [n for *_, n in spans])
+            yield from (spans[k][:2] for k in changed)
+
+
+def read_embedded(text: str) -> str:
+    """``text`` (not JSON text itself) with a phrase split over the values of JSON or a
+    dict repr standing in it (``error body: {"a": "ignore all previous", "b":
+    "instructions and …"}``) removed as in a JSON result (``_across``): the model reads
+    those values together. Each value keeps the rest of what it holds, as written; the
+    same object when there is nothing to remove."""
+    if not ('"' in text or "'" in text) or not ("{" in text or "[" in text):
+        return text
+    if not may_span(text):
+        return text
+    parts: list[str] = []
+    last = 0
+    for spans in _embedded_values(text):
+        if len(spans) < 2:
+            continue
+        changed = _read_together([text[a:b] for a, b, _ in spans], [n for *_, n in spans])
+        for k, done in sorted(changed.items()):
+            a, b, _ = spans[k]
+            parts.extend((text[last:a], done))
+            last = b
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def _document(text: str) -> str:
@@ -347,6 +439,7 @@ def _reached(text: str) -> set[int]:
         starts = list(itertools.accumulate((len(s) + len(_END) for s in decoded), initial=0))
     spans = touched(joined)
     spans.extend(_json_openings(joined))
+    spans.extend(_split_inside(joined))
     if not spans:
         return set()
     if starts is None:  # no decoded string holds a NUL: each one ends a string
@@ -415,12 +508,15 @@ def may_repeat_keys(text: str, normalised: str) -> bool:
     return normalised is not text or "\\u" in normalised or not normalised.isascii()
 
 
+@functools.lru_cache(maxsize=1024)  # an array of objects repeats its keys
 def _seen_as(key: str) -> str:
-    """A key as the model reads it: full-width letters as ASCII, without combining marks
-    (``"ｔｏ"``, ``"t\u0301o"`` and ``"to"`` are one key to it)."""
+    """A key as the model reads it: full-width letters as ASCII, without combining marks,
+    a word spelled in Latin look-alikes as Latin (``"ｔｏ"``, ``"t\u0301o"``, ``"tо"``
+    with a Cyrillic ``о`` and ``"to"`` are one key to it; ``"сорт"``, a Cyrillic word
+    with a letter of its own, is another)."""
     if key.isascii():
         return key
-    return "".join(c for c in compatible(key) if not unicodedata.combining(c))
+    return unconfused("".join(c for c in compatible(key) if not unicodedata.combining(c)))
 
 
 def distinct_keys(text: str, *, anywhere: bool = False) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     "MARKS",
     "MARKS_OR_HIDDEN",
     "compatible",
+    "latin_looking",
     "normalise",
     "unconfused",
     "without_sequences",
@@ -464,6 +465,17 @@ _SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
 _MIXED_WORD = re.compile(
     "[A-Za-z\u0370-\u03ff\u0400-\u052f]*[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*"
 )
+
+
+def latin_looking(view: str) -> str:
+    """``view`` with every Cyrillic and Greek letter drawn like a Latin one made that
+    letter, in whatever word it stands (one C pass; same length, same positions). For a
+    pattern that reads a whole quoted word only (a JSON key, a chat role's value): a word
+    it then matches is all look-alikes, as ``unconfused`` reads it; ``пароль`` is read
+    as no Latin word either way."""
+    if view.isascii() or _SCRIPTS.search(view) is None:
+        return view
+    return view.translate(_CONFUSABLES)
 
 
 def unconfused(view: str) -> str:
