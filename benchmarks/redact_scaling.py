@@ -68,6 +68,12 @@ SHAPES = {
     "echo forms": "password=Zq8Lm2Xw9Vb7 ZQ8LM2XW9VB7 Zq8Lm2\n Xw9Vb7 WnE4TG0yWHc5VmI3 ",
     "escaped OSC": "\\x1b]8;;https://x/?t=1\\x1b\\\\a",
     "token=a ": "token=a ",  # the cold tester's: 8,192 one-letter labelled values
+    # speed15: joiners kept in words of joining scripts and emoji, marks on Latin letters
+    "a\\u200d": "a\u200d",
+    "ZWNJ": "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 "
+    "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627 ",
+    "emoji ZWJ": "\U0001f468\u200d\U0001f469\u200d\U0001f467 ",
+    "Cafe\\u0301": "Cafe\u0301_2024_Q1.xlsx",
 }
 
 _ALNUM = string.ascii_letters + string.digits

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import operator
 import re
@@ -841,9 +842,17 @@ _LATIN_MARK = re.compile(f"[A-Za-z0-9]{MARKS.pattern}")
 _WRITTEN_OR_MARK = re.compile(f"{_WRITTEN.pattern}|(?<=[A-Za-z0-9]){MARKS.pattern}+")
 
 
+# A run of combining marks on an ASCII letter or digit, found from its first mark (a
+# class ``re`` skips to in one scan; the look-behind led ``_WRITTEN_OR_MARK``'s
+# alternation, tried at every character).
+_MARK_RUN = re.compile(f"({MARKS.pattern}(?<=[A-Za-z0-9].){MARKS.pattern}*)")
+
+
 def _written_view(text: str, marks: bool = False) -> tuple[str, list[_Unit]] | None:
     """``text`` with every written-out character read (``_character``), and where each
     was (``marks``: and without its combining marks); ``None`` when there is none."""
+    if marks and "&" not in text and "\\" not in text:
+        return _marks_view(text)
     parts: list[str] = []
     units: list[_Unit] = []
     last = shift = 0
@@ -862,6 +871,20 @@ def _written_view(text: str, marks: bool = False) -> tuple[str, list[_Unit]] | N
         return None
     parts.append(text[last:])
     return "".join(parts), units
+
+
+def _marks_view(text: str) -> tuple[str, list[_Unit]] | None:
+    """``_written_view`` of a text with no written-out character (no ``&``, no
+    backslash): only its marks on ASCII letters and digits go, split out in C and their
+    places summed in C, not read a match at a time."""
+    parts = _MARK_RUN.split(text)  # text, run, text, run, …, text
+    if len(parts) == 1:
+        return None
+    bounds = list(itertools.accumulate(map(len, parts)))
+    kept = parts[::2]
+    places = itertools.accumulate(map(len, kept[:-1]))
+    runs = zip(places, itertools.repeat(0), bounds[:-1:2], bounds[1::2])
+    return "".join(kept), list(runs)
 
 
 def _detect_written(

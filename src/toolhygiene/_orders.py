@@ -726,6 +726,9 @@ def ordered(value: str) -> bool:
     return False
 
 
+# A record's labels repeat their values ("System: Ubuntu 22.04 LTS" on every host's
+# block): each value is judged once (the judgement reads the value alone).
+@functools.lru_cache(maxsize=512)
 def _reads_as_field(value: str, prose_words: int) -> bool:
     """Whether a value reads as a record's field: no speech, no order, no marker, and
     few ordinary words (a name, a version, an id, a short noun phrase)."""
