@@ -43,7 +43,7 @@ from toolhygiene._exceptions import UsageError
 from toolhygiene._session import Outcome, Session
 from toolhygiene.formats import STUB
 
-__all__ = ["MAX_THREADS", "HygieneToolNode", "tool_node"]
+__all__ = ["HygieneToolNode", "MAX_THREADS", "tool_node"]
 
 Sessions = Session | Callable[[Any], Session]
 """One Session (one conversation), or a function making the Session of a thread id."""
