@@ -413,6 +413,7 @@ _SYMBOLS = frozenset("!#$%&*+/:;<>?@^~|")
 _CUTS = frozenset("&;, \t|()<>{}[]'\"`\\")
 """What the unquoted value pattern stops at that a secret may hold (``Pa55|word99``)."""
 _SPACES = frozenset(" \t")
+_BLANK = ("", " ", "\t", "\n", "\r")
 
 
 def _letters_before(text: str, end: int) -> int:
@@ -477,7 +478,7 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
         m = _PIECE.match(text, end + width)
         if m is None or text[m.end() : m.end() + 1] in ("=", "("):
             return end  # the next key, a call
-        if plain_run(m.group()) and not (cut == "`" and _glued_tick(text, m.end())):
+        if plain_run(m.group()) and not (not spaced and _glued_tail(text, cut, m.start(), m.end())):
             return end  # a word, a number, a date
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
@@ -488,11 +489,28 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     return end
 
 
-def _glued_tick(text: str, end: int) -> bool:
-    """Whether a backtick inside a value, and the piece after it ending at ``end``, are
-    more of the value (``password: 0000`0``): no backtick closes a code span after it
-    and the piece ends the token (whitespace, the end, or a line's punctuation)."""
-    return text[end : end + 1] in ("", " ", "\t", "\n", "\r", ".", ",", ";")
+def _glued_tail(text: str, cut: str, start: int, end: int) -> bool:
+    """Whether a piece that reads as a word or a number (``start``-``end``), glued to a
+    value by ``cut``, a character the value pattern stops at (``0000`0``, ``Xy7|q``,
+    ``Xy7'q``, ``abcd&q``, ``abcd)1``), is the value's tail: such a character closes or
+    separates only where what follows it is read on its own (a key, ``&page=2``; a call;
+    a tag; a blank), so a piece that ends the token (whitespace, the end, or a line's
+    punctuation ending it follows; or another such character and more of the token) is
+    more of the value, unless it is a word going on into prose (``…|grep foo``). A comma
+    or a semicolon separates a record's fields and a list's items (``abc123,200,OK``,
+    ``; HttpOnly``) wherever it stands."""
+    if cut in ",;":
+        return False
+    after = text[end : end + 1]
+    if after in _SPACES:  # (a backtick no other one closes: any piece, ``0000`AA``)
+        return cut == "`" or end - start == 1 or not text[start:end].isalpha()
+    if after in ("", "\n", "\r"):
+        return True
+    following = text[end + 1 : end + 2]
+    if after in ".,;":
+        return following in _BLANK
+    # another such character with more of the token after it (``ab`cd|ef``)
+    return after in _CUTS and following not in _BLANK
 
 
 # A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key
@@ -997,7 +1015,11 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     digit or a symbol in it, or both cases, and not a word, a number, a date or a
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
-    value = m.group("secret")
+    value, end = m.group("secret"), m.end("secret")
+    if value[:1] not in "\"'\\<" and m.string[end : end + 1] in _CUTS:
+        # judged with its tail glued on by a character the pattern stopped at, as it
+        # will be cut (``password is 0000`0`` is no number)
+        value = m.string[m.start("secret") : _cut_rest(m.string, end, True)]
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):

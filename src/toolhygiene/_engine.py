@@ -486,7 +486,9 @@ def _echo(
 # of log lines).
 _WRAP = re.compile(
     r"(?<![A-Za-z0-9_\-+/=.])(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
-    r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40})"
+    r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40}"
+    # or a line break URL-encoded that stays as written (``_bytes_of``)
+    r"|%0[Dd](?!%0[Aa])|%0[BbCc]|%[Cc]2%85|%[Ee]2%80%[Aa][89])"
     r"(?=([A-Za-z0-9_\-+/=.]{4,4096}))"
 )
 
@@ -577,8 +579,41 @@ and a NUL cannot come out of a normalised segment."""
 _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
+# The blanks and line breaks that normalising keeps, but the space, the tab and a line
+# break (``\n``, ``\r\n``), as UTF-8 (a vertical tab, a form feed, a lone ``\r``, a
+# no-break space, U+2028, ...): in a URL-encoded run they stay as written (``_bytes_of``).
+_BLANKS = tuple(
+    c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n" and normalise(c) == c
+)
+_BLANK_BYTES = re.compile(
+    b"(" + b"|".join(re.escape(c.encode()) + (b"(?!\n)" if c == "\r" else b"") for c in _BLANKS) + b")"
+)
+# What a URL-encoded run decoded to that the text did not hold as written: its tabs and
+# line breaks, written back as escapes where the run is put back (``_reveal``).
+_WRITTEN_BACK = str.maketrans({"\t": "%09", "\n": "%0A", "\r": "%0D"})
+
+
 def _bytes_of(m: re.Match[str]) -> str:
-    return bytes.fromhex(m.group().replace("%", "")).decode("utf-8", errors="replace")
+    """A run of escapes read, but each blank or line break of ``_BLANKS`` left as
+    written: in a URL-encoded run such a character is part of the value the run writes
+    (``password=Ab%0Bcd…`` is one value, as ``Ab%0Bcd…`` is one run of the text), where
+    decoded it would end the value in the decoded view, its tail kept. A tab and a line
+    break decode (a table's cells and rows, a body's lines are read in the decoded view)
+    and are written back as escapes where the run is put back; a control or a format
+    character decodes: normalising drops it, joining what it split."""
+    written = m.group()
+    data = bytes.fromhex(written.replace("%", ""))
+    chars = data.decode("utf-8", errors="replace")
+    if chars.isprintable() or not any(c in _BLANKS for c in chars):
+        return chars
+    parts, at = [], 0
+    for index, piece in enumerate(_BLANK_BYTES.split(data)):
+        if index % 2:  # a blank: its escapes as written
+            parts.append(written[3 * at : 3 * (at + len(piece))])
+        else:
+            parts.append(piece.decode("utf-8", errors="replace"))
+        at += len(piece)
+    return "".join(parts)
 
 
 def _url_decoded(segment: str) -> str:
@@ -666,7 +701,9 @@ def _reveal(
         piece = shown[decoded]
         if piece != decoded:
             parts.append(text[last:start])
-            parts.append(json.dumps(piece, ensure_ascii=False) if as_json else piece)
+            parts.append(
+                json.dumps(piece, ensure_ascii=False) if as_json else piece.translate(_WRITTEN_BACK)
+            )
             last = end
     parts.append(text[last:])
     return "".join(parts)
@@ -721,7 +758,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
             return text  # what the full pass gives: no span, and no value to echo
         seeds = ()
     original = text
-    if "\n" in text or "\\n" in text:
+    if "\n" in text or "\\n" in text or "%" in text:
         text = _unwrap(text)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
