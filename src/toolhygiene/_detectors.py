@@ -1042,6 +1042,22 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
 
 
+# A value that calls for the key rather than holding it: ``get_random_secret_key()``,
+# ``env(`` or ``config(`` before the quoted name the quote cut off, ``env(NAME)``.
+_KEY_CALL = re.compile(r"[A-Za-z_][\w.]{0,80}\((?:[\w.]{0,80}\))?")
+
+
+def _framework_key(value: str) -> bool:
+    """Whether an unquoted value under a secret key's name holds one of the characters
+    only that name's detector reads over (``&``, ``(``, ``)``: other values end there),
+    and is no call for the key and no placeholder."""
+    return (
+        ("&" in value or "(" in value or ")" in value)
+        and _KEY_CALL.fullmatch(value) is None
+        and plausible_value(value, prose_allowed=False)
+    )
+
+
 _CAPABILITY_KEYS = (
     "invite",
     "invite_code",
@@ -1786,6 +1802,25 @@ BUILT_IN: tuple[Detector, ...] = (
         # character (~3 ms for 64 KB), a match a needle ~0.5 us; the matches are the
         # same (every match starts at a "password" the needles find).
         scan=False,
+    ),
+    Detector(
+        # A framework's secret key unquoted (``SECRET_KEY=…`` in a .env file, a shell,
+        # YAML): Django's alphabet holds ``&``, ``=``, ``(`` and ``)``, which end any other
+        # value, so under this name the value runs over all of them, to a blank or a quote
+        # (``_framework_key``). Not after ``?`` or ``&``: a URL's parameter ends at ``&``,
+        # which a key there must escape.
+        "secret",
+        re.compile(
+            r"(?<![\w.\-?&])(?:[\w.\-]{0,60}[_.\-])?secret[_\-]?key(?:\\{0,3}[\"'])?"
+            r"[ \t]{0,5}[=:][ \t]{0,5}(?P<secret>[A-Za-z0-9!@#$%^&*()\-_=+]{8,256})",
+            re.IGNORECASE,
+        ),
+        ("secret_key", "secret-key", "secretkey"),
+        check=lambda m: _framework_key(m.group("secret")),
+        judged_by=("secret",),
+        anchored=True,
+        back=60,
+        back_chars=_KEY_CHARS,
     ),
     Detector("mailchimp-key", re.compile(r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"), ("-us",)),
     Detector(

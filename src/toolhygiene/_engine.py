@@ -580,13 +580,10 @@ _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
 # The blanks and line breaks that normalising keeps, but the space, the tab and a line
-# break (``\n``, ``\r\n``), as UTF-8 (a vertical tab, a form feed, a lone ``\r``, a
-# no-break space, U+2028, ...): in a URL-encoded run they stay as written (``_bytes_of``).
+# break (``\n``, ``\r\n``): a vertical tab, a form feed, a lone ``\r``, a no-break
+# space, U+2028, ...; in a URL-encoded run they stay as written (``_bytes_of``).
 _BLANKS = tuple(
     c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n" and normalise(c) == c
-)
-_BLANK_BYTES = re.compile(
-    b"(" + b"|".join(re.escape(c.encode()) + (b"(?!\n)" if c == "\r" else b"") for c in _BLANKS) + b")"
 )
 # What a URL-encoded run decoded to that the text did not hold as written: its tabs and
 # line breaks, written back as escapes where the run is put back (``_reveal``).
@@ -594,8 +591,10 @@ _WRITTEN_BACK = str.maketrans({"\t": "%09", "\n": "%0A", "\r": "%0D"})
 
 
 def _bytes_of(m: re.Match[str]) -> str:
-    """A run of escapes read, but each blank or line break of ``_BLANKS`` left as
-    written: in a URL-encoded run such a character is part of the value the run writes
+    """A run of escapes read, but each blank or line break of ``_BLANKS`` (a ``\\r``
+    before a ``\\n`` decodes) and each byte of no UTF-8 character left as written
+    (decoded, it would show U+FFFD, which the text never held; ``%ab`` in a Django
+    key): in a URL-encoded run such a character is part of the value the run writes
     (``password=Ab%0Bcd…`` is one value, as ``Ab%0Bcd…`` is one run of the text), where
     decoded it would end the value in the decoded view, its tail kept. A tab and a line
     break decode (a table's cells and rows, a body's lines are read in the decoded view)
@@ -603,22 +602,27 @@ def _bytes_of(m: re.Match[str]) -> str:
     character decodes: normalising drops it, joining what it split."""
     written = m.group()
     data = bytes.fromhex(written.replace("%", ""))
-    chars = data.decode("utf-8", errors="replace")
-    if chars.isprintable() or not any(c in _BLANKS for c in chars):
+    chars = data.decode("utf-8", errors="surrogateescape")
+    if chars.isprintable():
         return chars
     parts, at = [], 0
-    for index, piece in enumerate(_BLANK_BYTES.split(data)):
-        if index % 2:  # a blank: its escapes as written
-            parts.append(written[3 * at : 3 * (at + len(piece))])
+    for index, char in enumerate(chars):
+        if "\udc80" <= char <= "\udcff":  # a byte of no character: as written
+            parts.append(written[3 * at : 3 * at + 3])
+            at += 1
+            continue
+        size = len(char.encode())
+        if char in _BLANKS and not (char == "\r" and chars[index + 1 : index + 2] == "\n"):
+            parts.append(written[3 * at : 3 * (at + size)])
         else:
-            parts.append(piece.decode("utf-8", errors="replace"))
-        at += len(piece)
+            parts.append(char)
+        at += size
     return "".join(parts)
 
 
 def _url_decoded(segment: str) -> str:
     """``urllib.parse.unquote`` up to three times, each run of escapes decoded as UTF-8
-    (a bad sequence replaced): ``unquote`` splits at every ``%``, a Python step each,
+    (but what ``_bytes_of`` leaves as written): ``unquote`` splits at every ``%``, a Python step each,
     which a run of 64 K bare ``%`` made 80 ms; a run of escapes is found here in C."""
     for _ in range(3):
         decoded = _ESCAPES.sub(_bytes_of, segment)
