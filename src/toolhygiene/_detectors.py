@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands
+from toolhygiene import _commands, _seeds
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
@@ -2051,6 +2051,14 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+    ),
+    Detector(
+        # A wallet's seed phrase: twelve BIP39 words or more after a label that names one
+        # (``mnemonic: abandon ability …``, ``"seed phrase": "…"``, ``wallet words are …``).
+        "seed-phrase",
+        SPAN,
+        _seeds.NEEDLES,
+        finder=_seeds.find,
     ),
     Detector(
         # A password flag of a command-line tool, as shell text or an argv list
