@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _seeds
+from toolhygiene import _commands, _encoded, _seeds
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
@@ -2052,6 +2052,15 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
         anchored=True,
     ),
+    Detector(
+        # A provider's token hex-encoded (``736b5f6c6976655f…`` is ``sk_live_…``) or in
+        # base64 (``Z2hwX…`` is ``ghp_…``): a run whose bytes hold one (``_encoded``).
+        "hex-encoded-token",
+        SPAN,
+        _encoded.HEX_NEEDLES,
+        finder=_encoded.in_hex,
+    ),
+    Detector("base64-encoded-token", SPAN, _encoded.BASE64_NEEDLES, finder=_encoded.in_base64),
     Detector(
         # A wallet's seed phrase: twelve BIP39 words or more after a label that names one
         # (``mnemonic: abandon ability …``, ``"seed phrase": "…"``, ``wallet words are …``).

@@ -622,8 +622,9 @@ def _bytes_of(m: re.Match[str]) -> str:
 
 def _url_decoded(segment: str) -> str:
     """``urllib.parse.unquote`` up to three times, each run of escapes decoded as UTF-8
-    (but what ``_bytes_of`` leaves as written): ``unquote`` splits at every ``%``, a Python step each,
-    which a run of 64 K bare ``%`` made 80 ms; a run of escapes is found here in C."""
+    (but what ``_bytes_of`` leaves as written): ``unquote`` splits at every ``%``, a
+    Python step each, which a run of 64 K bare ``%`` made 80 ms; a run of escapes is
+    found here in C."""
     for _ in range(3):
         decoded = _ESCAPES.sub(_bytes_of, segment)
         if decoded == segment:

@@ -190,7 +190,7 @@ WORDS = frozenset(_LIST.split())
 
 MIN_WORDS = 12
 """The fewest words of a mnemonic (BIP39 writes 12, 15, 18, 21 or 24)."""
-_MAX_WORDS = 48
+_MAX_WORDS = 24
 _LEAD = 80
 """Characters after a label within which its run must start."""
 
