@@ -496,14 +496,15 @@ def _glued_tail(text: str, cut: str, start: int, end: int) -> bool:
     separates only where what follows it is read on its own (a key, ``&page=2``; a call;
     a tag; a blank), so a piece that ends the token (whitespace, the end, or a line's
     punctuation ending it follows; or another such character and more of the token) is
-    more of the value, unless it is a word going on into prose (``…|grep foo``). A comma
+    more of the value, unless it is a word going on into more text after a character of
+    syntax (``…|grep foo``, ``…&& make``; not after a quote, ``0000'AA rejected``). A comma
     or a semicolon separates a record's fields and a list's items (``abc123,200,OK``,
     ``; HttpOnly``) wherever it stands."""
     if cut in ",;":
         return False
     after = text[end : end + 1]
-    if after in _SPACES:  # (a backtick no other one closes: any piece, ``0000`AA``)
-        return cut == "`" or end - start == 1 or not text[start:end].isalpha()
+    if after in _SPACES:  # (after a quote no other one closes: any piece, ``0000`AA``)
+        return cut in "`'\"" or end - start == 1 or not text[start:end].isalpha()
     if after in ("", "\n", "\r"):
         return True
     following = text[end + 1 : end + 2]
