@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import toolhygiene as th
 from helpers import examples
 from toolhygiene import _engine, _seeds
+from toolhygiene._normalise import normalise
 
 PHRASE_12 = "abandon ability able about above absent absorb abstract absurd abuse access accident"
 PHRASE_24 = (
@@ -248,6 +249,8 @@ def test_an_encoded_splitter_never_leaves_the_tail(
 
 
 def test_an_escape_of_a_blank_stays_as_written_in_the_decoded_view() -> None:
+    # those blanks are the ones normalising keeps (it drops U+001C-U+001F)
+    assert all(normalise(c) == c for c in _engine._BLANKS)
     assert _engine._url_decoded("Ab%0Bcd%41") == "Ab%0BcdA"
     assert _engine._url_decoded("a%0D%0Ab%0Dc") == "a\r\nb%0Dc"
     assert _engine._url_decoded("x%abz%C3%A9") == "x%abzé"  # a byte of no character

@@ -582,8 +582,9 @@ _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 # The blanks and line breaks that normalising keeps, but the space, the tab and a line
 # break (``\n``, ``\r\n``): a vertical tab, a form feed, a lone ``\r``, a no-break
 # space, U+2028, ...; in a URL-encoded run they stay as written (``_bytes_of``).
+# (Whitespace but U+001C-U+001F, which normalising drops: nothing is compiled at import.)
 _BLANKS = tuple(
-    c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n" and normalise(c) == c
+    c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n\x1c\x1d\x1e\x1f"
 )
 # What a URL-encoded run decoded to that the text did not hold as written: its tabs and
 # line breaks, written back as escapes where the run is put back (``_reveal``).
