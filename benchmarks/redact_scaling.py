@@ -74,6 +74,20 @@ SHAPES = {
     "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627 ",
     "emoji ZWJ": "\U0001f468\u200d\U0001f469\u200d\U0001f467 ",
     "Cafe\\u0301": "Cafe\u0301_2024_Q1.xlsx",
+    # leak15: seed labels, encoded controls, framework keys, encoded tokens, glued tails
+    "seed label": "seed: " + "abandon " * 11 + "zzz ",
+    "%0B": "%0B",
+    "%E2%80%A8": "%E2%80%A8x",
+    "%ab": "%ab",
+    "sk_live_%0A": "sk_live_abc%0A",
+    "hex ghp_": "6768705f0123456789abcdef",
+    "base64 ghp_": "z2hw QUJD",
+}
+
+# One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
+FLOODS = {
+    "SECRET_KEY=&(": ("SECRET_KEY=", "&("),
+    "password is a`": ("password is ", "a`"),
 }
 
 _ALNUM = string.ascii_letters + string.digits
@@ -140,11 +154,14 @@ def text(name: str, size: int) -> str:
             length += len(parts[-1])
             i += 1
         return "".join(parts)[:size]
+    if name in FLOODS:
+        label, unit = FLOODS[name]
+        return (label + unit * (size // len(unit) + 1))[:size]
     unit = SHAPES[name]
     return (unit * (size // len(unit) + 1))[:size]
 
 
-NAMES = [*SHAPES, *DISTINCT]
+NAMES = [*SHAPES, *FLOODS, *DISTINCT]
 
 
 def per_call(fn: object, number: int = 3) -> float:

@@ -55,6 +55,7 @@ NO_MODEL_TEXT = {
     "_people.py": "the words that tell text for people from orders (lexicons read, not written)",
     "_detectors.py": "secret-shaped patterns and their labels (the redaction layer)",
     "_labels.py": "the labels of redacted values (the redaction layer)",
+    "_seeds.py": "BIP39's word list, looked for in seed phrases (data read, not written)",
 }
 """Modules that write no text the model reads, each with what its texts are instead."""
 

@@ -40,6 +40,7 @@ from toolhygiene._detectors import (
     _SPACES,
     _WRAPPED_LINES,
     _digit_or_symbol,
+    _glued_tail,
 )
 from toolhygiene._labels import code_value, line_rest, never_rest, plain_run
 from toolhygiene._normalise import compatible
@@ -97,8 +98,10 @@ def _cut_rest_before(text: str, end: int, word: bool) -> int:
         if spaced and word:
             return end
         m = _PIECE.match(text, end + width)
-        if m is None or text[m.end() : m.end() + 1] in ("=", "(") or plain_run(m.group()):
+        if m is None or text[m.end() : m.end() + 1] in ("=", "("):
             return end
+        if plain_run(m.group()) and (spaced or not _glued_tail(text, cut, m.start(), m.end())):
+            return end  # (a word or a number glued on and ending the token goes: leak15)
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
             return end

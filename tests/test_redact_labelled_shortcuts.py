@@ -84,18 +84,9 @@ def _cut_rest_before(text: str, end: int) -> int:
         m = _PIECE.match(text, end + width)
         if m is None or text[m.end() : m.end() + 1] in ("=", "("):
             return end
-        # a word after a backtick is more of the value when the token ends with it
-        # (``password: 0000`0``; leak13), not when a code span goes on
-        glued = cut == "`" and text[m.end() : m.end() + 1] in (
-            "",
-            " ",
-            "\t",
-            "\n",
-            "\r",
-            ".",
-            ",",
-            ";",
-        )
+        # a word or a number glued on by the character is more of the value when the
+        # token ends with it (``password: 0000`0``; leak13; ``Xy7|q``, leak15)
+        glued = not spaced and _detectors._glued_tail(text, cut, m.start(), m.end())
         if plain_run(m.group()) and not glued:
             return end
         piece = m.group()

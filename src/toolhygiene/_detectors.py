@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands
+from toolhygiene import _commands, _encoded, _seeds
 from toolhygiene._labels import (
     FOREIGN_LABELS,
     GLUED_LABELS,
@@ -470,6 +470,7 @@ _SYMBOLS = frozenset("!#$%&*+/:;<>?@^~|")
 _CUTS = frozenset("&;, \t|()<>{}[]'\"`\\")
 """What the unquoted value pattern stops at that a secret may hold (``Pa55|word99``)."""
 _SPACES = frozenset(" \t")
+_BLANK = ("", " ", "\t", "\n", "\r")
 
 
 def _letters_before(text: str, end: int) -> int:
@@ -534,7 +535,7 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
         m = _PIECE.match(text, end + width)
         if m is None or text[m.end() : m.end() + 1] in ("=", "("):
             return end  # the next key, a call
-        if plain_run(m.group()) and not (cut == "`" and _glued_tick(text, m.end())):
+        if plain_run(m.group()) and not (not spaced and _glued_tail(text, cut, m.start(), m.end())):
             return end  # a word, a number, a date
         piece = m.group()
         if "://" in piece or (cut == "<" and piece[:1] == "/"):
@@ -545,11 +546,29 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     return end
 
 
-def _glued_tick(text: str, end: int) -> bool:
-    """Whether a backtick inside a value, and the piece after it ending at ``end``, are
-    more of the value (``password: 0000`0``): no backtick closes a code span after it
-    and the piece ends the token (whitespace, the end, or a line's punctuation)."""
-    return text[end : end + 1] in ("", " ", "\t", "\n", "\r", ".", ",", ";")
+def _glued_tail(text: str, cut: str, start: int, end: int) -> bool:
+    """Whether a piece that reads as a word or a number (``start``-``end``), glued to a
+    value by ``cut``, a character the value pattern stops at (``0000`0``, ``Xy7|q``,
+    ``Xy7'q``, ``abcd&q``, ``abcd)1``), is the value's tail: such a character closes or
+    separates only where what follows it is read on its own (a key, ``&page=2``; a call;
+    a tag; a blank), so a piece that ends the token (whitespace, the end, or a line's
+    punctuation ending it follows; or another such character and more of the token) is
+    more of the value, unless it is a word going on into more text after a character of
+    syntax (``…|grep foo``, ``…&& make``; not after a quote, ``0000'AA rejected``). A comma
+    or a semicolon separates a record's fields and a list's items (``abc123,200,OK``,
+    ``; HttpOnly``) wherever it stands."""
+    if cut in ",;":
+        return False
+    after = text[end : end + 1]
+    if after in _SPACES:  # (after a quote no other one closes: any piece, ``0000`AA``)
+        return cut in "`'\"" or end - start == 1 or not text[start:end].isalpha()
+    if after in ("", "\n", "\r"):
+        return True
+    following = text[end + 1 : end + 2]
+    if after in ".,;":
+        return following in _BLANK
+    # another such character with more of the token after it (``ab`cd|ef``)
+    return after in _CUTS and following not in _BLANK
 
 
 # A space or a tab, then a key: a name and ``=`` (the piece stops before it and the key
@@ -1059,7 +1078,11 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     digit or a symbol in it, or both cases, and not a word, a number, a date or a
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
-    value = m.group("secret")
+    value, end = m.group("secret"), m.end("secret")
+    if value[:1] not in "\"'\\<" and m.string[end : end + 1] in _CUTS:
+        # judged with its tail glued on by a character the pattern stopped at, as it
+        # will be cut (``password is 0000`0`` is no number)
+        value = m.string[m.start("secret") : _cut_rest(m.string, end, True)]
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
@@ -1080,6 +1103,22 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() != "password" or m.group("sep").strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+# A value that calls for the key rather than holding it: ``get_random_secret_key()``,
+# ``env(`` or ``config(`` before the quoted name the quote cut off, ``env(NAME)``.
+_KEY_CALL = re.compile(r"[A-Za-z_][\w.]{0,80}\((?:[\w.]{0,80}\))?")
+
+
+def _framework_key(value: str) -> bool:
+    """Whether an unquoted value under a secret key's name holds one of the characters
+    only that name's detector reads over (``&``, ``(``, ``)``: other values end there),
+    and is no call for the key and no placeholder."""
+    return (
+        ("&" in value or "(" in value or ")" in value)
+        and _KEY_CALL.fullmatch(value) is None
+        and plausible_value(value, prose_allowed=False)
+    )
 
 
 _CAPABILITY_KEYS = (
@@ -1861,6 +1900,25 @@ BUILT_IN: tuple[Detector, ...] = (
         # same (every match starts at a "password" the needles find).
         scan=False,
     ),
+    Detector(
+        # A framework's secret key unquoted (``SECRET_KEY=…`` in a .env file, a shell,
+        # YAML): Django's alphabet holds ``&``, ``=``, ``(`` and ``)``, which end any other
+        # value, so under this name the value runs over all of them, to a blank or a quote
+        # (``_framework_key``). Not after ``?`` or ``&``: a URL's parameter ends at ``&``,
+        # which a key there must escape.
+        "secret",
+        re.compile(
+            r"(?<![\w.\-?&])(?:[\w.\-]{0,60}[_.\-])?secret[_\-]?key(?:\\{0,3}[\"'])?"
+            r"[ \t]{0,5}[=:][ \t]{0,5}(?P<secret>[A-Za-z0-9!@#$%^&*()\-_=+]{8,256})",
+            re.IGNORECASE,
+        ),
+        ("secret_key", "secret-key", "secretkey"),
+        check=lambda m: _framework_key(m.group("secret")),
+        judged_by=("secret",),
+        anchored=True,
+        back=60,
+        back_chars=_KEY_CHARS,
+    ),
     Detector("mailchimp-key", re.compile(r"\b[0-9a-f]{32}-us[0-9]{1,2}\b"), ("-us",)),
     Detector(
         # A ``.pgpass`` line: ``host:port:database:user:password`` (the port of
@@ -2090,6 +2148,23 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+    ),
+    Detector(
+        # A provider's token hex-encoded (``736b5f6c6976655f…`` is ``sk_live_…``) or in
+        # base64 (``Z2hwX…`` is ``ghp_…``): a run whose bytes hold one (``_encoded``).
+        "hex-encoded-token",
+        SPAN,
+        _encoded.HEX_NEEDLES,
+        finder=_encoded.in_hex,
+    ),
+    Detector("base64-encoded-token", SPAN, _encoded.BASE64_NEEDLES, finder=_encoded.in_base64),
+    Detector(
+        # A wallet's seed phrase: twelve BIP39 words or more after a label that names one
+        # (``mnemonic: abandon ability …``, ``"seed phrase": "…"``, ``wallet words are …``).
+        "seed-phrase",
+        SPAN,
+        _seeds.NEEDLES,
+        finder=_seeds.find,
     ),
     Detector(
         # A password flag of a command-line tool, as shell text or an argv list

@@ -487,7 +487,9 @@ def _echo(
 # of log lines).
 _WRAP = re.compile(
     r"(?<![A-Za-z0-9_\-+/=.])(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
-    r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40})"
+    r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40}"
+    # or a line break URL-encoded that stays as written (``_bytes_of``)
+    r"|%0[Dd](?!%0[Aa])|%0[BbCc]|%[Cc]2%85|%[Ee]2%80%[Aa][89])"
     r"(?=([A-Za-z0-9_\-+/=.]{4,4096}))"
 )
 
@@ -583,14 +585,53 @@ and a NUL cannot come out of a normalised segment."""
 _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
+# The blanks and line breaks that normalising keeps, but the space, the tab and a line
+# break (``\n``, ``\r\n``): a vertical tab, a form feed, a lone ``\r``, a no-break
+# space, U+2028, ...; in a URL-encoded run they stay as written (``_bytes_of``).
+# (Whitespace but U+001C-U+001F, which normalising drops: nothing is compiled at import.)
+_BLANKS = tuple(
+    c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n\x1c\x1d\x1e\x1f"
+)
+# What a URL-encoded run decoded to that the text did not hold as written: its tabs and
+# line breaks, written back as escapes where the run is put back (``_reveal``).
+_WRITTEN_BACK = str.maketrans({"\t": "%09", "\n": "%0A", "\r": "%0D"})
+
+
 def _bytes_of(m: re.Match[str]) -> str:
-    return bytes.fromhex(m.group().replace("%", "")).decode("utf-8", errors="replace")
+    """A run of escapes read, but each blank or line break of ``_BLANKS`` (a ``\\r``
+    before a ``\\n`` decodes) and each byte of no UTF-8 character left as written
+    (decoded, it would show U+FFFD, which the text never held; ``%ab`` in a Django
+    key): in a URL-encoded run such a character is part of the value the run writes
+    (``password=Ab%0Bcd…`` is one value, as ``Ab%0Bcd…`` is one run of the text), where
+    decoded it would end the value in the decoded view, its tail kept. A tab and a line
+    break decode (a table's cells and rows, a body's lines are read in the decoded view)
+    and are written back as escapes where the run is put back; a control or a format
+    character decodes: normalising drops it, joining what it split."""
+    written = m.group()
+    data = bytes.fromhex(written.replace("%", ""))
+    chars = data.decode("utf-8", errors="surrogateescape")
+    if chars.isprintable():
+        return chars
+    parts, at = [], 0
+    for index, char in enumerate(chars):
+        if "\udc80" <= char <= "\udcff":  # a byte of no character: as written
+            parts.append(written[3 * at : 3 * at + 3])
+            at += 1
+            continue
+        size = len(char.encode())
+        if char in _BLANKS and not (char == "\r" and chars[index + 1 : index + 2] == "\n"):
+            parts.append(written[3 * at : 3 * (at + size)])
+        else:
+            parts.append(char)
+        at += size
+    return "".join(parts)
 
 
 def _url_decoded(segment: str) -> str:
     """``urllib.parse.unquote`` up to three times, each run of escapes decoded as UTF-8
-    (a bad sequence replaced): ``unquote`` splits at every ``%``, a Python step each,
-    which a run of 64 K bare ``%`` made 80 ms; a run of escapes is found here in C."""
+    (but what ``_bytes_of`` leaves as written): ``unquote`` splits at every ``%``, a
+    Python step each, which a run of 64 K bare ``%`` made 80 ms; a run of escapes is
+    found here in C."""
     for _ in range(3):
         decoded = _ESCAPES.sub(_bytes_of, segment)
         if decoded == segment:
@@ -672,7 +713,9 @@ def _reveal(
         piece = shown[decoded]
         if piece != decoded:
             parts.append(text[last:start])
-            parts.append(json.dumps(piece, ensure_ascii=False) if as_json else piece)
+            parts.append(
+                json.dumps(piece, ensure_ascii=False) if as_json else piece.translate(_WRITTEN_BACK)
+            )
             last = end
     parts.append(text[last:])
     return "".join(parts)
@@ -727,7 +770,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
             return text  # what the full pass gives: no span, and no value to echo
         seeds = ()
     original = text
-    if "\n" in text or "\\n" in text:
+    if "\n" in text or "\\n" in text or "%" in text:
         text = _unwrap(text)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)

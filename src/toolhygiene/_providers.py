@@ -119,6 +119,18 @@ FAMILIES: tuple[Family, ...] = (
     ("vault-token", ("hvs.", "hvb.", "hvr."), f"[{_URL}]{{24,512}}"),
     ("1password-token", ("ops_eyJ",), f"[{_URL}+/=]{{100,4096}}"),
     ("age-secret-key", ("AGE-SECRET-KEY-1",), "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    # Bech32 and Base58 private keys of wallets and signing identities: a Nostr key's
+    # ``nsec1`` (32 bytes: 52 characters and a checksum of 6) and BIP32's extended
+    # private keys (``xprv`` and the versions of other scripts and of test networks:
+    # 78 bytes and a checksum of 4 in Base58, 111 characters). A Lightning invoice
+    # (``lnbc1…``), a Nostr public key (``npub1``) and an extended public key (``xpub``)
+    # are public: shared to be paid or to be found.
+    ("nostr-secret-key", ("nsec1",), "[02-9ac-hj-np-z]{58}(?![0-9a-z])"),
+    (
+        "extended-private-key",
+        ("xprv", "tprv", "yprv", "zprv", "uprv", "vprv", "Yprv", "Zprv", "Uprv", "Vprv"),
+        "[1-9A-HJ-NP-Za-km-z]{107}(?![A-Za-z0-9])",
+    ),
     ("openshift-token", ("sha256~",), f"[{_URL}]{{43}}"),
     ("prefect-key", ("pnu_",), f"[{_B62}]{{36}}"),
     ("contentful-token", ("CFPAT-",), f"[{_URL}]{{43}}"),

@@ -106,6 +106,25 @@ def _ssh_blob(kind: str, data: bytes) -> bool:
     return len(fields) >= 2 and fields[0] == kind.encode()
 
 
+# Where a key is shown cut short (a log, a listing): an ellipsis right after its blob.
+_CUT = re.compile(r"\.{2,3}|\u2026")
+
+
+def _ssh_head(m: re.Match[str]) -> bool:
+    """Whether an SSH key's blob cut short (``ssh-rsa AAAAB3NzaC1yc2EAAAADAQAB…``) opens
+    as its type's blob does: its first field is the type. What follows is the start of
+    the public key's own fields (``AAAADAQAB`` is the exponent 65537, whose base64 reads
+    ``EAAAAD``, a Square token's prefix), no secret."""
+    blob = m.group("blob").rstrip("=")
+    data = strict_base64(blob[: len(blob) // 4 * 4])
+    kind = m.group("type").encode()
+    return (
+        data is not None
+        and data[:4] == len(kind).to_bytes(4, "big")
+        and (data[4 : 4 + len(kind)] == kind)
+    )
+
+
 def _der(data: bytes) -> bool:
     """Whether ``data`` is one whole DER ``SEQUENCE`` (its length field is the rest) that
     is no private key: every private key's structure (PKCS#1, SEC 1's EC key, PKCS#8, a
@@ -247,6 +266,8 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
             data = strict_base64(m.group("blob"))
             if data is not None and _ssh_blob(m.group("type"), data):
                 ranges.append(m.span())
+            elif (mark := _CUT.match(text, m.end())) is not None and _ssh_head(m):
+                ranges.append((m.start(), mark.end()))
     if "SHA256:" in text or "MD5:" in text:
         ranges.extend(
             m.span() for m in _FINGERPRINT.finditer(text) if not _after_secret(text, m.start())
