@@ -284,10 +284,11 @@ def test_a_secret_in_or_glued_to_a_picture_goes(
     body = base64.b64encode(PICTURES[kind](rng)).decode()
     if where == "inside":
         at = rng.randrange(16, len(body) - 8)
-        if kind == "jpeg" and len(secret) % 4 == 0 and set(secret) <= _BASE64_CHARS:
-            # The README's one gap: JPEG's compressed data has no checksum, so whole
-            # groups of base64 inserted there keep the file whole (unless they hold an
-            # 0xFF byte). One character more, and the run is no base64.
+        if kind in ("jpeg", "gif") and len(secret) % 4 == 0 and set(secret) <= _BASE64_CHARS:
+            # The README's known gaps: JPEG's compressed data and GIF's sub-blocks have
+            # no checksum, so whole groups of base64 inserted there may keep the file
+            # whole (a JPEG unless they hold an 0xFF byte; a GIF when the shifted
+            # lengths lead to the trailer). One character more, and the run is no base64.
             secret += "Q"
         body = body[:at] + secret + body[at:]
     elif where == "after":

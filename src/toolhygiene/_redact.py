@@ -151,15 +151,15 @@ _ROLE_AFTER = r"(?:[ \t]{0,3}(?P<role>system|assistant|user|developer|human|mode
 # Square brackets and every bracket-like pair: each opening and closing punctuation
 # character of Unicode (categories Ps and Pe: lenticular 【】, tortoise-shell 〔〕﹝﹞,
 # white 〚〛⟦⟧, ornamental ❲❳, quill ⁅⁆, corner 「」, …) but the parentheses and
-# braces that neutralising writes in their place; full-width ones read as ``[`` already.
-_NOT_BRACKETS = "(){}\uff08\uff09\ufe59\ufe5a\u207d\u207e\u208d\u208e\ufe5b\ufe5c\uff5b\uff5d"
-
-
+# braces that neutralising writes in their place, and every form of them (small, full-width,
+# superscript, subscript, vertical ``︵︷``: each folds to one); full-width ``［`` reads as
+# ``[`` already.
 def _brackets(category: str) -> str:
     return "".join(
         c
         for c in map(chr, range(0x10000))
-        if unicodedata.category(c) == category and c not in _NOT_BRACKETS
+        if unicodedata.category(c) == category
+        and unicodedata.normalize("NFKC", c) not in ("(", ")", "{", "}")
     )
 
 
