@@ -713,6 +713,7 @@ _SCOPED = re.compile(  # (the separator took the first colon)
 # (``auth.acme.com:8443/v1``) or an scp-style path (``git@auth.acme.com:acme/api.git``).
 _HOST_PORT = re.compile(
     r"[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,24}:(?:[0-9]{1,5}(?:/\S{0,2048})?|~?[\w.\-]+/[^\s:@]*)"
+    r"(?<![.,;!?])[.,;!?)]?"  # a sentence's stop after it ("… at sso.auth.com:8443.")
 )
 
 _VALUE_OPENS = frozenset(" \t:=\"'`([{<>,;|\uff1a")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 
 __all__ = [
@@ -82,15 +83,27 @@ _KEY_TAGS = frozenset([2, 6, 12, 13, 14, 17])
 _SIGNATURE_TAGS = frozenset([2])
 
 
-def _crc24(data: bytes) -> int:
-    crc = 0xB704CE
-    for byte in data:
-        crc ^= byte << 16
+@functools.cache
+def _crc24_table() -> tuple[int, ...]:
+    """OpenPGP's CRC-24 (RFC 4880 6.1) of each byte value, for a byte at a time."""
+    table = []
+    for byte in range(256):
+        crc = byte << 16
         for _ in range(8):
             crc <<= 1
             if crc & 0x1000000:
                 crc ^= 0x1864CFB
-    return crc & 0xFFFFFF
+        table.append(crc & 0xFFFFFF)
+    return tuple(table)
+
+
+def _crc24(data: bytes) -> int:
+    """OpenPGP's CRC-24 of ``data``, a byte at a time through a table (bit by bit it
+    took 64 ms for a 48 KB key block)."""
+    table, crc = _crc24_table(), 0xB704CE
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFFFF) ^ table[(crc >> 16) ^ byte]
+    return crc
 
 
 def _packets(data: bytes) -> list[int] | None:

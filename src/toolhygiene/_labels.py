@@ -1025,12 +1025,37 @@ _PARTIAL_MASK = re.compile(
 )
 
 
+# A reference standing for a value, whole: a variable (``$DB_PASSWORD``, ``${db_password}``,
+# ``${PW:-x}``, ``%(password)s``, ``#{password}``), a template's field (``{{ db.password }}``,
+# ``${{ secrets.GH_TOKEN }}``, ``{{ .Values.pw | b64enc }}``), a command's output (``$(cat
+# /run/secrets/pw)``: a blank or a path in it), a placeholder's name (``<your-token>``) or a
+# here-document's (``<<EOF``); or what a value cut at a bracket or a blank keeps of one
+# (``$``, ``${``, ``$(cat``), or a redirection (``<<<``). Its name is a variable's (words
+# in one case with at most three digits in a row, camelCase or PascalCase): ``$ecr3tP4ss!``,
+# ``$uperS3cret2024``, ``$2b$12$…`` (a bcrypt hash) and a Django key opening with ``$``
+# are values.
+_NAME = (
+    r"(?:[A-Z](?:[A-Z_]|[0-9]{1,3}(?![0-9]))*|[a-z](?:[a-z_]|[0-9]{1,3}(?![0-9]))*"
+    r"|[a-z]+(?:[A-Z][a-z]+)+[0-9]?|(?:[A-Z][a-z]+)+)"
+)
+_FIELD = rf"\.?{_NAME}(?:\.{_NAME}|\[[\"']?\w+[\"']?\]){{0,6}}"
+_REFERENCE = re.compile(
+    rf"\$\{{?{_NAME}(?::?[-=?+][^{{}}\s]{{0,64}})?\}}?"
+    rf"|\$\([^()\n]{{0,200}}[ /][^()\n]{{0,200}}\)"
+    rf"|%\({_NAME}\)[sdr]|#\{{{_FIELD}\}}"
+    rf"|\$?\{{\{{-?[ \t]*{_FIELD}[ \t]*(?:\|[^{{}}\n]{{0,64}})?-?\}}\}}"
+    rf"|<[A-Za-z]+[0-9]{{0,2}}(?:[ _\-.][A-Za-z]+[0-9]{{0,2}}){{0,6}}>"
+    rf"|<<-?[ \t]*[\"']?[A-Z_]{{1,20}}[\"']?|[<>]{{1,3}}"
+    rf"|(?:\$\{{?|\$\(|\$?\{{\{{-?[ \t]*\.?|%\(|#\{{|<){_NAME}?"
+)
+
+
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
     if not bare or bare.lower() in _PLACEHOLDERS or _PARTIAL_MASK.fullmatch(bare):
         return False
-    if bare.startswith(("$", "{{", "<", "%(", "[redacted:", "${", "#{", "(redacted")):
+    if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
         return False
     if len(bare) > 1 and not bare.strip(_MASK):  # every character a mask's (``****``)
         return False  # (one character is no mask: ``password=x`` may be the password)

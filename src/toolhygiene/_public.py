@@ -27,6 +27,7 @@ from toolhygiene._keyformats import (
     openpgp_public,
     wireguard_public,
 )
+from toolhygiene._labels import is_secret_label
 from toolhygiene._media import strict_base64
 
 Span = tuple[int, int, str, int]
@@ -44,12 +45,18 @@ __all__ = [
 
 # A line break as written in the text or inside a string (``\n``, ``\\n``, ``\r\n``).
 _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
+# A block's lines of base64, read once: a lookahead is atomic, so the lines it took are
+# never given back one at a time when no END follows (Python 3.10 has no possessive
+# quantifier; backtracking there made a block without its END quadratic).
+_LINES = r"(?=(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096}))(?P=lines)"
 PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}+){1,4096}+)"
-    r"[ \t]*" + _BREAK + r"[ \t]*-----END (?P=type)-----"
+    + _LINES
+    + r"[ \t]*"
+    + _BREAK
+    + r"[ \t]*-----END (?P=type)-----"
 )
 # An OpenPGP public key block or signature, armored: the frame, headers (``Version: …``),
 # a blank line, the base64 and its checksum (``=ojH6``).
@@ -59,10 +66,10 @@ PGP = re.compile(
     + _BREAK
     + r"[A-Za-z][A-Za-z\-]{0,30}:[^\r\n\\]{0,200}){0,8}[ \t]*"
     + _BREAK
-    + r"(?P<lines>(?:[ \t]*"
+    + _LINES
+    + r"[ \t]*"
     + _BREAK
-    + r"[ \t]*[A-Za-z0-9+/=]{1,128}+){1,4096}+)"
-    r"[ \t]*" + _BREAK + r"[ \t]*-----END PGP (?P=type)-----"
+    + r"[ \t]*-----END PGP (?P=type)-----"
 )
 _LAYOUT = re.compile(r"[ \t]*" + _BREAK + r"[ \t]*")
 # An SSH key's fingerprint as ``ssh-keygen -l`` and ``ssh`` print it.
@@ -195,8 +202,18 @@ def may_hold_public(text: str) -> bool:
     return any(needle in text for needle in _NEEDLES) or "peer:" in text
 
 
+# The label and separator right before a value on its line (``AGE_SECRET_KEY=``,
+# ``"secretKey": "``, ``secret key for prod: ``): judged as any label is.
+_LABEL_BEFORE = re.compile(r"([A-Za-z_][\w\-. ]{0,60})[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z")
+
+
 def _after_secret(text: str, start: int) -> bool:
-    return _AFTER_SECRET.search(text, max(0, start - 24), start) is not None
+    """Whether a secret's label stands right before ``start`` (its words name a secret,
+    as ``is_secret_label`` reads them)."""
+    if _AFTER_SECRET.search(text, max(0, start - 24), start) is not None:
+        return True
+    m = _LABEL_BEFORE.search(text, max(0, start - 80), start)
+    return m is not None and is_secret_label(m.group(1).strip()) is True
 
 
 def jwk_objects(text: str) -> list[tuple[int, int]]:

@@ -725,7 +725,7 @@ _VOID_NEEDLES = ("cancel", "void", "null", "revoked", "rescinded", "withdrawn", 
 
 
 def _revoked() -> str:
-    target = rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
+    target = rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s(?![a-z]))?{_NOT_A_MODIFIER}"
     orders = (
         rf"(?:{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}{target}"
         rf"|{target}{_GAP}{{1,6}}{_FILLER}{{0,2}}{_phrases(_SINCE)})"
@@ -808,12 +808,12 @@ def _patterns() -> _Patterns:
             rf"{_led(_STEER_WORDS, _STEER_PHRASES)}"
             rf"{_GAP}{{0,6}}(?:"
             rf"{_FILLER}{{0,6}}{_any_of(_SCOPE_WORDS)}{_GAP}{{1,6}}{_FILLER}{{0,2}}"
-            rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER}"
-            rf"|{_FILLER}{{0,2}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s)?{_GAP}{{1,6}}"
+            rf"{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s(?![a-z]))?{_NOT_A_MODIFIER}"
+            rf"|{_FILLER}{{0,2}}{_any_of(_TARGET_WORDS)}(?:{_GAP}{{0,3}}s(?![a-z]))?{_GAP}{{1,6}}"
             rf"{_FILLER}{{0,2}}{_phrases(_SINCE)}(?![a-z])"
             rf"|{_BEFORE}(?:above|before)(?![a-z])"
             rf"|{_FILLER}{{0,2}}{_any_of(_NAMED)}{_GAP}{{1,6}}{_any_of(_NAMED_TARGETS)}"
-            rf"(?:{_GAP}{{0,3}}s)?{_NOT_A_MODIFIER})",
+            rf"(?:{_GAP}{{0,3}}s(?![a-z]))?{_NOT_A_MODIFIER})",
             re.IGNORECASE,
         ),
         new_orders=re.compile(
