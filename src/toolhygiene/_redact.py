@@ -1480,17 +1480,7 @@ def _chat_messages(viewed: _Viewed, shape: _ChatShape = _JSON_CHAT) -> _Viewed:
     roles = {m.group("role").lower() for m, _ in found}
     chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS_ROLES)
     marked = [m for m, data in found if chat or not data]
-    if not marked:
-        return viewed
-    text, _, marks = viewed
-    parts: list[str] = []
-    last = 0
-    for m in marked:
-        start, end = _in_text(marks, *m.span("role"))
-        parts.extend((text[last:start], role_marker(m.group("role"))))
-        last = end
-    parts.append(text[last:])
-    return _viewed("".join(parts))
+    return _role_marked(viewed, marked, "role")
 
 
 def _chat_lines(text: str, lowered: str) -> bool:
@@ -1517,14 +1507,20 @@ def _bracketed_labels(viewed: _Viewed) -> _Viewed:
             f"{m['role']}: {m['value']}", len(m["role"]) + 1, m["role"], record=False
         )
     ]
+    return _role_marked(viewed, marked, "label")
+
+
+def _role_marked(viewed: _Viewed, marked: list[re.Match[str]], group: str) -> _Viewed:
+    """``viewed`` with each match's ``group`` (found in its view) made the marker of the
+    match's role (``[role:system]``); the same view when nothing is marked."""
     if not marked:
         return viewed
     text, _, marks = viewed
     parts: list[str] = []
     last = 0
     for m in marked:
-        start, end = _in_text(marks, *m.span("label"))
-        parts.extend((text[last:start], role_marker(m["role"])))
+        start, end = _in_text(marks, *m.span(group))
+        parts.extend((text[last:start], role_marker(m.group("role"))))
         last = end
     parts.append(text[last:])
     return _viewed("".join(parts))
