@@ -1,0 +1,58 @@
+"""Secrets the outside tester cold15 found still reaching the model (issue 12, helper
+leak16, session 11): a secret in an OpenPGP block's armor headers; a secret quoted or
+glued after a placeholder, a mask or a phrase naming a vault or an absence; a secret's
+label inside a record name's value; a PagerDuty routing key."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from helpers import examples
+from test_redact_s11_survivors import PGP_PUBLIC, PGP_SIGNATURE, _openpgp_armor, _openpgp_key
+
+# -- 1. an OpenPGP block's armor headers are text --------------------------------------
+
+HEADER_SECRETS = [
+    ("Comment: sk_live_51HqLyjWDarjtT1zdp7dcXYZabc12", "sk_live_51HqLyjWDarjtT1zdp7dcXYZabc12"),
+    ("Comment: DB_PASSWORD=Qx7pLm2R9kZw", "Qx7pLm2R9kZw"),
+    ("Comment: password: Tr0ub4dor&3", "Tr0ub4dor&3"),
+    ("Version: GnuPG v2\nComment: token=ghp_4kLm9Qx7pLm2R9kZw8vT3nYc5dF6gH1jK2sA", "ghp_4kLm9Qx7"),
+]
+
+
+def _with_headers(block: str, headers: str) -> str:
+    head, rest = block.split("\n", 1)
+    return f"{head}\n{headers}\n{rest}"
+
+
+@pytest.mark.parametrize(("headers", "secret"), HEADER_SECRETS)
+@pytest.mark.parametrize("block", [PGP_PUBLIC, PGP_SIGNATURE], ids=["key", "signature"])
+def test_a_secret_in_a_pgp_armor_header_goes_and_the_body_stays(
+    block: str, headers: str, secret: str
+) -> None:
+    text = _with_headers(block, headers)
+    out = th.redact(text)
+    assert secret not in out, out
+    body = block.split("\n", 2)[2]  # the blank line, the base64, the checksum and END
+    assert out.endswith(body), out
+    assert out.startswith(block.split("\n", 1)[0] + "\n"), out
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 2**32), which=st.sampled_from(HEADER_SECRETS))
+def test_a_secret_in_the_headers_of_any_public_key_block_goes(
+    seed: int, which: tuple[str, str]
+) -> None:
+    block = _openpgp_armor("PUBLIC KEY BLOCK", _openpgp_key(seed))
+    text = _with_headers(block, which[0])
+    out = th.redact(text)
+    assert which[1] not in out, out
+    assert out.endswith(block.split("\n", 2)[2]), out
+
+
+def test_plain_pgp_armor_headers_stay() -> None:
+    text = _with_headers(PGP_PUBLIC, "Version: GnuPG v2\nComment: https://example.org/key")
+    assert th.redact(text) == text
