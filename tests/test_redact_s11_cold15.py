@@ -5,6 +5,8 @@ label inside a record name's value; a PagerDuty routing key."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,3 +58,58 @@ def test_a_secret_in_the_headers_of_any_public_key_block_goes(
 def test_plain_pgp_armor_headers_stay() -> None:
     text = _with_headers(PGP_PUBLIC, "Version: GnuPG v2\nComment: https://example.org/key")
     assert th.redact(text) == text
+
+
+# -- 3. a secret's label inside a data key's value is still a label ----------------------
+
+DATA_KEYS = ["Idempotency-Key", "cache_key", "object_key", "sortKey", "PARTITION_KEY"]
+INNER = [
+    "password={}",
+    "password:{}",
+    "secrets/prod/password={}",
+    "db_password={}",
+    "session:token={}",
+    "v1|api_key={}",
+]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    key=st.sampled_from(DATA_KEYS),
+    sep=st.sampled_from([": ", "=", '": "']),
+    inner=st.sampled_from(INNER),
+    secret=st.sampled_from(["Tr0ub4dor3", "Qx7pLm2R9kZw8vT3", "Summer2024!"]),
+)
+def test_a_labelled_secret_inside_a_data_key_goes(
+    key: str, sep: str, inner: str, secret: str
+) -> None:
+    value = inner.format(secret)
+    text = f'{{"{key}{sep}{value}"}}' if sep.startswith('"') else f"{key}{sep}{value}"
+    assert secret not in th.redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cache_key=user:42:profile:v3",
+        "Idempotency-Key: 7f3a9c2e-charge-Xk92",
+        "object_key: secrets/prod/db_password.txt",
+        "cache_key: token:expired",
+        "routing_key: orders.created",
+        '{"routing_key": "user.signup.v2"}',
+    ],
+)
+def test_a_data_key_without_a_labelled_secret_keeps_its_value(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize("key", ["routing_key", "routingKey", "integration_key", "ROUTING_KEY"])
+@pytest.mark.parametrize("seed", range(5))
+def test_a_pagerduty_routing_key_goes(key: str, seed: int) -> None:
+    rng = random.Random(seed)
+    value = "R0" + "".join(rng.choices("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", k=30))
+    for text in (f'{{"{key}": "{value}"}}', f"{key}={value}", f"{key}: {value}"):
+        assert value not in th.redact(text), text
+    assert "R02ABCDEF1234567890ABCDEF1234567" not in th.redact(
+        '{"routing_key": "R02ABCDEF1234567890ABCDEF1234567"}'
+    )

@@ -29,6 +29,7 @@ from toolhygiene._labels import (
     code_label,
     code_value,
     credential_shaped,
+    data_key,
     is_secret_label,
     line_rest,
     never_rest,
@@ -37,6 +38,7 @@ from toolhygiene._labels import (
     plausible_value,
     prose_run,
     qualified_key,
+    routing_credential,
 )
 from toolhygiene._positional import (
     CREDENTIAL_PAIR,
@@ -246,6 +248,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
     verdict = is_secret_label(key)
+    if verdict is False and _secret_in_data_key(key, value):
+        return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
     if "=" in sep and not value.strip("="):
         return False  # base64's padding (``…ErkJggg==``), not a key and its value
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
@@ -266,6 +270,28 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
         return credential_shaped(value) or (code_label(key) and code_value(value.strip("\"'")))
     return True
+
+
+# A label and its value inside a data key's value (``password=v``, ``…/prod/token:v``,
+# ``db_password=v``): a secret's label there is still a label.
+_INNER_LABEL = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][\w\-]{0,79})([=:])([^\s\"'<>`=:&;,]{1,1024})")
+
+
+def _secret_in_data_key(key: str, value: str) -> bool:
+    """Whether the value of a data key (``data_key``: ``cache_key``, ``Idempotency-Key``)
+    is a secret after all: it holds a secret's label and a value it would take
+    (``Idempotency-Key: password=v``, ``object_key: secrets/prod/password=v``), or it is
+    a PagerDuty integration key under a routing key (``routing_credential``)."""
+    if not data_key(key):
+        return False
+    if routing_credential(key, value):
+        return True
+    if "=" not in value and ":" not in value:
+        return False
+    return any(
+        is_secret_label(m[1]) is True and _labelled_value(m[1], m[2], m[3]) is True
+        for m in _INNER_LABEL.finditer(value)
+    )
 
 
 _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
