@@ -6,6 +6,7 @@ label inside a record name's value; a PagerDuty routing key."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -113,3 +114,69 @@ def test_a_pagerduty_routing_key_goes(key: str, seed: int) -> None:
     assert "R02ABCDEF1234567890ABCDEF1234567" not in th.redact(
         '{"routing_key": "R02ABCDEF1234567890ABCDEF1234567"}'
     )
+
+
+# -- 2. a secret written after a placeholder, a mask or a phrase -------------------------
+
+AFTER_WORDS = [
+    'password: see 1Password vault item "{}"',
+    "password: see Keeper record '{}'",
+    "api_key: not found in environment; used '{}' from cache",
+    "password: (empty){}",
+    "password: <unset>{}",
+    "password: none,{}",
+    "password: ****|{}",
+    "password: (empty) {}",
+    "password: n/a; {}",
+    "token: not set, using `{}`",
+    'secret: (none) "{}"',
+    "password: stored in the vault as {}",
+]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    shape=st.sampled_from(AFTER_WORDS),
+    secret=st.sampled_from(["Tr0ub4dor&3", "Summer2024", "Qx7pLm2R9kZw8vT3", "Tr0ub4dor3"]),
+)
+def test_a_secret_after_a_placeholder_or_a_phrase_goes(shape: str, secret: str) -> None:
+    text = shape.format(secret)
+    out = th.redact(text)
+    assert secret not in out, out
+    assert secret[:6] not in out, out
+    assert out.startswith(text.split(":", 1)[0] + ": "), out
+    assert not out.startswith(text.split(":", 1)[0] + ": ("), out  # the bracket goes too
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: not found in the vault, ask ops",
+        "password: see the 1Password vault, ask ops",
+        "password: (empty)",
+        "password: <unset>",
+        "password: none, retrying",
+        "password: must be at least 12 characters",
+        "token: not set, see the docs",
+    ],
+)
+def test_prose_after_a_secret_label_stays(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "password: see vault item {}",
+        "password: (empty){}",
+        "password: none,{}",
+        "password: not found; used {}",
+        "Idempotency-Key: password={}",
+    ],
+)
+def test_the_new_shapes_stay_linear_on_a_flood(shape: str) -> None:
+    for filler in ("a" * 65536, "(" * 65536, "'" * 65536, "a,)" * 21845, " x" * 32768):
+        text = shape.format(filler)
+        began = time.perf_counter()
+        th.redact(text)
+        assert time.perf_counter() - began < 2.0, (shape, filler[:8])

@@ -1006,6 +1006,11 @@ def prose_run(run: str) -> bool:
     return True
 
 
+def names_a_vault(word: str) -> bool:
+    """Whether ``word`` names a secret manager (``1Password``, ``Keeper``, ``Doppler``)."""
+    return word.lower() in _VAULTS
+
+
 # A record's name as caches, queues and stores key them (``orders:v2:page:3``,
 # ``user:42:cart``, ``order-42``, ``order_id_v2``, ``tenant#42``): words, small numbers
 # and versions joined by ``: - _ # |``, a word first; no piece mixes letters and digits
