@@ -63,7 +63,7 @@ PEM = re.compile(
 # checksum (``=ojH6``).
 PGP = re.compile(
     r"-----BEGIN PGP (?P<type>PUBLIC KEY BLOCK|SIGNATURE)-----"
-    r"(?P<headers>(?:[ \t]*"
+    r"(?P<armor>(?:[ \t]*"
     + _BREAK
     + r"[A-Za-z][A-Za-z\-]{0,30}:[^\r\n\\]{0,200}){0,8})[ \t]*"
     + _BREAK
@@ -259,7 +259,7 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
         for m in PGP.finditer(text):
             if not not_public_pgp(m):  # its armor headers (``Comment: …``) are read as
                 # any text is: only the frame, the base64 and its checksum are public
-                ranges.extend(((m.start(), m.start("headers")), (m.end("headers"), m.end())))
+                ranges.extend(((m.start(), m.start("armor")), (m.end("armor"), m.end())))
     if "ublic" in text or "peer:" in text:
         ranges.extend(
             m.span("key") for m in _WIREGUARD.finditer(text) if wireguard_public(m.group("key"))
