@@ -29,14 +29,17 @@ from toolhygiene._labels import (
     code_label,
     code_value,
     credential_shaped,
+    data_key,
     is_secret_label,
     line_rest,
+    names_a_vault,
     never_rest,
     paging_prose,
     plain_run,
     plausible_value,
     prose_run,
     qualified_key,
+    routing_credential,
 )
 from toolhygiene._positional import (
     CREDENTIAL_PAIR,
@@ -184,13 +187,30 @@ def _labelled(m: re.Match[str]) -> bool:
     # and only after a word of letters (what the value pattern's lookahead saw).
     value = values[2]
     more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
-    return not prose_run(value + (more.group() if more is not None else ""))
+    if not prose_run(value + (more.group() if more is not None else "")):
+        return True
+    # prose that steers past a secret written after it on its line, quoted or not ("see
+    # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
+    return _token_after_words(m.string, m.end("secret"), values)
+
+
+def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
+    """Whether a word of prose after a secret's label and a colon (``see``, ``not``) is
+    followed on its line by a word shaped as a token, quoted or not (the secret written
+    after the words: "see vault item 'Pa55w0rd'")."""
+    if _COLONS.isdisjoint(values[1]) or "=" in values[1] or is_secret_label(values[0]) is False:
+        return False
+    return _token_after(text, end, first=True) != end
 
 
 # The words after a labelled value on its line (after the bracket closing the value, and
-# a stop or a colon).
-_WORDS_ON = re.compile(r"[)\]}>]{0,2}[.,;:\-]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){1,16}")
-_WORD_ON = re.compile(r"[^\s\"'<>`]{1,256}")
+# a stop, a colon or a bar), quoted or not; the first may be glued to that bracket or
+# that stop (``(empty)Pa55``, ``none,Pa55``, ``****|Pa55``, ``<unset>Pa55``).
+_WORDS_ON = re.compile(
+    r"[)\]}>]{0,2}[.,;:|\-]?(?:[ \t]{1,3}|(?<=[)\]}>.,;:|\-]))[^\s<>`]{1,256}"
+    r"(?:[ \t]{1,3}[^\s<>`]{1,256}){0,15}"
+)
+_WORD_ON = re.compile(r"[^\s<>`]{1,256}")
 
 
 def _token_after(text: str, end: int, *, first: bool = False) -> int:
@@ -210,8 +230,13 @@ def _token_after(text: str, end: int, *, first: bool = False) -> int:
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its words
 def _secret_word(word: str) -> bool:
-    bare = word.strip("([{").rstrip(".,;:!?)]}")
-    return bool(bare) and _token_shaped(bare) and plausible_value(bare, prose_allowed=False)
+    bare = word.lstrip("([{)]}>.,;:|-\"'").rstrip(".,;:!?)]}\"'")
+    return (
+        bool(bare)
+        and _token_shaped(bare)
+        and not names_a_vault(bare)  # "see 1Password vault item 'v'"
+        and plausible_value(bare, prose_allowed=False)
+    )
 
 
 def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -246,6 +271,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
     verdict = is_secret_label(key)
+    if verdict is False and _secret_in_data_key(key, value):
+        return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
     if "=" in sep and not value.strip("="):
         return False  # base64's padding (``…ErkJggg==``), not a key and its value
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
@@ -266,6 +293,28 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
         return credential_shaped(value) or (code_label(key) and code_value(value.strip("\"'")))
     return True
+
+
+# A label and its value inside a data key's value (``password=v``, ``…/prod/token:v``,
+# ``db_password=v``): a secret's label there is still a label.
+_INNER_LABEL = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][\w\-]{0,79})([=:])([^\s\"'<>`=:&;,]{1,1024})")
+
+
+def _secret_in_data_key(key: str, value: str) -> bool:
+    """Whether the value of a data key (``data_key``: ``cache_key``, ``Idempotency-Key``)
+    is a secret after all: it holds a secret's label and a value it would take
+    (``Idempotency-Key: password=v``, ``object_key: secrets/prod/password=v``), or it is
+    a PagerDuty integration key under a routing key (``routing_credential``)."""
+    if not data_key(key):
+        return False
+    if routing_credential(key, value):
+        return True
+    if "=" not in value and ":" not in value:
+        return False
+    return any(
+        is_secret_label(m[1]) is True and _labelled_value(m[1], m[2], m[3]) is True
+        for m in _INNER_LABEL.finditer(value)
+    )
 
 
 _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
@@ -650,7 +699,8 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
-    if after in _PLACEHOLDER_GAPS:  # "n/a then Qx7pLm2R": to the token after a placeholder
+    if after in _PLACEHOLDER_GAPS or (after and text[end - 1 : end] in ")]}>"):
+        # "n/a then Qx7pLm2R", "<unset>Qx7pLm2R": to the token after a placeholder
         token = _placeholder_rest(text, end)
         if token != end:
             return token
@@ -693,7 +743,12 @@ def _labelled_value_end(text: str, end: int) -> int:
     ):
         more = _MORE.match(text, end)
         if more is not None and not prose_run(text[start : more.end()]):
-            return more.end()
+            return _token_after(text, more.end())  # and to a token quoted after them
+        if more is not None and after in _PLACEHOLDER_GAPS:
+            # prose the check read on to a token after it (``_token_after_words``)
+            token = _token_after(text, end)
+            if token != end:
+                return token
     return _passphrase(text, end, letters)
 
 

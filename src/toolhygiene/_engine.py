@@ -339,7 +339,7 @@ def _detect(
             if extend is not None and end == stop:
                 end = covered = extend(text, end)
             if start < end:
-                spans.append((start, end, name, rank))
+                spans.append((_opened(text, start, stop, end), end, name, rank))
     if "\n" in text or "\\n" in text:  # a table's header names a secret column
         _tables.secret_cells(text, spans, _PRIORITY["secret"])
     if tokens is None:
@@ -347,6 +347,19 @@ def _detect(
     else:
         spans.extend(tokens)
     return spans
+
+
+def _opened(text: str, start: int, stop: int, end: int) -> int:
+    """Where a value extended from ``stop`` to ``end`` starts: at the bracket before it
+    when the extension closed that bracket ("password: (empty) Pa55": the ``(`` goes
+    with the rest, no ``(`` left open before the placeholder)."""
+    if end <= stop or not start:
+        return start
+    closer = _CLOSERS.get(text[start - 1])
+    return start - 1 if closer is not None and closer in text[stop:end] else start
+
+
+_CLOSERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
 
 def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> bool:

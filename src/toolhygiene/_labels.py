@@ -552,6 +552,30 @@ _WHEN_WORDS = frozenset(
 )
 
 
+def data_key(key: str) -> bool:
+    """Whether ``key`` names a record (``cache_key``, ``Idempotency-Key``, ``routing_key``:
+    ``DATA_KEY_QUALIFIERS``, then ``key``), which ``is_secret_label`` says no label."""
+    parts = _parts(key)
+    return (
+        len(parts) > 1
+        and parts[-1] in ("key", "keys")
+        and parts[-2] in DATA_KEY_QUALIFIERS
+        and is_secret_label(key) is False
+    )
+
+
+# A PagerDuty Events API integration key as the ``routing_key`` carries it: ``R0`` and
+# 30 capitals and digits.
+_PAGERDUTY = re.compile(r"R0[0-9A-Z]{30}")
+_ROUTING = frozenset(["routing", "integration", "service", "events"])
+
+
+def routing_credential(key: str, value: str) -> bool:
+    """Whether a data key's value (``data_key``) is a PagerDuty integration key under a
+    routing key (``"routing_key": "R0…"``): a routing key that opens an inbox."""
+    return _PAGERDUTY.fullmatch(value.strip("\"'`")) is not None and _parts(key)[-2] in _ROUTING
+
+
 def _when(tail: list[str]) -> bool:
     """Whether the words after a secret's name say when it changed, not what it is:
     ``last`` among them, and nothing but words of time (``_last_used``, ``_last_set_at``)."""
@@ -980,6 +1004,11 @@ def prose_run(run: str) -> bool:
         if bare not in _PROSE and bare not in _POLICY and bare.lower() not in _VAULTS:
             return False
     return True
+
+
+def names_a_vault(word: str) -> bool:
+    """Whether ``word`` names a secret manager (``1Password``, ``Keeper``, ``Doppler``)."""
+    return word.lower() in _VAULTS
 
 
 # A record's name as caches, queues and stores key them (``orders:v2:page:3``,

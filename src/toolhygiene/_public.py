@@ -58,13 +58,14 @@ PEM = re.compile(
     + _BREAK
     + r"[ \t]*-----END (?P=type)-----"
 )
-# An OpenPGP public key block or signature, armored: the frame, headers (``Version: …``),
-# a blank line, the base64 and its checksum (``=ojH6``).
+# An OpenPGP public key block or signature, armored: the frame, headers (``Version: …``,
+# ``Comment: …``: free text, no part of the key), a blank line, the base64 and its
+# checksum (``=ojH6``).
 PGP = re.compile(
     r"-----BEGIN PGP (?P<type>PUBLIC KEY BLOCK|SIGNATURE)-----"
-    r"(?:[ \t]*"
+    r"(?P<armor>(?:[ \t]*"
     + _BREAK
-    + r"[A-Za-z][A-Za-z\-]{0,30}:[^\r\n\\]{0,200}){0,8}[ \t]*"
+    + r"[A-Za-z][A-Za-z\-]{0,30}:[^\r\n\\]{0,200}){0,8})[ \t]*"
     + _BREAK
     + _LINES
     + r"[ \t]*"
@@ -255,7 +256,10 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds the public keys of ``_keyformats`` and ``gpg``'s key ids."""
     ranges: list[tuple[int, int]] = []
     if "-----BEGIN PGP " in text:
-        ranges.extend(m.span() for m in PGP.finditer(text) if not not_public_pgp(m))
+        for m in PGP.finditer(text):
+            if not not_public_pgp(m):  # its armor headers (``Comment: …``) are read as
+                # any text is: only the frame, the base64 and its checksum are public
+                ranges.extend(((m.start(), m.start("armor")), (m.end("armor"), m.end())))
     if "ublic" in text or "peer:" in text:
         ranges.extend(
             m.span("key") for m in _WIREGUARD.finditer(text) if wireguard_public(m.group("key"))
