@@ -15,12 +15,13 @@ import re
 import string
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples
 from toolhygiene import _engine, _seeds
+from toolhygiene._labels import line_rest
 from toolhygiene._normalise import normalise
 
 PHRASE_12 = "abandon ability able about above absent absorb abstract absurd abuse access accident"
@@ -242,6 +243,12 @@ def test_the_rest_of_an_encoded_run_keeps_its_blanks_as_escapes() -> None:
 def test_an_encoded_splitter_never_leaves_the_tail(
     head: str, split: str, tail: str, template: str
 ) -> None:
+    # A tab or a line break decodes and splits as a real one does (the README): a tab
+    # ends a value as a blank does (``password=00%09AAAAAa`` keeps ``AAAAAa``, as
+    # ``password=00<tab>AAAAAa`` and ``password=00 AAAAAa`` do); after a line break a
+    # short value's tail goes only when it reads as the rest of a token.
+    assume(split != "%09")
+    assume(split not in ("%0A", "%0D", "%0D%0A") or line_rest(head, tail))
     out = th.redact(template.format(v=head + split + tail))
     assert tail not in out, out
     assert out.isprintable(), out

@@ -232,7 +232,7 @@ def _token_after(text: str, end: int, *, first: bool = False) -> int:
 def _secret_word(word: str) -> bool:
     bare = word.lstrip("([{)]}>.,;:|-\"'").rstrip(".,;:!?)]}\"'")
     return (
-        bool(bare)
+        any(c.isalnum() for c in bare)  # ``//`` after ``:`` is no token
         and _token_shaped(bare)
         and not names_a_vault(bare)  # "see 1Password vault item 'v'"
         and plausible_value(bare, prose_allowed=False)

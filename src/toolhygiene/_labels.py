@@ -1059,12 +1059,13 @@ _PARTIAL_MASK = re.compile(
 # ``${{ secrets.GH_TOKEN }}``, ``{{ .Values.pw | b64enc }}``), a command's output (``$(cat
 # /run/secrets/pw)``: a blank or a path in it), a placeholder's name (``<your-token>``) or a
 # here-document's (``<<EOF``); or what a value cut at a bracket or a blank keeps of one
-# (``$``, ``${``, ``$(cat``), or a redirection (``<<<``). Its name is a variable's (words
-# in one case with at most three digits in a row, camelCase or PascalCase): ``$ecr3tP4ss!``,
+# (``$``, ``${``, ``$(cat``), or a here-string's ``<<<``. Its name is a variable's (two
+# letters or more, then words in one case with at most three digits in a row, camelCase or
+# PascalCase): ``$ecr3tP4ss!``,
 # ``$uperS3cret2024``, ``$2b$12$…`` (a bcrypt hash) and a Django key opening with ``$``
 # are values.
 _NAME = (
-    r"(?:[A-Z](?:[A-Z_]|[0-9]{1,3}(?![0-9]))*|[a-z](?:[a-z_]|[0-9]{1,3}(?![0-9]))*"
+    r"(?:[A-Z][A-Z_]+(?:[0-9]{1,3}[A-Z_]+)*[0-9]{0,3}|[a-z][a-z_]+(?:[0-9]{1,3}[a-z_]+)*[0-9]{0,3}"
     r"|[a-z]+(?:[A-Z][a-z]+)+[0-9]?|(?:[A-Z][a-z]+)+)"
 )
 _FIELD = rf"\.?{_NAME}(?:\.{_NAME}|\[[\"']?\w+[\"']?\]){{0,6}}"
@@ -1074,7 +1075,7 @@ _REFERENCE = re.compile(
     rf"|%\({_NAME}\)[sdr]|#\{{{_FIELD}\}}"
     rf"|\$?\{{\{{-?[ \t]*{_FIELD}[ \t]*(?:\|[^{{}}\n]{{0,64}})?-?\}}\}}"
     rf"|<[A-Za-z]+[0-9]{{0,2}}(?:[ _\-.][A-Za-z]+[0-9]{{0,2}}){{0,6}}>"
-    rf"|<<-?[ \t]*[\"']?[A-Z_]{{1,20}}[\"']?|[<>]{{1,3}}"
+    rf"|<<-?[ \t]*[\"']?[A-Z_]{{1,20}}[\"']?|<<<"
     rf"|(?:\$\{{?|\$\(|\$?\{{\{{-?[ \t]*\.?|%\(|#\{{|<){_NAME}?"
 )
 
