@@ -335,3 +335,16 @@ def failure_line(message: str, error: type[Exception] = ValueError) -> str:
     tool = th.tool(name="fetch", retries=0, max_failures=1000)(fetch)
     with th.Session([tool]) as session:
         return session.call("fetch", {}).content
+
+
+def crc24(data: bytes) -> int:
+    """OpenPGP's CRC-24 (RFC 4880 6.1) as the RFC writes it, a bit at a time: the
+    oracle for the library's table and the armor of the tests' own key blocks."""
+    crc = 0xB704CE
+    for byte in data:
+        crc ^= byte << 16
+        for _ in range(8):
+            crc <<= 1
+            if crc & 0x1000000:
+                crc ^= 0x1864CFB
+    return crc & 0xFFFFFF

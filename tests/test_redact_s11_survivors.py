@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import crc24, examples
 
 # -- 1. public keys -------------------------------------------------------------------
 
@@ -216,16 +216,9 @@ def test_a_secret_under_a_jwk_public_member_of_the_wrong_size_goes(member: str) 
 
 
 def _openpgp_armor(kind: str, data: bytes) -> str:
-    crc = 0xB704CE
-    for byte in data:
-        crc ^= byte << 16
-        for _ in range(8):
-            crc <<= 1
-            if crc & 0x1000000:
-                crc ^= 0x1864CFB
     body = _b64(data)
     lines = [body[i : i + 64] for i in range(0, len(body), 64)]
-    check = _b64((crc & 0xFFFFFF).to_bytes(3, "big"))
+    check = _b64(crc24(data).to_bytes(3, "big"))
     return "\n".join(
         [f"-----BEGIN PGP {kind}-----", "", *lines, "=" + check, f"-----END PGP {kind}-----"]
     )

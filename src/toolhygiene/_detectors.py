@@ -204,10 +204,11 @@ def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
 
 
 # The words after a labelled value on its line (after the bracket closing the value, and
-# a stop, a colon or a bar), quoted or not; the first may be glued to that bracket or
-# that stop (``(empty)Pa55``, ``none,Pa55``, ``****|Pa55``, ``<unset>Pa55``).
+# a stop, a colon or a bar), quoted or not; the first may be glued to that bracket, a
+# comma or a bar (``(empty)Pa55``, ``none,Pa55``, ``****|Pa55``, ``<unset>Pa55``; not
+# after a colon, a stop or a dash: ``xxxx://host``, ``n/a.txt``).
 _WORDS_ON = re.compile(
-    r"[)\]}>]{0,2}[.,;:|\-]?(?:[ \t]{1,3}|(?<=[)\]}>.,;:|\-]))[^\s<>`]{1,256}"
+    r"[)\]}>]{0,2}[.,;:|\-]?(?:[ \t]{1,3}|(?<=[)\]}>,|]))[^\s<>`]{1,256}"
     r"(?:[ \t]{1,3}[^\s<>`]{1,256}){0,15}"
 )
 _WORD_ON = re.compile(r"[^\s<>`]{1,256}")
