@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,4 +92,15 @@ def test_a_reference_standing_for_a_value_stays(text: str) -> None:
 
 def test_a_host_and_port_ending_a_sentence_stays() -> None:
     text = "reset your password for ssh://git@sso.auth.com:8443."
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "value",
+    [[{"Key": None}, 10000], {"token": None, "n": 12345678}, {"password": "n/a", "id": 987654321}],
+)
+def test_a_placeholder_ending_a_json_member_takes_nothing_after_it(value: object) -> None:
+    """A placeholder value (``null``, ``n/a``) that ends its member of JSON reads on to
+    no token after it: the next member is the structure's (hypothesis broke the JSON)."""
+    text = json.dumps(value)
     assert th.redact(text) == text

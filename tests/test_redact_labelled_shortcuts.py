@@ -99,6 +99,13 @@ def _cut_rest_before(text: str, end: int) -> int:
 
 
 def _value_end_before(text: str, end: int) -> int:
+    # fp15's and leak16's reading on past a placeholder to a token written after it
+    # ("token: n/a Qx7pLm2R", "<unset>Qx7p"): the library's own step, tried first
+    after = text[end : end + 1]
+    if after in _detectors._PLACEHOLDER_GAPS or (after and text[end - 1 : end] in ")]}>"):
+        token = _detectors._placeholder_rest(text, end)
+        if token != end:
+            return token
     head = text.rfind("data:", max(0, end - 140), end)
     if head != -1 and text[end : end + 1] in (";", ",") and _DATA_HEAD.fullmatch(text, head, end):
         m = _DATA_REST.match(text, end)

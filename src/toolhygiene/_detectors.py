@@ -200,6 +200,8 @@ def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
     after the words: "see vault item 'Pa55w0rd'")."""
     if _COLONS.isdisjoint(values[1]) or "=" in values[1] or is_secret_label(values[0]) is False:
         return False
+    if _member_ends(text, end, values[1]):
+        return False
     return _token_after(text, end, first=True) != end
 
 
@@ -246,11 +248,18 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
     after a word of prose. (After ``=``, a command's next flag follows a placeholder:
     ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
-    if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
+    if _COLONS.isdisjoint(values[1]) or "=" in values[1] or _member_ends(text, end, values[1]):
         return False
     if plausible_value(values[2], prose_allowed=False) or is_secret_label(values[0]) is False:
         return False
     return _token_after(text, end, first=True) != end
+
+
+def _member_ends(text: str, end: int, sep: str) -> bool:
+    """Whether a quoted key's value ends its member of JSON or a dict repr at ``end``
+    (``"token": null, "n": 12345678``, ``[{"Key": null}, 10000]``): what follows is the
+    structure's, no secret written after the value."""
+    return ('"' in sep or "'" in sep) and text[end : end + 8].lstrip(" \t")[:1] in (",", "}", "]")
 
 
 # What ends the word before a labelled value's end (a blank, a separator, a quote).
