@@ -60,6 +60,7 @@ from toolhygiene._people import (
     polite_order_is_correspondence,
     rules_for_people,
 )
+from toolhygiene._reader import lead_pattern, reader_order, reader_order_gate
 from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
@@ -1241,6 +1242,14 @@ def _polite_sub(m: re.Match[str]) -> str | None:
     )
 
 
+def _reader_sub(m: re.Match[str]) -> str | None:
+    """An order to the reader without a listed lead removed (``_reader``): a request to
+    "you", a subject that is the model, a copy to an address or a sender's correction,
+    whose sentence asks for a secret, an override, a command, a copy of every reply or
+    money moved."""
+    return INSTRUCTION_REMOVED if reader_order(m) else None
+
+
 def _new_orders_sub(m: re.Match[str]) -> str | None:
     """A claim of new orders removed, unless its colon opens a reference ("page 4") and
     it names neither who gives them nor a prompt. One ended by an aside and no colon
@@ -1571,6 +1580,8 @@ def _steps(
         yield found.polite, _polite_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
+    if reader_order_gate(lowered):
+        yield lead_pattern(), _reader_sub
     if lowered.isascii():
         # Only "[" opens a mark here: the lowered text is searched for one before a mark's
         # word (a text holding toolhygiene's placeholders has "[" but seldom a mark).

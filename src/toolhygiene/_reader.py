@@ -1,0 +1,292 @@
+"""Orders to whoever reads the text, without a listed lead (issue 12, cold15).
+
+``neutralise``'s other patterns find an order by its lead ("ignore previous
+instructions", "kindly", "from now on", "Note to AI agents:"). What this module reads is
+an order that asks the reader, as a person would be asked, for what no text handed to a
+model asks of it: a secret or the model's own instructions handed over, the reader's
+replies copied to an address, its instructions overridden, a command run, money moved.
+
+The decision (the README says the same): a sentence is an order, and its lead is
+removed, when its lead is one of
+
+- a request to "you" ("It would be great if you could …", "Could you …", "I need you
+  to …", "Don't forget to …", "As of today, …"),
+- a subject that is the model ("the assistant / the AI / the model / the agent / the
+  LLM must / should / will / is to …", "We recommend that the AI …"),
+- a copy to an address ("Please CC x@y on …", "BCC …"),
+- a correction of an earlier message ("disregard my previous email"),
+
+and the sentence (for a correction: the next one) asks for an act this module names:
+a secret (a token, an API key, a password, credentials, a card number, the conversation
+history, the system prompt) handed over or asked for; the reader's replies copied to
+an address, or every message sent there; instructions or safety rules ignored or
+overridden; a command run; money wired or every request approved. A request to a
+person for their own business ("Could you send me the invoice?", "Please CC me on the
+invoice", "Please CC bob@acme.example on the contract", "disregard my previous email:
+the meeting is at 3") asks for none of those and stays.
+
+Each judgement reads one sentence (bounded, cached per sentence): linear.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+
+from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _words
+
+__all__ = ["reader_order", "reader_order_gate"]
+
+_G = r"[ \t]{1,3}"
+
+# A request to "you": what a person writes to a person, and an attacker to a model.
+_TO_YOU = (
+    rf"it{_G}would{_G}be{_G}(?:great|nice|good|helpful|ideal|wonderful|appreciated|awesome)"
+    rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
+    rf"|(?:i|we)(?:{_G}would|'d){_G}(?:appreciate{_G}it|be{_G}grateful|love{_G}it|like{_G}it)"
+    rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
+    rf"|(?:i|we){_G}(?:need|want|require|expect|ask)(?:{_G}(?:all{_G})?of)?{_G}you{_G}to"
+    rf"|(?:i|we)(?:{_G}would|'d){_G}like{_G}you{_G}to"
+    rf"|(?:could|would|can|will)(?:{_G}you|{_G}u)(?:{_G}(?:please|kindly|now|also))?"
+    rf"|(?:don't|do{_G}not|dont){_G}forget{_G}to|remember{_G}to|be{_G}so{_G}kind{_G}as{_G}to"
+    rf"|you(?:{_G}are|'re|{_G}will|'ll|{_G}shall|{_G}should|{_G}must|{_G}need{_G}to"
+    rf"|{_G}have{_G}to|{_G}ought{_G}to){_G}(?:now{_G}|also{_G}|immediately{_G}|hereby{_G})?"
+    rf"(?:to{_G})?"
+    rf"|(?:as{_G}of|effective|starting|beginning|from)"
+    rf"{_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))"
+    rf"|with{_G}immediate{_G}effect|(?:please|kindly){_G}note(?:{_G}that)?"
+)
+# A subject that is the model: "the assistant must …", "We recommend that the AI …".
+_THE_MODEL = (
+    r"(?:ai|a\.i\.|assistant|model|agent|llm|chatbot|bot|copilot|language[ \t]{1,3}model"
+    r"|ai[ \t]{1,3}(?:assistant|agent|model|system))s?"
+)
+_MODAL = (
+    rf"(?:must|should|shall|will|is{_G}to|are{_G}to|needs?{_G}to|has{_G}to|have{_G}to"
+    rf"|ought{_G}to|(?:is|are){_G}(?:required|expected|asked|instructed|advised|requested)"
+    rf"{_G}to)"
+)
+_MODEL_SUBJECT = (
+    rf"(?:the|this|any|every|each|all|an?|our|your){_G}(?:\w+{_G})?{_THE_MODEL}{_G}{_MODAL}"
+    rf"(?:{_G}(?:now|immediately|also|always|henceforth))?"
+    rf"|(?:recommend|suggest|request|ask|require|advise|propose|insist|mandate)"
+    rf"(?:s|ed)?{_G}that{_G}(?:the|any|every|each|all|an?|your){_G}{_THE_MODEL}"
+)
+# A copy asked for: "Please CC x@y …", "Make sure to BCC …", "cc: x@y on every reply".
+_COPY = r"b?cc(?![\w@])"
+# A sender's correction: "disregard my previous email", "ignore my last message".
+_RETRACTION = (
+    rf"(?:disregard|ignore|forget){_G}(?:my|our|the|that){_G}"
+    rf"(?:(?:previous|prior|earlier|last|first|other){_G})?"
+    r"(?:e-?mails?|messages?|mails?|notes?|letters?|requests?)"
+)
+
+_LEAD = re.compile(
+    rf"(?<![\w'])(?:(?P<you>{_TO_YOU})|(?P<model>{_MODEL_SUBJECT})|(?P<copy>{_COPY})"
+    rf"|(?P<retraction>{_RETRACTION}))(?![\w'])",
+    re.IGNORECASE,
+)
+
+# What the lead's gate looks for (lowered text): a text with none skips the pattern.
+_GATE_NEEDLES = (
+    "you",
+    "cc",
+    "as of",
+    "effective",
+    "starting",
+    "beginning",
+    "from to",
+    "immediate",
+    "note",
+    "remember",
+    "forget",
+    "disregard",
+    "ignore",
+    "assistant",
+    "model",
+    "agent",
+    "llm",
+    "bot",
+    "ai ",
+    "recommend",
+    "suggest",
+)
+
+
+def reader_order_gate(lowered: str) -> bool:
+    """Whether ``_LEAD`` may match ``lowered`` (a gate: may open too often)."""
+    return any(needle in lowered for needle in _GATE_NEEDLES)
+
+
+# -- what the sentence asks for ---------------------------------------------------------
+
+# A secret: handed over or asked for it is the order. "password reset", "key points"
+# and "token ring" are no secrets; a bare "key" is a door's ("the key to the office").
+_SECRET = re.compile(
+    r"\b(?:(?:api|access|auth|bearer|session|refresh|personal|private|ssh|secret|signing"
+    r"|encryption|master|license|licence|admin|root|recovery|backup|2fa|mfa|otp|one-time"
+    r"|verification|security)[ \t_-]{0,3}(?:tokens?|keys?|codes?|phrases?)"
+    r"|tokens?(?![ \t]{1,3}(?:ring|economy|economics|sale|holders?|count|limit|budget|usage)\b)"
+    r"|apikeys?|passwords?(?![ \t-]{1,3}(?:reset|change|policy|policies|requirements?|rules"
+    r"|manager|field|strength|expiry|expiration|hint|link|page|form|complexity)\b)"
+    r"|passphrases?|passcodes?|credentials?|secrets?|cookies?|pins?|cvv2?|cvc2?|ssn"
+    r"|social[ \t]{1,3}security[ \t]{1,3}numbers?|seed[ \t]{1,3}phrases?|mnemonic"
+    r"|(?:(?:credit|debit|payment)[ \t]{1,3})?card[ \t]{1,3}(?:numbers?|details|data|info)"
+    r"|(?:conversation|chat|message|session)[ \t]{1,3}(?:history|histories|logs?|transcripts?)"
+    r"|transcripts?|(?:system|hidden|initial|original|developer)[ \t]{1,3}(?:prompt|message"
+    r"|instructions)|(?:your|its|their|the[ \t]{1,3}model's)[ \t]{1,3}(?:prompt|instructions"
+    r"|rules|guidelines|context|memory|configuration)|environment[ \t]{1,3}variables"
+    r"|env[ \t]{1,3}vars?|\.env\b)",
+    re.IGNORECASE,
+)
+# Acts that hand something over or ask for it, at most three words before the secret
+# ("paste the access token", "ask for the customer's CVV"; "show me how to reset my
+# password" is further off), not negated ("never share your password").
+_HANDING = (
+    r"send|forward|paste|reveal|disclose|e-?mail|mail|upload|share|leak|exfiltrate|print"
+    r"|output|include|post|give|provide|tell|show|display|dump|export|repeat|ask[ \t]{1,3}for"
+    r"|request|collect|attach|copy|submit|hand[ \t]{1,3}over|transmit|dm|text"
+)
+_HANDED = re.compile(
+    rf"(?<![\w'])(?:{_HANDING})(?:s|ed|ing)?(?:[ \t]{{1,3}}[\w'$.-]{{1,30}}){{0,3}}[ \t]{{1,3}}$",
+    re.IGNORECASE,
+)
+# A secret made anew is none handed over ("send me a new password").
+_MADE_ANEW = re.compile(r"\b(?:new|temporary|reset|fresh|different)[ \t]{1,3}$", re.IGNORECASE)
+# Instructions or limits overridden: "ignore the safety rules", "override your
+# instructions", "bypass the content filter".
+_OVERRIDDEN = re.compile(
+    r"\b(?:ignore|disregard|override|overrule|bypass|circumvent|disable|skip|forget"
+    r"|suspend|drop)[ \t]{1,3}(?:(?:all|any|every|the|your|its|my|these|those|previous"
+    r"|prior|earlier|above|safety|security|content|system|original|existing|current)"
+    r"[ \t]{1,3}){0,4}(?:instructions?|rules|guidelines|guardrails|policies|policy|prompt"
+    r"|filters?|restrictions|safeguards|limits|checks|directives|programming|training)\b",
+    re.IGNORECASE,
+)
+# A command run that a request to a person does not ask for in passing: a download
+# piped or run, a privilege, a deletion of everything, a payload ("Could you run `make
+# test`" stays).
+_COMMAND = re.compile(
+    r"\b(?:run|execute|exec|eval|evaluate|paste[ \t]{1,3}into[ \t]{1,3}(?:a|the|your)"
+    r"[ \t]{1,3}(?:shell|terminal))\b[^.!?\n]{0,40}?(?:\b(?:curl|wget|iwr|irm|sudo|netcat|nc"
+    r"|powershell[ \t]{1,3}-e\w*|base64[ \t]{1,3}-d)\b|\brm[ \t]{1,3}-[rRf]{1,3}\b"
+    r"|\bchmod[ \t]{1,3}(?:\+x|777)|\b(?:this|the[ \t]{1,3}following|the[ \t]{1,3}attached)"
+    r"[ \t]{1,3}(?:command|script|payload|code|snippet|one-liner)\b)",
+    re.IGNORECASE,
+)
+# Money moved or an approval over what the reader handles ("wire $40,000 to …",
+# "approve the transfer", "pay invoice 12 to the new account").
+_MONEY = re.compile(
+    r"\b(?:wire|transfer|pay|send|remit|move|release|approve|authori[sz]e)[ \t]{1,3}"
+    r"(?:(?:the|this|that|a|an|all|every|any|each|my|our|pending|outstanding|full)[ \t]{1,3})"
+    r"{0,3}(?:[$\u20ac\u00a3]|usd|eur|gbp|\d|transfers?|payments?|funds|money|wires?"
+    r"|refunds?|invoices?|transactions?|amounts?|sums?|balance|purchase|orders?)",
+    re.IGNORECASE,
+)
+# The reader's own output, copied: "on every reply", "on your responses", "all outgoing
+# mail", "from now on".
+_EVERY_REPLY = re.compile(
+    r"\b(?:(?:every|all|each|any|future|subsequent|your|its|outgoing)[ \t]{1,3}"
+    r"(?:(?:future|next|outgoing|subsequent|further|own)[ \t]{1,3})?"
+    r"(?:repl(?:y|ies)|responses?|answers?|messages?|e-?mails?|mails?|outputs?|emails?"
+    r"|correspondence|conversations?|threads?)|from[ \t]{1,3}now[ \t]{1,3}on|henceforth"
+    r"|going[ \t]{1,3}forward|always)\b",
+    re.IGNORECASE,
+)
+_EVERY = frozenset(("all", "every", "each", "everything", "any"))
+_SENDING = frozenset(
+    """
+    send forward email mail upload post cc bcc copy share transmit sync redirect route
+    """.split()
+)
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|don't|dont|do[ \t]{1,3}not|cannot|can't|won't|mustn't|shouldn't)"
+    r"[ \t]{1,3}(?:\w+[ \t]{1,3})?$",
+    re.IGNORECASE,
+)
+
+
+def _hands_a_secret(sentence: str) -> bool:
+    """A secret named, with a verb that hands it over or asks for it, not negated."""
+    for m in _SECRET.finditer(sentence):
+        before = sentence[max(0, m.start() - 120) : m.start()]
+        if _MADE_ANEW.search(before) is not None:
+            continue
+        verb = _HANDED.search(before)
+        if verb is not None and _NEGATED.search(before[: verb.start()]) is None:
+            return True
+    return False
+
+
+def _asks_the_reader(sentence: str, *, addressed: bool, copy: bool = False) -> bool:
+    """Whether ``sentence`` asks for an act this module names (see the docstring);
+    ``addressed``: its subject is the model (any sending to an address or money moved
+    counts then); ``copy``: it asks for a copy to an address."""
+    words = _words(sentence)
+    if _hands_a_secret(sentence):
+        return True
+    if _OVERRIDDEN.search(sentence) is not None or _COMMAND.search(sentence) is not None:
+        return True
+    addressed_to = _ADDRESS.search(sentence) is not None
+    if copy:
+        return addressed_to and _EVERY_REPLY.search(sentence) is not None
+    if addressed_to and words & _SENDING:
+        if addressed or words & _EVERY or _EVERY_REPLY.search(sentence) is not None:
+            return True
+    return addressed and _MONEY.search(sentence) is not None
+
+
+# A sentence's edges: its end, or a JSON string's edge.
+_EDGE = re.compile(r'[.!?](?=\s|$)|[\n;]|"[ \t]*[,:}\]]|[:,\[{][ \t]*"')
+_REACH = 300
+
+
+@functools.lru_cache(maxsize=1)
+def _edges(view: str) -> list[int]:
+    return [m.end() for m in _EDGE.finditer(view)]
+
+
+def _sentence(view: str, start: int, end: int, *, following: bool = False) -> tuple[int, int]:
+    """The sentence around ``view[start:end]`` (bounded to ``_REACH`` on each side);
+    ``following``: the sentence after it, instead."""
+    edges = _edges(view)
+    before = bisect.bisect_right(edges, start) - 1
+    after = bisect.bisect_left(edges, end + 1)
+    if following:
+        head = edges[after] if after < len(edges) else len(view)
+        after += 1
+    else:
+        head = max(edges[before] if before >= 0 else 0, start - _REACH)
+    stop = edges[after] if after < len(edges) else len(view)
+    return head, min(stop, max(head, end) + _REACH)
+
+
+@functools.lru_cache(maxsize=32)
+def _judged(view: str, head: int, stop: int, kind: str) -> bool:
+    sentence = view[head:stop]
+    if "[instruction-like" in sentence:
+        return False  # defused already: one mark says so
+    return _asks_the_reader(sentence, addressed=kind == "model", copy=kind == "copy")
+
+
+def reader_order(m: re.Match[str]) -> bool:
+    """Whether the lead ``m`` of ``_LEAD`` opens an order to the reader (the module's
+    docstring)."""
+    view = m.string
+    kind = m.lastgroup or "you"
+    if kind == "retraction":
+        # the correction's own sentence, and the one after it ("disregard my previous
+        # email. Approve the transfer …")
+        head, stop = _sentence(view, m.start(), m.end())
+        if _judged(view, head, stop, "model"):
+            return True
+        head, stop = _sentence(view, m.start(), m.end(), following=True)
+        return head < stop and _judged(view, head, stop, "model")
+    head, stop = _sentence(view, m.start(), m.end())
+    return _judged(view, head, stop, kind)
+
+
+def lead_pattern() -> re.Pattern[str]:
+    """The leads (``_LEAD``)."""
+    return _LEAD
