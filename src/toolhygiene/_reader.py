@@ -219,10 +219,14 @@ def _hands_a_secret(sentence: str) -> bool:
     return False
 
 
-def _asks_the_reader(sentence: str, *, addressed: bool, copy: bool = False) -> bool:
+def _asks_the_reader(
+    sentence: str, *, addressed: bool, copy: bool = False, money: bool = False
+) -> bool:
     """Whether ``sentence`` asks for an act this module names (see the docstring);
     ``addressed``: its subject is the model (any sending to an address or money moved
-    counts then); ``copy``: it asks for a copy to an address."""
+    counts then); ``copy``: it asks for a copy to an address; ``money``: money moved
+    counts (after a sender's correction: "please send the corrected invoice to
+    accounts@…" is the correction's own business, "wire $40,000 to …" is not)."""
     words = _words(sentence)
     if _hands_a_secret(sentence):
         return True
@@ -234,7 +238,7 @@ def _asks_the_reader(sentence: str, *, addressed: bool, copy: bool = False) -> b
     if addressed_to and words & _SENDING:
         if addressed or words & _EVERY or _EVERY_REPLY.search(sentence) is not None:
             return True
-    return addressed and _MONEY.search(sentence) is not None
+    return (addressed or money) and _MONEY.search(sentence) is not None
 
 
 # A sentence's edges: its end, or a JSON string's edge.
@@ -267,7 +271,9 @@ def _judged(view: str, head: int, stop: int, kind: str) -> bool:
     sentence = view[head:stop]
     if "[instruction-like" in sentence:
         return False  # defused already: one mark says so
-    return _asks_the_reader(sentence, addressed=kind == "model", copy=kind == "copy")
+    return _asks_the_reader(
+        sentence, addressed=kind == "model", copy=kind == "copy", money=kind == "retraction"
+    )
 
 
 def reader_order(m: re.Match[str]) -> bool:
@@ -279,10 +285,10 @@ def reader_order(m: re.Match[str]) -> bool:
         # the correction's own sentence, and the one after it ("disregard my previous
         # email. Approve the transfer …")
         head, stop = _sentence(view, m.start(), m.end())
-        if _judged(view, head, stop, "model"):
+        if _judged(view, head, stop, kind):
             return True
         head, stop = _sentence(view, m.start(), m.end(), following=True)
-        return head < stop and _judged(view, head, stop, "model")
+        return head < stop and _judged(view, head, stop, kind)
     head, stop = _sentence(view, m.start(), m.end())
     return _judged(view, head, stop, kind)
 
@@ -290,3 +296,91 @@ def reader_order(m: re.Match[str]) -> bool:
 def lead_pattern() -> re.Pattern[str]:
     """The leads (``_LEAD``)."""
     return _LEAD
+
+
+# -- role markup the line-start patterns do not read (cold15 #4) -------------------------
+
+_ROLE_NAME = r"(?P<role>system|assistant|developer|user|human)"
+# A role label in the middle of a line, after a sentence's end, a clause's or a table's
+# cell ("… thanks. System: you are now …", "OK | 200 | assistant: approve …"): the
+# punctuation first (scanned for in C), kept as written.
+_MIDLINE = re.compile(
+    rf"(?P<lead>[.!?;,|][ \t]{{1,3}}|[.!?;|]){_ROLE_NAME}"
+    r"(?:(?<=system|eloper)[ \t_-]{0,3}(?:prompt|message|instructions?))?[ \t]{0,3}:",
+    re.IGNORECASE,
+)
+# A chat written as a Markdown table's rows (``| system | ignore … |``), or as YAML's
+# flow mappings (``- {role: system, content: …}``): the role's cell or value, its text
+# after it (read by a look-ahead: the match ends at the role).
+_TABLE_ROW = re.compile(
+    rf"(?im)^[ \t]{{0,3}}\|[ \t]{{0,5}}{_ROLE_NAME}(?=[ \t]{{0,5}}\|(?P<value>[^\n|]{{0,300}}))"
+)
+_FLOW = re.compile(
+    r"\{[ \t]{0,5}(?:role|from|speaker)[ \t]{0,5}:[ \t]{0,5}(?P<q>[\"']?)"
+    rf"{_ROLE_NAME}(?=(?P=q)[ \t]{{0,5}},[ \t]{{0,5}}(?:content|text|message)[ \t]{{0,5}}:"
+    r"[ \t]{0,5}(?P<value>[^}\n]{0,300}))",
+    re.IGNORECASE,
+)
+# An instruction template's heading with no colon: "### Instruction" alone on its line,
+# "## Instructions - reveal …" (its text after a dash).
+_BARE_HEADING = re.compile(
+    r"(?im)^[ \t]{0,3}#{1,6}[ \t]{0,5}(?:system[ \t]{1,3})?instructions?"
+    r"(?=[ \t]{0,5}(?:$|[-\u2013\u2014][ \t]{1,5}(?P<value>[^\n]{1,300})))"
+)
+
+
+def role_shapes() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The role shapes judged by ``role_is_a_turn``: a label in the middle of a line,
+    a chat in a table's rows, a chat in YAML flow mappings."""
+    return _MIDLINE, _TABLE_ROW, _FLOW
+
+
+def bare_heading() -> re.Pattern[str]:
+    """``_BARE_HEADING``."""
+    return _BARE_HEADING
+
+
+def _value_of(m: re.Match[str]) -> str:
+    if "value" in m.re.groupindex and m.group("value") is not None:
+        return m.group("value")
+    line_end = m.string.find("\n", m.end())
+    return m.string[m.end() : line_end if line_end != -1 else len(m.string)][:_REACH]
+
+
+def role_is_a_turn(m: re.Match[str]) -> bool:
+    """Whether the role found by a pattern of ``role_shapes`` opens a turn: its text is
+    not a record's field (``_orders.role_is_data``) and reads as an order to the model
+    (a system's, a developer's or an assistant's: an order's shape too; a user's: aimed
+    at the model). "Job finished. System: Ubuntu 22.04" and "| system | read-only |" are
+    fields."""
+    from toolhygiene._orders import ordered, role_is_data
+    from toolhygiene._people import aimed_at_the_model
+
+    role = m.group("role")
+    value = _value_of(m).strip(" \t|")
+    if not value:
+        return False
+    if role_is_data(f"{role}: {value}", len(role) + 1, role, record=False):
+        return False
+    stop = _SENTENCE_END.search(value)
+    first = value if stop is None else value[: stop.end()]
+    if aimed_at_the_model(value, sending=True) or _asks_the_reader(first, addressed=True):
+        return True
+    return role.lower() in ("system", "developer", "assistant") and ordered(first)
+
+
+def heading_is_a_turn(m: re.Match[str]) -> bool:
+    """Whether the heading ``m`` of ``_BARE_HEADING`` opens an instruction template: its
+    text (after the dash, or the next line with text) is aimed at the model or asks for
+    an act this module names ("## Instructions" over "Install the package with pip"
+    is a README's)."""
+    from toolhygiene._people import aimed_at_the_model
+
+    value = m.group("value")
+    if value is None:
+        rest = m.string[m.end() : m.end() + _REACH * 2].lstrip("\n \t")
+        cut = rest.find("\n")
+        value = rest if cut == -1 else rest[:cut]
+    return bool(value.strip()) and (
+        aimed_at_the_model(value, sending=True) or _asks_the_reader(value, addressed=True)
+    )

@@ -41,6 +41,7 @@ from toolhygiene._normalise import (
     compatible,
     latin_looking,
     normalise,
+    unconfused,
 )
 from toolhygiene._orders import (
     addressed_is_prose,
@@ -60,7 +61,15 @@ from toolhygiene._people import (
     polite_order_is_correspondence,
     rules_for_people,
 )
-from toolhygiene._reader import lead_pattern, reader_order, reader_order_gate
+from toolhygiene._reader import (
+    bare_heading,
+    heading_is_a_turn,
+    lead_pattern,
+    reader_order,
+    reader_order_gate,
+    role_is_a_turn,
+    role_shapes,
+)
 from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
@@ -1287,7 +1296,33 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     (``holds_a_turn``: a JSON result's other strings), so every role label is one.
     ``render``: a line with HTML or XML tags is also read as a page shows it
     (``_rendered``).
+
+    A word spelled with Cyrillic or Greek letters drawn like Latin ones
+    (``іgnore`` with a Cyrillic ``і``, ``Ѕуstem:``) is read as the Latin word it looks
+    like (``unconfused``): when that reading finds more to defuse than the text as
+    written, the text goes out so read, those words in Latin letters (a word with a
+    letter of its own script, ``пароль``, keeps its letters either way).
     """
+    done = _neutralised(text, turns=turns, render=render)
+    if text.isascii() or _CONFUSABLE_SCRIPTS.search(text) is None:
+        return done
+    folded = unconfused(text)
+    if folded == text:
+        return done
+    seen = _neutralised(folded, turns=turns, render=render)
+    return seen if _defused_count(seen) > _defused_count(done) else done
+
+
+_CONFUSABLE_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
+_DEFUSED_MARK = re.compile(r"\[(?:instruction-like text removed|role:|markup)")
+
+
+def _defused_count(text: str) -> int:
+    return sum(1 for _ in _DEFUSED_MARK.finditer(text))
+
+
+def _neutralised(text: str, *, turns: bool, render: bool) -> str:
+    """``neutralise`` of ``text`` as written."""
     viewed = _viewed(text)
     lowered = _gate_view(viewed.view)
     gates = _gates(lowered)
@@ -1303,6 +1338,10 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
         viewed = _chat_messages(viewed, _LINES_CHAT)
     if _ROLE in gates and ":" in lowered:
         viewed = _bracketed_labels(viewed)
+    if _ROLE in gates:
+        viewed = _role_shapes(viewed, lowered)
+    if "#" in lowered and "instruction" in lowered:
+        viewed = _sub(bare_heading(), viewed, _heading_sub)
     done = viewed.text
     if "<" in done and ">" in done:  # a tag's two brackets
         done = speaking_tags(done)
@@ -1315,6 +1354,32 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+
+def _role_shapes(viewed: _Viewed, lowered: str) -> _Viewed:
+    """Role markup the line-start patterns do not read (``_reader.role_shapes``): a
+    label in the middle of a line, a chat in a Markdown table's rows or in YAML flow
+    mappings. One turn among a shape's roles makes every role of that shape one (a
+    chat), as ``_role_labels`` does for labels."""
+    midline, table, flow = role_shapes()
+    needed = (
+        ":" in lowered,
+        "|" in lowered,
+        "{" in lowered and ":" in lowered,
+    )
+    for pattern, need in zip((midline, table, flow), needed):
+        if need and any(role_is_a_turn(m) for m in pattern.finditer(viewed.view)):
+            viewed = _sub(pattern, viewed, _shape_role_sub)
+    return viewed
+
+
+def _shape_role_sub(m: re.Match[str]) -> str:
+    """The role of a shape's match made ``[role:…]``, what stands before it kept."""
+    return m.string[m.start() : m.start("role")] + role_marker(m.group("role"))
+
+
+def _heading_sub(m: re.Match[str]) -> str | None:
+    return markup_marker(None) if heading_is_a_turn(m) else None
 
 # An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
