@@ -228,17 +228,41 @@ def _asks_the_reader(
     counts (after a sender's correction: "please send the corrected invoice to
     accounts@…" is the correction's own business, "wire $40,000 to …" is not)."""
     words = _words(sentence)
-    if _hands_a_secret(sentence):
+    if not words.isdisjoint(_SECRET_WORDS) and _hands_a_secret(sentence):
         return True
-    if _OVERRIDDEN.search(sentence) is not None or _COMMAND.search(sentence) is not None:
+    if not words.isdisjoint(_OVERRIDING) and _OVERRIDDEN.search(sentence) is not None:
         return True
-    addressed_to = _ADDRESS.search(sentence) is not None
+    if not words.isdisjoint(_RUNNING) and _COMMAND.search(sentence) is not None:
+        return True
+    addressed_to = "@" in sentence or "/" in sentence or "www" in sentence or "[redacted" in sentence
+    addressed_to = addressed_to and _ADDRESS.search(sentence) is not None
     if copy:
         return addressed_to and _EVERY_REPLY.search(sentence) is not None
     if addressed_to and words & _SENDING:
         if addressed or words & _EVERY or _EVERY_REPLY.search(sentence) is not None:
             return True
-    return (addressed or money) and _MONEY.search(sentence) is not None
+    return (
+        (addressed or money)
+        and not words.isdisjoint(_MOVING)
+        and _MONEY.search(sentence) is not None
+    )
+
+
+# Each pattern's words: a sentence with none skips it (a search tries every character).
+_SECRET_WORDS = frozenset(
+    """
+    token tokens key keys apikey apikeys password passwords passphrase passphrases
+    passcode passcodes credential credentials secret secrets cookie cookies pin pins
+    cvv cvv2 cvc cvc2 ssn social seed mnemonic card history histories log logs
+    transcript transcripts prompt instructions rules guidelines context memory
+    configuration environment env code codes phrase phrases
+    """.split()
+)
+_OVERRIDING = frozenset(
+    "ignore disregard override overrule bypass circumvent disable skip forget suspend drop".split()
+)
+_RUNNING = frozenset("run execute exec eval evaluate paste".split())
+_MOVING = frozenset("wire transfer pay send remit move release approve authorise authorize".split())
 
 
 # A sentence's edges: its end, or a JSON string's edge.
@@ -252,18 +276,22 @@ def _edges(view: str) -> list[int]:
 
 
 def _sentence(view: str, start: int, end: int, *, following: bool = False) -> tuple[int, int]:
-    """The sentence around ``view[start:end]`` (bounded to ``_REACH`` on each side);
-    ``following``: the sentence after it, instead."""
+    """The sentence around ``view[start:end]``; ``following``: the sentence after it,
+    instead. Bounded by the block of ``_REACH`` characters the lead starts in: from
+    ``_REACH`` before that block to the end of the block after it, so every lead of one
+    block without a sentence's end is judged once (a flood of leads is a judgement a
+    block, not one a lead: linear)."""
     edges = _edges(view)
+    block = start // _REACH
     before = bisect.bisect_right(edges, start) - 1
     after = bisect.bisect_left(edges, end + 1)
     if following:
         head = edges[after] if after < len(edges) else len(view)
         after += 1
     else:
-        head = max(edges[before] if before >= 0 else 0, start - _REACH)
+        head = max(edges[before] if before >= 0 else 0, (block - 1) * _REACH)
     stop = edges[after] if after < len(edges) else len(view)
-    return head, min(stop, max(head, end) + _REACH)
+    return head, min(stop, max(head, (block + 2) * _REACH))
 
 
 @functools.lru_cache(maxsize=32)
@@ -343,8 +371,9 @@ def bare_heading() -> re.Pattern[str]:
 def _value_of(m: re.Match[str]) -> str:
     if "value" in m.re.groupindex and m.group("value") is not None:
         return m.group("value")
-    line_end = m.string.find("\n", m.end())
-    return m.string[m.end() : line_end if line_end != -1 else len(m.string)][:_REACH]
+    rest = m.string[m.end() : m.end() + _REACH]
+    line_end = rest.find("\n")
+    return rest if line_end == -1 else rest[:line_end]
 
 
 def role_is_a_turn(m: re.Match[str]) -> bool:
@@ -353,11 +382,16 @@ def role_is_a_turn(m: re.Match[str]) -> bool:
     (a system's, a developer's or an assistant's: an order's shape too; a user's: aimed
     at the model). "Job finished. System: Ubuntu 22.04" and "| system | read-only |" are
     fields."""
+    return _turn(m.group("role"), _value_of(m).strip(" \t|"))
+
+
+@functools.lru_cache(maxsize=64)
+def _turn(role: str, value: str) -> bool:
+    """``role_is_a_turn`` for a role and its text (a flood of one label is one
+    judgement)."""
     from toolhygiene._orders import ordered, role_is_data
     from toolhygiene._people import aimed_at_the_model
 
-    role = m.group("role")
-    value = _value_of(m).strip(" \t|")
     if not value:
         return False
     if role_is_data(f"{role}: {value}", len(role) + 1, role, record=False):
