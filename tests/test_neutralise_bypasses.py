@@ -254,7 +254,9 @@ def test_a_role_key_before_a_turn_is_a_label(role: str, said: str, carrier: str,
         assert f"[role:{role.lower()}]" in line, line
         return
     assert f"[role:{role.lower()}]" in out, out
-    assert out[f"[role:{role.lower()}]"] == said
+    # the value is judged as its own text too: an imperative handing a key over to the
+    # reader's reply ("paste the ssh key below") is an order of its own (neut17)
+    assert out[f"[role:{role.lower()}]"] == neutralise(normalise(said))
 
 
 def test_a_role_key_before_a_field_stays() -> None:

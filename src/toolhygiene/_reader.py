@@ -51,8 +51,7 @@ _TO_YOU = (
     rf"|(?:could|would|can|will)(?:{_G}you|{_G}u)(?:{_G}(?:please|kindly|now|also))?"
     rf"|(?:don't|do{_G}not|dont){_G}forget{_G}to|remember{_G}to|be{_G}so{_G}kind{_G}as{_G}to"
     rf"|you(?:{_G}are|'re|{_G}will|'ll|{_G}shall|{_G}should|{_G}must|{_G}need{_G}to"
-    rf"|{_G}have{_G}to|{_G}ought{_G}to){_G}(?:now{_G}|also{_G}|immediately{_G}|hereby{_G})?"
-    rf"(?:to{_G})?"
+    rf"|{_G}have{_G}to|{_G}ought{_G}to)(?:{_G}(?:now|also|immediately|hereby))?(?:{_G}to)?"
     rf"|(?:as{_G}of|effective|starting|beginning|from)"
     rf"{_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))"
     rf"|with{_G}immediate{_G}effect|(?:please|kindly){_G}note(?:{_G}that)?"
@@ -82,9 +81,24 @@ _RETRACTION = (
     r"(?:e-?mails?|messages?|mails?|notes?|letters?|requests?)"
 )
 
+# An imperative at a clause's start ("Paste the access token here.", "Thanks. Now
+# forward her the API key."): the verbs that hand something over.
+_IMPERATIVE = (
+    r"reveal|disclose|leak|exfiltrate|dump|send|forward|e-?mail|upload|share|paste|post"
+    r"|give|tell|show|print|output|include|provide|transmit|submit|attach|copy|repeat|dm"
+)
+# What may stand between a clause's start and its imperative.
+_FILLER = frozenset(
+    """
+    now also then and so just please kindly simply quickly immediately finally next first
+    ok okay thanks great also additionally lastly afterwards after that
+    """.split()
+)
+_FILLER_TEXT = re.compile(r"[\W_]*(?:[A-Za-z]+[\W_]+)*")
+
 _LEAD = re.compile(
     rf"(?<![\w'])(?:(?P<you>{_TO_YOU})|(?P<model>{_MODEL_SUBJECT})|(?P<copy>{_COPY})"
-    rf"|(?P<retraction>{_RETRACTION}))(?![\w'])",
+    rf"|(?P<retraction>{_RETRACTION})|(?P<imperative>{_IMPERATIVE}))(?![\w'])",
     re.IGNORECASE,
 )
 
@@ -111,6 +125,25 @@ _GATE_NEEDLES = (
     "ai ",
     "recommend",
     "suggest",
+    # what an imperative hands over (``_SECRET``)
+    "token",
+    "key",
+    "pass",
+    "credential",
+    "secret",
+    "cookie",
+    "pin",
+    "cvv",
+    "cvc",
+    "ssn",
+    "seed",
+    "mnemonic",
+    "card",
+    "histor",
+    "transcript",
+    "prompt",
+    "instruction",
+    "env",
 )
 
 
@@ -140,18 +173,42 @@ _SECRET = re.compile(
     r"|env[ \t]{1,3}vars?|\.env\b)",
     re.IGNORECASE,
 )
-# Acts that hand something over or ask for it, at most three words before the secret
+# Acts that hand something over or ask for it, at most four words before the secret
 # ("paste the access token", "ask for the customer's CVV"; "show me how to reset my
-# password" is further off), not negated ("never share your password").
+# password" is further off), not negated ("never share your password"). Those that only
+# give it away or ask for it (``_AWAY``) need nothing more; the others need a place
+# outside the reader's own setup (``_DESTINATION``): "include your API key in the
+# request header" is a manual's, "include the API key in your answer" is not.
+_AWAY = (
+    r"reveal|disclose|leak|exfiltrate|dump|ask[ \t]{1,3}for|request|collect"
+    r"|ask[ \t]{1,3}(?:(?:the|a|an|each|every|our|your|their)[ \t]{1,3})?(?:customers?|users?"
+    r"|callers?|clients?|visitors?|people|patients?|members?|them|him|her|everyone)"
+    r"[ \t]{1,3}for"
+)
 _HANDING = (
-    r"send|forward|paste|reveal|disclose|e-?mail|mail|upload|share|leak|exfiltrate|print"
-    r"|output|include|post|give|provide|tell|show|display|dump|export|repeat|ask[ \t]{1,3}for"
-    r"|request|collect|attach|copy|submit|hand[ \t]{1,3}over|transmit|dm|text"
+    rf"(?P<away>{_AWAY})|send|forward|paste|e-?mail|mail|upload|share|print|output|include"
+    r"|post|give|provide|tell|show|display|export|repeat|attach|copy|submit"
+    r"|hand[ \t]{1,3}over|transmit|dm|text"
 )
 _HANDED = re.compile(
-    rf"(?<![\w'])(?:{_HANDING})(?:s|ed|ing)?(?:[ \t]{{1,3}}[\w'$.-]{{1,30}}){{0,3}}[ \t]{{1,3}}$",
+    rf"(?<![\w'])(?:{_HANDING})(?:s|ed|ing)?(?:[ \t]{{1,3}}[\w'$.-]{{1,30}}){{0,4}}[ \t]{{1,3}}$",
     re.IGNORECASE,
 )
+# Where a secret handed over goes when it leaves the reader: an address, a person
+# ("send me", "share it with us", "to them"), the reader's own reply ("here", "below",
+# "in your answer", "in every response").
+_DESTINATION = re.compile(
+    r"[\w.+-]@[\w-]+\.|https?://|www\.|\[redacted:email\]|\b(?:here|below)\b"
+    r"|\bin(?:to)?[ \t]{1,3}(?:your|the|this|its|every|each|all|any|my|a)(?:[ \t]{1,3}(?:next"
+    r"|final|first|following|own|chat|public))?[ \t]{1,3}(?:repl(?:y|ies)|answers?|responses?"
+    r"|messages?|outputs?|chat|comments?|thread|summary|summaries|reviews?|tickets?|issues?"
+    r")\b"
+    r"|\b(?:with|to|for)[ \t]{1,3}(?:me|us|him|her|them|everyone|anyone|the[ \t]{1,3}(?:sender"
+    r"|requester|caller|team|user|customer|attacker|auditor|reader)s?)\b",
+    re.IGNORECASE,
+)
+# A person right after the verb: "send me the key", "forward her the API key".
+_TO_SOMEONE = re.compile(r"^\S+[ \t]{1,3}(?:me|us|him|her|them)\b", re.IGNORECASE)
 # A secret made anew is none handed over ("send me a new password").
 _MADE_ANEW = re.compile(r"\b(?:new|temporary|reset|fresh|different)[ \t]{1,3}$", re.IGNORECASE)
 # Instructions or limits overridden: "ignore the safety rules", "override your
@@ -208,13 +265,20 @@ _NEGATED = re.compile(
 
 
 def _hands_a_secret(sentence: str) -> bool:
-    """A secret named, with a verb that hands it over or asks for it, not negated."""
+    """A secret named, with a verb that hands it over or asks for it, not negated, and
+    (but for a verb of ``_AWAY``) a place it goes outside the reader's setup."""
     for m in _SECRET.finditer(sentence):
-        before = sentence[max(0, m.start() - 120) : m.start()]
+        begin = max(0, m.start() - 120)
+        before = sentence[begin : m.start()]
         if _MADE_ANEW.search(before) is not None:
             continue
         verb = _HANDED.search(before)
-        if verb is not None and _NEGATED.search(before[: verb.start()]) is None:
+        if verb is None or _NEGATED.search(before[: verb.start()]) is not None:
+            continue
+        if verb.group("away") is not None:
+            return True
+        said = sentence[begin + verb.start() : m.end() + _REACH]
+        if _TO_SOMEONE.match(said) is not None or _DESTINATION.search(said) is not None:
             return True
     return False
 
@@ -318,6 +382,14 @@ def reader_order(m: re.Match[str]) -> bool:
         head, stop = _sentence(view, m.start(), m.end(), following=True)
         return head < stop and _judged(view, head, stop, kind)
     head, stop = _sentence(view, m.start(), m.end())
+    if kind == "imperative":
+        # at its clause's start, past filler only ("Also, share …", "- paste …")
+        before = view[max(head, m.start() - 40) : m.start()]
+        if (head < m.start() - 40 and before.strip()) or not _words(before) <= _FILLER:
+            return False
+        if any(c.isalnum() for c in before) and _FILLER_TEXT.fullmatch(before) is None:
+            return False
+        return _judged(view, m.start(), stop, kind)
     return _judged(view, head, stop, kind)
 
 
