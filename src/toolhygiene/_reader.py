@@ -480,13 +480,20 @@ def heading_is_a_turn(m: re.Match[str]) -> bool:
     text (after the dash, or the next line with text) is aimed at the model or asks for
     an act this module names ("## Instructions" over "Install the package with pip"
     is a README's)."""
-    from toolhygiene._people import aimed_at_the_model
-
     value = m.group("value")
     if value is None:
         rest = m.string[m.end() : m.end() + _REACH * 2].lstrip("\n \t")
         cut = rest.find("\n")
         value = rest if cut == -1 else rest[:cut]
+    return _heading_text_orders(value)
+
+
+@functools.lru_cache(maxsize=16)
+def _heading_text_orders(value: str) -> bool:
+    """``heading_is_a_turn`` for the heading's text (a flood of one heading is one
+    judgement)."""
+    from toolhygiene._people import aimed_at_the_model
+
     return bool(value.strip()) and (
         aimed_at_the_model(value, sending=True) or _asks_the_reader(value, addressed=True)
     )

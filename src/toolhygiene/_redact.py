@@ -1684,6 +1684,16 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(_in_text(marks, *m.span()) for m in labels)
     if "<" in text:  # a line with tags is read as a page shows it (``_rendered``)
         spans.extend(m.span() for m in _TAG.finditer(text))
+    if roles:  # a label mid-line, a chat in a table's rows or YAML flow mappings
+        for shape in role_shapes():
+            spans.extend(_in_text(marks, *m.span()) for m in shape.finditer(view))
+    if "#" in lowered and "instruction" in lowered:  # a heading with no colon
+        spans.extend(_in_text(marks, *m.span()) for m in bare_heading().finditer(view))
+    if not text.isascii() and _CONFUSABLE_SCRIPTS.search(text) is not None:
+        # words in look-alike letters, read as Latin (same length, same positions)
+        folded = unconfused(text)
+        if folded != text:
+            spans.extend(touched(folded))
     return spans
 
 
