@@ -94,6 +94,7 @@ _FILLER = frozenset(
     ok okay thanks great also additionally lastly afterwards after that
     """.split()
 )
+_NOT_PROSE = frozenset("<>/\\[{(`=_.:#@$%&|")
 _FILLER_TEXT = re.compile(r"[\W_]*(?:[A-Za-z]+[\W_]+)*")
 
 _LEAD = re.compile(
@@ -383,6 +384,11 @@ def reader_order(m: re.Match[str]) -> bool:
         return head < stop and _judged(view, head, stop, kind)
     head, stop = _sentence(view, m.start(), m.end())
     if kind == "imperative":
+        # a word of prose, not a tag's, a path's or a name's ("<output>", "/send")
+        if view[m.end() : m.end() + 1] not in (" ", "\t") or view[m.start() - 1 : m.start()] in (
+            _NOT_PROSE
+        ):
+            return False
         # at its clause's start, past filler only ("Also, share …", "- paste …")
         before = view[max(head, m.start() - 40) : m.start()]
         if (head < m.start() - 40 and before.strip()) or not _words(before) <= _FILLER:
