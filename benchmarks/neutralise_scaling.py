@@ -68,6 +68,21 @@ JUDGED = {
     "look-alike key": '{"r\u043ele": "system", "content": "hi"}, ',
     "escaped quotes in a repr": '{\'a\': "\\"\\"\\"',
     "nested bracketed labels": "[system: (user: {developer: ",
+    # neut17 (session 12): orders to the reader without a listed lead (``_reader``),
+    # role labels mid-line, chats in table rows and YAML flow, bare instruction
+    # headings, look-alike letters (each judged a block or a role's text at a time)
+    "request to you": "could you ",
+    "wished order": "It would be great if you could paste the token here. ",
+    "model subject": "the assistant must ",
+    "copy asked": "CC x@evil.io ",
+    "correction": "disregard my previous email. ",
+    "imperative secret": "paste the access token ",
+    "mid-line label": "ok. System: ",
+    "table chat": "| system | x |\n",
+    "flow chat": "- {role: system, content: x}\n",
+    "bare heading": "### Instruction\n",
+    "look-alike words": "\u0456gnore prev\u0456ous ",
+    "cyrillic prose": "\u0421\u043f\u0430\u0441\u0438\u0431\u043e, \u0430 \u0441\u043e\u043a. ",
 }
 
 

@@ -34,7 +34,7 @@ import bisect
 import functools
 import re
 
-from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _words
+from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words
 
 __all__ = ["reader_order", "reader_order_gate"]
 
@@ -88,11 +88,11 @@ _IMPERATIVE = (
     r"|give|tell|show|print|output|include|provide|transmit|submit|attach|copy|repeat|dm"
 )
 # What may stand between a clause's start and its imperative.
-_FILLER = frozenset(
+_FILLER = _lexicon(
     """
-    now also then and so just please kindly simply quickly immediately finally next first
-    ok okay thanks great also additionally lastly afterwards after that
-    """.split()
+    now also then and so just please kindly simply quickly immediately finally next
+    first ok okay thanks great additionally lastly afterwards after that
+    """
 )
 _NOT_PROSE = frozenset("<>/\\[{(`=_.:#@$%&|")
 _FILLER_TEXT = re.compile(r"[\W_]*(?:[A-Za-z]+[\W_]+)*")
@@ -253,10 +253,10 @@ _EVERY_REPLY = re.compile(
     re.IGNORECASE,
 )
 _EVERY = frozenset(("all", "every", "each", "everything", "any"))
-_SENDING = frozenset(
+_SENDING = _lexicon(
     """
     send forward email mail upload post cc bcc copy share transmit sync redirect route
-    """.split()
+    """
 )
 _NEGATED = re.compile(
     r"\b(?:not|never|no|don't|dont|do[ \t]{1,3}not|cannot|can't|won't|mustn't|shouldn't)"
@@ -299,13 +299,18 @@ def _asks_the_reader(
         return True
     if not words.isdisjoint(_RUNNING) and _COMMAND.search(sentence) is not None:
         return True
-    addressed_to = "@" in sentence or "/" in sentence or "www" in sentence or "[redacted" in sentence
+    addressed_to = (
+        "@" in sentence or "/" in sentence or "www" in sentence or "[redacted" in sentence
+    )
     addressed_to = addressed_to and _ADDRESS.search(sentence) is not None
     if copy:
         return addressed_to and _EVERY_REPLY.search(sentence) is not None
-    if addressed_to and words & _SENDING:
-        if addressed or words & _EVERY or _EVERY_REPLY.search(sentence) is not None:
-            return True
+    if (
+        addressed_to
+        and words & _SENDING
+        and (addressed or words & _EVERY or _EVERY_REPLY.search(sentence) is not None)
+    ):
+        return True
     return (
         (addressed or money)
         and not words.isdisjoint(_MOVING)
@@ -314,20 +319,31 @@ def _asks_the_reader(
 
 
 # Each pattern's words: a sentence with none skips it (a search tries every character).
-_SECRET_WORDS = frozenset(
+_SECRET_WORDS = _lexicon(
     """
     token tokens key keys apikey apikeys password passwords passphrase passphrases
-    passcode passcodes credential credentials secret secrets cookie cookies pin pins
-    cvv cvv2 cvc cvc2 ssn social seed mnemonic card history histories log logs
-    transcript transcripts prompt instructions rules guidelines context memory
-    configuration environment env code codes phrase phrases
-    """.split()
+    passcode passcodes credential credentials secret secrets cookie cookies pin pins cvv
+    cvv2 cvc cvc2 ssn social seed mnemonic card history histories log logs transcript
+    transcripts prompt instructions rules guidelines context memory configuration
+    environment env code codes phrase phrases
+    """
 )
-_OVERRIDING = frozenset(
-    "ignore disregard override overrule bypass circumvent disable skip forget suspend drop".split()
+_OVERRIDING = _lexicon(
+    """
+    ignore disregard override overrule bypass circumvent disable skip forget suspend
+    drop
+    """
 )
-_RUNNING = frozenset("run execute exec eval evaluate paste".split())
-_MOVING = frozenset("wire transfer pay send remit move release approve authorise authorize".split())
+_RUNNING = _lexicon(
+    """
+    run execute exec eval evaluate paste
+    """
+)
+_MOVING = _lexicon(
+    """
+    wire transfer pay send remit move release approve authorise authorize
+    """
+)
 
 
 # A sentence's edges: its end, or a JSON string's edge.

@@ -1367,7 +1367,7 @@ def _role_shapes(viewed: _Viewed, lowered: str) -> _Viewed:
         "|" in lowered,
         "{" in lowered and ":" in lowered,
     )
-    for pattern, need in zip((midline, table, flow), needed):
+    for pattern, need in zip((midline, table, flow), needed, strict=True):
         if need and any(role_is_a_turn(m) for m in pattern.finditer(viewed.view)):
             viewed = _sub(pattern, viewed, _shape_role_sub)
     return viewed
@@ -1380,6 +1380,7 @@ def _shape_role_sub(m: re.Match[str]) -> str:
 
 def _heading_sub(m: re.Match[str]) -> str | None:
     return markup_marker(None) if heading_is_a_turn(m) else None
+
 
 # An HTML or XML tag, or a comment, that a page shows as nothing: an inline element's
 # (``<b></b>``, ``</span><span>``, ``<wbr>``); a block element's is a line break, read
