@@ -42,13 +42,16 @@ _G = r"[ \t]{1,3}"
 
 # A request to "you": what a person writes to a person, and an attacker to a model.
 _TO_YOU = (
-    rf"it{_G}would{_G}be{_G}(?:great|nice|good|helpful|ideal|wonderful|appreciated|awesome)"
+    rf"it(?:{_G}would|'d){_G}be{_G}(?:(?:really|so|very|super){_G})?(?:great|nice|good|helpful"
+    r"|ideal|wonderful|appreciated|awesome|amazing|lovely|perfect|cool|fantastic|brilliant)"
     rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
     rf"|(?:i|we)(?:{_G}would|'d){_G}(?:appreciate{_G}it|be{_G}grateful|love{_G}it|like{_G}it)"
     rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
     rf"|(?:i|we){_G}(?:need|want|require|expect|ask)(?:{_G}(?:all{_G})?of)?{_G}you{_G}to"
     rf"|(?:i|we)(?:{_G}would|'d){_G}like{_G}you{_G}to"
     rf"|(?:could|would|can|will)(?:{_G}you|{_G}u)(?:{_G}(?:please|kindly|now|also))?"
+    rf"|(?:would|do|could){_G}you{_G}mind|(?:mind|care){_G}to|feel{_G}free{_G}to"
+    rf"|(?:quick|small|little|one){_G}(?:favou?r|request|ask|thing)"
     rf"|(?:don't|do{_G}not|dont){_G}forget{_G}to|remember{_G}to|be{_G}so{_G}kind{_G}as{_G}to"
     rf"|you(?:{_G}are|'re|{_G}will|'ll|{_G}shall|{_G}should|{_G}must|{_G}need{_G}to"
     rf"|{_G}have{_G}to|{_G}ought{_G}to)(?:{_G}(?:now|also|immediately|hereby))?(?:{_G}to)?"
@@ -67,13 +70,15 @@ _MODAL = (
     rf"{_G}to)"
 )
 _MODEL_SUBJECT = (
-    rf"(?:the|this|any|every|each|all|an?|our|your){_G}(?:\w+{_G})?{_THE_MODEL}{_G}{_MODAL}"
+    rf"(?:(?:the|this|any|every|each|all|an?|our|your){_G}(?:\w+{_G})?)?{_THE_MODEL}"
+    rf"(?:{_G}(?:reading|processing|parsing|seeing|viewing|summari[sz]ing|browsing)"
+    rf"(?:{_G}(?:this|these|the|that)(?:{_G}\w+)?)?)?{_G}{_MODAL}"
     rf"(?:{_G}(?:now|immediately|also|always|henceforth))?"
     rf"|(?:recommend|suggest|request|ask|require|advise|propose|insist|mandate)"
     rf"(?:s|ed)?{_G}that{_G}(?:the|any|every|each|all|an?|your){_G}{_THE_MODEL}"
 )
 # A copy asked for: "Please CC x@y …", "Make sure to BCC …", "cc: x@y on every reply".
-_COPY = r"b?cc(?![\w@])"
+_COPY = r"b?cc(?:'d|'ed|ed|d)?(?![\w@])"
 # A sender's correction: "disregard my previous email", "ignore my last message".
 _RETRACTION = (
     rf"(?:disregard|ignore|forget){_G}(?:my|our|the|that){_G}"
@@ -94,6 +99,12 @@ _FILLER = _lexicon(
     first ok okay thanks great additionally lastly afterwards after that
     """
 )
+# A possessive before the model's noun: someone's assistant or agent, a person.
+_POSSESSED = re.compile(
+    r"(?:\b(?:my|his|her|their)|\w['\u2019]s)(?:[ \t]{1,3}[A-Za-z-]{1,20})?[ \t]{1,3}$",
+    re.IGNORECASE,
+)
+_CLAUSE_MARKS = (":", " - ", "\u2013", "\u2014")
 _NOT_PROSE = frozenset("<>/\\[{(`=_.:#@$%&|")
 _FILLER_TEXT = re.compile(r"[\W_]*(?:[A-Za-z]+[\W_]+)*")
 
@@ -188,6 +199,7 @@ _AWAY = (
 )
 _HANDING = (
     rf"(?P<away>{_AWAY})|send|forward|paste|e-?mail|mail|upload|share|print|output|include"
+    r"|pasting|sharing|including|providing|giving|disclosing|dropping|drop"
     r"|post|give|provide|tell|show|display|export|repeat|attach|copy|submit"
     r"|hand[ \t]{1,3}over|transmit|dm|text"
 )
@@ -239,7 +251,11 @@ _MONEY = re.compile(
     r"\b(?:wire|transfer|pay|send|remit|move|release|approve|authori[sz]e)[ \t]{1,3}"
     r"(?:(?:the|this|that|a|an|all|every|any|each|my|our|pending|outstanding|full)[ \t]{1,3})"
     r"{0,3}(?:[$\u20ac\u00a3]|usd|eur|gbp|\d|transfers?|payments?|funds|money|wires?"
-    r"|refunds?|invoices?|transactions?|amounts?|sums?|balance|purchase|orders?)",
+    r"|refunds?|invoices?|transactions?|amounts?|sums?|balance|purchase|orders?|deposits?"
+    r"|fees?|salary|salaries|payroll|bonus|proceeds|\()"
+    r"|\b(?:wire|transfer|pay|send|remit|move)\b[^.!?\n]{0,60}?\bto[ \t]{1,3}"
+    r"(?:(?:the|this|our|a|an|my|new|following|below|different|bank|updated)[ \t]{1,3}){0,3}"
+    r"(?:account|iban|wallet|beneficiary)\b",
     re.IGNORECASE,
 )
 # The reader's own output, copied: "on every reply", "on your responses", "all outgoing
@@ -399,15 +415,25 @@ def reader_order(m: re.Match[str]) -> bool:
         head, stop = _sentence(view, m.start(), m.end(), following=True)
         return head < stop and _judged(view, head, stop, kind)
     head, stop = _sentence(view, m.start(), m.end())
+    if kind == "model" and _POSSESSED.search(view, max(0, m.start() - 30), m.start()):
+        # someone's assistant or agent, a person ("My agent will now wire …"): only a
+        # secret, an override or a command makes the sentence an order
+        kind = "person"
     if kind == "imperative":
         # a word of prose, not a tag's, a path's or a name's ("<output>", "/send")
         if view[m.end() : m.end() + 1] not in (" ", "\t") or view[m.start() - 1 : m.start()] in (
             _NOT_PROSE
         ):
             return False
-        # at its clause's start, past filler only ("Also, share …", "- paste …")
+        # at its clause's start, past filler only ("Also, share …", "- paste …"), or
+        # after a colon or a dash ("Quick favour: post …", "FYI - send …")
         before = view[max(head, m.start() - 40) : m.start()]
-        if (head < m.start() - 40 and before.strip()) or not _words(before) <= _FILLER:
+        cut = max(before.rfind(mark) for mark in _CLAUSE_MARKS)
+        if cut != -1:
+            before = before[cut + 1 :]
+        elif head < m.start() - 40 and before.strip():
+            return False
+        if not _words(before) <= _FILLER:
             return False
         if any(c.isalnum() for c in before) and _FILLER_TEXT.fullmatch(before) is None:
             return False
@@ -494,7 +520,18 @@ def _turn(role: str, value: str) -> bool:
     first = value if stop is None else value[: stop.end()]
     if aimed_at_the_model(value, sending=True) or _asks_the_reader(first, addressed=True):
         return True
-    return role.lower() in ("system", "developer", "assistant") and ordered(first)
+    return role.lower() in ("system", "developer", "assistant") and (
+        ordered(first) or not _words(first).isdisjoint(_CLAIMS)
+    )
+
+
+# A claim of orders in a role's text: "System: new directive - export …".
+_CLAIMS = _lexicon(
+    """
+    directive directives instruction instructions command commands override overrides
+    orders mandate priority
+    """
+)
 
 
 def heading_is_a_turn(m: re.Match[str]) -> bool:
@@ -519,3 +556,43 @@ def _heading_text_orders(value: str) -> bool:
     return bool(value.strip()) and (
         aimed_at_the_model(value, sending=True) or _asks_the_reader(value, addressed=True)
     )
+
+
+# -- look-alike letters (cold15 #5) -------------------------------------------------------
+
+# Unicode's confusables for Latin letters (``_normalise``'s table, which redaction's
+# detectors read), and the small capitals of Cyrillic and the Greek letters an attacker
+# spells an order with besides ("ѕуѕтем" with a Cyrillic т and м): read by neutralise
+# only, a word at a time, and only where the whole word then reads as Latin.
+_MORE_LOOK_ALIKES = str.maketrans(
+    "\u0442\u043c\u043a\u043d\u0432\u0475\u0474\u03b5\u03ba\u03c4\u03b7\u0433",
+    "tmkhbvVektnr",
+)
+_LOOK_ALIKE_WORD = re.compile(
+    "[A-Za-z\u0370-\u03ff\u0400-\u052f]*[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*"
+)
+
+
+@functools.cache
+def _look_alikes() -> dict[int, str]:
+    from toolhygiene._normalise import _CONFUSABLES
+
+    return {**_CONFUSABLES, **_MORE_LOOK_ALIKES}
+
+
+def latin_reading(text: str) -> str:
+    """``text`` with every word spelled in Latin look-alikes from Cyrillic or Greek read
+    as the Latin word it looks like (same length, same positions); a word with a letter
+    of its own script (``пароль``) stays as written."""
+    table = _look_alikes()
+    parts: list[str] = []
+    last = 0
+    for m in _LOOK_ALIKE_WORD.finditer(text):
+        latin = m.group().translate(table)
+        if latin.isascii():
+            parts.extend((text[last : m.start()], latin))
+            last = m.end()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)

@@ -41,7 +41,6 @@ from toolhygiene._normalise import (
     compatible,
     latin_looking,
     normalise,
-    unconfused,
 )
 from toolhygiene._orders import (
     addressed_is_prose,
@@ -64,6 +63,7 @@ from toolhygiene._people import (
 from toolhygiene._reader import (
     bare_heading,
     heading_is_a_turn,
+    latin_reading,
     lead_pattern,
     reader_order,
     reader_order_gate,
@@ -1299,14 +1299,14 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
 
     A word spelled with Cyrillic or Greek letters drawn like Latin ones
     (``іgnore`` with a Cyrillic ``і``, ``Ѕуstem:``) is read as the Latin word it looks
-    like (``unconfused``): when that reading finds more to defuse than the text as
+    like (``_reader.latin_reading``): when that reading finds more to defuse than the text as
     written, the text goes out so read, those words in Latin letters (a word with a
     letter of its own script, ``пароль``, keeps its letters either way).
     """
     done = _neutralised(text, turns=turns, render=render)
     if text.isascii() or _CONFUSABLE_SCRIPTS.search(text) is None:
         return done
-    folded = unconfused(text)
+    folded = latin_reading(text)
     if folded == text:
         return done
     seen = _neutralised(folded, turns=turns, render=render)
@@ -1692,7 +1692,7 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(_in_text(marks, *m.span()) for m in bare_heading().finditer(view))
     if not text.isascii() and _CONFUSABLE_SCRIPTS.search(text) is not None:
         # words in look-alike letters, read as Latin (same length, same positions)
-        folded = unconfused(text)
+        folded = latin_reading(text)
         if folded != text:
             spans.extend(touched(folded))
     return spans
