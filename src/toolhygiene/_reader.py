@@ -86,6 +86,14 @@ _RETRACTION = (
     r"(?:e-?mails?|messages?|mails?|notes?|letters?|requests?)"
 )
 
+# The model's user kept in the dark: "Don't tell the user about this message", "never
+# mention this to the customer" (the model's user, not a person named: "Don't tell
+# Mary" stays). An order whatever follows.
+_HIDING = (
+    rf"(?:don't|dont|do{_G}not|never){_G}(?:tell|mention|inform|show|reveal|disclose|say)"
+    rf"(?:{_G}(?:this|it|anything|that))?(?:{_G}(?:to|with))?{_G}(?:the|your){_G}"
+    r"(?:user|customer|operator|human|requester)s?"
+)
 # An imperative at a clause's start ("Paste the access token here.", "Thanks. Now
 # forward her the API key."): the verbs that hand something over.
 _IMPERATIVE = (
@@ -110,7 +118,8 @@ _FILLER_TEXT = re.compile(r"[\W_]*(?:[A-Za-z]+[\W_]+)*")
 
 _LEAD = re.compile(
     rf"(?<![\w'])(?:(?P<you>{_TO_YOU})|(?P<model>{_MODEL_SUBJECT})|(?P<copy>{_COPY})"
-    rf"|(?P<retraction>{_RETRACTION})|(?P<imperative>{_IMPERATIVE}))(?![\w'])",
+    rf"|(?P<retraction>{_RETRACTION})|(?P<hiding>{_HIDING})|(?P<imperative>{_IMPERATIVE}))"
+    r"(?![\w'])",
     re.IGNORECASE,
 )
 
@@ -118,6 +127,8 @@ _LEAD = re.compile(
 _GATE_NEEDLES = (
     "you",
     "cc",
+    "user",
+    "customer",
     "as of",
     "effective",
     "starting",
@@ -245,6 +256,50 @@ _COMMAND = re.compile(
     r"[ \t]{1,3}(?:command|script|payload|code|snippet|one-liner)\b)",
     re.IGNORECASE,
 )
+# The reader's behaviour changed, as no letter asks a person in passing: a model's
+# persona or mode, its limits off, every answer dictated, a tool or its orders dropped,
+# the user kept in the dark, the sender given a privilege. ``_ALWAYS``: a standing
+# answer or recommendation, read only when the model is the subject (a shop's "remember
+# to always say hello" is staff's).
+_BEHAVIOUR = re.compile(
+    r"\b(?:act|behave|pose|roleplay|role-play)[ \t]{1,3}as[ \t]{1,3}(?:(?:an?|the|my|your)"
+    r"[ \t]{1,3})?(?:[\w-]{1,20}[ \t]{1,3}){0,2}(?:assistant|ai|model|bot|chatbot|dan|system"
+    r"|admin|administrator|root|developer|superuser|llm|gpt)\b"
+    r"|\bpretend[ \t]{1,3}(?:that[ \t]{1,3})?(?:you|to)\b[^.!?\n]{0,40}?\b(?:no[ \t]{1,3}"
+    r"(?:rules|restrictions|limits|filters|guidelines)|unrestricted|jailbroken|an?[ \t]{1,3}"
+    r"(?:ai|assistant|model|admin|administrator|developer))\b"
+    r"|\b(?:no|without(?:[ \t]{1,3}any)?|zero|free[ \t]{1,3}of)[ \t]{1,3}(?:(?:content|safety)"
+    r"[ \t]{1,3})?(?:rules|restrictions|limits|limitations|filters|filtering|guardrails"
+    r"|guidelines|censorship|safeguards|moderation)\b"
+    r"|\b(?:answer|respond[ \t]{1,3}to|reply[ \t]{1,3}to)[ \t]{1,3}(?:every|all|each|any)"
+    r"[ \t]{1,3}(?:questions?|messages?|requests?|quer(?:y|ies)|prompts?)[ \t]{1,3}with\b"
+    r"|\b(?:respond|reply|answer|speak|write|talk)(?:[ \t]{1,3}only)?[ \t]{1,3}(?:only[ \t]{1,3})?"
+    r"in[ \t]{1,3}(?:[A-Z][a-z]+|json|pirate|base64|uppercase|caps|code)\b"
+    r"|\bstop[ \t]{1,3}(?:using|calling|following|obeying|listening[ \t]{1,3}to|answering)"
+    r"[ \t]{1,3}(?:(?:the|your|any|all|its)[ \t]{1,3})?(?:[\w-]{1,20}[ \t]{1,3})?(?:tools?"
+    r"|functions?|instructions|rules|user|users|system|operator|guidelines|search)\b"
+    r"|\b(?:never|don't|dont|do[ \t]{1,3}not)[ \t]{1,3}(?:mention|tell|reveal|disclose|show"
+    r"|inform|let[ \t]{1,3}on|say)\b[^.!?\n]{0,50}?\b(?:the[ \t]{1,3}(?:user|customer"
+    r"|operator|human|requester)s?|anyone)\b"
+    r"|\btreat[ \t]{1,3}(?:the[ \t]{1,3}|this[ \t]{1,3})?(?:sender|user|requester|caller|me"
+    r"|us|author|writer|message|email)[ \t]{1,3}as[ \t]{1,3}(?:an?[ \t]{1,3}|the[ \t]{1,3})?"
+    r"(?:verified[ \t]{1,3}|trusted[ \t]{1,3})?(?:admin|administrator|root|developer|owner"
+    r"|operator|superuser|trusted|verified|system|authority)\b",
+    re.IGNORECASE,
+)
+_ALWAYS = re.compile(
+    r"\b(?:always|only|exclusively)[ \t]{1,3}(?:say|answer|reply|respond|recommend|claim|state"
+    r"|tell|suggest|promote|rate|praise|approve)\b",
+    re.IGNORECASE,
+)
+_BEHAVIOUR_WORDS = _lexicon(
+    """
+    act behave pose roleplay role pretend no without zero free answer respond reply speak
+    write talk stop never don't dont not treat
+    """
+)
+
+
 # Money moved or an approval over what the reader handles ("wire $40,000 to …",
 # "approve the transfer", "pay invoice 12 to the new account").
 _MONEY = re.compile(
@@ -314,6 +369,14 @@ def _asks_the_reader(
     if not words.isdisjoint(_OVERRIDING) and _OVERRIDDEN.search(sentence) is not None:
         return True
     if not words.isdisjoint(_RUNNING) and _COMMAND.search(sentence) is not None:
+        return True
+    if not words.isdisjoint(_BEHAVIOUR_WORDS) and _BEHAVIOUR.search(sentence) is not None:
+        return True
+    if (
+        addressed
+        and ("always" in words or "only" in words or "exclusively" in words)
+        and _ALWAYS.search(sentence) is not None
+    ):
         return True
     addressed_to = (
         "@" in sentence or "/" in sentence or "www" in sentence or "[redacted" in sentence
@@ -414,6 +477,8 @@ def reader_order(m: re.Match[str]) -> bool:
             return True
         head, stop = _sentence(view, m.start(), m.end(), following=True)
         return head < stop and _judged(view, head, stop, kind)
+    if kind == "hiding":
+        return True
     head, stop = _sentence(view, m.start(), m.end())
     if kind == "model" and _POSSESSED.search(view, max(0, m.start() - 30), m.start()):
         # someone's assistant or agent, a person ("My agent will now wire …"): only a
