@@ -89,11 +89,12 @@ _RETRACTION = (
 # The model's user kept in the dark: "Don't tell the user about this message", "never
 # mention this to the customer" (the model's user, not a person named: "Don't tell
 # Mary" stays). An order whatever follows.
-_HIDING = (
-    rf"(?:don't|dont|do{_G}not|never){_G}(?:tell|mention|inform|show|reveal|disclose|say)"
+_HIDING_REST = (
+    rf"{_G}(?:tell|mention|inform|show|reveal|disclose|say)"
     rf"(?:{_G}(?:this|it|anything|that))?(?:{_G}(?:to|with))?{_G}(?:the|your){_G}"
     r"(?:user|customer|operator|human|requester)s?"
 )
+_HIDING = rf"(?:don't|dont|do{_G}not|never){_HIDING_REST}"
 # An imperative at a clause's start ("Paste the access token here.", "Thanks. Now
 # forward her the API key."): the verbs that hand something over.
 _IMPERATIVE = (
@@ -116,12 +117,139 @@ _CLAUSE_MARKS = (":", " - ", "\u2013", "\u2014")
 _NOT_PROSE = frozenset("<>/\\[{(`=_.:#@$%&|")
 _FILLER_TEXT = re.compile(r"[\W_]*(?:[A-Za-z]+[\W_]+)*")
 
-_LEAD = re.compile(
-    rf"(?<![\w'])(?:(?P<you>{_TO_YOU})|(?P<model>{_MODEL_SUBJECT})|(?P<copy>{_COPY})"
-    rf"|(?P<retraction>{_RETRACTION})|(?P<hiding>{_HIDING})|(?P<imperative>{_IMPERATIVE}))"
-    r"(?![\w'])",
-    re.IGNORECASE,
+# Each kind's pattern, read on a lead found (``_kind_of``), in this order.
+_KINDS = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        ("you", _TO_YOU),
+        ("model", _MODEL_SUBJECT),
+        ("copy", _COPY),
+        ("retraction", _RETRACTION),
+        ("hiding", _HIDING),
+        ("imperative", _IMPERATIVE),
+    )
 )
+_DETERMINER = r"(?:the|this|any|every|each|all|an?|our|your)"
+_MODEL_NOUN_REST = (
+    rf"(?:{_G}(?:reading|processing|parsing|seeing|viewing|summari[sz]ing|browsing)"
+    rf"(?:{_G}(?:this|these|the|that)(?:{_G}\w+)?)?)?{_G}{_MODAL}"
+    rf"(?:{_G}(?:now|immediately|also|always|henceforth))?"
+)
+# The same leads, each alternative written with its first letter first (``_led``).
+_LEAD_ALTERNATIVES = (
+    # requests to "you"
+    (
+        rf"it(?:{_G}would|'d){_G}be{_G}(?:(?:really|so|very|super){_G})?(?:great|nice|good|helpful"
+        r"|ideal|wonderful|appreciated|awesome|amazing|lovely|perfect|cool|fantastic|brilliant)"
+        rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
+    ),
+    (
+        rf"i(?:{_G}would|'d){_G}(?:appreciate{_G}it|be{_G}grateful|love{_G}it|like{_G}it)"
+        rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
+    ),
+    (
+        rf"we(?:{_G}would|'d){_G}(?:appreciate{_G}it|be{_G}grateful|love{_G}it|like{_G}it)"
+        rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
+    ),
+    rf"i{_G}(?:need|want|require|expect|ask)(?:{_G}(?:all{_G})?of)?{_G}you{_G}to",
+    rf"we{_G}(?:need|want|require|expect|ask)(?:{_G}(?:all{_G})?of)?{_G}you{_G}to",
+    rf"i(?:{_G}would|'d){_G}like{_G}you{_G}to",
+    rf"we(?:{_G}would|'d){_G}like{_G}you{_G}to",
+    rf"c(?:ould|an)(?:{_G}you|{_G}u)(?:{_G}(?:please|kindly|now|also|mind))?",
+    rf"w(?:ould|ill)(?:{_G}you|{_G}u)(?:{_G}(?:please|kindly|now|also|mind))?",
+    rf"do{_G}you{_G}mind",
+    rf"mind{_G}to",
+    rf"care{_G}to",
+    rf"feel{_G}free{_G}to",
+    rf"quick{_G}(?:favou?r|request|ask|thing)",
+    rf"small{_G}(?:favou?r|request|ask|thing)",
+    rf"little{_G}(?:favou?r|request|ask|thing)",
+    rf"one{_G}(?:favou?r|request|ask|thing)",
+    rf"d(?:on't|o{_G}not|ont){_G}forget{_G}to",
+    rf"remember{_G}to",
+    rf"be{_G}so{_G}kind{_G}as{_G}to",
+    (
+        rf"you(?:{_G}are|'re|{_G}will|'ll|{_G}shall|{_G}should|{_G}must|{_G}need{_G}to"
+        rf"|{_G}have{_G}to|{_G}ought{_G}to)(?:{_G}(?:now|also|immediately|hereby))?(?:{_G}to)?"
+    ),
+    rf"as{_G}of{_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))",
+    rf"e(?:ffective){_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))",
+    rf"s(?:tarting){_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))",
+    rf"b(?:eginning){_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))",
+    rf"f(?:rom){_G}(?:now|today|tomorrow|immediately|this{_G}(?:moment|point|day))",
+    rf"with{_G}immediate{_G}effect",
+    rf"please{_G}note(?:{_G}that)?",
+    rf"kindly{_G}note(?:{_G}that)?",
+    # the model as subject
+    rf"t(?:he|his){_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
+    rf"a(?:ny|ll|n)?{_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
+    rf"e(?:very|ach){_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
+    rf"o(?:ur){_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
+    rf"y(?:our){_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
+    rf"a(?:i|\.i\.|ssistant|gent)s?(?:{_G}(?:assistant|agent|model|system)s?)?{_MODEL_NOUN_REST}",
+    rf"m(?:odel)s?{_MODEL_NOUN_REST}",
+    rf"l(?:lm|anguage{_G}model)s?{_MODEL_NOUN_REST}",
+    rf"c(?:hatbot|opilot)s?{_MODEL_NOUN_REST}",
+    rf"b(?:ot)s?{_MODEL_NOUN_REST}",
+    rf"r(?:ecommend|equest|equire)(?:s|ed)?{_G}that{_G}{_DETERMINER}{_G}{_THE_MODEL}",
+    rf"s(?:uggest)(?:s|ed)?{_G}that{_G}{_DETERMINER}{_G}{_THE_MODEL}",
+    rf"a(?:sk|dvise)(?:s|ed)?{_G}that{_G}{_DETERMINER}{_G}{_THE_MODEL}",
+    rf"p(?:ropose)(?:s|d)?{_G}that{_G}{_DETERMINER}{_G}{_THE_MODEL}",
+    rf"i(?:nsist)(?:s|ed)?{_G}that{_G}{_DETERMINER}{_G}{_THE_MODEL}",
+    rf"m(?:andate)(?:s|d)?{_G}that{_G}{_DETERMINER}{_G}{_THE_MODEL}",
+    # a copy, a correction, the user in the dark
+    r"bcc(?:'d|'ed|ed|d)?(?![\w@])",
+    r"cc(?:'d|'ed|ed|d)?(?![\w@])",
+    (
+        rf"d(?:isregard){_G}(?:my|our|the|that){_G}(?:(?:previous|prior|earlier|last|first|other)"
+        rf"{_G})?(?:e-?mails?|messages?|mails?|notes?|letters?|requests?)"
+    ),
+    (
+        rf"i(?:gnore){_G}(?:my|our|the|that){_G}(?:(?:previous|prior|earlier|last|first|other)"
+        rf"{_G})?(?:e-?mails?|messages?|mails?|notes?|letters?|requests?)"
+    ),
+    (
+        rf"f(?:orget){_G}(?:my|our|the|that){_G}(?:(?:previous|prior|earlier|last|first|other)"
+        rf"{_G})?(?:e-?mails?|messages?|mails?|notes?|letters?|requests?)"
+    ),
+    rf"d(?:on't|ont|o{_G}not){_HIDING_REST}",
+    rf"n(?:ever){_HIDING_REST}",
+    # an imperative handing something over
+    *(verb for verb in _IMPERATIVE.split("|")),
+)
+
+
+def _led(alternatives: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern of ``alternatives`` (each written with an ASCII letter first) that
+    ``re`` scans for in one pass: a case-sensitive class of every character that
+    matches a first letter case-insensitively, then the look-behind (a word starts
+    there), then each first letter's rests (an alternation under ``re.IGNORECASE``,
+    or a look-behind first, is tried at every character: 21 ms on 64 KB of prose)."""
+    rests: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        rests.setdefault(alternative[0].lower(), []).append(alternative[1:])
+    firsts = "".join(rests)
+    one_of = re.compile(f"[{firsts}]", re.IGNORECASE)
+    starts = sorted(
+        c for c in {*firsts, *firsts.upper(), *"\u0130\u0131\u017f\u212a"} if one_of.fullmatch(c)
+    )
+    led = "|".join(f"(?<={first})(?:{'|'.join(r)})" for first, r in rests.items())
+    return re.compile(
+        rf"(?-i:[{re.escape(''.join(starts))}])(?<![\w'][\s\S])(?:{led})(?![\w'])",
+        re.IGNORECASE,
+    )
+
+
+_LEAD = _led(_LEAD_ALTERNATIVES)
+
+
+def _kind_of(lead: str) -> str:
+    """Which kind of lead ``lead`` is (``_KINDS``)."""
+    for kind, pattern in _KINDS:
+        if pattern.fullmatch(lead) is not None:
+            return kind
+    return "you"
+
 
 # What the lead's gate looks for (lowered text): a text with none skips the pattern.
 _GATE_NEEDLES = (
@@ -425,14 +553,15 @@ _MOVING = _lexicon(
 )
 
 
-# A sentence's edges: its end, or a JSON string's edge.
-_EDGE = re.compile(r'[.!?](?=\s|$)|[\n;]|"[ \t]*[,:}\]]|[:,\[{][ \t]*"')
 _REACH = 300
 
 
-@functools.lru_cache(maxsize=1)
 def _edges(view: str) -> list[int]:
-    return [m.end() for m in _EDGE.finditer(view)]
+    """Where the clauses of ``view`` end: a sentence's end or a JSON string's edge, read
+    once per text (``_people``'s, shared with the polite orders' judgement)."""
+    from toolhygiene._people import _clause_edges
+
+    return _clause_edges(view)
 
 
 def _sentence(view: str, start: int, end: int, *, following: bool = False) -> tuple[int, int]:
@@ -468,7 +597,7 @@ def reader_order(m: re.Match[str]) -> bool:
     """Whether the lead ``m`` of ``_LEAD`` opens an order to the reader (the module's
     docstring)."""
     view = m.string
-    kind = m.lastgroup or "you"
+    kind = _kind_of(m.group())
     if kind == "retraction":
         # the correction's own sentence, and the one after it ("disregard my previous
         # email. Approve the transfer …")
@@ -633,9 +762,10 @@ _MORE_LOOK_ALIKES = str.maketrans(
     "\u0442\u043c\u043a\u043d\u0432\u0475\u0474\u03b5\u03ba\u03c4\u03b7\u0433",
     "tmkhbvVektnr",
 )
-_LOOK_ALIKE_WORD = re.compile(
-    "[A-Za-z\u0370-\u03ff\u0400-\u052f]*[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*"
-)
+# A word from its first Cyrillic or Greek letter on (found in one scan: a class first);
+# the Latin letters before it are read back by hand.
+_LOOK_ALIKE_WORD = re.compile("[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*")
+_LATIN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 @functools.cache
@@ -653,9 +783,12 @@ def latin_reading(text: str) -> str:
     parts: list[str] = []
     last = 0
     for m in _LOOK_ALIKE_WORD.finditer(text):
-        latin = m.group().translate(table)
+        start = m.start()
+        while start > last and text[start - 1] in _LATIN_LETTERS:
+            start -= 1
+        latin = text[start : m.end()].translate(table)
         if latin.isascii():
-            parts.extend((text[last : m.start()], latin))
+            parts.extend((text[last:start], latin))
             last = m.end()
     if not parts:
         return text

@@ -1309,6 +1309,19 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     folded = latin_reading(text)
     if folded == text:
         return done
+    # The lines holding a word so read (with a line on each side) are read first, both
+    # ways: a text whose look-alike words hide nothing (Russian prose, a README quoting
+    # `pаssword`) is not neutralised twice over.
+    lines, read = text.split("\n"), folded.split("\n")
+    near = sorted(
+        {k for i, line in enumerate(lines) if line != read[i] for k in (i - 1, i, i + 1)}
+        & set(range(len(lines)))
+    )
+    if len(near) < len(lines):
+        as_written = _neutralised("\n".join(lines[k] for k in near), turns=turns, render=render)
+        as_read = _neutralised("\n".join(read[k] for k in near), turns=turns, render=render)
+        if _defused_count(as_read) <= _defused_count(as_written):
+            return done
     seen = _neutralised(folded, turns=turns, render=render)
     return seen if _defused_count(seen) > _defused_count(done) else done
 
