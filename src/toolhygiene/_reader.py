@@ -769,7 +769,7 @@ _LATIN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 
 
 @functools.cache
-def _look_alikes() -> dict[int, str]:
+def _look_alikes() -> dict[int, int]:
     from toolhygiene._normalise import _CONFUSABLES
 
     return {**_CONFUSABLES, **_MORE_LOOK_ALIKES}
