@@ -762,9 +762,6 @@ _MORE_LOOK_ALIKES = str.maketrans(
     "\u0442\u043c\u043a\u043d\u0432\u0475\u0474\u03b5\u03ba\u03c4\u03b7\u0433",
     "tmkhbvVektnr",
 )
-# A word from its first Cyrillic or Greek letter on (found in one scan: a class first);
-# the Latin letters before it are read back by hand.
-_LOOK_ALIKE_WORD = re.compile("[\u0370-\u03ff\u0400-\u052f][A-Za-z\u0370-\u03ff\u0400-\u052f]*")
 _LATIN_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -775,22 +772,72 @@ def _look_alikes() -> dict[int, int]:
     return {**_CONFUSABLES, **_MORE_LOOK_ALIKES}
 
 
+# The words an order or a role label is written with: a word wholly in look-alikes is
+# read as Latin only when it reads as one of them (Russian prose's "а", "сок", "Ваш"
+# read as "a", "cok", "Bau" would only make neutralise read it twice). A word mixing
+# Latin letters with look-alikes is read so whatever it says: no language writes one.
+_ORDER_WORDS = _lexicon(
+    """
+    system assistant user human developer prompt instruction instructions rules rule
+    ignore disregard forget override bypass skip previous prior earlier above before
+    all any every your you are now new mode admin root the and if an ai llm model agent
+    bot note message reveal send forward email mail paste share disclose print output
+    repeat tell give show password passwords key keys token tokens secret secrets
+    credentials credential cookie act as pretend jailbreak dan unrestricted developer
+    please kindly cc bcc obey comply from on henceforth is to must should will
+    """
+)
+
+
 def latin_reading(text: str) -> str:
     """``text`` with every word spelled in Latin look-alikes from Cyrillic or Greek read
-    as the Latin word it looks like (same length, same positions); a word with a letter
-    of its own script (``пароль``) stays as written."""
+    as the Latin word it looks like (same length, same positions): a word mixing Latin
+    letters with them, or one wholly of them that reads as a word of orders
+    (``_ORDER_WORDS``); a word with a letter of its own script (``пароль``) stays as
+    written."""
     table = _look_alikes()
+    spans: dict[int, int] = {}
+    for m in _MIXED_PAIR.finditer(text):  # a word mixing scripts: read whatever it says
+        begin, stop = m.start(), m.end()
+        while begin > 0 and _is_letter(text[begin - 1]):
+            begin -= 1
+        while stop < len(text) and _is_letter(text[stop]):
+            stop += 1
+        spans[begin] = stop
+    for m in _all_look_alikes().finditer(text):  # a word wholly of look-alikes
+        if m.group().translate(table).lower() in _ORDER_WORDS:
+            spans.setdefault(m.start(), m.end())
+    if not spans:
+        return text
     parts: list[str] = []
     last = 0
-    for m in _LOOK_ALIKE_WORD.finditer(text):
-        start = m.start()
-        while start > last and text[start - 1] in _LATIN_LETTERS:
-            start -= 1
-        latin = text[start : m.end()].translate(table)
+    for begin in sorted(spans):
+        if begin < last:
+            continue
+        latin = text[begin : spans[begin]].translate(table)
         if latin.isascii():
-            parts.extend((text[last:start], latin))
-            last = m.end()
+            parts.extend((text[last:begin], latin))
+            last = spans[begin]
     if not parts:
         return text
     parts.append(text[last:])
     return "".join(parts)
+
+
+_SCRIPT = "\u0370-\u03ff\u0400-\u052f"
+# Two letters side by side, one Latin, one Cyrillic or Greek.
+_MIXED_PAIR = re.compile(f"[A-Za-z][{_SCRIPT}]|[{_SCRIPT}][A-Za-z]")
+
+
+def _is_letter(c: str) -> bool:
+    return c in _LATIN_LETTERS or "\u0370" <= c <= "\u052f"
+
+
+@functools.cache
+def _all_look_alikes() -> re.Pattern[str]:
+    """A word of two letters or more, each a Cyrillic or Greek look-alike of a Latin
+    one (``_look_alikes``)."""
+    letters = re.escape("".join(sorted(chr(c) for c in _look_alikes())))
+    # (its first letter first, then the look-behind: ``re`` scans for the class in one
+    # pass; a look-behind first is tried at every character)
+    return re.compile(f"[{letters}](?<![A-Za-z{_SCRIPT}][\\s\\S])[{letters}]+(?![A-Za-z{_SCRIPT}])")
