@@ -51,6 +51,7 @@ from toolhygiene._positional import (
     sql_values,
 )
 from toolhygiene._public import PEM, PGP, jwk_objects, not_public, not_public_pgp
+from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
     "BUILT_IN",
@@ -149,6 +150,10 @@ def _labelled(m: re.Match[str]) -> bool:
     ):
         return False  # where the value is read from: ``api_key: process.env.API_KEY``
         # (not ``password: env.Hunter2``: what follows the dot is no variable's name)
+    if values[2][:1] in _FORMAT_STARTS and format_value(m.string, m.start("secret"), m.end("secret")):
+        return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
+    if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
+        return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
     if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
@@ -182,16 +187,25 @@ def _labelled(m: re.Match[str]) -> bool:
         if verdict is False and _placeholder_then_token(m.string, m.end("secret"), values):
             return True  # "token: none Qx7pLm2R": a placeholder steering past the secret
         return verdict is True
+    value = values[2]
+    if value.lstrip("\\")[:1] in ("'", '"'):  # a quoted sentence about the field
+        # (``quoted_prose``): kept, unless a token follows it on its line ("not found"
+        # then 'Qx7pLm2R'), which its quotes keep the value from reaching
+        return _token_after_words(m.string, m.end("secret"), values)
     # A word of prose survives only when the words after it are prose too ("must be at
     # least 12 characters"; not "must be ThisIsMyRealPass1"): read only for such a word,
     # and only after a word of letters (what the value pattern's lookahead saw).
-    value = values[2]
     more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
     if not prose_run(value + (more.group() if more is not None else "")):
         return True
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+_FORMAT_STARTS = frozenset("%{fF\"'\\")
+"""What a format string's field may start a value with (``%``, ``{``, an f-string's
+``f``, a quote, an escape)."""
 
 
 def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -292,6 +306,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
+    if quoted and quoted_prose(value):
+        return None  # "not found", "must be at least 12 characters": ``_labelled`` reads on
     # ``token -> expired``, ``token->expired`` (the key took the dash), ``token <- expired``
     colon = not _COLONS.isdisjoint(sep) or "->" in sep or "<-" in sep or sep[:1] == ">"
     if not plausible_value(value, prose_allowed=colon and not quoted):
@@ -1259,8 +1275,8 @@ def _listed(m: re.Match[str]) -> bool:
     credential (a tokeniser's ``"tokens": ["Hello", " world"]`` stays)."""
     key, items = m.group("key"), m.group("secret")
     values = [v for v in _ITEM.findall(items) if v]
-    if not values:
-        return False
+    if not values or all(quoted_prose(v) for v in values):
+        return False  # a validation error's messages: ``"password": ["is required"]``
     if is_secret_label(key) is True:
         return all(plausible_value(v, prose_allowed=False) for v in values)
     if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:

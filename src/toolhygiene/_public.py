@@ -179,11 +179,19 @@ _AGE = re.compile(r"(?<![A-Za-z0-9_\-])age1[a-z0-9]{50,400}(?![A-Za-z0-9_\-])")
 # A JSON object with no object inside (a JSON Web Key), and its string members.
 _OBJECT = re.compile(r"\{[^{}]{0,16384}\}")
 # (Quotes escaped as in a JSON string that holds the key: ``{\\"kty\\": …}``.)
+# (Or single quotes, as a Python dict's repr writes them: ``{'kty': 'EC', 'x': '…'}``.)
 _MEMBER = re.compile(
-    r'\\{0,3}"(?P<name>[A-Za-z0-9#]{1,12})\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}'
-    r'\\{0,3}"(?P<value>[^"\\]{0,16384})\\{0,3}"'
+    r'\\{0,3}(?P<q>["\'])(?P<name>[A-Za-z0-9#]{1,12})\\{0,3}(?P=q)[ \t\r\n]{0,8}:[ \t\r\n]{0,8}'
+    r'\\{0,3}(?P=q)(?P<value>[^"\'\\]{0,16384})\\{0,3}(?P=q)'
 )
-_KTY = re.compile(r'\\{0,3}"kty\\{0,3}"')
+_KTY = re.compile(r'\\{0,3}["\']kty\\{0,3}["\']')
+# A JSON Web Key written as YAML: a block of ``name: value`` lines at one indentation
+# (the first may open a list item, ``- kty: EC``), one of them ``kty``.
+_YAML_MEMBER = re.compile(
+    r"^(?P<indent>[ \t]{0,32}(?:- )?)(?P<name>[A-Za-z0-9#]{1,12}):[ \t]{1,8}(?P<q>[\"']?)"
+    r"(?P<value>[A-Za-z0-9_\-+/=#.:]{1,16384})(?P=q)[ \t]*\r?$",
+    re.MULTILINE,
+)
 _JWK_PUBLIC = frozenset(["x", "y", "n", "e", "x5t", "x5t#S256", "kid"])
 # The key ids and fingerprints ``gpg`` prints (``gpg: key 4AEE18F83AFDEB23: public key
 # imported``, ``pub   rsa4096/4AEE18F83AFDEB23``, ``using RSA key <fingerprint>``,
@@ -240,16 +248,46 @@ so threads never see half of one)."""
 def _jwk_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     for start, end in jwk_objects(text):
-        found = list(_MEMBER.finditer(text, start, end))
-        members = {m.group("name"): m.group("value") for m in found}
-        if len(members) != len(found):
-            continue  # a member written twice: which one a reader takes is unknown
-        ranges.extend(
-            m.span("value")
-            for m in found
-            if m.group("name") in _JWK_PUBLIC and jwk_public_value(members, m.group("name"))
-        )
+        _public_members(list(_MEMBER.finditer(text, start, end)), ranges)
+    if "kty:" in text:
+        for block in _yaml_blocks(text):
+            _public_members(block, ranges)
     return ranges
+
+
+def _public_members(found: list[re.Match[str]], ranges: list[tuple[int, int]]) -> None:
+    """Add the spans of the public members among a JSON Web Key's ``found`` members."""
+    members = {m.group("name"): m.group("value") for m in found}
+    if len(members) != len(found) or "kty" not in members:
+        return  # a member written twice: which one a reader takes is unknown
+    ranges.extend(
+        m.span("value")
+        for m in found
+        if m.group("name") in _JWK_PUBLIC and jwk_public_value(members, m.group("name"))
+    )
+
+
+def _yaml_blocks(text: str) -> list[list[re.Match[str]]]:
+    """The blocks of ``name: value`` lines of ``text`` that hold a ``kty``: lines next to
+    each other at one indentation (a list item's ``- `` counts as two blanks)."""
+    blocks: list[list[re.Match[str]]] = []
+    block: list[re.Match[str]] = []
+    for m in _YAML_MEMBER.finditer(text):
+        indent = len(m.group("indent"))
+        if (
+            block
+            and m.group("indent")[-2:] != "- "
+            and len(block[-1].group("indent")) == indent
+            and text.count("\n", block[-1].end(), m.start()) == 1
+        ):
+            block.append(m)
+            continue
+        if any(b.group("name") == "kty" for b in block):
+            blocks.append(block)
+        block = [m]
+    if any(b.group("name") == "kty" for b in block):
+        blocks.append(block)
+    return blocks
 
 
 def _key_ranges(text: str) -> list[tuple[int, int]]:

@@ -60,6 +60,7 @@ from toolhygiene._people import (
     polite_order_is_correspondence,
     rules_for_people,
 )
+from toolhygiene._survivors import quoted_prose
 from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
@@ -1992,6 +1993,8 @@ def _labelled(key: Any, value: Any) -> bool:
         return False
     if not plausible_value(str(value), prose_allowed=False):
         return False
+    if isinstance(value, str) and quoted_prose(value):
+        return False  # a sentence about the field: ``{"password": "is required"}``
     # A key that may name a secret (``key``, ``appid``, ``pin``): the value decides.
     if verdict is True or (isinstance(value, str) and credential_shaped(value)):
         return True
