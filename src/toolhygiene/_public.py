@@ -49,11 +49,27 @@ _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
 # never given back one at a time when no END follows (Python 3.10 has no possessive
 # quantifier; backtracking there made a block without its END quadratic).
 _LINES = r"(?=(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096}))(?P=lines)"
+# A PEM block: its frame, the headers RFC 1421 allowed (``Proc-Type: 4,ENCRYPTED``,
+# ``DEK-Info: …``, ``Comment: …``; free text, read as any text is) and the blank line
+# after them, then its body (``secret``: what goes when the body is no public material,
+# the frame and the headers staying). The body's first line and the lines after it are
+# each read once (a lookahead is atomic: never given back when no END follows).
 PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    + _LINES
+    r"(?P<headers>(?:[ \t]*"
+    + _BREAK
+    + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}(?:[ \t]*"
+    + _BREAK
+    + r"(?=[ \t]*"
+    + _BREAK
+    + r"))?)?[ \t]*"
+    + _BREAK
+    + r"[ \t]*(?P<secret>(?=(?P<first>[A-Za-z0-9+/=]{1,128}))(?P=first)"
+    + r"(?=(?P<lines>(?:[ \t]*"
+    + _BREAK
+    + r"[ \t]*[A-Za-z0-9+/=]{1,128}){0,4095}))(?P=lines))"
     + r"[ \t]*"
     + _BREAK
     + r"[ \t]*-----END (?P=type)-----"
@@ -158,7 +174,7 @@ def not_public(m: re.Match[str]) -> bool:
     """Whether a block framed as public material (a ``PEM`` match) holds something else:
     a private key's body, a secret pasted in, a body cut short. It goes whole, as a
     private key does: a frame's word is no proof (found by cold14)."""
-    data = strict_base64(_LAYOUT.sub("", m.group("lines")))
+    data = strict_base64(_LAYOUT.sub("", m.group("secret")))
     return data is None or not _der(data)
 
 
@@ -319,7 +335,13 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
     ranges: list[tuple[int, int]] = _key_ranges(text)
     if "-----BEGIN " in text:
-        ranges.extend(m.span() for m in PEM.finditer(text) if not not_public(m))
+        for m in PEM.finditer(text):
+            if not_public(m):
+                continue
+            if m.group("headers") is None:
+                ranges.append(m.span())
+            else:  # its headers (``Comment: …``) are read as any text is
+                ranges.extend(((m.start(), m.start("headers")), (m.end("headers"), m.end())))
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
             data = strict_base64(m.group("blob"))
