@@ -1259,7 +1259,7 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     # ahead", "… employees must not share passwords"): removed when the text holds
     # anything aimed at the model (``_people.aimed_at_the_model``).
     if "polic" in claim:
-        return None if policy_for_people(m.string) else INSTRUCTION_REMOVED
+        return None if policy_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
     # Rules given to people ("New rules: visitors must sign in at reception").
     return None if rules_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
 
