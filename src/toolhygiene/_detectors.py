@@ -150,7 +150,11 @@ def _labelled(m: re.Match[str]) -> bool:
     ):
         return False  # where the value is read from: ``api_key: process.env.API_KEY``
         # (not ``password: env.Hunter2``: what follows the dot is no variable's name)
-    if values[2][:1] in _FORMAT_STARTS and format_value(m.string, m.start("secret"), m.end("secret")):
+    if (
+        values[2][:1] in _FORMAT_STARTS
+        and ("%" in values[2] or "{" in values[2] or values[2] in ("f", "F"))
+        and format_value(m.string, m.start("secret"), m.end("secret"))
+    ):
         return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
     if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
         return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
