@@ -50,7 +50,7 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, PGP, jwk_objects, not_public, not_public_pgp
+from toolhygiene._public import PEM, PGP, jwk_objects, jwk_yaml_blocks, not_public, not_public_pgp
 from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
@@ -1462,9 +1462,10 @@ layer reads what follows them."""
 # A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
 # key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
 _JWK_PRIVATE = re.compile(
-    r'"(?:d|p|q|dp|dq|qi|k)\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}"'
-    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}\""
+    r"(?P<q>[\"'])(?:d|p|q|dp|dq|qi|k)\\{0,3}(?P=q)[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}(?P=q)"
+    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}(?P=q)"
 )
+_JWK_PRIVATE_NAMES = frozenset(["d", "p", "q", "dp", "dq", "qi", "k"])
 
 
 def _jwk_private_values(text: str) -> list[re.Match[str]]:
@@ -1476,6 +1477,14 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
             value = SPAN.match(text, m.start("secret"), m.end("secret"))
             assert value is not None  # a value is never empty
             found.append(value)
+    if "kty:" in text:  # a key written as YAML (``d: …`` in a block with ``kty: EC``)
+        for block in jwk_yaml_blocks(text):
+            for m in block:
+                if m.group("name") in _JWK_PRIVATE_NAMES:
+                    value = SPAN.match(text, m.start("value"), m.end("value"))
+                    assert value is not None
+                    found.append(value)
+    found.sort(key=re.Match.start)
     return found
 
 

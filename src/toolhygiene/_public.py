@@ -37,6 +37,7 @@ __all__ = [
     "PGP",
     "clip",
     "jwk_objects",
+    "jwk_yaml_blocks",
     "may_hold_public",
     "not_public",
     "not_public_pgp",
@@ -266,7 +267,7 @@ def _jwk_ranges(text: str) -> list[tuple[int, int]]:
     for start, end in jwk_objects(text):
         _public_members(list(_MEMBER.finditer(text, start, end)), ranges)
     if "kty:" in text:
-        for block in _yaml_blocks(text):
+        for block in jwk_yaml_blocks(text):
             _public_members(block, ranges)
     return ranges
 
@@ -283,7 +284,7 @@ def _public_members(found: list[re.Match[str]], ranges: list[tuple[int, int]]) -
     )
 
 
-def _yaml_blocks(text: str) -> list[list[re.Match[str]]]:
+def jwk_yaml_blocks(text: str) -> list[list[re.Match[str]]]:
     """The blocks of ``name: value`` lines of ``text`` that hold a ``kty``: lines next to
     each other at one indentation (a list item's ``- `` counts as two blanks)."""
     blocks: list[list[re.Match[str]]] = []
