@@ -426,10 +426,12 @@ _CONSEQUENTIAL = (
     )
 ) - _lexicon("reply replies respond responds answer answers tell tells")
 # A caller handed over to a person, no transfer of money or data: "will now transfer
-# you to an agent", "will transfer your call", "forward the chat to a human".
+# you to an agent", "will transfer your call", "forward the chat to a human"; and the
+# way an answer goes, no sending ("will now reply by e-mail").
 _HANDOFF = re.compile(
     r"\b(?:transfer|forward|connect|route|pass)(?:s|red|ed|ring|ing)?[ \t]{1,3}"
-    r"(?:you|your[ \t]{1,3}(?:call|chat)|the[ \t]{1,3}(?:call|chat|caller|customer))\b",
+    r"(?:you|your[ \t]{1,3}(?:call|chat)|the[ \t]{1,3}(?:call|chat|caller|customer))\b"
+    r"|\b(?:by|via|over)[ \t]{1,3}(?:e-?mail|mail|phone|chat|sms|text)\b",
     re.IGNORECASE,
 )
 
