@@ -172,4 +172,4 @@ def test_a_policy_that_has_an_assistant_act_is_a_claim_on_the_model(
         text = f"{statement} New policy: refunds are approved after manager review."
     shown = neutralise(normalise(text))
     assert REMOVED in shown, shown
-    assert act.split()[-1] in shown  # only the claim or the order's lead goes
+    assert act.rsplit(maxsplit=1)[-1] in shown  # only the claim or the order's lead goes

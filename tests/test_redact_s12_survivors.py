@@ -18,7 +18,6 @@ import re
 import secrets
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,10 +149,11 @@ def test_a_quoted_passphrase_still_goes(frame: str, phrase: str) -> None:
 
 # Words a passphrase is made of (the EFF list's kind): none a service writes about a
 # password, so a run of them is never a sentence about the field.
-_DICEWARE = (
-    "abacus banjo cactus dolphin eagle falcon galaxy harbor igloo jungle kettle lantern "
-    "meadow nectar orbit pepper quartz raven saddle tundra umpire velvet walnut yodel zebra"
-).split()
+_DICEWARE = [
+    *("abacus", "banjo", "cactus", "dolphin", "eagle", "falcon", "galaxy", "harbor"),
+    *("igloo", "jungle", "kettle", "lantern", "meadow", "nectar", "orbit", "pepper"),
+    *("quartz", "raven", "saddle", "tundra", "umpire", "velvet", "walnut", "zebra"),
+]
 _SENTENCE = ["not", "must", "is", "be", "at", "least", "required", "invalid", "too", "short"]
 
 
@@ -196,7 +196,7 @@ FIELDS = [
     "token=%s",
     "password: {password}",
     '"password": "{password}"',
-    "password = f\"{password}\"",
+    'password = f"{password}"',
     "password = f'{db_password}'",
     '"token": "{token!r}"',
     "secret: {secret:>10}",
@@ -283,7 +283,11 @@ def test_a_token_opening_with_its_alphabets_dash_goes_whole(lead: str) -> None:
 def _ec_jwk(seed: int, curve: str) -> dict[str, str]:
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    curves = {"P-256": (ec.SECP256R1(), 32), "P-384": (ec.SECP384R1(), 48), "P-521": (ec.SECP521R1(), 66)}
+    curves = {
+        "P-256": (ec.SECP256R1(), 32),
+        "P-384": (ec.SECP384R1(), 48),
+        "P-521": (ec.SECP521R1(), 66),
+    }
     kind, size = curves[curve]
     value = random.Random(seed).randrange(1, 2**200)
     key = ec.derive_private_key(value, kind)
@@ -302,14 +306,26 @@ def _okp_jwk(seed: int) -> dict[str, str]:
 
     raw = random.Random(seed).randbytes(32)
     key = Ed25519PrivateKey.from_private_bytes(raw)
-    return {"kty": "OKP", "crv": "Ed25519", "x": _b64url(key.public_key().public_bytes_raw()), "d": _b64url(raw)}
+    return {
+        "kty": "OKP",
+        "crv": "Ed25519",
+        "x": _b64url(key.public_key().public_bytes_raw()),
+        "d": _b64url(raw),
+    }
+
+
+def _yaml(members: dict[str, str], first: str = "", indent: str = "") -> str:
+    """A flat mapping as YAML writes it (in a list: the first member after ``- ``)."""
+    lines = [f"{indent}{name}: {value}" for name, value in members.items()]
+    lines[0] = first + lines[0][len(indent) :]
+    return "\n".join(lines) + "\n"
 
 
 @settings(max_examples=examples(120), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     curve=st.sampled_from(["P-256", "P-384", "P-521", "Ed25519"]),
-    form=st.sampled_from(["json", "repr", "yaml", "yaml-list", "json-indented"]),
+    form=st.sampled_from(["json", "repr", "yaml", "yaml-list", "yaml-quoted", "json-indented"]),
     private=st.booleans(),
 )
 def test_a_jwks_public_members_stay_whole_in_any_carrier(
@@ -322,8 +338,9 @@ def test_a_jwks_public_members_stay_whole_in_any_carrier(
     text = {
         "json": json.dumps(jwk),
         "repr": repr(jwk),
-        "yaml": yaml.safe_dump(jwk),
-        "yaml-list": yaml.safe_dump({"keys": [jwk]}),
+        "yaml": _yaml(jwk),
+        "yaml-list": "keys:\n" + _yaml(jwk, "  - ", "    "),
+        "yaml-quoted": _yaml({k: f"'{v}'" for k, v in jwk.items()}),
         "json-indented": json.dumps(jwk, indent=2),
     }[form]
     out = th.redact(text)
@@ -482,7 +499,9 @@ def test_a_trusted_result_loses_tags_and_bidi_controls(
 
     with th.Session([lookup]) as session:
         content = session.call("lookup", {}).content
-    assert not re.search("[\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]", content), ascii(content)
+    assert not re.search("[\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]", content), ascii(
+        content
+    )
     visible = re.sub("[\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]", "", text)
     assert visible in (content if shape == "str" else json.loads(content)["text"])
 

@@ -106,8 +106,8 @@ _VOCATIVE = re.compile(
 # chatbot will now delete …"), with at most three helpers between.
 _ASSISTANT_VERB = re.compile(
     r"\b(?:(?:ai|llm)[ \t]{1,3})?(?:assistants?|ai|llms?|chatbots?|bots?|gpt|chatgpt|claude"
-    r"|copilot|gemini)[ \t]{1,3}(?:(?:will|can|may|shall|should|must|now|also|automatically|always|then|instead)"
-    r"[ \t]{1,3}){0,3}([a-z]{2,20})\b",
+    r"|copilot|gemini)[ \t]{1,3}(?:(?:will|can|may|shall|should|must|now|also|automatically"
+    r"|always|then|instead)[ \t]{1,3}){0,3}([a-z]{2,20})\b",
     re.IGNORECASE,
 )
 

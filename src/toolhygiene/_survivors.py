@@ -103,7 +103,9 @@ _OPENED = re.compile(r"\{\{-?[^{}\n]{0,200}\Z")
 # (A function's name: words in lowercase, joined by ``_`` or in camel case, a number of
 # at most three digits inside: ``b64enc``, ``sha256sum``, ``toYaml``, ``to_json``; not a
 # token such as ``Xy7pQ2mN8rT4``.)
-_FILTER = re.compile(r"[a-z]{1,20}(?:_[a-z]{1,20}|[A-Z][a-z]{1,20}){0,4}(?:[0-9]{1,3}[a-z]{0,20})?\Z")
+_FILTER = re.compile(
+    r"[a-z]{1,20}(?:_[a-z]{1,20}|[A-Z][a-z]{1,20}){0,4}(?:[0-9]{1,3}[a-z]{0,20})?\Z"
+)
 _CLOSED = re.compile(r"[^{}\n]{0,200}\}\}")
 
 

@@ -1049,7 +1049,9 @@ def _run(
         piece = run.strip("-_+")
         if is_random(piece):
             left = begin + run.index(piece)
-            spans.append((*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1))
+            spans.append(
+                (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
+            )
         return
     covered = spans[before:]
     # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
@@ -1075,4 +1077,6 @@ def _run(
             continue
         if is_random(piece):
             left = start + m.group().index(piece)
-            spans.append((*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1))
+            spans.append(
+                (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
+            )
