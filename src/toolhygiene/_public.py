@@ -51,7 +51,7 @@ _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
 # quantifier; backtracking there made a block without its END quadratic).
 _LINES = r"(?=(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096}))(?P=lines)"
 # A PEM block: its frame, the headers RFC 1421 allowed (``Proc-Type: 4,ENCRYPTED``,
-# ``DEK-Info: …``, ``Comment: …``; free text, read as any text is) and the blank line
+# ``DEK-Info: …``, ``Comment: …``; its ``fields``, free text, read as any text is) and the blank line
 # after them, then its body (``secret``: what goes when the body is no public material,
 # the frame and the headers staying). The body's first line and the lines after it are
 # each read once (a lookahead is atomic: never given back when no END follows).
@@ -59,7 +59,7 @@ PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<headers>(?:[ \t]*"
+    r"(?P<fields>(?:[ \t]*"
     + _BREAK
     + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}(?:[ \t]*"
     + _BREAK
@@ -339,10 +339,10 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
         for m in PEM.finditer(text):
             if not_public(m):
                 continue
-            if m.group("headers") is None:
+            if m.group("fields") is None:
                 ranges.append(m.span())
             else:  # its headers (``Comment: …``) are read as any text is
-                ranges.extend(((m.start(), m.start("headers")), (m.end("headers"), m.end())))
+                ranges.extend(((m.start(), m.start("fields")), (m.end("fields"), m.end())))
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
             data = strict_base64(m.group("blob"))
