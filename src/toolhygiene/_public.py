@@ -51,8 +51,8 @@ _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
 # quantifier; backtracking there made a block without its END quadratic).
 _LINES = r"(?=(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096}))(?P=lines)"
 # A PEM block: its frame, the headers RFC 1421 allowed (``Proc-Type: 4,ENCRYPTED``,
-# ``DEK-Info: …``, ``Comment: …``; its ``fields``, free text, read as any text is) and the blank line
-# after them, then its body (``secret``: what goes when the body is no public material,
+# ``DEK-Info: …``, ``Comment: …``; its ``fields``, free text, read as any text is) and
+# the blank line after them, then its body (``secret``: what goes when the body is no public material,
 # the frame and the headers staying). The body's first line and the lines after it are
 # each read once (a lookahead is atomic: never given back when no END follows).
 PEM = re.compile(
