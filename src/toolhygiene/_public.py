@@ -52,9 +52,9 @@ _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
 _LINES = r"(?=(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096}))(?P=lines)"
 # A PEM block: its frame, the headers RFC 1421 allowed (``Proc-Type: 4,ENCRYPTED``,
 # ``DEK-Info: …``, ``Comment: …``; its ``fields``, free text, read as any text is) and
-# the blank line after them, then its body (``secret``: what goes when the body is no public material,
-# the frame and the headers staying). The body's first line and the lines after it are
-# each read once (a lookahead is atomic: never given back when no END follows).
+# the blank line after them, then its body (``secret``: what goes when the body is no
+# public material, the frame and the headers staying). The body's first line and the
+# lines after it are each read once (a lookahead is atomic: never given back when no END follows).
 PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
