@@ -277,6 +277,26 @@ def test_a_token_opening_with_its_alphabets_dash_goes_whole(lead: str) -> None:
         assert _STUB.search(out) is None and token[2:-2] not in out, out
 
 
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    data=st.binary(min_size=18, max_size=48),
+    escape=st.sampled_from(["\\n", "\\t", "\\r\\n", "\\\\n"]),
+    frame=st.sampled_from(["'line{e}{v}'", "'line{e}{v}{e}next'", "log: a{e}{v}", "{e}{v}"]),
+)
+def test_a_line_break_written_out_before_a_value_keeps_its_letter(
+    data: bytes, escape: str, frame: str
+) -> None:
+    """In a repr or a log, ``\\n`` before a random value is the text's line break: the
+    placeholder takes the value, never the ``n`` (``line\\[redacted:…]`` lost the break
+    and wrote an escape no reader knows)."""
+    value = _b64url(data)
+    text = frame.format(e=escape, v=value)
+    out = th.redact(text)
+    if value not in out:
+        assert escape + "[redacted:" in out, out
+    assert "\\[redacted" not in out.replace(escape + "[redacted", ""), out
+
+
 # A JSON Web Key of each curve, as JSON, a dict's repr and YAML.
 
 

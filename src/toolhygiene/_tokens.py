@@ -811,8 +811,9 @@ class _Plain:
             random = _plain_random(self.text, begin, end, self.views)
         if not random:
             return _NOTHING
-        spans.append((begin, end, "high-entropy", 1))
-        return [(0, end - begin, "high-entropy", 1)]
+        left = _past_escape(self.text, begin)
+        spans.append((left, end, "high-entropy", 1))
+        return [(left - begin, end - begin, "high-entropy", 1)]
 
 
 _VIEWS_AFTER = 200
@@ -964,10 +965,14 @@ def _whole_edges(text: str, begin: int, end: int, left: int, right: int) -> tupl
     ``+`` at its edges (base64url's and base64's own characters, left out only to judge
     the piece) and base64's padding after it (``=``, ``==`` ending the run or its
     segment). A placeholder never keeps a one-character stub of the value it stands for
-    (``-[redacted:high-entropy]``, ``[redacted:high-entropy]=``)."""
+    (``-[redacted:high-entropy]``, ``[redacted:high-entropy]=``). The letter of a line
+    break or a tab written out right before the run (``\\n`` in a repr) is the escape's,
+    not the value's: it stays, so the escape does."""
     first = left
     while left > begin and left > first - _EDGE and text[left - 1] in "-_+":
         left -= 1
+    if left == begin:
+        left = _past_escape(text, begin)
     stop = right
     while stop < end and stop < right + _EDGE and text[stop] in "-_+":
         stop += 1
@@ -981,6 +986,15 @@ def _whole_edges(text: str, begin: int, end: int, left: int, right: int) -> tupl
 
 _EDGE = 2
 """How many ``-_+`` glued to a random piece's edge its span takes."""
+
+
+def _past_escape(text: str, begin: int) -> int:
+    """Where a run's value starts: past the letter of a line break or a tab written out
+    right before it (``\\n``, ``\\r``, ``\\t`` in a repr or a log), which is the
+    escape's; else ``begin``."""
+    if begin and text[begin - 1] == "\\" and text[begin : begin + 1] in ("n", "r", "t"):
+        return begin + 1
+    return begin
 
 
 def _url_run(text: str, begin: int) -> bool:
