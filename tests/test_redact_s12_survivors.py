@@ -297,6 +297,21 @@ def test_a_line_break_written_out_before_a_value_keeps_its_letter(
     assert "\\[redacted" not in out.replace(escape + "[redacted", ""), out
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("url: postgres://app:<password>@db/app", "url: [redacted:connection-string]"),
+        ("postgres://<user>:<password>@<host>:5432/<db> next", "[redacted:connection-string] next"),
+        ("redis://:<password>@cache:6379/0", "[redacted:connection-string]"),
+        ("mysql://u:Qx7pLm2R@h/db<br>", "[redacted:connection-string]<br>"),
+    ],
+)
+def test_a_connection_string_with_a_placeholder_goes_whole(text: str, shown: str) -> None:
+    """A placeholder in angle brackets is a part of the URL: the connection string went
+    up to it and left ``<password>@db/app`` behind its placeholder."""
+    assert th.redact(text) == shown
+
+
 # A JSON Web Key of each curve, as JSON, a dict's repr and YAML.
 
 

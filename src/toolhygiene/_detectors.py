@@ -1531,7 +1531,10 @@ BUILT_IN: tuple[Detector, ...] = (
         "connection-string",
         re.compile(
             r"(?<![\w.+\-])(?:" + "|".join(sorted(_DATABASES, key=len, reverse=True)) + r")"
-            r"(?:\+[a-z0-9_]{1,30}){0,2}://[^\s'\"<>`]{1,2048}",
+            # (a placeholder in angle brackets is one of its parts: ``app:<password>@db``;
+            # not a tag after it, ``…/db<br>``)
+            r"(?:\+[a-z0-9_]{1,30}){0,2}://(?:[^\s'\"<>`]|(?<=[:/@])<[A-Za-z_][\w\-]{0,40}>"
+            r"(?=[:/@?#\s'\"`]|\Z)){1,2048}",
             re.IGNORECASE,
         ),
         _DATABASES,
