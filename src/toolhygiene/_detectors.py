@@ -50,7 +50,8 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, PGP, jwk_objects, not_public, not_public_pgp
+from toolhygiene._public import PEM, PGP, jwk_objects, jwk_yaml_blocks, not_public, not_public_pgp
+from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
     "BUILT_IN",
@@ -149,6 +150,14 @@ def _labelled(m: re.Match[str]) -> bool:
     ):
         return False  # where the value is read from: ``api_key: process.env.API_KEY``
         # (not ``password: env.Hunter2``: what follows the dot is no variable's name)
+    if (
+        values[2][:1] in _FORMAT_STARTS
+        and ("%" in values[2] or "{" in values[2] or values[2] in ("f", "F"))
+        and format_value(m.string, m.start("secret"), m.end("secret"))
+    ):
+        return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
+    if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
+        return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
     if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
@@ -182,16 +191,25 @@ def _labelled(m: re.Match[str]) -> bool:
         if verdict is False and _placeholder_then_token(m.string, m.end("secret"), values):
             return True  # "token: none Qx7pLm2R": a placeholder steering past the secret
         return verdict is True
+    value = values[2]
+    if value.lstrip("\\")[:1] in ("'", '"'):  # a quoted sentence about the field
+        # (``quoted_prose``): kept, unless a token follows it on its line ("not found"
+        # then 'Qx7pLm2R'), which its quotes keep the value from reaching
+        return _token_after_words(m.string, m.end("secret"), values)
     # A word of prose survives only when the words after it are prose too ("must be at
     # least 12 characters"; not "must be ThisIsMyRealPass1"): read only for such a word,
     # and only after a word of letters (what the value pattern's lookahead saw).
-    value = values[2]
     more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
     if not prose_run(value + (more.group() if more is not None else "")):
         return True
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+_FORMAT_STARTS = frozenset("%{fF\"'\\")
+"""What a format string's field may start a value with (``%``, ``{``, an f-string's
+``f``, a quote, an escape)."""
 
 
 def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -292,6 +310,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
+    if quoted and quoted_prose(value):
+        return None  # "not found", "must be at least 12 characters": ``_labelled`` reads on
     # ``token -> expired``, ``token->expired`` (the key took the dash), ``token <- expired``
     colon = not _COLONS.isdisjoint(sep) or "->" in sep or "<-" in sep or sep[:1] == ">"
     if not plausible_value(value, prose_allowed=colon and not quoted):
@@ -1259,8 +1279,8 @@ def _listed(m: re.Match[str]) -> bool:
     credential (a tokeniser's ``"tokens": ["Hello", " world"]`` stays)."""
     key, items = m.group("key"), m.group("secret")
     values = [v for v in _ITEM.findall(items) if v]
-    if not values:
-        return False
+    if not values or all(quoted_prose(v) for v in values):
+        return False  # a validation error's messages: ``"password": ["is required"]``
     if is_secret_label(key) is True:
         return all(plausible_value(v, prose_allowed=False) for v in values)
     if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
@@ -1442,9 +1462,10 @@ layer reads what follows them."""
 # A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
 # key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
 _JWK_PRIVATE = re.compile(
-    r'"(?:d|p|q|dp|dq|qi|k)\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}"'
-    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}\""
+    r"(?P<q>[\"'])(?:d|p|q|dp|dq|qi|k)\\{0,3}(?P=q)[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}(?P=q)"
+    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}(?P=q)"
 )
+_JWK_PRIVATE_NAMES = frozenset(["d", "p", "q", "dp", "dq", "qi", "k"])
 
 
 def _jwk_private_values(text: str) -> list[re.Match[str]]:
@@ -1456,6 +1477,14 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
             value = SPAN.match(text, m.start("secret"), m.end("secret"))
             assert value is not None  # a value is never empty
             found.append(value)
+    if "kty:" in text:  # a key written as YAML (``d: …`` in a block with ``kty: EC``)
+        for block in jwk_yaml_blocks(text):
+            for m in block:
+                if m.group("name") in _JWK_PRIVATE_NAMES:
+                    value = SPAN.match(text, m.start("value"), m.end("value"))
+                    assert value is not None
+                    found.append(value)
+    found.sort(key=re.Match.start)
     return found
 
 
@@ -1502,7 +1531,10 @@ BUILT_IN: tuple[Detector, ...] = (
         "connection-string",
         re.compile(
             r"(?<![\w.+\-])(?:" + "|".join(sorted(_DATABASES, key=len, reverse=True)) + r")"
-            r"(?:\+[a-z0-9_]{1,30}){0,2}://[^\s'\"<>`]{1,2048}",
+            # (a placeholder in angle brackets is one of its parts: ``app:<password>@db``;
+            # not a tag after it, ``…/db<br>``)
+            r"(?:\+[a-z0-9_]{1,30}){0,2}://(?:[^\s'\"<>`]|(?<=[:/@])<[A-Za-z_][\w\-]{0,40}>"
+            r"(?=[:/@?#\s'\"`]|\Z)){1,2048}",
             re.IGNORECASE,
         ),
         _DATABASES,

@@ -70,6 +70,7 @@ from toolhygiene._reader import (
     role_is_a_turn,
     role_shapes,
 )
+from toolhygiene._survivors import quoted_prose
 from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
@@ -1276,7 +1277,7 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     # ahead", "… employees must not share passwords"): removed when the text holds
     # anything aimed at the model (``_people.aimed_at_the_model``).
     if "polic" in claim:
-        return None if policy_for_people(m.string) else INSTRUCTION_REMOVED
+        return None if policy_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
     # Rules given to people ("New rules: visitors must sign in at reception").
     return None if rules_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
 
@@ -2092,6 +2093,8 @@ def _labelled(key: Any, value: Any) -> bool:
         return False
     if not plausible_value(str(value), prose_allowed=False):
         return False
+    if isinstance(value, str) and quoted_prose(value):
+        return False  # a sentence about the field: ``{"password": "is required"}``
     # A key that may name a secret (``key``, ``appid``, ``pin``): the value decides.
     if verdict is True or (isinstance(value, str) and credential_shaped(value)):
         return True
