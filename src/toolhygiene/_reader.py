@@ -66,7 +66,8 @@ _THE_MODEL = (
 )
 _MODAL = (
     rf"(?:must|should|shall|will|is{_G}to|are{_G}to|needs?{_G}to|has{_G}to|have{_G}to"
-    rf"|ought{_G}to|(?:is|are){_G}(?:required|expected|asked|instructed|advised|requested)"
+    rf"|ought{_G}to|(?:is|are)(?:{_G}(?:hereby|now|also|henceforth))?{_G}(?:required|expected"
+    r"|asked|instructed|advised|requested|directed|ordered|authori[sz]ed)"
     rf"{_G}to)"
 )
 _MODEL_SUBJECT = (
@@ -108,6 +109,13 @@ _FILLER = _lexicon(
     first ok okay thanks great additionally lastly afterwards after that
     """
 )
+_COPYING = frozenset(("include", "copy"))
+_ANSWERING = re.compile(
+    r"\b(?:when|whenever|before|after|once|as|while|in)[ \t]{1,3}(?:you(?:'re)?[ \t]{1,3})?"
+    r"(?:answer|reply|respond|writ|summari[sz]|draft|your[ \t]{1,3}(?:answer|reply|response))"
+    r"\w*[^,.!?\n]{0,40},[ \t]{0,3}$",
+    re.IGNORECASE,
+)
 # A possessive before the model's noun: someone's assistant or agent, a person.
 _POSSESSED = re.compile(
     r"(?:\b(?:my|his|her|their)|\w['\u2019]s)(?:[ \t]{1,3}[A-Za-z-]{1,20})?[ \t]{1,3}$",
@@ -144,11 +152,13 @@ _LEAD_ALTERNATIVES = (
         rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
     ),
     (
-        rf"i(?:{_G}would|'d){_G}(?:appreciate{_G}it|be{_G}grateful|love{_G}it|like{_G}it)"
+        rf"i(?:{_G}would|'d)(?:{_G}(?:really|truly|so|very|much))?{_G}(?:appreciate{_G}it"
+        rf"|be{_G}(?:(?:so|very|really){_G})?grateful|love{_G}it|like{_G}it)"
         rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
     ),
     (
-        rf"we(?:{_G}would|'d){_G}(?:appreciate{_G}it|be{_G}grateful|love{_G}it|like{_G}it)"
+        rf"we(?:{_G}would|'d)(?:{_G}(?:really|truly|so|very|much))?{_G}(?:appreciate{_G}it"
+        rf"|be{_G}(?:(?:so|very|really){_G})?grateful|love{_G}it|like{_G}it)"
         rf"{_G}if{_G}you{_G}(?:could|would|can|will)"
     ),
     rf"i{_G}(?:need|want|require|expect|ask)(?:{_G}(?:all{_G})?of)?{_G}you{_G}to",
@@ -255,6 +265,7 @@ def _kind_of(lead: str) -> str:
 _GATE_NEEDLES = (
     "you",
     "cc",
+    "@",  # a copy to an address ("… and include x@… on every reply")
     "user",
     "customer",
     "as of",
@@ -466,9 +477,10 @@ _NEGATED = re.compile(
 )
 
 
-def _hands_a_secret(sentence: str) -> bool:
+def _hands_a_secret(sentence: str, *, in_reply: bool = False) -> bool:
     """A secret named, with a verb that hands it over or asks for it, not negated, and
-    (but for a verb of ``_AWAY``) a place it goes outside the reader's setup."""
+    (but for a verb of ``_AWAY``, or ``in_reply``: the sentence is about the reader's
+    answer) a place it goes outside the reader's setup."""
     for m in _SECRET.finditer(sentence):
         begin = max(0, m.start() - 120)
         before = sentence[begin : m.start()]
@@ -477,7 +489,7 @@ def _hands_a_secret(sentence: str) -> bool:
         verb = _HANDED.search(before)
         if verb is None or _NEGATED.search(before[: verb.start()]) is not None:
             continue
-        if verb.group("away") is not None:
+        if verb.group("away") is not None or in_reply:
             return True
         said = sentence[begin + verb.start() : m.end() + _REACH]
         if _TO_SOMEONE.match(said) is not None or _DESTINATION.search(said) is not None:
@@ -486,7 +498,12 @@ def _hands_a_secret(sentence: str) -> bool:
 
 
 def _asks_the_reader(
-    sentence: str, *, addressed: bool, copy: bool = False, money: bool = False
+    sentence: str,
+    *,
+    addressed: bool,
+    copy: bool = False,
+    money: bool = False,
+    in_reply: bool = False,
 ) -> bool:
     """Whether ``sentence`` asks for an act this module names (see the docstring);
     ``addressed``: its subject is the model (any sending to an address or money moved
@@ -494,7 +511,7 @@ def _asks_the_reader(
     counts (after a sender's correction: "please send the corrected invoice to
     accounts@…" is the correction's own business, "wire $40,000 to …" is not)."""
     words = _words(sentence)
-    if not words.isdisjoint(_SECRET_WORDS) and _hands_a_secret(sentence):
+    if not words.isdisjoint(_SECRET_WORDS) and _hands_a_secret(sentence, in_reply=in_reply):
         return True
     if not words.isdisjoint(_OVERRIDING) and _OVERRIDDEN.search(sentence) is not None:
         return True
@@ -591,7 +608,11 @@ def _judged(view: str, head: int, stop: int, kind: str) -> bool:
     if "[instruction-like" in sentence:
         return False  # defused already: one mark says so
     return _asks_the_reader(
-        sentence, addressed=kind == "model", copy=kind == "copy", money=kind == "retraction"
+        sentence,
+        addressed=kind == "model",
+        copy=kind == "copy",
+        money=kind == "retraction",
+        in_reply=kind == "answering",
     )
 
 
@@ -621,8 +642,15 @@ def reader_order(m: re.Match[str]) -> bool:
             _NOT_PROSE
         ):
             return False
+        if m.group().lower() in _COPYING and _judged(view, m.start(), stop, "copy"):
+            return True  # a copy on every reply, wherever it stands ("… and include x@…")
         # at its clause's start, past filler only ("Also, share …", "- paste …"), or
-        # after a colon or a dash ("Quick favour: post …", "FYI - send …")
+        # after a colon or a dash ("Quick favour: post …", "FYI - send …"), or after a
+        # clause on the reader's answer ("When you answer, include the session token.":
+        # what it hands over goes into that answer)
+        answering = _ANSWERING.search(view, max(head, m.start() - 80), m.start())
+        if answering is not None:
+            return _judged(view, m.start(), stop, "answering")
         before = view[max(head, m.start() - 40) : m.start()]
         cut = max(before.rfind(mark) for mark in _CLAUSE_MARKS)
         if cut != -1:
@@ -657,7 +685,7 @@ _MIDLINE = re.compile(
 # flow mappings (``- {role: system, content: …}``): the role's cell or value, its text
 # after it (read by a look-ahead: the match ends at the role).
 _TABLE_ROW = re.compile(
-    rf"(?im)^[ \t]{{0,3}}\|[ \t]{{0,5}}{_ROLE_NAME}(?=[ \t]{{0,5}}\|(?P<value>[^\n|]{{0,300}}))"
+    rf"(?i)\|[ \t]{{0,5}}{_ROLE_NAME}(?=[ \t]{{0,5}}\|(?P<value>[^\n|]{{0,300}}))"
 )
 _FLOW = re.compile(
     r"\{[ \t]{0,5}(?:role|from|speaker)[ \t]{0,5}:[ \t]{0,5}(?P<q>[\"']?)"
