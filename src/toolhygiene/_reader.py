@@ -357,6 +357,7 @@ _HANDED = re.compile(
     rf"(?<![\w'])(?:{_HANDING})(?:s|ed|ing)?(?:[ \t]{{1,3}}[\w'$.-]{{1,30}}){{0,4}}[ \t]{{1,3}}$",
     re.IGNORECASE,
 )
+_HANDING_WORD = re.compile(rf"(?:{_HANDING})(?:s|ed|ing)?|ask|hand", re.IGNORECASE)
 # Where a secret handed over goes when it leaves the reader: an address, a person
 # ("send me", "share it with us", "to them"), the reader's own reply ("here", "below",
 # "in your answer", "in every response").
@@ -371,7 +372,7 @@ _DESTINATION = re.compile(
     re.IGNORECASE,
 )
 # A person right after the verb: "send me the key", "forward her the API key".
-_TO_SOMEONE = re.compile(r"^\S+[ \t]{1,3}(?:me|us|him|her|them)\b", re.IGNORECASE)
+_TO_SOMEONE = re.compile(r"\S+[ \t]{1,3}(?:me|us|him|her|them)\b", re.IGNORECASE)
 # A secret made anew is none handed over ("send me a new password").
 _MADE_ANEW = re.compile(r"\b(?:new|temporary|reset|fresh|different)[ \t]{1,3}$", re.IGNORECASE)
 # Instructions or limits overridden: "ignore the safety rules", "override your
@@ -481,18 +482,27 @@ def _hands_a_secret(sentence: str, *, in_reply: bool = False) -> bool:
     """A secret named, with a verb that hands it over or asks for it, not negated, and
     (but for a verb of ``_AWAY``, or ``in_reply``: the sentence is about the reader's
     answer) a place it goes outside the reader's setup."""
+    places: list[int] | None = None
     for m in _SECRET.finditer(sentence):
         begin = max(0, m.start() - 120)
         before = sentence[begin : m.start()]
         if _MADE_ANEW.search(before) is not None:
+            continue
+        # (the last words first: the pattern is read only where one of them hands over)
+        if not any(_HANDING_WORD.fullmatch(w) for w in before[-160:].split()[-6:]):
             continue
         verb = _HANDED.search(before)
         if verb is None or _NEGATED.search(before[: verb.start()]) is not None:
             continue
         if verb.group("away") is not None or in_reply:
             return True
-        said = sentence[begin + verb.start() : m.end() + _REACH]
-        if _TO_SOMEONE.match(said) is not None or _DESTINATION.search(said) is not None:
+        at = begin + verb.start()
+        if _TO_SOMEONE.match(sentence, at) is not None:
+            return True
+        if places is None:  # where the sentence names a place, read once
+            places = [d.start() for d in _DESTINATION.finditer(sentence)]
+        first = bisect.bisect_left(places, at)
+        if first < len(places) and places[first] <= m.end() + _REACH:
             return True
     return False
 
@@ -511,6 +521,12 @@ def _asks_the_reader(
     counts (after a sender's correction: "please send the corrected invoice to
     accounts@…" is the correction's own business, "wire $40,000 to …" is not)."""
     words = _words(sentence)
+    if copy:  # a copy asked for: to an address, of every reply
+        return (
+            ("@" in sentence or "[redacted" in sentence)
+            and _ADDRESS.search(sentence) is not None
+            and _EVERY_REPLY.search(sentence) is not None
+        )
     if not words.isdisjoint(_SECRET_WORDS) and _hands_a_secret(sentence, in_reply=in_reply):
         return True
     if not words.isdisjoint(_OVERRIDING) and _OVERRIDDEN.search(sentence) is not None:
@@ -642,7 +658,7 @@ def reader_order(m: re.Match[str]) -> bool:
             _NOT_PROSE
         ):
             return False
-        if m.group().lower() in _COPYING and _judged(view, m.start(), stop, "copy"):
+        if m.group().lower() in _COPYING and _judged(view, head, stop, "copy"):
             return True  # a copy on every reply, wherever it stands ("… and include x@…")
         # at its clause's start, past filler only ("Also, share …", "- paste …"), or
         # after a colon or a dash ("Quick favour: post …", "FYI - send …"), or after a
@@ -650,7 +666,7 @@ def reader_order(m: re.Match[str]) -> bool:
         # what it hands over goes into that answer)
         answering = _ANSWERING.search(view, max(head, m.start() - 80), m.start())
         if answering is not None:
-            return _judged(view, m.start(), stop, "answering")
+            return _judged(view, head, stop, "answering")
         before = view[max(head, m.start() - 40) : m.start()]
         cut = max(before.rfind(mark) for mark in _CLAUSE_MARKS)
         if cut != -1:
@@ -661,7 +677,7 @@ def reader_order(m: re.Match[str]) -> bool:
             return False
         if any(c.isalnum() for c in before) and _FILLER_TEXT.fullmatch(before) is None:
             return False
-        return _judged(view, m.start(), stop, kind)
+        return _judged(view, head, stop, kind)
     return _judged(view, head, stop, kind)
 
 
