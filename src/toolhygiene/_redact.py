@@ -802,8 +802,8 @@ def _patterns() -> _Patterns:
             r"tool_results|system)\s{0,3}\]",
             re.IGNORECASE,
         ),
-        role_marker=_role_marker("^"),
-        role_marker_quoted=_role_marker(f"^|{_VALUE_START}"),
+        role_marker=_role_marker(_LABEL_LINE),
+        role_marker_quoted=_role_marker(f"{_LABEL_LINE}|{_VALUE_START}"),
         injection=re.compile(
             rf"{_led(_STEER_WORDS, _STEER_PHRASES)}"
             rf"{_GAP}{{0,6}}(?:"
@@ -929,6 +929,13 @@ _ROLES = ("system", "assistant", "human", "user", "developer")
 # (``{"detail": "System: …"}``, ``['Human: …']``, ``{\"detail\": \"System: …\"}``).
 # (One quote looked behind for first: the role pattern is tried at every character.)
 _VALUE_START = r"(?<=[\"'])(?:(?<=[:\[,{(=][\"'])|(?<=[:\[,{(=][ \\][\"'])|(?<=[:\[,{(=] \\[\"']))"
+# A line start where a role's label with a colon can start: a colon on its line within
+# the longest such label's reach (494 characters: 20 blanks, four line prefixes of up to
+# 108, the longest role's name with "prompt" or "instructions" and closing marks after
+# it). Looked for first, in C: without it every line start, a blank line's too, was read
+# every way the four prefixes can be, before a role's name (speed17: 64 KB of "## System"
+# headings, 13.7 ms of pattern; with it, 2.1).
+_LABEL_LINE = r"^(?=[^\n:]{0,500}:)"
 _QUOTED_ROLE = re.compile(r"[\"'][^a-z\"']{0,30}(?:system|assistant|human|user|developer)")
 _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
 _SQUEEZED_OUT = (
@@ -1172,14 +1179,16 @@ def holds_a_turn(text: str) -> bool:
 def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
     roles: set[str] = set()
     for m in pattern.finditer(view):
-        record = in_a_record(view, m.start(), m.end())
-        heading = m.group(2) is not None
-        if not role_is_data(view, m.end(), _role_of(m), record=record, heading=heading):
+        end = m.end()
+        record = in_a_record(view, m.start(), end)
+        named, heading = m.group(1, 2)
+        role = named or heading
+        if not role_is_data(view, end, role, record=record, heading=heading is not None):
             break
         # A label among a record's other fields is judged by its value alone (a
         # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
         if not record:
-            roles.add(_role_of(m).lower().replace("\u017f", "s"))
+            roles.add(role.lower().replace("\u017f", "s"))
             if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
                 break  # a chat
     else:
