@@ -582,6 +582,10 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     if text[end : end + 1] not in _CUTS:
         return end
     while text[end : end + 1] in _CUTS:
+        # the pieces the steps below would take as glued on, taken in one match in C (a
+        # flood of ``a`a`a`…``: a step each otherwise); what stops it is read below
+        glued = _GLUED_PIECES.match(text, end)
+        end = end if glued is None else glued.end()
         cut = text[end]
         width = 1
         if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
@@ -634,6 +638,16 @@ def _glued_tail(text: str, cut: str, start: int, end: int) -> bool:
 # follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there
 # (told in one match, before the value's letters are read for it).
 _SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
+# Pieces ``_cut_rest`` takes as the value's whatever they read as: each after a character
+# of syntax that is not a blank, a backslash, a comma or a semicolon (nor ``<`` before
+# ``/``, a closing tag), a whole ``_PIECE`` without ``://`` in it, followed by another
+# such character (not ``(``, a call's; nor a blank, a comma or a semicolon, which
+# ``_glued_tail`` reads on) and more of the token (not a blank): ``_glued_tail``'s
+# "another such character with more of the token after it".
+_GLUED_PIECES = re.compile(
+    r"(?:(?:[&|)>{}\[\]'\"`]|<(?!/))(?:[^\s\"'<>`,;&{}()\[\]|\\=:]|:(?!//)){1,1024}"
+    r"(?=[&|)<>{}\[\]'\"`\\][^ \t\n\r]))*"
+)
 
 
 def _digit_or_symbol(piece: str) -> bool:
@@ -1249,7 +1263,7 @@ def _token_shaped(value: str) -> bool:
     """Whether an unquoted value reads as a token, not as prose: a digit or a symbol in
     it, or both cases, and not a word, an identifier, a number, a date or a version."""
     return not plain_run(value) and (
-        credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value)
+        credential_shaped(value) or _digit_or_symbol(value)
     )
 
 
