@@ -1176,24 +1176,46 @@ def holds_a_turn(text: str) -> bool:
     return _has_turn(_viewed(text).view, found.role_marker_quoted if quoted else found.role_marker)
 
 
+# A markdown heading that is a role's name alone, as ``role_is_data`` reads one
+# (``_orders._ROLE_HEADING``), and blank lines of a field's length (200 characters).
+_HEADING_LINE = r"[ \t]{0,20}#{1,6}[ \t]{0,5}(?:system|assistant|human|developer)[ \t]{0,5}"
+_BLANK_LINES = r"(?:[^\S\n]{0,200}\n)*"
+# From the end of a role heading's line: the role headings after it, each followed by
+# blank lines only and then another (empty sections: each a record's, whatever the
+# lines around it say, since no field line is next to it), the last of them left out.
+_EMPTY_SECTIONS = re.compile(
+    rf"(?:\n{_BLANK_LINES}{_HEADING_LINE}(?=\n{_BLANK_LINES}{_HEADING_LINE}$))*",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HEADING_ROLE = re.compile(r"system|assistant|human|developer", re.IGNORECASE)
+
+
 def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
     roles: set[str] = set()
-    for m in pattern.finditer(view):
-        end = m.end()
+    at = 0
+    while (m := pattern.search(view, at)) is not None:
+        at = end = m.end()
         record = in_a_record(view, m.start(), end)
         named, heading = m.group(1, 2)
         role = named or heading
         if not role_is_data(view, end, role, record=record, heading=heading is not None):
-            break
+            return True
         # A label among a record's other fields is judged by its value alone (a
         # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
         if not record:
             roles.add(role.lower().replace("\u017f", "s"))
             if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
-                break  # a chat
-    else:
-        return False
-    return True
+                return True  # a chat
+        if heading is not None and (empty := _EMPTY_SECTIONS.match(view, end)) is not None:
+            # Empty sections one after another ("## System" 5,000 times): each is data,
+            # not in a record (blank lines and headings around it): only its role counts,
+            # read in one pass (the pattern's next match is the heading after the last).
+            at = empty.end()
+            found = _HEADING_ROLE.findall(view, end, at)
+            roles.update(role.lower().replace("\u017f", "s") for role in found)
+            if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
+                return True  # a chat
+    return False
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
