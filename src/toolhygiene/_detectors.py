@@ -262,16 +262,18 @@ def _member_ends(text: str, end: int, sep: str) -> bool:
     return ('"' in sep or "'" in sep) and text[end : end + 8].lstrip(" \t")[:1] in (",", "}", "]")
 
 
-# What ends the word before a labelled value's end (a blank, a separator, a quote).
-_WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
+# The last of what ends the word before a labelled value's end (a blank, a separator, a
+# quote), searched for up to that end: one scan in C, not one for each kind of break.
+_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
     begin = max(0, end - 64)
-    for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
-        begin = max(begin, text.rfind(c, begin, end) + 1)
+    last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
+    if last is not None:
+        begin = last.start() + 1
     if begin == end or plausible_value(text[begin:end], prose_allowed=False):
         return end
     return _token_after(text, end)
