@@ -1264,9 +1264,7 @@ def _capability(m: re.Match[str]) -> bool:
 def _token_shaped(value: str) -> bool:
     """Whether an unquoted value reads as a token, not as prose: a digit or a symbol in
     it, or both cases, and not a word, an identifier, a number, a date or a version."""
-    return not plain_run(value) and (
-        credential_shaped(value) or _digit_or_symbol(value)
-    )
+    return not plain_run(value) and (credential_shaped(value) or _digit_or_symbol(value))
 
 
 def _listed(m: re.Match[str]) -> bool:
