@@ -1714,7 +1714,8 @@ def _revealing(run: str, decoded: str) -> bool:
     if _ROLE not in gates or ":" not in decoded:
         return False
     role = _patterns().role_marker_quoted  # a line break written out before a label
-    return len(role.findall(_as_read(decoded))) > len(role.findall(_as_read(run)))
+    labels = len(role.findall(_as_read(decoded)))
+    return labels > 0 and labels > len(role.findall(_as_read(run)))  # (none: not read)
 
 
 def _markup_count(text: str) -> int:
