@@ -586,8 +586,9 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     while text[end : end + 1] in _CUTS:
         # the pieces the steps below would take as glued on, taken in one match in C (a
         # flood of ``a`a`a`…``: a step each otherwise); what stops it is read below
-        glued = _GLUED_PIECES.match(text, end)
-        end = end if glued is None else glued.end()
+        if text[end] in _GLUED_CUTS:
+            glued = _GLUED_PIECES.match(text, end)
+            end = end if glued is None else glued.end()
         cut = text[end]
         width = 1
         if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
@@ -646,6 +647,8 @@ _SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
 # such character (not ``(``, a call's; nor a blank, a comma or a semicolon, which
 # ``_glued_tail`` reads on) and more of the token (not a blank): ``_glued_tail``'s
 # "another such character with more of the token after it".
+# What a first such step starts with (a blank, the commonest, goes straight to the loop).
+_GLUED_CUTS = frozenset("&|)<>{}[]'\"`")
 _GLUED_PIECES = re.compile(
     r"(?:(?:[&|)>{}\[\]'\"`]|<(?!/))(?:[^\s\"'<>`,;&{}()\[\]|\\=:]|:(?!//)){1,1024}"
     r"(?=[&|)<>{}\[\]'\"`\\][^ \t\n\r]))*"
