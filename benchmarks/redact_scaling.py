@@ -82,6 +82,14 @@ SHAPES = {
     "sk_live_%0A": "sk_live_abc%0A",
     "hex ghp_": "6768705f0123456789abcdef",
     "base64 ghp_": "z2hw QUJD",
+    # speed17: the shapes tests/test_redact_work.py timed (a test asserts no time)
+    '\\"a': '\\"a',
+    "password\uff1a": "password\uff1a",
+    "key=a*200": "key=" + "a" * 200 + " ",
+    "YAML >-": "token: >-\n",
+    "netrc repr": "machine h login u password p4ss\\n",
+    "spaced letters": "i g n o r e  p r e v i o u s ",
+    "heads": "AKIAEAAAghp_",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
