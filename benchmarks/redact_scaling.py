@@ -96,6 +96,13 @@ SHAPES = {
 FLOODS = {
     "SECRET_KEY=&(": ("SECRET_KEY=", "&("),
     "password is a`": ("password is ", "a`"),
+    # cold15's prose and placeholders after a label, each before five fillers.
+    **{
+        f"{label}{unit}": (label, unit)
+        for label in ("password: see vault item ", "password: (empty)", "password: none,",
+                      "password: not found; used ", "Idempotency-Key: password=")
+        for unit in ("a", "(", "'", "a,)", " x")
+    },
 }
 
 _ALNUM = string.ascii_letters + string.digits
