@@ -280,16 +280,18 @@ def _member_ends(text: str, end: int, sep: str) -> bool:
     return ('"' in sep or "'" in sep) and text[end : end + 8].lstrip(" \t")[:1] in (",", "}", "]")
 
 
-# What ends the word before a labelled value's end (a blank, a separator, a quote).
-_WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
+# The last of what ends the word before a labelled value's end (a blank, a separator, a
+# quote), searched for up to that end: one scan in C, not one for each kind of break.
+_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
     begin = max(0, end - 64)
-    for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
-        begin = max(begin, text.rfind(c, begin, end) + 1)
+    last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
+    if last is not None:
+        begin = last.start() + 1
     if begin == end or plausible_value(text[begin:end], prose_allowed=False):
         return end
     return _token_after(text, end)
@@ -602,6 +604,11 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     if text[end : end + 1] not in _CUTS:
         return end
     while text[end : end + 1] in _CUTS:
+        # the pieces the steps below would take as glued on, taken in one match in C (a
+        # flood of ``a`a`a`…``: a step each otherwise); what stops it is read below
+        if text[end] in _GLUED_CUTS:
+            glued = _GLUED_PIECES.match(text, end)
+            end = end if glued is None else glued.end()
         cut = text[end]
         width = 1
         if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
@@ -654,6 +661,18 @@ def _glued_tail(text: str, cut: str, start: int, end: int) -> bool:
 # follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there
 # (told in one match, before the value's letters are read for it).
 _SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
+# Pieces ``_cut_rest`` takes as the value's whatever they read as: each after a character
+# of syntax that is not a blank, a backslash, a comma or a semicolon (nor ``<`` before
+# ``/``, a closing tag), a whole ``_PIECE`` without ``://`` in it, followed by another
+# such character (not ``(``, a call's; nor a blank, a comma or a semicolon, which
+# ``_glued_tail`` reads on) and more of the token (not a blank): ``_glued_tail``'s
+# "another such character with more of the token after it".
+# What a first such step starts with (a blank, the commonest, goes straight to the loop).
+_GLUED_CUTS = frozenset("&|)<>{}[]'\"`")
+_GLUED_PIECES = re.compile(
+    r"(?:(?:[&|)>{}\[\]'\"`]|<(?!/))(?:[^\s\"'<>`,;&{}()\[\]|\\=:]|:(?!//)){1,1024}"
+    r"(?=[&|)<>{}\[\]'\"`\\][^ \t\n\r]))*"
+)
 
 
 def _digit_or_symbol(piece: str) -> bool:
@@ -1268,9 +1287,7 @@ def _capability(m: re.Match[str]) -> bool:
 def _token_shaped(value: str) -> bool:
     """Whether an unquoted value reads as a token, not as prose: a digit or a symbol in
     it, or both cases, and not a word, an identifier, a number, a date or a version."""
-    return not plain_run(value) and (
-        credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value)
-    )
+    return not plain_run(value) and (credential_shaped(value) or _digit_or_symbol(value))
 
 
 def _listed(m: re.Match[str]) -> bool:
