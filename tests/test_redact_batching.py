@@ -94,6 +94,7 @@ labelled_texts = pieces(
 @given(labelled_texts)
 @example("password, api_key")
 @example("password==")
+@example("password::password")
 def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
     text: str,
 ) -> None:
@@ -109,6 +110,11 @@ def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
             continue
         if not any(c.isalnum() for c in new.group("secret")):
             continue  # punctuation alone (``password==``) is no value; the frozen reading took it
+        if new.group("sep").endswith(":") and new.group("secret").startswith(":"):
+            # ``password::verify`` is a path's ``::`` (a Rust or C++ scope, a pytest node
+            # id), whose names are words, not a value (``_detectors``); the frozen reading
+            # predates that. ``::Qx7pLm2R9z`` still goes, by its shape.
+            continue
         assert _LABELLED.check(new) == _verdict_before(old)
 
 
