@@ -1137,6 +1137,20 @@ def _element(m: re.Match[str]) -> bool:
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
 
 
+def _validation_input(m: re.Match[str]) -> bool:
+    """A pydantic error's ``input_value`` under a location named like a secret."""
+    return _labelled_value(m.group("key"), "=", m.group("secret")) is True
+
+
+_LOC_ITEM = re.compile(r"[\"']([^\"'\\]{1,80})[\"']")
+
+
+def _error_input(m: re.Match[str]) -> bool:
+    """A validation error's ``input`` under a ``loc`` whose last name is a secret's."""
+    names = _LOC_ITEM.findall(m.group("key"))
+    return bool(names) and _labelled_value(".".join(names), "=", m.group("secret")) is True
+
+
 def _spaced(m: re.Match[str], key: str) -> bool:
     """A value after its label and only a space, a tab, ``is`` or a table's ``|``
     (``ENV API_KEY v``, ``setx TOKEN v``, ``password is v``, ``| password | v |``): a
@@ -2099,6 +2113,46 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+    ),
+    Detector(
+        # … and a pydantic ``ValidationError``'s text: an error's field location on one
+        # line labels the ``input_value`` quoted on the next (``api_key`` then ``String
+        # should have at most 8 characters [type=string_too_long, input_value='v', …]``);
+        # the location may be dotted (``config.db.password``, ``items.0.token``) and the
+        # lines indented or barred as a logged traceback draws them.
+        "secret",
+        re.compile(
+            r"^[ \t|]{0,40}(?P<key>(?:[^\s.]{1,80}\.){0,12}?[A-Za-z_][\w\-]{0,80})"
+            r"(?:\.[0-9]{1,9}){0,4}[ \t]{0,8}\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
+            r"\[type=[\w\-]{1,80}, input_value="
+            r"(?P<secret>'(?:[^'\\\r\n]|\\.){0,1024}'|\"(?:[^\"\\\r\n]|\\.){0,1024}\""
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024})",
+            re.MULTILINE,
+        ),
+        ("input_value=",),
+        check=_validation_input,
+        judged_by=("key", "secret"),
+        requires="[type=",
+    ),
+    Detector(
+        # … and the same error as data (``exc.errors()``, ``exc.json()``, FastAPI's 422
+        # body): ``{"loc": ["body", "password"], "msg": "…", "input": "v"}``, in JSON or
+        # as a Python repr (``'loc': ('password',)``).
+        "secret",
+        re.compile(
+            r"[\"']loc[\"'][ \t]{0,3}:[ \t]{0,3}[\[(](?P<key>[^\[\](){}\r\n]{1,400})[\])]"
+            r"(?:[ \t]{0,3},[ \t]{0,3}[\"'](?!input[\"'])\w{1,20}[\"'][ \t]{0,3}:[ \t]{0,3}"
+            r"(?:\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'(?:[^'\\\r\n]|\\.){0,1024}'"
+            r"|[\w.\-]{1,40})){0,3}"
+            r"[ \t]{0,3},[ \t]{0,3}[\"']input[\"'][ \t]{0,3}:[ \t]{0,3}"
+            r"(?P<secret>\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'(?:[^'\\\r\n]|\\.){0,1024}'"
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[\w.+\-]{1,1024})"
+        ),
+        ('"loc"', "'loc'"),
+        check=_error_input,
+        judged_by=("key", "secret"),
+        anchored=True,
+        also=("input",),
     ),
     Detector(
         # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:
