@@ -529,6 +529,12 @@ def clear_redactions() -> None:
         _detectors, _values, _patterns, _broad, _broad_labelled = (), frozenset(), (), (), ()
 
 
+def state() -> tuple[object, ...]:
+    """What the user added, as a key that changes whenever it does (a rendered tool
+    definition is redacted again then)."""
+    return (_detectors, _values, _patterns)
+
+
 def user_detectors() -> tuple[Detector, ...]:
     """The detectors added with ``add_redaction``, in order."""
     return _detectors
