@@ -1312,6 +1312,13 @@ _LABEL_WORDS = (
     "cvv",
     "cvc",
     "psk",
+    # session cookies named by a hash (``wordpress_logged_in_<md5>``, ``wp-postpass_…``,
+    # ``wordpress_sec_…``, ``remember_web_<sha1>``: ``_labels._HASHED_COOKIE``)
+    "logged_in",
+    "logged-in",
+    "postpass",
+    "_sec_",
+    "remember_",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
