@@ -55,10 +55,12 @@ def to_json(value: Any, *, redact_bytes: bool = True) -> str:
     cannot write, a value that refers to itself) is walked, to convert it or to say where
     it has no JSON form."""
     try:
-        text = _write(value)
-        if "[" in text and _holds_named(value):
-            raise TypeError  # a named tuple: written with its fields' names (``_named``)
+        text: str | None = _write(value)
     except (TypeError, ValueError, RecursionError):
+        text = None
+    if text is None or ("[" in text and _holds_named(value)):
+        # walked: json refused it, or it holds a named tuple (written with its fields'
+        # names, ``_named``)
         token = _REDACT_BYTES.set(redact_bytes)
         try:
             text = _write(_plain(value, "", set()))
