@@ -76,6 +76,22 @@ class _Token(pydantic.BaseModel):
     token: pydantic.constr(pattern=r"^[a-z]+$")  # type: ignore[valid-type]
 
 
+class _Union(pydantic.BaseModel):
+    api_key: int | typing.Literal["a", "b"]
+
+
+def _refuse(value: str) -> str:
+    raise ValueError("not accepted")
+
+
+class _Validated(pydantic.BaseModel):
+    password: typing.Annotated[str, pydantic.AfterValidator(_refuse)]
+
+
+class _Typed(pydantic.BaseModel):
+    password: str
+
+
 def _raise(model: type[pydantic.BaseModel], data: dict[str, Any]) -> pydantic.ValidationError:
     with pytest.raises(pydantic.ValidationError) as caught:
         model.model_validate(data)
@@ -94,7 +110,16 @@ _MODELS: list[tuple[type[pydantic.BaseModel], dict[str, Any]]] = [
     (_Listed, {"client_secret": [PW]}),
     (_Token, {"token": PW}),
     (_Short, {"api_key": PW * 9}),  # pydantic cuts a long value's repr in the middle
+    (_Union, {"api_key": PW}),  # locations ``api_key.int``, ``api_key.literal['a','b']``
+    (_Validated, {"password": PW}),
 ]
+
+
+def test_a_list_given_for_a_secret_field_goes_and_a_missing_fields_parent_stays() -> None:
+    shown = th.redact(str(_raise(_Typed, {"password": [PW]})))
+    assert PW not in shown
+    shown = th.redact(str(_raise(_Typed, {"user": "bob-visible"})))
+    assert "input_value={'user': 'bob-visible'}" in shown
 
 
 def _model_id(case: tuple[type[pydantic.BaseModel], dict[str, Any]]) -> str:

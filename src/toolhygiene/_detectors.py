@@ -1137,9 +1137,19 @@ def _element(m: re.Match[str]) -> bool:
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
 
 
+_LOCATION = re.compile(
+    r"(?:[A-Za-z_][\w\-]{0,80}|[0-9]{1,9})(?:\.(?:[A-Za-z_][\w\-]{0,80}|[0-9]{1,9})){0,12}"
+)
+"""The names of a pydantic error's location, before a union's or a validator's tag."""
+
+
 def _validation_input(m: re.Match[str]) -> bool:
     """A pydantic error's ``input_value`` under a location named like a secret."""
-    return _labelled_value(m.group("key"), "=", m.group("secret")) is True
+    line = m.group("key").rstrip(" \t\r")
+    names = _LOCATION.match(line)
+    if names is None or (names.end() < len(line) and line[names.end()] != "."):
+        return False  # no location: a line of prose
+    return _labelled_value(names.group(), "=", m.group("secret")) is True
 
 
 _LOC_ITEM = re.compile(r"[\"']([^\"'\\]{1,80})[\"']")
@@ -2125,15 +2135,19 @@ BUILT_IN: tuple[Detector, ...] = (
         # … and a pydantic ``ValidationError``'s text: an error's field location on one
         # line labels the ``input_value`` quoted on the next (``api_key`` then ``String
         # should have at most 8 characters [type=string_too_long, input_value='v', …]``);
-        # the location may be dotted (``config.db.password``, ``items.0.token``) and the
-        # lines indented or barred as a logged traceback draws them.
+        # the location may be dotted (``config.db.password``, ``items.0.token``), end in a
+        # union's or a validator's tag (``api_key.literal['a','b']``, ``token.function-
+        # after[check(), str]``: the names before it are judged) and the lines be indented
+        # or barred as a logged traceback draws them. A list or a dict given for the
+        # field goes whole; a missing field's input is its parent's, and stays.
         "secret",
         re.compile(
-            r"^[ \t|]{0,40}(?P<key>(?:[^\s.]{1,80}\.){0,12}?[A-Za-z_][\w\-]{0,80})"
-            r"(?:\.[0-9]{1,9}){0,4}[ \t]{0,8}\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
-            r"\[type=[\w\-]{1,80}, input_value="
+            r"^[ \t|]{0,40}(?P<key>[\w\-][^\r\n]{0,300})"
+            r"\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
+            r"\[type=(?!missing,)[\w\-]{1,80}, input_value="
             r"(?P<secret>'(?:[^'\\\r\n]|\\.){0,1024}'|\"(?:[^\"\\\r\n]|\\.){0,1024}\""
-            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024})",
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024}"
+            r"|[\[{(][^\r\n]{0,1024}?(?=, input_type=))",
             re.MULTILINE,
         ),
         ("input_value=",),
