@@ -22,6 +22,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from toolhygiene._words import placeholder
+
 __all__ = ["shown_data", "shown_key", "shown_schema", "shown_text"]
 
 _TEXT_KEYS = frozenset(["description", "title"])
@@ -69,10 +71,10 @@ def _labelled(name: str, value: Any) -> Any:
     try:
         back = json.loads(shown)
     except ValueError:
-        return "[redacted:secret]"  # a number's placeholder, written unquoted
+        return placeholder("secret")  # a number's placeholder, written unquoted
     if isinstance(back, dict) and len(back) == 1:
         return next(iter(back.values()))
-    return "[redacted:secret]"
+    return placeholder("secret")
 
 
 def shown_data(value: Any) -> Any:
