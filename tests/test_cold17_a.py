@@ -522,3 +522,15 @@ def test_never_redact_refuses_a_catastrophic_pattern_as_add_redaction_does(patte
 )
 def test_never_redact_accepts_a_linear_pattern(pattern: str) -> None:
     th.never_redact(re.compile(pattern))
+
+
+def test_a_session_cookie_in_a_real_cookie_jar_goes() -> None:
+    """``requests``' jar as a tool returns it: its repr, ``get_dict()``, its cookies."""
+    import requests
+
+    jar = requests.cookies.RequestsCookieJar()
+    for name in SESSION_COOKIES:
+        jar.set(name, COOKIE, domain="example.com", path="/")
+    for carrier in (repr(jar), str(jar.get_dict()), str(list(jar))):
+        assert "Qm7Lp2Xz9Rt4Wv8K" not in th.redact(carrier)
+    assert "Qm7Lp2Xz9Rt4Wv8K" not in _result(jar.get_dict())
