@@ -222,6 +222,7 @@ class Tool(_checks.Checked, Generic[P, R]):
         self._arguments: Arguments | None = None
         self._strict: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
         self._shown: tuple[object, dict[str, Any], dict[str, Any]] | None = None
+        self._shown_text: tuple[object, str, str] | None = None
         functools.update_wrapper(self, self._callee.docs[0], updated=())
         self.__wrapped__ = fn
         with contextlib.suppress(NameError):  # a class defined later: resolved at first use
@@ -315,6 +316,15 @@ class Tool(_checks.Checked, Generic[P, R]):
         shown = self._shown
         if shown is None or shown[1] is not raw or shown[0] != key:
             shown = self._shown = (key, raw, shown_schema(raw))
+        return shown[2]
+
+    def _shown_description(self) -> str:
+        """The description as the model reads it (``_definitions.shown_text``), kept while
+        neither it nor what redaction depends on changes."""
+        key, description = shown_key(), self.description
+        shown = self._shown_text
+        if shown is None or shown[1] is not description or shown[0] != key:
+            shown = self._shown_text = (key, description, shown_text(description))
         return shown[2]
 
     def strict_parameters(self, api: str | StrictRules) -> dict[str, Any]:
@@ -477,7 +487,7 @@ class Tool(_checks.Checked, Generic[P, R]):
             "cache_control": self.cache_control,
         }
         return to.definition(
-            Definition(self.name, shown_text(self.description), parameters, use_strict, options)
+            Definition(self.name, self._shown_description(), parameters, use_strict, options)
         )
 
 
