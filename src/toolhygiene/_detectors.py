@@ -1176,6 +1176,30 @@ def _element(m: re.Match[str]) -> bool:
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
 
 
+_LOCATION = re.compile(
+    r"(?:[A-Za-z_][\w\-]{0,80}|[0-9]{1,9})(?:\.(?:[A-Za-z_][\w\-]{0,80}|[0-9]{1,9})){0,12}"
+)
+"""The names of a pydantic error's location, before a union's or a validator's tag."""
+
+
+def _validation_input(m: re.Match[str]) -> bool:
+    """A pydantic error's ``input_value`` under a location named like a secret."""
+    line = m.group("key").rstrip(" \t\r")
+    names = _LOCATION.match(line)
+    if names is None or (names.end() < len(line) and line[names.end()] != "."):
+        return False  # no location: a line of prose
+    return _labelled_value(names.group(), "=", m.group("secret")) is True
+
+
+_LOC_ITEM = re.compile(r"[\"']([^\"'\\]{1,80})[\"']")
+
+
+def _error_input(m: re.Match[str]) -> bool:
+    """A validation error's ``input`` under a ``loc`` whose last name is a secret's."""
+    names = _LOC_ITEM.findall(m.group("key"))
+    return bool(names) and _labelled_value(".".join(names), "=", m.group("secret")) is True
+
+
 def _spaced(m: re.Match[str], key: str) -> bool:
     """A value after its label and only a space, a tab, ``is`` or a table's ``|``
     (``ENV API_KEY v``, ``setx TOKEN v``, ``password is v``, ``| password | v |``): a
@@ -1335,6 +1359,13 @@ _LABEL_WORDS = (
     "cvv",
     "cvc",
     "psk",
+    # session cookies named by a hash (``wordpress_logged_in_<md5>``, ``wp-postpass_…``,
+    # ``wordpress_sec_…``, ``remember_web_<sha1>``: ``_labels._HASHED_COOKIE``)
+    "logged_in",
+    "logged-in",
+    "postpass",
+    "_sec_",
+    "remember_",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -2148,6 +2179,50 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_element,
         judged_by=("key", "secret"),
         anchored=True,
+    ),
+    Detector(
+        # … and a pydantic ``ValidationError``'s text: an error's field location on one
+        # line labels the ``input_value`` quoted on the next (``api_key`` then ``String
+        # should have at most 8 characters [type=string_too_long, input_value='v', …]``);
+        # the location may be dotted (``config.db.password``, ``items.0.token``), end in a
+        # union's or a validator's tag (``api_key.literal['a','b']``, ``token.function-
+        # after[check(), str]``: the names before it are judged) and the lines be indented
+        # or barred as a logged traceback draws them. A list or a dict given for the
+        # field goes whole; a missing field's input is its parent's, and stays.
+        "secret",
+        re.compile(
+            r"^[ \t|]{0,40}(?P<key>[\w\-][^\r\n]{0,300})"
+            r"\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
+            r"\[type=(?!missing,)[\w\-]{1,80}, input_value="
+            r"(?P<secret>'(?:[^'\\\r\n]|\\.){0,1024}'|\"(?:[^\"\\\r\n]|\\.){0,1024}\""
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024}"
+            r"|[\[{(][^\r\n]{0,1024}?(?=, input_type=))",
+            re.MULTILINE,
+        ),
+        ("input_value=",),
+        check=_validation_input,
+        judged_by=("key", "secret"),
+        requires="[type=",
+    ),
+    Detector(
+        # … and the same error as data (``exc.errors()``, ``exc.json()``, FastAPI's 422
+        # body): ``{"loc": ["body", "password"], "msg": "…", "input": "v"}``, in JSON or
+        # as a Python repr (``'loc': ('password',)``).
+        "secret",
+        re.compile(
+            r"[\"']loc[\"'][ \t]{0,3}:[ \t]{0,3}[\[(](?P<key>[^\[\](){}\r\n]{1,400})[\])]"
+            r"(?:[ \t]{0,3},[ \t]{0,3}[\"'](?!input[\"'])\w{1,20}[\"'][ \t]{0,3}:[ \t]{0,3}"
+            r"(?:\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'(?:[^'\\\r\n]|\\.){0,1024}'"
+            r"|[\w.\-]{1,40})){0,3}"
+            r"[ \t]{0,3},[ \t]{0,3}[\"']input[\"'][ \t]{0,3}:[ \t]{0,3}"
+            r"(?P<secret>\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'(?:[^'\\\r\n]|\\.){0,1024}'"
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[\w.+\-]{1,1024})"
+        ),
+        ('"loc"', "'loc'"),
+        check=_error_input,
+        judged_by=("key", "secret"),
+        anchored=True,
+        also=("input",),
     ),
     Detector(
         # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:

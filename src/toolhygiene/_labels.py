@@ -69,6 +69,15 @@ _STRONG = frozenset(
         "sid",
         "jsessionid",
         "phpsessid",
+        # a session in a cookie's name (``_gh_sess``, ``koa.sess``, ``express:sess``) and
+        # Google's session cookies (``__Secure-3PSID``, ``SAPISID``; not ``SSID``, a
+        # wireless network's name)
+        "sess",
+        "psid",
+        "psidts",
+        "psidcc",
+        "apisid",
+        "sapisid",
         "otp",
         "totp",
         "dsn",
@@ -392,7 +401,19 @@ def is_secret_label(key: str) -> bool | None:
     ``False`` (``token_count``, ``KeyError``, ``primary_key`` is ``None``)."""
     # A number is a part of its own and no word of the rules is one: ``key_17`` and
     # ``key_0`` get one verdict, judged once for thousands of numbered keys.
+    if "_" in key and _HASHED_COOKIE.fullmatch(key):
+        return True
     return _label_verdict(_NUMBERS.sub("0", key))
+
+
+# A session cookie named by a hash of the site (WordPress's ``wordpress_logged_in_<md5>``,
+# ``wordpress_sec_<md5>``, ``wp-postpass_<md5>``; Laravel's ``remember_web_<sha1>``): no
+# secret word in it, and the hash makes every site's name another.
+_HASHED_COOKIE = re.compile(
+    r"(?:[a-z0-9]{1,32}[_-])?(?:logged[_-]in|sec|postpass)_[0-9a-f]{16,64}"
+    r"|remember_[a-z]{1,32}_[0-9a-f]{40}",
+    re.IGNORECASE,
+)
 
 
 # Labels in other languages: a word that names a secret (German, Spanish, French,
@@ -512,8 +533,14 @@ def _label_verdict(key: str) -> bool | None:
         return foreign
     if not parts or parts[-1] in _META:
         return False
-    if parts[-1] in ("token", "tokens", "cursor") and not _PAGING.isdisjoint(parts[:-1]):
-        return False  # a pagination cursor (``nextPageToken``, ``continuation_token``)
+    if (
+        parts[-1] in ("token", "tokens", "cursor")
+        and not _PAGING.isdisjoint(parts[:-1])
+        and _STRONG.isdisjoint(parts[:-1])
+    ):
+        # a pagination cursor (``nextPageToken``, ``continuation_token``; not NextAuth's
+        # ``next-auth.session-token``, which a session's word names)
+        return False
     if parts[-1] == "sk" and len(parts) > 1:
         return True  # a secret key after its service (``STRIPE_SK``, ``ALIYUN_SK``)
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:

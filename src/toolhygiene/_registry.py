@@ -148,16 +148,23 @@ def _compiled(name: str, pattern: object) -> re.Pattern[str]:
             "(a longer match is followed to its end once found); make the pattern match "
             "the value's start and run on (for example 'acme_[0-9a-f]{24}[0-9a-f]*')"
         )
+    _refuse_backtracking(f"redaction {name!r}", parsed)
+    return compiled
+
+
+def _refuse_backtracking(who: str, parsed: Any) -> None:
+    """Refuse a user pattern of catastrophic backtracking (``add_redaction``'s and
+    ``never_redact``'s: one check for every pattern a user gives, which is tried on text
+    an upstream controls)."""
     slow = _nested_repeat(parsed) or _adjacent_repeats(parsed)
     if slow:
         raise UsageError(
-            f"redaction {name!r}: the pattern can backtrack for minutes on a short "
+            f"{who}: the pattern can backtrack for minutes on a short "
             f"hostile text ({slow}); write it without nesting, with branches that "
             "differ at a character (for example '(a+)+' and '(a|aa)+' as 'a+'), and "
             "with a character between two long quantifiers that only one of them takes "
             "(for example '\\w*\\w*!' as '\\w*!', '.*x.*y' as '[^x]*x[^y]*y')"
         )
-    return compiled
 
 
 def _gates(name: str, compiled: re.Pattern[str], gate: object) -> tuple[str, ...]:
@@ -466,8 +473,11 @@ def never_redact(*values: str | re.Pattern[str]) -> None:
     cannot switch redaction off.
 
     Raises:
-        UsageError: a value that is not a ``str`` or a compiled ``str`` pattern, or a
-            string shorter than two characters (without blanks around it).
+        UsageError: a value that is not a ``str`` or a compiled ``str`` pattern, a
+            string shorter than two characters (without blanks around it), or a pattern
+            that can backtrack catastrophically (the same check as ``add_redaction``'s:
+            an allowed pattern is tried on every redacted value, which an upstream
+            controls).
     """
     global _values, _patterns, _broad, _broad_labelled
     for value in values:
@@ -487,6 +497,9 @@ def _check_allowed(value: object) -> None:
     if isinstance(value, re.Pattern):
         if not isinstance(value.pattern, str):
             raise UsageError("never_redact: a pattern must be a compiled str pattern, not bytes")
+        _refuse_backtracking(
+            f"never_redact({value.pattern!r})", _parser.parse(value.pattern, value.flags)
+        )
         return
     if not isinstance(value, str):
         hint = (
@@ -514,6 +527,12 @@ def clear_redactions() -> None:
     global _detectors, _values, _patterns, _broad, _broad_labelled
     with _lock:
         _detectors, _values, _patterns, _broad, _broad_labelled = (), frozenset(), (), (), ()
+
+
+def state() -> tuple[object, ...]:
+    """What the user added, as a key that changes whenever it does (a rendered tool
+    definition is redacted again then)."""
+    return (_detectors, _values, _patterns)
 
 
 def user_detectors() -> tuple[Detector, ...]:

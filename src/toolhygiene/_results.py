@@ -55,8 +55,12 @@ def to_json(value: Any, *, redact_bytes: bool = True) -> str:
     cannot write, a value that refers to itself) is walked, to convert it or to say where
     it has no JSON form."""
     try:
-        text = _write(value)
+        text: str | None = _write(value)
     except (TypeError, ValueError, RecursionError):
+        text = None
+    if text is None or ("[" in text and _holds_named(value)):
+        # walked: json refused it, or it holds a named tuple (written with its fields'
+        # names, ``_named``)
         token = _REDACT_BYTES.set(redact_bytes)
         try:
             text = _write(_plain(value, "", set()))
@@ -193,6 +197,13 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
             _key(k, path): _plain(v, f"{path}.{k}" if path else str(k), active)
             for k, v in value.items()
         }
+    if isinstance(value, tuple):
+        fields = _named(value)
+        if fields is not None:
+            return {
+                name: _plain(v, f"{path}.{name}" if path else name, active)
+                for name, v in zip(fields, value, strict=True)
+            }
     if isinstance(value, (list, tuple)):
         return [_plain(v, f"{path}[{i}]", active) for i, v in enumerate(value)]
     if isinstance(value, (set, frozenset)):
@@ -218,6 +229,42 @@ def _container(value: Any, path: str, active: set[int]) -> Any:
 
 
 _MISSING = object()
+
+
+def _named(value: tuple[Any, ...]) -> tuple[str, ...] | None:
+    """The field names of a named tuple (``collections.namedtuple``, ``typing.NamedTuple``:
+    ``Credentials(user, password)``, ``urlsplit()``'s result), ``None`` for any other
+    tuple. Its fields' names are the only labels its values have: written as a list, a
+    ``password`` field would reach the model as a bare string no rule can tell apart."""
+    fields = getattr(type(value), "_fields", None)
+    if (
+        type(fields) is tuple
+        and len(fields) == len(value)
+        and all(type(name) is str for name in fields)
+        and len(set(fields)) == len(fields)
+    ):
+        return fields
+    return None
+
+
+def _holds_named(value: Any) -> bool:
+    """Whether a value json wrote (dicts, lists, tuples and leaves) holds a named tuple
+    anywhere: the containers' item types are read in C (``map(type, …)``), and only the
+    containers among them are walked, without recursion (json's depth is Python's)."""
+    if not isinstance(value, (dict, list, tuple)):
+        return False
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, tuple) and _named(current) is not None:
+            return True
+        items = current.values() if isinstance(current, dict) else current
+        if not set(map(type, items)) <= _LEAF_KINDS:
+            stack.extend(v for v in items if isinstance(v, (dict, list, tuple)))
+    return False
+
+
+_LEAF_KINDS = frozenset([str, int, float, bool, type(None)])
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 """The address in a default ``repr`` (``<function f at 0x7f...>``): never the model's."""

@@ -32,6 +32,7 @@ from toolhygiene import _checks
 from toolhygiene._arguments import Arguments, build_arguments
 from toolhygiene._callee import callee_of, parse_docstring
 from toolhygiene._config import check_result_cap
+from toolhygiene._definitions import shown_data, shown_key, shown_schema, shown_text
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._rules import Rule
@@ -219,7 +220,9 @@ class Tool(_checks.Checked, Generic[P, R]):
         self.is_async = self._callee.is_async
         self._localns = localns
         self._arguments: Arguments | None = None
-        self._strict: dict[str, dict[str, Any]] = {}
+        self._strict: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+        self._shown: tuple[object, dict[str, Any], dict[str, Any]] | None = None
+        self._shown_text: tuple[object, str, str] | None = None
         functools.update_wrapper(self, self._callee.docs[0], updated=())
         self.__wrapped__ = fn
         with contextlib.suppress(NameError):  # a class defined later: resolved at first use
@@ -305,8 +308,24 @@ class Tool(_checks.Checked, Generic[P, R]):
 
     @property
     def parameters(self) -> dict[str, Any]:
-        """The JSON schema of the arguments (what a non-strict definition carries)."""
-        return self._ready().schema
+        """The JSON schema of the arguments (what a non-strict definition carries), the
+        secrets in its descriptions, defaults and examples redacted (``_definitions``:
+        the model reads them)."""
+        raw = self._ready().schema
+        key = shown_key()
+        shown = self._shown
+        if shown is None or shown[1] is not raw or shown[0] != key:
+            shown = self._shown = (key, raw, shown_schema(raw))
+        return shown[2]
+
+    def _shown_description(self) -> str:
+        """The description as the model reads it (``_definitions.shown_text``), kept while
+        neither it nor what redaction depends on changes."""
+        key, description = shown_key(), self.description
+        shown = self._shown_text
+        if shown is None or shown[1] is not description or shown[0] != key:
+            shown = self._shown_text = (key, description, shown_text(description))
+        return shown[2]
 
     def strict_parameters(self, api: str | StrictRules) -> dict[str, Any]:
         """The arguments' schema under ``api``'s strict-mode rules (``"anthropic"`` or
@@ -317,14 +336,15 @@ class Tool(_checks.Checked, Generic[P, R]):
                 ``api`` names no rules.
         """
         rules = api if isinstance(api, StrictRules) else _strict_rules(api)
-        if rules.name not in self._strict:
+        parameters = self.parameters
+        if rules.name not in self._strict or self._strict[rules.name][0] is not parameters:
             try:
-                self._strict[rules.name] = strict_schema(self.parameters, rules)
+                self._strict[rules.name] = (parameters, strict_schema(parameters, rules))
             except StrictError as exc:
                 raise UsageError(
                     f"{self.name} cannot be strict: {exc} (or give it @tool(strict=False))"
                 ) from exc
-        return self._strict[rules.name]
+        return self._strict[rules.name][1]
 
     def signature_text(self) -> str:
         """``city: a string, days: a whole number (optional)``: the arguments in words."""
@@ -460,12 +480,14 @@ class Tool(_checks.Checked, Generic[P, R]):
         use_strict = self.strict if self.strict is not None else bool(strict)
         parameters = self.parameters_for(fmt, strict=use_strict)
         options = {
-            "input_examples": None if self.input_examples is None else list(self.input_examples),
+            "input_examples": (
+                None if self.input_examples is None else shown_data(list(self.input_examples))
+            ),
             "defer_loading": self.defer_loading,
             "cache_control": self.cache_control,
         }
         return to.definition(
-            Definition(self.name, self.description, parameters, use_strict, options)
+            Definition(self.name, self._shown_description(), parameters, use_strict, options)
         )
 
 

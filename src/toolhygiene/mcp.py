@@ -44,6 +44,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from pydantic import ConfigDict
 
 from toolhygiene import _surface, _words
+from toolhygiene._definitions import shown_text
 from toolhygiene._errors import Category, ToolError
 from toolhygiene._exceptions import UsageError
 from toolhygiene._payload import Reported, recognise, sent
@@ -230,7 +231,7 @@ def server_tools(items: Iterable[Any], session: Session | None = None) -> list[S
             ServerTool(
                 fn=_handler(session, tool.name),
                 name=tool.name,
-                description=tool.description,
+                description=shown_text(tool.description),
                 title=None,
                 parameters=tool.parameters,
                 fn_metadata=FuncMetadata(arg_model=_Raw),

@@ -39,6 +39,7 @@ from langgraph.prebuilt import ToolNode
 from toolhygiene import _loop as loop
 from toolhygiene import _surface
 from toolhygiene import _words as words
+from toolhygiene._definitions import shown_text
 from toolhygiene._exceptions import UsageError
 from toolhygiene._session import Outcome, Session
 from toolhygiene.formats import STUB
@@ -476,7 +477,7 @@ def _tools(session: Session) -> list[BaseTool]:
         out.append(
             StructuredTool(
                 name=name,
-                description=tool.description,
+                description=shown_text(tool.description),
                 args_schema=parameters,
                 func=_direct(session, name),
                 coroutine=_adirect(session, name),

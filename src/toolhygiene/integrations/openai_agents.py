@@ -24,6 +24,7 @@ from agents import Tool as AgentTool
 from agents.tool_context import ToolContext
 
 from toolhygiene import _surface
+from toolhygiene._definitions import shown_text
 from toolhygiene._exceptions import UsageError
 from toolhygiene._session import Session
 from toolhygiene._tool import Tool
@@ -43,7 +44,7 @@ def function_tool(session: Session, name: str) -> FunctionTool:
 
     return FunctionTool(
         name=tool.name,
-        description=tool.description,
+        description=shown_text(tool.description),
         params_json_schema=parameters,
         on_invoke_tool=invoke,
         strict_json_schema=strict,

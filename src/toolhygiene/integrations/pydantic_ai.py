@@ -38,6 +38,7 @@ from pydantic_ai.messages import ModelResponse
 from pydantic_ai.toolsets import ToolsetTool
 
 from toolhygiene import _surface
+from toolhygiene._definitions import shown_text
 from toolhygiene._errors import CoarseClass, Failure
 from toolhygiene._session import Outcome, Session
 from toolhygiene._words import cut_turn_line
@@ -126,7 +127,7 @@ class HygieneToolset(FunctionToolset[Any]):
         for name, tool in session.tools.items():
             parameters = tool.parameters_for("openai_chat")
             made: Tool[Any] = Tool.from_schema(
-                _runner(session, name), name, tool.description, parameters
+                _runner(session, name), name, shown_text(tool.description), parameters
             )
             made.max_retries = session._cap(name)
             tools.append(made)
