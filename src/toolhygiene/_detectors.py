@@ -23,9 +23,11 @@ from typing import Any, Literal
 
 from toolhygiene import _commands, _encoded, _seeds
 from toolhygiene._labels import (
+    BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
     PHRASE_LABELS,
+    bracketed_verdict,
     code_label,
     code_value,
     credential_shaped,
@@ -119,6 +121,8 @@ def _labelled(m: re.Match[str]) -> bool:
     key_at = m.start("key")
     if values[1][:2] in _PADDING_THEN_SPACE and key_at and m.string[key_at - 1] in "+/":
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
+    if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
+        return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
@@ -248,11 +252,35 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
     after a word of prose. (After ``=``, a command's next flag follows a placeholder:
     ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
-    if _COLONS.isdisjoint(values[1]) or "=" in values[1] or _member_ends(text, end, values[1]):
+    if _member_ends(text, end, values[1]):
         return False
-    if plausible_value(values[2], prose_allowed=False) or is_secret_label(values[0]) is False:
+    bracketed = bracketed_verdict(values[2])  # ``[redacted]``, ``<<unset>>``
+    real = plausible_value(values[2], prose_allowed=False) if bracketed is None else bracketed
+    if real or is_secret_label(values[0]) is False:
+        return False
+    if _next_line_token(text, end) != end:
+        return True  # "password: [redacted]" then "Pa55w0rd" alone on the next line
+    if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
         return False
     return _token_after(text, end, first=True) != end
+
+
+_LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
+
+
+def _next_line_token(text: str, end: int) -> int:
+    """Where a word shaped as a token ends that stands alone on the line after a
+    placeholder or a mask ending its line (``password: ****`` then ``Pa55w0rd``: the
+    value written under the one that hid it), else ``end``. A key line, a word, a
+    number, a URL or a path on that line is its own text."""
+    blank = _LINE_END.match(text, end)
+    if blank is None or _NEXT_KEY_LINE.match(text, blank.end()):
+        return end
+    m = _NEXT_LINE.match(text, blank.end())
+    run = m["run"] if m is not None else ""
+    if not run or never_rest(run) or not _secret_word(run) or not any(c.isalpha() for c in run):
+        return end
+    return m.end("run")
 
 
 def _member_ends(text: str, end: int, sep: str) -> bool:
@@ -272,9 +300,13 @@ def _placeholder_rest(text: str, end: int) -> int:
     begin = max(0, end - 64)
     for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
         begin = max(begin, text.rfind(c, begin, end) + 1)
-    if begin == end or plausible_value(text[begin:end], prose_allowed=False):
+    word = text[begin:end]
+    if word[-1:] in ")]}>" and word[:1] not in "<":  # ``[redacted]``, ``{{unset}}``
+        word = word.strip("[]{}()")
+    if not word or plausible_value(word, prose_allowed=False):
         return end
-    return _token_after(text, end)
+    token = _token_after(text, end)
+    return _next_line_token(text, end) if token == end else token
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
@@ -285,6 +317,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
         return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
     if "=" in sep and not value.strip("="):
         return False  # base64's padding (``…ErkJggg==``), not a key and its value
+    bracketed = bracketed_verdict(value, bare_key=verdict is None)
+    if bracketed is not None:  # ``[v]``, ``{v}``, ``${v}``: judged by what they hold
+        return bracketed and verdict is not False
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
         value = value[1:-1]  # ``k=<v>``: a placeholder (``<your-token>``) or the secret
         if not _token_shaped(value):
@@ -729,6 +764,9 @@ def _labelled_value_end(text: str, end: int) -> int:
         if rest != end:
             return rest
     if after in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+        token = _placeholder_rest(text, end)  # "password: ****" then "Pa55w0rd"
+        if token != end:
+            return token
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped
@@ -1311,6 +1349,10 @@ _VALUE = (
     r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|"
     r"\"[^\"\\\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
+    # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
+    # or a placeholder, or the secret itself (``bracketed_verdict`` judges what they hold)
+    + BRACKETED
+    + r"|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
     # them only for a word of prose: prose must be prose to its end)
     r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
@@ -1457,6 +1499,41 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
             assert value is not None  # a value is never empty
             found.append(value)
     return found
+
+
+# A shell variable with a default, alternative or error written in it (``${PW:-v}``,
+# ``${PW:=v}``, ``${PW-v}``, ``${PW:+v}``, ``${PW:?message}``): what follows the operator
+# is a literal, used when the variable is unset (or set, for ``+``).
+_REFERENCE_DEFAULT = re.compile(
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?P<op>:?[-=+?])(?P<secret>[^{}\s]{1,256})\}"
+)
+# A label and its separator before such a variable (``password=${X:-v}``,
+# ``"db_password": "${X:-v}``, ``DB_PASSWORD: ${X:-v}``).
+_LABEL_BEFORE = re.compile(r"([A-Za-z_][\w.\-]{0,79})[\"']?[ \t]{0,5}[:=\uff1a][ \t]{0,5}[\"']?\Z")
+_REFERENCE_QUOTES = "\"'`"
+
+
+def _reference_default(m: re.Match[str]) -> bool:
+    """Whether a variable's default (``_REFERENCE_DEFAULT``) is a secret: the variable
+    names one, or a secret's label stands before it on its line; and the default is a
+    literal, not another reference (``${PW:-$OTHER}``, ``${PW:-${OTHER}}``), an empty
+    string or a mask. A placeholder's word is a literal too: ``${PW:-changeme}`` is the
+    password wherever PW is unset. After ``?`` it is an error message, a secret only when
+    shaped as one."""
+    default = m.group("secret").strip(_REFERENCE_QUOTES)
+    if not default or default[:1] == "$" or not default.strip(_MASK_CHARS):
+        return False
+    if m.group("op")[-1] == "?" and not credential_shaped(default):
+        return False
+    if is_secret_label(m.group("name")) is True:
+        return True
+    start = m.start()
+    line = max(m.string.rfind("\n", max(0, start - 100), start) + 1, start - 100)
+    before = _LABEL_BEFORE.search(m.string, line, start)
+    return before is not None and is_secret_label(before.group(1)) is True
+
+
+_MASK_CHARS = "*xX\u2022.-_#="
 
 
 def _netrc(m: re.Match[str]) -> bool:
@@ -1722,6 +1799,15 @@ BUILT_IN: tuple[Detector, ...] = (
         back=40,
         back_chars=_KEY_CHARS,
         scan=False,
+    ),
+    Detector(
+        # A variable's default value under a secret's name or label (``${PW:-v}``,
+        # ``password=${X:-v}``): the default goes, the reference stays.
+        "secret",
+        _REFERENCE_DEFAULT,
+        ("${",),
+        check=_reference_default,
+        anchored=True,
     ),
     Detector(
         # A label in a script written without spaces (``用户密码：v``, ``パスワードはv``):
