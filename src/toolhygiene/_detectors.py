@@ -744,6 +744,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after in _NESTED_STARTS:
+        nested = _nested_value(text, end)
+        if nested != end:
+            return nested
     if after in _PLACEHOLDER_GAPS or (after and text[end - 1 : end] in ")]}>"):
         # "n/a then Qx7pLm2R", "<unset>Qx7pLm2R": to the token after a placeholder
         token = _placeholder_rest(text, end)
@@ -798,6 +802,28 @@ def _labelled_value_end(text: str, end: int) -> int:
             if token != end:
                 return token
     return _passphrase(text, end, letters)
+
+
+# A key and its value written as a secret's value (``WG_PRIVATE_KEY: PublicKey = v``,
+# ``secret: publicKey: v``): the key's name is what the check read, the value after it
+# belongs to the secret too, whatever the inner key calls it.
+_NESTED = re.compile(
+    r"[ \t]{0,3}(?:[=:\uff1a]|:=)[ \t]{0,3}(?P<q>[\"']?)(?P<value>[^\s\"'<>`]{8,4096})(?P=q)"
+)
+_NESTED_STARTS = frozenset(" \t=:\uff1a")
+_KEY_NAME_END = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,79}\Z")
+
+
+def _nested_value(text: str, end: int) -> int:
+    """Where a labelled value that is a key's name ends when that key's own value
+    follows (``_NESTED``) and reads as a token: at that value's end; else ``end``."""
+    m = _NESTED.match(text, end)
+    if m is None or not _secret_word(m["value"]):
+        return end
+    name = _KEY_NAME_END.search(text, max(0, end - 80), end)
+    if name is None or name.start() == 0 or text[name.start() - 1] not in " \t\"'=:\uff1a":
+        return end
+    return m.end()
 
 
 _SENTENCE_ENDS = ".!?"

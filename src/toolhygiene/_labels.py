@@ -63,6 +63,8 @@ _STRONG = frozenset(
         "apikey",
         "appkey",
         "privatekey",
+        "privkey",  # ``wg_privkey``, ``PRIVKEY``: a private key abbreviated
+        "seckey",
         "secretkey",
         "accesskey",
         "sessionid",
@@ -135,6 +137,7 @@ _KEY_QUALIFIERS = frozenset(
         "access",
         "secret",
         "private",
+        "priv",
         "signing",
         "encryption",
         "decryption",

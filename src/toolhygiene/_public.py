@@ -204,8 +204,11 @@ def may_hold_public(text: str) -> bool:
 
 
 # The label and separator right before a value on its line (``AGE_SECRET_KEY=``,
-# ``"secretKey": "``, ``secret key for prod: ``): judged as any label is.
-_LABEL_BEFORE = re.compile(r"([A-Za-z_][\w\-. ]{0,60})[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z")
+# ``"secretKey": "``, ``secret key for prod: ``, or words and a blank: ``wg private key
+# PublicKey = …``): judged as any label is.
+_LABEL_BEFORE = re.compile(
+    r"([A-Za-z_][\w\-. ]{0,60})[\"']?[ \t]{0,3}(?:[:=][ \t]{0,3}[\"']?)?(?<=[ \t:=\"'])\Z"
+)
 
 
 def _after_secret(text: str, start: int) -> bool:
@@ -215,6 +218,26 @@ def _after_secret(text: str, start: int) -> bool:
         return True
     m = _LABEL_BEFORE.search(text, max(0, start - 80), start)
     return m is not None and is_secret_label(m.group(1).strip()) is True
+
+
+_PRIVATE_WORDS = re.compile(
+    r"(?i:priv|secret|pass(?:word|wd|phrase)?(?![a-z])|pwd|token|credential)"
+)
+
+
+def _after_private(text: str, start: int) -> bool:
+    """Whether a label saying the value is private or secret stands right before
+    ``start`` (``private_key: ssh-ed25519 …``, ``SECRET=-----BEGIN PUBLIC KEY-----``):
+    a public key's shape under it is no public key. (``ssh_key:``, ``deploy_key:``
+    name a key, public or not: what it is decides.)"""
+    if _AFTER_SECRET.search(text, max(0, start - 24), start) is not None:
+        return True
+    m = _LABEL_BEFORE.search(text, max(0, start - 80), start)
+    return (
+        m is not None
+        and _PRIVATE_WORDS.search(m.group(1)) is not None
+        and is_secret_label(m.group(1).strip()) is True
+    )
 
 
 def jwk_objects(text: str) -> list[tuple[int, int]]:
@@ -262,7 +285,9 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
                 ranges.extend(((m.start(), m.start("armor")), (m.end("armor"), m.end())))
     if "ublic" in text or "peer:" in text:
         ranges.extend(
-            m.span("key") for m in _WIREGUARD.finditer(text) if wireguard_public(m.group("key"))
+            m.span("key")
+            for m in _WIREGUARD.finditer(text)
+            if wireguard_public(m.group("key")) and not _after_secret(text, m.start())
         )
     if "age1" in text:
         ranges.extend(
@@ -281,9 +306,15 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
     ranges: list[tuple[int, int]] = _key_ranges(text)
     if "-----BEGIN " in text:
-        ranges.extend(m.span() for m in PEM.finditer(text) if not not_public(m))
+        ranges.extend(
+            m.span()
+            for m in PEM.finditer(text)
+            if not not_public(m) and not _after_private(text, m.start())
+        )
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
+            if _after_private(text, m.start()):
+                continue  # under a secret's label: never public (``private_key: ssh-…``)
             data = strict_base64(m.group("blob"))
             if data is not None and _ssh_blob(m.group("type"), data):
                 ranges.append(m.span())
