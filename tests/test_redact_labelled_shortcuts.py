@@ -102,6 +102,10 @@ def _value_end_before(text: str, end: int) -> int:
     # fp15's and leak16's reading on past a placeholder to a token written after it
     # ("token: n/a Qx7pLm2R", "<unset>Qx7p"): the library's own step, tried first
     after = text[end : end + 1]
+    if after in (" ", "\t"):  # leak17: a key and its value as a secret's value
+        nested = _detectors._nested_value(text, end)
+        if nested != end:
+            return nested
     if after in _detectors._PLACEHOLDER_GAPS or (after and text[end - 1 : end] in ")]}>"):
         token = _detectors._placeholder_rest(text, end)
         if token != end:
@@ -114,6 +118,9 @@ def _value_end_before(text: str, end: int) -> int:
     if rest != end:
         return rest
     if text[end : end + 1] in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+        token = _detectors._placeholder_rest(text, end)  # leak17: a token on the next line
+        if token != end:
+            return token
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped

@@ -808,9 +808,10 @@ def _labelled_value_end(text: str, end: int) -> int:
 # ``secret: publicKey: v``): the key's name is what the check read, the value after it
 # belongs to the secret too, whatever the inner key calls it.
 _NESTED = re.compile(
-    r"[ \t]{0,3}(?:[=:\uff1a]|:=)[ \t]{0,3}(?P<q>[\"']?)(?P<value>[^\s\"'<>`]{8,4096})(?P=q)"
+    r"(?:(?<=[:=\uff1a])[ \t]{1,3}|[ \t]{1,3}(?:[=:\uff1a]|:=)[ \t]{0,3})"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'<>`]{8,4096})(?P=q)"
 )
-_NESTED_STARTS = frozenset(" \t=:\uff1a")
+_NESTED_STARTS = frozenset(" \t")
 _KEY_NAME_END = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,79}\Z")
 
 
@@ -820,7 +821,8 @@ def _nested_value(text: str, end: int) -> int:
     m = _NESTED.match(text, end)
     if m is None or not _secret_word(m["value"]):
         return end
-    name = _KEY_NAME_END.search(text, max(0, end - 80), end)
+    stop = end - 1 if text[end - 1 : end] in ":=\uff1a" else end  # ``publicKey: v``
+    name = _KEY_NAME_END.search(text, max(0, stop - 80), stop)
     if name is None or name.start() == 0 or text[name.start() - 1] not in " \t\"'=:\uff1a":
         return end
     return m.end()
@@ -1510,8 +1512,8 @@ layer reads what follows them."""
 # A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
 # key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
 _JWK_PRIVATE = re.compile(
-    r'"(?:d|p|q|dp|dq|qi|k)\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}"'
-    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}\""
+    r"[\"'](?:d|p|q|dp|dq|qi|k)\\{0,3}[\"'][ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}[\"']"
+    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}[\"']"
 )
 
 

@@ -202,11 +202,73 @@ def _base64url(value: str) -> bytes | None:
         return None
 
 
+# The short Weierstrass curves of EC keys: y^2 = x^3 + a*x + b (mod p).
+_WEIERSTRASS = {
+    "P-256": (
+        2**256 - 2**224 + 2**192 + 2**96 - 1,
+        -3,
+        0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B,
+    ),
+    "P-384": (
+        2**384 - 2**128 - 2**96 + 2**32 - 1,
+        -3,
+        0xB3312FA7E23EE7E4988E056BE3F82D19181D9C6EFE8141120314088F5013875AC656398D8A2ED19D2A85C8EDD3EC2AEF,
+    ),
+    "P-521": (
+        2**521 - 1,
+        -3,
+        0x0051953EB9618E1C9A1F929A21A0B68540EEA2DA725B99B315F3B8B489918EF109E156193951EC7E937B1652C0BD3BB1BF073573DF883D2C34F1EF451FD46B503F00,
+    ),
+    "secp256k1": (2**256 - 2**32 - 977, 0, 7),
+}
+# Edwards curves of OKP signing keys: -x^2 + y^2 = 1 + d*x^2*y^2 (Ed25519) and
+# x^2 + y^2 = 1 + d*x^2*y^2 (Ed448); the encoding is y, the sign of x in its top bit.
+_ED25519_P = 2**255 - 19
+_ED25519_D = (-121665 * pow(121666, -1, _ED25519_P)) % _ED25519_P
+_ED448_P = 2**448 - 2**224 - 1
+_ED448_D = -39081 % _ED448_P
+
+
+def _on_weierstrass(curve: str, x: bytes, y: bytes) -> bool:
+    p, a, b = _WEIERSTRASS[curve]
+    u, v = int.from_bytes(x, "big"), int.from_bytes(y, "big")
+    return u < p and v < p and (v * v - (u * u * u + a * u + b)) % p == 0
+
+
+def _square(value: int, p: int) -> bool:
+    """Whether ``value`` is a square modulo the prime ``p`` (Euler's criterion)."""
+    value %= p
+    return value == 0 or pow(value, (p - 1) // 2, p) == 1
+
+
+def _on_edwards(crv: str, data: bytes) -> bool:
+    """Whether ``data`` encodes a point of the Edwards curve ``crv`` (RFC 8032 5.1.3,
+    5.2.3): ``y`` below ``p`` and ``x^2`` a square (an encoding of a random or chosen
+    run passes one time in two: the check tells a key from text written in its place)."""
+    if crv == "Ed25519":
+        p, d = _ED25519_P, _ED25519_D
+        y = int.from_bytes(data, "little") & ((1 << 255) - 1)
+        u, v = y * y - 1, d * y * y + 1
+    else:
+        if data[-1] & 0x7F:
+            return False
+        p, d = _ED448_P, _ED448_D
+        y = int.from_bytes(data[:-1], "little")
+        u, v = y * y - 1, d * y * y - 1
+    if y >= p or v % p == 0:
+        return False
+    return _square(u * pow(v, p - 2, p), p)
+
+
 def jwk_public_value(members: dict[str, str], name: str) -> bool:
     """Whether the member ``name`` of a JSON Web Key (``members``: its string members)
     is public and has the size its key type says: the key's public part, its
     certificate's thumbprint. A private member (``d``, ``p``, ``q``, ``dp``, ``dq``,
-    ``qi``, ``k``) never is; a ``kid`` is when it is the key's thumbprint (RFC 7638)."""
+    ``qi``, ``k``) never is; a ``kid`` is when it is the key's thumbprint (RFC 7638).
+    (A private key's public members are public: its private ones go, ``_detectors``.)
+    An EC key's ``x`` and ``y`` are a point of its
+    curve, an Ed25519 or Ed448 key's ``x`` a point's encoding, an RSA modulus odd:
+    text written in their place (a secret encoded as base64url) is no key."""
     if name == "kid":
         return members[name] == _thumbprint(members)
     data = _base64url(members[name])
@@ -216,10 +278,18 @@ def jwk_public_value(members: dict[str, str], name: str) -> bool:
     if name in _THUMBPRINTS:
         return len(data) == _THUMBPRINTS[name]
     if kty == "RSA" and name == "n":
-        return len(data) >= 128 and data[0] != 0
+        return len(data) >= 128 and data[0] != 0 and data[-1] & 1 == 1
     if kty == "RSA" and name == "e":
         return 1 <= len(data) <= 8
-    size = _CURVES.get((kty, members.get("crv", "")))
+    crv = members.get("crv", "")
+    size = _CURVES.get((kty, crv))
     if size is None:
         return False
-    return (name == "x" or (name == "y" and kty == "EC")) and len(data) == size
+    if not (name == "x" or (name == "y" and kty == "EC")) or len(data) != size:
+        return False
+    if kty == "EC":
+        x, y = _base64url(members.get("x", "")), _base64url(members.get("y", ""))
+        return x is not None and y is not None and len(x) == len(y) == size and (
+            crv not in _WEIERSTRASS or _on_weierstrass(crv, x, y)
+        )
+    return crv not in ("Ed25519", "Ed448") or _on_edwards(crv, data)

@@ -179,11 +179,12 @@ _AGE = re.compile(r"(?<![A-Za-z0-9_\-])age1[a-z0-9]{50,400}(?![A-Za-z0-9_\-])")
 # A JSON object with no object inside (a JSON Web Key), and its string members.
 _OBJECT = re.compile(r"\{[^{}]{0,16384}\}")
 # (Quotes escaped as in a JSON string that holds the key: ``{\\"kty\\": …}``.)
+# (And single-quoted, as a Python dict's repr writes it: ``{'kty': 'EC', …}``.)
 _MEMBER = re.compile(
-    r'\\{0,3}"(?P<name>[A-Za-z0-9#]{1,12})\\{0,3}"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}'
-    r'\\{0,3}"(?P<value>[^"\\]{0,16384})\\{0,3}"'
+    r"\\{0,3}[\"'](?P<name>[A-Za-z0-9#]{1,12})\\{0,3}[\"'][ \t\r\n]{0,8}:[ \t\r\n]{0,8}"
+    r"\\{0,3}[\"'](?P<value>[^\"'\\]{0,16384})\\{0,3}[\"']"
 )
-_KTY = re.compile(r'\\{0,3}"kty\\{0,3}"')
+_KTY = re.compile(r"\\{0,3}[\"']kty\\{0,3}[\"']")
 _JWK_PUBLIC = frozenset(["x", "y", "n", "e", "x5t", "x5t#S256", "kid"])
 # The key ids and fingerprints ``gpg`` prints (``gpg: key 4AEE18F83AFDEB23: public key
 # imported``, ``pub   rsa4096/4AEE18F83AFDEB23``, ``using RSA key <fingerprint>``,
