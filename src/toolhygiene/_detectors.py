@@ -808,10 +808,10 @@ def _labelled_value_end(text: str, end: int) -> int:
 # ``secret: publicKey: v``): the key's name is what the check read, the value after it
 # belongs to the secret too, whatever the inner key calls it.
 _NESTED = re.compile(
-    r"(?:(?<=[:=\uff1a])[ \t]{1,3}|[ \t]{1,3}(?:[=:\uff1a]|:=)[ \t]{0,3})"
+    r"(?:(?<=[:=\uff1a])[ \t]{1,3}|[ \t]{1,3}(?:[=:\uff1a]|:=)[ \t]{0,3}|[:\uff1a][ \t]{1,3})"
     r"(?P<q>[\"']?)(?P<value>[^\s\"'<>`]{8,4096})(?P=q)"
 )
-_NESTED_STARTS = frozenset(" \t")
+_NESTED_STARTS = frozenset(" \t:\uff1a")
 _KEY_NAME_END = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,79}\Z")
 
 
