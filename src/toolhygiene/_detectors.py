@@ -52,7 +52,14 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, PGP, jwk_objects, not_public, not_public_pgp
+from toolhygiene._public import (
+    PEM,
+    PGP,
+    jwk_objects,
+    not_public,
+    not_public_pgp,
+    pgp_holds_secret,
+)
 
 __all__ = [
     "BUILT_IN",
@@ -1595,6 +1602,14 @@ BUILT_IN: tuple[Detector, ...] = (
         PGP,
         ("-----begin pgp",),
         check=not_public_pgp,
+        anchored=True,
+    ),
+    Detector(
+        # An OpenPGP public key or signature with a secret in a user id or a notation.
+        "secret",
+        PGP,
+        ("-----begin pgp",),
+        check=pgp_holds_secret,
         anchored=True,
     ),
     Detector(

@@ -28,6 +28,7 @@ __all__ = [
     "age_recipient",
     "jwk_public_value",
     "openpgp_public",
+    "openpgp_texts",
     "wireguard_public",
 ]
 
@@ -106,10 +107,11 @@ def _crc24(data: bytes) -> int:
     return crc
 
 
-def _packets(data: bytes) -> list[int] | None:
-    """The tags of the packets ``data`` is made of, exactly; ``None`` when it is not
-    whole packets (a partial or indeterminate length is refused)."""
-    tags: list[int] = []
+def _packets(data: bytes) -> list[tuple[int, int, int]] | None:
+    """The packets ``data`` is made of, exactly (each its tag, and where its body starts
+    and ends); ``None`` when it is not whole packets (a partial or indeterminate length
+    is refused)."""
+    tags: list[tuple[int, int, int]] = []
     at = 0
     while at < len(data):
         head = data[at]
@@ -139,9 +141,69 @@ def _packets(data: bytes) -> list[int] | None:
             at += 1 + width
         if at + size > len(data):
             return None
-        tags.append(tag)
+        tags.append((tag, at, at + size))
         at += size
     return tags
+
+
+# The subpackets of a signature that hold text a person wrote: a notation (20), a policy
+# URI (26), a preferred key server (24), the signer's user id (28), a reason for
+# revocation (29).
+_TEXT_SUBPACKETS = frozenset([20, 24, 26, 28, 29])
+
+
+def _subpacket_texts(area: bytes) -> list[str]:
+    texts: list[str] = []
+    at = 0
+    while at < len(area):
+        first = area[at]
+        if first < 192:
+            size, at = first, at + 1
+        elif first < 255:
+            if at + 1 >= len(area):
+                break
+            size, at = ((first - 192) << 8) + area[at + 1] + 192, at + 2
+        else:
+            size, at = int.from_bytes(area[at + 1 : at + 5], "big"), at + 5
+        if size < 1 or at + size > len(area):
+            break
+        kind, body = area[at] & 0x7F, area[at + 1 : at + size]
+        if kind == 20 and len(body) >= 8:  # flags, name's and value's lengths, name, value
+            named = int.from_bytes(body[4:6], "big")
+            texts.append(body[8 : 8 + named].decode("utf-8", "replace"))
+            texts.append(body[8 + named :].decode("utf-8", "replace"))
+        elif kind in _TEXT_SUBPACKETS:
+            texts.append(body[1:].decode("utf-8", "replace") if kind == 29 else
+                         body.decode("utf-8", "replace"))
+        at += size
+    return texts
+
+
+def openpgp_texts(body: str) -> list[str]:
+    """What a person wrote inside an armored block (``body``: its base64, as
+    ``openpgp_public`` reads it): its user ids, and its signatures' notations, policy
+    URIs, key servers, signers' user ids and reasons for revocation (RFC 9580 5.2.3.7).
+    Base64 hides them from a reader of the armor, not from a model that decodes it:
+    they are judged as any text is. ``[]`` for a body that is no whole packets."""
+    lines = body.split()
+    if lines and lines[-1].startswith("=") and len(lines[-1]) == 5:
+        lines.pop()
+    try:
+        data = base64.b64decode("".join(lines), validate=True)
+    except binascii.Error:
+        return []
+    texts: list[str] = []
+    for tag, start, end in _packets(data) or ():
+        if tag == 13:  # a user id
+            texts.append(data[start:end].decode("utf-8", "replace"))
+        elif tag == 2 and end - start > 6 and data[start] in (4, 5, 6):
+            version, at = data[start], start + 4
+            width = 2 if version == 4 else 4
+            for _ in range(2):  # the hashed area, then the unhashed one
+                size = int.from_bytes(data[at : at + width], "big")
+                texts.extend(_subpacket_texts(data[at + width : min(end, at + width + size)]))
+                at += width + size
+    return texts
 
 
 def openpgp_public(kind: str, body: str) -> bool:
@@ -158,9 +220,10 @@ def openpgp_public(kind: str, body: str) -> bool:
         return False
     if written is not None and written != _crc24(data):
         return False
-    tags = _packets(data)
-    if not tags:
+    packets = _packets(data)
+    if not packets:
         return False
+    tags = [tag for tag, _, _ in packets]
     if kind == "SIGNATURE":
         return _SIGNATURE_TAGS.issuperset(tags)
     return tags[0] == 6 and _KEY_TAGS.issuperset(tags)

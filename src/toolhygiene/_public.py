@@ -25,6 +25,7 @@ from toolhygiene._keyformats import (
     age_recipient,
     jwk_public_value,
     openpgp_public,
+    openpgp_texts,
     wireguard_public,
 )
 from toolhygiene._labels import is_secret_label
@@ -40,6 +41,7 @@ __all__ = [
     "may_hold_public",
     "not_public",
     "not_public_pgp",
+    "pgp_holds_secret",
     "public_ranges",
 ]
 
@@ -168,6 +170,19 @@ def not_public_pgp(m: re.Match[str]) -> bool:
     return not openpgp_public(m.group("type"), _LAYOUT.sub("\n", m.group("lines")))
 
 
+def pgp_holds_secret(m: re.Match[str]) -> bool:
+    """Whether an OpenPGP public key or signature (a ``PGP`` match whose packets are
+    one) holds a secret in what a person wrote in it: a user id, a notation
+    (``openpgp_texts``). Base64 hides it from the eye, not from a model: the block goes
+    whole (what is left of it would be no key)."""
+    if not_public_pgp(m):
+        return False
+    from toolhygiene._engine import scrub  # (the engine reads this module's ranges)
+
+    texts = openpgp_texts(_LAYOUT.sub("\n", m.group("lines")))
+    return any(scrub(text, internals=False) != text for text in texts)
+
+
 # A WireGuard public key where ``wg`` and its configuration write one (``PublicKey =``,
 # ``public key:`` and ``peer:`` in ``wg show``, ``"publicKey": "…"``): 32 bytes of base64.
 _WIREGUARD = re.compile(
@@ -281,7 +296,7 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     if "-----BEGIN PGP " in text:
         for m in PGP.finditer(text):
-            if not not_public_pgp(m):  # its armor headers (``Comment: …``) are read as
+            if not not_public_pgp(m) and not pgp_holds_secret(m):  # its armor headers (``Comment: …``) are read as
                 # any text is: only the frame, the base64 and its checksum are public
                 ranges.extend(((m.start(), m.start("armor")), (m.end("armor"), m.end())))
     if "ublic" in text or "peer:" in text:
