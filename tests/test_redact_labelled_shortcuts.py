@@ -131,6 +131,8 @@ def _value_end_before(text: str, end: int) -> int:
         start -= 1
     while start > 0 and text[start - 1].isalpha():
         start -= 1
+    if start < end and text[end - 1].isalpha() and _detectors._letter_token(text[start:end]):
+        return end  # leak17: a token of letters alone ends there
     # letters ending a token (``…0a``, ``0000**TRUE``): no word; only letters after a
     # blank, a separator or an opening quote or bracket begin the value
     glued = start > 0 and text[start - 1] not in " \t:=\"'`([{<>,;|\uff1a"

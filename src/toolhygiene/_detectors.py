@@ -786,6 +786,8 @@ def _labelled_value_end(text: str, end: int) -> int:
     last = text[end - 1 : end]
     if last.isalpha():
         start = letters = _letters_before(text, end)
+        if _letter_token(text[letters:end]):
+            return end  # a token of letters alone: no word of prose or a passphrase's
     else:  # no letters end the value (``_letters_before`` would give ``end``)
         if last not in _SENTENCE_ENDS or not end:
             return end  # a value ending in neither a letter nor ``.!?``: no word of prose
@@ -970,7 +972,7 @@ def _token_credential(m: re.Match[str]) -> bool:
 
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret").rstrip(".")  # (a sentence may end at it: "token revoked.")
-    if value.isalpha() and (
+    if value.isalpha() and not _letter_token(value) and (
         value.islower() or value.istitle() or (value.isupper() and len(value) <= 14)
     ):
         return False  # "basic authentication failed", "bearer token missing", "token Expired"
@@ -1318,9 +1320,22 @@ def _capability(m: re.Match[str]) -> bool:
     return len(value) >= 6 and _token_shaped(value)
 
 
+_LETTER_TOKEN = 24
+"""Letters in a row that no word of prose has (``internationalization``: 20): a token
+spelled in letters alone (``abcdefghijklmnopqrstuvwx``) after a secret's word."""
+
+
+def _letter_token(value: str) -> bool:
+    """Whether ``value`` is a token spelled in ASCII letters alone: too long for a word."""
+    return len(value) >= _LETTER_TOKEN and value.isascii() and value.isalpha()
+
+
 def _token_shaped(value: str) -> bool:
     """Whether an unquoted value reads as a token, not as prose: a digit or a symbol in
-    it, or both cases, and not a word, an identifier, a number, a date or a version."""
+    it, or both cases, and not a word, an identifier, a number, a date or a version; or
+    letters alone, more than a word has (``_letter_token``)."""
+    if _letter_token(value):
+        return True
     return not plain_run(value) and (
         credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value)
     )
@@ -1643,6 +1658,19 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
         back=8,  # the whole URL is the secret: start at its scheme
         back_chars="htps:/",
+    ),
+    Detector(
+        # A PagerDuty integration key in an Events API URL (the v1 generic and
+        # integration endpoints put it in the path: ``events.pagerduty.com/integration/
+        # <key>/enqueue``, ``/x-ere/<key>``): 32 hex digits or ``R0`` and 30 more.
+        "pagerduty-key",
+        re.compile(
+            r"events\.(?:eu\.)?pagerduty\.com(?:/[\w.\-]{1,40}){0,4}?/"
+            r"(?P<secret>[0-9a-fA-F]{32}|R0[0-9A-Z]{30})(?![0-9A-Za-z])",
+            re.IGNORECASE,
+        ),
+        ("events.pagerduty.com/", "events.eu.pagerduty.com/"),
+        anchored=True,
     ),
     Detector(
         "teams-webhook",

@@ -570,8 +570,8 @@ def data_key(key: str) -> bool:
 
 
 # A PagerDuty Events API integration key as the ``routing_key`` carries it: ``R0`` and
-# 30 capitals and digits.
-_PAGERDUTY = re.compile(r"R0[0-9A-Z]{30}")
+# 30 capitals and digits, or an older one's 32 hex digits.
+_PAGERDUTY = re.compile(r"R0[0-9A-Z]{30}|[0-9a-f]{32}")
 _ROUTING = frozenset(["routing", "integration", "service", "events"])
 
 
