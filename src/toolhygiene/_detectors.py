@@ -105,6 +105,11 @@ class Detector:
     name/value pair): a text whose lowercase form holds none of them is not searched
     (looked for only where the needles are: thousands of ``key=`` without a ``value``
     cost a failing match each)."""
+    inner: Callable[[re.Match[str]], list[re.Match[str]]] | None = None
+    """For a match ``check`` rejected, the matches of the same pattern inside it (a
+    label in the value of a key that names no secret: ``"password_hint":
+    "password=v"``, ``KeyError: token=v``), judged in turn: a rejected match hides no
+    needle."""
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
@@ -203,6 +208,29 @@ def _labelled(m: re.Match[str]) -> bool:
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+_IDENT = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}")
+
+
+def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
+    """The labelled values inside a rejected one's value (``Detector.inner``): tried at
+    each identifier holding a label's word, the next after the last match's end."""
+    start, end = m.span("secret")
+    text, pattern = m.string, m.re
+    found: list[re.Match[str]] = []
+    reach = start
+    for ident in _IDENT.finditer(text, start, end):
+        if ident.start() < reach:
+            continue
+        word = ident.group().lower()
+        if not any(needle in word for needle in _LABEL_NEEDLES):
+            continue
+        inner = pattern.match(text, ident.start())
+        if inner is not None:
+            found.append(inner)
+            reach = inner.end()
+    return found
 
 
 def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -304,6 +332,8 @@ _WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
+    if _WORDS_ON.match(text, end) is None and _LINE_END.match(text, end) is None:
+        return end  # no word after it on its line, nor a next line
     begin = max(0, end - 64)
     for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
         begin = max(begin, text.rfind(c, begin, end) + 1)
@@ -1326,8 +1356,14 @@ spelled in letters alone (``abcdefghijklmnopqrstuvwx``) after a secret's word.""
 
 
 def _letter_token(value: str) -> bool:
-    """Whether ``value`` is a token spelled in ASCII letters alone: too long for a word."""
-    return len(value) >= _LETTER_TOKEN and value.isascii() and value.isalpha()
+    """Whether ``value`` is a token spelled in ASCII letters alone: too long for a word,
+    and of ten letters or more (``aaaa…`` is a run, no token)."""
+    return (
+        len(value) >= _LETTER_TOKEN
+        and value.isascii()
+        and value.isalpha()
+        and len(set(value[:64])) >= 10
+    )
 
 
 def _token_shaped(value: str) -> bool:
@@ -1388,6 +1424,7 @@ _LABEL_WORDS = (
     "psk",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
+_LABEL_NEEDLES = tuple(word.lower() for word in _LABEL_WORDS)
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
 # must be prose to its end.
@@ -1863,6 +1900,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _LABEL_WORDS,
         check=_labelled,
+        inner=_inner_labels,
         # ``_labelled`` judges each value once per text itself: the words after a
         # word of prose, which it reads then, are no group
         extend=_labelled_value_end,

@@ -319,7 +319,14 @@ def _detect(
         judged_by, extend, name = detector.judged_by, detector.extend, detector.name
         verdicts: dict[tuple[str | Any, ...], bool] = {}
         covered = -1  # where this detector's last extended value ended
-        for m in _matches(detector, text, needles, ascii_text, user=index >= plan.user_from):
+        found = _matches(detector, text, needles, ascii_text, user=index >= plan.user_from)
+        inner, rejected = detector.inner, []  # (matches inside a rejected one, last first)
+        at = 0
+        while rejected or at < len(found):
+            if rejected:  # (one level: a match inside a rejected one hides none itself)
+                m, nested = rejected.pop(), True
+            else:
+                m, at, nested = found[at], at + 1, False
             if m.start() < covered:
                 continue  # inside a value already extended over it (a block, a passphrase)
             if check is not None:
@@ -331,6 +338,8 @@ def _detect(
                 else:
                     verdict = check(m)
                 if not verdict:
+                    if inner is not None and not nested:  # a label in its value: judged
+                        rejected.extend(reversed(inner(m)))
                     continue
             start, stop = m.span(group)
             end = stop
