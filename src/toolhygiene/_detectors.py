@@ -215,7 +215,8 @@ _IDENT = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}")
 
 def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
     """The labelled values inside a rejected one's value (``Detector.inner``): tried at
-    each identifier holding a label's word, the next after the last match's end."""
+    each identifier holding a label's word after the last one's key (``KeyError:
+    password=v`` in a ``key_id``'s value: both, flat)."""
     start, end = m.span("secret")
     text, pattern = m.string, m.re
     found: list[re.Match[str]] = []
@@ -227,9 +228,9 @@ def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
         if not any(needle in word for needle in _LABEL_NEEDLES):
             continue
         inner = pattern.match(text, ident.start())
-        if inner is not None:
-            found.append(inner)
-            reach = inner.end()
+        if inner is not None:  # (and the labels inside its own value, in turn: the
+            found.append(inner)  # list is flat, each judged once)
+            reach = inner.start("secret")
     return found
 
 
