@@ -23,13 +23,14 @@ import os
 import random
 import string
 import unicodedata
+from typing import Literal
 
 import pytest
-from corpus import every_door
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from corpus import every_door
 from helpers import examples
 from toolhygiene._keyformats import jwk_public_value, openpgp_texts
 from toolhygiene._labels import bracketed_verdict
@@ -240,7 +241,9 @@ def _ec(curve_name: str) -> dict[str, str]:
 def _okp(curve_name: str) -> dict[str, str]:
     from cryptography.hazmat.primitives.asymmetric import ed448, ed25519
 
-    key = (ed25519.Ed25519PrivateKey if curve_name == "Ed25519" else ed448.Ed448PrivateKey).generate()
+    key = (
+        ed25519.Ed25519PrivateKey if curve_name == "Ed25519" else ed448.Ed448PrivateKey
+    ).generate()
     return {
         "kty": "OKP",
         "crv": curve_name,
@@ -327,8 +330,13 @@ def _armor(data: bytes) -> str:
     lines = [body[i : i + 64] for i in range(0, len(body), 64)]
     check = base64.b64encode(_crc24(data).to_bytes(3, "big")).decode()
     return "\n".join(
-        ["-----BEGIN PGP PUBLIC KEY BLOCK-----", "", *lines, "=" + check]
-        + ["-----END PGP PUBLIC KEY BLOCK-----"]
+        [
+            "-----BEGIN PGP PUBLIC KEY BLOCK-----",
+            "",
+            *lines,
+            "=" + check,
+            "-----END PGP PUBLIC KEY BLOCK-----",
+        ]
     )
 
 
@@ -375,7 +383,9 @@ def test_a_pgp_public_block_with_a_secret_in_a_user_id_or_notation_goes(
         ("Bob <b@example.org>", ("proof@ariadne.id", "https://github.com/bob")),
     ],
 )
-def test_a_pgp_public_block_with_plain_user_ids_stays(uid: str, notation: tuple[str, str] | None) -> None:
+def test_a_pgp_public_block_with_plain_user_ids_stays(
+    uid: str, notation: tuple[str, str] | None
+) -> None:
     block = _pgp_key(uid, notation)
     assert th.redact(block) == block
     texts = openpgp_texts("\n".join(block.splitlines()[2:-1]))
@@ -429,7 +439,17 @@ def test_the_line_after_a_placeholder_that_is_its_own_stays(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "key", ["note", "message", "password_hint", "token_type", "secret_name", "token_count", "key_id", "error"]
+    "key",
+    [
+        "note",
+        "message",
+        "password_hint",
+        "token_type",
+        "secret_name",
+        "token_count",
+        "key_id",
+        "error",
+    ],
 )
 @pytest.mark.parametrize(
     ("inner", "value"),
@@ -475,7 +495,9 @@ def test_a_rejected_keys_own_value_stays() -> None:
         "pagerduty service key {k}",
     ],
 )
-@pytest.mark.parametrize("key", ["0123456789abcdef0123456789abcdef", "R0ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"])
+@pytest.mark.parametrize(
+    "key", ["0123456789abcdef0123456789abcdef", "R0ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"]
+)
 def test_a_pagerduty_key_goes(line: str, key: str) -> None:
     every_door(line.format(k=key), key)
 
@@ -514,12 +536,14 @@ def test_hex_digests_and_words_without_a_secret_context_stay(text: str) -> None:
     ),
     st.booleans(),
 )
-def test_a_token_of_letters_alone_after_a_secret_word_goes(value: str, frame: str, upper: bool) -> None:
+def test_a_token_of_letters_alone_after_a_secret_word_goes(
+    value: str, frame: str, upper: bool
+) -> None:
     value = value.upper() if upper else value
     text = frame.format(v=value)
     out = th.redact(text)
     assert value not in out, out
-    head, tail = frame.split("{v}")
+    _, tail = frame.split("{v}")
     assert out.endswith(tail.rstrip()), out  # the words after it stay
 
 
@@ -531,7 +555,9 @@ ACCENTED = ["Crème-Brûlée-42", "Ångström-Pass-9", "naïve-Café-77x", "Stra
 @pytest.mark.parametrize("value", ACCENTED)
 @pytest.mark.parametrize("first", ["NFC", "NFD"])
 @pytest.mark.parametrize("second", ["NFC", "NFD", "NFKC", "stripped"])
-def test_an_echo_in_another_normal_form_goes(value: str, first: str, second: str) -> None:
+def test_an_echo_in_another_normal_form_goes(
+    value: str, first: Literal["NFC", "NFD"], second: Literal["NFC", "NFD", "NFKC", "stripped"]
+) -> None:
     shown = unicodedata.normalize(first, value)
     if second == "stripped":
         echo = "".join(
@@ -548,7 +574,11 @@ def test_an_echo_in_another_normal_form_goes(value: str, first: str, second: str
     st.lists(
         st.sampled_from(list("abcdefghijkmnopqrstuvwxyz0123456789-")), min_size=6, max_size=16
     ),
-    st.lists(st.sampled_from(["\u0300", "\u0301", "\u0302", "\u0308", "\u030a", "\u0327"]), min_size=1, max_size=4),
+    st.lists(
+        st.sampled_from(["\u0300", "\u0301", "\u0302", "\u0308", "\u030a", "\u0327"]),
+        min_size=1,
+        max_size=4,
+    ),
     st.randoms(use_true_random=False),
 )
 def test_an_echo_with_its_marks_composed_or_not_goes(

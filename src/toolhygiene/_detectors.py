@@ -220,13 +220,19 @@ def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
     start, end = m.span("secret")
     text, pattern = m.string, m.re
     found: list[re.Match[str]] = []
+    if _INNER_SEPARATOR.search(text, start, end + 2) is None:
+        return found  # no separator in it or after it: no label and value (``[redacted]``)
     reach = start
     for ident in _IDENT.finditer(text, start, end):
         if ident.start() < reach:
             continue
-        word = ident.group().lower()
-        if not any(needle in word for needle in _LABEL_NEEDLES):
-            continue
+        word = ident.group()
+        lowered = word.lower()
+        if (
+            not any(needle in lowered for needle in _LABEL_NEEDLES)
+            or is_secret_label(word) is False
+        ):
+            continue  # (``key_count=…``: no label, no match to try)
         inner = pattern.match(text, ident.start())
         if inner is not None:  # (and the labels inside its own value, in turn: the
             found.append(inner)  # list is flat, each judged once)
@@ -313,8 +319,10 @@ def _next_line_token(text: str, end: int) -> int:
     if blank is None or _NEXT_KEY_LINE.match(text, blank.end()):
         return end
     m = _NEXT_LINE.match(text, blank.end())
-    run = m["run"] if m is not None else ""
-    if not run or never_rest(run) or not _secret_word(run) or not any(c.isalpha() for c in run):
+    if m is None:
+        return end
+    run = m["run"]
+    if never_rest(run) or not _secret_word(run) or not any(c.isalpha() for c in run):
         return end
     return m.end("run")
 
@@ -339,7 +347,7 @@ def _placeholder_rest(text: str, end: int) -> int:
     for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
         begin = max(begin, text.rfind(c, begin, end) + 1)
     word = text[begin:end]
-    if word[-1:] in ")]}>" and word[:1] not in "<":  # ``[redacted]``, ``{{unset}}``
+    if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
         word = word.strip("[]{}()")
     if not word or plausible_value(word, prose_allowed=False):
         return end
@@ -1003,8 +1011,10 @@ def _token_credential(m: re.Match[str]) -> bool:
 
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret").rstrip(".")  # (a sentence may end at it: "token revoked.")
-    if value.isalpha() and not _letter_token(value) and (
-        value.islower() or value.istitle() or (value.isupper() and len(value) <= 14)
+    if (
+        value.isalpha()
+        and not _letter_token(value)
+        and (value.islower() or value.istitle() or (value.isupper() and len(value) <= 14))
     ):
         return False  # "basic authentication failed", "bearer token missing", "token Expired"
     return not value.isdigit()
@@ -1426,6 +1436,7 @@ _LABEL_WORDS = (
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 _LABEL_NEEDLES = tuple(word.lower() for word in _LABEL_WORDS)
+_INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
 # must be prose to its end.

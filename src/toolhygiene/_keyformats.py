@@ -173,8 +173,11 @@ def _subpacket_texts(area: bytes) -> list[str]:
             texts.append(body[8 : 8 + named].decode("utf-8", "replace"))
             texts.append(body[8 + named :].decode("utf-8", "replace"))
         elif kind in _TEXT_SUBPACKETS:
-            texts.append(body[1:].decode("utf-8", "replace") if kind == 29 else
-                         body.decode("utf-8", "replace"))
+            texts.append(
+                body[1:].decode("utf-8", "replace")
+                if kind == 29
+                else body.decode("utf-8", "replace")
+            )
         at += size
     return texts
 
@@ -352,7 +355,10 @@ def jwk_public_value(members: dict[str, str], name: str) -> bool:
         return False
     if kty == "EC":
         x, y = _base64url(members.get("x", "")), _base64url(members.get("y", ""))
-        return x is not None and y is not None and len(x) == len(y) == size and (
-            crv not in _WEIERSTRASS or _on_weierstrass(crv, x, y)
+        return (
+            x is not None
+            and y is not None
+            and len(x) == len(y) == size
+            and (crv not in _WEIERSTRASS or _on_weierstrass(crv, x, y))
         )
     return crv not in ("Ed25519", "Ed448") or _on_edwards(crv, data)

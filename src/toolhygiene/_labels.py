@@ -1148,6 +1148,7 @@ def _names_the_secret(inner: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4096)  # a text repeats its values
 def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     """Whether a labelled value written inside brackets (``BRACKETED``) is a secret, by
     what the brackets hold; ``None`` when ``value`` is no such value.

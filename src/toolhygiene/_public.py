@@ -296,7 +296,9 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     if "-----BEGIN PGP " in text:
         for m in PGP.finditer(text):
-            if not not_public_pgp(m) and not pgp_holds_secret(m):  # its armor headers (``Comment: …``) are read as
+            if not not_public_pgp(m) and not pgp_holds_secret(
+                m
+            ):  # its armor headers (``Comment: …``) are read as
                 # any text is: only the frame, the base64 and its checksum are public
                 ranges.extend(((m.start(), m.start("armor")), (m.end("armor"), m.end())))
     if "ublic" in text or "peer:" in text:
