@@ -607,3 +607,41 @@ def test_a_known_secret_argument_echoed_in_nfd_goes() -> None:
     assert unicodedata.normalize("NFD", secret) not in out
     assert secret not in out
     assert os.environ.get("TOOLHYGIENE_NEVER_SET") is None  # (no environment needed)
+
+
+# -- 1b. a flow sequence of tokens under a secret's key -----------------------------------
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.lists(
+        st.text(string.ascii_letters + string.digits, min_size=8, max_size=24).filter(
+            lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
+        ),
+        min_size=2,
+        max_size=5,
+    ),
+    st.sampled_from(["tokens: [{i}]", "api_keys=[{i}]", "password: [{i}]", "secrets = [{i}]"]),
+    st.sampled_from([", ", ","]),
+)
+def test_a_flow_sequence_of_tokens_under_a_secret_goes(
+    items: list[str], frame: str, comma: str
+) -> None:
+    text = frame.format(i=comma.join(items))
+    out = th.redact(text)
+    for item in items:
+        assert item not in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "secrets: [db-password, api-key]",
+        "scopes: [read, write]",
+        "keys: [id, name]",
+        "tokens: [1, 2, 3]",
+        "password_rules: [min12x, upper]",
+    ],
+)
+def test_a_flow_sequence_of_names_stays(text: str) -> None:
+    assert th.redact(text) == text

@@ -1406,6 +1406,21 @@ def _listed(m: re.Match[str]) -> bool:
 _ITEM = re.compile(r"[\"']([^\"'\\]{0,1024})[\"']")
 
 
+def _flow_listed(m: re.Match[str]) -> bool:
+    """An unquoted flow sequence of two items or more under a secret's key, singular or
+    plural (``tokens: [v1, v2]``): every item reads as a token (a list of names,
+    ``secrets: [db-password, api-key]``, stays; one item is a bracketed value, read as
+    one)."""
+    items = [item.strip() for item in m.group("secret").split(",")]
+    if len(items) < 2 or not all(items):
+        return False
+    key = m.group("key")
+    verdict = is_secret_label(key)
+    if verdict is not True and not (key[-1:] in "sS" and is_secret_label(key[:-1]) is not False):
+        return False
+    return all(_token_shaped(item) and plausible_value(item, prose_allowed=False) for item in items)
+
+
 _LABEL_WORDS = (
     "secret",
     "appid",
@@ -2101,6 +2116,22 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_anything,
         judged_by=("secret",),
         anchored=True,
+    ),
+    Detector(
+        # A flow sequence of unquoted items under a secret's key (YAML, a log's list):
+        # ``tokens: [Qx7pLm2R, Ab3dEf6G]``, ``api_keys=[v1, v2]``.
+        "secret",
+        re.compile(
+            r"(?<![\w.\-])(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
+            r"(?P<secret>[^\[\]\r\n\"'{}<>`]{1,4096})\]"
+        ),
+        _LABEL_WORDS,
+        check=_flow_listed,
+        anchored=True,
+        back=40,
+        back_chars=_KEY_CHARS,
+        scan=False,
+        also=("[",),  # (a text with no bracket holds no such list)
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``.
