@@ -222,17 +222,16 @@ def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
     found: list[re.Match[str]] = []
     if _INNER_SEPARATOR.search(text, start, end + 2) is None:
         return found  # no separator in it or after it: no label and value (``[redacted]``)
+    lowered = text[start:end].lower()
+    if not any(needle in lowered for needle in _STRONG_NEEDLES):
+        return found  # no word that may name a secret alone
     reach = start
     for ident in _IDENT.finditer(text, start, end):
         if ident.start() < reach:
             continue
         word = ident.group()
-        lowered = word.lower()
-        if (
-            not any(needle in lowered for needle in _LABEL_NEEDLES)
-            or is_secret_label(word) is False
-        ):
-            continue  # (``key_count=…``: no label, no match to try)
+        if is_secret_label(word) is not True:
+            continue  # (``key_count=…``, a bare ``key``: no label, no match to try)
         inner = pattern.match(text, ident.start())
         if inner is not None:  # (and the labels inside its own value, in turn: the
             found.append(inner)  # list is flat, each judged once)
@@ -341,8 +340,6 @@ _WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
-    if _WORDS_ON.match(text, end) is None and _LINE_END.match(text, end) is None:
-        return end  # no word after it on its line, nor a next line
     begin = max(0, end - 64)
     for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
         begin = max(begin, text.rfind(c, begin, end) + 1)
@@ -866,6 +863,12 @@ _KEY_NAME_END = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,79}\Z")
 def _nested_value(text: str, end: int) -> int:
     """Where a labelled value that is a key's name ends when that key's own value
     follows (``_NESTED``) and reads as a token: at that value's end; else ``end``."""
+    if text[end - 1] not in ":=\uff1a" and text[end : end + 5].lstrip(" \t")[:1] not in (
+        "=",
+        ":",
+        "\uff1a",
+    ):
+        return end  # no separator after the name (one look, no match)
     m = _NESTED.match(text, end)
     if m is None or not _secret_word(m["value"]):
         return end
@@ -1450,7 +1453,11 @@ _LABEL_WORDS = (
     "psk",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
-_LABEL_NEEDLES = tuple(word.lower() for word in _LABEL_WORDS)
+# Parts of the words that may name a secret alone (``is_secret_label`` true), looked for
+# in a rejected value before its identifiers are read (``_inner_labels``).
+_STRONG_NEEDLES = ("secret", "token", "pass", "pw", "auth", "cred", "cookie", "sess", "sig")
+_STRONG_NEEDLES += ("otp", "dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access")
+_STRONG_NEEDLES += ("app", "pin", "code", "seed", "phrase", "session", "sid")
 _INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
@@ -1465,8 +1472,9 @@ _VALUE = (
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
     # or a placeholder, or the secret itself (``bracketed_verdict`` judges what they hold)
+    r"(?=[\[{$%#<])(?:"  # (one test of the first character for every other value)
     + BRACKETED
-    + r"|"
+    + r")|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
     # them only for a word of prose: prose must be prose to its end)
     r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
