@@ -1455,9 +1455,11 @@ _LABEL_WORDS = (
 )
 # Parts of the words that may name a secret alone (``is_secret_label`` true), looked for
 # in a rejected value before its identifiers are read (``_inner_labels``).
-_STRONG_NEEDLES = ("secret", "token", "pass", "pw", "auth", "cred", "cookie", "sess", "sig")
-_STRONG_NEEDLES += ("otp", "dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access")
-_STRONG_NEEDLES += ("app", "pin", "code", "seed", "phrase", "session", "sid")
+_STRONG_NEEDLES: tuple[str, ...] = (
+    *("secret", "token", "pass", "pw", "auth", "cred", "cookie", "sess", "sig", "otp"),
+    *("dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access", "app"),
+    *("pin", "code", "seed", "phrase", "sid"),
+)
 _INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
