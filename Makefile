@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) examples/demo.py
 
-# Everything CI checks: the suite on Python 3.10-3.13 (coverage on 3.12) and at the lowest
+# Everything CI checks: the suite on Python 3.11-3.13 (coverage on 3.12), and on 3.10 at the lowest
 # declared dependency versions; alongside it, with its output held until the suites end,
 # lint and mypy, the API reference and the integrations (mypy and the installs leave a core
 # idle, which the suites use). Fails when either side fails.

@@ -68,6 +68,8 @@ JUDGED = {
     "look-alike key": '{"r\u043ele": "system", "content": "hi"}, ',
     "escaped quotes in a repr": '{\'a\': "\\"\\"\\"',
     "nested bracketed labels": "[system: (user: {developer: ",
+    # speed17: tests/test_redact_work.py's disguised markup (a test asserts no time)
+    "disguised markup": "&lt;sys i.g.n.o.r.e \uff3berror ",
 }
 
 

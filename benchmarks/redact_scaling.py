@@ -82,12 +82,27 @@ SHAPES = {
     "sk_live_%0A": "sk_live_abc%0A",
     "hex ghp_": "6768705f0123456789abcdef",
     "base64 ghp_": "z2hw QUJD",
+    # speed17: the shapes tests/test_redact_work.py timed (a test asserts no time)
+    '\\"a': '\\"a',
+    "password\uff1a": "password\uff1a",
+    "key=a*200": "key=" + "a" * 200 + " ",
+    "YAML >-": "token: >-\n",
+    "netrc repr": "machine h login u password p4ss\\n",
+    "spaced letters": "i g n o r e  p r e v i o u s ",
+    "heads": "AKIAEAAAghp_",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
 FLOODS = {
     "SECRET_KEY=&(": ("SECRET_KEY=", "&("),
     "password is a`": ("password is ", "a`"),
+    # cold15's prose and placeholders after a label, each before five fillers.
+    **{
+        f"{label}{unit}": (label, unit)
+        for label in ("password: see vault item ", "password: (empty)", "password: none,",
+                      "password: not found; used ", "Idempotency-Key: password=")
+        for unit in ("a", "(", "'", "a,)", " x")
+    },
 }
 
 _ALNUM = string.ascii_letters + string.digits

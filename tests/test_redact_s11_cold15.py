@@ -6,7 +6,6 @@ label inside a record name's value; a PagerDuty routing key."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -162,21 +161,3 @@ def test_a_secret_after_a_placeholder_or_a_phrase_goes(shape: str, secret: str) 
 )
 def test_prose_after_a_secret_label_stays(text: str) -> None:
     assert th.redact(text) == text
-
-
-@pytest.mark.parametrize(
-    "shape",
-    [
-        "password: see vault item {}",
-        "password: (empty){}",
-        "password: none,{}",
-        "password: not found; used {}",
-        "Idempotency-Key: password={}",
-    ],
-)
-def test_the_new_shapes_stay_linear_on_a_flood(shape: str) -> None:
-    for filler in ("a" * 65536, "(" * 65536, "'" * 65536, "a,)" * 21845, " x" * 32768):
-        text = shape.format(filler)
-        began = time.perf_counter()
-        th.redact(text)
-        assert time.perf_counter() - began < 2.0, (shape, filler[:8])

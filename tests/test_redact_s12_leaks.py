@@ -46,7 +46,7 @@ BRACKETED_SECRETS = [
     ("password=$({v})", "Tr0ub4dor3"),
     ("password: <<{v}>>", "Tr0ub4dor3"),
     ("password=#{{{v}}}", "Tr0ub4dor3"),
-    ("password=%({v})s", "Tr0ub4dor3"),
+    ("password=[{v}]tail9", "hunter2x"),
     ("token=[{v}] more", "Qx7pLm2Rzz9"),
     ("password is [{v}]", "hunter2x"),
     ("api_key=[{v}]", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),

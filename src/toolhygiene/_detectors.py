@@ -56,10 +56,12 @@ from toolhygiene._public import (
     PEM,
     PGP,
     jwk_objects,
+    jwk_yaml_blocks,
     not_public,
     not_public_pgp,
     pgp_holds_secret,
 )
+from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
     "BUILT_IN",
@@ -165,6 +167,14 @@ def _labelled(m: re.Match[str]) -> bool:
     ):
         return False  # where the value is read from: ``api_key: process.env.API_KEY``
         # (not ``password: env.Hunter2``: what follows the dot is no variable's name)
+    if (
+        values[2][:1] in _FORMAT_STARTS
+        and ("%" in values[2] or "{" in values[2] or values[2] in ("f", "F"))
+        and format_value(m.string, m.start("secret"), m.end("secret"))
+    ):
+        return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
+    if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
+        return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
     if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
@@ -198,10 +208,14 @@ def _labelled(m: re.Match[str]) -> bool:
         if verdict is False and _placeholder_then_token(m.string, m.end("secret"), values):
             return True  # "token: none Qx7pLm2R": a placeholder steering past the secret
         return verdict is True
+    value = values[2]
+    if value.lstrip("\\")[:1] in ("'", '"'):  # a quoted sentence about the field
+        # (``quoted_prose``): kept, unless a token follows it on its line ("not found"
+        # then 'Qx7pLm2R'), which its quotes keep the value from reaching
+        return _token_after_words(m.string, m.end("secret"), values)
     # A word of prose survives only when the words after it are prose too ("must be at
     # least 12 characters"; not "must be ThisIsMyRealPass1"): read only for such a word,
     # and only after a word of letters (what the value pattern's lookahead saw).
-    value = values[2]
     more = _WORDS_AFTER.match(m.string, m.end("secret")) if _LETTERS.fullmatch(value) else None
     if not prose_run(value + (more.group() if more is not None else "")):
         return True
@@ -237,6 +251,11 @@ def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
             found.append(inner)  # list is flat, each judged once)
             reach = inner.start("secret")
     return found
+
+
+_FORMAT_STARTS = frozenset("%{fF\"'\\")
+"""What a format string's field may start a value with (``%``, ``{``, an f-string's
+``f``, a quote, an escape)."""
 
 
 def _token_after_words(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -333,16 +352,18 @@ def _member_ends(text: str, end: int, sep: str) -> bool:
     return ('"' in sep or "'" in sep) and text[end : end + 8].lstrip(" \t")[:1] in (",", "}", "]")
 
 
-# What ends the word before a labelled value's end (a blank, a separator, a quote).
-_WORD_BREAKS = " \t\r\n:=\uff1a\"'`(["
+# The last of what ends the word before a labelled value's end (a blank, a separator, a
+# quote), searched for up to that end: one scan in C, not one for each kind of break.
+_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
     begin = max(0, end - 64)
-    for c in _WORD_BREAKS:  # the value's last word (a scan in C for each)
-        begin = max(begin, text.rfind(c, begin, end) + 1)
+    last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
+    if last is not None:
+        begin = last.start() + 1
     word = text[begin:end]
     if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
         word = word.strip("[]{}()")
@@ -370,6 +391,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
+    if quoted and quoted_prose(value):
+        return None  # "not found", "must be at least 12 characters": ``_labelled`` reads on
     # ``token -> expired``, ``token->expired`` (the key took the dash), ``token <- expired``
     colon = not _COLONS.isdisjoint(sep) or "->" in sep or "<-" in sep or sep[:1] == ">"
     if not plausible_value(value, prose_allowed=colon and not quoted):
@@ -660,6 +683,11 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
     if text[end : end + 1] not in _CUTS:
         return end
     while text[end : end + 1] in _CUTS:
+        # the pieces the steps below would take as glued on, taken in one match in C (a
+        # flood of ``a`a`a`…``: a step each otherwise); what stops it is read below
+        if text[end] in _GLUED_CUTS:
+            glued = _GLUED_PIECES.match(text, end)
+            end = end if glued is None else glued.end()
         cut = text[end]
         width = 1
         if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
@@ -712,6 +740,18 @@ def _glued_tail(text: str, cut: str, start: int, end: int) -> bool:
 # follows) or a colon (the piece is a key line, ``plain_run``): ``_cut_rest`` stops there
 # (told in one match, before the value's letters are read for it).
 _SPACED_KEY = re.compile(r"[ \t][A-Za-z_][\w.\-]{0,79}[:=\uff1a]")
+# Pieces ``_cut_rest`` takes as the value's whatever they read as: each after a character
+# of syntax that is not a blank, a backslash, a comma or a semicolon (nor ``<`` before
+# ``/``, a closing tag), a whole ``_PIECE`` without ``://`` in it, followed by another
+# such character (not ``(``, a call's; nor a blank, a comma or a semicolon, which
+# ``_glued_tail`` reads on) and more of the token (not a blank): ``_glued_tail``'s
+# "another such character with more of the token after it".
+# What a first such step starts with (a blank, the commonest, goes straight to the loop).
+_GLUED_CUTS = frozenset("&|)<>{}[]'\"`")
+_GLUED_PIECES = re.compile(
+    r"(?:(?:[&|)>{}\[\]'\"`]|<(?!/))(?:[^\s\"'<>`,;&{}()\[\]|\\=:]|:(?!//)){1,1024}"
+    r"(?=[&|)<>{}\[\]'\"`\\][^ \t\n\r]))*"
+)
 
 
 def _digit_or_symbol(piece: str) -> bool:
@@ -787,6 +827,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after and text[end - 1] in "]}>" and (after.isalnum() or after in _GLUED_TAIL):
+        glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
+        if glued is not None:
+            return end + len(glued.group().rstrip(".,:;!?"))  # (not a sentence's stop)
     if after in _NESTED_STARTS:
         nested = _nested_value(text, end)
         if nested != end:
@@ -849,6 +893,8 @@ def _labelled_value_end(text: str, end: int) -> int:
     return _passphrase(text, end, letters)
 
 
+_GLUED_TAIL = frozenset("!@#$%^*+=/~_")
+_GLUED_RUN = re.compile(r"[^\s\"'<>`,;&|()\[\]{}]{1,1024}")
 # A key and its value written as a secret's value (``WG_PRIVATE_KEY: PublicKey = v``,
 # ``secret: publicKey: v``): the key's name is what the check read, the value after it
 # belongs to the secret too, whatever the inner key calls it.
@@ -1386,9 +1432,7 @@ def _token_shaped(value: str) -> bool:
     letters alone, more than a word has (``_letter_token``)."""
     if _letter_token(value):
         return True
-    return not plain_run(value) and (
-        credential_shaped(value) or any(c.isdigit() or c in _SYMBOLS for c in value)
-    )
+    return not plain_run(value) and (credential_shaped(value) or _digit_or_symbol(value))
 
 
 def _listed(m: re.Match[str]) -> bool:
@@ -1397,8 +1441,8 @@ def _listed(m: re.Match[str]) -> bool:
     credential (a tokeniser's ``"tokens": ["Hello", " world"]`` stays)."""
     key, items = m.group("key"), m.group("secret")
     values = [v for v in _ITEM.findall(items) if v]
-    if not values:
-        return False
+    if not values or all(quoted_prose(v) for v in values):
+        return False  # a validation error's messages: ``"password": ["is required"]``
     if is_secret_label(key) is True:
         return all(plausible_value(v, prose_allowed=False) for v in values)
     if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
@@ -1474,7 +1518,7 @@ _VALUE = (
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
     # or a placeholder, or the secret itself (``bracketed_verdict`` judges what they hold)
-    r"(?=[\[{$%#<])(?:"  # (one test of the first character for every other value)
+    r"(?=[\[{$#<])(?:"  # (one test of the first character for every other value)
     + BRACKETED
     + r")|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
@@ -1608,9 +1652,10 @@ layer reads what follows them."""
 # A JSON Web Key's private member (RFC 7518: an EC, OKP or RSA key's ``d``, an RSA
 # key's primes and their exponents, a symmetric key's ``k``): secret whatever its length.
 _JWK_PRIVATE = re.compile(
-    r"[\"'](?:d|p|q|dp|dq|qi|k)\\{0,3}[\"'][ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}[\"']"
-    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}[\"']"
+    r"(?P<q>[\"'])(?:d|p|q|dp|dq|qi|k)\\{0,3}(?P=q)[ \t\r\n]{0,8}:[ \t\r\n]{0,8}\\{0,3}(?P=q)"
+    r"(?P<secret>[A-Za-z0-9_\-+/=]{1,16384})\\{0,3}(?P=q)"
 )
+_JWK_PRIVATE_NAMES = frozenset(["d", "p", "q", "dp", "dq", "qi", "k"])
 
 
 def _jwk_private_values(text: str) -> list[re.Match[str]]:
@@ -1622,6 +1667,14 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
             value = SPAN.match(text, m.start("secret"), m.end("secret"))
             assert value is not None  # a value is never empty
             found.append(value)
+    if "kty:" in text:  # a key written as YAML (``d: …`` in a block with ``kty: EC``)
+        for block in jwk_yaml_blocks(text):
+            for m in block:
+                if m.group("name") in _JWK_PRIVATE_NAMES:
+                    value = SPAN.match(text, m.start("value"), m.end("value"))
+                    assert value is not None
+                    found.append(value)
+    found.sort(key=re.Match.start)
     return found
 
 
@@ -1711,7 +1764,10 @@ BUILT_IN: tuple[Detector, ...] = (
         "connection-string",
         re.compile(
             r"(?<![\w.+\-])(?:" + "|".join(sorted(_DATABASES, key=len, reverse=True)) + r")"
-            r"(?:\+[a-z0-9_]{1,30}){0,2}://[^\s'\"<>`]{1,2048}",
+            # (a placeholder in angle brackets is one of its parts: ``app:<password>@db``;
+            # not a tag after it, ``…/db<br>``)
+            r"(?:\+[a-z0-9_]{1,30}){0,2}://(?:[^\s'\"<>`]|(?<=[:/@])<[A-Za-z_][\w\-]{0,40}>"
+            r"(?=[:/@?#\s'\"`]|\Z)){1,2048}",
             re.IGNORECASE,
         ),
         _DATABASES,

@@ -194,7 +194,14 @@ def replace(
     matches.sort(key=lambda m: (m[1], -m[2]))
     parts: list[str] = []
     last = 0
+    # Where the last match taken ends in the squeezed view, while ``last`` is at least
+    # that end's place in ``text``: ``original`` is increasing, so a match starting
+    # before it starts before ``last`` (an echo repeated back to back overlaps itself
+    # at every character: each is passed over without reading its place in ``text``).
+    taken = 0
     for number, start, end in matches:
+        if start < taken:
+            continue
         begin, stop = original(start), original(end - 1) + 1
         if begin < last:
             continue
@@ -203,7 +210,11 @@ def replace(
             continue
         value = values[index]
         if len(value) > _LONGEST and text.startswith(value, begin):
-            stop = begin + len(value)
+            whole = begin + len(value)
+            taken = end if whole >= stop else taken
+            stop = whole
+        else:
+            taken = end
         parts.append(text[last:begin])
         parts.append(names[index])
         last = stop

@@ -6,10 +6,13 @@ so a secret glued to one, put in its place or framed as one is read as any other
 
 - an age recipient (``age1…``): Bech32 whose checksum holds (a random or altered run
   fails it but for one time in a billion);
-- a WireGuard public key: 32 bytes, the top bit clear (a Curve25519 point's u); one
-  shaped as a clamped private key (the three low bits of its first byte and the top bit
-  of its last clear, the next one set, as ``wg genkey`` writes every private key) is
-  taken for one (one public key in sixteen goes: when in doubt, redact);
+- a WireGuard public key: 32 bytes, the top bit clear (a Curve25519 point's u). One in
+  sixteen is shaped as a clamped private key (the three low bits of its first byte and
+  the top bit of its last clear, the next one set, as ``wg genkey`` writes every private
+  key); under a public key's label it is one all the same (``wg`` computes what it
+  prints under ``peer:``, and a peer's key is what the model needs to tell peers apart).
+  A private key pasted under the public label is the one case this keeps: the same key
+  under ``PrivateKey`` anywhere in the text still goes, there and here (echo);
 - an OpenPGP public key or signature (armored): packets that fill the body exactly,
   none a secret key's (tags 5 and 7), the armor's CRC-24 right when it is written;
 - a JSON Web Key's public members (``x``, ``y`` of the curve's size, an RSA modulus of
@@ -67,15 +70,13 @@ def age_recipient(text: str) -> bool:
 
 
 def wireguard_public(value: str) -> bool:
-    """Whether ``value`` (base64) is a WireGuard public key and not shaped as a
-    private one."""
+    """Whether ``value`` (base64, under a public key's label) is a WireGuard public key:
+    32 bytes, the top bit clear."""
     try:
         data = base64.b64decode(value, validate=True)
     except binascii.Error:
         return False
-    if len(data) != 32 or data[31] & 0x80:
-        return False
-    return not (data[0] & 0x07 == 0 and data[31] & 0x40)
+    return len(data) == 32 and not data[31] & 0x80
 
 
 # The packets of a transferable public key (RFC 9580 10.1): a public key, subkeys, user

@@ -1107,14 +1107,14 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
 # YAML flow sequence of names, is no such value); a command or a template may hold blanks.
 BRACKETED = (
     r"\$\{[^{}\s]{1,256}\}|\$\([^()\r\n]{1,256}\)|\$?\{\{[^{}\r\n]{1,256}\}\}"
-    r"|%\([^()\s]{1,64}\)[sdr]|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{1,256}\}"
+    r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{1,256}\}"
     r"|\[[^\[\]\s\"',;]{1,256}\]|<<[^<>\s]{1,256}>>"
 )
 _BRACKETED = re.compile(BRACKETED)
-_OPENERS = ("${", "$(", "{{", "${{", "%(", "#{", "{", "[", "<<")
+_OPENERS = ("${", "$(", "{{", "${{", "#{", "{", "[", "<<")
 _COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
 _DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
-_NAMING = frozenset(["${", "{{", "${{", "#{", "{", "%("])
+_NAMING = frozenset(["${", "{{", "${{", "#{", "{"])
 _WORD = re.compile(r"\w+")
 _VARIABLE_NAME = re.compile(
     r"[A-Za-z]+(?:_[A-Za-z0-9]+)+|_\w+|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9_]*"
@@ -1127,8 +1127,6 @@ def _inner(value: str) -> tuple[str, str]:
     """The opener of a bracketed value (one of ``_OPENERS``) and what it holds."""
     if value.startswith("${{"):
         return "${{", value[3:-2]
-    if value.startswith("%("):
-        return "%(", value[2:-2]
     for opener, closer in (("${", 1), ("$(", 1), ("{{", 2), ("#{", 1), ("<<", 2)):
         if value.startswith(opener):
             return opener, value[len(opener) : -closer]

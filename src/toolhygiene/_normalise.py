@@ -356,13 +356,25 @@ def _unmarked_tokens(text: str) -> str:
 
 def without_sequences(text: str) -> str:
     """``text`` without terminal escape sequences (colours, OSC titles and hyperlinks,
-    DCS strings), raw or written out, and nothing else: for a result that is otherwise
-    passed on byte for byte."""
+    DCS strings), raw or written out, and without what hides or reorders text
+    (``_HIDING``), and nothing else: for a result that is otherwise passed on byte for
+    byte."""
     if "\\" in text:
         text = _patterns().written_sequences.sub("", text)
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _patterns().escapes.sub("", text)
+    if not text.isascii():
+        text = _HIDING.sub("", text)
     return text
+
+
+_HIDING = re.compile("[\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+"""What no text reaches the model with, not even a trusted result passed on byte for
+byte: Unicode tag characters (U+E0000-E007F, ASCII written invisibly: a hidden order)
+and the bidi embeddings, overrides and isolates (U+202A-202E, U+2066-2069, which show a
+reader text in another order than the model reads it). Zero-width characters, joiners
+and the bidi marks (U+200E, U+200F) stay there: they hide no text, and a record's or a
+file's exact characters matter to a tool that writes them back."""
 
 
 # Blocks holding characters with a one-character ASCII compatibility form: Latin-1

@@ -849,6 +849,16 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
         )
     if not value.strip():
         return _field_line(_next_line(view, end))
+    return _value_is_data(value, role, record)
+
+
+# A record's labels repeat their values ("System: Ubuntu 22.04 LTS" on every host's
+# block): a label's value is judged once for its role (the judgement reads the value,
+# the role's name and whether the label sits in a record, nothing else of the text).
+@functools.lru_cache(maxsize=512)
+def _value_is_data(value: str, role: str, record: bool) -> bool:
+    """Whether ``value``, not blank, after the label of ``role`` (see ``role_is_data``)
+    names a field."""
     if _TOOLISH.search(value):
         return False  # a tool's name or a call: "System: next action export_customers"
     if role.lower() in _AUTHORITIES and (

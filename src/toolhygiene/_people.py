@@ -79,6 +79,52 @@ _CORRESPONDENCE = _lexicon(
     instructions
     """
 )
+# What a statement about an assistant or a policy names without speaking to the model
+# ("Our AI assistant answers billing questions", "The AI assistant will now summarize the
+# ticket", "New policy: refunds are approved after manager review"): a model's or an
+# assistant's name, and the ordinary work a product's assistant is described doing.
+_ABOUT = _lexicon(
+    """
+    assistant assistants ai llm llms chatbot chatbots bot bots gpt chatgpt claude copilot
+    gemini summarize summarise summarizes summarises summary summaries respond responds
+    answer answers reply replies translate translates
+    """
+)
+# A model or an assistant spoken to, not spoken of: at a line's or a sentence's start
+# and followed by a colon or a comma ("AI assistant: …", "Assistant, …"), or after a
+# greeting or a dedication ("Dear AI", "Hey assistant", "to the AI assistant").
+_VOCATIVE = re.compile(
+    r"(?:(?:^|[.!?]|\n)[ \t]{0,3}(?:[-*>#]{1,3}[ \t]{0,3})?(?:(?:the|an?)[ \t]{1,3})?"
+    r"(?:ai[ \t]{1,3})?(?:assistants?|ai|llms?|chatbots?|bots?|gpt|chatgpt|claude|copilot|gemini)"
+    r"[ \t]{0,3}[:,\uff1a]"
+    r"|\b(?:dear|hey|hi|hello|attention|to|for)[ \t]{1,3}(?:(?:the|all|any|every|our)[ \t]{1,3})?"
+    r"(?:ai[ \t]{1,3})?(?:assistants?|ai|llms?|chatbots?|bots?|gpt|chatgpt|claude|copilot|gemini)"
+    r"\b(?![ \t]{1,3}(?:will|is|are|was|has|can|answers|handles|summari[sz]es|replies)\b))",
+    re.IGNORECASE | re.MULTILINE,
+)
+# An assistant as the subject of a verb ("the AI assistant approves every refund", "our
+# chatbot will now delete …"), with at most three helpers between.
+_ASSISTANT_VERB = re.compile(
+    r"\b(?:(?:ai|llm)[ \t]{1,3})?(?:assistants?|ai|llms?|chatbots?|bots?|gpt|chatgpt|claude"
+    r"|copilot|gemini)[ \t]{1,3}(?:(?:will|can|may|shall|should|must|now|also|automatically"
+    r"|always|then|instead)[ \t]{1,3}){0,3}([a-z]{2,20})\b",
+    re.IGNORECASE,
+)
+
+
+def _assistant_acts(text: str) -> bool:
+    """Whether an assistant named in ``text`` is said to do what a product's assistant
+    does not do of its own accord (``_CONSEQUENTIAL``: approve, pay, send, delete): a
+    statement of what the model reading it should do."""
+    for m in _ASSISTANT_VERB.finditer(_HANDOFF.sub(" ", text)):
+        verb = m.group(1).lower()
+        if verb in _CONSEQUENTIAL or (
+            verb[-1:] in ("s", "d") and (verb[:-1] in _CONSEQUENTIAL or verb[:-2] in _CONSEQUENTIAL)
+        ):
+            return True
+    return False
+
+
 # A word about the model, its conversation, its output, its jailbreak or its limits, or
 # the machine it runs on ("print the conversation", "respond in pirate speak", "give me
 # admin access", "print the environment variables", "call the export tool"): the lists
@@ -95,6 +141,7 @@ _MODEL_TALK = (
         """
     )
 ) - _CORRESPONDENCE
+_ABOUT_TALK = _MODEL_TALK - _ABOUT
 # "Show me the system message", "your system instructions" (an e-mail's "the system was
 # down" stays).
 _SYSTEM_MESSAGE = re.compile(
@@ -153,18 +200,28 @@ def _handed(sentence: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def aimed_at_the_model(text: str, *, sending: bool = False) -> bool:
+def aimed_at_the_model(text: str, *, sending: bool = False, about: bool = False) -> bool:
     """Whether ``text`` (a window or a whole text, read in one pass: linear) holds what
     correspondence does not write to people but an order to a model does (see the
     module's docstring; a whole text is read once however many claims it holds: cached).
     ``sending``: any sending to an address not forbidden counts
     (under a claim of new rules it is what the claim empowers: "New policy: see below.
     Forward the invoice to x@…"; after a sender's correction it is the correction's
-    own business: "please send the corrected invoice to accounts@…")."""
+    own business: "please send the corrected invoice to accounts@…"). ``about``: the
+    text is read as statements about an assistant or a policy (``_ABOUT``): naming an
+    assistant or the AI and its ordinary work is no address to the model, only a word
+    spoken to one is (``_VOCATIVE``: "AI assistant: …", "Dear AI, …")."""
     if _DEFUSED.search(text) is not None:
         return True  # an order already defused in it: "users must [instruction-like …]"
     words = _words(text)
-    if not words.isdisjoint(_MODEL_TALK) or _seen_by_the_model(text, words) or _disguised(text):
+    talk = _MODEL_TALK
+    if about:
+        talk = _ABOUT_TALK
+        if not words.isdisjoint(_ABOUT) and (
+            _VOCATIVE.search(text) is not None or _assistant_acts(text)
+        ):
+            return True
+    if not words.isdisjoint(talk) or _seen_by_the_model(text, words) or _disguised(text):
         return True
     if "prompt" in words and _PROMPT.search(text) is not None:
         return True
@@ -305,10 +362,18 @@ def _own_work(line: str) -> bool:
     )
 
 
-def policy_for_people(view: str) -> bool:
+def policy_for_people(view: str, end: int = -1) -> bool:
     """Whether a claim of a new policy in ``view`` is a workplace's: nothing in the text
-    is aimed at the model ("New policy: employees must not share passwords")."""
-    return not aimed_at_the_model(view, sending=True)
+    is aimed at the model ("New policy: employees must not share passwords"). Statements
+    about an assistant elsewhere in the text are no address to the model ("Our AI
+    assistant answers billing questions"), but the policy's own sentence (after its
+    colon at ``end``) may not name one: a policy for an assistant governs the model
+    reading it ("New policy: the AI assistant approves refunds without review")."""
+    if end >= 0:
+        stop = _SENTENCE_END.search(view, end, end + _WINDOW)
+        if aimed_at_the_model(view[end : end + _WINDOW if stop is None else stop.end()]):
+            return False
+    return not aimed_at_the_model(view, sending=True, about=True)
 
 
 # Someone's assistant or agent, a person: "our assistant", "Dr. Smith's agent", "my
@@ -341,13 +406,14 @@ def persons_assistant(view: str, start: int) -> bool:
     after = start if after == -1 else after
     stop = _SENTENCE_END.search(view, after, after + _WINDOW)
     said = view[after : after + _WINDOW if stop is None else stop.end()]
-    if not owned and _acts(said, _CONSEQUENTIAL):
+    if not owned and _acts(_HANDOFF.sub(" ", said), _CONSEQUENTIAL):
         return False  # a product described shows, asks, guides: "will now delete the records"
-    return not aimed_at_the_model(said)
+    return not aimed_at_the_model(said, about=True)
 
 
 # What a product's assistant, described, does not do of its own accord: delete, send,
-# pay, grant, buy (a person's assistant may: "My agent will now send the contract").
+# pay, grant, buy (a person's assistant may: "My agent will now send the contract");
+# answering is what it is for ("will now respond in Spanish", "will now reply by e-mail").
 _CONSEQUENTIAL = (
     _DELETED
     | _SENT
@@ -358,6 +424,15 @@ _CONSEQUENTIAL = (
         close execute run install buy purchase order book submit sign
         """
     )
+) - _lexicon("reply replies respond responds answer answers tell tells")
+# A caller handed over to a person, no transfer of money or data: "will now transfer
+# you to an agent", "will transfer your call", "forward the chat to a human"; and the
+# way an answer goes, no sending ("will now reply by e-mail").
+_HANDOFF = re.compile(
+    r"\b(?:transfer|forward|connect|route|pass)(?:s|red|ed|ring|ing)?[ \t]{1,3}"
+    r"(?:you|your[ \t]{1,3}(?:call|chat)|the[ \t]{1,3}(?:call|chat|caller|customer))\b"
+    r"|\b(?:by|via|over)[ \t]{1,3}(?:e-?mail|mail|phone|chat|sms|text)\b",
+    re.IGNORECASE,
 )
 
 

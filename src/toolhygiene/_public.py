@@ -38,6 +38,7 @@ __all__ = [
     "PGP",
     "clip",
     "jwk_objects",
+    "jwk_yaml_blocks",
     "may_hold_public",
     "not_public",
     "not_public_pgp",
@@ -51,11 +52,27 @@ _BREAK = r"(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)"
 # never given back one at a time when no END follows (Python 3.10 has no possessive
 # quantifier; backtracking there made a block without its END quadratic).
 _LINES = r"(?=(?P<lines>(?:[ \t]*" + _BREAK + r"[ \t]*[A-Za-z0-9+/=]{1,128}){1,4096}))(?P=lines)"
+# A PEM block: its frame, the headers RFC 1421 allowed (``Proc-Type: 4,ENCRYPTED``,
+# ``DEK-Info: …``, ``Comment: …``; its ``fields``, free text, read as any text is) and
+# the blank line after them, then its body (``secret``: what goes when the body is no
+# public material, the frame and the headers staying). The body's first line and the
+# lines after it are each read once (a lookahead is atomic: never given back when no END follows).
 PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    + _LINES
+    r"(?P<fields>(?:[ \t]*"
+    + _BREAK
+    + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}(?:[ \t]*"
+    + _BREAK
+    + r"(?=[ \t]*"
+    + _BREAK
+    + r"))?)?[ \t]*"
+    + _BREAK
+    + r"[ \t]*(?P<secret>(?=(?P<first>[A-Za-z0-9+/=]{1,128}))(?P=first)"
+    + r"(?=(?P<lines>(?:[ \t]*"
+    + _BREAK
+    + r"[ \t]*[A-Za-z0-9+/=]{1,128}){0,4095}))(?P=lines))"
     + r"[ \t]*"
     + _BREAK
     + r"[ \t]*-----END (?P=type)-----"
@@ -160,7 +177,7 @@ def not_public(m: re.Match[str]) -> bool:
     """Whether a block framed as public material (a ``PEM`` match) holds something else:
     a private key's body, a secret pasted in, a body cut short. It goes whole, as a
     private key does: a frame's word is no proof (found by cold14)."""
-    data = strict_base64(_LAYOUT.sub("", m.group("lines")))
+    data = strict_base64(_LAYOUT.sub("", m.group("secret")))
     return data is None or not _der(data)
 
 
@@ -194,12 +211,19 @@ _AGE = re.compile(r"(?<![A-Za-z0-9_\-])age1[a-z0-9]{50,400}(?![A-Za-z0-9_\-])")
 # A JSON object with no object inside (a JSON Web Key), and its string members.
 _OBJECT = re.compile(r"\{[^{}]{0,16384}\}")
 # (Quotes escaped as in a JSON string that holds the key: ``{\\"kty\\": …}``.)
-# (And single-quoted, as a Python dict's repr writes it: ``{'kty': 'EC', …}``.)
+# (Or single quotes, as a Python dict's repr writes them: ``{'kty': 'EC', 'x': '…'}``.)
 _MEMBER = re.compile(
-    r"\\{0,3}[\"'](?P<name>[A-Za-z0-9#]{1,12})\\{0,3}[\"'][ \t\r\n]{0,8}:[ \t\r\n]{0,8}"
-    r"\\{0,3}[\"'](?P<value>[^\"'\\]{0,16384})\\{0,3}[\"']"
+    r'\\{0,3}(?P<q>["\'])(?P<name>[A-Za-z0-9#]{1,12})\\{0,3}(?P=q)[ \t\r\n]{0,8}:[ \t\r\n]{0,8}'
+    r'\\{0,3}(?P=q)(?P<value>[^"\'\\]{0,16384})\\{0,3}(?P=q)'
 )
-_KTY = re.compile(r"\\{0,3}[\"']kty\\{0,3}[\"']")
+_KTY = re.compile(r'\\{0,3}["\']kty\\{0,3}["\']')
+# A JSON Web Key written as YAML: a block of ``name: value`` lines at one indentation
+# (the first may open a list item, ``- kty: EC``), one of them ``kty``.
+_YAML_MEMBER = re.compile(
+    r"^(?P<indent>[ \t]{0,32}(?:- )?)(?P<name>[A-Za-z0-9#]{1,12}):[ \t]{1,8}(?P<q>[\"']?)"
+    r"(?P<value>[A-Za-z0-9_\-+/=#.:]{1,16384})(?P=q)[ \t]*\r?$",
+    re.MULTILINE,
+)
 _JWK_PUBLIC = frozenset(["x", "y", "n", "e", "x5t", "x5t#S256", "kid"])
 # The key ids and fingerprints ``gpg`` prints (``gpg: key 4AEE18F83AFDEB23: public key
 # imported``, ``pub   rsa4096/4AEE18F83AFDEB23``, ``using RSA key <fingerprint>``,
@@ -279,16 +303,46 @@ so threads never see half of one)."""
 def _jwk_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     for start, end in jwk_objects(text):
-        found = list(_MEMBER.finditer(text, start, end))
-        members = {m.group("name"): m.group("value") for m in found}
-        if len(members) != len(found):
-            continue  # a member written twice: which one a reader takes is unknown
-        ranges.extend(
-            m.span("value")
-            for m in found
-            if m.group("name") in _JWK_PUBLIC and jwk_public_value(members, m.group("name"))
-        )
+        _public_members(list(_MEMBER.finditer(text, start, end)), ranges)
+    if "kty:" in text:
+        for block in jwk_yaml_blocks(text):
+            _public_members(block, ranges)
     return ranges
+
+
+def _public_members(found: list[re.Match[str]], ranges: list[tuple[int, int]]) -> None:
+    """Add the spans of the public members among a JSON Web Key's ``found`` members."""
+    members = {m.group("name"): m.group("value") for m in found}
+    if len(members) != len(found) or "kty" not in members:
+        return  # a member written twice: which one a reader takes is unknown
+    ranges.extend(
+        m.span("value")
+        for m in found
+        if m.group("name") in _JWK_PUBLIC and jwk_public_value(members, m.group("name"))
+    )
+
+
+def jwk_yaml_blocks(text: str) -> list[list[re.Match[str]]]:
+    """The blocks of ``name: value`` lines of ``text`` that hold a ``kty``: lines next to
+    each other at one indentation (a list item's ``- `` counts as two blanks)."""
+    blocks: list[list[re.Match[str]]] = []
+    block: list[re.Match[str]] = []
+    for m in _YAML_MEMBER.finditer(text):
+        indent = len(m.group("indent"))
+        if (
+            block
+            and m.group("indent")[-2:] != "- "
+            and len(block[-1].group("indent")) == indent
+            and text.count("\n", block[-1].end(), m.start()) == 1
+        ):
+            block.append(m)
+            continue
+        if any(b.group("name") == "kty" for b in block):
+            blocks.append(block)
+        block = [m]
+    if any(b.group("name") == "kty" for b in block):
+        blocks.append(block)
+    return blocks
 
 
 def _key_ranges(text: str) -> list[tuple[int, int]]:
@@ -324,11 +378,13 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
     ranges: list[tuple[int, int]] = _key_ranges(text)
     if "-----BEGIN " in text:
-        ranges.extend(
-            m.span()
-            for m in PEM.finditer(text)
-            if not not_public(m) and not _after_private(text, m.start())
-        )
+        for m in PEM.finditer(text):
+            if not_public(m) or _after_private(text, m.start()):
+                continue
+            if m.group("fields") is None:
+                ranges.append(m.span())
+            else:  # its headers (``Comment: …``) are read as any text is
+                ranges.extend(((m.start(), m.start("fields")), (m.end("fields"), m.end())))
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
             if _after_private(text, m.start()):

@@ -60,6 +60,7 @@ from toolhygiene._people import (
     polite_order_is_correspondence,
     rules_for_people,
 )
+from toolhygiene._survivors import quoted_prose
 from toolhygiene._tags import speaking_tags
 from toolhygiene._text import bounded_repr, plain, truncate, valid
 from toolhygiene._words import (
@@ -802,8 +803,8 @@ def _patterns() -> _Patterns:
             r"tool_results|system)\s{0,3}\]",
             re.IGNORECASE,
         ),
-        role_marker=_role_marker("^"),
-        role_marker_quoted=_role_marker(f"^|{_VALUE_START}"),
+        role_marker=_role_marker(_LABEL_LINE),
+        role_marker_quoted=_role_marker(f"{_LABEL_LINE}|{_VALUE_START}"),
         injection=re.compile(
             rf"{_led(_STEER_WORDS, _STEER_PHRASES)}"
             rf"{_GAP}{{0,6}}(?:"
@@ -929,6 +930,13 @@ _ROLES = ("system", "assistant", "human", "user", "developer")
 # (``{"detail": "System: …"}``, ``['Human: …']``, ``{\"detail\": \"System: …\"}``).
 # (One quote looked behind for first: the role pattern is tried at every character.)
 _VALUE_START = r"(?<=[\"'])(?:(?<=[:\[,{(=][\"'])|(?<=[:\[,{(=][ \\][\"'])|(?<=[:\[,{(=] \\[\"']))"
+# A line start where a role's label with a colon can start: a colon on its line within
+# the longest such label's reach (494 characters: 20 blanks, four line prefixes of up to
+# 108, the longest role's name with "prompt" or "instructions" and closing marks after
+# it). Looked for first, in C: without it every line start, a blank line's too, was read
+# every way the four prefixes can be, before a role's name (speed17: 64 KB of "## System"
+# headings, 13.7 ms of pattern; with it, 2.1).
+_LABEL_LINE = r"^(?=[^\n:]{0,500}:)"
 _QUOTED_ROLE = re.compile(r"[\"'][^a-z\"']{0,30}(?:system|assistant|human|user|developer)")
 _ESCAPED_BRACKETS = ("&lt", "&#", "%3c", "u003c", "x3c", "%25", "&amp;")
 _SQUEEZED_OUT = (
@@ -1169,22 +1177,46 @@ def holds_a_turn(text: str) -> bool:
     return _has_turn(_viewed(text).view, found.role_marker_quoted if quoted else found.role_marker)
 
 
+# A markdown heading that is a role's name alone, as ``role_is_data`` reads one
+# (``_orders._ROLE_HEADING``), and blank lines of a field's length (200 characters).
+_HEADING_LINE = r"[ \t]{0,20}#{1,6}[ \t]{0,5}(?:system|assistant|human|developer)[ \t]{0,5}"
+_BLANK_LINES = r"(?:[^\S\n]{0,200}\n)*"
+# From the end of a role heading's line: the role headings after it, each followed by
+# blank lines only and then another (empty sections: each a record's, whatever the
+# lines around it say, since no field line is next to it), the last of them left out.
+_EMPTY_SECTIONS = re.compile(
+    rf"(?:\n{_BLANK_LINES}{_HEADING_LINE}(?=\n{_BLANK_LINES}{_HEADING_LINE}$))*",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HEADING_ROLE = re.compile(r"system|assistant|human|developer", re.IGNORECASE)
+
+
 def _has_turn(view: str, pattern: re.Pattern[str]) -> bool:
     roles: set[str] = set()
-    for m in pattern.finditer(view):
-        record = in_a_record(view, m.start(), m.end())
-        heading = m.group(2) is not None
-        if not role_is_data(view, m.end(), _role_of(m), record=record, heading=heading):
-            break
+    at = 0
+    while (m := pattern.search(view, at)) is not None:
+        at = end = m.end()
+        record = in_a_record(view, m.start(), end)
+        named, heading = m.group(1, 2)
+        role = named or heading
+        if not role_is_data(view, end, role, record=record, heading=heading is not None):
+            return True
         # A label among a record's other fields is judged by its value alone (a
         # ticket's "User:" and "Assistant:" lines between "Subject:" and "Status:").
         if not record:
-            roles.add(_role_of(m).lower().replace("\u017f", "s"))
+            roles.add(role.lower().replace("\u017f", "s"))
             if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
-                break  # a chat
-    else:
-        return False
-    return True
+                return True  # a chat
+        if heading is not None and (empty := _EMPTY_SECTIONS.match(view, end)) is not None:
+            # Empty sections one after another ("## System" 5,000 times): each is data,
+            # not in a record (blank lines and headings around it): only its role counts,
+            # read in one pass (the pattern's next match is the heading after the last).
+            at = empty.end()
+            found = _HEADING_ROLE.findall(view, end, at)
+            roles.update(role.lower().replace("\u017f", "s") for role in found)
+            if len(roles) > 1 and not roles.isdisjoint(("assistant", "human")):
+                return True  # a chat
+    return False
 
 
 def _steering_sub(m: re.Match[str]) -> str | None:
@@ -1258,7 +1290,7 @@ def _new_orders_sub(m: re.Match[str]) -> str | None:
     # ahead", "… employees must not share passwords"): removed when the text holds
     # anything aimed at the model (``_people.aimed_at_the_model``).
     if "polic" in claim:
-        return None if policy_for_people(m.string) else INSTRUCTION_REMOVED
+        return None if policy_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
     # Rules given to people ("New rules: visitors must sign in at reception").
     return None if rules_for_people(m.string, m.end()) else INSTRUCTION_REMOVED
 
@@ -1683,7 +1715,8 @@ def _revealing(run: str, decoded: str) -> bool:
     if _ROLE not in gates or ":" not in decoded:
         return False
     role = _patterns().role_marker_quoted  # a line break written out before a label
-    return len(role.findall(_as_read(decoded))) > len(role.findall(_as_read(run)))
+    labels = len(role.findall(_as_read(decoded)))
+    return labels > 0 and labels > len(role.findall(_as_read(run)))  # (none: not read)
 
 
 def _markup_count(text: str) -> int:
@@ -1992,6 +2025,8 @@ def _labelled(key: Any, value: Any) -> bool:
         return False
     if not plausible_value(str(value), prose_allowed=False):
         return False
+    if isinstance(value, str) and quoted_prose(value):
+        return False  # a sentence about the field: ``{"password": "is required"}``
     # A key that may name a secret (``key``, ``appid``, ``pin``): the value decides.
     if verdict is True or (isinstance(value, str) and credential_shaped(value)):
         return True

@@ -3,7 +3,9 @@
 The same order as for a failure line, without the folding (a result keeps its lines):
 cap the raw text (a little past the cap, so a secret across the cut is still seen
 whole), normalise (always: terminal escapes such as an OSC-8 hyperlink, whose URL can
-carry a token, and invisible characters go even when nothing else is done), redact
+carry a token, and what hides or reorders text, Unicode tag characters and bidi
+overrides, go even when nothing else is done; a trusted result with nothing to redact
+keeps its zero-width characters and joiners, byte for byte), redact
 secrets (not internals: a tool that lists servers or customers
 exists to show them), neutralise instruction-like markup when the tool brings in
 outside text, then cut to the cap with a marker saying how much was left out and how to
@@ -73,8 +75,10 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
     cap = tool.result_cap or session_cap or _config.settings.result_cap
     total = len(raw)
     text = raw[: cap + _MARGIN] if total > cap + _MARGIN else raw
-    # Terminal escapes (an OSC-8 hyperlink's URL, colours, titles) and invisible
-    # characters never reach the model, whatever the tool's options: the visible text stays.
+    # Terminal escapes (an OSC-8 hyperlink's URL, colours, titles), tag characters and
+    # bidi overrides never reach the model, whatever the tool's options: the visible text
+    # stays (``without_sequences``; the other invisible characters go where the text is
+    # normalised: redacted, untrusted).
     # A mark of toolhygiene's own in the tool's text is escaped first, before
     # toolhygiene writes any of its own (placeholders, the cut marker).
     # (An ``Empty``'s line is toolhygiene's own, its query and note neutralised.)

@@ -811,8 +811,9 @@ class _Plain:
             random = _plain_random(self.text, begin, end, self.views)
         if not random:
             return _NOTHING
-        spans.append((begin, end, "high-entropy", 1))
-        return [(0, end - begin, "high-entropy", 1)]
+        left = _past_escape(self.text, begin)
+        spans.append((left, end, "high-entropy", 1))
+        return [(left - begin, end - begin, "high-entropy", 1)]
 
 
 _VIEWS_AFTER = 200
@@ -958,6 +959,44 @@ _PORT_PATH = re.compile(r"[0-9]{1,5}/")
 _ROOT_PATH = re.compile(r"/(?:[a-z0-9][a-z0-9_\-]{0,31}|[A-Z][a-z]{1,31})/")
 
 
+def _whole_edges(text: str, begin: int, end: int, left: int, right: int) -> tuple[int, int]:
+    """The span of a random piece ``text[left:right]`` of the run ``text[begin:end]``
+    with what of the run is glued to it and belongs to no other piece: ``-``, ``_`` or
+    ``+`` at its edges (base64url's and base64's own characters, left out only to judge
+    the piece) and base64's padding after it (``=``, ``==`` ending the run or its
+    segment). A placeholder never keeps a one-character stub of the value it stands for
+    (``-[redacted:high-entropy]``, ``[redacted:high-entropy]=``). The letter of a line
+    break or a tab written out right before the run (``\\n`` in a repr) is the escape's,
+    not the value's: it stays, so the escape does."""
+    first = left
+    while left > begin and left > first - _EDGE and text[left - 1] in "-_+":
+        left -= 1
+    if left == begin:
+        left = _past_escape(text, begin)
+    stop = right
+    while stop < end and stop < right + _EDGE and text[stop] in "-_+":
+        stop += 1
+    pad = stop
+    while pad < end and pad < stop + 2 and text[pad] == "=":
+        pad += 1
+    if pad > stop and (pad == end or text[pad] in "/.,;&"):
+        stop = pad
+    return left, stop
+
+
+_EDGE = 2
+"""How many ``-_+`` glued to a random piece's edge its span takes."""
+
+
+def _past_escape(text: str, begin: int) -> int:
+    """Where a run's value starts: past the letter of a line break or a tab written out
+    right before it (``\\n``, ``\\r``, ``\\t`` in a repr or a log), which is the
+    escape's; else ``begin``."""
+    if begin and text[begin - 1] == "\\" and text[begin : begin + 1] in ("n", "r", "t"):
+        return begin + 1
+    return begin
+
+
 def _url_run(text: str, begin: int) -> bool:
     """Whether the run starting at ``begin`` is a URL or a path: each of its ``/``
     segments is then a piece, so a random segment goes alone and the host and the
@@ -1024,7 +1063,9 @@ def _run(
         piece = run.strip("-_+")
         if is_random(piece):
             left = begin + run.index(piece)
-            spans.append((left, left + len(piece), "high-entropy", 1))
+            spans.append(
+                (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
+            )
         return
     covered = spans[before:]
     # In a URL (``scheme://host/path``), each path segment is a piece of its own: a
@@ -1050,4 +1091,6 @@ def _run(
             continue
         if is_random(piece):
             left = start + m.group().index(piece)
-            spans.append((left, left + len(piece), "high-entropy", 1))
+            spans.append(
+                (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
+            )

@@ -1,0 +1,169 @@
+"""What a secret's label may be followed by that is no secret: a quoted sentence about
+the field, and a template's or a format string's reference to the value.
+
+A quoted value after a label is read as a secret (a passphrase of several words,
+``"correct horse battery staple"``, is one), unless it is a sentence about the field:
+every word one a service writes about a password or token (``prose_run``) and at least
+one word saying what is wrong with it or that it is missing (``not``, ``must``,
+``required``, ``invalid``, ``expired``, ``too``, ``short``, ``found``: ``"not found"``,
+``"must be at least 12 characters"``, ``"This field is required."``), or one such
+status word alone (``"invalid"``, ``"expired"``).
+
+A template or a format string names the value it will hold; it does not hold it: a
+Helm, Jinja or Liquid pipeline's filter (``{{ .Values.pw | b64enc }}``: ``b64enc`` is a
+function, not the value of ``pw``), a Python format field (``%(password)s``,
+``{password}``, ``{0}``, ``{}``) and a printf conversion (``%s``). A format field's
+name must name a secret itself (``{password}``, ``{db_pw}``) or be a position: a word
+in braces that names nothing (``{hunter2}``) is judged as any value is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolhygiene._labels import is_secret_label, prose_run
+
+__all__ = ["format_reference", "format_value", "quoted_prose", "template_filter"]
+
+# One word alone in quotes that says what state the value is in, not what it is.
+_STATUS = frozenset(
+    [
+        "expired",
+        "invalid",
+        "missing",
+        "required",
+        "revoked",
+        "incorrect",
+        "wrong",
+        "denied",
+        "rejected",
+        "unknown",
+        "empty",
+        "malformed",
+        "unauthorized",
+        "forbidden",
+        "blank",
+        "mismatch",
+        "mismatched",
+        "unset",
+        "not_found",
+        "weak",
+        "unavailable",
+        "absent",
+        "expiring",
+        "failed",
+        "disabled",
+        "locked",
+    ]
+)
+# The words that make a run of prose words a sentence about the field (what is wrong
+# with it, what it must be, that it is missing): "it is a secret" has none and goes.
+_MARKS = _STATUS | frozenset(
+    [
+        "not",
+        "must",
+        "cannot",
+        "can't",
+        "too",
+        "short",
+        "long",
+        "characters",
+        "match",
+        "matches",
+        "found",
+        "configured",
+        "provided",
+        "supplied",
+        "allowed",
+        "needed",
+        "expires",
+        "contain",
+        "least",
+    ]
+)
+_TRAILING = ".,;:!?)"
+_WORDS = 16
+
+
+def quoted_prose(value: str) -> bool:
+    """Whether a quoted value after a secret's label (``"not found"``, quotes and their
+    escapes included) is a sentence about the field rather than a passphrase."""
+    bare = value.strip().lstrip("\\").strip("\"'").rstrip("\\").strip()
+    words = bare.split()
+    if not words or len(words) > _WORDS:
+        return False
+    if len(words) == 1:
+        return words[0].rstrip(_TRAILING).lower() in _STATUS
+    return prose_run(bare) and any(w.strip(_TRAILING).lower() in _MARKS for w in words)
+
+
+# After a label inside a template's expression, a pipeline's next filter: ``{{`` (and a
+# trim mark) before the label on its line, the filter a function's name, ``}}`` after it.
+_OPENED = re.compile(r"\{\{-?[^{}\n]{0,200}\Z")
+# (A function's name: words in lowercase, joined by ``_`` or in camel case, a number of
+# at most three digits inside: ``b64enc``, ``sha256sum``, ``toYaml``, ``to_json``; not a
+# token such as ``Xy7pQ2mN8rT4``.)
+_FILTER = re.compile(
+    r"[a-z]{1,20}(?:_[a-z]{1,20}|[A-Z][a-z]{1,20}){0,4}(?:[0-9]{1,3}[a-z]{0,20})?\Z"
+)
+_CLOSED = re.compile(r"[^{}\n]{0,200}\}\}")
+
+
+def template_filter(text: str, key_at: int, value: str, end: int) -> bool:
+    """Whether ``value`` after ``|`` is a filter of the template expression holding the
+    label at ``key_at`` (``{{ .Values.pw | b64enc }}``, ``{{ password | b64encode }}``)."""
+    return (
+        _FILTER.match(value) is not None
+        and _OPENED.search(text, max(0, key_at - 200), key_at) is not None
+        and _CLOSED.match(text, end) is not None
+    )
+
+
+# A format string's field for the value: Python's ``%(name)s``, ``str.format``'s
+# ``{name}``, ``{name!r}``, ``{name:>10}``, ``{0}``, ``{}``, and a printf conversion.
+_PERCENT = re.compile(r"%\((?P<name>[A-Za-z_][\w.]{0,60})\)[-#0 +]{0,4}[0-9]{0,3}[sdrfiuxXq]")
+_BRACES = re.compile(
+    r"\{(?P<name>[A-Za-z_][\w.]{0,60}(?:\[[\w'\"]{1,40}\])?|[0-9]{0,2})(?:![rsa])?"
+    r"(?::[^{}\s]{0,20})?\}"
+)
+_PRINTF = re.compile(r"%[-#0 +]{0,4}[0-9]{0,3}(?:\.[0-9]{1,3})?[sdrvq]|%[+#]v")
+
+
+def format_reference(text: str, start: int) -> int:
+    """Where a format string's field for a value ends, when one starts at ``start``
+    (``%(password)s``, ``{password}``, ``{0}``, ``%s``) and stands alone (a blank, a
+    quote, a stop or the end after it); else ``-1``. A named field counts only when its
+    name names a secret (``{password}``, ``%(db_pw)s``): ``{hunter2}`` is a value."""
+    for pattern in (_PERCENT, _BRACES, _PRINTF):
+        m = pattern.match(text, start)
+        if m is None:
+            continue
+        after = text[m.end() : m.end() + 1]
+        if after and not (after.isspace() or after in "\"'`,;.)]}&|"):
+            return -1
+        if pattern is _BRACES:  # (``%(name)s`` is no value's shape, whatever the name)
+            name = m.group("name").split("[")[0].rpartition(".")[2]
+            if name and not name.isdigit() and is_secret_label(name) is not True:
+                return -1
+        return m.end()
+    return -1
+
+
+def format_value(text: str, start: int, end: int) -> bool:
+    """Whether the labelled value ``text[start:end]`` (as the value pattern cut it: at a
+    bracket, or with its quotes) is a format string's field, whole: bare
+    (``%(password)s``, ``%s``), quoted (``"{password}"``) or in an f-string
+    (``f"{password}"``)."""
+    at = start
+    if text[at : at + 1] in ("f", "F") and text[at + 1 : at + 2] in ("'", '"'):
+        at += 1
+        end = max(end, text.find(text[at], at + 1) + 1)
+    while text[at : at + 1] == "\\":
+        at += 1
+    quote = text[at : at + 1]
+    if quote in ("'", '"'):
+        field = format_reference(text, at + 1)
+        close = text.find(quote, at + 1)
+        return field != -1 and close != -1 and text[field:close].rstrip("\\") == ""
+    field = format_reference(text, at)
+    return field >= end
