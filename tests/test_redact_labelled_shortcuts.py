@@ -103,9 +103,9 @@ def _value_end_before(text: str, end: int) -> int:
     # ("token: n/a Qx7pLm2R", "<unset>Qx7p"): the library's own step, tried first
     after = text[end : end + 1]
     if after and text[end - 1] in "]}>" and (after.isalnum() or after in "!@#$%^*+=/~_"):
-        glued = _detectors._GLUED_RUN.match(text, end)  # leak17: a tail glued to a bracket
-        if glued is not None:
-            return end + len(glued.group().rstrip(".,:;!?"))
+        tail = _detectors._GLUED_RUN.match(text, end)  # leak17: a tail glued to a bracket
+        if tail is not None:
+            return end + len(tail.group().rstrip(".,:;!?"))
     if after in (" ", "\t", ":", "\uff1a"):  # leak17: a key and its value as a secret's
         nested = _detectors._nested_value(text, end)
         if nested != end:
