@@ -234,10 +234,13 @@ def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
     start, end = m.span("secret")
     text, pattern = m.string, m.re
     found: list[re.Match[str]] = []
-    if _INNER_SEPARATOR.search(text, start, end + 2) is None:
-        return found  # no separator in it or after it: no label and value (``[redacted]``)
-    lowered = text[start:end].lower()
-    if not any(needle in lowered for needle in _STRONG_NEEDLES):
+    if _SPOKEN.isdisjoint(m.group("sep")):
+        return found  # a word after a blank ("password machine"): prose, no key's value
+    if _INNER_SEPARATOR.search(text, start, end) is None:
+        if _INNER_SPOKEN.match(text, end) is None:
+            return found  # no separator in it or after it: no label and value (``[redacted]``)
+        # (one word: ``token_count: token: v``; its identifiers are judged one by one)
+    elif not any(needle in text[start:end].lower() for needle in _STRONG_NEEDLES):
         return found  # no word that may name a secret alone
     reach = start
     for ident in _IDENT.finditer(text, start, end):
@@ -1504,6 +1507,7 @@ _STRONG_NEEDLES: tuple[str, ...] = (
     *("dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access", "app"),
     *("pin", "code", "seed", "phrase", "sid"),
 )
+_INNER_SPOKEN = re.compile("[=:\uff1a>\u2192\u21d2\u27f6]")
 _INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
