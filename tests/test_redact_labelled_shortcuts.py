@@ -102,6 +102,14 @@ def _value_end_before(text: str, end: int) -> int:
     # fp15's and leak16's reading on past a placeholder to a token written after it
     # ("token: n/a Qx7pLm2R", "<unset>Qx7p"): the library's own step, tried first
     after = text[end : end + 1]
+    if after and text[end - 1] in "]}>" and (after.isalnum() or after in "!@#$%^*+=/~_"):
+        tail = _detectors._GLUED_RUN.match(text, end)  # leak17: a tail glued to a bracket
+        if tail is not None:
+            return end + len(tail.group().rstrip(".,:;!?"))
+    if after in (" ", "\t", ":", "\uff1a"):  # leak17: a key and its value as a secret's
+        nested = _detectors._nested_value(text, end)
+        if nested != end:
+            return nested
     if after in _detectors._PLACEHOLDER_GAPS or (after and text[end - 1 : end] in ")]}>"):
         token = _detectors._placeholder_rest(text, end)
         if token != end:
@@ -114,6 +122,9 @@ def _value_end_before(text: str, end: int) -> int:
     if rest != end:
         return rest
     if text[end : end + 1] in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+        token = _detectors._placeholder_rest(text, end)  # leak17: a token on the next line
+        if token != end:
+            return token
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped
@@ -124,6 +135,8 @@ def _value_end_before(text: str, end: int) -> int:
         start -= 1
     while start > 0 and text[start - 1].isalpha():
         start -= 1
+    if start < end and text[end - 1].isalpha() and _detectors._letter_token(text[start:end]):
+        return end  # leak17: a token of letters alone ends there
     # letters ending a token (``…0a``, ``0000**TRUE``): no word; only letters after a
     # blank, a separator or an opening quote or bracket begin the value
     glued = start > 0 and text[start - 1] not in " \t:=\"'`([{<>,;|\uff1a"

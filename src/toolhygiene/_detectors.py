@@ -23,9 +23,11 @@ from typing import Any, Literal
 
 from toolhygiene import _commands, _encoded, _seeds
 from toolhygiene._labels import (
+    BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
     PHRASE_LABELS,
+    bracketed_verdict,
     code_label,
     code_value,
     credential_shaped,
@@ -50,7 +52,15 @@ from toolhygiene._positional import (
     key_values,
     sql_values,
 )
-from toolhygiene._public import PEM, PGP, jwk_objects, jwk_yaml_blocks, not_public, not_public_pgp
+from toolhygiene._public import (
+    PEM,
+    PGP,
+    jwk_objects,
+    jwk_yaml_blocks,
+    not_public,
+    not_public_pgp,
+    pgp_holds_secret,
+)
 from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
@@ -97,6 +107,11 @@ class Detector:
     name/value pair): a text whose lowercase form holds none of them is not searched
     (looked for only where the needles are: thousands of ``key=`` without a ``value``
     cost a failing match each)."""
+    inner: Callable[[re.Match[str]], list[re.Match[str]]] | None = None
+    """For a match ``check`` rejected, the matches of the same pattern inside it (a
+    label in the value of a key that names no secret: ``"password_hint":
+    "password=v"``, ``KeyError: token=v``), judged in turn: a rejected match hides no
+    needle."""
     finder: Callable[[str], list[re.Match[str]]] | None = None
     """For a detector that is not anchored: its matches found another way, exactly
     ``list(pattern.finditer(text))`` (a pattern with no literal to start from is tried
@@ -120,6 +135,8 @@ def _labelled(m: re.Match[str]) -> bool:
     key_at = m.start("key")
     if values[1][:2] in _PADDING_THEN_SPACE and key_at and m.string[key_at - 1] in "+/":
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
+    if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
+        return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
@@ -207,6 +224,38 @@ def _labelled(m: re.Match[str]) -> bool:
     return _token_after_words(m.string, m.end("secret"), values)
 
 
+_IDENT = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}")
+
+
+def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
+    """The labelled values inside a rejected one's value (``Detector.inner``): tried at
+    each identifier holding a label's word after the last one's key (``KeyError:
+    password=v`` in a ``key_id``'s value: both, flat)."""
+    start, end = m.span("secret")
+    text, pattern = m.string, m.re
+    found: list[re.Match[str]] = []
+    if _SPOKEN.isdisjoint(m.group("sep")):
+        return found  # a word after a blank ("password machine"): prose, no key's value
+    if _INNER_SEPARATOR.search(text, start, end) is None:
+        if _INNER_SPOKEN.match(text, end) is None:
+            return found  # no separator in it or after it: no label and value (``[redacted]``)
+        # (one word: ``token_count: token: v``; its identifiers are judged one by one)
+    elif not any(needle in text[start:end].lower() for needle in _STRONG_NEEDLES):
+        return found  # no word that may name a secret alone
+    reach = start
+    for ident in _IDENT.finditer(text, start, end):
+        if ident.start() < reach:
+            continue
+        word = ident.group()
+        if is_secret_label(word) is not True:
+            continue  # (``key_count=…``, a bare ``key``: no label, no match to try)
+        inner = pattern.match(text, ident.start())
+        if inner is not None:  # (and the labels inside its own value, in turn: the
+            found.append(inner)  # list is flat, each judged once)
+            reach = inner.start("secret")
+    return found
+
+
 _FORMAT_STARTS = frozenset("%{fF\"'\\")
 """What a format string's field may start a value with (``%``, ``{``, an f-string's
 ``f``, a quote, an escape)."""
@@ -266,11 +315,37 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
     after a word of prose. (After ``=``, a command's next flag follows a placeholder:
     ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
-    if _COLONS.isdisjoint(values[1]) or "=" in values[1] or _member_ends(text, end, values[1]):
+    if _member_ends(text, end, values[1]):
         return False
-    if plausible_value(values[2], prose_allowed=False) or is_secret_label(values[0]) is False:
+    bracketed = bracketed_verdict(values[2])  # ``[redacted]``, ``<<unset>>``
+    real = plausible_value(values[2], prose_allowed=False) if bracketed is None else bracketed
+    if real or is_secret_label(values[0]) is False:
+        return False
+    if _next_line_token(text, end) != end:
+        return True  # "password: [redacted]" then "Pa55w0rd" alone on the next line
+    if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
         return False
     return _token_after(text, end, first=True) != end
+
+
+_LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
+
+
+def _next_line_token(text: str, end: int) -> int:
+    """Where a word shaped as a token ends that stands alone on the line after a
+    placeholder or a mask ending its line (``password: ****`` then ``Pa55w0rd``: the
+    value written under the one that hid it), else ``end``. A key line, a word, a
+    number, a URL or a path on that line is its own text."""
+    blank = _LINE_END.match(text, end)
+    if blank is None or _NEXT_KEY_LINE.match(text, blank.end()):
+        return end
+    m = _NEXT_LINE.match(text, blank.end())
+    if m is None:
+        return end
+    run = m["run"]
+    if never_rest(run) or not _secret_word(run) or not any(c.isalpha() for c in run):
+        return end
+    return m.end("run")
 
 
 def _member_ends(text: str, end: int, sep: str) -> bool:
@@ -292,9 +367,13 @@ def _placeholder_rest(text: str, end: int) -> int:
     last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
     if last is not None:
         begin = last.start() + 1
-    if begin == end or plausible_value(text[begin:end], prose_allowed=False):
+    word = text[begin:end]
+    if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
+        word = word.strip("[]{}()")
+    if not word or plausible_value(word, prose_allowed=False):
         return end
-    return _token_after(text, end)
+    token = _token_after(text, end)
+    return _next_line_token(text, end) if token == end else token
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
@@ -305,6 +384,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
         return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
     if "=" in sep and not value.strip("="):
         return False  # base64's padding (``…ErkJggg==``), not a key and its value
+    bracketed = bracketed_verdict(value, bare_key=verdict is None)
+    if bracketed is not None:  # ``[v]``, ``{v}``, ``${v}``: judged by what they hold
+        return bracketed and verdict is not False
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
         value = value[1:-1]  # ``k=<v>``: a placeholder (``<your-token>``) or the secret
         if not _token_shaped(value):
@@ -748,6 +830,14 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after and text[end - 1] in "]}>" and (after.isalnum() or after in _GLUED_TAIL):
+        glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
+        if glued is not None:
+            return end + len(glued.group().rstrip(".,:;!?"))  # (not a sentence's stop)
+    if after in _NESTED_STARTS:
+        nested = _nested_value(text, end)
+        if nested != end:
+            return nested
     if after in _PLACEHOLDER_GAPS or (after and text[end - 1 : end] in ")]}>"):
         # "n/a then Qx7pLm2R", "<unset>Qx7pLm2R": to the token after a placeholder
         token = _placeholder_rest(text, end)
@@ -768,6 +858,9 @@ def _labelled_value_end(text: str, end: int) -> int:
         if rest != end:
             return rest
     if after in ("\n", "\r") or text.startswith(("\\n", "\\r"), end):
+        token = _placeholder_rest(text, end)  # "password: ****" then "Pa55w0rd"
+        if token != end:
+            return token
         wrapped = _wrapped_rest(text, end)
         if wrapped != end:
             return wrapped
@@ -776,6 +869,8 @@ def _labelled_value_end(text: str, end: int) -> int:
     last = text[end - 1 : end]
     if last.isalpha():
         start = letters = _letters_before(text, end)
+        if _letter_token(text[letters:end]):
+            return end  # a token of letters alone: no word of prose or a passphrase's
     else:  # no letters end the value (``_letters_before`` would give ``end``)
         if last not in _SENTENCE_ENDS or not end:
             return end  # a value ending in neither a letter nor ``.!?``: no word of prose
@@ -799,6 +894,38 @@ def _labelled_value_end(text: str, end: int) -> int:
             if token != end:
                 return token
     return _passphrase(text, end, letters)
+
+
+_GLUED_TAIL = frozenset("!@#$%^*+=/~_")
+_GLUED_RUN = re.compile(r"[^\s\"'<>`,;&|()\[\]{}]{1,1024}")
+# A key and its value written as a secret's value (``WG_PRIVATE_KEY: PublicKey = v``,
+# ``secret: publicKey: v``): the key's name is what the check read, the value after it
+# belongs to the secret too, whatever the inner key calls it.
+_NESTED = re.compile(
+    r"(?:(?<=[:=\uff1a])[ \t]{1,3}|[ \t]{1,3}(?:[=:\uff1a]|:=)[ \t]{0,3}|[:\uff1a][ \t]{1,3})"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'<>`]{8,4096})(?P=q)"
+)
+_NESTED_STARTS = frozenset(" \t:\uff1a")
+_KEY_NAME_END = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,79}\Z")
+
+
+def _nested_value(text: str, end: int) -> int:
+    """Where a labelled value that is a key's name ends when that key's own value
+    follows (``_NESTED``) and reads as a token: at that value's end; else ``end``."""
+    if text[end - 1] not in ":=\uff1a" and text[end : end + 5].lstrip(" \t")[:1] not in (
+        "=",
+        ":",
+        "\uff1a",
+    ):
+        return end  # no separator after the name (one look, no match)
+    m = _NESTED.match(text, end)
+    if m is None or not _secret_word(m["value"]):
+        return end
+    stop = end - 1 if text[end - 1 : end] in ":=\uff1a" else end  # ``publicKey: v``
+    name = _KEY_NAME_END.search(text, max(0, stop - 80), stop)
+    if name is None or name.start() == 0 or text[name.start() - 1] not in " \t\"'=:\uff1a":
+        return end
+    return m.end()
 
 
 _SENTENCE_ENDS = ".!?"
@@ -936,8 +1063,10 @@ def _token_credential(m: re.Match[str]) -> bool:
 
 def _credential(m: re.Match[str]) -> bool:
     value = m.group("secret").rstrip(".")  # (a sentence may end at it: "token revoked.")
-    if value.isalpha() and (
-        value.islower() or value.istitle() or (value.isupper() and len(value) <= 14)
+    if (
+        value.isalpha()
+        and not _letter_token(value)
+        and (value.islower() or value.istitle() or (value.isupper() and len(value) <= 14))
     ):
         return False  # "basic authentication failed", "bearer token missing", "token Expired"
     return not value.isdigit()
@@ -1308,9 +1437,28 @@ def _capability(m: re.Match[str]) -> bool:
     return len(value) >= 6 and _token_shaped(value)
 
 
+_LETTER_TOKEN = 24
+"""Letters in a row that no word of prose has (``internationalization``: 20): a token
+spelled in letters alone (``abcdefghijklmnopqrstuvwx``) after a secret's word."""
+
+
+def _letter_token(value: str) -> bool:
+    """Whether ``value`` is a token spelled in ASCII letters alone: too long for a word,
+    and of ten letters or more (``aaaa…`` is a run, no token)."""
+    return (
+        len(value) >= _LETTER_TOKEN
+        and value.isascii()
+        and value.isalpha()
+        and len(set(value[:64])) >= 10
+    )
+
+
 def _token_shaped(value: str) -> bool:
     """Whether an unquoted value reads as a token, not as prose: a digit or a symbol in
-    it, or both cases, and not a word, an identifier, a number, a date or a version."""
+    it, or both cases, and not a word, an identifier, a number, a date or a version; or
+    letters alone, more than a word has (``_letter_token``)."""
+    if _letter_token(value):
+        return True
     return not plain_run(value) and (credential_shaped(value) or _digit_or_symbol(value))
 
 
@@ -1330,6 +1478,21 @@ def _listed(m: re.Match[str]) -> bool:
 
 
 _ITEM = re.compile(r"[\"']([^\"'\\]{0,1024})[\"']")
+
+
+def _flow_listed(m: re.Match[str]) -> bool:
+    """An unquoted flow sequence of two items or more under a secret's key, singular or
+    plural (``tokens: [v1, v2]``): every item reads as a token (a list of names,
+    ``secrets: [db-password, api-key]``, stays; one item is a bracketed value, read as
+    one)."""
+    items = [item.strip() for item in m.group("secret").split(",")]
+    if len(items) < 2 or not all(items):
+        return False
+    key = m.group("key")
+    verdict = is_secret_label(key)
+    if verdict is not True and not (key[-1:] in "sS" and is_secret_label(key[:-1]) is not False):
+        return False
+    return all(_token_shaped(item) and plausible_value(item, prose_allowed=False) for item in items)
 
 
 _LABEL_WORDS = (
@@ -1368,6 +1531,15 @@ _LABEL_WORDS = (
     "remember_",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
+# Parts of the words that may name a secret alone (``is_secret_label`` true), looked for
+# in a rejected value before its identifiers are read (``_inner_labels``).
+_STRONG_NEEDLES: tuple[str, ...] = (
+    *("secret", "token", "pass", "pw", "auth", "cred", "cookie", "sess", "sig", "otp"),
+    *("dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access", "app"),
+    *("pin", "code", "seed", "phrase", "sid"),
+)
+_INNER_SPOKEN = re.compile("[=:\uff1a>\u2192\u21d2\u27f6]")
+_INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 # The words after a labelled value, read (not taken) by the check: prose after the label
 # must be prose to its end.
@@ -1379,6 +1551,11 @@ _VALUE = (
     r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|"
     r"\"[^\"\\\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
+    # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
+    # or a placeholder, or the secret itself (``bracketed_verdict`` judges what they hold)
+    r"(?=[\[{$#<])(?:"  # (one test of the first character for every other value)
+    + BRACKETED
+    + r")|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
     # them only for a word of prose: prose must be prose to its end)
     r"[a-z]{1,20}(?=[.,;:!?]?[ \t]{1,3}[^\s\"'<>`])|"
@@ -1536,6 +1713,41 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
     return found
 
 
+# A shell variable with a default, alternative or error written in it (``${PW:-v}``,
+# ``${PW:=v}``, ``${PW-v}``, ``${PW:+v}``, ``${PW:?message}``): what follows the operator
+# is a literal, used when the variable is unset (or set, for ``+``).
+_REFERENCE_DEFAULT = re.compile(
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?P<op>:?[-=+?])(?P<secret>[^{}\s]{1,256})\}"
+)
+# A label and its separator before such a variable (``password=${X:-v}``,
+# ``"db_password": "${X:-v}``, ``DB_PASSWORD: ${X:-v}``).
+_LABEL_BEFORE = re.compile(r"([A-Za-z_][\w.\-]{0,79})[\"']?[ \t]{0,5}[:=\uff1a][ \t]{0,5}[\"']?\Z")
+_REFERENCE_QUOTES = "\"'`"
+
+
+def _reference_default(m: re.Match[str]) -> bool:
+    """Whether a variable's default (``_REFERENCE_DEFAULT``) is a secret: the variable
+    names one, or a secret's label stands before it on its line; and the default is a
+    literal, not another reference (``${PW:-$OTHER}``, ``${PW:-${OTHER}}``), an empty
+    string or a mask. A placeholder's word is a literal too: ``${PW:-changeme}`` is the
+    password wherever PW is unset. After ``?`` it is an error message, a secret only when
+    shaped as one."""
+    default = m.group("secret").strip(_REFERENCE_QUOTES)
+    if not default or default[:1] == "$" or not default.strip(_MASK_CHARS):
+        return False
+    if m.group("op")[-1] == "?" and not credential_shaped(default):
+        return False
+    if is_secret_label(m.group("name")) is True:
+        return True
+    start = m.start()
+    line = max(m.string.rfind("\n", max(0, start - 100), start) + 1, start - 100)
+    before = _LABEL_BEFORE.search(m.string, line, start)
+    return before is not None and is_secret_label(before.group(1)) is True
+
+
+_MASK_CHARS = "*xX\u2022.-_#="
+
+
 def _netrc(m: re.Match[str]) -> bool:
     if m.group("secret").lower() in _NETRC_NOT:
         return False
@@ -1567,6 +1779,14 @@ BUILT_IN: tuple[Detector, ...] = (
         PGP,
         ("-----begin pgp",),
         check=not_public_pgp,
+        anchored=True,
+    ),
+    Detector(
+        # An OpenPGP public key or signature with a secret in a user id or a notation.
+        "secret",
+        PGP,
+        ("-----begin pgp",),
+        check=pgp_holds_secret,
         anchored=True,
     ),
     Detector(
@@ -1603,6 +1823,19 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
         back=8,  # the whole URL is the secret: start at its scheme
         back_chars="htps:/",
+    ),
+    Detector(
+        # A PagerDuty integration key in an Events API URL (the v1 generic and
+        # integration endpoints put it in the path: ``events.pagerduty.com/integration/
+        # <key>/enqueue``, ``/x-ere/<key>``): 32 hex digits or ``R0`` and 30 more.
+        "pagerduty-key",
+        re.compile(
+            r"events\.(?:eu\.)?pagerduty\.com(?:/[\w.\-]{1,40}){0,4}?/"
+            r"(?P<secret>[0-9a-fA-F]{32}|R0[0-9A-Z]{30})(?![0-9A-Za-z])",
+            re.IGNORECASE,
+        ),
+        ("events.pagerduty.com/", "events.eu.pagerduty.com/"),
+        anchored=True,
     ),
     Detector(
         "teams-webhook",
@@ -1795,6 +2028,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _LABEL_WORDS,
         check=_labelled,
+        inner=_inner_labels,
         # ``_labelled`` judges each value once per text itself: the words after a
         # word of prose, which it reads then, are no group
         extend=_labelled_value_end,
@@ -1802,6 +2036,15 @@ BUILT_IN: tuple[Detector, ...] = (
         back=40,
         back_chars=_KEY_CHARS,
         scan=False,
+    ),
+    Detector(
+        # A variable's default value under a secret's name or label (``${PW:-v}``,
+        # ``password=${X:-v}``): the default goes, the reference stays.
+        "secret",
+        _REFERENCE_DEFAULT,
+        ("${",),
+        check=_reference_default,
+        anchored=True,
     ),
     Detector(
         # A label in a script written without spaces (``用户密码：v``, ``パスワードはv``):
@@ -1974,6 +2217,22 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_anything,
         judged_by=("secret",),
         anchored=True,
+    ),
+    Detector(
+        # A flow sequence of unquoted items under a secret's key (YAML, a log's list):
+        # ``tokens: [Qx7pLm2R, Ab3dEf6G]``, ``api_keys=[v1, v2]``.
+        "secret",
+        re.compile(
+            r"(?<![\w.\-])(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
+            r"(?P<secret>[^\[\]\r\n\"'{}<>`]{1,4096})\]"
+        ),
+        _LABEL_WORDS,
+        check=_flow_listed,
+        anchored=True,
+        back=40,
+        back_chars=_KEY_CHARS,
+        scan=False,
+        also=("[",),  # (a text with no bracket holds no such list)
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``.

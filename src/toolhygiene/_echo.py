@@ -19,6 +19,7 @@ import functools
 import itertools
 import json
 import re
+import unicodedata
 
 from ahocorasick_rs import AhoCorasick, Implementation
 
@@ -27,10 +28,15 @@ from toolhygiene._text import valid
 
 __all__ = ["forms", "gaps", "replace", "squeezed"]
 
-_GAP = re.compile(r"(?:[ \t\r\n\f\v]|\\{1,2}[nrt])+")
+# Combining marks (the accents of a decomposed letter, ``e`` + U+0300) are gaps too: an
+# echo written in another Unicode normal form (NFC ``è``, NFD ``e\u0300``) or with its
+# accents dropped or added is the same value (letters with an accent are read as their
+# base letter: ``_unaccented``).
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_GAP = re.compile(rf"(?:[ \t\r\n\f\v{_MARKS}]|\\{{1,2}}[nrt])+")
 _GAP_SPLIT = re.compile(f"({_GAP.pattern})")
+_MARK = re.compile(f"[{_MARKS}]")
 _SPACES = " \t\r\n\f\v"
-_SPACE_RUN = re.compile(f"[{_SPACES}]+")
 _DROP_SPACES = str.maketrans("", "", _SPACES)
 # Byte views of an ASCII-encoded view: gap characters as spaces (the rest "x"), and the
 # other way round; ``bytes.split()`` then gives the runs of each in C.
@@ -89,8 +95,31 @@ def forms(value: str) -> tuple[str, ...]:
     # A backslash of the value next to a line break written out (``\\n``) is read as
     # part of the gap: the value without its backslashes is a form too.
     written.add(value.replace("\\", ""))
-    squeezed = {_GAP.sub("", compatible(form).lower()) for form in written}
+    if not value.isascii():  # its encodings in the other normal forms (``%CC%80``)
+        for normal in ("NFC", "NFD"):
+            other = unicodedata.normalize(normal, value)
+            if other != value:
+                written.update((quote(other, safe=""), quote_plus(other, safe="")))
+    squeezed = {_GAP.sub("", _unaccented(compatible(form).lower())) for form in written}
     return tuple(form for form in squeezed if len(form) >= 5)
+
+
+@functools.lru_cache(maxsize=4096)
+def _base(char: str) -> str:
+    """A letter with accents as its base letter (``è`` as ``e``), else itself."""
+    decomposed = unicodedata.normalize("NFD", char)
+    if len(decomposed) > 1 and not _MARK.sub("", decomposed[1:]):
+        return decomposed[0]
+    return char
+
+
+def _unaccented(view: str) -> str:
+    """``view`` with each letter that carries accents as its base letter, one character
+    for one (its combining marks, written apart, are gaps: ``_GAP``)."""
+    if view.isascii():
+        return view
+    table = {ord(c): _base(c) for c in set(view) if not c.isascii()}
+    return view.translate(table)
 
 
 def _view(text: str, seen: str | None = None) -> str:
@@ -100,7 +129,7 @@ def _view(text: str, seen: str | None = None) -> str:
     lowered = seen.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = seen.replace("\u0130", "i").lower()
-    return lowered
+    return _unaccented(lowered)
 
 
 @functools.lru_cache(maxsize=64)
@@ -117,12 +146,13 @@ def _automaton(values: tuple[str, ...]) -> tuple[AhoCorasick, list[tuple[int, in
 
 
 def squeezed(view: str) -> str:
-    """``view`` without its gaps (``_GAP``): whitespace, and line breaks written out."""
+    """``view`` without its gaps (``_GAP``): whitespace, combining marks, and line breaks
+    written out."""
     if "\\" in view:
         return _GAP.sub("", view)
     if view.isascii():
         return view.translate(_DROP_SPACES)  # a table of ASCII deletions runs in C
-    return _SPACE_RUN.sub("", view)
+    return _GAP.sub("", view)  # whitespace and combining marks
 
 
 def gaps(view: str) -> tuple[list[int], list[int]]:
@@ -130,7 +160,7 @@ def gaps(view: str) -> tuple[list[int], list[int]]:
     characters left out up to and including it. Without a written line break the gaps
     are runs of whitespace, measured on a byte view in C: no match object per gap (a
     hostile text has one every few characters)."""
-    if "\\" in view:
+    if "\\" in view or (not view.isascii() and _MARK.search(view)):
         parts = _GAP_SPLIT.split(view)
         solid, hollow = list(map(len, parts[0::2])), list(map(len, parts[1::2]))
     else:

@@ -319,21 +319,21 @@ def _detect(
         judged_by, extend, name = detector.judged_by, detector.extend, detector.name
         verdicts: dict[tuple[str | Any, ...], bool] = {}
         covered = -1  # where this detector's last extended value ended
-        for m in _matches(detector, text, needles, ascii_text, user=index >= plan.user_from):
+        found = _matches(detector, text, needles, ascii_text, user=index >= plan.user_from)
+        inner = detector.inner
+        rejected: list[re.Match[str]] = []  # (matches inside a rejected one, last first)
+        at = 0
+        while rejected or at < len(found):
+            # (one level: a match inside a rejected one hides none itself)
+            m, nested = (rejected.pop(), True) if rejected else (found[at], False)
+            at += not nested
             if m.start() < covered:
                 continue  # inside a value already extended over it (a block, a passphrase)
-            if check is not None:
-                if judged_by:  # the same values, the same verdict: judged once per text
-                    values = m.group(*judged_by)
-                    verdict = verdicts.get(values)
-                    if verdict is None:
-                        verdict = verdicts[values] = check(m)
-                else:
-                    verdict = check(m)
-                if not verdict:
-                    continue
-            start, stop = m.span(group)
-            end = stop
+            if check is not None and not _verdict(check, judged_by, verdicts, m):
+                if inner is not None and not nested:  # a label in its value: judged too
+                    rejected.extend(reversed(inner(m)))
+                continue
+            (start, stop), end = m.span(group), m.end(group)
             if text[end - 1] in "\"'" and end - start >= 2:  # (the rarer test first)
                 start, end = _inside_quotes(text, start, end)
             if extend is not None and end == stop:
@@ -347,6 +347,23 @@ def _detect(
     else:
         spans.extend(tokens)
     return spans
+
+
+def _verdict(
+    check: Callable[[re.Match[str]], bool],
+    judged_by: tuple[str, ...],
+    verdicts: dict[tuple[str | Any, ...], bool],
+    m: re.Match[str],
+) -> bool:
+    """``check(m)``; given ``judged_by``, once per text for the same values of those
+    groups (kept in ``verdicts``)."""
+    if not judged_by:
+        return check(m)
+    values = m.group(*judged_by)
+    verdict = verdicts.get(values)
+    if verdict is None:
+        verdict = verdicts[values] = check(m)
+    return verdict
 
 
 def _opened(text: str, start: int, stop: int, end: int) -> int:

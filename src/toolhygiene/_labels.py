@@ -18,10 +18,12 @@ import functools
 import re
 
 __all__ = [
+    "BRACKETED",
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
     "PHRASE_LABELS",
+    "bracketed_verdict",
     "code_label",
     "code_value",
     "credential_shaped",
@@ -61,6 +63,8 @@ _STRONG = frozenset(
         "apikey",
         "appkey",
         "privatekey",
+        "privkey",  # ``wg_privkey``, ``PRIVKEY``: a private key abbreviated
+        "seckey",
         "secretkey",
         "accesskey",
         "sessionid",
@@ -142,6 +146,7 @@ _KEY_QUALIFIERS = frozenset(
         "access",
         "secret",
         "private",
+        "priv",
         "signing",
         "encryption",
         "decryption",
@@ -592,8 +597,8 @@ def data_key(key: str) -> bool:
 
 
 # A PagerDuty Events API integration key as the ``routing_key`` carries it: ``R0`` and
-# 30 capitals and digits.
-_PAGERDUTY = re.compile(r"R0[0-9A-Z]{30}")
+# 30 capitals and digits, or an older one's 32 hex digits.
+_PAGERDUTY = re.compile(r"R0[0-9A-Z]{30}|[0-9a-f]{32}")
 _ROUTING = frozenset(["routing", "integration", "service", "events"])
 
 
@@ -1120,6 +1125,103 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     word = bare.rstrip(_TRAILING)  # "expired." ends a sentence
     return not (prose_allowed and word.isalpha() and word.lower() in _PROSE)
+
+
+# A value written inside brackets after its label: a variable (``${v}``), a command's
+# output (``$(v)``), a template's field (``{{v}}``, ``${{v}}``, ``#{v}``, ``%(v)s``), a
+# format field or a set (``{v}``), a list or a placeholder (``[v]``), a guillemet
+# placeholder (``<<v>>``). One word in ``{}``/``[]``/``<<>>`` (a JSON object or list, a
+# YAML flow sequence of names, is no such value); a command or a template may hold blanks.
+BRACKETED = (
+    r"\$\{[^{}\s]{1,256}\}|\$\([^()\r\n]{1,256}\)|\$?\{\{[^{}\r\n]{1,256}\}\}"
+    r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{1,256}\}"
+    r"|\[[^\[\]\s\"',;]{1,256}\]|<<[^<>\s]{1,256}>>"
+)
+_BRACKETED = re.compile(BRACKETED)
+_OPENERS = ("${", "$(", "{{", "${{", "#{", "{", "[", "<<")
+_COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
+_DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
+_NAMING = frozenset(["${", "{{", "${{", "#{", "{"])
+_WORD = re.compile(r"\w+")
+_VARIABLE_NAME = re.compile(
+    r"[A-Za-z]+(?:_[A-Za-z0-9]+)+|_\w+|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9_]*"
+    r"|(?:[A-Z][a-z]+)+[0-9]{0,3}|[a-z]+[0-9]{0,3}|[0-9]{1,3}"
+)
+_OWN_PLACEHOLDER = re.compile(r"[\[(]redacted(?::[a-z\-]{1,40})?[\])]", re.IGNORECASE)
+
+
+def _inner(value: str) -> tuple[str, str]:
+    """The opener of a bracketed value (one of ``_OPENERS``) and what it holds."""
+    if value.startswith("${{"):
+        return "${{", value[3:-2]
+    for opener, closer in (("${", 1), ("$(", 1), ("{{", 2), ("#{", 1), ("<<", 2)):
+        if value.startswith(opener):
+            return opener, value[len(opener) : -closer]
+    return value[0], value[1:-1]
+
+
+def _names_the_secret(inner: str) -> bool:
+    """Whether a bracket's one word names what stands there rather than being it
+    (``[PASSWORD]``, ``<<your-api-key>>``, ``{db_password}``, ``[secret token]``)."""
+    words = re.split(r"[\s\-_.]+", inner.strip(" *"))
+    return (
+        bool(inner)
+        and not any(c.isdigit() for c in inner)
+        and len(words) <= 6
+        and all(w.isalpha() for w in words if w)
+        and any(is_secret_label(w) is True for w in words if w)
+    )
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its values
+def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
+    """Whether a labelled value written inside brackets (``BRACKETED``) is a secret, by
+    what the brackets hold; ``None`` when ``value`` is no such value.
+
+    A reference is read, not redacted: a variable or a template's field named as code
+    names one (``${DB_PASSWORD}``, ``{{ .Values.password }}``, ``%(password)s``,
+    ``#{db.password}``), a command with arguments or a path, or one command's name of
+    letters (``$(cat /run/secrets/pw)``, ``$(get_password)``), a format field named as
+    code or by a secret's word (``{password}``, ``{db_password}``, ``{0}``), a
+    placeholder (``[redacted]``, ``[REDACTED]``, ``<<PASSWORD>>``, ``[****]``). Anything
+    else the brackets hold is judged as the value itself (``[hunter2x]``,
+    ``{Tr0ub4dor3}``, ``{{Tr0ub4dor3}}``, ``${Tr0ub4dor&3}``, ``$(Tr0ub4dor3)``,
+    ``<<Tr0ub4dor3>>``): after a bare ``key`` (``bare_key``) only a credential's shape
+    counts. A template holding several words is a secret when one of them reads as a
+    token (``{{ "Tr0ub4dor3" }}``)."""
+    if len(value) < 3 or not value.startswith(_OPENERS) or not _BRACKETED.fullmatch(value):
+        return None
+    opener, inner = _inner(value)
+    inner = inner.strip(" \t")
+    if opener in ("{{", "${{"):
+        inner = inner.strip("-").strip(" \t")  # ``{{- v -}}``
+    if opener in _NAMING and _WORD.fullmatch(inner):
+        # one word: a variable's or a field's name, or the value written in its place
+        # (``${hunter2x}``, ``{{Pa55w0rd}}``: a name has no digit inside a word)
+        if _VARIABLE_NAME.fullmatch(inner) or _names_the_secret(inner):
+            return False
+    elif _REFERENCE.fullmatch(value) or _OWN_PLACEHOLDER.fullmatch(value):
+        return False
+    elif opener in _NAMING and _DOTTED.fullmatch(inner):
+        return False  # a member read: ``${process.env.API_KEY}``, ``#{db.password}``
+    if opener == "$(" and _COMMAND.fullmatch(inner):
+        return False  # one command's name (``$(pwgen)``)
+    if opener == "{" and (not inner or "." in inner.strip(".")):
+        return False  # a format field: ``{}``, ``{cfg.pw}``
+    if _names_the_secret(inner) or (opener in ("[", "<<") and not inner.strip(_MASK)):
+        return False
+    words = inner.split()
+    if len(words) > 1:
+        return any(
+            credential_shaped(w.strip("\"'`()|,")) and _REFERENCE.fullmatch(w) is None
+            for w in words
+        )
+    bare = inner.strip("\"'`")
+    if not bare or _REFERENCE.fullmatch(bare):
+        return False
+    if bare_key:
+        return credential_shaped(bare)
+    return plausible_value(bare, prose_allowed=False)
 
 
 _PLAIN = re.compile(

@@ -25,6 +25,7 @@ from toolhygiene._keyformats import (
     age_recipient,
     jwk_public_value,
     openpgp_public,
+    openpgp_texts,
     wireguard_public,
 )
 from toolhygiene._labels import is_secret_label
@@ -41,6 +42,7 @@ __all__ = [
     "may_hold_public",
     "not_public",
     "not_public_pgp",
+    "pgp_holds_secret",
     "public_ranges",
 ]
 
@@ -185,6 +187,19 @@ def not_public_pgp(m: re.Match[str]) -> bool:
     return not openpgp_public(m.group("type"), _LAYOUT.sub("\n", m.group("lines")))
 
 
+def pgp_holds_secret(m: re.Match[str]) -> bool:
+    """Whether an OpenPGP public key or signature (a ``PGP`` match whose packets are
+    one) holds a secret in what a person wrote in it: a user id, a notation
+    (``openpgp_texts``). Base64 hides it from the eye, not from a model: the block goes
+    whole (what is left of it would be no key)."""
+    if not_public_pgp(m):
+        return False
+    from toolhygiene._engine import scrub  # (the engine reads this module's ranges)
+
+    texts = openpgp_texts(_LAYOUT.sub("\n", m.group("lines")))
+    return any(scrub(text, internals=False) != text for text in texts)
+
+
 # A WireGuard public key where ``wg`` and its configuration write one (``PublicKey =``,
 # ``public key:`` and ``peer:`` in ``wg show``, ``"publicKey": "…"``): 32 bytes of base64.
 _WIREGUARD = re.compile(
@@ -229,8 +244,11 @@ def may_hold_public(text: str) -> bool:
 
 
 # The label and separator right before a value on its line (``AGE_SECRET_KEY=``,
-# ``"secretKey": "``, ``secret key for prod: ``): judged as any label is.
-_LABEL_BEFORE = re.compile(r"([A-Za-z_][\w\-. ]{0,60})[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?\Z")
+# ``"secretKey": "``, ``secret key for prod: ``, or words and a blank: ``wg private key
+# PublicKey = …``): judged as any label is.
+_LABEL_BEFORE = re.compile(
+    r"([A-Za-z_][\w\-. ]{0,60})[\"']?[ \t]{0,3}(?:[:=][ \t]{0,3}[\"']?)?(?<=[ \t:=\"'])\Z"
+)
 
 
 def _after_secret(text: str, start: int) -> bool:
@@ -240,6 +258,26 @@ def _after_secret(text: str, start: int) -> bool:
         return True
     m = _LABEL_BEFORE.search(text, max(0, start - 80), start)
     return m is not None and is_secret_label(m.group(1).strip()) is True
+
+
+_PRIVATE_WORDS = re.compile(
+    r"(?i:priv|secret|pass(?:word|wd|phrase)?(?![a-z])|pwd|token|credential)"
+)
+
+
+def _after_private(text: str, start: int) -> bool:
+    """Whether a label saying the value is private or secret stands right before
+    ``start`` (``private_key: ssh-ed25519 …``, ``SECRET=-----BEGIN PUBLIC KEY-----``):
+    a public key's shape under it is no public key. (``ssh_key:``, ``deploy_key:``
+    name a key, public or not: what it is decides.)"""
+    if _AFTER_SECRET.search(text, max(0, start - 24), start) is not None:
+        return True
+    m = _LABEL_BEFORE.search(text, max(0, start - 80), start)
+    return (
+        m is not None
+        and _PRIVATE_WORDS.search(m.group(1)) is not None
+        and is_secret_label(m.group(1).strip()) is True
+    )
 
 
 def jwk_objects(text: str) -> list[tuple[int, int]]:
@@ -312,12 +350,16 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     if "-----BEGIN PGP " in text:
         for m in PGP.finditer(text):
-            if not not_public_pgp(m):  # its armor headers (``Comment: …``) are read as
+            if not not_public_pgp(m) and not pgp_holds_secret(
+                m
+            ):  # its armor headers (``Comment: …``) are read as
                 # any text is: only the frame, the base64 and its checksum are public
                 ranges.extend(((m.start(), m.start("armor")), (m.end("armor"), m.end())))
     if "ublic" in text or "peer:" in text:
         ranges.extend(
-            m.span("key") for m in _WIREGUARD.finditer(text) if wireguard_public(m.group("key"))
+            m.span("key")
+            for m in _WIREGUARD.finditer(text)
+            if wireguard_public(m.group("key")) and not _after_secret(text, m.start())
         )
     if "age1" in text:
         ranges.extend(
@@ -337,7 +379,7 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = _key_ranges(text)
     if "-----BEGIN " in text:
         for m in PEM.finditer(text):
-            if not_public(m):
+            if not_public(m) or _after_private(text, m.start()):
                 continue
             if m.group("fields") is None:
                 ranges.append(m.span())
@@ -345,6 +387,8 @@ def public_ranges(text: str) -> list[tuple[int, int]]:
                 ranges.extend(((m.start(), m.start("fields")), (m.end("fields"), m.end())))
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
+            if _after_private(text, m.start()):
+                continue  # under a secret's label: never public (``private_key: ssh-…``)
             data = strict_base64(m.group("blob"))
             if data is not None and _ssh_blob(m.group("type"), data):
                 ranges.append(m.span())
