@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _encoded, _seeds
+from toolhygiene import _commands, _encoded, _nested, _seeds
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -137,6 +137,8 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
+    if "\n" in values[1] and _YAML_KEY_AFTER.match(m.string, m.end("secret")):
+        return False  # a YAML mapping under the label: its lines are read by ``_nested``
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
@@ -223,6 +225,9 @@ def _labelled(m: re.Match[str]) -> bool:
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
 
+
+_YAML_KEY_AFTER = re.compile(r"[\"']?[ \t]{0,5}:(?:[ \t]|\r?\n|\Z)")
+"""After a value on the line below its label: a colon, so it is a key of a mapping."""
 
 _IDENT = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}")
 
@@ -1788,6 +1793,14 @@ BUILT_IN: tuple[Detector, ...] = (
         ("-----begin pgp",),
         check=pgp_holds_secret,
         anchored=True,
+    ),
+    Detector(
+        # An object under a secret's label: its values, each judged by that label unless
+        # its own key names a field known not to be secret (``_nested``).
+        "secret",
+        SPAN,
+        _nested.NEEDLES,
+        finder=_nested.find,
     ),
     Detector(
         "jwk-private",

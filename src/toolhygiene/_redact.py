@@ -35,6 +35,7 @@ from toolhygiene._labels import (
     is_secret_label,
     plausible_value,
 )
+from toolhygiene._nested import judged as nested_judged
 from toolhygiene._normalise import (
     MARKS,
     MARKS_OR_HIDDEN,
@@ -2158,13 +2159,39 @@ def redact_data(value: Any, depth: int = 0) -> Any:
     if isinstance(value, Mapping):
         return {
             redact_data(k, depth + 1): (
-                placeholder("secret") if _labelled(k, v) else redact_data(v, depth + 1)
+                placeholder("secret")
+                if _labelled(k, v)
+                else _under_label(k, v, depth + 1)
+                if isinstance(v, (Mapping, list, tuple)) and _names_secret(k)
+                else redact_data(v, depth + 1)
             )
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
         return [redact_data(v, depth + 1) for v in value]
     return value
+
+
+def _names_secret(key: Any) -> bool:
+    return isinstance(key, str) and is_secret_label(key) is True
+
+
+def _under_label(key: str, value: Any, depth: int) -> Any:
+    """``value`` (an object or list under a secret's label, ``_nested``) redacted: each
+    scalar judged as labelled by that label unless its own key names a field known not
+    to be secret (``{"password": {"value": v, "user": "bob"}}``: ``v`` goes)."""
+    if depth > 20:
+        return CUT_NESTED
+    if isinstance(value, Mapping):
+        return {
+            redact_data(k, depth + 1): _under_label(k if isinstance(k, str) else "", v, depth + 1)
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [_under_label(key, v, depth + 1) for v in value]
+    if _labelled(key, value) or nested_judged(key, value):
+        return placeholder("secret")
+    return redact_data(value, depth)
 
 
 def safe_arguments(arguments: Mapping[Any, Any], cap: int) -> dict[str, Any]:
@@ -2183,8 +2210,9 @@ _SHAPE_DEPTH = 4
 _SHAPE_ITEMS = 20
 
 
-def _safe_value(name: str, value: Any, cap: int, depth: int) -> Any:
-    if _labelled(name, value):
+def _safe_value(name: str, value: Any, cap: int, depth: int, under: bool = False) -> Any:
+    """``under``: inside an object or list a secret's label names (``_nested``)."""
+    if _labelled(name, value) or (under and nested_judged(name, value)):
         return placeholder("secret")
     if isinstance(value, bool) or value is None:
         return value
@@ -2192,13 +2220,13 @@ def _safe_value(name: str, value: Any, cap: int, depth: int) -> Any:
         return value if math.isfinite(value) else str(value)  # JSON has no NaN
     if isinstance(value, str):
         return sanitize(value, cap // 2, internals=False)
-    shaped = _shaped(name, value, cap, depth)
+    shaped = _shaped(name, value, cap, depth, under or _names_secret(name))
     if shaped is not None and len(repr(shaped)) <= cap * 2:
         return shaped
     return sanitize(bounded_repr(value, RAW_CAP), cap // 2, internals=False)
 
 
-def _shaped(name: str, value: Any, cap: int, depth: int) -> Any:
+def _shaped(name: str, value: Any, cap: int, depth: int, under: bool) -> Any:
     """A small list or object of the arguments with each part made safe, else ``None``."""
     if depth >= _SHAPE_DEPTH or not isinstance(value, (list, tuple, Mapping)):
         return None
@@ -2208,7 +2236,7 @@ def _shaped(name: str, value: Any, cap: int, depth: int) -> Any:
         if not all(isinstance(k, str) for k in value):
             return None
         return {
-            valid(plain(k, 64)): _safe_value(valid(plain(k, 64)), v, cap, depth + 1)
+            valid(plain(k, 64)): _safe_value(valid(plain(k, 64)), v, cap, depth + 1, under)
             for k, v in value.items()
         }
-    return [_safe_value(name, v, cap, depth + 1) for v in value]
+    return [_safe_value(name, v, cap, depth + 1, under) for v in value]

@@ -1,0 +1,289 @@
+"""Objects under a secret's label: ``{"password": {"value": "v"}}``.
+
+A key that names a secret with certainty (``is_secret_label(key) is True``) names what is
+inside it, however deep: a nested object's scalar values are judged as labelled by that
+outer label, unless their own key names a field known not to be secret (``user``,
+``type``, ``expires_in``, ``id``, a schema's ``min_length`` …). An object whose keys are
+all such fields (a schema describing a password field, ``{"password": {"min_length": 12,
+"required": true}}``) thus stays whole; a ``default`` or an ``example`` in it is judged,
+as it may be the real password. Prose (``quoted_prose``), booleans and null stay; a
+number goes only when shaped as a code (``code_value``).
+
+The rule is read in data (``redact_data``: a dict under such a key) and in text: JSON
+text and dict reprs (the object bounded by its braces, read once from the outermost
+labelled one: linear however deep the nesting), and YAML blocks (the indented lines
+under ``password:``; each line keeps its key, only the value goes).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolhygiene._labels import code_value, is_secret_label, plausible_value
+from toolhygiene._positional import SPAN
+from toolhygiene._survivors import quoted_prose
+
+__all__ = ["NEEDLES", "find", "judged", "open_field"]
+
+_OPEN_FIELDS = frozenset(
+    [
+        # who and what
+        "user",
+        "username",
+        "login",
+        "email",
+        "type",
+        "kind",
+        "id",
+        "name",
+        "kid",
+        "alg",
+        "algorithm",
+        "scope",
+        "scopes",
+        "version",
+        "format",
+        "encoding",
+        "length",
+        "hint",
+        "description",
+        "note",
+        "notes",
+        "url",
+        "uri",
+        "host",
+        "port",
+        "region",
+        "provider",
+        "status",
+        "title",
+        # a schema describing the field
+        "required",
+        "pattern",
+        "nullable",
+        "readonly",
+        "writeonly",
+        "deprecated",
+        "minimum",
+        "maximum",
+        "label",
+        "placeholder",
+        "help",
+    ]
+)
+_OPEN_PREFIXES = ("expires", "expiry", "expiration", "created", "updated", "min", "max")
+_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def open_field(key: str) -> bool:
+    """Whether ``key`` names a field known not to be secret (``user``, ``token_type``,
+    ``expiresIn``, ``min_length``): its whole name, or its last word, is such a field,
+    or it starts with a time's or a bound's word."""
+    parts = [p.lower() for p in _PARTS.findall(key)]
+    if not parts or is_secret_label(key) is True:
+        return False
+    whole = "".join(parts)
+    if whole in _OPEN_FIELDS or parts[-1] in _OPEN_FIELDS:
+        return True
+    return parts[0].startswith(_OPEN_PREFIXES) or whole.startswith(_OPEN_PREFIXES)
+
+
+def judged(key: str, value: Any) -> bool:
+    """Whether ``value`` under ``key``, inside an object a secret's label names, is the
+    secret: a string that may be one (not prose), a number shaped as a code."""
+    if value is None or isinstance(value, bool) or open_field(key):
+        return False
+    if isinstance(value, (int, float)):
+        return code_value(str(value))
+    if not isinstance(value, str) or not value.strip():
+        return False
+    if not plausible_value(value, prose_allowed=False):
+        return False
+    return not quoted_prose(value)
+
+
+NEEDLES = (": {", ":{", "={", "= {", ": [", ":[", ":\n", ":\r\n", ": \n")
+"""What a text with such an object holds (a label, its separator, a brace or a line
+break)."""
+
+# A brace after a key and its separator: the key read back from it.
+_OPENING = re.compile(r"[:=][ \t\r\n]{0,8}(?:\{|\[(?=[ \t\r\n]{0,8}\{))")
+_KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+
+
+def _key_before(text: str, end: int) -> str:
+    """The key written just before ``end`` (quoted or not, blanks after it): read back
+    with ``rstrip``, a few C calls, no match tried at each character."""
+    before = text[max(0, end - 96) : end].rstrip(" \t").rstrip("\"'").rstrip("\\")
+    key = before[len(before.rstrip(_KEY_CHARS)) :]
+    return key if 0 < len(key) <= 80 else ""
+# One token of an object: a quoted string, a bracket, a comma, a separator, a bare word.
+_TOKEN = re.compile(
+    r"[ \t\r\n]*(?:(?P<q>\"(?:[^\"\\\r\n]|\\.){0,4096}\"|'(?:[^'\\\r\n]|\\.){0,4096}')"
+    r"|(?P<p>[{}\[\],:=])|(?P<w>[^\s{}\[\],:=\"']{1,4096}))"
+)
+_DEPTH = 32
+_LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False}
+_LITERALS["None"] = None
+
+
+def _scalar(token: re.Match[str]) -> tuple[Any, int, int]:
+    """The value of a string or bare token, and the span of what a placeholder replaces."""
+    quoted = token.group("q")
+    if quoted is not None:
+        start, end = token.span("q")
+        return quoted[1:-1], start + 1, end - 1
+    word = token.group("w")
+    start, end = token.span("w")
+    if word in _LITERALS:
+        return _LITERALS[word], start, end
+    try:
+        return (float(word) if "." in word or "e" in word.lower() else int(word)), start, end
+    except ValueError:
+        return word, start, end
+
+
+def _object(text: str, at: int, found: list[re.Match[str]]) -> int:
+    """Read the object or list opening at ``at`` (under a secret's label), adding a
+    ``SPAN`` match over each value judged secret; return where it ends (or where reading
+    stopped). One pass, each character read once."""
+    stack: list[tuple[bool, str]] = []  # per open bracket: an object?, the key above it
+    key = ""
+    expect_key = False
+    position = at
+    size = len(text)
+    last: tuple[Any, int, int] | None = None  # the last string or word read
+    while position < size:
+        token = _TOKEN.match(text, position)
+        if token is None:
+            return position
+        position = token.end()
+        mark = token.group("p")
+        if mark is None:
+            if not stack:
+                return position
+            if not expect_key and not stack[-1][0]:
+                key = stack[-1][1]  # an item of a list: under the list's key
+            last = _scalar(token)
+            expect_key = False  # (a key's separator follows it)
+        elif mark in "{[":
+            if len(stack) >= _DEPTH:
+                return position
+            stack.append((mark == "{", key))
+            expect_key, last = mark == "{", None
+        elif mark in "}]":
+            if last is not None:
+                _judge(text, key, last, found)
+            last = None
+            if not stack:
+                return position
+            stack.pop()
+            if not stack:
+                return position
+            key, expect_key = stack[-1][1], False
+        elif mark == ",":
+            if last is not None:
+                _judge(text, key, last, found)
+            last = None
+            expect_key = bool(stack) and stack[-1][0]
+            if stack and not stack[-1][0]:
+                key = stack[-1][1]
+        else:  # ``:`` or ``=``: what was read before it is a key
+            if last is not None:
+                key = str(last[0])
+            last = None
+    return position
+
+
+def _judge(text: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]) -> None:
+    value, start, end = scalar
+    if start < end and judged(key, value):
+        m = SPAN.match(text, start, end)
+        if m is not None and m.end() == end:
+            found.append(m)
+
+
+# A YAML key with nothing after it on its line: a mapping under it.
+_YAML_LABEL = re.compile(
+    r"^(?P<indent>[ \t]{0,40})[\"']?(?P<key>[A-Za-z_][\w.\-]{0,79})[\"']?[ \t]{0,5}:"
+    r"[ \t]{0,5}(?:#[^\r\n]{0,200})?\r?$",
+    re.MULTILINE,
+)
+_YAML_LINE = re.compile(
+    r"(?P<indent>[ \t]{0,80})(?:-[ \t]{1,5})?(?:[\"']?(?P<key>[A-Za-z_][\w.\-]{0,79})[\"']?"
+    r"[ \t]{0,5}:(?:[ \t]{1,5}|(?=\r?$)))?(?P<value>[^\r\n]{0,4096})"
+)
+_YAML_LINES = 2_000
+
+
+def _yaml_block(text: str, label: re.Match[str], found: list[re.Match[str]]) -> int:
+    """Judge the lines indented under a YAML label; return where the block ends."""
+    depth = len(label.group("indent"))
+    position = label.end()
+    keys: list[tuple[int, str]] = []  # the keys above a line, by their indent
+    for _ in range(_YAML_LINES):
+        if text.startswith("\r\n", position):
+            position += 2
+        elif text.startswith("\n", position):
+            position += 1
+        else:
+            break
+        line = _YAML_LINE.match(text, position)
+        if line is None:  # (never: every part is optional)
+            break
+        value = line.group("value").rstrip(" \t\r")
+        if not line.group("key") and not value:
+            position = line.end()
+            continue  # a blank line inside the block
+        indent = len(line.group("indent"))
+        if indent <= depth:
+            return position
+        position = line.end()
+        while keys and keys[-1][0] >= indent:
+            keys.pop()
+        key = line.group("key") or (keys[-1][1] if keys else "")
+        if not value or value.startswith("#"):
+            keys.append((indent, key))
+            continue
+        if value[:1] in "|>" and len(value) <= 3:
+            keys.append((indent, key))  # a block scalar's lines: under its key
+            continue
+        start = line.start("value")
+        end = start + len(value)
+        if value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0]:
+            start, end, value = start + 1, end - 1, value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+            end = start + len(value)
+        if start < end and judged(key, value):
+            m = SPAN.match(text, start, end)
+            if m is not None and m.end() == end:
+                found.append(m)
+    return position
+
+
+def find(text: str) -> list[re.Match[str]]:
+    """``SPAN`` matches over the values of the objects under a secret's label in
+    ``text`` (JSON, a dict repr, YAML), in order. Each object is read once, from the
+    outermost labelled one."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    if "{" in text:
+        for opening in _OPENING.finditer(text):
+            if opening.start() < reach:
+                continue
+            key = _key_before(text, opening.start())
+            if not key or is_secret_label(key) is not True:
+                continue
+            reach = _object(text, opening.end() - 1, found)
+    if "\n" in text:
+        reach = 0
+        for label in _YAML_LABEL.finditer(text):
+            if label.start() < reach:
+                continue
+            if is_secret_label(label.group("key")) is not True:
+                continue
+            reach = _yaml_block(text, label, found)
+    found.sort(key=re.Match.start)
+    return found
