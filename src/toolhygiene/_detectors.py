@@ -137,7 +137,11 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
-    if "\n" in values[1] and _YAML_KEY_AFTER.match(m.string, m.end("secret")):
+    if "\n" in values[1] and _YAML_KEY_AFTER.match(
+        m.string,
+        m.end("secret")
+        - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
+    ):
         return False  # a YAML mapping under the label: its lines are read by ``_nested``
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
@@ -227,6 +231,7 @@ def _labelled(m: re.Match[str]) -> bool:
 
 
 _YAML_KEY_AFTER = re.compile(r"[\"']?[ \t]{0,5}:(?:[ \t]|\r?\n|\Z)")
+_KEY_NAME = re.compile(r"[\"']?[A-Za-z_][\w.\-]{0,79}[\"']?")
 """After a value on the line below its label: a colon, so it is a key of a mapping."""
 
 _IDENT = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}")

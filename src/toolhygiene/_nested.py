@@ -108,7 +108,12 @@ NEEDLES = (": {", ":{", "={", "= {", ": [", ":[", ":\n", ":\r\n", ": \n")
 break)."""
 
 # A brace after a key and its separator: the key read back from it.
-_OPENING = re.compile(r"[:=][ \t\r\n]{0,8}(?:\{|\[(?=[ \t\r\n]{0,8}\{))")
+# Its first key quoted, as JSON and a repr write it (not a template's ``{{ pw }}`` or a
+# format field's ``{password}``, ``{secret:>10}``); a list of objects too.
+_OPENING = re.compile(
+    r"[:=][ \t\r\n]{0,8}(?P<open>\{|\[(?=[ \t\r\n]{0,8}\{))"
+    r"(?=(?:[ \t\r\n]{0,8}\{)?[ \t\r\n]{0,8}\\{0,3}[\"'])"
+)
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
 
@@ -118,6 +123,8 @@ def _key_before(text: str, end: int) -> str:
     before = text[max(0, end - 96) : end].rstrip(" \t").rstrip("\"'").rstrip("\\")
     key = before[len(before.rstrip(_KEY_CHARS)) :]
     return key if 0 < len(key) <= 80 else ""
+
+
 # One token of an object: a quoted string, a bracket, a comma, a separator, a bare word.
 _TOKEN = re.compile(
     r"[ \t\r\n]*(?:(?P<q>\"(?:[^\"\\\r\n]|\\.){0,4096}\"|'(?:[^'\\\r\n]|\\.){0,4096}')"
@@ -212,7 +219,7 @@ _YAML_LABEL = re.compile(
 )
 _YAML_LINE = re.compile(
     r"(?P<indent>[ \t]{0,80})(?:-[ \t]{1,5})?(?:[\"']?(?P<key>[A-Za-z_][\w.\-]{0,79})[\"']?"
-    r"[ \t]{0,5}:(?:[ \t]{1,5}|(?=\r?$)))?(?P<value>[^\r\n]{0,4096})"
+    r"[ \t]{0,5}:(?:[ \t]{1,5}|(?=\r?\n|\Z)))?(?P<value>[^\r\n]{0,4096})"
 )
 _YAML_LINES = 2_000
 
@@ -276,7 +283,7 @@ def find(text: str) -> list[re.Match[str]]:
             key = _key_before(text, opening.start())
             if not key or is_secret_label(key) is not True:
                 continue
-            reach = _object(text, opening.end() - 1, found)
+            reach = _object(text, opening.start("open"), found)
     if "\n" in text:
         reach = 0
         for label in _YAML_LABEL.finditer(text):
