@@ -125,9 +125,11 @@ def _key_before(text: str, end: int) -> str:
     return key if 0 < len(key) <= 80 else ""
 
 
-# One token of an object: a quoted string, a bracket, a comma, a separator, a bare word.
+# One token of an object: a quoted string (its quotes escaped, inside a JSON string or a
+# repr: ``{\"value\": \"v\"}``), a bracket, a comma, a separator, a bare word.
 _TOKEN = re.compile(
-    r"[ \t\r\n]*(?:(?P<q>\"(?:[^\"\\\r\n]|\\.){0,4096}\"|'(?:[^'\\\r\n]|\\.){0,4096}')"
+    r"[ \t\r\n]*(?:(?P<e>\\{1,3}[\"'])(?P<eq>[^\"'\\\r\n]{0,4096})(?P=e)"
+    r"|(?P<q>\"(?:[^\"\\\r\n]|\\.){0,4096}\"|'(?:[^'\\\r\n]|\\.){0,4096}')"
     r"|(?P<p>[{}\[\],:=])|(?P<w>[^\s{}\[\],:=\"']{1,4096}))"
 )
 _DEPTH = 32
@@ -137,6 +139,9 @@ _LITERALS["None"] = None
 
 def _scalar(token: re.Match[str]) -> tuple[Any, int, int]:
     """The value of a string or bare token, and the span of what a placeholder replaces."""
+    escaped = token.group("eq")
+    if escaped is not None:
+        return escaped, *token.span("eq")
     quoted = token.group("q")
     if quoted is not None:
         start, end = token.span("q")
