@@ -206,6 +206,40 @@ def test_an_object_inside_a_json_string_goes_even_when_cut() -> None:
         assert "value" in shown and "bob" in shown
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"session": {"started_at": "2024-01-02T10:00:00Z", "page": "home", "browser": "Firefox"}},
+        {"secrets": {"count": 3, "names": ["db-password", "api-key"]}},
+        {"credentials": {"source": "environment", "profile": "default"}},
+        {"signature": {"signer": "John Smith", "date": "2024-01-01"}},
+        {"token": {"prompt_tokens": 12, "completion_tokens": 40, "model": "gpt-4o"}},
+        {"auth": {"type": "oauth2", "flows": {"code": {"scopes": {"read": "Read access"}}}}},
+    ],
+)
+def test_an_object_that_holds_or_describes_secrets_keeps_its_plain_fields(
+    data: dict[str, Any],
+) -> None:
+    """Under a label that names no one value (a session, a cookie, credentials), a field
+    goes only when it holds the secret (``value``, ``current``) or reads as a credential."""
+    assert redact_data(data) == data
+    assert th.redact(json.dumps(data)) == json.dumps(data)
+
+
+def test_a_cookies_value_goes_and_its_plain_fields_stay() -> None:
+    data = {"cookie": {"domain": "example.com", "path": "/", "value": "abc123XYZ987"}}
+    assert redact_data(data) == {"cookie": {"domain": "example.com", "path": "/", "value": GONE}}
+    data = {"session": {"page": "home", "sid_hash": "Qx7pLm2R9zKdW4"}}
+    assert redact_data(data) == {"session": {"page": "home", "sid_hash": GONE}}
+
+
+def test_under_a_label_naming_one_value_any_inner_key_holds_it() -> None:
+    for label in ("password", "client_secret", "api_key", "accessToken"):
+        data = {label: {"a": "hunter2", "user": "bob"}}
+        assert redact_data(data) == {label: {"a": GONE, "user": "bob"}}
+        assert "hunter2" not in th.redact(json.dumps(data))
+
+
 def test_an_object_under_a_key_that_names_no_secret_is_as_before() -> None:
     data = {"settings": {"value": "Tr0ub4dor3", "name": "db"}}
     assert th.redact(json.dumps(data)) == json.dumps(data)
@@ -253,3 +287,24 @@ def test_a_known_field_beside_the_secret_stays(
     assert value not in shown
     assert f'"{field}": "{kept}"' in shown
     assert redact_data(data) == {label: {field: kept, "value": GONE}}
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.sampled_from(["session", "cookie", "credentials", "auth", "secrets", "signature"]),
+    st.lists(st.sampled_from(["prod", "db", "a", "config", "primary"]), max_size=3),
+    st.sampled_from(["value", "current", "data", "v", "password", "secret", "raw", "default"]),
+    passwords(min_tail=3),
+)
+def test_under_a_label_of_a_holder_a_holders_value_goes(
+    label: str, inner: list[str], last: str, value: str
+) -> None:
+    nested: Any = {last: value, "name": "db"}
+    for key in reversed(inner):
+        nested = {key: nested}
+    data = {label: nested}
+    for text in (json.dumps(data), repr(data), _yaml(data)):
+        shown = th.redact(text)
+        assert value not in shown, text
+        assert last in shown and "db" in shown
+    assert value not in json.dumps(redact_data(data))

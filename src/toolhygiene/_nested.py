@@ -20,11 +20,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toolhygiene._labels import code_value, is_secret_label, plausible_value
+from toolhygiene._labels import (
+    code_label,
+    code_value,
+    credential_shaped,
+    is_secret_label,
+    plain_run,
+    plausible_value,
+)
 from toolhygiene._positional import SPAN
 from toolhygiene._survivors import quoted_prose
 
-__all__ = ["NEEDLES", "find", "judged", "open_field"]
+__all__ = ["NEEDLES", "find", "holder", "judged", "names_a_value", "open_field"]
 
 _OPEN_FIELDS = frozenset(
     [
@@ -58,6 +65,23 @@ _OPEN_FIELDS = frozenset(
         "provider",
         "status",
         "title",
+        "model",
+        "source",
+        "profile",
+        "path",
+        "domain",
+        "issuer",
+        "iss",
+        "audience",
+        "aud",
+        "subject",
+        "owner",
+        "service",
+        "account",
+        "project",
+        "tenant",
+        "environment",
+        "env",
         # a schema describing the field
         "required",
         "pattern",
@@ -89,18 +113,105 @@ def open_field(key: str) -> bool:
     return parts[0].startswith(_OPEN_PREFIXES) or whole.startswith(_OPEN_PREFIXES)
 
 
-def judged(key: str, value: Any) -> bool:
-    """Whether ``value`` under ``key``, inside an object a secret's label names, is the
-    secret: a string that may be one (not prose), a number shaped as a code."""
+_HOLDERS = frozenset(
+    [
+        "",  # an item of a list right under the label
+        "value",
+        "values",
+        "val",
+        "v",
+        "data",
+        "current",
+        "previous",
+        "old",
+        "new",
+        "next",
+        "primary",
+        "secondary",
+        "active",
+        "plain",
+        "plaintext",
+        "cleartext",
+        "clear",
+        "decrypted",
+        "raw",
+        "content",
+        "string",
+        "str",
+        "text",
+        "literal",
+        "b64",
+        "base64",
+        "hex",
+        "encoded",
+        "default",
+        "example",
+        "examples",
+        "initial",
+        "temp",
+        "temporary",
+        "backup",
+        "fallback",
+        "prod",
+        "production",
+        "staging",
+        "stage",
+        "dev",
+        "development",
+        "test",
+        "local",
+        "live",
+        "sandbox",
+    ]
+)
+
+
+def holder(key: str) -> bool:
+    """Whether ``key`` names what holds the secret itself (``value``, ``current``,
+    ``prod``, ``default``), or names a secret (``pass``, ``pin``)."""
+    parts = [p.lower() for p in _PARTS.findall(key)]
+    return (
+        "".join(parts) in _HOLDERS
+        or (bool(parts) and parts[-1] in _HOLDERS)
+        or is_secret_label(key) is not False
+        or code_label(key)
+    )
+
+
+_VALUE_WORDS = frozenset(
+    ("password", "passwd", "pwd", "pw", "pass", "passphrase", "passcode", "secret", "key")
+    + ("token", "pin", "apikey")
+)
+
+
+def names_a_value(label: str) -> bool:
+    """Whether a secret's label names one value (``password``, ``client_secret``,
+    ``api_key``, ``accessToken``), not a thing that holds or describes secrets (a
+    ``session``, a ``cookie``, ``auth``, ``credentials``, ``secrets``)."""
+    parts = _PARTS.findall(label)
+    return bool(parts) and parts[-1].lower() in _VALUE_WORDS
+
+
+def judged(label: str, key: str, value: Any) -> bool:
+    """Whether ``value`` under ``key``, inside an object the secret's ``label`` names,
+    is the secret. Under a key that holds the secret (``holder``), or any key under a
+    label that names one value (``password``, ``api_key``): a string that may be one
+    (not prose); a number shaped as a code under a holder. Under any other key of an
+    object that holds or describes secrets (a ``session``'s ``started_at``, a
+    ``cookie``'s ``domain``, ``credentials``' ``source``): only a string shaped as a
+    credential (``abc123XYZ987``, not ``home``, ``example.com`` or a date)."""
     if value is None or isinstance(value, bool) or open_field(key):
         return False
+    holds = holder(key)
+    if not holds and not isinstance(value, (int, float)):
+        holds = names_a_value(label)
     if isinstance(value, (int, float)):
-        return code_value(str(value))
+        return holds and code_value(str(value))
     if not isinstance(value, str) or not value.strip():
         return False
-    if not plausible_value(value, prose_allowed=False):
+    if not plausible_value(value, prose_allowed=False) or quoted_prose(value):
         return False
-    return not quoted_prose(value)
+    return holds or (credential_shaped(value) and not plain_run(value))
 
 
 NEEDLES = (": {", ":{", "={", "= {", ": [", ":[", ":\n", ":\r\n", ": \n")
@@ -156,7 +267,7 @@ def _scalar(token: re.Match[str]) -> tuple[Any, int, int]:
         return word, start, end
 
 
-def _object(text: str, at: int, found: list[re.Match[str]]) -> int:
+def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     """Read the object or list opening at ``at`` (under a secret's label), adding a
     ``SPAN`` match over each value judged secret; return where it ends (or where reading
     stopped). One pass, each character read once."""
@@ -186,7 +297,7 @@ def _object(text: str, at: int, found: list[re.Match[str]]) -> int:
             expect_key, last = mark == "{", None
         elif mark in "}]":
             if last is not None:
-                _judge(text, key, last, found)
+                _judge(text, label, key, last, found)
             last = None
             if not stack:
                 return position
@@ -196,7 +307,7 @@ def _object(text: str, at: int, found: list[re.Match[str]]) -> int:
             key, expect_key = stack[-1][1], False
         elif mark == ",":
             if last is not None:
-                _judge(text, key, last, found)
+                _judge(text, label, key, last, found)
             last = None
             expect_key = bool(stack) and stack[-1][0]
             if stack and not stack[-1][0]:
@@ -208,9 +319,11 @@ def _object(text: str, at: int, found: list[re.Match[str]]) -> int:
     return position
 
 
-def _judge(text: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]) -> None:
+def _judge(
+    text: str, label: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]
+) -> None:
     value, start, end = scalar
-    if start < end and judged(key, value):
+    if start < end and judged(label, key, value):
         m = SPAN.match(text, start, end)
         if m is not None and m.end() == end:
             found.append(m)
@@ -268,7 +381,7 @@ def _yaml_block(text: str, label: re.Match[str], found: list[re.Match[str]]) -> 
         elif " #" in value:
             value = value.split(" #", 1)[0].rstrip()
             end = start + len(value)
-        if start < end and judged(key, value):
+        if start < end and judged(label.group("key"), key, value):
             m = SPAN.match(text, start, end)
             if m is not None and m.end() == end:
                 found.append(m)
@@ -288,7 +401,7 @@ def find(text: str) -> list[re.Match[str]]:
             key = _key_before(text, opening.start())
             if not key or is_secret_label(key) is not True:
                 continue
-            reach = _object(text, opening.start("open"), found)
+            reach = _object(text, opening.start("open"), key, found)
     if "\n" in text:
         reach = 0
         for label in _YAML_LABEL.finditer(text):

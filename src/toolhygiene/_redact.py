@@ -2161,7 +2161,7 @@ def redact_data(value: Any, depth: int = 0) -> Any:
             redact_data(k, depth + 1): (
                 placeholder("secret")
                 if _labelled(k, v)
-                else _under_label(k, v, depth + 1)
+                else _under_label(k, k, v, depth + 1)
                 if isinstance(v, (Mapping, list, tuple)) and _names_secret(k)
                 else redact_data(v, depth + 1)
             )
@@ -2176,7 +2176,7 @@ def _names_secret(key: Any) -> bool:
     return isinstance(key, str) and is_secret_label(key) is True
 
 
-def _under_label(key: str, value: Any, depth: int) -> Any:
+def _under_label(label: str, key: str, value: Any, depth: int) -> Any:
     """``value`` (an object or list under a secret's label, ``_nested``) redacted: each
     scalar judged as labelled by that label unless its own key names a field known not
     to be secret (``{"password": {"value": v, "user": "bob"}}``: ``v`` goes)."""
@@ -2184,12 +2184,14 @@ def _under_label(key: str, value: Any, depth: int) -> Any:
         return CUT_NESTED
     if isinstance(value, Mapping):
         return {
-            redact_data(k, depth + 1): _under_label(k if isinstance(k, str) else "", v, depth + 1)
+            redact_data(k, depth + 1): _under_label(
+                label, k if isinstance(k, str) else "", v, depth + 1
+            )
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
-        return [_under_label(key, v, depth + 1) for v in value]
-    if _labelled(key, value) or nested_judged(key, value):
+        return [_under_label(label, key, v, depth + 1) for v in value]
+    if _labelled(key, value) or nested_judged(label, key, value):
         return placeholder("secret")
     return redact_data(value, depth)
 
@@ -2210,9 +2212,9 @@ _SHAPE_DEPTH = 4
 _SHAPE_ITEMS = 20
 
 
-def _safe_value(name: str, value: Any, cap: int, depth: int, under: bool = False) -> Any:
-    """``under``: inside an object or list a secret's label names (``_nested``)."""
-    if _labelled(name, value) or (under and nested_judged(name, value)):
+def _safe_value(name: str, value: Any, cap: int, depth: int, under: str = "") -> Any:
+    """``under``: the secret's label an object or list it is inside names (``_nested``)."""
+    if _labelled(name, value) or (under and nested_judged(under, name, value)):
         return placeholder("secret")
     if isinstance(value, bool) or value is None:
         return value
@@ -2220,13 +2222,13 @@ def _safe_value(name: str, value: Any, cap: int, depth: int, under: bool = False
         return value if math.isfinite(value) else str(value)  # JSON has no NaN
     if isinstance(value, str):
         return sanitize(value, cap // 2, internals=False)
-    shaped = _shaped(name, value, cap, depth, under or _names_secret(name))
+    shaped = _shaped(name, value, cap, depth, under or (name if _names_secret(name) else ""))
     if shaped is not None and len(repr(shaped)) <= cap * 2:
         return shaped
     return sanitize(bounded_repr(value, RAW_CAP), cap // 2, internals=False)
 
 
-def _shaped(name: str, value: Any, cap: int, depth: int, under: bool) -> Any:
+def _shaped(name: str, value: Any, cap: int, depth: int, under: str) -> Any:
     """A small list or object of the arguments with each part made safe, else ``None``."""
     if depth >= _SHAPE_DEPTH or not isinstance(value, (list, tuple, Mapping)):
         return None
