@@ -56,8 +56,10 @@ __all__ = [
     "BUILT_IN",
     "NETRC_BEFORE",
     "NETRC_WINDOW",
+    "PAIR_KEY",
     "Detector",
     "Kind",
+    "list_item_judge",
     "netrc_context",
 ]
 
@@ -1255,15 +1257,31 @@ def _token_shaped(value: str) -> bool:
 
 _LISTED = re.compile(
     r"(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})\\{0,3}[\"'][ \t]{0,5}:[ \t]{0,5}"
-    r"(?:\[[ \t]{0,5}(?P<secret>\\{0,3}[\"'][^\]\[\r\n]{0,8192}[\"'])[ \t]{0,5}\]"
-    r"|\([ \t]{0,5}(?P<items>\\{0,3}[\"'][^()\r\n]{0,8192}[\"'])[ \t]{0,5},?[ \t]{0,5}\))"
+    r"(?:\[[ \t]{0,5}(?P<secret>(?:\\{0,3}[\"']|-?[0-9])[^\]\[\r\n]{0,8192}[\"'0-9])[ \t]{0,5}\]"
+    r"|\([ \t]{0,5}(?P<items>(?:\\{0,3}[\"']|-?[0-9])[^()\r\n]{0,8192}[\"'0-9])[ \t]{0,5},?"
+    r"[ \t]{0,5}\))"
 )
 """A list of strings under a key: ``"tokens": ["v1", "v2"]`` (JSON, escaped JSON, a
 Python repr; a tuple in a repr: ``'auth': ('bob', 'v')``)."""
 _LISTED_OPEN = re.compile(r"[\"'][ \t]{0,5}:[ \t]{0,5}[\[(]")
-_ITEM = re.compile(r"(?P<e>\\{0,3})(?P<q>[\"'])(?P<v>[^\"'\\\r\n]{0,1024})(?P=e)(?P=q)")
+_ITEM = re.compile(
+    r"(?P<e>\\{0,3})(?P<q>[\"'])(?P<v>[^\"'\\\r\n]{0,1024})(?P=e)(?P=q)"
+    r"|(?<![\w.\-])(?P<n>-?[0-9]{1,64}(?:\.[0-9]{1,64})?(?:[eE][+-]?[0-9]{1,4})?)(?![\w.])"
+)
 _PASSWORDS = re.compile(r"pass|pwd|secret", re.IGNORECASE)
-_PAIR_KEY = re.compile(r"(?:auth|credentials?|creds?|login)\Z", re.IGNORECASE)
+PAIR_KEY = re.compile(r"(?:auth|credentials?|creds?|login)\Z", re.IGNORECASE)
+"""A key naming a user-and-password pair: a list under it starts with the user."""
+
+
+def list_item_judge(key: str) -> Callable[[str], bool] | None:
+    """How each string item of a list under ``key`` is judged a secret (``None``: the
+    key names none): under a singular key (and a plural of a password or a secret) every
+    real value, under another plural key an item that looks like a credential."""
+    if is_secret_label(key) is True or (key[-1:] in "sS" and _PASSWORDS.search(key)):
+        return functools.partial(plausible_value, prose_allowed=False)
+    if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
+        return credential_shaped
+    return None
 
 
 def _listed_values(text: str) -> list[re.Match[str]]:
@@ -1274,7 +1292,8 @@ def _listed_values(text: str) -> list[re.Match[str]]:
     stays), but every real value under a plural of a password or a secret
     (``"passwords": ["hunter2"]``); under a key naming a user-and-password pair (``auth``, ``credentials``,
     ``creds``, ``login``), the first item is the user and stays, unless it reads as a
-    credential itself: ``"auth": ["bob", "v"]`` keeps ``bob``."""
+    credential itself: ``"auth": ["bob", "v"]`` keeps ``bob``. A number is an item too
+    (``"pin": [4821]``; its placeholder is made a string: ``_engine._as_strings``)."""
     found: list[re.Match[str]] = []
     reach = 0
     for opened in _LISTED_OPEN.finditer(text):
@@ -1294,24 +1313,19 @@ def _listed_values(text: str) -> list[re.Match[str]]:
             continue
         reach = m.end()
         key = m.group("key")
-        judge: Callable[[str], bool]
-        if is_secret_label(key) is True:
-            judge = functools.partial(plausible_value, prose_allowed=False)
-        elif key[-1:] in "sS" and _PASSWORDS.search(key):
-            judge = functools.partial(plausible_value, prose_allowed=False)
-        elif key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
-            judge = credential_shaped
-        else:
+        judge = list_item_judge(key)
+        if judge is None:
             continue
-        pair = _PAIR_KEY.search(key) is not None
+        pair = PAIR_KEY.search(key) is not None
         start, end = m.span(group)
         for item in _ITEM.finditer(text, start, end):
-            value = item.group("v")
+            part = "v" if item.group("v") is not None else "n"
+            value = item.group(part)
             if not value or not judge(value):
                 continue
-            if pair and item.start() == start and not credential_shaped(value):
+            if part == "v" and pair and item.start() == start and not credential_shaped(value):
                 continue  # the user of a pair
-            span = SPAN.match(text, item.start("v"), item.end("v"))
+            span = SPAN.match(text, item.start(part), item.end(part))
             assert span is not None  # a value is never empty
             found.append(span)
     return found

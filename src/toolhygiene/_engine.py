@@ -810,13 +810,13 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
 
 # A placeholder standing bare where JSON (or a dict repr) had a value that was no string
 # (``"pin": 4821``, an echo of it elsewhere): after a key's quote and ``:``, or as an
-# array's item (only in a text that starts as JSON does).
+# array's (or a repr's tuple's) item (only in a text that starts as JSON does).
 _BARE_MEMBER = re.compile(
     r"(\\{0,3}[\"'])([ \t]{0,5}:[ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])"
     r"(?=[ \t\r\n]{0,40}(?:[,}\]]|\Z))"
 )
 _BARE_ITEM = re.compile(
-    r"(?<=[\[,])([ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])(?=[ \t\r\n]{0,40}[,\]])"
+    r"(?<=[\[(,])([ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])(?=[ \t\r\n]{0,40}[,\])])"
 )
 _JSON_START = re.compile(r"\s{0,64}[\[{]")
 
