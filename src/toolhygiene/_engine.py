@@ -810,7 +810,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
 
 # A placeholder standing bare where JSON (or a dict repr) had a value that was no string
 # (``"pin": 4821``, an echo of it elsewhere): after a key's quote and ``:``, or as an
-# array's (or a repr's tuple's) item (only in a text that starts as JSON does).
+# array's item (only when that makes the text valid JSON).
 _BARE_MEMBER = re.compile(
     r"(\\{0,3}[\"'])([ \t]{0,5}:[ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])"
     r"(?=[ \t\r\n]{0,40}(?:[,}\]]|\Z))"
@@ -824,14 +824,22 @@ _JSON_START = re.compile(r"\s{0,64}[\[{]")
 def _as_strings(text: str) -> str:
     """``text`` with each placeholder that stands for a value that was no string (a
     number under a secret's key) made a string, quoted as the key is (escapes and all:
-    escaped JSON stays escaped JSON; an array's item takes ``"``), so valid JSON stays
+    escaped JSON stays escaped JSON; an array's item takes ``"`` when the text is then
+    JSON), so valid JSON stays
     valid JSON: ``{"pin": "[redacted:secret]"}``. ``pin: [redacted:secret]`` in prose
     or YAML, with no key's quote before it, stays as it is."""
     if "[redacted:" not in text:
         return text
     text = _BARE_MEMBER.sub(r"\1\2\1\3\1", text)
-    if _JSON_START.match(text):
-        text = _BARE_ITEM.sub(r'\1"\2"', text)
+    if _JSON_START.match(text) and _BARE_ITEM.search(text):
+        # An item's placeholder is quoted only when that makes the whole text JSON: a
+        # placeholder between commas inside a string (a CSV line) must stay as it is.
+        items = _BARE_ITEM.sub(r'\1"\2"', text)
+        try:
+            json.loads(items)
+        except (ValueError, RecursionError):
+            return text
+        return items
     return text
 
 
