@@ -523,12 +523,15 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _unwrap(text: str, *, every_run: bool = False) -> str:
+def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> str:
     """Join a token wrapped over lines where the joined token is a secret.
 
-    Every wrap point is joined in one view, the token layers run once over it, and only
-    the joins that a found secret crosses are kept: so only the runs of that view with
-    a join inside are looked at (``every_run``: all of them, the slow path)."""
+    Every wrap point is joined in one view, the token layers and the user's own rules
+    (``add_redaction``: a rule's match is a token as a built-in one is) run once over
+    it, and only the joins that a found secret crosses are kept: so only the runs of
+    that view with a join inside are looked at (``every_run``: all of them, the slow
+    path). ``internals``: whether a user's rule for internals counts (only when the
+    scrub redacts them: a join no placeholder replaces would change the text)."""
     cuts = [m.span(2) for m in _WRAP.finditer(text) if _continues(text, m[3], m.end(2) + len(m[3]))]
     if not cuts:
         return text
@@ -550,13 +553,35 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
         points.append(start - removed)
         removed += end - start
     spans: list[Span] = []
-    _tokens.find(compatible(joined), spans, crossing=None if every_run else points)
+    seen = compatible(joined)
+    _tokens.find(seen, spans, crossing=None if every_run else points)
+    _user_spans(seen, spans, internals)
     if not spans:
         return text
     spans.sort()
     crossed = _crossed(spans, points)
     kept = [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
     return _without(text, kept) if kept else text
+
+
+def _user_spans(seen: str, spans: list[Span], internals: bool) -> None:
+    """Add the matches of the user's own rules in ``seen`` (a joined view) to ``spans``:
+    ``acme_0123456789`` then ``abcdef01234567`` on the next line is one key, as a
+    built-in token wrapped so is."""
+    users = _registry.user_detectors()
+    if not users:
+        return
+    lowered = seen.lower()
+    for detector in users:
+        if detector.kind != "secret" and not internals:
+            continue
+        if detector.gate and not any(needle in lowered for needle in detector.gate):
+            continue
+        group: str | int = "secret" if "secret" in detector.pattern.groupindex else 0
+        for m in _windowed(detector.pattern, seen):
+            start, end = m.span(group)
+            if start < end:
+                spans.append((start, end, detector.name, 0))
 
 
 def _crossed(spans: list[Span], points: list[int]) -> set[int]:
@@ -784,7 +809,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         seeds = ()
     original = text
     if "\n" in text or "\\n" in text or "%" in text:
-        text = _unwrap(text)
+        text = _unwrap(text, internals=internals)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
     marked = not text.isascii() and _LATIN_MARK.search(text) is not None
