@@ -37,6 +37,7 @@ from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
+from toolhygiene._put_back import encoded_back
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
@@ -678,6 +679,11 @@ def _url_decoded(segment: str) -> str:
     return segment
 
 
+def _url_view(segment: str) -> str:
+    """What ``_reveal`` scrubs of a URL-encoded run: decoded, normalised."""
+    return normalise(_url_decoded(segment))
+
+
 def _json_decoded(literal: str) -> str:
     """What a JSON string literal means (``json.loads``, without its per-call setup:
     the string scanner alone); ``literal`` itself when it is not one whole literal."""
@@ -752,7 +758,11 @@ def _reveal(
         if piece != decoded:
             parts.append(text[last:start])
             parts.append(
-                json.dumps(piece, ensure_ascii=False) if as_json else piece.translate(_WRITTEN_BACK)
+                json.dumps(piece, ensure_ascii=False)
+                if as_json
+                else encoded_back(
+                    text[start:end], piece, bytes_of=_bytes_of, decoded_view=_url_view
+                )
             )
             last = end
     parts.append(text[last:])
