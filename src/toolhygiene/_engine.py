@@ -25,6 +25,7 @@ import itertools
 import json
 import operator
 import re
+import string
 import unicodedata
 from collections.abc import Callable
 from json.decoder import scanstring  # type: ignore[attr-defined]
@@ -423,10 +424,10 @@ def _apply(
     allowing = _registry.allows_any()
     last = 0
     merged = _merge(spans)
+    if "%" in text:
+        merged = _whole_escapes(text, merged)
     for start, end, name, rank in merged:
-        if allowing and _registry.allowed(
-            text[start:end], provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
-        ):
+        if allowing and _allowed(text, start, end, rank, name):
             continue
         parts.append(text[last:start])
         shown = names.get(name)
@@ -464,6 +465,51 @@ def _apply(
         last = end
     seen_parts.append(seen[last:])
     return out, echoes, "".join(seen_parts)
+
+
+def _allowed(text: str, start: int, end: int, rank: int, name: str) -> bool:
+    """Whether ``text[start:end]`` is allow-listed (``never_redact``), as written or,
+    URL-encoded, as it reads decoded: an allowed value inside an encoded run is itself,
+    whether the span holds escapes or the hex digits an escape left before it
+    (``%253DAKIA…`` encoded twice: the value is read from after ``3D``)."""
+    value = text[start:end]
+    provider, labelled = rank >= _tokens.PROVIDER_RANK, name != "high-entropy"
+    if _registry.allowed(value, provider=provider, labelled=labelled):
+        return True
+    if "%" not in text[max(0, start - 9) : end]:
+        return False
+    decoded = _url_decoded(value)
+    if decoded != value and _registry.allowed(decoded, provider=provider, labelled=labelled):
+        return True
+    for cut in range(1, min(7, len(value))):
+        if value[cut - 1] not in string.hexdigits:
+            break
+        if _registry.allowed(value[cut:], provider=provider, labelled=labelled):
+            return True
+    return False
+
+
+_ESCAPE_AT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _whole_escapes(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with none splitting a URL escape: a span that starts on the hex digits
+    of one (``%3DAKIA…``: a token is read from the character after ``%``) starts after
+    it, the escape staying as written (``id%3D[redacted:…]``, never ``id%[redacted:…]``);
+    one that ends inside one ends before it."""
+    out: list[Span] = []
+    for start, end, name, rank in spans:
+        if start >= 1 and _ESCAPE_AT.match(text, start - 1) and start + 2 < end:
+            start += 2
+        elif start >= 2 and _ESCAPE_AT.match(text, start - 2) and start + 1 < end:
+            start += 1
+        for back in (1, 2):
+            at = end - back
+            if at > start and _ESCAPE_AT.match(text, at) and at + 3 > end:
+                end = at
+                break
+        out.append((start, end, name, rank))
+    return out
 
 
 def _unescaped(value: str) -> str:
