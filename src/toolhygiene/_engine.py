@@ -578,9 +578,18 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     it, and only the joins that a found secret crosses are kept: so only the runs of
     that view with a join inside are looked at (``every_run``: all of them, the slow
     path). ``internals``: whether a user's rule for internals counts (only when the
-    scrub redacts them: a join no placeholder replaces would change the text)."""
-    cuts = [m.span(2) for m in _WRAP.finditer(text) if _continues(text, m[3], m.end(2) + len(m[3]))]
-    if not cuts:
+    scrub redacts them: a join no placeholder replaces would change the text).
+
+    A line that starts with a word or a number is no token's rest for the token layers
+    (a reader takes it as the next line's text); for a user's rule it is, when the
+    rule matches across the break (``acme_…0123`` then ``4567``: the pattern says what
+    its token is made of)."""
+    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in _WRAP.finditer(text)]
+    users = bool(wraps) and _user_rules(internals)
+    cuts = [cut for cut, run, end in wraps if _continues(text, run, end)]
+    # (not before a key, ``run:``, for a user's rule either)
+    loose = [cut for cut, _, end in wraps if users and text[end : end + 1] != ":"]
+    if not cuts and not loose:
         return text
     tables = _tables.table_ranges(text)
     if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own
@@ -592,8 +601,22 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
         tables = tables + [(a - 4, b + 1) for a, b in public_ranges(text)]
     if tables:  # a table's rows are lines of their own
         cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
-        if not cuts:
+        loose = [cut for cut in loose if not any(a <= cut[0] < b for a, b in tables)]
+        if not cuts and not loose:
             return text
+    kept = set(_crossing(text, cuts, every_run=every_run, tokens=True, internals=internals))
+    if loose != cuts:  # the user's rules over the lines a token never continues on too
+        kept.update(_crossing(text, loose, every_run=every_run, tokens=False, internals=internals))
+    return _without(text, sorted(kept)) if kept else text
+
+
+def _crossing(
+    text: str, cuts: list[tuple[int, int]], *, every_run: bool, tokens: bool, internals: bool
+) -> list[tuple[int, int]]:
+    """The ``cuts`` that a secret found in ``text`` joined at all of them crosses: by the
+    token layers and the user's rules (``tokens``), or by the user's rules alone."""
+    if not cuts:
+        return []
     joined = _without(text, cuts)
     points, removed = [], 0
     for start, end in cuts:
@@ -601,14 +624,19 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
         removed += end - start
     spans: list[Span] = []
     seen = compatible(joined)
-    _tokens.find(seen, spans, crossing=None if every_run else points)
+    if tokens:
+        _tokens.find(seen, spans, crossing=None if every_run else points)
     _user_spans(seen, spans, internals)
     if not spans:
-        return text
+        return []
     spans.sort()
     crossed = _crossed(spans, points)
-    kept = [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
-    return _without(text, kept) if kept else text
+    return [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
+
+
+def _user_rules(internals: bool) -> bool:
+    """Whether a user's rule (``add_redaction``) is in effect for this scrub."""
+    return any(d.kind == "secret" or internals for d in _registry.user_detectors())
 
 
 def _user_spans(seen: str, spans: list[Span], internals: bool) -> None:

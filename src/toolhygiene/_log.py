@@ -141,9 +141,12 @@ def _message(raw: str, redacting: bool) -> str:
     if len(text) <= TRACEBACK_MESSAGE:
         return text
     text = text[:TRACEBACK_MESSAGE]
-    opened = text.rfind("[redacted:")
-    if opened >= 0 and "]" not in text[opened:]:
-        text = text[:opened]
+    opened = text.rfind("[")
+    tail = text[opened:]
+    if opened >= 0 and "]" not in tail and (
+        tail.startswith("[redacted:") or "[redacted:".startswith(tail)
+    ):
+        text = text[:opened]  # a placeholder's start, or the whole of one the cut halved
     return text
 
 
