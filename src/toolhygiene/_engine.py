@@ -545,13 +545,37 @@ def _echo(
 # what follows it is a blank or a break, never a token character, so giving characters
 # back could never help, and was tried at every token's start (4.8 -> 2.9 ms over 64 KB
 # of log lines).
-_WRAP = re.compile(
-    r"(?<![A-Za-z0-9_\-+/=.])(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
+_WRAPPED = (
+    r"(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
     r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40}"
     # or a line break URL-encoded that stays as written (``_bytes_of``)
     r"|%0[Dd](?!%0[Aa])|%0[BbCc]|%[Cc]2%85|%[Ee]2%80%[Aa][89])"
     r"(?=([A-Za-z0-9_\-+/=.]{4,4096}))"
 )
+_WRAP = re.compile(r"(?<![A-Za-z0-9_\-+/=.])" + _WRAPPED)
+_WRAP_ON = re.compile(_WRAPPED)
+"""A wrap that starts where the last one's break ended: a third line after a break
+written out (``\\n``) or encoded (``%0B``), whose last character is a token's."""
+
+
+def _wraps(text: str) -> list[re.Match[str]]:
+    """The wraps in ``text``, in order, each line of a token wrapped over several."""
+    found = list(_WRAP.finditer(text))
+    if not any(m.group(2)[-1:] not in _BLANK_END for m in found):
+        return found  # every break ends in a blank: ``_WRAP`` finds each next line itself
+    chained: dict[int, re.Match[str]] = {m.start(2): m for m in found}
+    for m in found:
+        at = m.end(2)
+        while text[at - 1 : at] not in _BLANK_END:
+            more = _WRAP_ON.match(text, at)
+            if more is None or more.start(2) in chained:
+                break
+            chained[more.start(2)] = more
+            at = more.end(2)
+    return [chained[at] for at in sorted(chained)]
+
+
+_BLANK_END = frozenset(" \t\n\r")
 
 
 def _continues(text: str, run: str, end: int) -> bool:
@@ -584,7 +608,7 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     (a reader takes it as the next line's text); for a user's rule it is, when the
     rule matches across the break (``acme_…0123`` then ``4567``: the pattern says what
     its token is made of)."""
-    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in _WRAP.finditer(text)]
+    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in _wraps(text)]
     users = bool(wraps) and _user_rules(internals)
     cuts = [cut for cut, run, end in wraps if _continues(text, run, end)]
     # (not before a key, ``run:``, for a user's rule either)
