@@ -1295,10 +1295,11 @@ def _listed_values(text: str) -> list[re.Match[str]]:
     key every real value goes (``"password": ["v1", "v2"]``); under a plural one, each
     item that looks like a credential (a tokeniser's ``"tokens": ["Hello", " world"]``
     stays), but every real value under a plural of a password or a secret
-    (``"passwords": ["hunter2"]``); under a key naming a user-and-password pair (``auth``, ``credentials``,
-    ``creds``, ``login``), the first item is the user and stays, unless it reads as a
-    credential itself: ``"auth": ["bob", "v"]`` keeps ``bob``. A number is an item too
-    (``"pin": [4821]``; its placeholder is made a string: ``_engine._as_strings``)."""
+    (``"passwords": ["hunter2"]``); under a key naming a user-and-password pair
+    (``auth``, ``credentials``, ``creds``, ``login``), the first item is the user and
+    stays, unless it reads as a credential itself: ``"auth": ["bob", "v"]`` keeps
+    ``bob``. A number is an item too (``"pin": [4821]``; its placeholder is made a
+    string: ``_engine._as_strings``)."""
     found: list[re.Match[str]] = []
     reach = 0
     for opened in _LISTED_OPEN.finditer(text):

@@ -38,8 +38,8 @@ from toolhygiene import _echo as _echo_layer
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
-from toolhygiene._put_back import encoded_back
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
+from toolhygiene._put_back import encoded_back
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -498,7 +498,8 @@ def _whole_escapes(text: str, spans: list[Span]) -> list[Span]:
     it, the escape staying as written (``id%3D[redacted:…]``, never ``id%[redacted:…]``);
     one that ends inside one ends before it."""
     out: list[Span] = []
-    for start, end, name, rank in spans:
+    for begin, stop, name, rank in spans:
+        start, end = begin, stop
         if start >= 1 and _ESCAPE_AT.match(text, start - 1) and start + 2 < end:
             start += 2
         elif start >= 2 and _ESCAPE_AT.match(text, start - 2) and start + 1 < end:

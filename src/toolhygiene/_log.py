@@ -143,8 +143,10 @@ def _message(raw: str, redacting: bool) -> str:
     text = text[:TRACEBACK_MESSAGE]
     opened = text.rfind("[")
     tail = text[opened:]
-    if opened >= 0 and "]" not in tail and (
-        tail.startswith("[redacted:") or "[redacted:".startswith(tail)
+    if (
+        opened >= 0
+        and "]" not in tail
+        and (tail.startswith("[redacted:") or "[redacted:".startswith(tail))
     ):
         text = text[:opened]  # a placeholder's start, or the whole of one the cut halved
     return text

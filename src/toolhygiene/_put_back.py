@@ -104,9 +104,7 @@ def _decoded_with_origins(
                 base = m.start() + 3 * at
                 # ``bytes_of`` gives the character, or its escapes as written
                 piece = (
-                    char
-                    if decoded.startswith(char, done)
-                    else written[3 * at : 3 * (at + size)]
+                    char if decoded.startswith(char, done) else written[3 * at : 3 * (at + size)]
                 )
                 if not decoded.startswith(piece, done):
                     return None

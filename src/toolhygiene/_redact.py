@@ -2040,8 +2040,9 @@ def redact_data(value: Any, depth: int = 0) -> Any:
 def _items(key: str, items: list[Any] | tuple[Any, ...], depth: int) -> list[Any]:
     """The items of a list under ``key``, each judged on its own as in text (the list
     keeps its length): a string or a number as ``list_item_judge`` says (``{"pin":
-    [4821]}`` loses it, a tokeniser's ``{"tokens": [101, 2023]}`` keeps them); the first of a user-and-password pair
-    (``{"auth": ["bob", "v"]}``) is the user and stays unless it reads as a credential."""
+    [4821]}`` loses it, a tokeniser's ``{"tokens": [101, 2023]}`` keeps them); the
+    first of a user-and-password pair (``{"auth": ["bob", "v"]}``) is the user and
+    stays unless it reads as a credential."""
     if depth > 20:
         return [CUT_NESTED]
     judge = list_item_judge(key)

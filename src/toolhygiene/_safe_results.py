@@ -57,6 +57,7 @@ def cut(
     ``arguments`` whether the tool has any argument to ask for less with."""
     if whole and len(text) <= cap:
         return text
+
     def marker(shown: int) -> str:
         return result_cut(
             tool, shown, total, verbatim=verbatim, redacted=redacted, arguments=arguments
