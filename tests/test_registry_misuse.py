@@ -182,7 +182,7 @@ def test_a_quadratic_pattern_reads_bounded_windows() -> None:
         (("g", r"zzz\d+"), {"gate": ""}, "a gate must not be empty"),
         (("g", r"zzz\d+"), {"gate": ("zzz", "")}, "a gate must not be empty"),
         (("g", r"zzz\d+"), {"gate": 5}, "gate must be a string, or a tuple, list or set of strings"),
-        (("g", r"zzz\d+"), {"gate": ("zzz", None)}, "gate must be a string or a tuple"),
+        (("g", r"zzz\d+"), {"gate": ("zzz", None)}, "gate must be a string, or a tuple"),
         (("i", r"zzz\d+"), {"internal": "yes"}, "internal must be True or False"),
     ],
 )

@@ -14,7 +14,6 @@ placeholders'.
 from __future__ import annotations
 
 import re
-import urllib.parse
 from collections.abc import Callable
 
 __all__ = ["encoded_back"]
@@ -59,6 +58,8 @@ def encoded_back(
 def _encoded(segment: str, piece: str) -> str:
     """``piece`` percent-encoded but for the characters ``segment`` holds as written
     (never ``%``) and the placeholders' own."""
+    from urllib.parse import quote  # (rare: loaded only when a run cannot be mapped back)
+
     literal = {c for c in _ESCAPES.sub("", segment) if c != "%"}
     parts = []
     for at, part in enumerate(_PLACEHOLDER.split(piece)):
@@ -66,10 +67,7 @@ def _encoded(segment: str, piece: str) -> str:
             parts.append(part)
         else:
             parts.append(
-                "".join(
-                    c if c in literal and c.isascii() else urllib.parse.quote(c, safe="")
-                    for c in part
-                )
+                "".join(c if c in literal and c.isascii() else quote(c, safe="") for c in part)
             )
     return "".join(parts)
 

@@ -27,7 +27,6 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from toolhygiene._detectors import PAIR_KEY, list_item_judge
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
@@ -2045,6 +2044,8 @@ def _items(key: str, items: list[Any] | tuple[Any, ...], depth: int) -> list[Any
     stays unless it reads as a credential."""
     if depth > 20:
         return [CUT_NESTED]
+    from toolhygiene._detectors import PAIR_KEY, list_item_judge  # (compiled at first use)
+
     judge = list_item_judge(key)
     pair = PAIR_KEY.search(key) is not None
     out: list[Any] = []
