@@ -384,6 +384,17 @@ def test_the_rest_of_the_run_is_byte_for_byte(raw: str) -> None:
         at = found + len(piece)
 
 
+def test_json_inside_an_encoded_run_stays_encoded_and_valid() -> None:
+    """A number under a secret's key in URL-encoded JSON: the quotes that make its
+    placeholder a string are written as the run writes quotes (``%22``)."""
+    for body in ({"pin": 4821, "n": 1}, {"password": "Xk9mQ2vLpZr4", "n": 1}):
+        raw = "q=" + quote(json.dumps(body), safe="")
+        out = th.redact(raw)
+        assert "%22[redacted:secret]%22" in out, out
+        assert json.loads(unquote(out[2:])) == {**body, next(iter(body)): "[redacted:secret]"}
+        assert set(PLACEHOLDER.sub("", out)) <= set(raw)
+
+
 # -- D4: allow-list through escapes; no placeholder splits an escape -----------------------
 
 

@@ -20,6 +20,12 @@ __all__ = ["encoded_back"]
 
 _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _PLACEHOLDER = re.compile(r"(\[redacted:[a-z0-9\-]{1,64}\])")
+# A placeholder with the quotes that made it a JSON string (``_engine._as_strings``:
+# ``%22pin%22%3A%204821`` decodes to ``"pin": 4821``, scrubbed ``"pin":
+# "[redacted:secret]"``): the quotes are put back escaped, as the run writes them.
+_QUOTED_PLACEHOLDER = re.compile(
+    r"((?:\\{0,3}[\"'])?\[redacted:[a-z0-9\-]{1,64}\](?:\\{0,3}[\"'])?)"
+)
 _LEVELS = 3
 
 
@@ -45,7 +51,7 @@ def encoded_back(
                 if begin < last:
                     break
                 parts.append(segment[last:begin])
-                parts.append(shown)
+                parts.append(_escaped_around(shown))
                 last = end
             else:
                 parts.append(segment[last:])
@@ -53,6 +59,15 @@ def encoded_back(
                 if decoded_view(out) == piece:
                     return out
     return _encoded(segment, piece)
+
+
+def _escaped_around(shown: str) -> str:
+    """``shown`` (placeholders, with the quotes around them) with every character that
+    is no placeholder's written as an escape, as the run writes it."""
+    return "".join(
+        part if at % 2 else "".join(f"%{b:02X}" for b in part.encode())
+        for at, part in enumerate(_PLACEHOLDER.split(shown))
+    )
 
 
 def _encoded(segment: str, piece: str) -> str:
@@ -130,7 +145,7 @@ def _replaced(decoded: str, piece: str) -> list[tuple[int, int, str]] | None:
     """The ranges of ``decoded`` that placeholders replaced in ``piece`` (everything
     else the same), each with the placeholders that stand for it; None when ``piece``
     is not ``decoded`` with values replaced, or the ranges cannot be told."""
-    parts = _PLACEHOLDER.split(piece)
+    parts = _QUOTED_PLACEHOLDER.split(piece)
     if len(parts) == 1:
         return None
     head, tail = parts[0], parts[-1]
