@@ -1274,18 +1274,14 @@ PAIR_KEY = re.compile(r"(?:auth|credentials?|creds?|login)\Z", re.IGNORECASE)
 
 
 def list_item_judge(key: str) -> Callable[[str], bool] | None:
-    """How each string item of a list under ``key`` is judged a secret (``None``: the
-    key names none): under a singular key (and a plural of a password or a secret, and a
-    key naming a user-and-password pair: ``login``) every real value, under another
-    plural key an item that looks like a credential."""
-    if (
-        is_secret_label(key) is True
-        or (key[-1:] in "sS" and _PASSWORDS.search(key))
-        or PAIR_KEY.search(key)
-    ):
+    """How each item of a list under ``key`` is judged a secret (``None``: the key
+    names none): under a singular key (and a plural of a password or a secret) every
+    real value; under another plural key, and a pair's key that names no secret alone
+    (``login``), an item that looks like a credential."""
+    if is_secret_label(key) is True or (key[-1:] in "sS" and _PASSWORDS.search(key)):
         return functools.partial(plausible_value, prose_allowed=False)
-    if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
-        return credential_shaped
+    if PAIR_KEY.search(key) or (key[-1:] in "sS" and is_secret_label(key[:-1]) is not False):
+        return credential_shaped  # (``login`` alone names no secret: dates, ids stay)
     return None
 
 
