@@ -102,12 +102,18 @@ def _decoded_with_origins(
         new_ends: list[int] = []
         last = 0
         for m in _ESCAPES.finditer(text):
-            for i in range(last, m.start()):
-                out.append(text[i])
-                new_starts.append(starts[i])
-                new_ends.append(ends[i])
+            out.extend(text[last : m.start()])
+            new_starts.extend(starts[last : m.start()])
+            new_ends.extend(ends[last : m.start()])
             written = m.group()
             decoded = bytes_of(m)
+            last = m.end()
+            if len(decoded) * 3 == len(written) and decoded.isascii():
+                # a character an escape (most runs): sliced, not walked
+                out.extend(decoded)
+                new_starts.extend(starts[m.start() : last : 3])
+                new_ends.extend(ends[m.start() + 2 : last : 3])
+                continue
             data = bytes.fromhex(written.replace("%", ""))
             chars = data.decode("utf-8", errors="surrogateescape")
             at = 0  # bytes of ``data`` read
@@ -129,11 +135,9 @@ def _decoded_with_origins(
                 at += size
             if done != len(decoded):
                 return None
-            last = m.end()
-        for i in range(last, len(text)):
-            out.append(text[i])
-            new_starts.append(starts[i])
-            new_ends.append(ends[i])
+        out.extend(text[last:])
+        new_starts.extend(starts[last:])
+        new_ends.extend(ends[last:])
         joined = "".join(out)
         if joined == text:
             break
