@@ -2158,13 +2158,41 @@ def redact_data(value: Any, depth: int = 0) -> Any:
     if isinstance(value, Mapping):
         return {
             redact_data(k, depth + 1): (
-                placeholder("secret") if _labelled(k, v) else redact_data(v, depth + 1)
+                placeholder("secret")
+                if _labelled(k, v)
+                else _items(k, v, depth + 1)
+                if isinstance(k, str) and isinstance(v, (list, tuple))
+                else redact_data(v, depth + 1)
             )
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
         return [redact_data(v, depth + 1) for v in value]
     return value
+
+
+def _items(key: str, items: list[Any] | tuple[Any, ...], depth: int) -> list[Any]:
+    """The items of a list under ``key``, each judged on its own as in text (the list
+    keeps its length): a string or a number as ``list_item_judge`` says (``{"pin":
+    [4821]}`` loses it, a tokeniser's ``{"tokens": [101, 2023]}`` keeps them); the
+    first of a user-and-password pair (``{"auth": ["bob", "v"]}``) is the user and
+    stays unless it reads as a credential."""
+    if depth > 20:
+        return [CUT_NESTED]
+    from toolhygiene._detectors import PAIR_KEY, list_item_judge  # (compiled at first use)
+
+    judge = list_item_judge(key)
+    pair = PAIR_KEY.search(key) is not None
+    out: list[Any] = []
+    for at, item in enumerate(items):
+        if isinstance(item, str) and item and judge is not None and judge(item):
+            secret = not (pair and at == 0) or credential_shaped(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            secret = judge is not None and judge(str(item))
+        else:
+            secret = False
+        out.append(placeholder("secret") if secret else redact_data(item, depth + 1))
+    return out
 
 
 def safe_arguments(arguments: Mapping[Any, Any], cap: int) -> dict[str, Any]:
