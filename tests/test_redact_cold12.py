@@ -138,7 +138,8 @@ random_ids = st.builds(
     lambda r, n: "".join(r.choice(alnum) for _ in range(n)),
     st.randoms(use_true_random=False),
     st.integers(24, 40),
-).filter(lambda s: _changes(s) >= len(s) // 2)
+).filter(lambda s: _changes(s) >= len(s) // 2 and len(set(s)) >= 8)
+# (eight characters at least: ``AaaaAaaAaaaaAaa0AaaaAaaa``, three of them, is no random value)
 crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 

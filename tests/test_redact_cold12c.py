@@ -67,7 +67,7 @@ MARK = "\n[result cut:"
 
 def _shown(body: str, cap: int) -> str:
     @th.tool(retries=0, result_cap=cap)
-    def rows() -> str:
+    def rows(page: int = 0) -> str:
         """Rows."""
         return body
 

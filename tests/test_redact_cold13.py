@@ -12,6 +12,7 @@ revoked." lost its word.
 
 from __future__ import annotations
 
+import re
 import string
 from urllib.parse import unquote
 
@@ -54,6 +55,10 @@ def test_a_bare_percent_after_an_escape_does_not_end_the_value(
     # left open for a key holding them)
     .map(lambda v: v.translate(str.maketrans("&=()", "^!*-")))
     .filter(lambda v: "%" in v and v[0] not in "$%(" and len(set(v)) >= 15)
+    # (an escape of a blank or a line break decodes, and ends the value in the decoded view,
+    # as a blank does: ``password=v%0Anext=1`` keeps ``next=1``; a key holding one, about
+    # one in a thousand, is left open)
+    .filter(lambda v: re.search(r"%(?:0[9aAdD]|20)", v) is None)
 )
 @example("django-insecure-w#q8oqxb%c848^luypx$jn2r!rg1g%ub5sbsgwl5a5w7@!w@*5")
 def test_a_django_key_goes_whole(key: str) -> None:

@@ -178,7 +178,7 @@ def test_prose_booleans_null_and_plain_numbers_stay() -> None:
 
 def test_a_code_shaped_number_goes() -> None:
     shown = th.redact(json.dumps({"password": {"value": 48219377}}))
-    assert shown == '{"password": {"value": [redacted:secret]}}'
+    assert json.loads(shown) == {"password": {"value": GONE}}
     assert redact_data({"password": {"value": 48219377}}) == {"password": {"value": GONE}}
 
 

@@ -181,8 +181,8 @@ def test_a_quadratic_pattern_reads_bounded_windows() -> None:
         (("g", r"acme_[0-9a-f]{24}"), {"gate": "acme-"}, "gate 'acme-' can never"),
         (("g", r"zzz\d+"), {"gate": ""}, "a gate must not be empty"),
         (("g", r"zzz\d+"), {"gate": ("zzz", "")}, "a gate must not be empty"),
-        (("g", r"zzz\d+"), {"gate": 5}, "gate must be a string or a tuple of strings"),
-        (("g", r"zzz\d+"), {"gate": ("zzz", None)}, "gate must be a string or a tuple"),
+        (("g", r"zzz\d+"), {"gate": 5}, "gate must be a string, or a tuple, list or set of strings"),
+        (("g", r"zzz\d+"), {"gate": ("zzz", None)}, "gate must be a string, or a tuple"),
         (("i", r"zzz\d+"), {"internal": "yes"}, "internal must be True or False"),
     ],
 )

@@ -45,7 +45,7 @@ def test_the_marker_says_how_much_was_cut_and_how_to_ask_for_less() -> None:
     shown = int(re.search(r"the first ([\d,]+) of", marker)[1].replace(",", ""))  # type: ignore[index]
     assert f"of {len(words):,} characters" in marker
     assert content.startswith(words[:shown])
-    assert "call fetch again asking for less at a time" in marker
+    assert "fetch has no arguments, so no call to it can ask for less" in marker
 
 
 def test_the_tool_cap_beats_the_session_cap_which_beats_the_default() -> None:

@@ -120,17 +120,21 @@ def test_the_other_notices_word_for_word() -> None:
         "were removed.")
     assert _words.result_cut("get_logs", 19_802, 1_130_000) == (
         "\n[result cut: the first 19,802 of 1,130,000 characters are shown above. To see the "
-        "rest, call get_logs again asking for less at a time (a narrower query, a filter, fewer "
-        "fields or the next page).]")
+        "rest, call get_logs again asking for less at a time, if its arguments allow (a "
+        "narrower query, a filter, fewer fields or the next page).]")
     assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False, redacted=True) == (
         "\n[result cut: only its start is shown above: 14,322 characters as cleaned (secrets "
         "redacted), of 64,000 in the result as returned. To see the rest, call get_logs again "
-        "asking for less at a time (a narrower query, a filter, fewer fields or the next page; "
-        "a redacted value cannot be sent back).]")
+        "asking for less at a time, if its arguments allow (a narrower query, a filter, fewer "
+        "fields or the next page; a redacted value cannot be sent back).]")
     assert _words.result_cut("get_logs", 14_322, 64_000, verbatim=False) == (
         "\n[result cut: only its start is shown above: 14,322 characters as cleaned, of 64,000 "
         "in the result as returned. To see the rest, call get_logs again asking for less at a "
-        "time (a narrower query, a filter, fewer fields or the next page).]")
+        "time, if its arguments allow (a narrower query, a filter, fewer fields or the next "
+        "page).]")
+    assert _words.result_cut("dump_logs", 19_802, 90_000, arguments=False) == (
+        "\n[result cut: the first 19,802 of 90,000 characters are shown above. dump_logs has "
+        "no arguments, so no call to it can ask for less: the rest cannot be seen through it.]")
 
 
 def test_argument_paths_and_unexpected_arguments_word_for_word() -> None:

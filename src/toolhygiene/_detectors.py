@@ -67,8 +67,10 @@ __all__ = [
     "BUILT_IN",
     "NETRC_BEFORE",
     "NETRC_WINDOW",
+    "PAIR_KEY",
     "Detector",
     "Kind",
+    "list_item_judge",
     "netrc_context",
 ]
 
@@ -1472,22 +1474,84 @@ def _token_shaped(value: str) -> bool:
     return not plain_run(value) and (credential_shaped(value) or _digit_or_symbol(value))
 
 
-def _listed(m: re.Match[str]) -> bool:
-    """A JSON or Python list of strings under a secret's key, singular or plural
-    (``"tokens": ["…", "…"]``): under a plural key, every item must look like a
-    credential (a tokeniser's ``"tokens": ["Hello", " world"]`` stays)."""
-    key, items = m.group("key"), m.group("secret")
-    values = [v for v in _ITEM.findall(items) if v]
-    if not values or all(quoted_prose(v) for v in values):
-        return False  # a validation error's messages: ``"password": ["is required"]``
-    if is_secret_label(key) is True:
-        return all(plausible_value(v, prose_allowed=False) for v in values)
-    if key[-1:] in "sS" and is_secret_label(key[:-1]) is not False:
-        return all(credential_shaped(v) for v in values)
-    return False
+_LISTED = re.compile(
+    r"(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})\\{0,3}[\"'][ \t]{0,5}:[ \t]{0,5}"
+    r"(?:\[[ \t]{0,5}(?P<secret>(?:\\{0,3}[\"']|-?[0-9])[^\]\[\r\n]{0,8192}[\"'0-9])[ \t]{0,5}\]"
+    r"|\([ \t]{0,5}(?P<items>(?:\\{0,3}[\"']|-?[0-9])[^()\r\n]{0,8192}[\"'0-9])[ \t]{0,5},?"
+    r"[ \t]{0,5}\))"
+)
+"""A list of strings under a key: ``"tokens": ["v1", "v2"]`` (JSON, escaped JSON, a
+Python repr; a tuple in a repr: ``'auth': ('bob', 'v')``)."""
+_LISTED_OPEN = re.compile(r"[\"'][ \t]{0,5}:[ \t]{0,5}[\[(]")
+_ITEM = re.compile(
+    r"(?P<e>\\{0,3})(?P<q>[\"'])(?P<v>[^\"'\\\r\n]{0,1024})(?P=e)(?P=q)"
+    r"|(?<![\w.\-])(?P<n>-?[0-9]{1,64}(?:\.[0-9]{1,64})?(?:[eE][+-]?[0-9]{1,4})?)(?![\w.])"
+)
+_PASSWORDS = re.compile(r"pass|pwd|secret", re.IGNORECASE)
+PAIR_KEY = re.compile(r"(?:auth|credentials?|creds?|login)\Z", re.IGNORECASE)
+"""A key naming a user-and-password pair: a list under it starts with the user."""
 
 
-_ITEM = re.compile(r"[\"']([^\"'\\]{0,1024})[\"']")
+def list_item_judge(key: str) -> Callable[[str], bool] | None:
+    """How each item of a list under ``key`` is judged a secret (``None``: the key
+    names none): under a singular key (and a plural of a password or a secret) every
+    real value; under another plural key, and a pair's key that names no secret alone
+    (``login``), an item that looks like a credential."""
+    if is_secret_label(key) is True or (key[-1:] in "sS" and _PASSWORDS.search(key)):
+        return functools.partial(plausible_value, prose_allowed=False)
+    if PAIR_KEY.search(key) or (key[-1:] in "sS" and is_secret_label(key[:-1]) is not False):
+        return credential_shaped  # (``login`` alone names no secret: dates, ids stay)
+    return None
+
+
+def _listed_values(text: str) -> list[re.Match[str]]:
+    """Each secret item of a list of strings under a secret's key (``SPAN`` matches,
+    one per item, so the list keeps its length and its other items): under a singular
+    key every real value goes (``"password": ["v1", "v2"]``); under a plural one, each
+    item that looks like a credential (a tokeniser's ``"tokens": ["Hello", " world"]``
+    stays), but every real value under a plural of a password or a secret
+    (``"passwords": ["hunter2"]``); under a key naming a user-and-password pair
+    (``auth``, ``credentials``, ``creds``, ``login``), the first item is the user and
+    stays, unless it reads as a credential itself: ``"auth": ["bob", "v"]`` keeps
+    ``bob``. A number is an item too (``"pin": [4821]``; its placeholder is made a
+    string: ``_engine._as_strings``)."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    for opened in _LISTED_OPEN.finditer(text):
+        if opened.start() < reach:
+            continue
+        closed = at = opened.start()  # the key's closing quote, then its start
+        while at > 0 and closed - at < 3 and text[at - 1] == "\\":
+            at -= 1
+        ends = at
+        while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
+            at -= 1
+        if at == ends:
+            continue
+        m = _LISTED.match(text, at)
+        group = "secret" if m is not None and m.group("secret") is not None else "items"
+        if m is None or m.start(group) < opened.end():
+            continue
+        reach = m.end()
+        key = m.group("key")
+        judge = list_item_judge(key)
+        if judge is None:
+            continue
+        pair = PAIR_KEY.search(key) is not None
+        start, end = m.span(group)
+        for item in _ITEM.finditer(text, start, end):
+            part = "v" if item.group("v") is not None else "n"
+            value = item.group(part)
+            if not value or not judge(value):
+                continue
+            if part == "v" and quoted_prose(value):
+                continue  # a validation error's message: ``"password": ["is required"]``
+            if part == "v" and pair and item.start() == start and not credential_shaped(value):
+                continue  # the user of a pair
+            span = SPAN.match(text, item.start(part), item.end(part))
+            assert span is not None  # a value is never empty
+            found.append(span)
+    return found
 
 
 def _flow_listed(m: re.Match[str]) -> bool:
@@ -2253,18 +2317,12 @@ BUILT_IN: tuple[Detector, ...] = (
         also=("[",),  # (a text with no bracket holds no such list)
     ),
     Detector(
-        # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``.
+        # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``, each item
+        # judged and replaced on its own (``_listed_values``).
         "secret",
-        re.compile(
-            r"(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})\\{0,3}[\"'][ \t]{0,5}:[ \t]{0,5}\[[ \t]{0,5}"
-            r"(?P<secret>\\{0,3}[\"'][^\]\[\r\n]{0,8192}[\"'])[ \t]{0,5}\]"
-        ),
-        ('": [', '":[', "': [", "':["),
-        check=_listed,
-        judged_by=("key", "secret"),
-        anchored=True,
-        back=86,
-        back_chars=_KEY_CHARS + "\"'\\",
+        SPAN,
+        ('": [', '":[', "': [", "':[", "': (", "':(", '": (', '":('),
+        finder=_listed_values,
     ),
     Detector(
         # A New Relic license key: 36 hex characters and ``NRAL``.

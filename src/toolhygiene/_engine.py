@@ -25,6 +25,7 @@ import itertools
 import json
 import operator
 import re
+import string
 import unicodedata
 from collections.abc import Callable
 from json.decoder import scanstring  # type: ignore[attr-defined]
@@ -38,6 +39,7 @@ from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
+from toolhygiene._put_back import encoded_back
 from toolhygiene._text import valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
@@ -439,10 +441,10 @@ def _apply(
     allowing = _registry.allows_any()
     last = 0
     merged = _merge(spans)
+    if "%" in text:
+        merged = _whole_escapes(text, merged)
     for start, end, name, rank in merged:
-        if allowing and _registry.allowed(
-            text[start:end], provider=rank >= _tokens.PROVIDER_RANK, labelled=name != "high-entropy"
-        ):
+        if allowing and _allowed(text, start, end, rank, name):
             continue
         parts.append(text[last:start])
         shown = names.get(name)
@@ -482,6 +484,52 @@ def _apply(
     return out, echoes, "".join(seen_parts)
 
 
+def _allowed(text: str, start: int, end: int, rank: int, name: str) -> bool:
+    """Whether ``text[start:end]`` is allow-listed (``never_redact``), as written or,
+    URL-encoded, as it reads decoded: an allowed value inside an encoded run is itself,
+    whether the span holds escapes or the hex digits an escape left before it
+    (``%253DAKIA…`` encoded twice: the value is read from after ``3D``)."""
+    value = text[start:end]
+    provider, labelled = rank >= _tokens.PROVIDER_RANK, name != "high-entropy"
+    if _registry.allowed(value, provider=provider, labelled=labelled):
+        return True
+    if "%" not in text[max(0, start - 9) : end]:
+        return False
+    decoded = _url_decoded(value)
+    if decoded != value and _registry.allowed(decoded, provider=provider, labelled=labelled):
+        return True
+    for cut in range(1, min(7, len(value))):
+        if value[cut - 1] not in string.hexdigits:
+            break
+        if _registry.allowed(value[cut:], provider=provider, labelled=labelled):
+            return True
+    return False
+
+
+_ESCAPE_AT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _whole_escapes(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with none splitting a URL escape: a span that starts on the hex digits
+    of one (``%3DAKIA…``: a token is read from the character after ``%``) starts after
+    it, the escape staying as written (``id%3D[redacted:…]``, never ``id%[redacted:…]``);
+    one that ends inside one ends before it."""
+    out: list[Span] = []
+    for begin, stop, name, rank in spans:
+        start, end = begin, stop
+        if start >= 1 and _ESCAPE_AT.match(text, start - 1) and start + 2 < end:
+            start += 2
+        elif start >= 2 and _ESCAPE_AT.match(text, start - 2) and start + 1 < end:
+            start += 1
+        for back in (1, 2):
+            at = end - back
+            if at > start and _ESCAPE_AT.match(text, at) and at + 3 > end:
+                end = at
+                break
+        out.append((start, end, name, rank))
+    return out
+
+
 def _unescaped(value: str) -> str:
     try:
         decoded = json.loads(f'"{value}"')
@@ -515,13 +563,37 @@ def _echo(
 # what follows it is a blank or a break, never a token character, so giving characters
 # back could never help, and was tried at every token's start (4.8 -> 2.9 ms over 64 KB
 # of log lines).
-_WRAP = re.compile(
-    r"(?<![A-Za-z0-9_\-+/=.])(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
+_WRAPPED = (
+    r"(?=([A-Za-z0-9_\-+/=.]{8,4096}))\1"
     r"([ \t]{0,40}(?:\r?\n|(?:\\{1,2}r)?\\{1,2}n)[ \t]{0,40}"
     # or a line break URL-encoded that stays as written (``_bytes_of``)
     r"|%0[Dd](?!%0[Aa])|%0[BbCc]|%[Cc]2%85|%[Ee]2%80%[Aa][89])"
     r"(?=([A-Za-z0-9_\-+/=.]{4,4096}))"
 )
+_WRAP = re.compile(r"(?<![A-Za-z0-9_\-+/=.])" + _WRAPPED)
+_WRAP_ON = re.compile(_WRAPPED)
+"""A wrap that starts where the last one's break ended: a third line after a break
+written out (``\\n``) or encoded (``%0B``), whose last character is a token's."""
+
+
+def _wraps(text: str) -> list[re.Match[str]]:
+    """The wraps in ``text``, in order, each line of a token wrapped over several."""
+    found = list(_WRAP.finditer(text))
+    if not any(m.group(2)[-1:] not in _BLANK_END for m in found):
+        return found  # every break ends in a blank: ``_WRAP`` finds each next line itself
+    chained: dict[int, re.Match[str]] = {m.start(2): m for m in found}
+    for m in found:
+        at = m.end(2)
+        while text[at - 1 : at] not in _BLANK_END:
+            more = _WRAP_ON.match(text, at)
+            if more is None or more.start(2) in chained:
+                break
+            chained[more.start(2)] = more
+            at = more.end(2)
+    return [chained[at] for at in sorted(chained)]
+
+
+_BLANK_END = frozenset(" \t\n\r")
 
 
 def _continues(text: str, run: str, end: int) -> bool:
@@ -540,14 +612,26 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _unwrap(text: str, *, every_run: bool = False) -> str:
+def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> str:
     """Join a token wrapped over lines where the joined token is a secret.
 
-    Every wrap point is joined in one view, the token layers run once over it, and only
-    the joins that a found secret crosses are kept: so only the runs of that view with
-    a join inside are looked at (``every_run``: all of them, the slow path)."""
-    cuts = [m.span(2) for m in _WRAP.finditer(text) if _continues(text, m[3], m.end(2) + len(m[3]))]
-    if not cuts:
+    Every wrap point is joined in one view, the token layers and the user's own rules
+    (``add_redaction``: a rule's match is a token as a built-in one is) run once over
+    it, and only the joins that a found secret crosses are kept: so only the runs of
+    that view with a join inside are looked at (``every_run``: all of them, the slow
+    path). ``internals``: whether a user's rule for internals counts (only when the
+    scrub redacts them: a join no placeholder replaces would change the text).
+
+    A line that starts with a word or a number is no token's rest for the token layers
+    (a reader takes it as the next line's text); for a user's rule it is, when the
+    rule matches across the break (``acme_…0123`` then ``4567``: the pattern says what
+    its token is made of)."""
+    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in _wraps(text)]
+    users = bool(wraps) and _user_rules(internals)
+    cuts = [cut for cut, run, end in wraps if _continues(text, run, end)]
+    # (not before a key, ``run:``, for a user's rule either)
+    loose = [cut for cut, _, end in wraps if users and text[end : end + 1] != ":"]
+    if not cuts and not loose:
         return text
     tables = _tables.table_ranges(text)
     if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own
@@ -559,21 +643,62 @@ def _unwrap(text: str, *, every_run: bool = False) -> str:
         tables = tables + [(a - 4, b + 1) for a, b in public_ranges(text)]
     if tables:  # a table's rows are lines of their own
         cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
-        if not cuts:
+        loose = [cut for cut in loose if not any(a <= cut[0] < b for a, b in tables)]
+        if not cuts and not loose:
             return text
+    kept = set(_crossing(text, cuts, every_run=every_run, tokens=True, internals=internals))
+    if loose != cuts:  # the user's rules over the lines a token never continues on too
+        kept.update(_crossing(text, loose, every_run=every_run, tokens=False, internals=internals))
+    return _without(text, sorted(kept)) if kept else text
+
+
+def _crossing(
+    text: str, cuts: list[tuple[int, int]], *, every_run: bool, tokens: bool, internals: bool
+) -> list[tuple[int, int]]:
+    """The ``cuts`` that a secret found in ``text`` joined at all of them crosses: by the
+    token layers and the user's rules (``tokens``), or by the user's rules alone."""
+    if not cuts:
+        return []
     joined = _without(text, cuts)
     points, removed = [], 0
     for start, end in cuts:
         points.append(start - removed)
         removed += end - start
     spans: list[Span] = []
-    _tokens.find(compatible(joined), spans, crossing=None if every_run else points)
+    seen = compatible(joined)
+    if tokens:
+        _tokens.find(seen, spans, crossing=None if every_run else points)
+    _user_spans(seen, spans, internals)
     if not spans:
-        return text
+        return []
     spans.sort()
     crossed = _crossed(spans, points)
-    kept = [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
-    return _without(text, kept) if kept else text
+    return [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
+
+
+def _user_rules(internals: bool) -> bool:
+    """Whether a user's rule (``add_redaction``) is in effect for this scrub."""
+    return any(d.kind == "secret" or internals for d in _registry.user_detectors())
+
+
+def _user_spans(seen: str, spans: list[Span], internals: bool) -> None:
+    """Add the matches of the user's own rules in ``seen`` (a joined view) to ``spans``:
+    ``acme_0123456789`` then ``abcdef01234567`` on the next line is one key, as a
+    built-in token wrapped so is."""
+    users = _registry.user_detectors()
+    if not users:
+        return
+    lowered = seen.lower()
+    for detector in users:
+        if detector.kind != "secret" and not internals:
+            continue
+        if detector.gate and not any(needle in lowered for needle in detector.gate):
+            continue
+        group: str | int = "secret" if "secret" in detector.pattern.groupindex else 0
+        for m in _windowed(detector.pattern, seen):
+            start, end = m.span(group)
+            if start < end:
+                spans.append((start, end, detector.name, 0))
 
 
 def _crossed(spans: list[Span], points: list[int]) -> set[int]:
@@ -670,6 +795,11 @@ def _url_decoded(segment: str) -> str:
     return segment
 
 
+def _url_view(segment: str) -> str:
+    """What ``_reveal`` scrubs of a URL-encoded run: decoded, normalised."""
+    return normalise(_url_decoded(segment))
+
+
 def _json_decoded(literal: str) -> str:
     """What a JSON string literal means (``json.loads``, without its per-call setup:
     the string scanner alone); ``literal`` itself when it is not one whole literal."""
@@ -744,7 +874,11 @@ def _reveal(
         if piece != decoded:
             parts.append(text[last:start])
             parts.append(
-                json.dumps(piece, ensure_ascii=False) if as_json else piece.translate(_WRITTEN_BACK)
+                json.dumps(piece, ensure_ascii=False)
+                if as_json
+                else encoded_back(
+                    text[start:end], piece, bytes_of=_bytes_of, decoded_view=_url_view
+                )
             )
             last = end
     parts.append(text[last:])
@@ -801,7 +935,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         seeds = ()
     original = text
     if "\n" in text or "\\n" in text or "%" in text:
-        text = _unwrap(text)
+        text = _unwrap(text, internals=internals)
     if level < _LEVELS and ("%" in text or "\\" in text):
         text = _decoded(text, internals, level)
     marked = not text.isascii() and _LATIN_MARK.search(text) is not None
@@ -822,7 +956,42 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
     out, echoes, seen = _apply(text, spans, seen)
     for value, name in read.items():
         echoes.setdefault(value, name)
-    return _echo(out, echoes, seeds, seen)
+    return _as_strings(_echo(out, echoes, seeds, seen))
+
+
+# A placeholder standing bare where JSON (or a dict repr) had a value that was no string
+# (``"pin": 4821``, an echo of it elsewhere): after a key's quote and ``:``, or as an
+# array's item (only when that makes the text valid JSON).
+_BARE_MEMBER = re.compile(
+    r"(\\{0,3}[\"'])([ \t]{0,5}:[ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])"
+    r"(?=[ \t\r\n]{0,40}(?:[,}\]]|\Z))"
+)
+_BARE_ITEM = re.compile(
+    r"(?<=[\[(,])([ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])(?=[ \t\r\n]{0,40}[,\])])"
+)
+_JSON_START = re.compile(r"\s{0,64}[\[{]")
+
+
+def _as_strings(text: str) -> str:
+    """``text`` with each placeholder that stands for a value that was no string (a
+    number under a secret's key) made a string, quoted as the key is (escapes and all:
+    escaped JSON stays escaped JSON; an array's item takes ``"`` when the text is then
+    JSON), so valid JSON stays
+    valid JSON: ``{"pin": "[redacted:secret]"}``. ``pin: [redacted:secret]`` in prose
+    or YAML, with no key's quote before it, stays as it is."""
+    if "[redacted:" not in text:
+        return text
+    text = _BARE_MEMBER.sub(r"\1\2\1\3\1", text)
+    if _JSON_START.match(text) and _BARE_ITEM.search(text):
+        # An item's placeholder is quoted only when that makes the whole text JSON: a
+        # placeholder between commas inside a string (a CSV line) must stay as it is.
+        items = _BARE_ITEM.sub(r'\1"\2"', text)
+        try:
+            json.loads(items)
+        except (ValueError, RecursionError):
+            return text
+        return items
+    return text
 
 
 # A character written out: an HTML entity (``&#83;``, ``&#x53;``, ``&quot;``; escaped

@@ -1101,8 +1101,10 @@ _NAME = (
     r"|[a-z]+(?:[A-Z][a-z]+)+[0-9]?|(?:[A-Z][a-z]+)+)"
 )
 _FIELD = rf"\.?{_NAME}(?:\.{_NAME}|\[[\"']?\w+[\"']?\]){{0,6}}"
+# (A default, ``${NAME:-v}`` or ``${NAME=v}``, is a shell's only in braces: ``$NAME=v`` is a
+# value, as a Django key opening ``$a_000=…`` is.)
 _REFERENCE = re.compile(
-    rf"\$\{{?{_NAME}(?::?[-=?+][^{{}}\s]{{0,64}})?\}}?"
+    rf"\$\{{{_NAME}(?::?[-=?+][^{{}}\s]{{0,64}})?\}}|\${_NAME}"
     rf"|\$\([^()\n]{{0,200}}[ /][^()\n]{{0,200}}\)"
     rf"|%\({_NAME}\)[sdr]|#\{{{_FIELD}\}}"
     rf"|\$?\{{\{{-?[ \t]*{_FIELD}[ \t]*(?:\|[^{{}}\n]{{0,64}})?-?\}}\}}"
@@ -1143,9 +1145,14 @@ _COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
 _DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
 _NAMING = frozenset(["${", "{{", "${{", "#{", "{"])
 _WORD = re.compile(r"\w+")
+# A name has no digit inside a word; a word's last three at most, in a name of several
+# words (``DB1_PASSWORD``, ``apiKey2``, ``var_1``): ``{A0000000}``, ``${aA000000}``,
+# ``{hunter123}``, ``{AAAAA000}`` are values (a one-word name with digits, ``{var1}``,
+# reads as one too: when in doubt, it goes).
 _VARIABLE_NAME = re.compile(
-    r"[A-Za-z]+(?:_[A-Za-z0-9]+)+|_\w+|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9_]*"
-    r"|(?:[A-Z][a-z]+)+[0-9]{0,3}|[a-z]+[0-9]{0,3}|[0-9]{1,3}"
+    r"_{0,2}[A-Za-z]+_{0,2}"
+    r"|_{0,2}[A-Za-z]+[0-9]{0,3}(?:_(?:[A-Za-z]+[0-9]{0,3}|[0-9]{1,3}))+_{0,2}"
+    r"|[a-z]+(?:[A-Z][a-z]+)+[0-9]{0,3}|(?:[A-Z][a-z]+){2,}[0-9]{0,3}|[0-9]{1,3}"
 )
 _OWN_PLACEHOLDER = re.compile(r"[\[(]redacted(?::[a-z\-]{1,40})?[\])]", re.IGNORECASE)
 

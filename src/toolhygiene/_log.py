@@ -86,7 +86,12 @@ TRACEBACK_FRAMES = (5, 25)
 CHAIN_COUNTED = 1_001
 """Links of a cut chain counted to tell its depth in the log (a deeper one is "more than")."""
 TRACEBACK_MESSAGE = 4096
-"""Characters of each exception's message in a logged traceback."""
+"""Characters of each exception's message in a logged traceback (cut after redaction)."""
+TRACEBACK_MESSAGE_READ = 4 * TRACEBACK_MESSAGE
+"""Characters of each message (and note) read raw, redacted, and only then cut to
+``TRACEBACK_MESSAGE``: a secret across the cut is redacted whole, never halved first so
+that its start slips past the detectors (the order of ``sanitize``: cap the raw text,
+redact, then truncate)."""
 
 _WALK = 100_000  # frames walked in one traceback at most
 
@@ -125,13 +130,40 @@ TRACEBACK_NOTES = 16
 message."""
 
 
-def _notes(exc: BaseException) -> list[str]:
+def _message(raw: str, redacting: bool) -> str:
+    """A message or note read raw (at most ``TRACEBACK_MESSAGE_READ`` characters) as the
+    log shows it: redacted when the log is, then cut to ``TRACEBACK_MESSAGE``. Where the
+    raw read cut the text, its last word may be half of one (half a secret, that no
+    detector knows whole): it goes before redaction. The cut never halves a placeholder."""
+    if len(raw) >= TRACEBACK_MESSAGE_READ:
+        raw = raw[: max(raw.rfind(" "), raw.rfind("\n"), TRACEBACK_MESSAGE)]
+    text = redact(raw) if redacting else raw
+    if len(text) <= TRACEBACK_MESSAGE:
+        return text
+    text = text[:TRACEBACK_MESSAGE]
+    opened = text.rfind("[")
+    tail = text[opened:]
+    if (
+        opened >= 0
+        and "]" not in tail
+        and (tail.startswith("[redacted:") or "[redacted:".startswith(tail))
+    ):
+        text = text[:opened]  # a placeholder's start, or the whole of one the cut halved
+    return text
+
+
+def _notes(exc: BaseException, redacting: bool) -> list[str]:
     """The exception's notes (PEP 678), as Python prints them after its message."""
     notes = attr(exc, "__notes__")
     if not isinstance(notes, (list, tuple)):
         return []
     lines = [
-        f"{plain(note, TRACEBACK_MESSAGE) if isinstance(note, str) else bounded_repr(note, 200)}\n"
+        (
+            _message(plain(note, TRACEBACK_MESSAGE_READ), redacting)
+            if isinstance(note, str)
+            else bounded_repr(note, 200)
+        )
+        + "\n"
         for note in notes[:TRACEBACK_NOTES]
     ]
     if len(notes) > TRACEBACK_NOTES:
@@ -139,13 +171,15 @@ def _notes(exc: BaseException) -> list[str]:
     return lines
 
 
-def _one(exc: BaseException) -> str:
+def _one(exc: BaseException, redacting: bool) -> str:
     lines = ["Traceback (most recent call last):\n", *_frames(traceback_of(exc))]
-    message = raw_message(exc, TRACEBACK_MESSAGE)
+    message = raw_message(exc, TRACEBACK_MESSAGE_READ)
     if message is None:
         message = "(its message could not be read)"
+    else:
+        message = _message(valid(message), redacting)
     lines.append(_held(f"{type_name(exc)}: {message}" if message else type_name(exc)) + "\n")
-    lines.extend(_held(note.removesuffix("\n")) + "\n" for note in _notes(exc))
+    lines.extend(_held(note.removesuffix("\n")) + "\n" for note in _notes(exc, redacting))
     return "".join(lines)
 
 
@@ -177,6 +211,7 @@ def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
     exception being handled) follows under ``which came from:``; the members of an
     exception group follow it, each under ``member I of N of the group above:`` and
     indented with ``|`` one level per group, as Python's own traceback draws them."""
+    redacts = _config.settings.redact_logs if redacting is None else redacting
     try:
         found = links(exc, CHAIN_COUNTED, TRACEBACK_MEMBERS)
         parts: list[str] = []
@@ -201,14 +236,14 @@ def traceback_text(exc: BaseException, *, redacting: bool | None = None) -> str:
                 parts.append(_indented(told, level))
             elif at:
                 parts.append(_indented("\nwhich came from:\n\n", level))
-            parts.append(_indented(_one(each), level))
+            parts.append(_indented(_one(each, redacts), level))
     except Exception as broken:  # a log line must never cost the call its answer
         return f"(the traceback of {short_name(exc)} could not be read: {said(broken)})"
     text = "".join(parts)
     if cut:
         text += _cut_note(exc, cut, left_out, len(found) >= CHAIN_COUNTED)
     text = valid(text)
-    if _config.settings.redact_logs if redacting is None else redacting:
+    if redacts:
         try:
             text = redact(text)
         except Exception as broken:  # never write what could not be redacted

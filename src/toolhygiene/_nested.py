@@ -179,8 +179,20 @@ def holder(key: str) -> bool:
 
 
 _VALUE_WORDS = frozenset(
-    ("password", "passwd", "pwd", "pw", "pass", "passphrase", "passcode", "secret", "key")
-    + ("token", "pin", "apikey")
+    [
+        "password",
+        "passwd",
+        "pwd",
+        "pw",
+        "pass",
+        "passphrase",
+        "passcode",
+        "secret",
+        "key",
+        "token",
+        "apikey",
+        "pin",
+    ]
 )
 
 

@@ -2162,7 +2162,9 @@ def redact_data(value: Any, depth: int = 0) -> Any:
                 placeholder("secret")
                 if _labelled(k, v)
                 else _under_label(k, k, v, depth + 1)
-                if isinstance(v, (Mapping, list, tuple)) and _names_secret(k)
+                if isinstance(v, Mapping) and _names_secret(k)
+                else _items(k, v, depth + 1)
+                if isinstance(k, str) and isinstance(v, (list, tuple))
                 else redact_data(v, depth + 1)
             )
             for k, v in value.items()
@@ -2194,6 +2196,35 @@ def _under_label(label: str, key: str, value: Any, depth: int) -> Any:
     if _labelled(key, value) or nested_judged(label, key, value):
         return placeholder("secret")
     return redact_data(value, depth)
+
+
+def _items(key: str, items: list[Any] | tuple[Any, ...], depth: int) -> list[Any]:
+    """The items of a list under ``key``, each judged on its own as in text (the list
+    keeps its length): a string or a number as ``list_item_judge`` says (``{"pin":
+    [4821]}`` loses it, a tokeniser's ``{"tokens": [101, 2023]}`` keeps them); the
+    first of a user-and-password pair (``{"auth": ["bob", "v"]}``) is the user and
+    stays unless it reads as a credential."""
+    if depth > 20:
+        return [CUT_NESTED]
+    from toolhygiene._detectors import PAIR_KEY, list_item_judge  # (compiled at first use)
+
+    judge = list_item_judge(key)
+    pair = PAIR_KEY.search(key) is not None
+    out: list[Any] = []
+    for at, item in enumerate(items):
+        if isinstance(item, str) and item and judge is not None and judge(item):
+            secret = not (pair and at == 0) or credential_shaped(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            secret = judge is not None and judge(str(item))
+        else:
+            secret = False
+        if secret:
+            out.append(placeholder("secret"))
+        elif isinstance(item, (Mapping, list, tuple)) and is_secret_label(key) is True:
+            out.append(_under_label(key, key, item, depth + 1))  # ``[{"value": v}]``
+        else:
+            out.append(redact_data(item, depth + 1))
+    return out
 
 
 def safe_arguments(arguments: Mapping[Any, Any], cap: int) -> dict[str, Any]:

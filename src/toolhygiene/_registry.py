@@ -72,7 +72,7 @@ def add_redaction(
     name: str,
     pattern: str | re.Pattern[str],
     *,
-    gate: tuple[str, ...] | str = (),
+    gate: str | tuple[str, ...] | list[str] | set[str] | frozenset[str] = (),
     internal: bool = False,
 ) -> None:
     """Redact what ``pattern`` matches as ``[redacted:<name>]``, everywhere.
@@ -83,7 +83,7 @@ def add_redaction(
             a label before it can stay (``r"acme_id=(?P<secret>\\w+)"``).
         gate: substrings of a match of which one must occur in the text for the regex
             to run, read in either case (a cheap filter, worth giving for a pattern
-            that starts with a literal).
+            that starts with a literal): a string, or a tuple, list or set of them.
         internal: an internal detail rather than a secret: like e-mail addresses and
             private addresses, it is redacted in failures and logs but left in what the
             model itself sent and in successful results.
@@ -92,8 +92,8 @@ def add_redaction(
         UsageError: a bad name, or a name already used for another rule; a pattern that
             is not a ``str`` or compiled ``str`` pattern, does not compile, matches the
             empty string or has a shape of catastrophic backtracking; a gate that is not
-            a string (or tuple of them), is empty, or holds a character no match of the
-            pattern can hold.
+            a string (or a tuple, list or set of them), is empty, or holds a character
+            no match of the pattern can hold.
     """
     global _detectors
     if not isinstance(name, str) or not _NAME.fullmatch(name):
@@ -169,14 +169,23 @@ def _refuse_backtracking(who: str, parsed: Any) -> None:
 
 def _gates(name: str, compiled: re.Pattern[str], gate: object) -> tuple[str, ...]:
     """``gate`` as a tuple of lowercase needles, checked (see ``add_redaction``)."""
-    gates = (gate,) if isinstance(gate, str) else gate
-    if not isinstance(gates, (tuple, list)) or not all(isinstance(g, str) for g in gates):
+    if isinstance(gate, str):
+        gates: tuple[object, ...] = (gate,)
+    elif isinstance(gate, (tuple, list)):
+        gates = tuple(gate)
+    elif isinstance(gate, (set, frozenset)):
+        gates = tuple(sorted(gate, key=repr))  # a fixed order, whatever the hash seed
+    else:
+        gates = (None,)
+    if not all(isinstance(g, str) for g in gates):
         raise UsageError(
-            f"redaction {name!r}: gate must be a string or a tuple of strings, not {gate!r}"
+            f"redaction {name!r}: gate must be a string, or a tuple, list or set of "
+            f"strings, not {gate!r}"
         )
-    if not all(gates):
+    needles = [g for g in gates if isinstance(g, str)]
+    if not all(needles):
         raise UsageError(f"redaction {name!r}: a gate must not be empty (it would run always)")
-    lowered = tuple(g.lower() for g in gates)
+    lowered = tuple(g.lower() for g in needles)
     can_hold = _lowered(_chars(_parser.parse(compiled.pattern, compiled.flags)))
     for needle in lowered:
         cannot = [c for c in needle if _code(c) not in can_hold]

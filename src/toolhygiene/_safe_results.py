@@ -27,6 +27,7 @@ from toolhygiene._carriers import (
 )
 from toolhygiene._engine import scrub
 from toolhygiene._errors import Empty
+from toolhygiene._exceptions import UsageError
 from toolhygiene._normalise import normalise, without_sequences
 from toolhygiene._redact import neutralise
 from toolhygiene._tool import Tool
@@ -47,26 +48,45 @@ def cut(
     whole: bool = True,
     verbatim: bool = True,
     redacted: bool = False,
+    arguments: bool = True,
 ) -> str:
     """``text`` within ``cap`` characters; when it is longer, or when it is not the
     ``whole`` result (the raw text was cut before processing), cut at a line or word
     boundary and end with a marker the model can act on. ``total`` counts the characters
     before any processing; ``verbatim`` says whether ``text`` is the result's own
     characters (nothing redacted or defused), so the marker's counts say what they count;
-    ``redacted`` whether secrets in it were replaced (the marker says so only then)."""
+    ``redacted`` whether secrets in it were replaced (the marker says so only then);
+    ``arguments`` whether the tool has any argument to ask for less with."""
     if whole and len(text) <= cap:
         return text
-    room = cap - len(result_cut(tool, cap, total, verbatim=verbatim, redacted=redacted))
+
+    def marker(shown: int) -> str:
+        return result_cut(
+            tool, shown, total, verbatim=verbatim, redacted=redacted, arguments=arguments
+        )
+
+    room = cap - len(marker(cap))
     head = text[:room]
     boundary = max(head.rfind("\n"), head.rfind(" "))
     # Where the raw text was cut, the last word may be half of one: it goes.
     if boundary >= room // 2 or (len(text) <= room and boundary > 0):
         head = head[:boundary]
-    return head + result_cut(tool, len(head), total, verbatim=verbatim, redacted=redacted)
+    return head + marker(len(head))
 
 
 def _as_is(text: str) -> str:
     return text
+
+
+def _has_arguments(tool: Tool[Any, Any]) -> bool:
+    """Whether ``tool`` takes any argument the model could send to ask for less: a
+    declared property, or open extra ones (an MCP schema's ``additionalProperties``)."""
+    try:
+        schema = tool.parameters
+    except UsageError:  # annotations that do not resolve: say nothing untrue either way
+        return True
+    extra = schema.get("additionalProperties", False)
+    return bool(schema.get("properties")) or extra is True or isinstance(extra, dict)
 
 
 def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
@@ -123,4 +143,5 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
         whole=len(text) == total,
         verbatim=verbatim,
         redacted=redacted,
+        arguments=_has_arguments(tool),
     )

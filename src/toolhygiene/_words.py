@@ -914,14 +914,22 @@ def content_of(value: Any, tool: str, *, redact_bytes: bool = True) -> str:
 
 
 def result_cut(
-    tool: str, shown: int, total: int, *, verbatim: bool = True, redacted: bool = False
+    tool: str,
+    shown: int,
+    total: int,
+    *,
+    verbatim: bool = True,
+    redacted: bool = False,
+    arguments: bool = True,
 ) -> str:
     """The last line of a successful result cut to the result cap: how much is shown, and
     how to ask for less. ``shown`` counts the characters above the marker, ``total`` those
     of the whole result as the tool returned it; ``verbatim`` when what is shown is the
     result's own first ``shown`` characters (else secrets in it were replaced, markup
     defused or escape codes removed, so the two counts measure different texts and the
-    marker says so); ``redacted`` only when secrets were in fact replaced."""
+    marker says so); ``redacted`` only when secrets were in fact replaced; ``arguments``
+    whether the tool has any argument at all (without one, no call asks for less: the
+    marker says the rest cannot be had through the tool, never advice it cannot follow)."""
     if verbatim:
         said = f"the first {shown:,} of {total:,} characters are shown above"
     else:
@@ -930,12 +938,17 @@ def result_cut(
             f"only its start is shown above: {shown:,} characters as cleaned{why}, of "
             f"{total:,} in the result as returned"
         )
+    if not arguments:
+        return (
+            f"\n[result cut: {said}. {tool} has no arguments, so no call to it can ask "
+            "for less: the rest cannot be seen through it.]"
+        )
     # A page cursor may be among the redacted values: the model cannot send it back.
     unseen = "; a redacted value cannot be sent back" if redacted else ""
     return (
         f"\n[result cut: {said}. "
-        f"To see the rest, call {tool} again asking for less at a time (a narrower query, "
-        f"a filter, fewer fields or the next page{unseen}).]"
+        f"To see the rest, call {tool} again asking for less at a time, if its arguments "
+        f"allow (a narrower query, a filter, fewer fields or the next page{unseen}).]"
     )
 
 
