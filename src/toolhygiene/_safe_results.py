@@ -27,6 +27,7 @@ from toolhygiene._carriers import (
 )
 from toolhygiene._engine import scrub
 from toolhygiene._errors import Empty
+from toolhygiene._json_kept import kept
 from toolhygiene._exceptions import UsageError
 from toolhygiene._normalise import normalise, without_sequences
 from toolhygiene._redact import neutralise
@@ -118,6 +119,10 @@ def for_model(value: Any, tool: Tool[Any, Any], session_cap: int | None) -> str:
         normalised = distinct_keys(normalised)
     clean = escape(normalised)
     scrubbed = scrub(clean, internals=False) if tool.redact_results else clean
+    if tool.redact_results and not isinstance(value, Empty):
+        # JSON stays JSON, with the same keys and lengths; a value the text redactor
+        # cannot read as one (in a list, signed) is judged as one (_json_kept).
+        scrubbed = kept(clean, scrubbed)
     redacted = scrubbed is not clean
     if tool.untrusted:
         # JSON string by string, as the model reads it (a dict or list result always is

@@ -1,0 +1,166 @@
+"""A JSON result stays JSON: after redaction it parses, with the same keys and lengths.
+
+The text redactor reads a result as the model does, as text; a value it misreads (prose
+with an apostrophe in a list under ``password``) could lose the quotes or the comma
+around it. ``kept`` checks the redacted text against the original: when it no longer
+parses, or a container lost or gained an item, the original is redacted value by value
+instead (each string and number read under its own key, as ``{"key": value}``), and
+written again.
+
+It also reads what the text redactor cannot see as one value: a scalar in a list under
+a secret's label (``{"pin": [1234, 5678]}``, ``{"auth": [["bob", "pw"]]}``) and a
+number with a sign or a fraction (``{"pin": -4821}``, ``{"pin": 4821.0}``): each is
+judged as the value ``{"pin": 1234}`` would be, and replaced when that would be.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolhygiene._engine import scrub
+from toolhygiene._labels import is_secret_label
+
+__all__ = ["kept"]
+
+_SECRET = "[redacted:secret]"
+_MARK = "[redacted"
+
+
+def _parse(text: str) -> tuple[bool, Any]:
+    try:
+        return True, json.loads(text)
+    except ValueError:
+        return False, None
+    except RecursionError:
+        return False, None
+
+
+def _same_shape(before: Any, after: Any) -> bool:
+    """Same containers, keys (but where one was redacted) and lengths; leaves may differ."""
+    if isinstance(before, dict):
+        if not isinstance(after, dict) or len(before) != len(after):
+            return False
+        for (key, value), (new_key, new_value) in zip(before.items(), after.items()):
+            if key != new_key and _MARK not in new_key:
+                return False
+            if not _same_shape(value, new_value):
+                return False
+        return True
+    if isinstance(before, list):
+        return (
+            isinstance(after, list)
+            and len(before) == len(after)
+            and all(_same_shape(old, new) for old, new in zip(before, after))
+        )
+    return not isinstance(after, (dict, list))
+
+
+class _Reader:
+    """Judges leaves as ``{"key": value}``, once per key and value."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str], Any] = {}
+        self.changed = False
+
+    def probe(self, key: str | None, leaf: Any) -> Any:
+        """``leaf`` as the text redactor leaves it when it stands alone under ``key``."""
+        if isinstance(leaf, bool) or leaf is None:
+            return leaf
+        if isinstance(leaf, (int, float)):
+            if key is None or is_secret_label(key) is False:
+                return leaf
+            number = abs(leaf)
+            if isinstance(number, float):
+                if not number.is_integer():
+                    return leaf
+                number = int(number)
+            written = str(number)
+        elif isinstance(leaf, str):
+            if _MARK in leaf:
+                return leaf
+            written = json.dumps(leaf, ensure_ascii=False)
+        else:
+            return leaf
+        memo = (key or "", written)
+        if memo in self.seen:
+            found = self.seen[memo]
+        else:
+            text = (
+                written
+                if key is None
+                else json.dumps({key: None}, ensure_ascii=False)[:-5] + written + "}"
+            )
+            out = scrub(text, internals=False)
+            found = leaf
+            if out is not text and out != text:
+                ok, value = _parse(out)
+                if key is None:
+                    found = value if ok and isinstance(value, str) else _SECRET
+                elif ok and isinstance(value, dict) and len(value) == 1:
+                    found = next(iter(value.values()))
+                    if isinstance(leaf, (int, float)) and found == number:
+                        found = leaf
+                else:
+                    found = _SECRET
+            self.seen[memo] = found
+        if found is not leaf and found != leaf:
+            self.changed = True
+        return found
+
+    def key(self, key: str) -> str:
+        out = scrub(key, internals=False)
+        if out != key:
+            self.changed = True
+        return out
+
+    def walk(self, value: Any, key: str | None, *, whole: bool) -> Any:
+        """``value`` with its leaves judged: all of them when ``whole`` (the text
+        redactor's output was unusable), else those in lists and signed or fractional
+        numbers (what the text redactor reads as something else than one value)."""
+        if isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for name, item in value.items():
+                new = self.key(name) if whole else name
+                while new in out:  # two keys redacted alike: both kept
+                    new += " "
+                out[new] = self.walk(item, name, whole=whole)
+            return out
+        if isinstance(value, list):
+            judged = whole or (key is not None and is_secret_label(key) is not False)
+            return [
+                self.walk(item, key, whole=whole)
+                if isinstance(item, (dict, list))
+                else self.probe(key, item)
+                if judged
+                else item
+                for item in value
+            ]
+        if whole or (isinstance(value, float) or (isinstance(value, int) and value < 0)):
+            return self.probe(key, value)
+        return value
+
+
+def kept(original: str, redacted: str) -> str:
+    """``redacted``, or a redaction of ``original`` value by value when ``original`` is
+    JSON that ``redacted`` no longer is (or is with other keys or lengths), with the
+    leaves the text redactor cannot read as values judged too; ``redacted`` itself when
+    ``original`` is no JSON (cut, or a text)."""
+    start = original.lstrip()[:1]
+    if start not in ("{", "["):
+        return redacted
+    ok, before = _parse(original)
+    if not ok:
+        return redacted
+    reader = _Reader()
+    if redacted is not original:
+        fine, after = _parse(redacted)
+        if not fine or not _same_shape(before, after):
+            out = reader.walk(before, None, whole=True)
+            return json.dumps(out, ensure_ascii=False)
+    else:
+        after = before
+    out = reader.walk(after, None, whole=False)
+    if not reader.changed:
+        return redacted
+    return json.dumps(out, ensure_ascii=False, indent=2 if "\n" in original.strip() else None)

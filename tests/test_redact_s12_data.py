@@ -1,0 +1,129 @@
+"""cold18: a JSON result stays JSON after redaction (D1), and values under a secret's
+label that the text redactor read as something else (L9) go.
+
+Every result goes through ``Session.call`` with a real tool, as a model reads it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+
+_SLOT: list[Any] = [None]
+
+
+@th.tool(name="fetch_record")
+def fetch_record(i: int) -> object:
+    """Return the stored record."""
+    return _SLOT[i]
+
+
+def _shown(value: Any) -> str:
+    _SLOT[0] = value
+    with th.Session([fetch_record]) as session:
+        result = session.call("fetch_record", {"i": 0})
+    assert result.ok
+    return result.content
+
+
+def _shape(value: Any) -> Any:
+    """Containers, key counts and lengths; a leaf is ``None``."""
+    if isinstance(value, dict):
+        return ("dict", [_shape(item) for item in value.values()])
+    if isinstance(value, list):
+        return ("list", [_shape(item) for item in value])
+    return None
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+RAILS_ERRORS = {"errors": {"password": ["can't be blank", "is too short (minimum is 8 characters)"]}}
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_validation_error_list_under_password_stays_json(as_text: bool) -> None:
+    value = json.dumps(RAILS_ERRORS) if as_text else RAILS_ERRORS
+    shown = _shown(value)
+    parsed = json.loads(shown)
+    assert _shape(parsed) == _shape(RAILS_ERRORS)
+    assert list(parsed["errors"]) == ["password"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"pin": -4821},
+        {"pin": 4821.0},
+        {"pin": [1234, 5678]},
+        {"secrets": {"db": "hunter2x"}},
+        {"auth": [["bob", "Tr0ub4dor3x"]]},
+        {"api_keys": ["Qx7pLm2Rk9zzWq", "Tr0ub4dor3x"]},
+        [{"pin": [-1234, 5678.0]}],
+    ],
+)
+def test_a_value_under_a_secrets_label_goes_in_any_shape(value: Any) -> None:
+    shown = _shown(value)
+    parsed = json.loads(shown)
+    assert _shape(parsed) == _shape(value)
+    for secret in ("4821", "1234", "5678", "hunter2x", "Tr0ub4dor3x", "Qx7pLm2Rk9zzWq"):
+        assert secret not in shown
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"token_count": -4821},
+        {"balance": -12.5, "items": [1, 2, 3]},
+        {"password": "********"},
+        {"session": {"id": "abc", "expires": "2026-01-01"}},
+        {"pin": True, "password": None},
+    ],
+)
+def test_plain_values_stay_byte_for_byte(value: Any) -> None:
+    assert _shown(value) == json.dumps(value, ensure_ascii=False)
+
+
+_SECRET_KEYS = st.sampled_from(["password", "passwords", "pin", "api_key", "secret", "token", "auth", "creds"])
+_PLAIN_KEYS = st.sampled_from(["errors", "name", "message", "items", "note", "data"])
+_PROSE = st.sampled_from(
+    [
+        "can't be blank",
+        'is too short (minimum is 8 characters)',
+        'say "hi", then go',
+        "it's 'quoted', isn't it",
+        'a "b" c\'d',
+        "Tr0ub4dor3x",
+        "hunter2x, can't",
+        "",
+        "x: y, z=w",
+    ]
+)
+_LEAVES = st.one_of(_PROSE, st.integers(-100_000, 100_000), st.booleans(), st.none())
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(_SECRET_KEYS, _PLAIN_KEYS), inner, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=st.dictionaries(st.one_of(_SECRET_KEYS, _PLAIN_KEYS), _VALUES, min_size=1, max_size=4), as_text=st.booleans())
+def test_any_json_result_still_parses_with_the_same_shape(value: dict[str, Any], as_text: bool) -> None:
+    shown = _shown(json.dumps(value) if as_text else value)
+    parsed = json.loads(shown)
+    assert _shape(parsed) == _shape(value)
