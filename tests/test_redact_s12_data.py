@@ -127,3 +127,57 @@ def test_any_json_result_still_parses_with_the_same_shape(value: dict[str, Any],
     shown = _shown(json.dumps(value) if as_text else value)
     parsed = json.loads(shown)
     assert _shape(parsed) == _shape(value)
+
+
+# L10: a pydantic error at an item of a list field named as the plural of a secret's
+# label (``passwords.0``), in every form it takes.
+
+
+def _list_error(field: str, secret: str) -> Any:
+    from pydantic import BaseModel, ValidationError, create_model, constr
+
+    model: type[BaseModel] = create_model("Form", **{field: (list[constr(max_length=3)], ...)})  # type: ignore[call-overload]
+    try:
+        model.model_validate({field: ["ok", secret]})
+    except ValidationError as exc:
+        return exc
+    raise AssertionError("no error")
+
+
+def _fastapi_body(exc: Any) -> str:
+    """FastAPI's 422 body: the errors, each located under ``body`` (fastapi itself is
+    not installed here; this is what its handler writes)."""
+    errors = exc.errors(include_url=False)
+    detail = [{**error, "loc": ["body", *error["loc"]]} for error in errors]
+    return json.dumps({"detail": detail})
+
+
+@pytest.mark.parametrize("field", ["passwords", "api_keys", "secrets", "passphrases", "tokens"])
+@pytest.mark.parametrize("secret", ["hunter2", "Tr0ub4dor3x", "Qx7pLm2Rk9zzWq"])
+def test_an_items_input_under_a_plural_secret_field_goes_in_every_form(field: str, secret: str) -> None:
+    exc = _list_error(field, secret)
+    forms = [str(exc), exc.json(include_url=False), repr(exc.errors(include_url=False)), _fastapi_body(exc)]
+    for form in forms:
+        assert secret in form
+        out = th.redact(form)
+        assert secret not in out, form
+        assert f"{field}" in out
+
+
+def test_a_tools_pydantic_failure_line_keeps_no_item() -> None:
+    @th.tool(name="set_passwords")
+    def set_passwords(user: str) -> str:
+        """Set the user's passwords."""
+        raise _list_error("passwords", "hunter2")
+
+    with th.Session([set_passwords]) as session:
+        result = session.call("set_passwords", {"user": "bob"})
+    assert not result.ok
+    assert "hunter2" not in result.content
+    assert "passwords" in result.content
+
+
+def test_an_items_input_under_a_plain_list_field_stays() -> None:
+    exc = _list_error("names", "bobbyjones")
+    assert "bobbyjones" in th.redact(str(exc))
+    assert "bobbyjones" in th.redact(exc.json(include_url=False))

@@ -1329,16 +1329,42 @@ def _validation_input(m: re.Match[str]) -> bool:
     names = _LOCATION.match(line)
     if names is None or (names.end() < len(line) and line[names.end()] != "."):
         return False  # no location: a line of prose
-    return _labelled_value(names.group(), "=", m.group("secret")) is True
+    return _labelled_value(_item_location(names.group()), "=", m.group("secret")) is True
 
 
-_LOC_ITEM = re.compile(r"[\"']([^\"'\\]{1,80})[\"']")
+_ITEM_INDEX = re.compile(r"(?:\.[0-9]{1,9}){1,4}\Z")
+
+
+def _item_location(location: str) -> str:
+    """An item of a list field named as the plural of a secret's label is judged under
+    the singular: ``passwords.0`` as ``password`` (``api_keys.0`` needs none); any other
+    location as it is (``tokens`` alone may count tokens: only an item is one)."""
+    index = _ITEM_INDEX.search(location)
+    if index is None:
+        return location
+    field = location[: index.start()]
+    head, dot, last = field.rpartition(".")
+    if is_secret_label(field) is True:
+        return location
+    for cut in (1, 2):
+        if len(last) > cut + 2 and last.endswith("es"[2 - cut :]):
+            singular = head + dot + last[:-cut]
+            if is_secret_label(singular) is True:
+                return singular
+    return location
+
+
+_LOC_ITEM = re.compile(r"[\"']([^\"'\\]{1,80})[\"']|(?<![\w.\-])([0-9]{1,9})(?![\w.\-])")
 
 
 def _error_input(m: re.Match[str]) -> bool:
-    """A validation error's ``input`` under a ``loc`` whose last name is a secret's."""
-    names = _LOC_ITEM.findall(m.group("key"))
-    return bool(names) and _labelled_value(".".join(names), "=", m.group("secret")) is True
+    """A validation error's ``input`` under a ``loc`` whose last name is a secret's (an
+    index after a plural one: ``["passwords", 0]``, ``_item_location``)."""
+    names = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
+    if not names or names[0].isdigit() and len(names) == 1:
+        return False
+    location = _item_location(".".join(names))
+    return _labelled_value(location, "=", m.group("secret")) is True
 
 
 def _spaced(m: re.Match[str], key: str) -> bool:
