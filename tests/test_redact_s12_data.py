@@ -181,3 +181,50 @@ def test_an_items_input_under_a_plain_list_field_stays() -> None:
     exc = _list_error("names", "bobbyjones")
     assert "bobbyjones" in th.redact(str(exc))
     assert "bobbyjones" in th.redact(exc.json(include_url=False))
+
+
+# L12: a list, tuple or dict default under a parameter named as a secret, in every format,
+# strict or not (strict mode copies the default into the description).
+
+_DEFAULT_SECRETS = ("Tr0ub4dor3x", "Qx7pLm2Rk9zzWq", "S3cr3tPass99", "Hunter2xyz")
+
+
+@th.tool(name="connect")
+def connect(
+    host: str,
+    auth: list[str] = ["bob", "Tr0ub4dor3x"],  # noqa: B006 - the case tested
+    api_keys: list[str] = ["Qx7pLm2Rk9zzWq"],  # noqa: B006
+    secret: tuple[str, ...] = ("alice", "S3cr3tPass99"),
+    credentials: list[list[str]] = [["bob", "Hunter2xyz"]],  # noqa: B006
+    names: list[str] = ["alice", "bobbyjones"],  # noqa: B006
+) -> str:
+    """Connect to the host."""
+    return host
+
+
+@th.tool(name="login")
+def login(
+    host: str,
+    creds: dict[str, str] = {"user": "bob", "value": "Hunter2xyz"},  # noqa: B006
+    tags: dict[str, str] = {"env": "production"},  # noqa: B006
+) -> str:
+    """Log in to the host."""
+    return host
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_container_default_under_a_secrets_name_goes_in_every_format(fmt: Any, strict: bool) -> None:
+    with th.Session([connect]) as session:
+        shown = json.dumps(session.schemas(fmt, strict=strict))
+    for secret in _DEFAULT_SECRETS:
+        assert secret not in shown
+    assert "bobbyjones" in shown  # a plain list's default stays
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])
+def test_a_dict_default_under_a_secrets_name_goes(fmt: Any) -> None:
+    with th.Session([login]) as session:
+        shown = json.dumps(session.schemas(fmt))
+    assert "Hunter2xyz" not in shown
+    assert '"env": "production"' in shown

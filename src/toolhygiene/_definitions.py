@@ -22,6 +22,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from toolhygiene._labels import is_secret_label
 from toolhygiene._words import placeholder
 
 __all__ = ["shown_data", "shown_key", "shown_schema", "shown_text"]
@@ -62,6 +63,21 @@ def shown_text(text: str) -> str:
 def _labelled(name: str, value: Any) -> Any:
     """``value`` (a parameter's default or example) as the model may read it under the
     parameter's ``name``: redacted as ``{name: value}`` in JSON is."""
+    if isinstance(value, (list, tuple)):
+        # each item as the parameter's own value: ``auth=["bob", "pw"]``,
+        # ``api_keys=["k1", "k2"]``, a list of pairs
+        items = [_labelled(name, item) for item in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return items
+    if isinstance(value, dict):
+        # its keys label their values (``{"password": v}``); under a parameter named as
+        # a secret (``creds``, ``secret``) every value is one, whatever its key
+        shown = _data(value, 0)
+        if is_secret_label(name) is not True:
+            return shown
+        out = {key: _labelled(name, item) for key, item in shown.items()}
+        return shown if all(out[k] is v for k, v in shown.items()) else out
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return _data(value, 0)
     text = json.dumps({name: value}, ensure_ascii=False)
