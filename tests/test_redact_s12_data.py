@@ -228,3 +228,67 @@ def test_a_dict_default_under_a_secrets_name_goes(fmt: Any) -> None:
         shown = json.dumps(session.schemas(fmt))
     assert "Hunter2xyz" not in shown
     assert '"env": "production"' in shown
+
+
+# L11: cookie jars as requests and httpx write them, and frameworks' session cookies
+# whose names hold no secret word.
+
+_COOKIES = [
+    ("sessionid", "ab12cd34ef56"),
+    ("csrftoken", "Xy7pQ2mN8rT4"),
+    (".ASPXAUTH", "4B663ACB8FE0787A6176690AEBDFDEE8B38575857BE11EF071D656AC92FB6235"),
+    ("SSESS0123456789abcdef0123456789abcdef", "614b5cc717b20287be8e09d05142226162322393"),
+    ("SESS0123456789abcdef0123456789abcdef", "Zq8wX2vB7nM4kL9pR3tY"),
+    ("CAKEPHP", "ka8s9d7f6g5h4j3k2l1"),
+    ("symfony", "9c1b0e6f3a7d4c2b8e5f1a0d"),
+    (".AspNetCore.Identity.Application", "CfDJ8Kq2Lx9mN4pR7tV1wY3zA6bC0dE5fG8hJ2kL"),
+    (".AspNetCore.Antiforgery.Xy7Qp2", "CfDJ8Mn3Bv6Cx9Zl2Kj5Hg8Fd1Sa4Qw7Er0Ty"),
+]
+
+
+def _jars(name: str, value: str) -> list[str]:
+    import httpx
+    import requests
+
+    jar = requests.cookies.RequestsCookieJar()
+    jar.set(name, value, domain="example.com")
+    jar.set("theme", "dark", domain="example.com")
+    cookies = httpx.Cookies()
+    cookies.set(name, value, domain="example.com")
+    cookie = next(iter(jar))
+    return [str(jar), repr(jar), repr(cookies), str(cookie), repr(cookie), f"{name}={value}"]
+
+
+@pytest.mark.parametrize(("name", "value"), _COOKIES)
+def test_a_cookie_jars_value_goes_and_its_name_stays(name: str, value: str) -> None:
+    for form in _jars(name, value):
+        assert value in form
+        out = th.redact(form)
+        assert value not in out, form
+        assert name in out or "[redacted" in out
+
+
+def test_a_cookie_jar_through_session_call_keeps_names_and_plain_values() -> None:
+    import requests
+
+    jar = requests.cookies.RequestsCookieJar()
+    jar.set("sessionid", "ab12cd34ef56", domain="example.com")
+    jar.set("theme", "dark", domain="example.com")
+    shown = _shown(str(jar))
+    assert "ab12cd34ef56" not in shown
+    assert "sessionid" in shown and "theme=dark" in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the symfony framework",
+        "symfony: 6.4",
+        "cakephp=4.5.1",
+        "uses CakePHP 4",
+        "Cookie name=sessionid",
+        "Cookie domain=example.com",
+    ],
+)
+def test_framework_names_and_a_cookies_plain_fields_stay(text: str) -> None:
+    assert th.redact(text) == text

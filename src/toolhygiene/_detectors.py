@@ -247,7 +247,15 @@ def _inner_labels(m: re.Match[str]) -> list[re.Match[str]]:
     text, pattern = m.string, m.re
     found: list[re.Match[str]] = []
     if _SPOKEN.isdisjoint(m.group("sep")):
-        return found  # a word after a blank ("password machine"): prose, no key's value
+        # a word after a blank ("password machine"): prose, no key's value; but a pair
+        # right after it is one (a cookie jar's ``<Cookie sessionid=v for host/>``)
+        first = _IDENT.match(text, start, end)
+        if first is None or text[first.end() : first.end() + 1] != "=":
+            return found
+        if is_secret_label(first.group()) is False:
+            return found
+        inner = pattern.match(text, start)
+        return found if inner is None else [inner]
     if _INNER_SEPARATOR.search(text, start, end) is None:
         if _INNER_SPOKEN.match(text, end) is None:
             return found  # no separator in it or after it: no label and value (``[redacted]``)
@@ -1629,6 +1637,13 @@ _LABEL_WORDS = (
     "postpass",
     "_sec_",
     "remember_",
+    # frameworks' session cookies (``.ASPXAUTH``, ``.AspNetCore.Identity.Application``,
+    # ``CAKEPHP``, ``symfony``: ``_labels._SESSION_COOKIES``; Drupal's ``SESS…`` has
+    # ``sess``)
+    "aspxauth",
+    ".aspnetcore.",
+    "cakephp",
+    "symfony",
     *FOREIGN_LABELS,  # labels in other languages: ``_labels`` judges them
 )
 # Parts of the words that may name a secret alone (``is_secret_label`` true), looked for

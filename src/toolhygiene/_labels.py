@@ -408,6 +408,10 @@ def is_secret_label(key: str) -> bool | None:
     # ``key_0`` get one verdict, judged once for thousands of numbered keys.
     if "_" in key and _HASHED_COOKIE.fullmatch(key):
         return True
+    if _named_session_cookie(key):
+        return True
+    if key.lower() in _FRAMEWORK_COOKIES:
+        return None  # a package's name too (``symfony: 6.4``): the value decides
     return _label_verdict(_NUMBERS.sub("0", key))
 
 
@@ -419,6 +423,34 @@ _HASHED_COOKIE = re.compile(
     r"|remember_[a-z]{1,32}_[0-9a-f]{40}",
     re.IGNORECASE,
 )
+
+
+# Frameworks' session and sign-in cookies whose names hold no secret word: ASP.NET's
+# forms ticket (``.ASPXAUTH``), ASP.NET Core's (``.AspNetCore.Identity.Application``,
+# ``.AspNetCore.Cookies``, an antiforgery token) and Drupal's, named by a hash of the
+# site (``SESS<md5>``, ``SSESS<md5>`` over HTTPS). CakePHP's and Symfony's sessions
+# (``CAKEPHP``, ``symfony``) are named as the frameworks are: the value decides, as for
+# a bare ``key``.
+_SESSION_COOKIES = frozenset(
+    [
+        ".aspxauth",
+        "aspxauth",
+        ".aspnetcore.identity.application",
+        ".aspnetcore.cookies",
+        ".aspnetcore.session",
+    ]
+)
+_FRAMEWORK_COOKIES = frozenset(["cakephp", "symfony"])
+_DRUPAL_COOKIE = re.compile(r"S?SESS[0-9a-f]{32}", re.IGNORECASE)
+
+
+def _named_session_cookie(key: str) -> bool:
+    lowered = key.lower()
+    return (
+        lowered in _SESSION_COOKIES
+        or lowered.startswith(".aspnetcore.antiforgery.")
+        or (lowered[:1] == "s" and _DRUPAL_COOKIE.fullmatch(key) is not None)
+    )
 
 
 # Labels in other languages: a word that names a secret (German, Spanish, French,
