@@ -292,3 +292,54 @@ def test_a_cookie_jar_through_session_call_keeps_names_and_plain_values() -> Non
 )
 def test_framework_names_and_a_cookies_plain_fields_stay(text: str) -> None:
     assert th.redact(text) == text
+
+
+# L5: a YAML block scalar under a secret's label loses every indented line, whatever it
+# holds: a certificate under ``password: |`` is no public material.
+
+
+def _certificate() -> str:
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "test")])
+    now = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .sign(key, hashes.SHA256())
+    )
+    return cert.public_bytes(serialization.Encoding.PEM).decode().strip()
+
+
+def _block(label: str, lines: list[str], indent: str = "  ") -> str:
+    return f"{label}: |\n" + "".join(f"{indent}{line}\n" for line in lines) + "user: bob\n"
+
+
+@pytest.mark.parametrize("label", ["password", "db_password", "secret", "private_key", "auth_token"])
+@pytest.mark.parametrize("where", ["after", "before", "alone"])
+def test_a_block_scalar_under_a_secrets_label_goes_whole(label: str, where: str) -> None:
+    cert = _certificate().splitlines()
+    lines = {"after": [*cert, "Tr0ub4dor3x"], "before": ["Tr0ub4dor3x", *cert], "alone": cert}[where]
+    text = _block(label, lines)
+    out = th.redact(text)
+    assert "Tr0ub4dor3x" not in out
+    assert "BEGIN CERTIFICATE" not in out
+    assert not any(line in out for line in cert[1:-1])
+    assert out.startswith(f"{label}: |\n") and out.endswith("user: bob\n")
+
+
+@pytest.mark.parametrize("label", ["certificate", "tls_cert", "ca_bundle", "api_key"])
+def test_a_certificate_under_a_plain_or_key_label_stays(label: str) -> None:
+    text = _block(label, _certificate().splitlines())
+    assert th.redact(text) == text

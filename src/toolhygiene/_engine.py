@@ -612,6 +612,18 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
+def _line_break_before(text: str, start: int) -> int:
+    """Where the blanks and the line break before ``start`` begin (``start`` when none)."""
+    at = start
+    while at > 0 and text[at - 1] in " \t":
+        at -= 1
+    if at > 0 and text[at - 1] == "\n":
+        at -= 1
+        while at > 0 and text[at - 1] in " \t\r":
+            at -= 1
+    return at
+
+
 def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> str:
     """Join a token wrapped over lines where the joined token is a secret.
 
@@ -634,8 +646,10 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     if not cuts and not loose:
         return text
     tables = _tables.table_ranges(text)
-    if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own
-        tables = tables + [m.span() for m in PEM.finditer(text)]
+    if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own,
+        # and the line break before it is no wrap (``Tr0ub4dor3x`` then a certificate,
+        # in a block scalar under ``password: |``)
+        tables = tables + [(_line_break_before(text, m.start()), m.end()) for m in PEM.finditer(text)]
         if "-----BEGIN PGP " in text:
             tables = tables + [m.span() for m in PGP.finditer(text)]
     if may_hold_public(text):  # a public key ends its line (``# public key: age1…``), and

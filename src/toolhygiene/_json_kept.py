@@ -24,6 +24,16 @@ from toolhygiene._labels import is_secret_label
 __all__ = ["kept"]
 
 _SECRET = "[redacted:secret]"
+_DEPTH = 200
+"""Levels walked, at most: a deeper value keeps the text redactor's output."""
+
+
+_RUN = 512
+"""Questions read by one redaction."""
+
+
+class _TooDeep(Exception):
+    pass
 _MARK = "[redacted"
 
 
@@ -57,10 +67,13 @@ def _same_shape(before: Any, after: Any) -> bool:
 
 
 class _Reader:
-    """Judges leaves as ``{"key": value}``, once per key and value."""
+    """Judges leaves as ``{"key": value}``, once per key and value: a first walk asks
+    (``asking``), one redaction reads every question, the second walk answers."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, str], Any] = {}
+        self.asked: dict[tuple[str, str], tuple[str, Any]] = {}
+        self.asking = True
         self.changed = False
 
     def probe(self, key: str | None, leaf: Any) -> Any:
@@ -83,53 +96,69 @@ class _Reader:
         else:
             return leaf
         memo = (key or "", written)
-        if memo in self.seen:
-            found = self.seen[memo]
-        else:
-            text = (
-                written
-                if key is None
-                else json.dumps({key: None}, ensure_ascii=False)[:-5] + written + "}"
-            )
-            out = scrub(text, internals=False)
+        if self.asking:
+            if memo not in self.asked:
+                line = (
+                    written
+                    if key is None
+                    else json.dumps({key: None}, ensure_ascii=False)[:-5] + written + "}"
+                )
+                self.asked[memo] = (line, number if isinstance(leaf, (int, float)) else leaf)
+            return leaf
+        found = self.seen.get(memo, leaf)
+        if isinstance(leaf, (int, float)) and found == number:
             found = leaf
-            if out is not text and out != text:
-                ok, value = _parse(out)
-                if key is None:
-                    found = value if ok and isinstance(value, str) else _SECRET
-                elif ok and isinstance(value, dict) and len(value) == 1:
-                    found = next(iter(value.values()))
-                    if isinstance(leaf, (int, float)) and found == number:
-                        found = leaf
-                else:
-                    found = _SECRET
-            self.seen[memo] = found
         if found is not leaf and found != leaf:
             self.changed = True
         return found
 
-    def key(self, key: str) -> str:
-        out = scrub(key, internals=False)
-        if out != key:
-            self.changed = True
-        return out
+    def answer(self) -> None:
+        """Every question read at once (in runs of lines, so each redaction stays short)."""
+        self.asking = False
+        questions = list(self.asked.items())
+        for at in range(0, len(questions), _RUN):
+            run = questions[at : at + _RUN]
+            text = "\n".join(line for _, (line, _) in run)
+            out = scrub(text, internals=False)
+            if out is text or out == text:
+                continue
+            lines = out.split("\n")
+            if len(lines) != len(run):  # (never: no placeholder holds a line break)
+                lines = [scrub(line, internals=False) for _, (line, _) in run]
+            for (memo, (line, _)), shown in zip(run, lines):
+                if shown == line:
+                    continue
+                ok, value = _parse(shown)
+                if not memo[0]:
+                    found = value if ok and isinstance(value, str) else _SECRET
+                elif ok and isinstance(value, dict) and len(value) == 1:
+                    found = next(iter(value.values()))
+                else:
+                    found = _SECRET
+                self.seen[memo] = found
 
-    def walk(self, value: Any, key: str | None, *, whole: bool) -> Any:
+    def key(self, key: str) -> str:
+        out = self.probe(None, key)
+        return out if isinstance(out, str) else key
+
+    def walk(self, value: Any, key: str | None, *, whole: bool, depth: int = 0) -> Any:
         """``value`` with its leaves judged: all of them when ``whole`` (the text
         redactor's output was unusable), else those in lists and signed or fractional
         numbers (what the text redactor reads as something else than one value)."""
+        if depth > _DEPTH and isinstance(value, (dict, list)):
+            raise _TooDeep
         if isinstance(value, dict):
             out: dict[str, Any] = {}
             for name, item in value.items():
                 new = self.key(name) if whole else name
                 while new in out:  # two keys redacted alike: both kept
                     new += " "
-                out[new] = self.walk(item, name, whole=whole)
+                out[new] = self.walk(item, name, whole=whole, depth=depth + 1)
             return out
         if isinstance(value, list):
             judged = whole or (key is not None and is_secret_label(key) is not False)
             return [
-                self.walk(item, key, whole=whole)
+                self.walk(item, key, whole=whole, depth=depth + 1)
                 if isinstance(item, (dict, list))
                 else self.probe(key, item)
                 if judged
@@ -153,14 +182,23 @@ def kept(original: str, redacted: str) -> str:
     if not ok:
         return redacted
     reader = _Reader()
-    if redacted is not original:
-        fine, after = _parse(redacted)
-        if not fine or not _same_shape(before, after):
-            out = reader.walk(before, None, whole=True)
-            return json.dumps(out, ensure_ascii=False)
-    else:
-        after = before
-    out = reader.walk(after, None, whole=False)
+    try:
+        if redacted is not original:
+            fine, after = _parse(redacted)
+            if not fine or not _same_shape(before, after):
+                reader.walk(before, None, whole=True)
+                reader.answer()
+                out = reader.walk(before, None, whole=True)
+                return json.dumps(out, ensure_ascii=False)
+        else:
+            after = before
+        reader.walk(after, None, whole=False)
+        if not reader.asked:
+            return redacted
+        reader.answer()
+        out = reader.walk(after, None, whole=False)
+    except (_TooDeep, RecursionError):
+        return redacted
     if not reader.changed:
         return redacted
     return json.dumps(out, ensure_ascii=False, indent=2 if "\n" in original.strip() else None)

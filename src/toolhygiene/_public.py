@@ -273,11 +273,49 @@ def _after_private(text: str, start: int) -> bool:
     if _AFTER_SECRET.search(text, max(0, start - 24), start) is not None:
         return True
     m = _LABEL_BEFORE.search(text, max(0, start - 80), start)
+    if m is None or m.group(1).strip() == "":
+        return _in_private_block(text, start)
     return (
-        m is not None
-        and _PRIVATE_WORDS.search(m.group(1)) is not None
+        _PRIVATE_WORDS.search(m.group(1)) is not None
         and is_secret_label(m.group(1).strip()) is True
     )
+
+
+# A YAML block scalar's header: ``password: |``, ``  "secret": >-``, ``- token: |2``.
+_BLOCK_HEADER = re.compile(
+    r"[ \t]{0,40}(?:-[ \t]{1,4})?[\"']?([A-Za-z_][\w.\-]{0,60})[\"']?[ \t]{0,4}:[ \t]{0,4}"
+    r"[|>][+\-]?[0-9]?[+\-]?[ \t]{0,4}(?:#[^\r\n]{0,200})?\r?"
+)
+_BLOCK_LOOK = 16_384
+"""Characters read back for a block scalar's header, at most."""
+
+
+def _in_private_block(text: str, start: int) -> bool:
+    """Whether ``start`` is inside a YAML block scalar under a secret's label that says
+    it is private (``password: |``, ``private_key: >``): every line of it is the value,
+    whatever it holds (a certificate under ``password: |`` is no public material)."""
+    line = text.rfind("\n", 0, start) + 1
+    lead = text[line:start]
+    indent = len(lead)
+    if indent == 0 or lead.strip(" \t"):
+        return False  # not the first thing on an indented line
+    limit = max(0, start - _BLOCK_LOOK)
+    end = line - 1
+    while end > limit:
+        begin = text.rfind("\n", limit, end) + 1
+        if begin == 0 and limit > 0:
+            return False  # read back as far as it looks
+        row = text[begin:end]
+        body = row.lstrip(" \t")
+        if body.strip() and len(row) - len(body) < indent:
+            m = _BLOCK_HEADER.fullmatch(row)
+            return (
+                m is not None
+                and _PRIVATE_WORDS.search(m.group(1)) is not None
+                and is_secret_label(m.group(1)) is True
+            )
+        end = begin - 1
+    return False
 
 
 def jwk_objects(text: str) -> list[tuple[int, int]]:
