@@ -49,7 +49,9 @@ def _leaves(value: Any) -> list[Any]:
     return [value]
 
 
-RAILS_ERRORS = {"errors": {"password": ["can't be blank", "is too short (minimum is 8 characters)"]}}
+RAILS_ERRORS = {
+    "errors": {"password": ["can't be blank", "is too short (minimum is 8 characters)"]}
+}
 
 
 @pytest.mark.parametrize("as_text", [False, True])
@@ -95,12 +97,14 @@ def test_plain_values_stay_byte_for_byte(value: Any) -> None:
     assert _shown(value) == json.dumps(value, ensure_ascii=False)
 
 
-_SECRET_KEYS = st.sampled_from(["password", "passwords", "pin", "api_key", "secret", "token", "auth", "creds"])
+_SECRET_KEYS = st.sampled_from(
+    ["password", "passwords", "pin", "api_key", "secret", "token", "auth", "creds"]
+)
 _PLAIN_KEYS = st.sampled_from(["errors", "name", "message", "items", "note", "data"])
 _PROSE = st.sampled_from(
     [
         "can't be blank",
-        'is too short (minimum is 8 characters)',
+        "is too short (minimum is 8 characters)",
         'say "hi", then go',
         "it's 'quoted', isn't it",
         'a "b" c\'d',
@@ -122,8 +126,13 @@ _VALUES = st.recursive(
 
 
 @settings(max_examples=150, deadline=None)
-@given(value=st.dictionaries(st.one_of(_SECRET_KEYS, _PLAIN_KEYS), _VALUES, min_size=1, max_size=4), as_text=st.booleans())
-def test_any_json_result_still_parses_with_the_same_shape(value: dict[str, Any], as_text: bool) -> None:
+@given(
+    value=st.dictionaries(st.one_of(_SECRET_KEYS, _PLAIN_KEYS), _VALUES, min_size=1, max_size=4),
+    as_text=st.booleans(),
+)
+def test_any_json_result_still_parses_with_the_same_shape(
+    value: dict[str, Any], as_text: bool
+) -> None:
     shown = _shown(json.dumps(value) if as_text else value)
     parsed = json.loads(shown)
     assert _shape(parsed) == _shape(value)
@@ -134,9 +143,13 @@ def test_any_json_result_still_parses_with_the_same_shape(value: dict[str, Any],
 
 
 def _list_error(field: str, secret: str) -> Any:
-    from pydantic import BaseModel, ValidationError, create_model, constr
+    from typing import Annotated
 
-    model: type[BaseModel] = create_model("Form", **{field: (list[constr(max_length=3)], ...)})  # type: ignore[call-overload]
+    from pydantic import BaseModel, StringConstraints, ValidationError, create_model
+
+    short = Annotated[str, StringConstraints(max_length=3)]
+    fields: dict[str, Any] = {field: (list[short], ...)}
+    model: type[BaseModel] = create_model("Form", **fields)
     try:
         model.model_validate({field: ["ok", secret]})
     except ValidationError as exc:
@@ -154,9 +167,16 @@ def _fastapi_body(exc: Any) -> str:
 
 @pytest.mark.parametrize("field", ["passwords", "api_keys", "secrets", "passphrases", "tokens"])
 @pytest.mark.parametrize("secret", ["hunter2", "Tr0ub4dor3x", "Qx7pLm2Rk9zzWq"])
-def test_an_items_input_under_a_plural_secret_field_goes_in_every_form(field: str, secret: str) -> None:
+def test_an_items_input_under_a_plural_secret_field_goes_in_every_form(
+    field: str, secret: str
+) -> None:
     exc = _list_error(field, secret)
-    forms = [str(exc), exc.json(include_url=False), repr(exc.errors(include_url=False)), _fastapi_body(exc)]
+    forms = [
+        str(exc),
+        exc.json(include_url=False),
+        repr(exc.errors(include_url=False)),
+        _fastapi_body(exc),
+    ]
     for form in forms:
         assert secret in form
         out = th.redact(form)
@@ -214,7 +234,9 @@ def login(
 
 @pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])
 @pytest.mark.parametrize("strict", [False, True])
-def test_a_container_default_under_a_secrets_name_goes_in_every_format(fmt: Any, strict: bool) -> None:
+def test_a_container_default_under_a_secrets_name_goes_in_every_format(
+    fmt: Any, strict: bool
+) -> None:
     with th.Session([connect]) as session:
         shown = json.dumps(session.schemas(fmt, strict=strict))
     for secret in _DEFAULT_SECRETS:
@@ -326,11 +348,15 @@ def _block(label: str, lines: list[str], indent: str = "  ") -> str:
     return f"{label}: |\n" + "".join(f"{indent}{line}\n" for line in lines) + "user: bob\n"
 
 
-@pytest.mark.parametrize("label", ["password", "db_password", "secret", "private_key", "auth_token"])
+@pytest.mark.parametrize(
+    "label", ["password", "db_password", "secret", "private_key", "auth_token"]
+)
 @pytest.mark.parametrize("where", ["after", "before", "alone"])
 def test_a_block_scalar_under_a_secrets_label_goes_whole(label: str, where: str) -> None:
     cert = _certificate().splitlines()
-    lines = {"after": [*cert, "Tr0ub4dor3x"], "before": ["Tr0ub4dor3x", *cert], "alone": cert}[where]
+    lines = {"after": [*cert, "Tr0ub4dor3x"], "before": ["Tr0ub4dor3x", *cert], "alone": cert}[
+        where
+    ]
     text = _block(label, lines)
     out = th.redact(text)
     assert "Tr0ub4dor3x" not in out

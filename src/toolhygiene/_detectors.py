@@ -1369,7 +1369,7 @@ def _error_input(m: re.Match[str]) -> bool:
     """A validation error's ``input`` under a ``loc`` whose last name is a secret's (an
     index after a plural one: ``["passwords", 0]``, ``_item_location``)."""
     names = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
-    if not names or names[0].isdigit() and len(names) == 1:
+    if not names or (names[0].isdigit() and len(names) == 1):
         return False
     location = _item_location(".".join(names))
     return _labelled_value(location, "=", m.group("secret")) is True

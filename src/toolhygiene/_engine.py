@@ -649,7 +649,9 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     if "-----BEGIN " in text:  # a block framed as a certificate: its lines are its own,
         # and the line break before it is no wrap (``Tr0ub4dor3x`` then a certificate,
         # in a block scalar under ``password: |``)
-        tables = tables + [(_line_break_before(text, m.start()), m.end()) for m in PEM.finditer(text)]
+        tables = tables + [
+            (_line_break_before(text, m.start()), m.end()) for m in PEM.finditer(text)
+        ]
         if "-----BEGIN PGP " in text:
             tables = tables + [m.span() for m in PGP.finditer(text)]
     if may_hold_public(text):  # a public key ends its line (``# public key: age1…``), and

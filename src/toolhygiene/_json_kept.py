@@ -20,10 +20,11 @@ from typing import Any
 
 from toolhygiene._engine import scrub
 from toolhygiene._labels import is_secret_label
+from toolhygiene._words import placeholder
 
 __all__ = ["kept"]
 
-_SECRET = "[redacted:secret]"
+_PLACEHOLDER = placeholder("secret")
 _DEPTH = 200
 """Levels walked, at most: a deeper value keeps the text redactor's output."""
 
@@ -32,8 +33,10 @@ _RUN = 512
 """Questions read by one redaction."""
 
 
-class _TooDeep(Exception):
+class _TooDeepError(Exception):
     pass
+
+
 _MARK = "[redacted"
 
 
@@ -51,7 +54,7 @@ def _same_shape(before: Any, after: Any) -> bool:
     if isinstance(before, dict):
         if not isinstance(after, dict) or len(before) != len(after):
             return False
-        for (key, value), (new_key, new_value) in zip(before.items(), after.items()):
+        for (key, value), (new_key, new_value) in zip(before.items(), after.items(), strict=True):
             if key != new_key and _MARK not in new_key:
                 return False
             if not _same_shape(value, new_value):
@@ -61,7 +64,7 @@ def _same_shape(before: Any, after: Any) -> bool:
         return (
             isinstance(after, list)
             and len(before) == len(after)
-            and all(_same_shape(old, new) for old, new in zip(before, after))
+            and all(_same_shape(old, new) for old, new in zip(before, after, strict=True))
         )
     return not isinstance(after, (dict, list))
 
@@ -125,16 +128,16 @@ class _Reader:
             lines = out.split("\n")
             if len(lines) != len(run):  # (never: no placeholder holds a line break)
                 lines = [scrub(line, internals=False) for _, (line, _) in run]
-            for (memo, (line, _)), shown in zip(run, lines):
+            for (memo, (line, _)), shown in zip(run, lines, strict=True):
                 if shown == line:
                     continue
                 ok, value = _parse(shown)
                 if not memo[0]:
-                    found = value if ok and isinstance(value, str) else _SECRET
+                    found = value if ok and isinstance(value, str) else _PLACEHOLDER
                 elif ok and isinstance(value, dict) and len(value) == 1:
                     found = next(iter(value.values()))
                 else:
-                    found = _SECRET
+                    found = _PLACEHOLDER
                 self.seen[memo] = found
 
     def key(self, key: str) -> str:
@@ -146,7 +149,7 @@ class _Reader:
         redactor's output was unusable), else those in lists and signed or fractional
         numbers (what the text redactor reads as something else than one value)."""
         if depth > _DEPTH and isinstance(value, (dict, list)):
-            raise _TooDeep
+            raise _TooDeepError
         if isinstance(value, dict):
             out: dict[str, Any] = {}
             for name, item in value.items():
@@ -197,7 +200,7 @@ def kept(original: str, redacted: str) -> str:
             return redacted
         reader.answer()
         out = reader.walk(after, None, whole=False)
-    except (_TooDeep, RecursionError):
+    except (_TooDeepError, RecursionError):
         return redacted
     if not reader.changed:
         return redacted

@@ -27,8 +27,8 @@ from toolhygiene._carriers import (
 )
 from toolhygiene._engine import scrub
 from toolhygiene._errors import Empty
-from toolhygiene._json_kept import kept
 from toolhygiene._exceptions import UsageError
+from toolhygiene._json_kept import kept
 from toolhygiene._normalise import normalise, without_sequences
 from toolhygiene._redact import neutralise
 from toolhygiene._tool import Tool
