@@ -83,6 +83,14 @@ def test_a_value_under_a_secrets_label_goes_in_any_shape(value: Any) -> None:
         assert secret not in shown
 
 
+@pytest.mark.parametrize("key", ["auth", "credentials", "creds"])
+def test_a_pair_in_a_list_under_a_pair_key_keeps_its_user(key: str) -> None:
+    value = {key: [["bob", "Tr0ub4dor3x"], ["alice", "Qx7pLm2Rk9zzWq"]]}
+    parsed = json.loads(_shown(value))
+    assert [pair[0] for pair in parsed[key]] == ["bob", "alice"]
+    assert all(pair[1] == "[redacted:secret]" for pair in parsed[key])
+
+
 @pytest.mark.parametrize(
     "value",
     [
@@ -242,6 +250,7 @@ def test_a_container_default_under_a_secrets_name_goes_in_every_format(
     for secret in _DEFAULT_SECRETS:
         assert secret not in shown
     assert "bobbyjones" in shown  # a plain list's default stays
+    assert '"bob"' in shown or '\\"bob\\"' in shown  # a pair's user stays
 
 
 @pytest.mark.parametrize("fmt", ["anthropic", "openai_chat", "openai_responses"])

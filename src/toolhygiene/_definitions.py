@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from toolhygiene._labels import is_secret_label
+from toolhygiene._labels import credential_shaped, is_secret_label
 from toolhygiene._words import placeholder
 
 __all__ = ["shown_data", "shown_key", "shown_schema", "shown_text"]
@@ -66,7 +66,16 @@ def _labelled(name: str, value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         # each item as the parameter's own value: ``auth=["bob", "pw"]``,
         # ``api_keys=["k1", "k2"]``, a list of pairs
-        items = [_labelled(name, item) for item in value]
+        from toolhygiene._detectors import PAIR_KEY
+
+        # under a name for a user-and-password pair (``auth``, ``credentials``) the first
+        # string is the user and stays unless it reads as a credential (as in a result)
+        user = bool(value) and isinstance(value[0], str) and PAIR_KEY.search(name) is not None
+        if user and credential_shaped(value[0]):
+            user = False
+        items = [
+            item if user and at == 0 else _labelled(name, item) for at, item in enumerate(value)
+        ]
         if all(a is b for a, b in zip(items, value, strict=True)):
             return value
         return items

@@ -16,10 +16,12 @@ judged as the value ``{"pin": 1234}`` would be, and replaced when that would be.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+from toolhygiene._detectors import PAIR_KEY
 from toolhygiene._engine import scrub
-from toolhygiene._labels import is_secret_label
+from toolhygiene._labels import credential_shaped, is_secret_label
 from toolhygiene._words import placeholder
 
 __all__ = ["kept"]
@@ -160,17 +162,39 @@ class _Reader:
             return out
         if isinstance(value, list):
             judged = whole or (key is not None and is_secret_label(key) is not False)
+            # under a key naming a user-and-password pair (``auth``, ``credentials``),
+            # a list's first string is the user and stays, unless it reads as a
+            # credential itself (``_detectors.list_item_judge``, the text's rule)
+            user = (
+                key is not None
+                and bool(value)
+                and isinstance(value[0], str)
+                and PAIR_KEY.search(key) is not None
+                and not credential_shaped(value[0])
+            )
             return [
                 self.walk(item, key, whole=whole, depth=depth + 1)
                 if isinstance(item, (dict, list))
-                else self.probe(key, item)
-                if judged
                 else item
-                for item in value
+                if not judged or (user and at == 0)
+                else self.probe(key, item)
+                for at, item in enumerate(value)
             ]
         if whole or (isinstance(value, float) or (isinstance(value, int) and value < 0)):
             return self.probe(key, value)
         return value
+
+
+_FIRST = re.compile(r"[ \t\r\n]*[\[{]")
+# A key before a list or a signed or fractional number: what the walk judges.
+_ASKED = re.compile(
+    r"\"((?:[^\"\\\r\n]|\\.){1,200})\"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}(?:\[|-?[0-9]+[.eE]|-[0-9])"
+)
+
+
+def _asks(text: str) -> bool:
+    """Whether a key that may name a secret holds a list or a signed or fractional number."""
+    return any(is_secret_label(m.group(1)) is not False for m in _ASKED.finditer(text))
 
 
 def kept(original: str, redacted: str) -> str:
@@ -178,9 +202,11 @@ def kept(original: str, redacted: str) -> str:
     JSON that ``redacted`` no longer is (or is with other keys or lengths), with the
     leaves the text redactor cannot read as values judged too; ``redacted`` itself when
     ``original`` is no JSON (cut, or a text)."""
-    start = original.lstrip()[:1]
-    if start not in ("{", "["):
+    first = _FIRST.match(original)
+    if first is None:
         return redacted
+    if redacted is original and not _asks(original):
+        return redacted  # nothing redacted, and no value for the walk to judge
     ok, before = _parse(original)
     if not ok:
         return redacted
