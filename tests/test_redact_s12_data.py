@@ -144,6 +144,26 @@ def test_any_json_result_still_parses_with_the_same_shape(
     shown = _shown(json.dumps(value) if as_text else value)
     parsed = json.loads(shown)
     assert _shape(parsed) == _shape(value)
+    for key, before, after in _keyed_leaves(value, parsed, None):
+        if key in ("password", "secret", "api_key", "token") and before == "Tr0ub4dor3x":
+            assert after != before, (key, value, shown)
+
+
+def _keyed_leaves(before: Any, after: Any, key: str | None) -> list[tuple[str | None, Any, Any]]:
+    """Each leaf before and after, with the key nearest above it (lists inherit it)."""
+    if isinstance(before, dict):
+        return [
+            leaf
+            for (name, item), new in zip(before.items(), after.values(), strict=True)
+            for leaf in _keyed_leaves(item, new, name)
+        ]
+    if isinstance(before, list):
+        return [
+            leaf
+            for item, new in zip(before, after, strict=True)
+            for leaf in _keyed_leaves(item, new, key)
+        ]
+    return [(key, before, after)]
 
 
 # L10: a pydantic error at an item of a list field named as the plural of a secret's

@@ -19,7 +19,6 @@ import json
 import re
 from typing import Any
 
-from toolhygiene._detectors import PAIR_KEY
 from toolhygiene._engine import scrub
 from toolhygiene._labels import credential_shaped, is_secret_label
 from toolhygiene._words import placeholder
@@ -165,6 +164,8 @@ class _Reader:
             # under a key naming a user-and-password pair (``auth``, ``credentials``),
             # a list's first string is the user and stays, unless it reads as a
             # credential itself (``_detectors.list_item_judge``, the text's rule)
+            from toolhygiene._detectors import PAIR_KEY  # (loaded with the detectors)
+
             user = (
                 key is not None
                 and bool(value)
