@@ -187,15 +187,24 @@ class _Reader:
 
 
 _FIRST = re.compile(r"[ \t\r\n]*[\[{]")
-# A key before a list or a signed or fractional number: what the walk judges.
-_ASKED = re.compile(
-    r"\"((?:[^\"\\\r\n]|\\.){1,200})\"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}(?:\[|-?[0-9]+[.eE]|-[0-9])"
-)
+# A key's closing quote before a list or a signed or fractional number: where the walk
+# may judge something (the key is read back from it).
+_ASKED = re.compile(r"\"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}(?:\[|-?[0-9]{1,64}[.eE]|-[0-9])")
 
 
 def _asks(text: str) -> bool:
     """Whether a key that may name a secret holds a list or a signed or fractional number."""
-    return any(is_secret_label(m.group(1)) is not False for m in _ASKED.finditer(text))
+    seen: set[str] = set()
+    for m in _ASKED.finditer(text):
+        end = m.start()
+        start = text.rfind('"', max(0, end - 201), end)
+        key = text[start + 1 : end]
+        if start == -1 or key in seen:
+            continue
+        seen.add(key)
+        if is_secret_label(key) is not False:
+            return True
+    return False
 
 
 def kept(original: str, redacted: str) -> str:
