@@ -493,8 +493,17 @@ _ARN_SHORTEST = 10
 _ARN_BEFORE = 400
 
 
+_ARN_SEEN: tuple[str, bool] = ("", False)
+
+
 def _in_arn(text: str, at: int) -> bool:
-    """Whether ``at`` starts a resource's part of an ARN."""
+    """Whether ``at`` starts a resource's part of an ARN (a text with no ``arn:aws`` is
+    asked once: every labelled value asks)."""
+    global _ARN_SEEN
+    if _ARN_SEEN[0] is not text:
+        _ARN_SEEN = (text, "arn:aws" in text)
+    if not _ARN_SEEN[1]:
+        return False
     head = text.rfind("arn:aws", max(0, at - _ARN_BEFORE), at)
     return head != -1 and _ARN_HEAD.match(text, head, at) is not None
 
