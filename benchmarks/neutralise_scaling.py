@@ -93,7 +93,14 @@ JUDGED = {
 }
 
 
+README = Path(__file__).resolve().parent.parent / "README.md"
+"""Ordinary prose (speed18): the README's first ``size`` characters, repeated if short."""
+
+
 def sample(name: str, size: int) -> str:
+    if name == "README":
+        prose = README.read_text(encoding="utf-8")
+        return normalise((prose * (size // len(prose) + 1))[:size])
     if name in JUDGED:
         unit = JUDGED[name]
         return normalise((unit * (size // len(unit) + 1))[:size])
@@ -105,7 +112,7 @@ def main() -> int:
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'shape':<16} {'16 KB':>9} {'64 KB':>9} {'ratio':>6} {'lower() ratio':>14}")
     worst = 0.0
-    for name in [*JUDGED, *NAMES]:
+    for name in ["README", *JUDGED, *NAMES]:
         small, large = sample(name, 16_384), sample(name, 65_536)
         t_small = per_call(lambda s=small: neutralise(s))
         t_large = per_call(lambda s=large: neutralise(s))

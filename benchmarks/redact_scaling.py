@@ -90,6 +90,14 @@ SHAPES = {
     "netrc repr": "machine h login u password p4ss\\n",
     "spaced letters": "i g n o r e  p r e v i o u s ",
     "heads": "AKIAEAAAghp_",
+    # speed18: session 12's new steps (bracketed values, a placeholder before a line's
+    # token, pydantic's error layout)
+    "password=[a]": "password=[a]",
+    "password: [redacted]": "password: [redacted]\n",
+    "input_value=": "input_value=",
+    "pydantic lines": "api_key\n  String should have at most 8 characters "
+    "[type=string_too_long, input_value='Xk9mQ2vLpZr4', input_type=str]\n",
+    "[type=x, input_value=": "[type=x, input_value=",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
@@ -103,6 +111,8 @@ FLOODS = {
                       "password: not found; used ", "Idempotency-Key: password=")
         for unit in ("a", "(", "'", "a,)", " x")
     },
+    # speed18: one URL-encoded run with a secret in every pair (fix17b's write-back)
+    "q=...%26token%3D": ("q=", "a%3D1%26token%3DXk9mQ2vLpZr4%26b%3D2%20"),
 }
 
 _ALNUM = string.ascii_letters + string.digits

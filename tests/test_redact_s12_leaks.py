@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import every_door
-from helpers import examples
+from helpers import crc24, examples
 from toolhygiene._keyformats import jwk_public_value, openpgp_texts
 from toolhygiene._labels import bracketed_verdict
 
@@ -309,17 +309,6 @@ def test_a_jwks_private_member_goes_in_json_dict_repr_and_yaml(make: object) -> 
 # -- 4. OpenPGP ----------------------------------------------------------------------------
 
 
-def _crc24(data: bytes) -> int:
-    crc = 0xB704CE
-    for byte in data:
-        crc ^= byte << 16
-        for _ in range(8):
-            crc <<= 1
-            if crc & 0x1000000:
-                crc ^= 0x1864CFB
-    return crc & 0xFFFFFF
-
-
 def _packet(tag: int, body: bytes) -> bytes:
     assert len(body) < 192
     return bytes([0xC0 | tag, len(body)]) + body
@@ -328,7 +317,7 @@ def _packet(tag: int, body: bytes) -> bytes:
 def _armor(data: bytes) -> str:
     body = base64.b64encode(data).decode()
     lines = [body[i : i + 64] for i in range(0, len(body), 64)]
-    check = base64.b64encode(_crc24(data).to_bytes(3, "big")).decode()
+    check = base64.b64encode(crc24(data).to_bytes(3, "big")).decode()
     return "\n".join(
         [
             "-----BEGIN PGP PUBLIC KEY BLOCK-----",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
@@ -241,6 +241,7 @@ def _accepted(attempt: Callable[[], Any]) -> bool:
 
 @settings(max_examples=examples(400), deadline=None)
 @given(st.sampled_from([n for n in SETTINGS if n != "name"]), VALUES)
+@example("input_examples", [{"\n": 0}])  # an argument's name with a line break: one line
 def test_a_value_is_kept_when_set_exactly_when_the_constructor_takes_it(
         name: str, value: Any) -> None:
     """One table: any value of any setting is accepted after construction exactly when

@@ -335,17 +335,23 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
     after a word of prose. (After ``=``, a command's next flag follows a placeholder:
     ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
-    if _member_ends(text, end, values[1]):
-        return False
-    bracketed = bracketed_verdict(values[2])  # ``[redacted]``, ``<<unset>>``
-    real = plausible_value(values[2], prose_allowed=False) if bracketed is None else bracketed
-    if real or is_secret_label(values[0]) is False:
+    if _member_ends(text, end, values[1]) or not _steers_past(values[0], values[2]):
         return False
     if _next_line_token(text, end) != end:
         return True  # "password: [redacted]" then "Pa55w0rd" alone on the next line
     if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
         return False
     return _token_after(text, end, first=True) != end
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its labels and placeholders
+def _steers_past(key: str, value: str) -> bool:
+    """Whether ``value`` under ``key`` may be a placeholder with the secret after it
+    (``_placeholder_then_token``): no real value itself, under a label that may name a
+    secret (read from the two alone: once per text for a flood of them)."""
+    bracketed = bracketed_verdict(value)  # ``[redacted]``, ``<<unset>>``
+    real = plausible_value(value, prose_allowed=False) if bracketed is None else bracketed
+    return not real and is_secret_label(key) is not False
 
 
 _LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
@@ -505,8 +511,17 @@ _ARN_SHORTEST = 10
 _ARN_BEFORE = 400
 
 
+_ARN_SEEN: tuple[str, bool] = ("", False)
+
+
 def _in_arn(text: str, at: int) -> bool:
-    """Whether ``at`` starts a resource's part of an ARN."""
+    """Whether ``at`` starts a resource's part of an ARN (a text with no ``arn:aws`` is
+    asked once: every labelled value asks)."""
+    global _ARN_SEEN
+    if _ARN_SEEN[0] is not text:
+        _ARN_SEEN = (text, "arn:aws" in text)
+    if not _ARN_SEEN[1]:
+        return False
     head = text.rfind("arn:aws", max(0, at - _ARN_BEFORE), at)
     return head != -1 and _ARN_HEAD.match(text, head, at) is not None
 
@@ -2356,6 +2371,10 @@ BUILT_IN: tuple[Detector, ...] = (
         back_chars=_KEY_CHARS,
         scan=False,
         also=("[",),  # (a text with no bracket holds no such list)
+        # two items or more: a comma inside the brackets (``_flow_listed`` rejects any
+        # match without one, and a rejected match hides nothing): a flood of ``k=[v]``
+        # with none skips the detector (speed18)
+        screen=re.compile(r"\[[^\[\]\r\n\"'{}<>`]{0,4095},"),
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``, each item

@@ -664,7 +664,10 @@ def argument_path(loc: Sequence[str | int]) -> str:
 
 def unexpected_argument(where: str, allowed: Sequence[str] | None) -> str:
     """An argument the schema does not have, with the keys allowed at its level (``None``
-    when that level cannot be told)."""
+    when that level cannot be told). A name with a line break or another character that
+    does not print is written escaped (``'\\n'``): the message stays one line."""
+    if not where.isprintable():
+        where = where.encode("unicode_escape").decode("ascii")
     if allowed is None:
         return f"unexpected argument '{where}'"
     return f"unexpected argument '{where}' (allowed: {', '.join(allowed) or 'none'})"
