@@ -251,6 +251,8 @@ def _hits_before(plan: _engine._Plan, lowered: str) -> dict[int, list[int]]:
 def _matches_before(
     detector: _detectors.Detector, text: str, needles: list[int], ascii_text: bytes
 ) -> list[re.Match[str]]:
+    if detector.finder is not None:
+        return detector.finder(text)  # its own reader, never the pattern (``SPAN``)
     if not detector.anchored or (detector.scan and len(needles) > _engine._DENSE):
         return list(detector.pattern.finditer(text))
     found, reach = [], -1
@@ -318,6 +320,7 @@ def _as_before(text: str) -> None:
 
 @settings(max_examples=examples(600), deadline=None)
 @given(keyed_texts)
+@example(": \n")  # a detector with a finder of its own (``SPAN`` as its pattern)
 def test_needles_grouped_in_c_and_matches_skipping_needles_are_as_before(text: str) -> None:
     _as_before(text)
 
