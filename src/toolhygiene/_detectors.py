@@ -1195,7 +1195,9 @@ def _short_password(m: re.Match[str]) -> bool:
     before = m.string[max(line, start - _COMMAND_WINDOW) : start]
     end = m.string.find("\n", m.end(), m.end() + _COMMAND_WINDOW)
     client = _PASSWORD_CLIENT.search(
-        m.string, line, m.end() + _COMMAND_WINDOW if end == -1 else end
+        m.string,
+        max(line, start - _COMMAND_WINDOW),
+        m.end() + _COMMAND_WINDOW if end == -1 else end,
     )
     if not m.group("sep"):  # glued (``-pPW``) is mysql's form
         return client is not None or _USER_BEFORE.search(before) is not None
