@@ -333,11 +333,26 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     real = plausible_value(values[2], prose_allowed=False) if bracketed is None else bracketed
     if real or is_secret_label(values[0]) is False:
         return False
+    if _glued_secret(text, end):
+        return True  # ``{0}Tr0ub4dor3``, ``${DB_PASSWORD}Tr0ub4dor3``, ``[REDACTED]Pa55``
     if _next_line_token(text, end) != end:
         return True  # "password: [redacted]" then "Pa55w0rd" alone on the next line
     if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
         return False
     return _token_after(text, end, first=True) != end
+
+
+def _glued_secret(text: str, end: int) -> bool:
+    """Whether a word shaped as a token is glued to the bracket closing a reference or a
+    placeholder at ``end`` (``{0}Tr0ub4dor3``, ``${DB_PASSWORD}Tr0ub4dor3``,
+    ``[REDACTED]Tr0ub4dor3``): the secret written after it, which ``_labelled_value_end``
+    takes with it (``${PREFIX}_dev``, ``${HOME}/pw.txt``, ``${V}2`` are no token)."""
+    if text[end : end + 1] in ("]", "}", ")", ">"):  # ``(REDACTED)v``: the word inside
+        end += 1
+    if not text[end : end + 1].isalnum() or text[end - 1 : end] not in ("]", "}", ")", ">"):
+        return False
+    glued = _GLUED_RUN.match(text, end)
+    return glued is not None and _secret_word(glued.group().rstrip(".,:;!?"))
 
 
 _LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
@@ -842,7 +857,7 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
-    if after and text[end - 1] in "]}>" and (after.isalnum() or after in _GLUED_TAIL):
+    if after and text[end - 1] in "])}>" and (after.isalnum() or after in _GLUED_TAIL):
         glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
         if glued is not None:
             return end + len(glued.group().rstrip(".,:;!?"))  # (not a sentence's stop)

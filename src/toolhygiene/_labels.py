@@ -1136,7 +1136,7 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
 # YAML flow sequence of names, is no such value); a command or a template may hold blanks.
 BRACKETED = (
     r"\$\{[^{}\s]{1,256}\}|\$\([^()\r\n]{1,256}\)|\$?\{\{[^{}\r\n]{1,256}\}\}"
-    r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{1,256}\}"
+    r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{0,256}\}"
     r"|\[[^\[\]\s\"',;]{1,256}\]|<<[^<>\s]{1,256}>>"
 )
 _BRACKETED = re.compile(BRACKETED)
@@ -1196,7 +1196,7 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     ``<<Tr0ub4dor3>>``): after a bare ``key`` (``bare_key``) only a credential's shape
     counts. A template holding several words is a secret when one of them reads as a
     token (``{{ "Tr0ub4dor3" }}``)."""
-    if len(value) < 3 or not value.startswith(_OPENERS) or not _BRACKETED.fullmatch(value):
+    if len(value) < 2 or not value.startswith(_OPENERS) or not _BRACKETED.fullmatch(value):
         return None
     opener, inner = _inner(value)
     inner = inner.strip(" \t")
