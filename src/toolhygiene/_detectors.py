@@ -128,6 +128,10 @@ def _labelled(m: re.Match[str]) -> bool:
     key = qualified_key(m.string, m.start("key"), values[0])  # "recovery code", "secret key"
     if key is not values[0]:
         values = (key, values[1], values[2])
+    if values[2][-1:] == "]" and values[2][:1] == "[":
+        item = values[2][1:-1].strip(" \t")
+        if len(item) >= 2 and item[0] in "\"'" and item[-1] == item[0]:
+            values = (key, values[1], item)  # a list of one quoted string: judged as it
     if (
         values[0] in _CURSOR_WORDS
         and values[1][:1] not in "\"'\\]"
@@ -1644,7 +1648,7 @@ _VALUE = (
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
     # or a placeholder, or the secret itself (``bracketed_verdict`` judges what they hold)
-    r"(?=[\[{$#<])(?:"  # (one test of the first character for every other value)
+    r"(?=[\[{$#<(])(?:"  # (one test of the first character for every other value)
     + BRACKETED
     + r")|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
@@ -1806,9 +1810,11 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
 
 # A shell variable with a default, alternative or error written in it (``${PW:-v}``,
 # ``${PW:=v}``, ``${PW-v}``, ``${PW:+v}``, ``${PW:?message}``): what follows the operator
-# is a literal, used when the variable is unset (or set, for ``+``).
+# is a literal, used when the variable is unset (or set, for ``+``): a word or several
+# (``${PW:-correct horse battery staple}``).
 _REFERENCE_DEFAULT = re.compile(
-    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?P<op>:?[-=+?])(?P<secret>[^{}\s]{1,256})\}"
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?P<op>:?[-=+?])"
+    r"(?P<secret>[^{}\s]{1,256}(?:[ \t]{1,3}[^{}\s]{1,64}){0,7})\}"
 )
 # A label and its separator before such a variable (``password=${X:-v}``,
 # ``"db_password": "${X:-v}``, ``DB_PASSWORD: ${X:-v}``).

@@ -1135,12 +1135,17 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
 # placeholder (``<<v>>``). One word in ``{}``/``[]``/``<<>>`` (a JSON object or list, a
 # YAML flow sequence of names, is no such value); a command or a template may hold blanks.
 BRACKETED = (
-    r"\$\{[^{}\s]{1,256}\}|\$\([^()\r\n]{1,256}\)|\$?\{\{[^{}\r\n]{1,256}\}\}"
+    r"\$\{[ \t]{0,3}[^{}\s]{1,256}[ \t]{0,3}\}|\$\(\([^()\r\n]{1,256}\)\)"
+    r"|\$\([^()\r\n]{1,256}\)|\$\[[^\[\]\r\n]{1,256}\]|\$?\{\{[^{}\r\n]{1,256}\}\}"
     r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{0,256}\}"
-    r"|\[[^\[\]\s\"',;]{1,256}\]|<<[^<>\s]{1,256}>>"
+    # (a passphrase: words and blanks; a quoted word; a doubled bracket)
+    r"|\[[ \t]{0,3}[^\[\]\s\"',;]{1,256}(?:[ \t]{1,3}[^\[\]\s\"',;]{1,64}){0,7}[ \t]{0,3}\]"
+    r"|\[[ \t]{0,3}(?:\"[^\"\\\r\n]{1,256}\"|'[^'\\\r\n]{1,256}')[ \t]{0,3}\]"
+    r"|\[\[[ \t]{0,3}[^\[\]\s]{1,256}[ \t]{0,3}\]\]|\(\([ \t]{0,3}[^()\s]{1,256}[ \t]{0,3}\)\)"
+    r"|<<[^<>\s]{1,256}>>"
 )
 _BRACKETED = re.compile(BRACKETED)
-_OPENERS = ("${", "$(", "{{", "${{", "#{", "{", "[", "<<")
+_OPENERS = ("${", "$(", "$[", "{{", "${{", "#{", "{", "[", "((", "<<")
 _COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
 _DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
 _NAMING = frozenset(["${", "{{", "${{", "#{", "{"])
@@ -1161,7 +1166,10 @@ def _inner(value: str) -> tuple[str, str]:
     """The opener of a bracketed value (one of ``_OPENERS``) and what it holds."""
     if value.startswith("${{"):
         return "${{", value[3:-2]
-    for opener, closer in (("${", 1), ("$(", 1), ("{{", 2), ("#{", 1), ("<<", 2)):
+    for opener, closer in (
+        *(("$((", 2), ("${", 1), ("$(", 1), ("$[", 1), ("{{", 2), ("#{", 1)),
+        *(("<<", 2), ("[[", 2), ("((", 2)),
+    ):
         if value.startswith(opener):
             return opener, value[len(opener) : -closer]
     return value[0], value[1:-1]
@@ -1177,6 +1185,49 @@ def _names_the_secret(inner: str) -> bool:
         and len(words) <= 6
         and all(w.isalpha() for w in words if w)
         and any(is_secret_label(w) is True for w in words if w)
+    )
+
+
+# A template's default written as a literal (Helm's ``| default "v"``, Jinja's
+# ``| default('v')``): the value wherever the field is unset.
+_TEMPLATE_DEFAULT = re.compile(
+    r"\|[ \t]{0,3}default[ \t]{0,3}\(?[ \t]{0,3}([\"'])([^\"'\r\n]{1,256})\1"
+)
+# The commands whose output is their arguments (``$(echo v)``, ``$(printf v)``).
+_ECHOES = frozenset(["echo", "printf"])
+# Words that say a bracket holds no value but a note about it (``[not set]``, ``[value
+# here]``, ``[see vault]``): a passphrase holds none of them.
+_NOTE_WORDS = frozenset(
+    [
+        *("here", "your", "value", "fill", "filled", "enter", "insert", "set", "unset"),
+        *("hidden", "masked", "removed", "omitted", "redacted", "placeholder", "example"),
+        *("sample", "dummy", "todo", "tbd", "not", "see", "vault", "stored", "env", "from"),
+        *("replace", "changeme", "none", "empty", "same", "above", "below", "secret", "secrets"),
+        *("environment", "variable", "file", "default", "generated", "random", "elided", "snip"),
+    ]
+)
+
+
+def _echoed_literal(args: list[str]) -> bool:
+    """Whether the arguments of ``echo``/``printf`` in ``$(…)`` are a literal (flags
+    aside): the command's output is the value (``$(echo -n 'S3cr3tPass!')``); a
+    variable, a command or a file read in them (``$(echo $PW)``, ``$(printf '%s' "$PW")``)
+    is a reference."""
+    words = [w for w in args if not (w.startswith("-") and w[1:].isalpha())]
+    if not words or any(c in w for w in words for c in "$`<|;&"):
+        return False
+    literal = " ".join(words).strip("\"'")
+    return bool(literal.strip()) and plausible_value(literal, prose_allowed=False)
+
+
+def _passphrase(words: list[str]) -> bool:
+    """Whether the words in brackets are a passphrase (letters, not prose, no note)."""
+    bare = [w.strip(".,;:!?").lower() for w in words]
+    return (
+        len(bare) <= 8
+        and all(w.isalpha() and w.isascii() for w in bare)
+        and _NOTE_WORDS.isdisjoint(bare)
+        and not prose_run(" ".join(bare))
     )
 
 
@@ -1202,11 +1253,16 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     inner = inner.strip(" \t")
     if opener in ("{{", "${{"):
         inner = inner.strip("-").strip(" \t")  # ``{{- v -}}``
+    if opener == "$(" and inner and inner.split(None, 1)[0] in _ECHOES:
+        return _echoed_literal(inner.split()[1:])  # ``$(echo v)``: the literal is the value
     if opener in _NAMING and _WORD.fullmatch(inner):
         # one word: a variable's or a field's name, or the value written in its place
         # (``${hunter2x}``, ``{{Pa55w0rd}}``: a name has no digit inside a word)
         if _VARIABLE_NAME.fullmatch(inner) or _names_the_secret(inner):
             return False
+    elif opener in ("{{", "${{") and (literal := _TEMPLATE_DEFAULT.search(inner)) is not None:
+        # Helm's ``{{ .Values.pw | default "v" }}``: the default is the secret's value
+        return plausible_value(literal.group(2), prose_allowed=False)
     elif _REFERENCE.fullmatch(value) or _OWN_PLACEHOLDER.fullmatch(value):
         return False
     elif opener in _NAMING and _DOTTED.fullmatch(inner):
@@ -1218,6 +1274,8 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     if _names_the_secret(inner) or (opener in ("[", "<<") and not inner.strip(_MASK)):
         return False
     words = inner.split()
+    if len(words) > 1 and opener in ("[", "((") and _passphrase(words):
+        return True  # ``[hunter two words]``, ``[ correct horse battery staple ]``
     if len(words) > 1:
         return any(
             credential_shaped(w.strip("\"'`()|,")) and _REFERENCE.fullmatch(w) is None
