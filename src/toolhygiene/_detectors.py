@@ -333,6 +333,8 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
     if _member_ends(text, end, values[1]):
         return False
+    if values[2][:1] == "!" and not plausible_value(values[2], prose_allowed=False):
+        return False  # a CloudFormation tag: a resource's name follows (``!Ref DbPassword``)
     bracketed = bracketed_verdict(values[2])  # ``[redacted]``, ``<<unset>>``
     real = plausible_value(values[2], prose_allowed=False) if bracketed is None else bracketed
     if real or is_secret_label(values[0]) is False:

@@ -1111,6 +1111,10 @@ _REFERENCE = re.compile(
     rf"|<[A-Za-z]+[0-9]{{0,2}}(?:[ _\-.][A-Za-z]+[0-9]{{0,2}}){{0,6}}>"
     rf"|<<-?[ \t]*[\"']?[A-Z_]{{1,20}}[\"']?|<<<"
     rf"|(?:\$\{{?|\$\(|\$?\{{\{{-?[ \t]*\.?|%\(|#\{{|<){_NAME}?"
+    # Windows' ``%NAME%``, PowerShell's ``$env:NAME`` and ``${env:NAME}``, a
+    # CloudFormation intrinsic function's tag (``!Ref DbPassword``: the name follows)
+    rf"|%{_NAME}%|\$(?:[Ee]nv|ENV):{_NAME}|\$\{{(?:[Ee]nv|ENV):{_NAME}\}}"
+    r"|!(?:Ref|GetAtt|ImportValue|FindInMap|Select|Join|Sub|Base64|If|Split|GetAZs|Cidr)"
 )
 
 
@@ -1121,6 +1125,8 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
         return False
+    if bare[:1] in "{$" and bracketed_verdict(bare) is False:
+        return False  # quoted: ``"{{ lookup('env', 'DB_PASSWORD') }}"``, ``"${file("pw")}"``
     if len(bare) > 1 and not bare.strip(_MASK):  # every character a mask's (``****``)
         return False  # (one character is no mask: ``password=x`` may be the password)
     if "/" in bare and _PATH.fullmatch(bare):
@@ -1208,6 +1214,26 @@ _NOTE_WORDS = frozenset(
 )
 
 
+# A function called on names and quoted names or paths (Terraform's ``file("pw.txt")``,
+# Ansible's ``lookup('env', 'DB_PASSWORD')``), in a template or an interpolation.
+_CALL = re.compile(
+    r"[A-Za-z_][\w.]{0,63}\((?:[ \t]{0,3}(?:\"(?P<d>[^\"\\\r\n]{0,200})\"|'(?P<s>[^'\\\r\n]{0,200})'"
+    r"|[A-Za-z_][\w.]{0,63})[ \t]{0,3},?){0,6}\)(?:[ \t]{0,3}\|[^{}\r\n]{0,64})?"
+)
+_QUOTED_ARG = re.compile(r"\"([^\"\\\r\n]{0,200})\"|'([^'\\\r\n]{0,200})'")
+
+
+def _names_a_source(inner: str) -> bool:
+    """Whether a bracket holds a function call whose quoted arguments name where the
+    value is (a variable's name, a path, a key), none shaped as a credential."""
+    if _CALL.fullmatch(inner) is None:
+        return False
+    return not any(
+        credential_shaped(a or b) and _VARIABLE_NAME.fullmatch(a or b) is None
+        for a, b in _QUOTED_ARG.findall(inner)
+    )
+
+
 def _echoed_literal(args: list[str]) -> bool:
     """Whether the arguments of ``echo``/``printf`` in ``$(…)`` are a literal (flags
     aside): the command's output is the value (``$(echo -n 'S3cr3tPass!')``); a
@@ -1265,6 +1291,8 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
         return plausible_value(literal.group(2), prose_allowed=False)
     elif _REFERENCE.fullmatch(value) or _OWN_PLACEHOLDER.fullmatch(value):
         return False
+    elif opener in _NAMING and _names_a_source(inner):
+        return False  # a function reading it: ``${file("pw.txt")}``, ``{{ lookup('env', 'PW') }}``
     elif opener in _NAMING and _DOTTED.fullmatch(inner):
         return False  # a member read: ``${process.env.API_KEY}``, ``#{db.password}``
     if opener == "$(" and _COMMAND.fullmatch(inner):
