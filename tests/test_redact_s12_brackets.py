@@ -89,3 +89,226 @@ def test_a_trusted_result_keeps_no_glued_secret_after_a_placeholder() -> None:
 )
 def test_what_is_glued_to_a_reference_and_no_token_stays(line: str) -> None:
     assert th.redact(line) == line
+
+
+# -- L1. what a bracket holds, however it is written -----------------------------------
+
+_WRITTEN = [
+    "[ {v} ]",
+    "[\t{v}\t]",
+    "${{ {v} }}",
+    '["{v}"]',
+    "['{v}']",
+    '[ "{v}" ]',
+    "{{'{v}'}}",
+    "[[{v}]]",
+    "[[ {v} ]]",
+    "(({v}))",
+    "$(({v}))",
+    "$[{v}]",
+]
+
+
+@pytest.mark.parametrize("written", _WRITTEN)
+@pytest.mark.parametrize("value", ["Tr0ub4dor3", "hunter2x", "Qx7pLm2R"])
+def test_a_value_in_brackets_however_written_goes(written: str, value: str) -> None:
+    every_door("password: " + written.format(v=value), value)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    _TOKENS,
+    st.sampled_from(_WRITTEN),
+    st.sampled_from(_LABELS),
+    st.sampled_from(_SEPS),
+    st.sampled_from(["", " end", "\nnext: line"]),
+)
+def test_any_token_in_any_written_bracket_goes(
+    value: str, written: str, label: str, sep: str, after: str
+) -> None:
+    text = label + sep + written.format(v=value) + after
+    assert value not in th.redact(text)
+
+
+_PASSPHRASES = ["hunter two words", "correct horse battery staple", "purple monkey dishwasher"]
+
+
+@pytest.mark.parametrize("phrase", _PASSPHRASES)
+@pytest.mark.parametrize("written", ["[{v}]", "[ {v} ]"])
+@pytest.mark.parametrize("label", ["PASSWORD=", "password = ", "passphrase: "])
+def test_a_passphrase_in_brackets_goes(phrase: str, written: str, label: str) -> None:
+    every_door(label + written.format(v=phrase), phrase)
+
+
+def test_a_list_of_one_quoted_string_stays_a_list() -> None:
+    out = th.redact('{"password": ["Tr0ub4dor3"]}')
+    assert out == '{"password": ["[redacted:secret]"]}'
+    assert th.redact("{'password': ['hunter2x']}") == "{'password': ['[redacted:secret]']}"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: [ REDACTED ]",
+        "password: [ PASSWORD ]",
+        "password: [not set]",
+        "password: [see vault]",
+        "password: [value here]",
+        "password: [ your password here ]",
+        "password: [hidden for security]",
+        "password: [must be at least 12 characters]",
+        '{"errors": {"password": ["can\'t be blank"]}}',
+        '{"errors": {"password": ["missing"]}}',
+        "password=${ DB_PASSWORD }",
+        "password=$((RETRIES))",
+        "password: [[PASSWORD]]",
+        "tags: [alpha beta]",
+    ],
+)
+def test_a_note_or_a_name_in_brackets_stays(line: str) -> None:
+    assert th.redact(line) == line
+
+
+# -- L2. a command that echoes a literal -----------------------------------------------
+
+_ECHOED = [
+    "$(echo {v})",
+    "$(echo -n {v})",
+    "$(echo -n '{v}')",
+    '$(echo "{v}")',
+    "$(printf {v})",
+    "$(printf '{v}')",
+    "$(echo -e {v})",
+]
+
+
+@pytest.mark.parametrize("command", _ECHOED)
+@pytest.mark.parametrize("value", ["Tr0ub4dor3", "S3cr3tPass!"])
+def test_a_command_that_echoes_a_literal_gives_the_literal_away(command: str, value: str) -> None:
+    every_door("password=" + command.format(v=value), value)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(_TOKENS, st.sampled_from(_ECHOED), st.sampled_from(_LABELS))
+def test_any_echoed_token_goes(value: str, command: str, label: str) -> None:
+    assert value not in th.redact(f"{label}={command.format(v=value)} end")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password=$(echo $PW)",
+        'password=$(echo "$DB_PASSWORD")',
+        "password=$(printf '%s' \"$PW\")",
+        "password=$(echo ${PW})",
+        "password=$(cat /run/secrets/pw)",
+        "password=$(get_password)",
+    ],
+)
+def test_a_command_echoing_a_reference_stays(line: str) -> None:
+    assert th.redact(line) == line
+
+
+# -- L3. defaults: several words, Helm's ``| default "v"`` ------------------------------
+
+_DEFAULTS = [
+    "${{PW:-{v}}}",
+    "${{PW:={v}}}",
+    "${{DB_PASSWORD-{v}}}",
+    '{{{{ .Values.pw | default "{v}" }}}}',
+    "{{{{ .Values.pw | default '{v}' }}}}",
+    '{{{{ pw | default("{v}") }}}}',
+    '{{{{ default "{v}" .Values.pw }}}}',
+]
+
+
+@pytest.mark.parametrize("written", _DEFAULTS)
+@pytest.mark.parametrize("value", ["Tr0ub4dor3", "correct horse battery staple"])
+def test_a_default_literal_goes(written: str, value: str) -> None:
+    line = "password: " + written.format(v=value)
+    every_door(line, value)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    st.lists(st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9), min_size=2, max_size=6),
+    st.sampled_from(_LABELS),
+)
+def test_any_passphrase_as_a_default_goes(words: list[str], label: str) -> None:
+    phrase = " ".join(words)
+    out = th.redact(f"{label}=${{PW:-{phrase}}}")
+    assert phrase not in out
+    assert out.startswith(f"{label}=${{PW:-")  # the reference stays readable
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password=${PW:-$OTHER}",
+        "password=${PW:-}",
+        "password=${PW:?must be set}",
+        "password=${PW:?password must be set before starting}",
+        "password: {{ .Values.pw | default .Values.other }}",
+        'password: {{ .Values.pw | default "" }}',
+        "password: {{ .Values.pw | b64enc }}",
+    ],
+)
+def test_a_default_that_is_no_literal_stays(line: str) -> None:
+    assert th.redact(line) == line
+
+
+# -- D3. references that stay readable ---------------------------------------------------
+
+_REFERENCES = [
+    "%DB_PASSWORD%",
+    "%dbPassword%",
+    "$env:DB_PASSWORD",
+    "$Env:DbPassword",
+    "${env:DB_PASSWORD}",
+    "{{ lookup('env', 'DB_PASSWORD') }}",
+    "\"{{ lookup('env','DB_PASSWORD') }}\"",
+    "\"{{ lookup('file', '/run/secrets/pw') }}\"",
+    "{{ lookup('aws_ssm', 'db/password') }}",
+    '${file("pw.txt")}',
+    '${file("${path.module}/pw.txt")}',
+    '"${var.db_password}"',
+    "!Ref DbPassword",
+    "!GetAtt Db.Password",
+    "!ImportValue SharedDbPassword",
+]
+
+
+@pytest.mark.parametrize("reference", _REFERENCES)
+@pytest.mark.parametrize("label", ["password", "db_password", "DB_PASSWORD", "api_key"])
+@pytest.mark.parametrize("sep", [": ", "="])
+def test_a_reference_stays_readable(reference: str, label: str, sep: str) -> None:
+    line = f"{label}{sep}{reference}"
+    assert th.redact(line) == line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password=%Tr0ub4dor3%",
+        "password=$env:Tr0ub4dor3",
+        '${file("Tr0ub4dor3")}',
+        "password: \"{{ lookup('env', 'Tr0ub4dor3') }}\"",
+        "password=!Tr0ub4dor3",
+    ],
+)
+def test_a_value_written_as_a_reference_still_goes(line: str) -> None:
+    if not line.startswith("password"):
+        line = "password: " + line
+    assert "Tr0ub4dor3" not in th.redact(line)
+
+
+# -- every bracket opener after a label: a flood reads each once ------------------------
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["password=${PW:-", "password=${A:-${B:-", "password=$(echo ", "password=[ a ", "password=(("],
+)
+def test_a_flood_of_openers_redacts_nothing_it_should_not(unit: str) -> None:
+    text = unit * 200
+    assert th.redact(text).count("password=") == 200

@@ -1154,7 +1154,7 @@ _BRACKETED = re.compile(BRACKETED)
 _OPENERS = ("${", "$(", "$[", "{{", "${{", "#{", "{", "[", "((", "<<")
 _COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
 _DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
-_NAMING = frozenset(["${", "{{", "${{", "#{", "{"])
+_NAMING = frozenset(["${", "{{", "${{", "#{", "{", "$((", "((", "$["])
 _WORD = re.compile(r"\w+")
 # A name has no digit inside a word; a word's last three at most, in a name of several
 # words (``DB1_PASSWORD``, ``apiKey2``, ``var_1``): ``{A0000000}``, ``${aA000000}``,
@@ -1197,7 +1197,7 @@ def _names_the_secret(inner: str) -> bool:
 # A template's default written as a literal (Helm's ``| default "v"``, Jinja's
 # ``| default('v')``): the value wherever the field is unset.
 _TEMPLATE_DEFAULT = re.compile(
-    r"\|[ \t]{0,3}default[ \t]{0,3}\(?[ \t]{0,3}([\"'])([^\"'\r\n]{1,256})\1"
+    r"(?:\|[ \t]{0,3}|\A)default[ \t]{0,3}\(?[ \t]{0,3}([\"'])([^\"'\r\n]{1,256})\1"
 )
 # The commands whose output is their arguments (``$(echo v)``, ``$(printf v)``).
 _ECHOES = frozenset(["echo", "printf"])
@@ -1287,7 +1287,7 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
         if _VARIABLE_NAME.fullmatch(inner) or _names_the_secret(inner):
             return False
     elif opener in ("{{", "${{") and (literal := _TEMPLATE_DEFAULT.search(inner)) is not None:
-        # Helm's ``{{ .Values.pw | default "v" }}``: the default is the secret's value
+        # Helm: ``{{ .Values.pw | default "v" }}``, ``{{ default "v" .Values.pw }}``
         return plausible_value(literal.group(2), prose_allowed=False)
     elif _REFERENCE.fullmatch(value) or _OWN_PLACEHOLDER.fullmatch(value):
         return False
