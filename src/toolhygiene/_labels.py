@@ -1216,9 +1216,10 @@ _NOTE_WORDS = frozenset(
 
 # A function called on names and quoted names or paths (Terraform's ``file("pw.txt")``,
 # Ansible's ``lookup('env', 'DB_PASSWORD')``), in a template or an interpolation.
-_CALL = re.compile(
-    r"[A-Za-z_][\w.]{0,63}\((?:[ \t]{0,3}(?:\"(?P<d>[^\"\\\r\n]{0,200})\"|'(?P<s>[^'\\\r\n]{0,200})'"
-    r"|[A-Za-z_][\w.]{0,63})[ \t]{0,3},?){0,6}\)(?:[ \t]{0,3}\|[^{}\r\n]{0,64})?"
+_ARG = r"(?:\"[^\"\\\r\n]{0,200}\"|'[^'\\\r\n]{0,200}'|[A-Za-z_][\w.]{0,63})"
+_CALL = re.compile(  # (arguments apart by commas: one way to read them)
+    rf"[A-Za-z_][\w.]{{0,63}}\([ \t]{{0,3}}(?:{_ARG}(?:[ \t]{{0,3}},[ \t]{{0,3}}{_ARG}){{0,5}})?"
+    r"[ \t]{0,3}\)(?:[ \t]{0,3}\|[^{}\r\n]{0,64})?"
 )
 _QUOTED_ARG = re.compile(r"\"([^\"\\\r\n]{0,200})\"|'([^'\\\r\n]{0,200})'")
 
