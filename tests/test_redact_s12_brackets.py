@@ -130,7 +130,12 @@ def test_any_token_in_any_written_bracket_goes(
     assert value not in th.redact(text)
 
 
-_PASSPHRASES = ["hunter two words", "correct horse battery staple", "purple monkey dishwasher"]
+_PASSPHRASES = [
+    "hunter two words",
+    "correct horse battery staple",
+    "purple monkey dishwasher",
+    "hunter 2x",
+]
 
 
 @pytest.mark.parametrize("phrase", _PASSPHRASES)
@@ -163,6 +168,8 @@ def test_a_list_of_one_quoted_string_stays_a_list() -> None:
         "password=$((RETRIES))",
         "password: [[PASSWORD]]",
         "tags: [alpha beta]",
+        "password: [see page 2]",
+        "password: [1 2 3]",
     ],
 )
 def test_a_note_or_a_name_in_brackets_stays(line: str) -> None:
@@ -275,6 +282,9 @@ _REFERENCES = [
     "!Ref DbPassword",
     "!GetAtt Db.Password",
     "!ImportValue SharedDbPassword",
+    '"{{resolve:ssm-secure:DbPassword:1}}"',
+    "{{resolve:secretsmanager:MySecret:SecretString:password}}",
+    "!Sub '{{resolve:secretsmanager:MySecret:SecretString:password}}'",
 ]
 
 
@@ -312,3 +322,7 @@ def test_a_value_written_as_a_reference_still_goes(line: str) -> None:
 def test_a_flood_of_openers_redacts_nothing_it_should_not(unit: str) -> None:
     text = unit * 200
     assert th.redact(text).count("password=") == 200
+
+
+def test_a_token_inside_a_dynamic_reference_still_goes() -> None:
+    assert "Qx7pLm2Rk9" not in th.redact("x {{resolve:a:token:Qx7pLm2Rk9}} y")

@@ -149,6 +149,14 @@ def _labelled(m: re.Match[str]) -> bool:
         - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
     ):
         return False  # a YAML mapping under the label: its lines are read by ``_nested``
+    if (
+        values[1] == ":"
+        and key_at
+        and m.string[key_at - 1] == ":"
+        and _resolving(m.string, key_at)
+        and not _token_shaped(values[2])
+    ):
+        return False  # a CloudFormation dynamic reference's part: ``{{resolve:…:SecretString:password}}``
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
@@ -234,6 +242,13 @@ def _labelled(m: re.Match[str]) -> bool:
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+def _resolving(text: str, key_at: int) -> bool:
+    """Whether ``key_at`` is inside a CloudFormation dynamic reference
+    (``{{resolve:secretsmanager:MySecret:SecretString:password}}``): where the value is."""
+    opened = text.rfind("{{resolve:", max(0, key_at - 200), key_at)
+    return opened != -1 and "}}" not in text[opened:key_at]
 
 
 _YAML_KEY_AFTER = re.compile(r"[\"']?[ \t]{0,5}:(?:[ \t]|\r?\n|\Z)")

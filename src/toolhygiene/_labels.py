@@ -1115,6 +1115,8 @@ _REFERENCE = re.compile(
     # CloudFormation intrinsic function's tag (``!Ref DbPassword``: the name follows)
     rf"|%{_NAME}%|\$(?:[Ee]nv|ENV):{_NAME}|\$\{{(?:[Ee]nv|ENV):{_NAME}\}}"
     r"|!(?:Ref|GetAtt|ImportValue|FindInMap|Select|Join|Sub|Base64|If|Split|GetAZs|Cidr)"
+    # and its dynamic reference (``{{resolve:ssm-secure:DbPassword:1}}``)
+    r"|\{\{resolve:[\w\-]{1,40}(?::[\w.\-/]{1,256}){1,6}\}\}"
 )
 
 
@@ -1248,11 +1250,13 @@ def _echoed_literal(args: list[str]) -> bool:
 
 
 def _passphrase(words: list[str]) -> bool:
-    """Whether the words in brackets are a passphrase (letters, not prose, no note)."""
+    """Whether the words in brackets are a passphrase (``[hunter two words]``, ``[hunter
+    2x]``: words of letters and digits, one of letters at least; not prose, no note)."""
     bare = [w.strip(".,;:!?").lower() for w in words]
     return (
         len(bare) <= 8
-        and all(w.isalpha() and w.isascii() for w in bare)
+        and all(w.isalnum() and w.isascii() for w in bare)
+        and any(w.isalpha() for w in bare)
         and _NOTE_WORDS.isdisjoint(bare)
         and not prose_run(" ".join(bare))
     )
