@@ -166,6 +166,9 @@ def test_a_list_of_one_quoted_string_stays_a_list() -> None:
         '{"errors": {"password": ["missing"]}}',
         "password=${ DB_PASSWORD }",
         "password=$((RETRIES))",
+        "password=$((RETRIES + 1))",
+        "password: ((a+b))",
+        "password=$[n*2]",
         "password: [[PASSWORD]]",
         "tags: [alpha beta]",
         "password: [see page 2]",
@@ -326,3 +329,8 @@ def test_a_flood_of_openers_redacts_nothing_it_should_not(unit: str) -> None:
 
 def test_a_token_inside_a_dynamic_reference_still_goes() -> None:
     assert "Qx7pLm2Rk9" not in th.redact("x {{resolve:a:token:Qx7pLm2Rk9}} y")
+
+
+@pytest.mark.parametrize("line", ["password=$((Tr0ub4dor3+1))", "password=((Tr0ub4dor3 * 2))"])
+def test_a_token_in_a_sum_goes(line: str) -> None:
+    every_door(line, "Tr0ub4dor3")

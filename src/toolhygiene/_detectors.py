@@ -156,7 +156,7 @@ def _labelled(m: re.Match[str]) -> bool:
         and _resolving(m.string, key_at)
         and not _token_shaped(values[2])
     ):
-        return False  # a CloudFormation dynamic reference's part: ``{{resolve:…:SecretString:password}}``
+        return False  # a dynamic reference's part: ``{{resolve:…:SecretString:password}}``
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (

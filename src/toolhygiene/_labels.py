@@ -1149,7 +1149,7 @@ BRACKETED = (
     # (a passphrase: words and blanks; a quoted word; a doubled bracket)
     r"|\[[ \t]{0,3}[^\[\]\s\"',;]{1,256}(?:[ \t]{1,3}[^\[\]\s\"',;]{1,64}){0,7}[ \t]{0,3}\]"
     r"|\[[ \t]{0,3}(?:\"[^\"\\\r\n]{1,256}\"|'[^'\\\r\n]{1,256}')[ \t]{0,3}\]"
-    r"|\[\[[ \t]{0,3}[^\[\]\s]{1,256}[ \t]{0,3}\]\]|\(\([ \t]{0,3}[^()\s]{1,256}[ \t]{0,3}\)\)"
+    r"|\[\[[ \t]{0,3}[^\[\]\s]{1,256}[ \t]{0,3}\]\]|\(\([^()\r\n]{1,256}\)\)"
     r"|<<[^<>\s]{1,256}>>"
 )
 _BRACKETED = re.compile(BRACKETED)
@@ -1201,6 +1201,9 @@ def _names_the_secret(inner: str) -> bool:
 _TEMPLATE_DEFAULT = re.compile(
     r"(?:\|[ \t]{0,3}|\A)default[ \t]{0,3}\(?[ \t]{0,3}([\"'])([^\"'\r\n]{1,256})\1"
 )
+# Shell arithmetic (``$((a + 1))``, ``((n++))``, ``$[n*2]``): names and numbers summed.
+_ARITHMETIC = frozenset(["$((", "((", "$["])
+_SUM = re.compile(r"[\w \t]{1,128}(?:[+\-*/%<>=!&|^]{1,3}[\w \t]{1,128}){1,8}")
 # The commands whose output is their arguments (``$(echo v)``, ``$(printf v)``).
 _ECHOES = frozenset(["echo", "printf"])
 # Words that say a bracket holds no value but a note about it (``[not set]``, ``[value
@@ -1286,6 +1289,12 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
         inner = inner.strip("-").strip(" \t")  # ``{{- v -}}``
     if opener == "$(" and inner and inner.split(None, 1)[0] in _ECHOES:
         return _echoed_literal(inner.split()[1:])  # ``$(echo v)``: the literal is the value
+    if (
+        opener in _ARITHMETIC
+        and _SUM.fullmatch(inner)
+        and all(_VARIABLE_NAME.fullmatch(w) for w in _WORD.findall(inner))
+    ):
+        return False  # ``$((RETRIES + 1))``: a sum of names and small numbers
     if opener in _NAMING and _WORD.fullmatch(inner):
         # one word: a variable's or a field's name, or the value written in its place
         # (``${hunter2x}``, ``{{Pa55w0rd}}``: a name has no digit inside a word)
