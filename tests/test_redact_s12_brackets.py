@@ -16,12 +16,13 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
 from corpus import every_door
 from helpers import examples
+from toolhygiene._labels import _NOTE_WORDS, prose_run
 
 _LABELS = ["password", "db_password", "API_TOKEN", "secret", "client_secret", "PASSWORD"]
 _SEPS = ["=", ": ", " = "]
@@ -145,6 +146,20 @@ def test_a_passphrase_in_brackets_goes(phrase: str, written: str, label: str) ->
     every_door(label + written.format(v=phrase), phrase)
 
 
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    st.lists(st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9), min_size=2, max_size=6),
+    st.sampled_from(["password", "PASSWORD", "db_pass", "passphrase", "user_pwd"]),
+    st.sampled_from(["=[{p}]", ": [ {p} ]", " = [{p}] end"]),
+)
+def test_any_passphrase_in_brackets_under_a_password_goes(
+    words: list[str], label: str, frame: str
+) -> None:
+    assume(_NOTE_WORDS.isdisjoint(words) and not prose_run(" ".join(words)))
+    phrase = " ".join(words)
+    assert phrase not in th.redact(label + frame.format(p=phrase))
+
+
 def test_a_list_of_one_quoted_string_stays_a_list() -> None:
     out = th.redact('{"password": ["Tr0ub4dor3"]}')
     assert out == '{"password": ["[redacted:secret]"]}'
@@ -172,6 +187,10 @@ def test_a_list_of_one_quoted_string_stays_a_list() -> None:
         "password: [[PASSWORD]]",
         "tags: [alpha beta]",
         "password: [see page 2]",
+        "Forgot password: [reset link](https://x.example/reset)",
+        "token: [docs page] for details",
+        "api_key: [see the docs]",
+        "password [min 8 chars]",
         "password: [1 2 3]",
     ],
 )

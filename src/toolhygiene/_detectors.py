@@ -26,6 +26,7 @@ from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
+    PHRASE_HEADS,
     PHRASE_LABELS,
     bracketed_verdict,
     code_label,
@@ -176,6 +177,8 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a host and its port (``git@auth.acme.com:8443``, ``token.io:443``;
         # not ``db.pwd:1234``, ``cfg.key:1234``)
     after = m.string[m.end("secret") : m.end("secret") + 1]
+    if after == "(" and values[2][:1] == "[" and " " in values[2].strip("[] \t"):
+        return False  # a Markdown link's words: ``Forgot password: [reset link](url)``
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
@@ -432,7 +435,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
         return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
     if "=" in sep and not value.strip("="):
         return False  # base64's padding (``…ErkJggg==``), not a key and its value
-    bracketed = bracketed_verdict(value, bare_key=verdict is None)
+    bracketed = bracketed_verdict(
+        value, bare_key=verdict is None, phrase=key.lower().endswith(PHRASE_HEADS)
+    )
     if bracketed is not None:  # ``[v]``, ``{v}``, ``${v}``: judged by what they hold
         return bracketed and verdict is not False
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:

@@ -22,6 +22,7 @@ __all__ = [
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
+    "PHRASE_HEADS",
     "PHRASE_LABELS",
     "bracketed_verdict",
     "code_label",
@@ -1204,8 +1205,11 @@ _TEMPLATE_DEFAULT = re.compile(
 # Shell arithmetic (``$((a + 1))``, ``((n++))``, ``$[n*2]``): names and numbers summed.
 _ARITHMETIC = frozenset(["$((", "((", "$["])
 _SUM = re.compile(r"[\w \t]{1,128}(?:[+\-*/%<>=!&|^]{1,3}[\w \t]{1,128}){1,8}")
+_SUMMED = re.compile(rf"{_NAME}|[A-Za-z]|[0-9]{{1,3}}")  # a name as code spells one, a number
 # The commands whose output is their arguments (``$(echo v)``, ``$(printf v)``).
 _ECHOES = frozenset(["echo", "printf"])
+# The last words of a label naming a password, whose value may be a passphrase.
+PHRASE_HEADS = ("password", "passwd", "passphrase", "pass", "pwd", "pw")
 # Words that say a bracket holds no value but a note about it (``[not set]``, ``[value
 # here]``, ``[see vault]``): a passphrase holds none of them.
 _NOTE_WORDS = frozenset(
@@ -1254,11 +1258,12 @@ def _echoed_literal(args: list[str]) -> bool:
 
 def _passphrase(words: list[str]) -> bool:
     """Whether the words in brackets are a passphrase (``[hunter two words]``, ``[hunter
-    2x]``: words of letters and digits, one of letters at least; not prose, no note)."""
+    2x]``: words of letters, or of letters and digits, one of letters at least; not
+    prose, no note: ``[min 8 chars]`` is none)."""
     bare = [w.strip(".,;:!?").lower() for w in words]
     return (
         len(bare) <= 8
-        and all(w.isalnum() and w.isascii() for w in bare)
+        and all(w.isascii() and (w.isalpha() or (w.isalnum() and not w.isdigit())) for w in bare)
         and any(w.isalpha() for w in bare)
         and _NOTE_WORDS.isdisjoint(bare)
         and not prose_run(" ".join(bare))
@@ -1266,7 +1271,7 @@ def _passphrase(words: list[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its values
-def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
+def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = False) -> bool | None:
     """Whether a labelled value written inside brackets (``BRACKETED``) is a secret, by
     what the brackets hold; ``None`` when ``value`` is no such value.
 
@@ -1280,7 +1285,8 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     ``{Tr0ub4dor3}``, ``{{Tr0ub4dor3}}``, ``${Tr0ub4dor&3}``, ``$(Tr0ub4dor3)``,
     ``<<Tr0ub4dor3>>``): after a bare ``key`` (``bare_key``) only a credential's shape
     counts. A template holding several words is a secret when one of them reads as a
-    token (``{{ "Tr0ub4dor3" }}``)."""
+    token (``{{ "Tr0ub4dor3" }}``); under a label naming a password (``phrase``), words in
+    square brackets that are no note are a passphrase (``[hunter two words]``)."""
     if len(value) < 2 or not value.startswith(_OPENERS) or not _BRACKETED.fullmatch(value):
         return None
     opener, inner = _inner(value)
@@ -1292,7 +1298,7 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     if (
         opener in _ARITHMETIC
         and _SUM.fullmatch(inner)
-        and all(_VARIABLE_NAME.fullmatch(w) for w in _WORD.findall(inner))
+        and all(_SUMMED.fullmatch(w) for w in _WORD.findall(inner))
     ):
         return False  # ``$((RETRIES + 1))``: a sum of names and small numbers
     if opener in _NAMING and _WORD.fullmatch(inner):
@@ -1316,7 +1322,7 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     if _names_the_secret(inner) or (opener in ("[", "<<") and not inner.strip(_MASK)):
         return False
     words = inner.split()
-    if len(words) > 1 and opener in ("[", "((") and _passphrase(words):
+    if phrase and len(words) > 1 and opener in ("[", "((") and _passphrase(words):
         return True  # ``[hunter two words]``, ``[ correct horse battery staple ]``
     if len(words) > 1:
         return any(
