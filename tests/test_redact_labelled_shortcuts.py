@@ -102,7 +102,7 @@ def _value_end_before(text: str, end: int) -> int:
     # fp15's and leak16's reading on past a placeholder to a token written after it
     # ("token: n/a Qx7pLm2R", "<unset>Qx7p"): the library's own step, tried first
     after = text[end : end + 1]
-    if after and text[end - 1] in "]}>" and (after.isalnum() or after in "!@#$%^*+=/~_"):
+    if after and text[end - 1] in "])}>" and (after.isalnum() or after in "!@#$%^*+=/~_"):
         tail = _detectors._GLUED_RUN.match(text, end)  # leak17: a tail glued to a bracket
         if tail is not None:
             return end + len(tail.group().rstrip(".,:;!?"))

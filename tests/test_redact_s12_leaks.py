@@ -123,7 +123,7 @@ def test_a_reference_or_a_placeholder_in_brackets_stays(text: str) -> None:
         ("${hunter2x}", True),
         ("${DB_PASSWORD}", False),
         ("{hunter}", False),  # a format field's name
-        ("[not set]", None),  # a list of words: no bracketed value
+        ("[not set]", False),  # a note in brackets (words in brackets are read: fix18a)
         ("password", None),
     ],
 )

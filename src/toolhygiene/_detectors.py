@@ -26,6 +26,7 @@ from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
+    PHRASE_HEADS,
     PHRASE_LABELS,
     bracketed_verdict,
     code_label,
@@ -128,6 +129,10 @@ def _labelled(m: re.Match[str]) -> bool:
     key = qualified_key(m.string, m.start("key"), values[0])  # "recovery code", "secret key"
     if key is not values[0]:
         values = (key, values[1], values[2])
+    if values[2][-1:] == "]" and values[2][:1] == "[":
+        item = values[2][1:-1].strip(" \t")
+        if len(item) >= 2 and item[0] in "\"'" and item[-1] == item[0]:
+            values = (key, values[1], item)  # a list of one quoted string: judged as it
     if (
         values[0] in _CURSOR_WORDS
         and values[1][:1] not in "\"'\\]"
@@ -145,6 +150,14 @@ def _labelled(m: re.Match[str]) -> bool:
         - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
     ):
         return False  # a YAML mapping under the label: its lines are read by ``_nested``
+    if (
+        values[1] == ":"
+        and key_at
+        and m.string[key_at - 1] == ":"
+        and _resolving(m.string, key_at)
+        and not _token_shaped(values[2])
+    ):
+        return False  # a dynamic reference's part: ``{{resolve:…:SecretString:password}}``
     if values[1][:1] == ":" and m.string.endswith("://", 0, m.start("key")):
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
@@ -164,6 +177,8 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a host and its port (``git@auth.acme.com:8443``, ``token.io:443``;
         # not ``db.pwd:1234``, ``cfg.key:1234``)
     after = m.string[m.end("secret") : m.end("secret") + 1]
+    if after == "(" and values[2][:1] == "[" and " " in values[2].strip("[] \t"):
+        return False  # a Markdown link's words: ``Forgot password: [reset link](url)``
     if after and after in "([" and _CALLEE.fullmatch(values[2]):
         return False  # code, not a value: ``token = get_token(user)``, ``cfg.secrets[k]``
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
@@ -230,6 +245,13 @@ def _labelled(m: re.Match[str]) -> bool:
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+def _resolving(text: str, key_at: int) -> bool:
+    """Whether ``key_at`` is inside a CloudFormation dynamic reference
+    (``{{resolve:secretsmanager:MySecret:SecretString:password}}``): where the value is."""
+    opened = text.rfind("{{resolve:", max(0, key_at - 200), key_at)
+    return opened != -1 and "}}" not in text[opened:key_at]
 
 
 _YAML_KEY_AFTER = re.compile(r"[\"']?[ \t]{0,5}:(?:[ \t]|\r?\n|\Z)")
@@ -335,8 +357,14 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     written after it, "token: n/a then Qx7pLm2R"): the label's value runs to it, as
     after a word of prose. (After ``=``, a command's next flag follows a placeholder:
     ``PASSWORD=${DB_PASSWORD} -p 5432``.)"""
-    if _member_ends(text, end, values[1]) or not _steers_past(values[0], values[2]):
+    if _member_ends(text, end, values[1]):
         return False
+    if values[2][:1] == "!" and not plausible_value(values[2], prose_allowed=False):
+        return False  # a CloudFormation tag: a resource's name follows (``!Ref DbPassword``)
+    if not _steers_past(values[0], values[2]):
+        return False
+    if _glued_secret(text, end):
+        return True  # ``{0}Tr0ub4dor3``, ``${DB_PASSWORD}Tr0ub4dor3``, ``[REDACTED]Pa55``
     if _next_line_token(text, end) != end:
         return True  # "password: [redacted]" then "Pa55w0rd" alone on the next line
     if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
@@ -352,6 +380,19 @@ def _steers_past(key: str, value: str) -> bool:
     bracketed = bracketed_verdict(value)  # ``[redacted]``, ``<<unset>>``
     real = plausible_value(value, prose_allowed=False) if bracketed is None else bracketed
     return not real and is_secret_label(key) is not False
+
+
+def _glued_secret(text: str, end: int) -> bool:
+    """Whether a word shaped as a token is glued to the bracket closing a reference or a
+    placeholder at ``end`` (``{0}Tr0ub4dor3``, ``${DB_PASSWORD}Tr0ub4dor3``,
+    ``[REDACTED]Tr0ub4dor3``): the secret written after it, which ``_labelled_value_end``
+    takes with it (``${PREFIX}_dev``, ``${HOME}/pw.txt``, ``${V}2`` are no token)."""
+    if text[end : end + 1] in ("]", "}", ")", ">"):  # ``(REDACTED)v``: the word inside
+        end += 1
+    if not text[end : end + 1].isalnum() or text[end - 1 : end] not in ("]", "}", ")", ">"):
+        return False
+    glued = _GLUED_RUN.match(text, end)
+    return glued is not None and _secret_word(glued.group().rstrip(".,:;!?"))
 
 
 _LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
@@ -410,7 +451,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
         return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
     if "=" in sep and not value.strip("="):
         return False  # base64's padding (``…ErkJggg==``), not a key and its value
-    bracketed = bracketed_verdict(value, bare_key=verdict is None)
+    bracketed = bracketed_verdict(
+        value, bare_key=verdict is None, phrase=key.lower().endswith(PHRASE_HEADS)
+    )
     if bracketed is not None:  # ``[v]``, ``{v}``, ``${v}``: judged by what they hold
         return bracketed and verdict is not False
     if value[:1] == "<" and value[-1:] == ">" and len(value) > 2:
@@ -865,7 +908,7 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
-    if after and text[end - 1] in "]}>" and (after.isalnum() or after in _GLUED_TAIL):
+    if after and text[end - 1] in "])}>" and (after.isalnum() or after in _GLUED_TAIL):
         glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
         if glued is not None:
             return end + len(glued.group().rstrip(".,:;!?"))  # (not a sentence's stop)
@@ -1218,7 +1261,9 @@ def _short_password(m: re.Match[str]) -> bool:
     before = m.string[max(line, start - _COMMAND_WINDOW) : start]
     end = m.string.find("\n", m.end(), m.end() + _COMMAND_WINDOW)
     client = _PASSWORD_CLIENT.search(
-        m.string, line, m.end() + _COMMAND_WINDOW if end == -1 else end
+        m.string,
+        max(line, start - _COMMAND_WINDOW),
+        m.end() + _COMMAND_WINDOW if end == -1 else end,
     )
     if not m.group("sep"):  # glued (``-pPW``) is mysql's form
         return client is not None or _USER_BEFORE.search(before) is not None
@@ -1683,7 +1728,7 @@ _VALUE = (
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
     # or a placeholder, or the secret itself (``bracketed_verdict`` judges what they hold)
-    r"(?=[\[{$#<])(?:"  # (one test of the first character for every other value)
+    r"(?=[\[{$#<(])(?:"  # (one test of the first character for every other value)
     + BRACKETED
     + r")|"
     # a word of letters with more words after it (``_WORDS_AFTER``; the check reads
@@ -1845,9 +1890,11 @@ def _jwk_private_values(text: str) -> list[re.Match[str]]:
 
 # A shell variable with a default, alternative or error written in it (``${PW:-v}``,
 # ``${PW:=v}``, ``${PW-v}``, ``${PW:+v}``, ``${PW:?message}``): what follows the operator
-# is a literal, used when the variable is unset (or set, for ``+``).
+# is a literal, used when the variable is unset (or set, for ``+``): a word or several
+# (``${PW:-correct horse battery staple}``).
 _REFERENCE_DEFAULT = re.compile(
-    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?P<op>:?[-=+?])(?P<secret>[^{}\s]{1,256})\}"
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?P<op>:?[-=+?])"
+    r"(?P<secret>[^{}\s]{1,256}(?:[ \t]{1,3}[^{}\s]{1,64}){0,7})\}"
 )
 # A label and its separator before such a variable (``password=${X:-v}``,
 # ``"db_password": "${X:-v}``, ``DB_PASSWORD: ${X:-v}``).

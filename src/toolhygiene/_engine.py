@@ -336,8 +336,8 @@ def _detect(
                     rejected.extend(reversed(inner(m)))
                 continue
             (start, stop), end = m.span(group), m.end(group)
-            if text[end - 1] in "\"'" and end - start >= 2:  # (the rarer test first)
-                start, end = _inside_quotes(text, start, end)
+            if text[end - 1] in "\"']" and end - start >= 2:  # (the rarer test first)
+                start, end = _unwrapped(text, start, end)
             if extend is not None and end == stop:
                 end = covered = extend(text, end)
             if start < end:
@@ -391,6 +391,26 @@ def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> b
     if detector.requires and detector.requires not in text:
         return False
     return detector.screen is None or detector.screen.search(text) is not None
+
+
+def _unwrapped(text: str, start: int, end: int) -> tuple[int, int]:
+    """A quoted value's span without its quotes (``_inside_quotes``), a list of one quoted
+    item's without its brackets and quotes (``_quoted_item``); else the same span."""
+    if text[end - 1] != "]":
+        return _inside_quotes(text, start, end)
+    if text[start] == "[" and text[end - 2] in " \t\"'":
+        return _quoted_item(text, start, end)
+    return start, end
+
+
+def _quoted_item(text: str, start: int, end: int) -> tuple[int, int]:
+    """A list of one quoted item's span (``["v"]``, ``[ 'v' ]``) without its brackets and
+    quotes: a list in JSON or a dict repr stays a list of one string."""
+    inner = text[start + 1 : end - 1].strip(" \t")
+    if len(inner) < 2 or inner[0] not in "\"'" or inner[-1] != inner[0]:
+        return start, end
+    at = text.index(inner, start + 1)
+    return _inside_quotes(text, at, at + len(inner))
 
 
 def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ __all__ = [
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
+    "PHRASE_HEADS",
     "PHRASE_LABELS",
     "bracketed_verdict",
     "code_label",
@@ -1143,6 +1144,12 @@ _REFERENCE = re.compile(
     rf"|<[A-Za-z]+[0-9]{{0,2}}(?:[ _\-.][A-Za-z]+[0-9]{{0,2}}){{0,6}}>"
     rf"|<<-?[ \t]*[\"']?[A-Z_]{{1,20}}[\"']?|<<<"
     rf"|(?:\$\{{?|\$\(|\$?\{{\{{-?[ \t]*\.?|%\(|#\{{|<){_NAME}?"
+    # Windows' ``%NAME%``, PowerShell's ``$env:NAME`` and ``${env:NAME}``, a
+    # CloudFormation intrinsic function's tag (``!Ref DbPassword``: the name follows)
+    rf"|%{_NAME}%|\$(?:[Ee]nv|ENV):{_NAME}|\$\{{(?:[Ee]nv|ENV):{_NAME}\}}"
+    r"|!(?:Ref|GetAtt|ImportValue|FindInMap|Select|Join|Sub|Base64|If|Split|GetAZs|Cidr)"
+    # and its dynamic reference (``{{resolve:ssm-secure:DbPassword:1}}``)
+    r"|\{\{resolve:[\w\-]{1,40}(?::[\w.\-/]{1,256}){1,6}\}\}"
 )
 
 
@@ -1153,6 +1160,8 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False
     if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
         return False
+    if bare[:1] in "{$" and bracketed_verdict(bare) is False:
+        return False  # quoted: ``"{{ lookup('env', 'DB_PASSWORD') }}"``, ``"${file("pw")}"``
     if len(bare) > 1 and not bare.strip(_MASK):  # every character a mask's (``****``)
         return False  # (one character is no mask: ``password=x`` may be the password)
     if "/" in bare and _PATH.fullmatch(bare):
@@ -1167,15 +1176,20 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
 # placeholder (``<<v>>``). One word in ``{}``/``[]``/``<<>>`` (a JSON object or list, a
 # YAML flow sequence of names, is no such value); a command or a template may hold blanks.
 BRACKETED = (
-    r"\$\{[^{}\s]{1,256}\}|\$\([^()\r\n]{1,256}\)|\$?\{\{[^{}\r\n]{1,256}\}\}"
-    r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{1,256}\}"
-    r"|\[[^\[\]\s\"',;]{1,256}\]|<<[^<>\s]{1,256}>>"
+    r"\$\{[ \t]{0,3}[^{}\s]{1,256}[ \t]{0,3}\}|\$\(\([^()\r\n]{1,256}\)\)"
+    r"|\$\([^()\r\n]{1,256}\)|\$\[[^\[\]\r\n]{1,256}\]|\$?\{\{[^{}\r\n]{1,256}\}\}"
+    r"|#\{[^{}\s]{1,256}\}|\{[^{}\s\"',;]{0,256}\}"
+    # (a passphrase: words and blanks; a quoted word; a doubled bracket)
+    r"|\[[ \t]{0,3}[^\[\]\s\"',;]{1,256}(?:[ \t]{1,3}[^\[\]\s\"',;]{1,64}){0,7}[ \t]{0,3}\]"
+    r"|\[[ \t]{0,3}(?:\"[^\"\\\r\n]{1,256}\"|'[^'\\\r\n]{1,256}')[ \t]{0,3}\]"
+    r"|\[\[[ \t]{0,3}[^\[\]\s]{1,256}[ \t]{0,3}\]\]|\(\([^()\r\n]{1,256}\)\)"
+    r"|<<[^<>\s]{1,256}>>"
 )
 _BRACKETED = re.compile(BRACKETED)
-_OPENERS = ("${", "$(", "{{", "${{", "#{", "{", "[", "<<")
+_OPENERS = ("${", "$(", "$[", "{{", "${{", "#{", "{", "[", "((", "<<")
 _COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
 _DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
-_NAMING = frozenset(["${", "{{", "${{", "#{", "{"])
+_NAMING = frozenset(["${", "{{", "${{", "#{", "{", "$((", "((", "$["])
 _WORD = re.compile(r"\w+")
 # A name has no digit inside a word; a word's last three at most, in a name of several
 # words (``DB1_PASSWORD``, ``apiKey2``, ``var_1``): ``{A0000000}``, ``${aA000000}``,
@@ -1193,7 +1207,10 @@ def _inner(value: str) -> tuple[str, str]:
     """The opener of a bracketed value (one of ``_OPENERS``) and what it holds."""
     if value.startswith("${{"):
         return "${{", value[3:-2]
-    for opener, closer in (("${", 1), ("$(", 1), ("{{", 2), ("#{", 1), ("<<", 2)):
+    for opener, closer in (
+        *(("$((", 2), ("${", 1), ("$(", 1), ("$[", 1), ("{{", 2), ("#{", 1)),
+        *(("<<", 2), ("[[", 2), ("((", 2)),
+    ):
         if value.startswith(opener):
             return opener, value[len(opener) : -closer]
     return value[0], value[1:-1]
@@ -1212,8 +1229,81 @@ def _names_the_secret(inner: str) -> bool:
     )
 
 
+# A template's default written as a literal (Helm's ``| default "v"``, Jinja's
+# ``| default('v')``): the value wherever the field is unset.
+_TEMPLATE_DEFAULT = re.compile(
+    r"(?:\|[ \t]{0,3}|\A)default[ \t]{0,3}\(?[ \t]{0,3}([\"'])([^\"'\r\n]{1,256})\1"
+)
+# Shell arithmetic (``$((a + 1))``, ``((n++))``, ``$[n*2]``): names and numbers summed.
+_ARITHMETIC = frozenset(["$((", "((", "$["])
+_SUM = re.compile(r"[\w \t]{1,128}(?:[+\-*/%<>=!&|^]{1,3}[\w \t]{1,128}){1,8}")
+_SUMMED = re.compile(rf"{_NAME}|[A-Za-z]|[0-9]{{1,3}}")  # a name as code spells one, a number
+# The commands whose output is their arguments (``$(echo v)``, ``$(printf v)``).
+_ECHOES = frozenset(["echo", "printf"])
+# The last words of a label naming a password, whose value may be a passphrase.
+PHRASE_HEADS = ("password", "passwd", "passphrase", "pass", "pwd", "pw")
+# Words that say a bracket holds no value but a note about it (``[not set]``, ``[value
+# here]``, ``[see vault]``): a passphrase holds none of them.
+_NOTE_WORDS = frozenset(
+    [
+        *("here", "your", "value", "fill", "filled", "enter", "insert", "set", "unset"),
+        *("hidden", "masked", "removed", "omitted", "redacted", "placeholder", "example"),
+        *("sample", "dummy", "todo", "tbd", "not", "see", "vault", "stored", "env", "from"),
+        *("replace", "changeme", "none", "empty", "same", "above", "below", "secret", "secrets"),
+        *("environment", "variable", "file", "default", "generated", "random", "elided", "snip"),
+    ]
+)
+
+
+# A function called on names and quoted names or paths (Terraform's ``file("pw.txt")``,
+# Ansible's ``lookup('env', 'DB_PASSWORD')``), in a template or an interpolation.
+_ARG = r"(?:\"[^\"\\\r\n]{0,200}\"|'[^'\\\r\n]{0,200}'|[A-Za-z_][\w.]{0,63})"
+_CALL = re.compile(  # (arguments apart by commas: one way to read them)
+    rf"[A-Za-z_][\w.]{{0,63}}\([ \t]{{0,3}}(?:{_ARG}(?:[ \t]{{0,3}},[ \t]{{0,3}}{_ARG}){{0,5}})?"
+    r"[ \t]{0,3}\)(?:[ \t]{0,3}\|[^{}\r\n]{0,64})?"
+)
+_QUOTED_ARG = re.compile(r"\"([^\"\\\r\n]{0,200})\"|'([^'\\\r\n]{0,200})'")
+
+
+def _names_a_source(inner: str) -> bool:
+    """Whether a bracket holds a function call whose quoted arguments name where the
+    value is (a variable's name, a path, a key), none shaped as a credential."""
+    if _CALL.fullmatch(inner) is None:
+        return False
+    return not any(
+        credential_shaped(a or b) and _VARIABLE_NAME.fullmatch(a or b) is None
+        for a, b in _QUOTED_ARG.findall(inner)
+    )
+
+
+def _echoed_literal(args: list[str]) -> bool:
+    """Whether the arguments of ``echo``/``printf`` in ``$(…)`` are a literal (flags
+    aside): the command's output is the value (``$(echo -n 'S3cr3tPass!')``); a
+    variable, a command or a file read in them (``$(echo $PW)``, ``$(printf '%s' "$PW")``)
+    is a reference."""
+    words = [w for w in args if not (w.startswith("-") and w[1:].isalpha())]
+    if not words or any(c in w for w in words for c in "$`<|;&"):
+        return False
+    literal = " ".join(words).strip("\"'")
+    return bool(literal.strip()) and plausible_value(literal, prose_allowed=False)
+
+
+def _passphrase(words: list[str]) -> bool:
+    """Whether the words in brackets are a passphrase (``[hunter two words]``, ``[hunter
+    2x]``: words of letters, or of letters and digits, one of letters at least; not
+    prose, no note: ``[min 8 chars]`` is none)."""
+    bare = [w.strip(".,;:!?").lower() for w in words]
+    return (
+        len(bare) <= 8
+        and all(w.isascii() and (w.isalpha() or (w.isalnum() and not w.isdigit())) for w in bare)
+        and any(w.isalpha() for w in bare)
+        and _NOTE_WORDS.isdisjoint(bare)
+        and not prose_run(" ".join(bare))
+    )
+
+
 @functools.lru_cache(maxsize=4096)  # a text repeats its values
-def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
+def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = False) -> bool | None:
     """Whether a labelled value written inside brackets (``BRACKETED``) is a secret, by
     what the brackets hold; ``None`` when ``value`` is no such value.
 
@@ -1227,20 +1317,34 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     ``{Tr0ub4dor3}``, ``{{Tr0ub4dor3}}``, ``${Tr0ub4dor&3}``, ``$(Tr0ub4dor3)``,
     ``<<Tr0ub4dor3>>``): after a bare ``key`` (``bare_key``) only a credential's shape
     counts. A template holding several words is a secret when one of them reads as a
-    token (``{{ "Tr0ub4dor3" }}``)."""
-    if len(value) < 3 or not value.startswith(_OPENERS) or not _BRACKETED.fullmatch(value):
+    token (``{{ "Tr0ub4dor3" }}``); under a label naming a password (``phrase``), words in
+    square brackets that are no note are a passphrase (``[hunter two words]``)."""
+    if len(value) < 2 or not value.startswith(_OPENERS) or not _BRACKETED.fullmatch(value):
         return None
     opener, inner = _inner(value)
     inner = inner.strip(" \t")
     if opener in ("{{", "${{"):
         inner = inner.strip("-").strip(" \t")  # ``{{- v -}}``
+    if opener == "$(" and inner and inner.split(None, 1)[0] in _ECHOES:
+        return _echoed_literal(inner.split()[1:])  # ``$(echo v)``: the literal is the value
+    if (
+        opener in _ARITHMETIC
+        and _SUM.fullmatch(inner)
+        and all(_SUMMED.fullmatch(w) for w in _WORD.findall(inner))
+    ):
+        return False  # ``$((RETRIES + 1))``: a sum of names and small numbers
     if opener in _NAMING and _WORD.fullmatch(inner):
         # one word: a variable's or a field's name, or the value written in its place
         # (``${hunter2x}``, ``{{Pa55w0rd}}``: a name has no digit inside a word)
         if _VARIABLE_NAME.fullmatch(inner) or _names_the_secret(inner):
             return False
+    elif opener in ("{{", "${{") and (literal := _TEMPLATE_DEFAULT.search(inner)) is not None:
+        # Helm: ``{{ .Values.pw | default "v" }}``, ``{{ default "v" .Values.pw }}``
+        return plausible_value(literal.group(2), prose_allowed=False)
     elif _REFERENCE.fullmatch(value) or _OWN_PLACEHOLDER.fullmatch(value):
         return False
+    elif opener in _NAMING and _names_a_source(inner):
+        return False  # a function reading it: ``${file("pw.txt")}``, ``{{ lookup('env', 'PW') }}``
     elif opener in _NAMING and _DOTTED.fullmatch(inner):
         return False  # a member read: ``${process.env.API_KEY}``, ``#{db.password}``
     if opener == "$(" and _COMMAND.fullmatch(inner):
@@ -1250,6 +1354,8 @@ def bracketed_verdict(value: str, *, bare_key: bool = False) -> bool | None:
     if _names_the_secret(inner) or (opener in ("[", "<<") and not inner.strip(_MASK)):
         return False
     words = inner.split()
+    if phrase and len(words) > 1 and opener in ("[", "((") and _passphrase(words):
+        return True  # ``[hunter two words]``, ``[ correct horse battery staple ]``
     if len(words) > 1:
         return any(
             credential_shaped(w.strip("\"'`()|,")) and _REFERENCE.fullmatch(w) is None
