@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import toolhygiene as th
 from helpers import examples, pieces
-from toolhygiene import _detectors, _tokens
+from toolhygiene import _detectors, _labels, _tokens
 from toolhygiene._labels import (
     _label_verdict,
     credential_shaped,
@@ -95,6 +95,9 @@ labelled_texts = pieces(
 @example("password, api_key")
 @example("password==")
 @example("password::password")
+@example("password.must:12")
+@example("password:xxxxxxxxxxxxxxxxxxxxxxxxx !password")
+@example("password:expired,Hunter2x")
 def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
     text: str,
 ) -> None:
@@ -110,6 +113,17 @@ def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
             continue
         if not any(c.isalnum() for c in new.group("secret")):
             continue  # punctuation alone (``password==``) is no value; the frozen reading took it
+        if _detectors._letter_token(new.group("secret")):
+            continue  # a token of letters alone (leak17): read as one, prose after it or not
+        if not plausible_value(new.group("secret"), prose_allowed=False):
+            continue  # a mask or a placeholder, then a token on its line (leak17): no word read
+        assert _LABELLED.extend is not None
+        if _LABELLED.extend(text, new.end("secret")) != new.end("secret"):
+            continue  # the value runs on to a token after it (leak15-17's steps): read more
+        if new.group("key").rpartition(".")[2].lower() in _labels._PROSE:
+            # ``password.must:12``: a sentence's stop and its next word ("password. Must
+            # …"), not a dotted key; the frozen reading predates that
+            continue
         if new.group("sep").endswith(":") and new.group("secret").startswith(":"):
             # ``password::verify`` is a path's ``::`` (a Rust or C++ scope, a pytest node
             # id), whose names are words, not a value (``_detectors``); the frozen reading
@@ -121,6 +135,7 @@ def test_words_after_a_labelled_word_read_lazily_give_the_verdicts_read_eagerly(
 @settings(max_examples=examples(400))
 @given(pieces("key", "token", "max", "Token", "_", "-", "0", "17", "2", "fa", "id", "seed",
                "totp", "app", "Id", "x509", "é", "١", "pass", "word", max_size=12))
+@example("keykeykeytokentokentokentokentokentokentoken0x509")
 def test_numbered_keys_get_the_verdict_of_each_key(key: str) -> None:
     assert is_secret_label(key) is _label_verdict(key)
 

@@ -397,7 +397,7 @@ def _glued_secret(part: str) -> bool:
 _SEED_QUALIFIERS = frozenset(["otp", "totp", "hotp", "mfa", "factor", "2fa", "fa", "authenticator"])
 
 
-_NUMBERS = re.compile(r"[0-9]+")
+_NUMBERS = re.compile(r"(?<![A-Za-z0-9])[0-9]+")  # (not a word's own digits: ``x509``, ``sha256``)
 
 
 @functools.lru_cache(maxsize=1024)
