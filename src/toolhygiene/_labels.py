@@ -1191,14 +1191,14 @@ _COMMAND = re.compile(r"[a-z]+(?:[_\-][a-z]+){0,4}")
 _DOTTED = re.compile(rf"{_FIELD}|\$?[A-Za-z_]\w{{0,63}}(?:\.[A-Za-z_$][\w$]{{0,63}}){{1,8}}")
 _NAMING = frozenset(["${", "{{", "${{", "#{", "{", "$((", "((", "$["])
 _WORD = re.compile(r"\w+")
-# A name has no digit inside a word; a word's last three at most, in a name of several
-# words (``DB1_PASSWORD``, ``apiKey2``, ``var_1``): ``{A0000000}``, ``${aA000000}``,
-# ``{hunter123}``, ``{AAAAA000}`` are values (a one-word name with digits, ``{var1}``,
-# reads as one too: when in doubt, it goes).
+# A name has no digit inside a word; a word's last three at most, in a name of words
+# joined by ``_`` (``DB1_PASSWORD``, ``var_1``): ``{A0000000}``, ``${aA000000}``,
+# ``{hunter123}``, ``{AAAAA000}``, ``${AaaAa000}`` are values (so are ``{var1}`` and
+# ``{apiKey2}``: when in doubt, it goes).
 _VARIABLE_NAME = re.compile(
     r"_{0,2}[A-Za-z]+_{0,2}"
     r"|_{0,2}[A-Za-z]+[0-9]{0,3}(?:_(?:[A-Za-z]+[0-9]{0,3}|[0-9]{1,3}))+_{0,2}"
-    r"|[a-z]+(?:[A-Z][a-z]+)+[0-9]{0,3}|(?:[A-Z][a-z]+){2,}[0-9]{0,3}|[0-9]{1,3}"
+    r"|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[0-9]{1,3}"
 )
 _OWN_PLACEHOLDER = re.compile(r"[\[(]redacted(?::[a-z\-]{1,40})?[\])]", re.IGNORECASE)
 
