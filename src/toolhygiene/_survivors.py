@@ -54,6 +54,7 @@ _STATUS = frozenset(
         "failed",
         "disabled",
         "locked",
+        "unchanged",
     ]
 )
 # The words that make a run of prose words a sentence about the field (what is wrong
@@ -79,10 +80,99 @@ _MARKS = _STATUS | frozenset(
         "expires",
         "contain",
         "least",
+        # (a framework's validation message: "This password is entirely numeric.",
+        # "Token is blacklisted", "Please enter your password", "reset link sent")
+        "numeric",
+        "common",
+        "blacklisted",
+        "enter",
+        "ensure",
+        "minimum",
+        "maximum",
+        "changed",
+        "sent",
+        "didn't",
+        "doesn't",
+        "don't",
+        "isn't",
     ]
 )
 _TRAILING = ".,;:!?)"
 _WORDS = 16
+
+
+# The words of a validation or error message that ``prose_run`` does not know: the field
+# it names ("Passwords do not match", "Invalid API key provided", "Signature has
+# expired.") and the rest of a framework's sentence ("Ensure this field has at least 8
+# characters.", "String should have at least 12 characters", "is too short (minimum is 8
+# characters)"). Only in a message with a word of ``_MARKS``, each word in lowercase but
+# a sentence's first letter: "Must Be Strong" and "correct horse battery staple" go.
+_MESSAGE = frozenset(
+    [
+        "password",
+        "passwords",
+        "passphrase",
+        "token",
+        "tokens",
+        "key",
+        "keys",
+        "api",
+        "signature",
+        "session",
+        "secret",
+        "credentials",
+        "field",
+        "fields",
+        "string",
+        "link",
+        "ensure",
+        "entirely",
+        "numeric",
+        "blacklisted",
+        "minimum",
+        "maximum",
+        "successfully",
+        "didn't",
+        "doesn't",
+        "don't",
+        "isn't",
+        "wasn't",
+        "won't",
+        "again",
+        "it",
+        "enter",
+        "sent",
+        "been",
+        "unchanged",
+    ]
+)
+# A word in capitals that names the field ("Invalid API key provided", "JWT expired").
+_ACRONYMS = frozenset(["API", "JWT", "ID", "PIN", "OTP", "MFA", "2FA"])
+_ENDS = ".!?"
+
+
+def _message_word(word: str, opens: bool) -> bool:
+    """Whether ``word`` (its stops and brackets kept) is a word of a validation message;
+    ``opens`` when it begins a sentence (its first letter may be a capital)."""
+    bare = word.strip(_TRAILING).lstrip("(").replace("\u2019", "'")
+    if not bare or bare in _ACRONYMS:
+        return True
+    if opens:
+        bare = bare[:1].lower() + bare[1:]
+    if bare != bare.lower():
+        return False  # (``prose_run`` reads a word alone as a sentence's first)
+    return bare in _MESSAGE or prose_run(bare)
+
+
+def _message(words: list[str]) -> bool:
+    """Whether ``words`` are a sentence of a validation message: each word one of
+    ``_message_word``'s, a capital only where a sentence opens."""
+    opens = True
+    for word in words:
+        if not _message_word(word, opens):
+            return False
+        opens = word.rstrip(")\"'").endswith(tuple(_ENDS))
+    return True
 
 
 def quoted_prose(value: str) -> bool:
@@ -93,8 +183,11 @@ def quoted_prose(value: str) -> bool:
     if not words or len(words) > _WORDS:
         return False
     if len(words) == 1:
-        return words[0].rstrip(_TRAILING).lower() in _STATUS
-    return prose_run(bare) and any(w.strip(_TRAILING).lower() in _MARKS for w in words)
+        return words[0].strip(_TRAILING + "(").lower() in _STATUS
+    marked = any(
+        w.strip(_TRAILING).lstrip("(").replace("\u2019", "'").lower() in _MARKS for w in words
+    )
+    return marked and (prose_run(bare) or _message(words))
 
 
 # After a label inside a template's expression, a pipeline's next filter: ``{{`` (and a
