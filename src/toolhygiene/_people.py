@@ -190,13 +190,26 @@ def _acts(sentence: str, verbs: frozenset[str]) -> bool:
     )
 
 
+# A word that makes the handing word after it a noun: "ignore this email", "the reply".
+_DETERMINERS = _lexicon("this that the a an your my our his her their")
+
+
 def _handed(sentence: str) -> bool:
     """Whether ``sentence`` hands a secret or a key over: with an address, or with a
-    verb of handing that no negation forbids ("must not share passwords" is a rule)."""
+    verb of handing that no negation forbids ("must not share passwords" is a rule) and
+    no determiner makes a noun ("If you did not request a password reset, please ignore
+    this email": "this email" is the letter, not a sending)."""
     tokens = _TOKEN.findall(sentence.lower().replace("\u2019", "'"))
     if _KEYS.isdisjoint(tokens):
         return False
-    return _ADDRESS.search(sentence) is not None or _acts(sentence, _HANDED)
+    if _ADDRESS.search(sentence) is not None:
+        return True
+    return any(
+        t in _HANDED
+        and _NEGATIONS.isdisjoint(tokens[max(0, i - 2) : i])
+        and (i == 0 or tokens[i - 1] not in _DETERMINERS)
+        for i, t in enumerate(tokens)
+    )
 
 
 @functools.lru_cache(maxsize=4)
@@ -518,6 +531,20 @@ def polite_order_is_correspondence(view: str, start: int, end: int) -> bool:
     return _sentence_asks_nothing(view, head, stop)
 
 
+_ASSISTANT = re.compile(r"\bassistants?\b", re.IGNORECASE)
+
+
+def _owned_assistant(sentence: str, words: set[str]) -> bool:
+    """Whether the model's only word in ``sentence`` is "assistant", each time someone's
+    (``_POSSESSIVE``: "Please CC my assistant, bob@…, on the reply"): a person."""
+    if not words & _FAR_BUT_A_LEAD <= {"assistant", "assistants"}:
+        return False
+    return all(
+        _POSSESSIVE.search(sentence[max(0, m.start() - 60) : m.start()]) is not None
+        for m in _ASSISTANT.finditer(sentence)
+    )
+
+
 @functools.lru_cache(maxsize=16)
 def _sentence_asks_nothing(view: str, head: int, stop: int) -> bool:
     """``polite_order_is_correspondence`` for the sentence ``view[head:stop]``."""
@@ -525,7 +552,7 @@ def _sentence_asks_nothing(view: str, head: int, stop: int) -> bool:
     if _DEFUSED.search(sentence) is not None:
         return True  # the order in it is defused already: one mark says so
     words = _words(sentence)
-    if not words.isdisjoint(_FAR_BUT_A_LEAD):
+    if not words.isdisjoint(_FAR_BUT_A_LEAD) and not _owned_assistant(sentence, words):
         return False
     if _seen_by_the_model(sentence, words) or _disguised(sentence) or _handed(sentence):
         return False
