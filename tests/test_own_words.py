@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import keyword
 from typing import Any
 
 import pytest
@@ -25,7 +26,9 @@ _SECRET_NAMES = ["password", "token", "session_id", "api_key", "secret", "auth",
                  "passwd", "pwd", "signature", "sig", "credential", "private_key", "key"]
 _NAMES = st.one_of(
     st.sampled_from(_SECRET_NAMES),
-    st.from_regex(r"[a-z][a-z_]{0,11}", fullmatch=True).filter(lambda n: not n.endswith("_")),
+    st.from_regex(r"[a-z][a-z_]{0,11}", fullmatch=True).filter(
+        lambda n: not n.endswith("_") and not keyword.iskeyword(n)  # (``as``: no parameter)
+    ),
 )
 
 

@@ -587,7 +587,7 @@ def _label_verdict(key: str) -> bool | None:
         return None
     verdict: bool | None = False
     for index, part in enumerate(parts):
-        if part in _STRONG or _glued_secret(part):
+        if part in _STRONG or part in _STRONG_PLURALS or _glued_secret(part):
             # ``password_last_set``, ``token_last_used``: when, not what (but
             # ``last_password`` is the one before, ``api_key_last_used_with`` a value)
             return not _when(parts[index + 1 :])
@@ -607,6 +607,11 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+# A list of passwords under its plural (``"passwords": "v"``, ``db_passwords=v``): each
+# value one. (``tokens`` is a model's count as often: the value decides, ``_listed``.)
+_STRONG_PLURALS = frozenset(["passwords", "passphrases", "passwds", "pwds"])
 
 
 _WHEN_WORDS = frozenset(
