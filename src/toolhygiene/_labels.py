@@ -1198,8 +1198,8 @@ _NAMING = frozenset(["${", "{{", "${{", "#{", "{", "$((", "((", "$["])
 _WORD = re.compile(r"\w+")
 # A name has no digit inside a word; a word's last three at most, in a name of words
 # joined by ``_`` (``DB1_PASSWORD``, ``var_1``): ``{A0000000}``, ``${aA000000}``,
-# ``{hunter123}``, ``{AAAAA000}``, ``${AaaAa000}`` are values (so are ``{var1}`` and
-# ``{apiKey2}``: when in doubt, it goes).
+# ``{hunter123}``, ``{AAAAA000}``, ``${AaaAa000}`` are values (so is ``{var1}``: when in
+# doubt, it goes; a name naming a secret, ``{apiKey2}``, is a field: ``_names_the_secret``).
 _VARIABLE_NAME = re.compile(
     r"_{0,2}[A-Za-z]+_{0,2}"
     r"|_{0,2}[A-Za-z]+[0-9]{0,3}(?:_(?:[A-Za-z]+[0-9]{0,3}|[0-9]{1,3}))+_{0,2}"
