@@ -60,3 +60,23 @@ def test_a_words_own_digits_are_not_a_number_of_the_key() -> None:
     from toolhygiene._labels import _label_verdict
 
     assert is_secret_label(key) is _label_verdict(key)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"keys": [{"kty": "EC", "crv": "P-256", "x": "-dSFWZJ07bC_mDipJKirFKslG6URxKlBPFH9'
+        '_H_28pw", "y": "_sZgueGwux-yzqkHdOT8G7M90KnnL2haMnVgQBpsk-g", "kid": "2026-key-1"}]}',
+        '{"name": "db_pw", "kind": "y"}',
+        "{'note': 'reset_token', 'by': 'me'}",
+    ],
+)
+def test_a_members_value_ending_in_a_labels_word_is_no_pair_label(text: str) -> None:
+    # (a random EC key's x ending in ``_28pw`` took the next member's name for its value)
+    assert th.redact(text) == text
+
+
+def test_a_flag_and_its_value_in_a_list_still_go() -> None:
+    assert th.redact('{"args": ["--token", "Qx7pLm2R9z"]}') == (
+        '{"args": ["--token", "[redacted:secret]"]}'
+    )

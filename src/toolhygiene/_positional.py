@@ -67,6 +67,10 @@ def item_pair(m: re.Match[str]) -> bool:
     bare = key.lstrip("-")
     if len(bare) < 2 or bare.lower().endswith(_FED):
         return False
+    if _around(m.string, m.start(), m.end())[0] in (":", "="):
+        # the first string is a member's value, not an item: a JSON Web Key's ``"x":
+        # "…_28pw", "y": …`` (a random value ending in a label's word) is no pair
+        return False
     verdict = is_secret_label(bare)
     if verdict is False or not plausible_value(value, prose_allowed=False):
         return False
