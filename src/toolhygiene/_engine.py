@@ -35,6 +35,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
+from toolhygiene._edges import exact
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
@@ -460,7 +461,7 @@ def _apply(
     done: set[str] = set()  # values whose echoes are in ``values`` already
     allowing = _registry.allows_any()
     last = 0
-    merged = _merge(spans)
+    merged = _merge(exact(text, spans))
     if "%" in text:
         merged = _whole_escapes(text, merged)
     for start, end, name, rank in merged:
