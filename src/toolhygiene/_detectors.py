@@ -901,6 +901,35 @@ _WORDS_START = " \t.,;:!?"
 """What the words after a value (``_MORE``, ``_MORE_WORDS``) can start with."""
 
 
+# A PEM or OpenPGP block's last line, looked for at most this far after its first.
+_ARMOR_LOOK = 16_384
+_ARMOR_END = re.compile(r"-----END [A-Z0-9 ]{1,40}-----")
+
+
+def _armored_block(text: str, at: int) -> int:
+    """Where the PEM or OpenPGP block starting at ``at`` (``-----BEGIN …``) ends, or
+    ``-1``: a block written as a secret's value (``password: -----BEGIN CERTIFICATE-----``
+    then its lines) is that value whole, one placeholder, public material or not."""
+    for pattern in (PEM, PGP):
+        m = pattern.match(text, at)
+        if m is not None:
+            return m.end()
+    global _ARMOR_SEEN
+    seen, since, close = _ARMOR_SEEN
+    if not (seen is text and since <= at + 10 and (close == -1 or close >= at + 10)):
+        # (the next end once for every block before it: a flood of ``-----BEGIN`` with
+        # no end is one search, not one a value)
+        close = text.find("-----END ", at + 10)
+        _ARMOR_SEEN = (text, at + 10, close)
+    if close == -1 or close - at > _ARMOR_LOOK:
+        return -1
+    m = _ARMOR_END.match(text, close)
+    return -1 if m is None else m.end()
+
+
+_ARMOR_SEEN: tuple[str | None, int, int] = (None, 0, -1)
+
+
 def _labelled_value_end(text: str, end: int) -> int:
     """Where a labelled value really ends: through a data URI's payload, through the
     words after a word of prose that steered past the secret (the check said so), or
@@ -908,6 +937,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after == " " and text.endswith("-----BEGIN", 0, end):
+        block = _armored_block(text, end - 10)
+        if block != -1:
+            return block
     if after and text[end - 1] in "])}>" and (after.isalnum() or after in _GLUED_TAIL):
         glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
         if glued is not None:

@@ -1061,6 +1061,8 @@ def _written_out(value: str) -> str:
     and then URL-decoded: what an allowed value is compared with."""
     read = _WRITTEN.sub(lambda m: _character(m.group()) or m.group(), value)
     return _url_decoded(read) if "%" in read else read
+
+
 _OCTAL = re.compile(r"\\([0-3][0-7]{2})")
 
 

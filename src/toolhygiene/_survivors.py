@@ -214,24 +214,157 @@ def _pointer(words: list[str]) -> bool:
 # most three digits, at least three words and one that says what is wrong (``_FOREIGN_MARKS``).
 # A passphrase of these words alone is not told apart; it is judged a message.
 _FOREIGN_MARKS = frozenset(
-    """doit moins trop obligatoire requis requise invalide incorrect incorrecte vide expiré
-    faible contenir muss mindestens höchstens zu kurz ungültig erforderlich nicht leer
-    abgelaufen schwach enthalten debe menos demasiado obligatoria obligatorio requerida
-    requerido inválida inválido incorrecta vacío vacía débil contener deve pelo muito
-    obrigatória obrigatório não conter almeno troppo obbligatoria obbligatorio non valida
-    contenere""".split()
+    [
+        "doit",
+        "moins",
+        "trop",
+        "obligatoire",
+        "requis",
+        "requise",
+        "invalide",
+        "incorrect",
+        "incorrecte",
+        "vide",
+        "expiré",
+        "faible",
+        "contenir",
+        "muss",
+        "mindestens",
+        "höchstens",
+        "zu",
+        "kurz",
+        "ungültig",
+        "erforderlich",
+        "nicht",
+        "leer",
+        "abgelaufen",
+        "schwach",
+        "enthalten",
+        "debe",
+        "menos",
+        "demasiado",
+        "obligatoria",
+        "obligatorio",
+        "requerida",
+        "requerido",
+        "inválida",
+        "inválido",
+        "incorrecta",
+        "vacío",
+        "vacía",
+        "débil",
+        "contener",
+        "deve",
+        "pelo",
+        "muito",
+        "obrigatória",
+        "obrigatório",
+        "não",
+        "conter",
+        "almeno",
+        "troppo",
+        "obbligatoria",
+        "obbligatorio",
+        "non",
+        "valida",
+        "contenere",
+    ]
 )
 _FOREIGN = _FOREIGN_MARKS | frozenset(
-    """au le la les mot de passe est court courte long longue ce champ ne pas correspondent
-    correspond un une chiffre lettre majuscule minuscule plus être et des du caractère
-    caractères votre
-    lang sein das der die Passwort Kennwort ist eine einen Ziffer Zeichen Großbuchstaben
-    Kleinbuchstaben Sonderzeichen Buchstaben Feld dieses darf stimmen überein und mit
-    Ihr
-    tener al el contraseña es corta corto no coinciden coincide número letra mayúscula
-    minúscula campo este y más ser caracteres carácter su
-    ter senha é curta campo este um uma letra e
-    contenere caratteri è corta""".split()
+    [
+        "au",
+        "le",
+        "la",
+        "les",
+        "mot",
+        "de",
+        "passe",
+        "est",
+        "court",
+        "courte",
+        "long",
+        "longue",
+        "ce",
+        "champ",
+        "ne",
+        "pas",
+        "correspondent",
+        "correspond",
+        "un",
+        "une",
+        "chiffre",
+        "lettre",
+        "majuscule",
+        "minuscule",
+        "plus",
+        "être",
+        "et",
+        "des",
+        "du",
+        "caractère",
+        "caractères",
+        "votre",
+        "lang",
+        "sein",
+        "das",
+        "der",
+        "die",
+        "Passwort",
+        "Kennwort",
+        "ist",
+        "eine",
+        "einen",
+        "Ziffer",
+        "Zeichen",
+        "Großbuchstaben",
+        "Kleinbuchstaben",
+        "Sonderzeichen",
+        "Buchstaben",
+        "Feld",
+        "dieses",
+        "darf",
+        "stimmen",
+        "überein",
+        "und",
+        "mit",
+        "Ihr",
+        "tener",
+        "al",
+        "el",
+        "contraseña",
+        "es",
+        "corta",
+        "corto",
+        "no",
+        "coinciden",
+        "coincide",
+        "número",
+        "letra",
+        "mayúscula",
+        "minúscula",
+        "campo",
+        "este",
+        "y",
+        "más",
+        "ser",
+        "caracteres",
+        "carácter",
+        "su",
+        "ter",
+        "senha",
+        "é",
+        "curta",
+        "campo",
+        "este",
+        "um",
+        "uma",
+        "letra",
+        "e",
+        "contenere",
+        "caratteri",
+        "è",
+        "corta",
+    ]
 )
 
 
@@ -246,9 +379,7 @@ def _foreign_message(words: list[str]) -> bool:
             if len(bare) > 3:
                 return False
             continue
-        if bare not in _FOREIGN and not (
-            index == 0 and bare[:1].lower() + bare[1:] in _FOREIGN
-        ):
+        if bare not in _FOREIGN and not (index == 0 and bare[:1].lower() + bare[1:] in _FOREIGN):
             return False
         marked = marked or bare in _FOREIGN_MARKS or bare.lower() in _FOREIGN_MARKS
     return marked
