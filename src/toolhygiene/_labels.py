@@ -762,7 +762,12 @@ STATUS_WORDS = frozenset(
         "forbidden",
         "blank",
         "mismatch",
+        "mismatched",
         "unset",
+        "not_found",
+        "unavailable",
+        "absent",
+        "expiring",
         "failed",
     ]
 )
@@ -808,11 +813,7 @@ _PROSE = STATUS_WORDS | frozenset(
         "at",
         "by",
         "with",
-        "was",
-        "not_found",
-        "mismatched",
         "expires",
-        "expiring",
         "needed",
         "needs",
         "please",
@@ -833,15 +834,12 @@ _PROSE = STATUS_WORDS | frozenset(
         "kept",
         "managed",
         "held",
-        "prompted",
         "ask",
         "via",
         "from",
         "found",
         "configured",
         "available",
-        "unavailable",
-        "absent",
     ]
 )
 

@@ -34,12 +34,7 @@ __all__ = ["format_reference", "format_value", "quoted_prose", "template_filter"
 # One word alone in quotes that says what state the value is in, not what it is.
 _STATUS = STATUS_WORDS | frozenset(
     [
-        "mismatched",
-        "not_found",
         "weak",
-        "unavailable",
-        "absent",
-        "expiring",
         "disabled",
         "locked",
         "unchanged",
