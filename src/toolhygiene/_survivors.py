@@ -83,9 +83,7 @@ _MARKS = _STATUS | frozenset(
 _WORDS = 16
 # A password-strength meter's verdict, the whole value ("weak" is a status word): no word
 # of it marks a message, as "very strong password" is a passphrase.
-_VERDICTS = frozenset(
-    ["strong", "medium", "moderate", "very weak", "very strong", "too weak", "not strong enough"]
-)
+_VERDICTS = frozenset(["strong", "medium", "moderate", "very weak", "very strong", "too weak"])
 
 
 # The words of a validation or error message that ``prose_run`` does not know: the field
