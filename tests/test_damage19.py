@@ -140,6 +140,21 @@ def test_the_secret_never_stays_beside_its_placeholder(secret: str, template: st
     assert out.count("[redacted:") == 1, out
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("https://ex.com/password/Xk29fLq8Zr7wQm4T/", "https://ex.com/password/[redacted:secret]/"),
+        ("GET /api/Token/c9e04727a1b2c3d4e5f6 200", "GET /api/Token/[redacted:secret] 200"),
+        ("/api/password/reset/", "/api/password/reset/"),
+        ("GET /v1/token/refresh HTTP/1.1", "GET /v1/token/refresh HTTP/1.1"),
+        ("url/password/hunter2/", "url/password/hunter2/"),
+    ],
+)
+def test_a_credential_as_a_path_segment_after_its_name_goes(text: str, shown: str) -> None:
+    for carrier, out in _carriers(text):
+        assert shown in _plain(out), (carrier, out)
+
+
 # -- 2. a PEM block under a secret's label is one placeholder ------------------------
 
 

@@ -1965,6 +1965,16 @@ def _netrc(m: re.Match[str]) -> bool:
     return netrc_context(before) and _anything(m)
 
 
+_PATH_LABELS = (
+    *("/password/", "/passwd/", "/token/", "/secret/", "/apikey/", "/api_key/"),
+    *("/api-key/", "/accesstoken/", "/access_token/", "/access-token/"),
+)
+
+
+def _path_credential(m: re.Match[str]) -> bool:
+    return credential_shaped(m.group("secret").rstrip("."))
+
+
 BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "private-key",
@@ -1997,6 +2007,19 @@ BUILT_IN: tuple[Detector, ...] = (
         PGP,
         ("-----begin pgp",),
         check=pgp_holds_secret,
+        anchored=True,
+    ),
+    Detector(
+        # A credential as the path segment after one naming it (``/password/<v>/``,
+        # ``/token/<v>``): only a value shaped as a credential, as a path's words are
+        # the route's (``/password/reset/``, ``/token/refresh``).
+        "secret",
+        re.compile(
+            r"/(?i:password|passwd|token|secret|api[_-]?key|access[_-]?token)/"
+            r"(?P<secret>[A-Za-z0-9_\-.~+=%]{8,512})(?![A-Za-z0-9_\-.~+=%])"
+        ),
+        _PATH_LABELS,
+        check=_path_credential,
         anchored=True,
     ),
     Detector(
