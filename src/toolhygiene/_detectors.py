@@ -910,10 +910,6 @@ def _armored_block(text: str, at: int) -> int:
     """Where the PEM or OpenPGP block starting at ``at`` (``-----BEGIN …``) ends, or
     ``-1``: a block written as a secret's value (``password: -----BEGIN CERTIFICATE-----``
     then its lines) is that value whole, one placeholder, public material or not."""
-    for pattern in (PEM, PGP):
-        m = pattern.match(text, at)
-        if m is not None:
-            return m.end()
     global _ARMOR_SEEN
     seen, since, close = _ARMOR_SEEN
     if not (seen is text and since <= at + 10 and (close == -1 or close >= at + 10)):
@@ -922,7 +918,11 @@ def _armored_block(text: str, at: int) -> int:
         close = text.find("-----END ", at + 10)
         _ARMOR_SEEN = (text, at + 10, close)
     if close == -1 or close - at > _ARMOR_LOOK:
-        return -1
+        return -1  # (no block: the PEM and OpenPGP patterns are not tried)
+    for pattern in (PEM, PGP):
+        m = pattern.match(text, at)
+        if m is not None:
+            return m.end()
     m = _ARMOR_END.match(text, close)
     return -1 if m is None else m.end()
 
