@@ -31,7 +31,15 @@ from toolhygiene._labels import (
 from toolhygiene._positional import SPAN
 from toolhygiene._survivors import quoted_prose
 
-__all__ = ["NEEDLES", "find", "holder", "judged", "names_a_value", "open_field"]
+__all__ = [
+    "NEEDLES",
+    "find",
+    "holder",
+    "judged",
+    "names_a_value",
+    "open_field",
+    "password_like",
+]
 
 _OPEN_FIELDS = frozenset(
     [
@@ -82,6 +90,31 @@ _OPEN_FIELDS = frozenset(
         "tenant",
         "environment",
         "env",
+        # a session's or a login's metadata
+        "state",
+        "role",
+        "roles",
+        "plan",
+        "tier",
+        "mode",
+        "method",
+        "ip",
+        "agent",
+        "useragent",
+        "browser",
+        "device",
+        "platform",
+        "os",
+        "locale",
+        "lang",
+        "language",
+        "timezone",
+        "tz",
+        "country",
+        "city",
+        "origin",
+        "ttl",
+        "timeout",
         # a schema describing the field
         "required",
         "pattern",
@@ -223,7 +256,36 @@ def judged(label: str, key: str, value: Any) -> bool:
         return False
     if not plausible_value(value, prose_allowed=False) or quoted_prose(value):
         return False
-    return holds or (credential_shaped(value) and not plain_run(value))
+    return holds or (credential_shaped(value) and not plain_run(value)) or password_like(value)
+
+
+# What is no password under an unknown key of a secret's container: a date or a time, a
+# UUID, a number or a version, a URL, an e-mail address, a path, a dotted name.
+_NOT_A_PASSWORD = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.+\-Z]{0,40})?"
+    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\.[0-9]{1,9})?"
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"|[vV]?[0-9]{1,64}(?:[.,_][0-9]{1,64}){0,6}[a-z]{0,3}"
+    r"|[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^ ]{0,2048}"
+    r"|[^@\s]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}"
+    r"|[/~.][^ ]{0,2048}"
+    r"|[A-Za-z][A-Za-z0-9\-]{0,62}(?:\.[A-Za-z][A-Za-z0-9\-]{0,62}){1,8}"
+)
+_PASSWORD_SYMBOLS = frozenset("0123456789!@#$%^&*+?~=;|<>()[]{}")
+
+
+def password_like(value: str) -> bool:
+    """Whether ``value``, under an unknown key of an object that holds or describes
+    secrets (``{"session": {"foo": "hunter2"}}``), may be a password: one word of 5 to
+    128 characters with a letter and a digit or a symbol in it (``hunter2``,
+    ``s3cret!``), and no date, time, UUID, number, version, URL, e-mail address, path
+    or dotted name. A word of letters alone (``active``, ``bob``) stays: a state or a
+    name as often as a password."""
+    if not 5 <= len(value) <= 128 or any(c.isspace() for c in value):
+        return False
+    if not any(c.isalpha() for c in value) or _PASSWORD_SYMBOLS.isdisjoint(value):
+        return False
+    return _NOT_A_PASSWORD.fullmatch(value) is None
 
 
 NEEDLES = (": {", ":{", "={", "= {", ": [", ":[", ":\n", ":\r\n", ": \n")
