@@ -294,10 +294,13 @@ break)."""
 
 # A brace after a key and its separator: the key read back from it.
 # Its first key quoted, as JSON and a repr write it (not a template's ``{{ pw }}`` or a
-# format field's ``{password}``, ``{secret:>10}``); a list of objects too.
+# format field's ``{password}``, ``{secret:>10}``); a list of objects too. Or a bare
+# first key, a blank after its separator and a value (a YAML flow mapping, a JS or a
+# log's object: ``password: {current: v, previous: v}``, ``{user: bob, pass: v}``).
 _OPENING = re.compile(
     r"[:=][ \t\r\n]{0,8}(?P<open>\{|\[(?=[ \t\r\n]{0,8}\{))"
-    r"(?=(?:[ \t\r\n]{0,8}\{)?[ \t\r\n]{0,8}\\{0,3}[\"'])"
+    r"(?=(?:[ \t\r\n]{0,8}\{)?[ \t\r\n]{0,8}\\{0,3}[\"']"
+    r"|(?<=\{)[ \t]{0,8}[A-Za-z_][\w.\-]{0,79}[ \t]{0,3}[:=][ \t]{1,8}[^ \t\r\n{}])"
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
@@ -351,6 +354,7 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     position = at
     size = len(text)
     last: tuple[Any, int, int] | None = None  # the last string or word read
+    bare = -1  # where the last bare word read ends
     while position < size:
         token = _TOKEN.match(text, position)
         if token is None:
@@ -362,7 +366,12 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
                 return position
             if not expect_key and not stack[-1][0]:
                 key = stack[-1][1]  # an item of a list: under the list's key
-            last = _scalar(token)
+            if last is not None and token.group("w") is not None and last[2] == bare:
+                # words after a bare word: one value (``{hint: my dog}``), read whole
+                last = (text[last[1] : token.end("w")], last[1], token.end("w"))
+            else:
+                last = _scalar(token)
+            bare = token.end("w") if token.group("w") is not None else -1
             expect_key = False  # (a key's separator follows it)
         elif mark in "{[":
             if len(stack) >= _DEPTH:
