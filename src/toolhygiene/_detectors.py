@@ -1648,19 +1648,89 @@ def _listed_values(text: str) -> list[re.Match[str]]:
     return found
 
 
-def _flow_listed(m: re.Match[str]) -> bool:
-    """An unquoted flow sequence of two items or more under a secret's key, singular or
-    plural (``tokens: [v1, v2]``): every item reads as a token (a list of names,
-    ``secrets: [db-password, api-key]``, stays; one item is a bracketed value, read as
-    one)."""
-    items = [item.strip() for item in m.group("secret").split(",")]
-    if len(items) < 2 or not all(items):
-        return False
+_FLOW_OPEN = re.compile(r"[:=][ \t]{0,5}\[")
+_FLOW = re.compile(
+    r"(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
+    r"(?P<secret>[^\[\]\r\n{}<>`]{1,4096})\]"
+)
+_FLOW_ITEM = re.compile(r"[ \t]*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))[ \t]*(?:,|\Z)")
+
+
+def _flow_values(text: str) -> list[re.Match[str]]:
+    """Each secret item of a flow sequence of two items or more under a bare secret's
+    key, singular or plural (``tokens: [v1, v2]``, ``passwords: ["v", "x"]``): a quoted
+    item as in a JSON list (``list_item_judge``); a bare one when it reads as a token or
+    a password (``Qx7pLm2R``, ``hunter2``), or is a run of ten letters or more under a
+    key naming a secret for certain (``api_keys``, not ``tokens``, a model's count as
+    often), or is a word of eight characters or more beside such a token. A list of
+    names (``secrets: [db-password, api-key]``) stays; so does a one-item list (a
+    bracketed value, read as one). A SPAN match over each secret item: the list keeps
+    its brackets, its commas and its length."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    for opened in _FLOW_OPEN.finditer(text):
+        if opened.start() < reach:
+            continue
+        at = ends = len(text[: opened.start()].rstrip(" \t"))
+        while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
+            at -= 1
+        if at == ends or (at > 0 and text[at - 1] in "\"'\\"):
+            continue  # no key, or a quoted one (``_listed_values``)
+        m = _FLOW.match(text, at)
+        if m is None or m.end("key") != ends:
+            continue
+        reach = m.end()
+        found.extend(_flow_items(m))
+    return found
+
+
+def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
     key = m.group("key")
     verdict = is_secret_label(key)
-    if verdict is not True and not (key[-1:] in "sS" and is_secret_label(key[:-1]) is not False):
-        return False
-    return all(_token_shaped(item) and plausible_value(item, prose_allowed=False) for item in items)
+    plural = key[-1:] in "sS" and is_secret_label(key[:-1]) is not False
+    if verdict is not True and not plural:
+        return []
+    start, end = m.span("secret")
+    items: list[tuple[str, int, int, bool]] = []  # value, span, quoted
+    position = start
+    while position < end:
+        item = _FLOW_ITEM.match(m.string, position, end)
+        if item is None or item.end() == position:
+            return []  # (a quote left open: no list of items)
+        position = item.end()
+        for group in ("d", "s", "w"):
+            if item.group(group) is not None:
+                value = item.group(group).rstrip(" \t")
+                items.append((value, item.start(group), item.start(group) + len(value), group != "w"))
+                break
+    if len(items) < 2 or not all(value for value, _, _, _ in items):
+        return []
+    quoted_judge = list_item_judge(key)
+    tokens = [
+        not quoted and _token_shaped(value) and plausible_value(value, prose_allowed=False)
+        for value, _, _, quoted in items
+    ]
+    found: list[re.Match[str]] = []
+    for (value, begin, stop, quoted), token in zip(items, tokens, strict=True):
+        if quoted:
+            secret = (
+                quoted_judge is not None and quoted_judge(value) and not quoted_prose(value)
+            )
+        else:
+            word = " " not in value and plausible_value(value, prose_allowed=False)
+            secret = token or (
+                word
+                and (
+                    _nested.password_like(value)
+                    or (verdict is True and value.isascii() and value.isalpha() and len(value) >= 10)
+                    or (any(tokens) and len(value) >= 8 and not plain_run(value))
+                )
+            )
+        if secret:
+            span = SPAN.match(m.string, begin, stop)
+            if span is not None and span.end() == stop:
+                found.append(span)
+    return found
 
 
 _LABEL_WORDS = (
@@ -2404,24 +2474,18 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
-        # A flow sequence of unquoted items under a secret's key (YAML, a log's list):
-        # ``tokens: [Qx7pLm2R, Ab3dEf6G]``, ``api_keys=[v1, v2]``.
+        # A flow sequence under a secret's key, its key bare (YAML, a log's list):
+        # ``tokens: [Qx7pLm2R, Ab3dEf6G]``, ``api_keys=[v1, v2]``, ``passwords: ["v",
+        # "x"]``: each item judged and replaced on its own (``_flow_values``), the
+        # brackets and the commas kept.
         "secret",
-        re.compile(
-            r"(?<![\w.\-])(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
-            r"(?P<secret>[^\[\]\r\n\"'{}<>`]{1,4096})\]"
-        ),
+        SPAN,
         _LABEL_WORDS,
-        check=_flow_listed,
-        anchored=True,
-        back=40,
-        back_chars=_KEY_CHARS,
-        scan=False,
+        finder=_flow_values,
         also=("[",),  # (a text with no bracket holds no such list)
-        # two items or more: a comma inside the brackets (``_flow_listed`` rejects any
-        # match without one, and a rejected match hides nothing): a flood of ``k=[v]``
-        # with none skips the detector (speed18)
-        screen=re.compile(r"\[[^\[\]\r\n\"'{}<>`]{0,4095},"),
+        # two items or more: a comma inside the brackets (a flood of ``k=[v]`` with
+        # none skips the detector, speed18)
+        screen=re.compile(r"\[[^\[\]\r\n{}<>`]{0,4095},"),
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``, each item
