@@ -1662,10 +1662,10 @@ def _flow_values(text: str) -> list[re.Match[str]]:
     item as in a JSON list (``list_item_judge``); a bare one when it reads as a token or
     a password (``Qx7pLm2R``, ``hunter2``), or is a run of ten letters or more under a
     key naming a secret for certain (``api_keys``, not ``tokens``, a model's count as
-    often), or is a word of eight characters or more beside such a token. Under a key
-    that may name no secret (``tokens``, ``password_rules``), every item or none. A
-    list of names (``secrets: [db-password, api-key]``) stays; so does a one-item list
-    (a bracketed value, read as one). A SPAN match over each secret item: the list keeps
+    often), or is a word of eight characters or more beside such a token. Bare items go
+    all or none: a bare item that is none of these makes the list one of names or rules
+    (``secrets: [db-password, api-key]``, ``password_rules: [min12x, upper]``), which
+    stays; so does a one-item list (a bracketed value, read as one). A SPAN match over each secret item: the list keeps
     its brackets, its commas and its length."""
     found: list[re.Match[str]] = []
     reach = 0
@@ -1727,8 +1727,8 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
                     or (any(tokens) and len(value) >= 8 and not plain_run(value))
                 )
             )
-        if not secret and verdict is not True:
-            return []  # a plural that may name no secret (``password_rules``): all or none
+        if not secret and not quoted:
+            return []  # a list of names or rules (``password_rules: [min12x, upper]``)
         if secret:
             span = SPAN.match(m.string, begin, stop)
             if span is not None and span.end() == stop:
