@@ -1435,6 +1435,80 @@ def _error_input(m: re.Match[str]) -> bool:
     return _labelled_value(location, "=", m.group("secret")) is True
 
 
+_VALIDATION_OPEN = re.compile(
+    r"[ \t|]{0,40}(?P<key>[\w\-][^\r\n]{0,300})"
+    r"\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
+    r"\[type=(?!missing,)[\w\-]{1,80}, input_value=(?P<open>[\[{(])"
+)
+_LOC_OPEN = re.compile(
+    r"[\"']loc[\"'][ \t]{0,3}:[ \t]{0,3}[\[(](?P<key>[^\[\](){}\r\n]{1,400})[\])]"
+    r"(?:[ \t]{0,3},[ \t]{0,3}[\"'](?!input[\"'])\w{1,20}[\"'][ \t]{0,3}:[ \t]{0,3}"
+    r"(?:\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'(?:[^'\\\r\n]|\\.){0,1024}'"
+    r"|[\w.\-]{1,40})){0,3}"
+    r"[ \t]{0,3},[ \t]{0,3}[\"']input[\"'][ \t]{0,3}:[ \t]{0,3}(?P<open>[\[{(])"
+)
+_LOC_NEEDLE = re.compile(r"[\"']loc[\"']")
+_TUPLE = re.compile(r"\((?P<items>[^()\r\n]{0,8192})\)")
+_INPUT_VALUE = "input_value="
+
+
+def _error_containers(text: str) -> list[re.Match[str]]:
+    """The values of a list, a tuple or a dict a pydantic error shows as the input of a
+    field named as a secret: in its text (the location on one line, ``input_value=``
+    on the next) and as data (``exc.errors()``, ``exc.json()``: ``"loc"`` then
+    ``"input"``). Each value is judged as one under the field's name (``_nested``): the
+    container keeps its brackets, its keys and its length (``['[redacted:secret]',
+    '[redacted:secret]']``)."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    at = text.find(_INPUT_VALUE)
+    while at != -1:
+        opening = at + len(_INPUT_VALUE)
+        if opening < len(text) and text[opening] in "[{(" and at >= reach:
+            line = text.rfind("\n", 0, at) + 1
+            above = text.rfind("\n", 0, max(0, line - 1)) + 1 if line else -1
+            m = _VALIDATION_OPEN.match(text, above) if above >= 0 else None
+            if m is not None and m.start("open") == opening:
+                key = m.group("key").rstrip(" \t\r")
+                names = _LOCATION.match(key)
+                if names is not None and (names.end() == len(key) or key[names.end()] == "."):
+                    reach = _error_container(text, opening, _item_location(names.group()), found)
+        at = text.find(_INPUT_VALUE, at + 1)
+    for needle in _LOC_NEEDLE.finditer(text):
+        if needle.start() < reach:
+            continue
+        m = _LOC_OPEN.match(text, needle.start())
+        if m is None:
+            continue
+        names = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
+        if not names or (names[0].isdigit() and len(names) == 1):
+            continue
+        reach = _error_container(text, m.start("open"), _item_location(".".join(names)), found)
+    found.sort(key=re.Match.start)
+    return found
+
+
+def _error_container(text: str, opening: int, label: str, found: list[re.Match[str]]) -> int:
+    """Judge the container opening at ``opening`` under ``label`` (when it names a
+    secret); return where it ends."""
+    if is_secret_label(label) is not True:
+        return opening
+    if text[opening] != "(":
+        return _nested.read(text, opening, label, found)
+    m = _TUPLE.match(text, opening)
+    if m is None:
+        return opening
+    judge = list_item_judge(label)
+    for item in _ITEM.finditer(text, m.start("items"), m.end("items")):
+        part = "v" if item.group("v") is not None else "n"
+        value = item.group(part)
+        if value and judge is not None and judge(value) and not quoted_prose(value):
+            span = SPAN.match(text, item.start(part), item.end(part))
+            if span is not None:
+                found.append(span)
+    return m.end()
+
+
 def _spaced(m: re.Match[str], key: str) -> bool:
     """A value after its label and only a space, a tab, ``is`` or a table's ``|``
     (``ENV API_KEY v``, ``setx TOKEN v``, ``password is v``, ``| password | v |``): a
@@ -2696,16 +2770,16 @@ BUILT_IN: tuple[Detector, ...] = (
         # the location may be dotted (``config.db.password``, ``items.0.token``), end in a
         # union's or a validator's tag (``api_key.literal['a','b']``, ``token.function-
         # after[check(), str]``: the names before it are judged) and the lines be indented
-        # or barred as a logged traceback draws them. A list or a dict given for the
-        # field goes whole; a missing field's input is its parent's, and stays.
+        # or barred as a logged traceback draws them. A list, a tuple or a dict given
+        # for the field: its items judged one by one (the next detector); a missing
+        # field's input is its parent's, and stays.
         "secret",
         re.compile(
             r"^[ \t|]{0,40}(?P<key>[\w\-][^\r\n]{0,300})"
             r"\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
             r"\[type=(?!missing,)[\w\-]{1,80}, input_value="
             r"(?P<secret>'(?:[^'\\\r\n]|\\.){0,1024}'|\"(?:[^\"\\\r\n]|\\.){0,1024}\""
-            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024}"
-            r"|[\[{(][^\r\n]{0,1024}?(?=, input_type=))",
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024})",
             re.MULTILINE,
         ),
         ("input_value=",),
@@ -2731,6 +2805,16 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_error_input,
         judged_by=("key", "secret"),
         anchored=True,
+        also=("input",),
+    ),
+    Detector(
+        # … and a list, a tuple or a dict given for a secret's field, in both: each
+        # value in it judged as under the field's name (``input_value=['v', 'x']``,
+        # ``"input": ["v", "x"]``, ``'input': {'v': 'x'}``; ``_error_containers``).
+        "secret",
+        SPAN,
+        ("input_value=", '"loc"', "'loc'"),
+        finder=_error_containers,
         also=("input",),
     ),
     Detector(

@@ -39,6 +39,7 @@ __all__ = [
     "names_a_value",
     "open_field",
     "password_like",
+    "read",
 ]
 
 _OPEN_FIELDS = frozenset(
@@ -400,6 +401,12 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
                 key = str(last[0])
             last = None
     return position
+
+
+def read(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
+    """``SPAN`` matches, added to ``found``, over the values judged secret in the
+    object or list opening at ``at`` under the secret's ``label``; where it ends."""
+    return _object(text, at, label, found)
 
 
 def _judge(
