@@ -1472,7 +1472,18 @@ def _error_containers(text: str) -> list[re.Match[str]]:
                 key = m.group("key").rstrip(" \t\r")
                 names = _LOCATION.match(key)
                 if names is not None and (names.end() == len(key) or key[names.end()] == "."):
-                    reach = _error_container(text, opening, _item_location(names.group()), found)
+                    label = _item_location(names.group())
+                    stop = text.find(
+                        ", input_type=", opening, text.find("\n", opening) % (len(text) + 1)
+                    )
+                    if stop != -1 and "..." in text[opening:stop]:
+                        # pydantic cut a long input's repr (``['v1', ...v9', 'v10']``):
+                        # the items whole on either side of the cut, and the piece of
+                        # one after it, judged one by one
+                        _cut_items(text, opening + 1, stop - 1, label, found)
+                        reach = stop
+                    else:
+                        reach = _error_container(text, opening, label, found)
         at = text.find(_INPUT_VALUE, at + 1)
     for needle in _LOC_NEEDLE.finditer(text):
         if needle.start() < reach:
@@ -1486,6 +1497,41 @@ def _error_containers(text: str) -> list[re.Match[str]]:
         reach = _error_container(text, m.start("open"), _item_location(".".join(names)), found)
     found.sort(key=re.Match.start)
     return found
+
+
+def _cut_items(text: str, start: int, end: int, label: str, found: list[re.Match[str]]) -> None:
+    """The items of a list or a tuple pydantic cut in the middle (``'v1', ...v9', 'v10'``)
+    between ``start`` and ``end``, judged under ``label``; the pieces of one on either
+    side of the cut too."""
+    judge = list_item_judge(label)
+    if is_secret_label(label) is not True or judge is None:
+        return
+    cut = text.find("...", start, end)
+    quote = min(
+        (q for q in (text.find("'", cut, end), text.find('"', cut, end)) if q != -1), default=-1
+    )
+    spans = [
+        (item.start("v"), item.end("v"))
+        for item in _ITEM.finditer(text, start, cut)
+        if item.group("v")
+    ]
+    opened = max(text.rfind("'", start, cut), text.rfind('"', start, cut))
+    if opened != -1 and opened + 1 < cut and (not spans or spans[-1][1] < opened):
+        spans.append((opened + 1, cut))  # the piece of an item before the cut
+    if quote != -1:
+        if quote > cut + 3:
+            spans.append((cut + 3, quote))
+        spans += [
+            (item.start("v"), item.end("v"))
+            for item in _ITEM.finditer(text, quote + 1, end)
+            if item.group("v")
+        ]
+    for begin, stop in spans:
+        value = text[begin:stop]
+        if judge(value) and not quoted_prose(value):
+            span = SPAN.match(text, begin, stop)
+            if span is not None and span.end() == stop:
+                found.append(span)
 
 
 def _error_container(text: str, opening: int, label: str, found: list[re.Match[str]]) -> int:
@@ -1727,7 +1773,9 @@ _FLOW = re.compile(
     r"(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
     r"(?P<secret>[^\[\]\r\n{}<>`]{1,4096})\]"
 )
-_FLOW_ITEM = re.compile(r"[ \t]*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))[ \t]*(?:,|\Z)")
+_FLOW_ITEM = re.compile(
+    r"[ \t]*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))[ \t]*(?:,|\Z)"
+)
 
 
 def _flow_values(text: str) -> list[re.Match[str]]:
@@ -1739,8 +1787,8 @@ def _flow_values(text: str) -> list[re.Match[str]]:
     often), or is a word of eight characters or more beside such a token. Bare items go
     all or none: a bare item that is none of these makes the list one of names or rules
     (``secrets: [db-password, api-key]``, ``password_rules: [min12x, upper]``), which
-    stays; so does a one-item list (a bracketed value, read as one). A SPAN match over each secret item: the list keeps
-    its brackets, its commas and its length."""
+    stays; so does a one-item list (a bracketed value, read as one). A SPAN match over
+    each secret item: the list keeps its brackets, its commas and its length."""
     found: list[re.Match[str]] = []
     reach = 0
     for opened in _FLOW_OPEN.finditer(text):
@@ -1776,7 +1824,9 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
         for group in ("d", "s", "w"):
             if item.group(group) is not None:
                 value = item.group(group).rstrip(" \t")
-                items.append((value, item.start(group), item.start(group) + len(value), group != "w"))
+                items.append(
+                    (value, item.start(group), item.start(group) + len(value), group != "w")
+                )
                 break
     if len(items) < 2 or not all(value for value, _, _, _ in items):
         return []
@@ -1788,16 +1838,16 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
     found: list[re.Match[str]] = []
     for (value, begin, stop, quoted), token in zip(items, tokens, strict=True):
         if quoted:
-            secret = (
-                quoted_judge is not None and quoted_judge(value) and not quoted_prose(value)
-            )
+            secret = quoted_judge is not None and quoted_judge(value) and not quoted_prose(value)
         else:
             word = " " not in value and plausible_value(value, prose_allowed=False)
             secret = token or (
                 word
                 and (
                     _nested.password_like(value)
-                    or (verdict is True and value.isascii() and value.isalpha() and len(value) >= 10)
+                    or (
+                        verdict is True and value.isascii() and value.isalpha() and len(value) >= 10
+                    )
                     or (any(tokens) and len(value) >= 8 and not plain_run(value))
                 )
             )
