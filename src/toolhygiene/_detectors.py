@@ -1473,9 +1473,11 @@ def _error_containers(text: str) -> list[re.Match[str]]:
                 names = _LOCATION.match(key)
                 if names is not None and (names.end() == len(key) or key[names.end()] == "."):
                     label = _item_location(names.group())
-                    stop = text.find(
-                        ", input_type=", opening, text.find("\n", opening) % (len(text) + 1)
-                    )
+                    # (pydantic cuts an input's repr near 100 characters: 4 KB at most
+                    # is read, so a line of thousands of them is read in linear time)
+                    stop = text.find(", input_type=", opening, opening + 4096)
+                    if "\n" in text[opening:stop]:
+                        stop = -1
                     if stop != -1 and "..." in text[opening:stop]:
                         # pydantic cut a long input's repr (``['v1', ...v9', 'v10']``):
                         # the items whole on either side of the cut, and the piece of
@@ -1502,33 +1504,23 @@ def _error_containers(text: str) -> list[re.Match[str]]:
 def _cut_items(text: str, start: int, end: int, label: str, found: list[re.Match[str]]) -> None:
     """The items of a list or a tuple pydantic cut in the middle (``'v1', ...v9', 'v10'``)
     between ``start`` and ``end``, judged under ``label``; the pieces of one on either
-    side of the cut too."""
+    side of the cut too. The quotes pair from the start before the cut and from the end
+    after it (a repr's head and tail): one left over opens, or closes, a piece."""
     judge = list_item_judge(label)
     if is_secret_label(label) is not True or judge is None:
         return
     cut = text.find("...", start, end)
-    quote = min(
-        (q for q in (text.find("'", cut, end), text.find('"', cut, end)) if q != -1), default=-1
-    )
-    spans = [
-        (item.start("v"), item.end("v"))
-        for item in _ITEM.finditer(text, start, cut)
-        if item.group("v")
-    ]
-    opened = max(text.rfind("'", start, cut), text.rfind('"', start, cut))
-    if opened != -1 and opened + 1 < cut and (not spans or spans[-1][1] < opened):
-        spans.append((opened + 1, cut))  # the piece of an item before the cut
-    if quote != -1:
-        if quote > cut + 3:
-            spans.append((cut + 3, quote))
-        spans += [
-            (item.start("v"), item.end("v"))
-            for item in _ITEM.finditer(text, quote + 1, end)
-            if item.group("v")
-        ]
+    head = [at for at in range(start, cut) if text[at] in "'\""]
+    tail = [at for at in range(cut + 3, end) if text[at] in "'\""]
+    spans = [(head[k] + 1, head[k + 1]) for k in range(0, len(head) - 1, 2)]
+    if len(head) % 2:
+        spans.append((head[-1] + 1, cut))
+    if len(tail) % 2:
+        spans.append((cut + 3, tail[0]))
+    spans += [(tail[k] + 1, tail[k + 1]) for k in range(len(tail) % 2, len(tail) - 1, 2)]
     for begin, stop in spans:
         value = text[begin:stop]
-        if judge(value) and not quoted_prose(value):
+        if begin < stop and judge(value) and not quoted_prose(value):
             span = SPAN.match(text, begin, stop)
             if span is not None and span.end() == stop:
                 found.append(span)
