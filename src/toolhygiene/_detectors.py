@@ -1790,7 +1790,10 @@ def _flow_values(text: str) -> list[re.Match[str]]:
     for opened in _FLOW_OPEN.finditer(text):
         if opened.start() < reach:
             continue
-        at = ends = len(text[: opened.start()].rstrip(" \t"))
+        at = opened.start()
+        while at > 0 and opened.start() - at < 5 and text[at - 1] in " \t":
+            at -= 1  # (read back a few characters: no slice of the text before)
+        ends = at
         while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
             at -= 1
         if at == ends or (at > 0 and text[at - 1] in "\"'\\"):
@@ -1801,6 +1804,31 @@ def _flow_values(text: str) -> list[re.Match[str]]:
         reach = m.end()
         found.extend(_flow_items(m))
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_token(value: str) -> bool:
+    return _token_shaped(value) and plausible_value(value, prose_allowed=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_quoted(key: str, value: str) -> bool:
+    judge = list_item_judge(key)
+    return judge is not None and judge(value) and not quoted_prose(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_bare(value: str, sure: bool, beside: bool) -> bool:
+    """A bare item that is no token: a password (``hunter2``), ten letters or more under
+    a key naming a secret for certain (``sure``), eight characters or more beside a
+    token (``beside``)."""
+    if " " in value or not plausible_value(value, prose_allowed=False):
+        return False
+    return (
+        _nested.password_like(value)
+        or (sure and value.isascii() and value.isalpha() and len(value) >= 10)
+        or (beside and len(value) >= 8 and not plain_run(value))
+    )
 
 
 def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
@@ -1826,30 +1854,17 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
                 break
     if len(items) < 2 or not all(value for value, _, _, _ in items):
         return []
-    quoted_judge = list_item_judge(key)
-    tokens = [
-        not quoted and _token_shaped(value) and plausible_value(value, prose_allowed=False)
-        for value, _, _, quoted in items
-    ]
+    tokens = [not quoted and _flow_token(value) for value, _, _, quoted in items]
     found: list[re.Match[str]] = []
     pair = PAIR_KEY.search(key) is not None
+    sure, beside = verdict is True, any(tokens)
     for at, ((value, begin, stop, quoted), token) in enumerate(zip(items, tokens, strict=True)):
         if pair and at == 0 and not credential_shaped(value):
             continue  # the user of a pair (``credentials: [deploy, v]``)
         if quoted:
-            secret = quoted_judge is not None and quoted_judge(value) and not quoted_prose(value)
+            secret = _flow_quoted(key, value)
         else:
-            word = " " not in value and plausible_value(value, prose_allowed=False)
-            secret = token or (
-                word
-                and (
-                    _nested.password_like(value)
-                    or (
-                        verdict is True and value.isascii() and value.isalpha() and len(value) >= 10
-                    )
-                    or (any(tokens) and len(value) >= 8 and not plain_run(value))
-                )
-            )
+            secret = token or _flow_bare(value, sure, beside)
         if not secret and not quoted:
             return []  # a list of names or rules (``password_rules: [min12x, upper]``)
         if secret:

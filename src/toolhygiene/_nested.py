@@ -17,6 +17,7 @@ under ``password:``; each line keeps its key, only the value goes).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -409,11 +410,18 @@ def read(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     return _object(text, at, label, found)
 
 
+@functools.lru_cache(maxsize=4096)
+def _judged_once(label: str, key: str, value: Any) -> bool:
+    """``judged``, once per label, key and value (a text's objects repeat their keys and
+    values: a flood of ``password: {a: b, …}`` asks one question thousands of times)."""
+    return judged(label, key, value)
+
+
 def _judge(
     text: str, label: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]
 ) -> None:
     value, start, end = scalar
-    if start < end and judged(label, key, value):
+    if start < end and _judged_once(label, key, value):
         m = SPAN.match(text, start, end)
         if m is not None and m.end() == end:
             found.append(m)
