@@ -1493,10 +1493,10 @@ def _error_containers(text: str) -> list[re.Match[str]]:
         m = _LOC_OPEN.match(text, needle.start())
         if m is None:
             continue
-        names = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
-        if not names or (names[0].isdigit() and len(names) == 1):
+        loc = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
+        if not loc or (loc[0].isdigit() and len(loc) == 1):
             continue
-        reach = _error_container(text, m.start("open"), _item_location(".".join(names)), found)
+        reach = _error_container(text, m.start("open"), _item_location(".".join(loc)), found)
     found.sort(key=re.Match.start)
     return found
 
@@ -1861,10 +1861,7 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
     for at, ((value, begin, stop, quoted), token) in enumerate(zip(items, tokens, strict=True)):
         if pair and at == 0 and not credential_shaped(value):
             continue  # the user of a pair (``credentials: [deploy, v]``)
-        if quoted:
-            secret = _flow_quoted(key, value)
-        else:
-            secret = token or _flow_bare(value, sure, beside)
+        secret = _flow_quoted(key, value) if quoted else token or _flow_bare(value, sure, beside)
         if not secret and not quoted:
             return []  # a list of names or rules (``password_rules: [min12x, upper]``)
         if secret:
