@@ -1803,6 +1803,8 @@ def _flow_values(text: str) -> list[re.Match[str]]:
             continue
         reach = m.end()
         found.extend(_flow_items(m))
+    for verdicts in (_flow_token, _flow_quoted, _flow_bare):
+        verdicts.cache_clear()  # once per value in one text; no value kept past it
     return found
 
 

@@ -407,13 +407,17 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
 def read(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     """``SPAN`` matches, added to ``found``, over the values judged secret in the
     object or list opening at ``at`` under the secret's ``label``; where it ends."""
-    return _object(text, at, label, found)
+    try:
+        return _object(text, at, label, found)
+    finally:
+        _judged_once.cache_clear()  # (values are secrets: none kept past one text)
 
 
 @functools.lru_cache(maxsize=4096)
 def _judged_once(label: str, key: str, value: Any) -> bool:
-    """``judged``, once per label, key and value (a text's objects repeat their keys and
-    values: a flood of ``password: {a: b, …}`` asks one question thousands of times)."""
+    """``judged``, once per label, key and value in one text (its objects repeat their
+    keys and values: a flood of ``password: {a: b, …}`` asks one question thousands of
+    times); cleared after each text, so that no value is kept."""
     return judged(label, key, value)
 
 
@@ -508,5 +512,6 @@ def find(text: str) -> list[re.Match[str]]:
             if is_secret_label(label.group("key")) is not True:
                 continue
             reach = _yaml_block(text, label, found)
+    _judged_once.cache_clear()  # (values are secrets: none kept past one text)
     found.sort(key=re.Match.start)
     return found
