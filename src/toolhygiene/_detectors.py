@@ -1497,6 +1497,7 @@ def _error_containers(text: str) -> list[re.Match[str]]:
         if not loc or (loc[0].isdigit() and len(loc) == 1):
             continue
         reach = _error_container(text, m.start("open"), _item_location(".".join(loc)), found)
+    _nested.forget()
     found.sort(key=re.Match.start)
     return found
 

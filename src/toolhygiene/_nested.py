@@ -40,6 +40,7 @@ __all__ = [
     "names_a_value",
     "open_field",
     "password_like",
+    "forget",
     "read",
 ]
 
@@ -406,11 +407,15 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
 
 def read(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     """``SPAN`` matches, added to ``found``, over the values judged secret in the
-    object or list opening at ``at`` under the secret's ``label``; where it ends."""
-    try:
-        return _object(text, at, label, found)
-    finally:
-        _judged_once.cache_clear()  # (values are secrets: none kept past one text)
+    object or list opening at ``at`` under the secret's ``label``; where it ends. Call
+    ``forget`` after the text's last one."""
+    return _object(text, at, label, found)
+
+
+def forget() -> None:
+    """Drop the verdicts kept while reading one text (values are secrets: none is kept
+    past it). ``find`` does it itself; a caller of ``read`` calls it when done."""
+    _judged_once.cache_clear()
 
 
 @functools.lru_cache(maxsize=4096)
