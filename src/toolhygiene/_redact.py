@@ -385,7 +385,7 @@ _ORDERS_TO_MODEL = (
 # called (AI, LLM, GPT, a language model, a chatbot), or an assistant, an agent, a
 # model or a bot reading or processing this text.
 _AI_NOUN = (
-    r"(?:ai|a\.i\.|llms?|gpts?|chatgpt|claude|gemini|copilot|chatbots?"
+    r"(?:ai|a\.i\.|llms?|gpts?|chatgpt|claude|gemini|copilot|chatbots?|bots?"
     r"|(?:large[ \t]{1,3})?language[ \t]{1,3}models?)"
     r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?"
     r"|scrapers?))?"
