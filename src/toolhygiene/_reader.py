@@ -783,11 +783,13 @@ _ROLE_NAME = r"(?P<role>system|assistant|developer|user|human)"
 # A role label in the middle of a line, after a sentence's end, a clause's or a table's
 # cell ("… thanks. System: you are now …", "OK | 200 | assistant: approve …"): the
 # punctuation first (scanned for in C), kept as written.
-# (neut19: also after a dash, a closing bracket, an arrow, a colon, an emphasis's star,
-# or a plain space before a role written in capitals: "Total: $40 — SYSTEM: …")
+# (neut19: also after a dash, a closing bracket, an arrow, an emphasis's star, a colon
+# before a capitalised role, or a plain space before a role written in capitals:
+# "Total: $40 — SYSTEM: …"; "schema: user: a string" stays)
 _MIDLINE = re.compile(
-    r"(?P<lead>[.!?;,:|)\]\u2013\u2014\u2015\u2192\u00bb*][ \t]{1,3}|[.!?;|]"
-    r"|[ \t]-{1,2}[ \t]{1,3}|(?-i:[ \t](?=SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)))"
+    r"(?P<lead>[.!?;,|)\]\u2013\u2014\u2015\u2192\u00bb*][ \t]{1,3}|[.!?;|]"
+    r"|[ \t]-{1,2}[ \t]{1,3}|(?-i::[ \t]{1,3}(?=[SADUH]))"
+    r"|(?-i:[ \t](?=SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)))"
     rf"{_ROLE_NAME}"
     r"(?:(?<=system|eloper)[ \t_-]{0,3}(?:prompt|message|instructions?))?[ \t]{0,3}:",
     re.IGNORECASE,
