@@ -34,7 +34,7 @@ from toolhygiene._people import aimed_at_the_model
 from toolhygiene._reader import _asks_the_reader, _turn
 from toolhygiene._words import INSTRUCTION_REMOVED, markup_marker, role_marker
 
-__all__ = ["asides", "asides_gate"]
+__all__ = ["asides", "asides_gate", "edits"]
 
 _G = r"[ \t]{1,3}"
 # The model, named: the words no person is called, or an assistant, an agent, a model,
@@ -66,7 +66,7 @@ _NOTE_WORD = re.compile(
 # Markdown's comments, which no renderer shows: ``[//]: # (…)``, ``[comment]: # "…"``,
 # ``[//]: <> (…)``.
 _MD_COMMENT = re.compile(
-    r"(?m)^[ \t]{0,3}\[(?://|comment|_|#|note)\]:[ \t]{0,3}(?:#|<>)[ \t]{0,3}[(\"']"
+    r"(?m)^[ \t]{0,60}\[(?://|comment|_|#|note)\]:[ \t]{0,3}(?:#|<>)[ \t]{0,3}[(\"']"
     r"(?P<inner>[^\n]{0,2000})"
 )
 _COMMENT_REACH = 2000
@@ -87,9 +87,10 @@ def _addressed(inner: str) -> re.Match[str] | None:
     return m
 
 
-def _comments(text: str) -> list[tuple[int, int]]:
-    """The spans of each comment's address to the model (HTML's ``<!-- … -->``, read to
-    its end or ``_COMMENT_REACH`` characters; Markdown's ``[//]: # (…)``)."""
+def _comments(view: str, text: str) -> list[tuple[int, int]]:
+    """The spans of each comment's address to the model (HTML's ``<!-- … -->`` in
+    ``text``, read to its end or ``_COMMENT_REACH`` characters; Markdown's ``[//]: #
+    (…)`` in its ``view``)."""
     spans: list[tuple[int, int]] = []
     at = text.find("<!--")
     while at != -1:
@@ -101,7 +102,7 @@ def _comments(text: str) -> list[tuple[int, int]]:
             spans.append((start + m.start("address"), start + m.end("address")))
         at = text.find("<!--", start if end == -1 else end + 3)
     if "]:" in text:
-        for c in _MD_COMMENT.finditer(text):
+        for c in _MD_COMMENT.finditer(view):
             m = _addressed(c.group("inner"))
             if m is not None:
                 base = c.start("inner")
@@ -120,7 +121,7 @@ _TEXT_COLUMN = frozenset(
 # A row whose first field is a role's name, then a delimiter: found from the line break
 # before it (a row's role where a header names the role's column is read by the header).
 _FIRST_ROLE = re.compile(
-    r"(?im)^[ \t]{0,3}\"?(?:system|assistant|developer|user|human)\"?[ \t]{0,3}[,;\t]"
+    r"(?im)^[ \t]{0,60}\"?(?:system|assistant|developer|user|human)\"?[ \t]{0,3}[,;\t]"
 )
 _HEADER_NAME = re.compile(r"[A-Za-z][\w .-]{0,30}")
 _ROWS = 200
@@ -173,9 +174,9 @@ def _header(line: str) -> tuple[str, int, int] | None:
     return None
 
 
-def _rows(text: str) -> list[tuple[int, int, str]]:
-    """The roles of a chat written as CSV or TSV rows that open a turn: each as its span
-    in ``text`` and its role's name."""
+def _rows(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
+    """The roles of a chat written as CSV or TSV rows that open a turn (``judged``
+    false: every role of a row): each as its span in ``text`` and its role's name."""
     lines = text.split("\n")
     starts = [0]
     for line in lines[:-1]:
@@ -188,7 +189,7 @@ def _rows(text: str) -> list[tuple[int, int, str]]:
             m = _FIRST_ROLE.match(lines[k])
             if m is not None:
                 row = _row(lines[k], ",;\t"[",;\t".find(m.group()[-1])], 0, 1)
-                if row is not None and _turn(row[2], row[3]):
+                if row is not None and (not judged or _turn(row[2], row[3])):
                     marked.append((starts[k] + row[0], starts[k] + row[1], row[2]))
             k += 1
             continue
@@ -203,7 +204,9 @@ def _rows(text: str) -> list[tuple[int, int, str]]:
         roles = {role for _, _, role, _ in found}
         chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS)
         marked.extend(
-            (start, end, role) for start, end, role, said in found if chat or _turn(role, said)
+            (start, end, role)
+            for start, end, role, said in found
+            if chat or not judged or _turn(role, said)
         )
     return marked
 
@@ -235,7 +238,7 @@ def _row(
 # -- labels of authority ---------------------------------------------------------------
 
 _AUTHORITY = re.compile(
-    r"(?im)(?:^[ \t]{0,3}(?:[>#*_`-]{1,6}[ \t]{0,3}|\d{1,3}[.)][ \t]{1,3})?"
+    r"(?im)(?:^[ \t]{0,60}(?:[#*_`-]{1,6}[ \t]{0,3}|\d{1,3}[.)][ \t]{1,3})?"
     r"|[.!?;|)\]\u2013\u2014][ \t]{1,3}|[ \t]-{1,2}[ \t]{1,3})"
     r"(?P<label>(?:\*\*)?(?P<role>admin|administrator|sysadmin|superuser|root|operator)"
     r"(?:\*\*)?[ \t]{0,3}[:\uff1a](?:\*\*)?)[ \t]{0,3}(?P<value>[^\n]{1,300})"
@@ -269,7 +272,7 @@ _FOR_THE_MODEL = (
 # A heading alone on its line: a claim of new orders, for the model or over an order
 # (``plain``); the model's prompt or orders addressed to it (always).
 _HEADING = re.compile(
-    r"(?im)^[ \t]{0,3}#{1,6}[ \t]{1,5}(?:\*\*|__)?(?:"
+    r"(?im)^[ \t]{0,60}#{1,6}[ \t]{1,5}(?:\*\*|__)?(?:"
     rf"(?P<claim>(?:{_NEWER}{_G}){{1,3}}(?:system{_G})?(?:instructions?|directives?|orders))"
     rf"(?P<aimed>{_FOR_THE_MODEL})?"
     rf"|(?:(?:{_NEWER}|the|your|my){_G}){{0,3}}(?:system|developer|model|ai|assistant)"
@@ -316,35 +319,62 @@ def asides_gate(lowered: str) -> bool:
     )
 
 
+# What a line shows around its words, read as blanks of the same length (so a match's
+# span is the text's): a quote's ">" at its start, an HTML tag (``<p>``, ``</td>``; a
+# comment is read on its own), a carriage return.
+_AROUND = re.compile(r"(?m)<[A-Za-z/][^<>\n]{0,200}>|\r|^[ \t]{0,3}(?:>[ \t]?){1,6}")
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def _view(text: str) -> str:
+    if "<" in text or ">" in text or "\r" in text:
+        return _AROUND.sub(_blank, text)
+    return text
+
+
+def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
+    """What ``asides`` replaces in ``text``: each span and its marker, in order.
+    ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
+    ``_redact.touched``)."""
+    lowered = text.lower()
+    if not asides_gate(lowered):
+        return []
+    view = _view(text)
+    found: list[tuple[int, int, str]] = []
+    if "<!--" in text or "]:" in text:
+        found.extend((start, end, INSTRUCTION_REMOVED) for start, end in _comments(view, text))
+    if "\n" in text and ("," in text or "\t" in text or ";" in text):
+        found.extend(
+            (start, end, role_marker(role)) for start, end, role in _rows(view, judged=judged)
+        )
+    if ":" in text and any(word in lowered for word in _AUTHORITY_WORDS):
+        found.extend(
+            (m.start("label"), m.end("label"), role_marker(m.group("role")))
+            for m in _AUTHORITY.finditer(view)
+            if not judged or _authority_orders(m.group("value").strip())
+        )
+    if "#" in text:
+        found.extend(
+            (m.start(), m.end(), markup_marker(None))
+            for m in _HEADING.finditer(view)
+            if not judged or _heading_orders(m)
+        )
+    found.sort()
+    return found
+
+
 def asides(text: str) -> str:
     """``text`` with each shape of this module's docstring defused (the same text when
     it holds none)."""
-    lowered = text.lower()
-    if not asides_gate(lowered):
+    edits_made = edits(text)
+    if not edits_made:
         return text
-    edits: list[tuple[int, int, str]] = []
-    if "<!--" in text or "]:" in text:
-        edits.extend((start, end, INSTRUCTION_REMOVED) for start, end in _comments(text))
-    if "\n" in text and ("," in text or "\t" in text or ";" in text):
-        edits.extend((start, end, role_marker(role)) for start, end, role in _rows(text))
-    if ":" in text and any(word in lowered for word in _AUTHORITY_WORDS):
-        edits.extend(
-            (m.start("label"), m.end("label"), role_marker(m.group("role")))
-            for m in _AUTHORITY.finditer(text)
-            if _authority_orders(m.group("value").strip())
-        )
-    if "#" in text:
-        edits.extend(
-            (m.start(), m.end(), markup_marker(None))
-            for m in _HEADING.finditer(text)
-            if _heading_orders(m)
-        )
-    if not edits:
-        return text
-    edits.sort()
     parts: list[str] = []
     last = 0
-    for start, end, marker in edits:
+    for start, end, marker in edits_made:
         if start < last:
             continue  # inside an edit already made
         parts.extend((text[last:start], marker))

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from toolhygiene._asides import asides
+from toolhygiene._asides import edits as aside_edits
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
@@ -1754,6 +1755,8 @@ def touched(text: str) -> list[tuple[int, int]]:
             spans.extend(_in_text(marks, *m.span()) for m in shape.finditer(view))
     if "#" in lowered and "instruction" in lowered:  # a heading with no colon
         spans.extend(_in_text(marks, *m.span()) for m in bare_heading().finditer(view))
+    # a comment to the model, a chat in CSV rows, a label of authority, a heading of orders
+    spans.extend((start, end) for start, end, _ in aside_edits(text, judged=False))
     if not text.isascii() and _CONFUSABLE_SCRIPTS.search(text) is not None:
         # words in look-alike letters, read as Latin (same length, same positions)
         folded = latin_reading(text)
