@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 
-from toolhygiene._orders import _SENTENCE_END, ordered, role_is_data
+from toolhygiene._orders import _SENTENCE_END, role_is_data
 from toolhygiene._people import aimed_at_the_model
 from toolhygiene._reader import _asks_the_reader, _turn
 from toolhygiene._words import INSTRUCTION_REMOVED, markup_marker, role_marker
@@ -70,6 +70,12 @@ _MD_COMMENT = re.compile(
     r"(?P<inner>[^\n]{0,2000})"
 )
 _COMMENT_REACH = 2000
+# The names that address the model as a bare label ("AI:", "Assistant:", "LLM:").
+_BARE_NAME = re.compile(
+    r"(?:ai|a\.i\.|llms?|gpts?|chatgpt|claude|gemini|copilot|chatbots?|assistants?"
+    r"|(?:large[ \t]{1,3})?language[ \t]{1,3}models?)(?:[ \t]{1,3}\w+)?",
+    re.IGNORECASE,
+)
 
 
 def _addressed(inner: str) -> re.Match[str] | None:
@@ -81,6 +87,8 @@ def _addressed(inner: str) -> re.Match[str] | None:
         return None
     if _NOTE_WORD.match(m.group("address")) is not None:
         return m
+    if _BARE_NAME.fullmatch(m.group("model")) is None:
+        return None  # "<!-- bot: … -->", "<!-- agent: jenkins-01 -->": a tool's, a person's
     value = inner[m.end() : m.end() + 300].split("\n", 1)[0].strip(" \t-*>)\"'")
     if not value or role_is_data(f"system: {value}", 7, "system", record=False):
         return None
@@ -115,9 +123,7 @@ def _comments(view: str, text: str) -> list[tuple[int, int]]:
 _ROLES = frozenset(("system", "assistant", "developer", "user", "human", "model", "bot", "ai"))
 _THE_MODELS = frozenset(("assistant", "model", "bot", "ai", "human"))
 _ROLE_COLUMN = frozenset(("role", "speaker", "from", "author", "sender", "participant"))
-_TEXT_COLUMN = frozenset(
-    ("content", "text", "message", "body", "value", "utterance", "prompt", "response", "msg")
-)
+_TEXT_COLUMN = frozenset("content text message body value utterance prompt response msg".split())
 # A row whose first field is a role's name, then a delimiter: found from the line break
 # before it (a row's role where a header names the role's column is read by the header).
 _FIRST_ROLE = re.compile(
@@ -284,17 +290,16 @@ _HEADING = re.compile(
 
 def _heading_orders(m: re.Match[str]) -> bool:
     """Whether the heading ``m`` declares orders: a prompt or orders for the model
-    always; a claim of new instructions only over a line that gives one (an order's
-    shape, or words aimed at the model)."""
+    always; a claim of new instructions only over a line that is aimed at the model or
+    asks for an act ``_reader`` names ("### New instructions" over "See the wiki" is a
+    README's)."""
     if m.group("claim") is None or m.group("aimed"):
         return True
     rest = m.string[m.end() : m.end() + 600].lstrip("\n \t")
     cut = rest.find("\n")
     following = (rest if cut == -1 else rest[:cut]).strip(" \t-*>")
     return bool(following) and (
-        ordered(following)
-        or aimed_at_the_model(following, sending=True)
-        or _asks_the_reader(following, addressed=True)
+        aimed_at_the_model(following, sending=True) or _asks_the_reader(following, addressed=True)
     )
 
 
