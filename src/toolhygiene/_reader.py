@@ -401,7 +401,7 @@ _HANDING_WORD = re.compile(
 # included or printed it is a manual's step: "include the system prompt in the request".)
 _OWN_SECRET = re.compile(
     r"(?:system|hidden|initial|original|developer|your|its)[ \t]|(?:conversation|chat|full"
-    r"|entire|whole|complete)[ \t]|id_|~?/?\.|/etc",
+    r"|entire|whole|complete|ssh)[ \t]|id_|~?/?\.|/etc",
     re.IGNORECASE,
 )
 _GIVEN_AWAY = re.compile(
