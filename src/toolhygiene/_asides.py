@@ -66,8 +66,8 @@ _NOTE_WORD = re.compile(
 # Markdown's comments, which no renderer shows: ``[//]: # (…)``, ``[comment]: # "…"``,
 # ``[//]: <> (…)``.
 _MD_COMMENT = re.compile(
-    r"(?m)^[ \t]{0,60}\[(?://|comment|_|#|note)\]:[ \t]{0,3}(?:#|<>)[ \t]{0,3}[(\"']"
-    r"(?P<inner>[^\n]{0,2000})"
+    r"\[(?://|comment|_|#|note)\]:[ \t]{0,3}(?:#|<>)[ \t]{0,3}[(\"'](?P<inner>[^\n]{0,2000})",
+    re.IGNORECASE,
 )
 _COMMENT_REACH = 2000
 # The names that address the model as a bare label ("AI:", "Assistant:", "LLM:").
@@ -76,6 +76,13 @@ _BARE_NAME = re.compile(
     r"|(?:large[ \t]{1,3})?language[ \t]{1,3}models?)(?:[ \t]{1,3}\w+)?",
     re.IGNORECASE,
 )
+
+
+@functools.lru_cache(maxsize=64)
+def _address(inner: str) -> tuple[int, int] | None:
+    """The span of ``_addressed``'s address (a flood of one comment is one judgement)."""
+    m = _addressed(inner)
+    return None if m is None else m.span("address")
 
 
 def _addressed(inner: str) -> re.Match[str] | None:
@@ -103,18 +110,25 @@ def _comments(view: str, text: str) -> list[tuple[int, int]]:
     at = text.find("<!--")
     while at != -1:
         start = at + 4
-        end = text.find("-->", start, start + _COMMENT_REACH)
-        inner = text[start : start + _COMMENT_REACH] if end == -1 else text[start:end]
-        m = _addressed(inner)
-        if m is not None:
-            spans.append((start + m.start("address"), start + m.end("address")))
-        at = text.find("<!--", start if end == -1 else end + 3)
-    if "]:" in text:
-        for c in _MD_COMMENT.finditer(view):
-            m = _addressed(c.group("inner"))
-            if m is not None:
+        end = text.find("-->", start)  # none: the comment holds the rest, as a page reads it
+        reach = start + _COMMENT_REACH
+        address = _address(text[start : reach if end == -1 else min(end, reach)])
+        if address is not None:
+            spans.append((start + address[0], start + address[1]))
+        if end == -1:
+            break
+        at = text.find("<!--", end + 3)
+    for at in _found(view, ("]:",)):
+        start = view.rfind("\n", 0, at) + 1
+        opening = view.rfind("[", start, at)
+        if opening == -1 or view[start:opening].strip() or at - opening > 8:
+            continue  # not at its line's start
+        c = _MD_COMMENT.match(view, opening)
+        if c is not None:
+            address = _address(c.group("inner"))
+            if address is not None:
                 base = c.start("inner")
-                spans.append((base + m.start("address"), base + m.end("address")))
+                spans.append((base + address[0], base + address[1]))
     return spans
 
 
@@ -124,32 +138,38 @@ _ROLES = frozenset(("system", "assistant", "developer", "user", "human", "model"
 _THE_MODELS = frozenset(("assistant", "model", "bot", "ai", "human"))
 _ROLE_COLUMN = frozenset(("role", "speaker", "from", "author", "sender", "participant"))
 _TEXT_COLUMN = frozenset("content text message body value utterance prompt response msg".split())
-# A row whose first field is a role's name, then a delimiter: found from the line break
-# before it (a row's role where a header names the role's column is read by the header).
-_FIRST_ROLE = re.compile(
-    r"(?im)^[ \t]{0,60}\"?(?:system|assistant|developer|user|human)\"?[ \t]{0,3}[,;\t]"
-)
+# A row whose first field is a role's name, then a delimiter (found from the role's
+# word; a row's role where a header names the role's column is read by the header).
+_FIRST_ROLE = re.compile(r"(?i)(?:system|assistant|developer|user|human)\"?[ \t]{0,3}(?P<delimiter>[,;\t])")
+_ROW_ROLES = ("system", "assistant", "developer", "user", "human")
+
 _HEADER_NAME = re.compile(r"[A-Za-z][\w .-]{0,30}")
 _ROWS = 200
 """How many rows under one header are read (a longer table: the rest as rows alone)."""
+
+
+_DELIMITERS = {d: re.compile(f'["{d}]') for d in ",;\t"}
 
 
 def _fields(line: str, delimiter: str) -> list[tuple[int, int]]:
     """The spans of ``line``'s fields split at ``delimiter``, quotes read as CSV writes
     them (a field in double quotes holds delimiters and doubled quotes): one pass."""
     spans: list[tuple[int, int]] = []
-    start, i, quoted = 0, 0, False
-    while i < len(line):
-        c = line[i]
-        if c == '"':
-            if quoted and line[i + 1 : i + 2] == '"':
-                i += 2
-                continue
-            quoted = not quoted
-        elif c == delimiter and not quoted:
-            spans.append((start, i))
-            start = i + 1
-        i += 1
+    start = 0
+    if '"' not in line:
+        for part in line.split(delimiter)[:-1]:
+            spans.append((start, start + len(part)))
+            start += len(part) + 1
+    else:
+        # each quote and delimiter found in C; a doubled quote inside a quoted field
+        # turns the state twice, as CSV reads it
+        quoted = False
+        for mark in _DELIMITERS[delimiter].finditer(line):
+            if mark.group() == '"':
+                quoted = not quoted
+            elif not quoted:
+                spans.append((start, mark.start()))
+                start = mark.end()
     spans.append((start, len(line)))
     return spans
 
@@ -180,33 +200,43 @@ def _header(line: str) -> tuple[str, int, int] | None:
     return None
 
 
-def _rows(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
+def _line(text: str, at: int) -> tuple[int, int]:
+    """The span of the line of ``text`` that holds ``at``."""
+    end = text.find("\n", at)
+    return text.rfind("\n", 0, at) + 1, len(text) if end == -1 else end
+
+
+def _rows(text: str, lowered: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     """The roles of a chat written as CSV or TSV rows that open a turn (``judged``
-    false: every role of a row): each as its span in ``text`` and its role's name."""
-    lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    false: every role of a row): each as its span in ``text`` and its role's name. Read
+    from each header found (a role column's name) and each row that starts
+    with a role (``_FIRST_ROLE``): every line is read once or twice."""
     marked: list[tuple[int, int, str]] = []
-    k = 0
-    while k < len(lines):
-        header = _header(lines[k]) if _names_a_role_column(lines[k]) else None
+    blocks: list[tuple[int, int]] = []  # the rows read under a header
+    read_to = 0
+    for name in _found(lowered, tuple(_ROLE_COLUMN)):
+        if name < read_to:
+            continue
+        start, end = _line(text, name)
+        read_to = end
+        header = _header(text[start:end]) if end - start <= 400 else None
         if header is None:
-            m = _FIRST_ROLE.match(lines[k])
-            if m is not None:
-                row = _row(lines[k], ",;\t"[",;\t".find(m.group()[-1])], 0, 1)
-                if row is not None and (not judged or _turn(row[2], row[3])):
-                    marked.append((starts[k] + row[0], starts[k] + row[1], row[2]))
-            k += 1
             continue
         delimiter, role_at, said_at = header
         found: list[tuple[int, int, str, str]] = []
-        k += 1
-        while k < len(lines) and lines[k].strip() and len(found) < _ROWS:
-            row = _row(lines[k], delimiter, role_at, said_at)
+        at = end + 1
+        while at < len(text) and len(found) < _ROWS:
+            line_end = text.find("\n", at)
+            line_end = len(text) if line_end == -1 else line_end
+            line = text[at:line_end]
+            if not line.strip():
+                break
+            row = _row(line, delimiter, role_at, said_at)
             if row is not None:
-                found.append((starts[k] + row[0], starts[k] + row[1], row[2], row[3]))
-            k += 1
+                found.append((at + row[0], at + row[1], row[2], row[3]))
+            at = line_end + 1
+        read_to = at
+        blocks.append((end, at))
         roles = {role for _, _, role, _ in found}
         chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS)
         marked.extend(
@@ -214,12 +244,23 @@ def _rows(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
             for start, end, role, said in found
             if chat or not judged or _turn(role, said)
         )
+    block = 0
+    for at in _found(lowered, _ROW_ROLES):
+        while block < len(blocks) and blocks[block][1] <= at:
+            block += 1
+        if block < len(blocks) and blocks[block][0] <= at:
+            continue  # a row under a header: read with it
+        start = text.rfind("\n", max(0, at - 62), at) + 1
+        if (start == 0 and at > 61) or text[start:at].strip(' \t"'):
+            continue  # not its line's first field
+        m = _FIRST_ROLE.match(text, at)
+        if m is None:
+            continue
+        start, end = _line(text, at)
+        row = _row(text[start:end], m.group("delimiter"), 0, 1)
+        if row is not None and (not judged or _turn(row[2], row[3])):
+            marked.append((start + row[0], start + row[1], row[2]))
     return marked
-
-
-def _names_a_role_column(line: str) -> bool:
-    lowered = line[:400].lower()
-    return any(name in lowered for name in _ROLE_COLUMN)
 
 
 def _row(
@@ -249,22 +290,41 @@ def _row(
 # a list's or a heading's marks, or emphasis) or a sentence's, a clause's or a cell's
 # end.
 _AUTHORITY = re.compile(
-    r"(?-i:[aAsSrRoO])(?<!\w[\s\S])(?i:(?<=[aA])dmin(?:istrator)?|(?<=[sS])(?:ysadmin"
-    r"|uperuser)|(?<=[rR])oot|(?<=[oO])perator)(?P<end>(?:\*\*)?[ \t]{0,3}[:\uff1a](?:\*\*)?)"
-    r"[ \t]{0,3}(?P<value>[^\n]{1,300})"
+    r"(?i)(?:admin(?:istrator)?|sysadmin|superuser|root|operator)"
+    r"(?P<end>(?:\*\*)?[ \t]{0,3}[:\uff1a](?:\*\*)?)[ \t]{0,3}(?P<value>[^\n]{1,300})"
 )
+_AUTHORITY_WORDS = ("admin", "root", "operator", "superuser")
 _LINE_HEAD = re.compile(r"[ \t]{0,60}(?:[#*_`>-]{1,6}[ \t]{0,3}|\d{1,3}[.)][ \t]{1,3})?(?:\*\*)?")
 _CLAUSE_HEAD = re.compile(
     r"(?:[.!?;|)\]\u2013\u2014][ \t]{1,3}|[ \t]-{1,2}[ \t]{1,3})(?:\*\*)?$"
 )
 
 
-def _authority_labels(view: str, *, judged: bool) -> list[tuple[int, int, str]]:
+def _found(lowered: str, words: tuple[str, ...]) -> list[int]:
+    """Where each of ``words`` starts in ``lowered``, in order (each found by ``str.find``,
+    in C: a pattern led by common letters stops at most of a text's characters)."""
+    at: list[int] = []
+    for word in words:
+        i = lowered.find(word)
+        while i != -1:
+            at.append(i)
+            i = lowered.find(word, i + len(word))
+    return sorted(at)
+
+
+def _authority_labels(view: str, lowered: str, *, judged: bool) -> list[tuple[int, int, str]]:
     """Each label of authority (``_AUTHORITY``) at a line's start or after a sentence's,
     a clause's or a cell's end whose text gives an order, as its span and its marker
     (``judged`` false: every such label)."""
     found: list[tuple[int, int, str]] = []
-    for m in _AUTHORITY.finditer(view):
+    for at in _found(lowered, _AUTHORITY_WORDS):
+        if lowered[at - 3 : at] == "sys" and lowered.startswith("admin", at):
+            at -= 3
+        if at and (view[at - 1].isalnum() or view[at - 1] == "_"):
+            continue
+        m = _AUTHORITY.match(view, at)
+        if m is None:
+            continue
         low = max(0, m.start() - 80)
         line_break = view.rfind("\n", low, m.start())
         head = view[line_break + 1 if line_break != -1 else low : m.start()]
@@ -280,7 +340,6 @@ def _authority_labels(view: str, *, judged: bool) -> list[tuple[int, int, str]]:
     return found
 
 
-_AUTHORITY_WORDS = ("admin", "root", "operator", "superuser")
 
 
 @functools.lru_cache(maxsize=64)
@@ -302,10 +361,26 @@ def _authority_orders(value: str) -> bool:
 # a word it is a noun phrase's ("the file system: ext4", "AI assistant: …"; in capitals
 # it is ``_reader._MIDLINE``'s). (Its gap first, a class ``re`` scans for in C.)
 _AFTER_WORDS = re.compile(
-    r"(?i)[ \t](?<=[\d$%)\]}'\"*][ \t])[ \t]{0,2}(?P<label>(?P<role>system|assistant|developer)"
-    r"[ \t]{0,3}:)"
-    r"(?![/\w])[ \t]{0,3}(?P<value>[^\n]{1,300})"
+    r"(?i)(?P<label>(?P<role>system|assistant|developer)[ \t]{0,3}:)(?![/\w])[ \t]{0,3}"
+    r"(?P<value>[^\n]{1,300})"
 )
+_AFTER = re.compile(r"[\d$%)\]}'\"*][ \t]{1,3}$")
+
+
+def _after_words(view: str, lowered: str, *, judged: bool) -> list[tuple[int, int, str]]:
+    """Each label of ``_AFTER_WORDS`` after a number, an amount, a closing bracket or
+    quote and a gap whose text is a turn's (``judged`` false: every such label). (Each
+    role's word found by ``str.find``: a pattern led by a gap stops at every word.)"""
+    found: list[tuple[int, int, str]] = []
+    for at in _found(lowered, ("system", "assistant", "developer")):
+        if _AFTER.search(view, max(0, at - 4), at) is None:
+            continue
+        m = _AFTER_WORDS.match(view, at)
+        if m is not None and (
+            not judged or _turn(m.group("role").lower(), m.group("value").strip())
+        ):
+            found.append((at, m.end("label"), role_marker(m.group("role"))))
+    return found
 
 
 # -- headings that declare orders --------------------------------------------------------
@@ -340,7 +415,13 @@ def _heading_orders(m: re.Match[str]) -> bool:
         return True
     rest = m.string[m.end() : m.end() + 600].lstrip("\n \t")
     cut = rest.find("\n")
-    following = (rest if cut == -1 else rest[:cut]).strip(" \t-*>")
+    return _gives_an_order((rest if cut == -1 else rest[:cut]).strip(" \t-*>"))
+
+
+@functools.lru_cache(maxsize=64)
+def _gives_an_order(following: str) -> bool:
+    """``_heading_orders`` for the line under a claim (a flood of one heading is one
+    judgement)."""
     return bool(following) and (
         aimed_at_the_model(following, sending=True) or _asks_the_reader(following, addressed=True)
     )
@@ -373,11 +454,21 @@ def asides_gate(lowered: str) -> bool:
 # What a line shows around its words, read as blanks of the same length (so a match's
 # span is the text's): a quote's ">" at its start, an HTML tag (``<p>``, ``</td>``; a
 # comment is read on its own), a carriage return.
+_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
 _AROUND = re.compile(r"(?m)<[A-Za-z/][^<>\n]{0,200}>|\r|^[ \t]{0,3}(?:>[ \t]?){1,6}")
 
 
 def _blank(m: re.Match[str]) -> str:
     return " " * len(m.group())
+
+
+def _lowered(view: str) -> str:
+    """``view`` lowered, each character in its place (a character whose lower case is
+    longer, "İ", stays as written)."""
+    lowered = view.lower()
+    if len(lowered) == len(view):
+        return lowered
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in view)
 
 
 def _view(text: str) -> str:
@@ -386,32 +477,29 @@ def _view(text: str) -> str:
     ``о``); the same length, the same positions."""
     if "<" in text or ">" in text or "\r" in text:
         text = _AROUND.sub(_blank, text)
-    return text if text.isascii() else latin_reading(text)
+    return text if text.isascii() or _SCRIPTS.search(text) is None else latin_reading(text)
 
 
 def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     """What ``asides`` replaces in ``text``: each span and its marker, in order.
     ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
     ``_redact.touched``)."""
-    lowered = text.lower()
-    if not asides_gate(lowered):
+    if not asides_gate(text.lower()):
         return []
     view = _view(text)
+    lowered = _lowered(view)
     found: list[tuple[int, int, str]] = []
     if "<!--" in text or "]:" in text:
         found.extend((start, end, INSTRUCTION_REMOVED) for start, end in _comments(view, text))
     if "\n" in text and ("," in text or "\t" in text or ";" in text):
         found.extend(
-            (start, end, role_marker(role)) for start, end, role in _rows(view, judged=judged)
+            (start, end, role_marker(role))
+            for start, end, role in _rows(view, lowered, judged=judged)
         )
     if ":" in text and ("system" in lowered or "assistant" in lowered or "developer" in lowered):
-        found.extend(
-            (m.start("label"), m.end("label"), role_marker(m.group("role")))
-            for m in _AFTER_WORDS.finditer(view)
-            if not judged or _turn(m.group("role").lower(), m.group("value").strip())
-        )
+        found.extend(_after_words(view, lowered, judged=judged))
     if ":" in text and any(word in lowered for word in _AUTHORITY_WORDS):
-        found.extend(_authority_labels(view, judged=judged))
+        found.extend(_authority_labels(view, lowered, judged=judged))
     if "#" in text:
         found.extend(
             (m.start(), m.end(), markup_marker(None))
