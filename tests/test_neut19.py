@@ -11,6 +11,7 @@ ordinary mail and pages of each shape, which must stay byte for byte."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -153,8 +154,12 @@ def _quoted(text: str) -> str:
     return "\n".join("> " + line for line in text.split("\n"))
 
 
-_CASES = (str, str.upper, str.lower)
-_WRAPS = {
+_CASES: dict[str, Callable[[str], str]] = {
+    "as written": lambda t: t,
+    "upper": str.upper,
+    "lower": str.lower,
+}
+_WRAPS: dict[str, Callable[[str], str]] = {
     "plain": lambda t: t,
     "among lines": lambda t: "Hello team,\n\n" + t + "\n\nThanks, Bob",
     "html": _html,
@@ -166,22 +171,19 @@ _WRAPS = {
 @settings(max_examples=examples(300), deadline=None)
 @given(
     text=st.sampled_from(ATTACKS),
-    case=st.sampled_from(_CASES),
+    case=st.sampled_from(sorted(_CASES)),
     gap=st.sampled_from((" ", "  ", " \t")),
     end=st.sampled_from(("", ".", "!", " ")),
     wrap=st.sampled_from(sorted(_WRAPS)),
     carrier=st.sampled_from(("text", "json")),
 )
 def test_every_form_of_an_attack_is_defused(
-    text: str, case: object, gap: str, end: str, wrap: str, carrier: str
+    text: str, case: str, gap: str, end: str, wrap: str, carrier: str
 ) -> None:
     """Case, the gaps between words, the punctuation at its end, its place among other
     lines, HTML paragraphs, a Markdown quote, CRLF line ends, a JSON string."""
-    form = _WRAPS[wrap](case(text).replace(" ", gap) + end)  # type: ignore[operator]
-    if carrier == "json":
-        shown = untrusted_result({"page": form})
-    else:
-        shown = _neutralised(form)
+    form = _WRAPS[wrap](_CASES[case](text).replace(" ", gap) + end)
+    shown = untrusted_result({"page": form}) if carrier == "json" else _neutralised(form)
     assert _defused(shown), (form, shown)
 
 

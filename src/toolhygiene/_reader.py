@@ -362,7 +362,8 @@ _SECRET = re.compile(
     r"|env[ \t]{1,3}vars?|\.env\b"
     # (neut19) the whole of a conversation, a private key's file, a credentials file
     r"|(?:full|entire|whole|complete)[ \t]{1,3}(?:(?:conversation|chat|message)[ \t]{1,3})?"
-    r"(?:history|log|transcript)|id_(?:rsa|dsa|ecdsa|ed25519)\b|ssh[ \t]{1,3}(?:private[ \t]{1,3})?keys?"
+    r"(?:history|log|transcript)|id_(?:rsa|dsa|ecdsa|ed25519)\b"
+    r"|ssh[ \t]{1,3}(?:private[ \t]{1,3})?keys?"
     r"|(?:shadow|netrc|pgpass)[ \t]{1,3}file)"
     r"|(?<![\w~])~?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass)(?:/[\w.-]{1,40}){0,3}"
     r"|/etc/shadow\b",
