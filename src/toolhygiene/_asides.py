@@ -385,10 +385,11 @@ _NEWER = (
     r"|priority|replacement)"
 )
 _FOR_THE_MODEL = rf"{_G}(?:for|to){_G}(?:(?:the|all|any|every|each|you|this){_G})?{_MODEL}"
-# A heading alone on its line: a claim of new orders, for the model or over an order
+# A heading alone on its line (its "#" first, which ``re`` scans for in C; what stands
+# before it on its line is read for each match, ``_at_line_start``): a claim of new orders, for the model or over an order
 # (``plain``); the model's prompt or orders addressed to it (always).
 _HEADING = re.compile(
-    r"(?im)^[ \t]{0,60}#{1,6}[ \t]{1,5}(?:\*\*|__)?(?:"
+    r"(?im)#{1,6}[ \t]{1,5}(?:\*\*|__)?(?:"
     rf"(?P<claim>(?:{_NEWER}{_G}){{1,3}}(?:system{_G})?(?:instructions?|directives?|orders))"
     rf"(?P<aimed>{_FOR_THE_MODEL})?"
     rf"|(?:(?:{_NEWER}|the|your|my){_G}){{0,3}}(?:system|developer|model|ai|assistant)"
@@ -396,6 +397,12 @@ _HEADING = re.compile(
     rf"|(?:instructions?|directives?|orders|rules|guidelines|tasks?|prompt){_FOR_THE_MODEL}"
     r")(?:\*\*|__)?[ \t]{0,3}:?[ \t]*$"
 )
+
+
+def _at_line_start(view: str, at: int) -> bool:
+    """Whether only blanks (at most 60) stand before ``at`` on its line."""
+    start = view.rfind("\n", max(0, at - 61), at) + 1
+    return (start > 0 or at <= 60) and not view[start:at].strip(" \t")
 
 
 def _heading_orders(m: re.Match[str]) -> bool:
@@ -504,7 +511,7 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
         found.extend(
             (m.start(), m.end(), markup_marker(None))
             for m in _HEADING.finditer(view)
-            if not judged or _heading_orders(m)
+            if _at_line_start(view, m.start()) and (not judged or _heading_orders(m))
         )
     found.sort()
     return found
