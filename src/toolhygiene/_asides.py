@@ -385,9 +385,8 @@ _NEWER = (
     r"|priority|replacement)"
 )
 _FOR_THE_MODEL = rf"{_G}(?:for|to){_G}(?:(?:the|all|any|every|each|you|this){_G})?{_MODEL}"
-# A heading alone on its line (its "#" first, which ``re`` scans for in C; what stands
-# before it on its line is read for each match, ``_at_line_start``): a claim of new orders, for the model or over an order
-# (``plain``); the model's prompt or orders addressed to it (always).
+# A heading alone on its line (read where ``_headings`` finds one): a claim of new
+# orders (``claim``; for the model, ``aimed``), the model's prompt, or orders for it.
 _HEADING = re.compile(
     r"(?im)#{1,6}[ \t]{1,5}(?:\*\*|__)?(?:"
     rf"(?P<claim>(?:{_NEWER}{_G}){{1,3}}(?:system{_G})?(?:instructions?|directives?|orders))"
@@ -397,6 +396,28 @@ _HEADING = re.compile(
     rf"|(?:instructions?|directives?|orders|rules|guidelines|tasks?|prompt){_FOR_THE_MODEL}"
     r")(?:\*\*|__)?[ \t]{0,3}:?[ \t]*$"
 )
+
+
+# Any heading (cheap: no alternation), and the words one of ``_HEADING`` holds: a
+# heading without them is not read by ``_HEADING`` (an alternation of many words
+# under ``re.IGNORECASE`` costs about ten thousand machine instructions a try).
+_ANY_HEADING = re.compile(r"#{1,6}[ \t]{1,5}[^\n]{1,160}")
+_HEADING_WORDS = ("instruction", "prompt", "directive", "orders", "rules", "guidelines", "task")
+
+
+def _headings(view: str, *, judged: bool) -> list[tuple[int, int, str]]:
+    """Each heading of ``_HEADING`` alone on its line that declares orders (``judged``
+    false: every such heading), as its span and its marker."""
+    found: list[tuple[int, int, str]] = []
+    for any_heading in _ANY_HEADING.finditer(view):
+        at = any_heading.start()
+        words = any_heading.group().lower()
+        if not any(word in words for word in _HEADING_WORDS) or not _at_line_start(view, at):
+            continue
+        m = _HEADING.match(view, at)
+        if m is not None and (not judged or _heading_orders(m)):
+            found.append((m.start(), m.end(), markup_marker(None)))
+    return found
 
 
 def _at_line_start(view: str, at: int) -> bool:
@@ -508,11 +529,7 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     if ":" in text and any(word in lowered for word in _AUTHORITY_WORDS):
         found.extend(_authority_labels(view, lowered, judged=judged))
     if "#" in text:
-        found.extend(
-            (m.start(), m.end(), markup_marker(None))
-            for m in _HEADING.finditer(view)
-            if _at_line_start(view, m.start()) and (not judged or _heading_orders(m))
-        )
+        found.extend(_headings(view, judged=judged))
     found.sort()
     return found
 
