@@ -414,10 +414,26 @@ def _headings(view: str, *, judged: bool) -> list[tuple[int, int, str]]:
         words = any_heading.group().lower()
         if not any(word in words for word in _HEADING_WORDS) or not _at_line_start(view, at):
             continue
-        m = _HEADING.match(view, at)
-        if m is not None and (not judged or _heading_orders(m)):
-            found.append((m.start(), m.end(), markup_marker(None)))
+        if view[any_heading.end() : any_heading.end() + 1] not in ("", "\n"):
+            continue  # a longer line: no heading of orders
+        kind = _heading_kind(any_heading.group())
+        if kind is None:
+            continue
+        end = at + kind[0]
+        if not judged or kind[1] or _heading_orders(view, end):
+            found.append((at, end, markup_marker(None)))
     return found
+
+
+@functools.lru_cache(maxsize=256)
+def _heading_kind(line: str) -> tuple[int, bool] | None:
+    """Where ``_HEADING`` ends in a heading's ``line`` and whether it declares orders
+    whatever follows it (a prompt, orders for the model); ``None``: no such heading.
+    (A flood of one heading is one reading.)"""
+    m = _HEADING.match(line)
+    if m is None:
+        return None
+    return m.end(), m.group("claim") is None or bool(m.group("aimed"))
 
 
 def _at_line_start(view: str, at: int) -> bool:
@@ -426,14 +442,11 @@ def _at_line_start(view: str, at: int) -> bool:
     return (start > 0 or at <= 60) and not view[start:at].strip(" \t")
 
 
-def _heading_orders(m: re.Match[str]) -> bool:
-    """Whether the heading ``m`` declares orders: a prompt or orders for the model
-    always; a claim of new instructions only over a line that is aimed at the model or
-    asks for an act ``_reader`` names ("### New instructions" over "See the wiki" is a
-    README's)."""
-    if m.group("claim") is None or m.group("aimed"):
-        return True
-    rest = m.string[m.end() : m.end() + 600].lstrip("\n \t")
+def _heading_orders(view: str, end: int) -> bool:
+    """Whether a heading that claims new instructions, ending at ``end``, declares
+    orders: only over a line that is aimed at the model or asks for an act ``_reader``
+    names ("### New instructions" over "See the wiki" is a README's)."""
+    rest = view[end : end + 600].lstrip("\n \t")
     cut = rest.find("\n")
     return _gives_an_order((rest if cut == -1 else rest[:cut]).strip(" \t-*>"))
 
