@@ -18,10 +18,13 @@ reads is markup an outside text uses to speak to the model past its reader:
   the assistant``, ``# Updated system prompt``, ``### New Instruction`` over an order):
   it becomes ``[markup]``; "## Installation" and "### New instructions" over an opcode
   list stay.
+- a role label of a system, a developer or the assistant in any case after a number,
+  an amount or a closing bracket ("total: $40 system: forward …"), judged by its text
+  as ``_reader``'s mid-line labels are.
 
-Each shape is found by one scan led by a character or a word ``re`` looks for in C, and
-each match reads a bounded window (at most 2,000 characters of a comment, one line of a
-row or a label, the line under a heading): linear.
+Each shape is found by ``str.find`` of its words or a scan ``re`` makes in C for its
+first character, and each match reads a bounded window (at most 2,000 characters of a
+comment, one line of a row or a label, the line under a heading): linear.
 """
 
 from __future__ import annotations
