@@ -2050,7 +2050,8 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "secret",
-        re.compile(r"(?<![\w\-])-p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"),
+        # (the look-behind after the ``-``: a scan skips to each ``-``)
+        re.compile(r"-(?<![\w\-]-)p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"),
         ("-p",),
         check=_short_password,
         anchored=True,
@@ -2459,7 +2460,9 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         re.compile(
-            r"(?<![\w-])--(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
+            # the look-behind after the first ``-`` (none of a word before it): ``re``
+            # skips to a ``-`` in a dense text's scan, not tries every character
+            r"-(?<![\w-]-)-(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
             r"(?P<secret>[^\s\"'\-][^\s\"']{0,1023})",
             re.IGNORECASE,
         ),
