@@ -162,8 +162,9 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
         values[1] in (":", "==", "=")
-        and _VERSION.fullmatch(values[2].lstrip("="))
         and ("-" in values[0] or m.string[key_at - 1 : key_at] == "/")
+        and "." in values[2]  # (a version has a dot: most values are not matched)
+        and _VERSION.fullmatch(values[2].lstrip("="))
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
     ):
         return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
@@ -184,7 +185,8 @@ def _labelled(m: re.Match[str]) -> bool:
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
         return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
     if (
-        _REFERENCE.fullmatch(values[2])
+        ("." in values[2] or "::" in values[2])  # (each reference has one)
+        and _REFERENCE.fullmatch(values[2])
         and not m.string.startswith(".", m.end("secret"))
         and _VARIABLE.fullmatch(values[2].rpartition(".")[2])
     ):
@@ -198,7 +200,11 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
     if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
         return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
-    if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
+    if (
+        (not key.isascii() or "sig" in key.lower())  # (IGNORECASE reads more beyond ASCII)
+        and _SIGNATURE_KEY.search(key)
+        and _signed_name(m.string, m.start("secret"))
+    ):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
         return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)

@@ -1161,9 +1161,14 @@ _REFERENCE = re.compile(
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
-    if not bare or bare.lower() in _PLACEHOLDERS or _PARTIAL_MASK.fullmatch(bare):
+    if not bare or bare.lower() in _PLACEHOLDERS:
         return False
-    if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
+    # A partial mask, a placeholder's mark, a reference and a path each hold a character
+    # no letter or digit is: a value of letters and digits (most) is none of them.
+    symbols = not bare.isalnum()
+    if symbols and _PARTIAL_MASK.fullmatch(bare):
+        return False
+    if symbols and (bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare)):
         return False
     if bare[:1] in "{$" and bracketed_verdict(bare) is False:
         return False  # quoted: ``"{{ lookup('env', 'DB_PASSWORD') }}"``, ``"${file("pw")}"``
