@@ -162,9 +162,9 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
         values[1] in (":", "==", "=")
-        and ("-" in values[0] or m.string[key_at - 1 : key_at] == "/")
         and "." in values[2]  # (a version has a dot: most values are not matched)
         and _VERSION.fullmatch(values[2].lstrip("="))
+        and ("-" in values[0] or m.string[key_at - 1 : key_at] == "/")
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
     ):
         return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
@@ -429,17 +429,18 @@ def _member_ends(text: str, end: int, sep: str) -> bool:
 
 
 # The last of what ends the word before a labelled value's end (a blank, a separator, a
-# quote), searched for up to that end: one scan in C, not one for each kind of break.
-_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
+# quote), up to that end: one match in C that runs to the end and steps back to it (a
+# search tried it at each break of the window, and after each, to the next one).
+_TO_LAST_BREAK = re.compile(r"(?s:.*)[ \t\r\n:=\uff1a\"'`(\[]")
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
     begin = max(0, end - 64)
-    last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
+    last = _TO_LAST_BREAK.match(text, begin, end)  # the value's last word: after it
     if last is not None:
-        begin = last.start() + 1
+        begin = last.end()
     word = text[begin:end]
     if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
         word = word.strip("[]{}()")

@@ -942,8 +942,9 @@ def _shape(
     if whole:
         pieces = True
     else:
-        # a URL's pieces are its path segments: no "/" inside either
-        url = _url_run(text, begin)
+        # a URL's pieces are its path segments: no "/" inside either (the two views
+        # differ only at a "/": a run without one need not be asked whether it is a URL)
+        url = text.find("/", begin, end) != -1 and _url_run(text, begin)
         pieces = (split if url else spaced).find(_PIECE, begin, end) != -1
     at = bisect.bisect_left(heads, begin)
     if (
