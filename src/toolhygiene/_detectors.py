@@ -444,10 +444,29 @@ def _placeholder_rest(text: str, end: int) -> int:
     word = text[begin:end]
     if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
         word = word.strip("[]{}()")
-    if not word or plausible_value(word, prose_allowed=False):
+    if not word:
+        return end
+    seen = _LAST_WORDS_SEEN
+    if seen[0] is not text:  # a text repeats its values: each last word judged once
+        seen = _set_last_words(text)
+    plausible = seen[1].get(word)
+    if plausible is None:
+        plausible = seen[1][word] = plausible_value(word, prose_allowed=False)
+    if plausible:
         return end
     token = _token_after(text, end)
     return _next_line_token(text, end) if token == end else token
+
+
+_LAST_WORDS_SEEN: tuple[str, dict[str, bool]] = ("", {})
+"""The last text ``_placeholder_rest`` read, and ``plausible_value`` of each value's last
+word in it (read and replaced whole)."""
+
+
+def _set_last_words(text: str) -> tuple[str, dict[str, bool]]:
+    global _LAST_WORDS_SEEN
+    _LAST_WORDS_SEEN = (text, {})
+    return _LAST_WORDS_SEEN
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
