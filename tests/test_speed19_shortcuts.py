@@ -44,7 +44,9 @@ _OLD_BARE_ITEM = re.compile(
 _OLD_HEAD_GLUED = re.compile(r"(?<=[A-Za-z0-9_\-])(?:iVBORw0KGgo|/9j/|R0lGOD[dl]h|UklGR|JVBERi0)")
 _OLD_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
 
-_FLAG = next(d.pattern for d in _detectors.BUILT_IN if d.pattern.pattern.startswith("-(?<![\\w-]-)-"))
+_FLAG = next(
+    d.pattern for d in _detectors.BUILT_IN if d.pattern.pattern.startswith("-(?<![\\w-]-)-")
+)
 _SHORT_P = next(
     d.pattern for d in _detectors.BUILT_IN if d.pattern.pattern.startswith("-(?<![\\w\\-]-)p")
 )
@@ -54,7 +56,11 @@ _WORD_CHARS = ("a", "Z", "9", "_", "-", ".", "é", "\u0130", "\u017f", "\u212a",
 
 def _same(old: re.Pattern[str], new: re.Pattern[str], text: str) -> None:
     def seen(m: re.Match[str] | None) -> object:
-        return None if m is None else (m.span(), m.groups(), [m.span(g) for g in range(1, (m.re.groups or 0) + 1)])
+        return (
+            None
+            if m is None
+            else (m.span(), m.groups(), [m.span(g) for g in range(1, (m.re.groups or 0) + 1)])
+        )
 
     assert [seen(m) for m in new.finditer(text)] == [seen(m) for m in old.finditer(text)]
     for at in range(min(len(text), 16)):
@@ -151,7 +157,20 @@ def test_bare_placeholders_led_by_a_character(text: str) -> None:
 
 
 @given(
-    pieces("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0", "i", "R", "U", "J", "/", *_WORD_CHARS),
+    pieces(
+        "iVBORw0KGgo",
+        "/9j/",
+        "R0lGODdh",
+        "R0lGODlh",
+        "UklGR",
+        "JVBERi0",
+        "i",
+        "R",
+        "U",
+        "J",
+        "/",
+        *_WORD_CHARS,
+    ),
     st.integers(0, 6),
     st.integers(0, 6),
 )
@@ -164,7 +183,26 @@ def test_glued_picture_heads_led_by_their_first_character(text: str, skip: int, 
 
 
 @given(
-    pieces(" ", "\t", "\r", "\n", ":", "=", "\uff1a", '"', "'", "`", "(", "[", ")", "]", "a", "Zq", "é", "x" * 30),
+    pieces(
+        " ",
+        "\t",
+        "\r",
+        "\n",
+        ":",
+        "=",
+        "\uff1a",
+        '"',
+        "'",
+        "`",
+        "(",
+        "[",
+        ")",
+        "]",
+        "a",
+        "Zq",
+        "é",
+        "x" * 30,
+    ),
     st.integers(0, 200),
 )
 def test_last_break_stepped_back_to(text: str, end: int) -> None:

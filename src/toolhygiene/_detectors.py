@@ -2077,7 +2077,9 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         # (the look-behind after the ``-``: a scan skips to each ``-``)
-        re.compile(r"-(?<![\w\-]-)p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"),
+        re.compile(
+            r"-(?<![\w\-]-)p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"
+        ),
         ("-p",),
         check=_short_password,
         anchored=True,
