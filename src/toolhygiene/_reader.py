@@ -255,6 +255,7 @@ def _led(alternatives: tuple[str, ...]) -> re.Pattern[str]:
 _LEAD = _led(_LEAD_ALTERNATIVES)
 
 
+@functools.lru_cache(maxsize=256)
 def _kind_of(lead: str) -> str:
     """Which kind of lead ``lead`` is (``_KINDS``)."""
     for kind, pattern in _KINDS:
@@ -650,6 +651,19 @@ def _sentence_asks(sentence: str, kind: str) -> bool:
     )
 
 
+def _possessed(view: str, start: int) -> bool:
+    """``_POSSESSED.search(view, max(0, start - 30), start)``, read once per text before
+    the lead (the one character before the 30 read is its ``\\b``'s: a flood of one
+    lead reads the same each time)."""
+    head = max(0, start - 30)
+    return _possessed_in(view[max(0, head - 1) : start], 1 if head > 0 else 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _possessed_in(before: str, pos: int) -> bool:
+    return _POSSESSED.search(before, pos) is not None
+
+
 def reader_order(m: re.Match[str]) -> bool:
     """Whether the lead ``m`` of ``_LEAD`` opens an order to the reader (the module's
     docstring)."""
@@ -666,7 +680,7 @@ def reader_order(m: re.Match[str]) -> bool:
     if kind == "hiding":
         return True
     head, stop = _sentence(view, m.start(), m.end())
-    if kind == "model" and _POSSESSED.search(view, max(0, m.start() - 30), m.start()):
+    if kind == "model" and _possessed(view, m.start()):
         # someone's assistant or agent, a person ("My agent will now wire …"): only a
         # secret, an override or a command makes the sentence an order
         kind = "person"
