@@ -790,7 +790,7 @@ def _blank(op: Any, av: Any) -> bool:
         op, av = av[2][0]
     if op is c.LITERAL:
         return av in _BLANKS
-    return op is c.IN and 0 < len(av) and all(o is c.LITERAL and ch in _BLANKS for o, ch in av)
+    return op is c.IN and len(av) > 0 and all(o is c.LITERAL and ch in _BLANKS for o, ch in av)
 
 
 _BLANKS = (ord(" "), ord("\t"))
