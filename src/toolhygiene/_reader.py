@@ -727,10 +727,11 @@ def lead_pattern() -> re.Pattern[str]:
 # ``_LEAD`` is tried at nearly every word's first letter (its class holds 44 of them):
 # about 18 us on a 200-character line that holds no lead, the costliest step of a failure
 # line whose words open the gate (``customer``). Every lead starts, at a word's start,
-# with one of a few hundred short strings read off the alternatives themselves (the
-# letters up to the first optional or open-ended part: "could ", "the ", "send",
-# "assistant"); an ASCII text holding none of them at a word's start holds no lead, and
-# one Aho-Corasick pass in C says so. The strings are derived from the same
+# with one of about 4,700 short strings read off the alternatives themselves (the
+# letters up to the first open-ended part, an optional part read both ways: "could ",
+# "the ", "send", "assistant"); an ASCII text of at most ``_SCREENED`` characters
+# holding none of them at a word's start holds no lead, and one Aho-Corasick pass in C
+# says so. The strings are derived from the same
 # alternatives ``_LEAD`` is made of, so they cannot fall behind it.
 
 _OPENING_CLASS = 3
@@ -813,15 +814,21 @@ def _lead_openings() -> Any:
     return BytesAhoCorasick([n.encode("ascii") for n in sorted(needles)])
 
 
+_SCREENED = 4096
+"""The longest text ``may_lead`` screens: in a longer one a lead's opening is all but
+certain (prose has "the ", "you ", "can "), and listing every opening found costs more
+than the pattern's scan it would save (64 KB of prose: about 4 ms against 4)."""
+
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_'")
 
 
 def may_lead(view: str) -> bool:
-    """Whether ``_LEAD`` may match ``view``: not ASCII, or an opening of a lead at a
-    word's start (``_LEAD``'s look-behind: no word character or apostrophe before it).
-    Blanks are read as one space (the openings' blanks are). A sure no:
+    """Whether ``_LEAD`` may match ``view``: longer than ``_SCREENED``, not ASCII, or an
+    opening of a lead at a word's start (``_LEAD``'s look-behind: no word character or
+    apostrophe before it). Blanks are read as one space (the openings' blanks are). A
+    sure no:
     ``_LEAD.search(view) is None`` whenever this is false."""
-    if not view.isascii():
+    if len(view) > _SCREENED or not view.isascii():
         return True
     matcher = _lead_openings()
     if matcher is None:
