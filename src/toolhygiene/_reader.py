@@ -731,8 +731,8 @@ def lead_pattern() -> re.Pattern[str]:
 # letters up to the first open-ended part, an optional part read both ways: "could ",
 # "the ", "send", "assistant"); an ASCII text of at most ``_SCREENED`` characters
 # holding none of them at a word's start holds no lead, and one Aho-Corasick pass in C
-# says so. The strings are derived from the same
-# alternatives ``_LEAD`` is made of, so they cannot fall behind it.
+# says so. The strings are derived from the alternatives ``_LEAD`` is made of, so they
+# cannot fall behind it.
 
 _OPENING_CLASS = 3
 """A class of at most this many characters (``[ \t]``) is read as its characters."""
@@ -826,8 +826,7 @@ def may_lead(view: str) -> bool:
     """Whether ``_LEAD`` may match ``view``: longer than ``_SCREENED``, not ASCII, or an
     opening of a lead at a word's start (``_LEAD``'s look-behind: no word character or
     apostrophe before it). Blanks are read as one space (the openings' blanks are). A
-    sure no:
-    ``_LEAD.search(view) is None`` whenever this is false."""
+    sure no: ``_LEAD.search(view) is None`` whenever this is false."""
     if len(view) > _SCREENED or not view.isascii():
         return True
     matcher = _lead_openings()
