@@ -122,6 +122,11 @@ FLOODS = {
     },
     # speed18: one URL-encoded run with a secret in every pair (fix17b's write-back)
     "q=...%26token%3D": ("q=", "a%3D1%26token%3DXk9mQ2vLpZr4%26b%3D2%20"),
+    # speed19b (session 13): untrusted text's floods of an assistant described or owned
+    # (each match's sentence judged by ``_people``), no label before them
+    "The AI will now ": ("", "The AI will now "),
+    "The assistant will now ": ("", "The assistant will now "),
+    "Please CC my assistant, ": ("", "Please CC my assistant, "),
 }
 
 _ALNUM = string.ascii_letters + string.digits
@@ -167,12 +172,17 @@ def _log(rng: random.Random, i: int) -> str:
             f"in handle\n")
 
 
+def _pins(rng: random.Random, i: int) -> str:
+    return f'{{"pin": {rng.randrange(10**6)}}}, '
+
+
 DISTINCT = {
     "k_i=v_i": _lines_kv,
     "tokens": _tokens,
     "labelled": _labelled,
     "YAML |, i": _yaml,
     "log": _log,
+    "JSON pins": _pins,  # speed19b: distinct numbers under a secret's key, as a JSON result
 }
 """Shapes made of distinct values (unit ``i`` from a seeded generator): nothing repeats,
 so no once-per-text shortcut applies."""
