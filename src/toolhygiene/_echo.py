@@ -8,7 +8,13 @@ however it is written: in any case; URL-encoded (``%xx``, ``+`` for a space); ba
 inserted. Every written form of every value goes into one Aho-Corasick automaton, which
 reads once a view of the text in which case is folded, compatibility forms are ASCII
 (``_normalise.compatible``) and whitespace and written line breaks (``\\n``) are left
-out; a match is mapped back to the text as it was written.
+out; a match is mapped back to the text as it was written. In that view (and in every
+form of a value) a character is also read as what it is drawn or spelled as
+(``_plain``, ``_expanded``): an accented letter as its base letter, a digit of any
+script as its ASCII digit (``٢`` as ``2``), a dash of any kind as ``-`` (U+2011), a
+Cyrillic or Greek letter drawn like a Latin one as that letter, a ligature as its
+letters (``ﬁ`` as ``fi``), ``ß`` as ``ss``, and an HTML character reference as its
+character (``&#104;``, ``&#x68;``, ``&lt;``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import base64
 import bisect
 import functools
+import html
 import itertools
 import json
 import re
@@ -23,7 +30,7 @@ import unicodedata
 
 from ahocorasick_rs import AhoCorasick, Implementation
 
-from toolhygiene._normalise import compatible
+from toolhygiene._normalise import compatible, latin_looking
 from toolhygiene._text import valid
 
 __all__ = ["forms", "gaps", "replace", "squeezed"]
@@ -31,7 +38,7 @@ __all__ = ["forms", "gaps", "replace", "squeezed"]
 # Combining marks (the accents of a decomposed letter, ``e`` + U+0300) are gaps too: an
 # echo written in another Unicode normal form (NFC ``è``, NFD ``e\u0300``) or with its
 # accents dropped or added is the same value (letters with an accent are read as their
-# base letter: ``_unaccented``).
+# base letter: ``_plain``).
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _GAP = re.compile(rf"(?:[ \t\r\n\f\v{_MARKS}]|\\{{1,2}}[nrt])+")
 _GAP_SPLIT = re.compile(f"({_GAP.pattern})")
@@ -69,9 +76,7 @@ def _base64_forms(raw: bytes) -> list[str]:
 @functools.lru_cache(maxsize=512)
 def forms(value: str) -> tuple[str, ...]:
     """Every written form of ``value`` looked for, lowercased, without gaps."""
-    # At the first known secret, not at import: urllib.parse brings ipaddress, html its
-    # table of entities.
-    import html
+    # At the first known secret, not at import: urllib.parse brings ipaddress.
     from urllib.parse import quote, quote_plus
 
     raw = value.encode("utf-8", "replace")
@@ -100,26 +105,96 @@ def forms(value: str) -> tuple[str, ...]:
             other = unicodedata.normalize(normal, value)
             if other != value:
                 written.update((quote(other, safe=""), quote_plus(other, safe="")))
-    squeezed = {_GAP.sub("", _unaccented(compatible(form).lower())) for form in written}
+    squeezed = {_GAP.sub("", _read(_plain(compatible(form).lower()))) for form in written}
     return tuple(form for form in squeezed if len(form) >= 5)
+
+
+def _read(view: str) -> str:
+    """``view`` with what ``_expanded`` reads in it: a ligature as its letters, ``ß``
+    as ``ss``, a character reference as its character."""
+    expanded = _expanded(view)
+    return view if expanded is None else expanded[0]
 
 
 @functools.lru_cache(maxsize=4096)
 def _base(char: str) -> str:
-    """A letter with accents as its base letter (``è`` as ``e``), else itself."""
+    """A character as an echo reads it, one for one: a letter with accents as its base
+    letter (``è`` as ``e``), a decimal digit of any script as its ASCII digit (``٢``),
+    a dash as ``-`` (``\u2011``, ``\u2212``), a Cyrillic or Greek letter drawn like a
+    Latin one as that letter (``у`` as ``y``); else itself."""
+    if unicodedata.category(char) == "Nd":
+        return str(unicodedata.decimal(char))
+    if unicodedata.category(char) == "Pd" or char == "\u2212":
+        return "-"
+    latin = latin_looking(char)
+    if latin != char:
+        return latin.lower()
     decomposed = unicodedata.normalize("NFD", char)
     if len(decomposed) > 1 and not _MARK.sub("", decomposed[1:]):
         return decomposed[0]
     return char
 
 
-def _unaccented(view: str) -> str:
-    """``view`` with each letter that carries accents as its base letter, one character
-    for one (its combining marks, written apart, are gaps: ``_GAP``)."""
+def _plain(view: str) -> str:
+    """``view`` with each character read as ``_base`` reads it, one character for one
+    (the combining marks of a letter written apart are gaps: ``_GAP``)."""
     if view.isascii():
         return view
     table = {ord(c): _base(c) for c in set(view) if not c.isascii()}
     return view.translate(table)
+
+
+# What an echo reads as more than one character or one for several (``_expanded``): a
+# ligature, ``ß`` (and capital ``ẞ``, ``Ĳ``, ``Ǆ``-``ǌ``, ``Ǳ``-``ǳ``), and an HTML
+# character reference, decimal, hexadecimal or named (in a lowercased view).
+_EXPANDING = re.compile(
+    "&(?:#(?:[0-9]{1,7}|x[0-9a-f]{1,6})|[a-z][a-z0-9]{1,31});?"
+    "|[\u00df\u1e9e\u0132\u0133\u01c4-\u01cc\u01f1-\u01f3\ufb00-\ufb06]"
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _spelled(written: str) -> str:
+    """What ``_EXPANDING``'s match ``written`` reads as, as the view spells it (lowercase,
+    ``_plain``); ``written`` itself when it is no reference or none of one character."""
+    if written[0] == "&":
+        char = html.unescape(written)
+        if len(char) != 1 or char == written:
+            return written
+        return _plain(compatible(char).lower())
+    return _plain(unicodedata.normalize("NFKC", written).casefold())
+
+
+def _expanded(view: str) -> tuple[str, list[int], list[int]] | None:
+    """``view`` with every ``_EXPANDING`` match read as what it spells, and per character
+    of the result where it starts and ends in ``view``; ``None`` when nothing changes."""
+    if view.isascii() and "&" not in view:
+        return None
+    found = _EXPANDING.search(view)
+    if found is None:
+        return None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    last = 0
+    while found is not None:
+        begin, end = found.span()
+        spelled = _spelled(found.group())
+        if spelled != found.group():
+            parts.append(view[last:begin])
+            starts.extend(range(last, begin))
+            ends.extend(range(last + 1, begin + 1))
+            parts.append(spelled)
+            starts.extend([begin] * len(spelled))
+            ends.extend([end] * len(spelled))
+            last = end
+        found = _EXPANDING.search(view, end)
+    if not parts:
+        return None
+    parts.append(view[last:])
+    starts.extend(range(last, len(view)))
+    ends.extend(range(last + 1, len(view) + 1))
+    return "".join(parts), starts, ends
 
 
 def _view(text: str, seen: str | None = None) -> str:
@@ -129,7 +204,7 @@ def _view(text: str, seen: str | None = None) -> str:
     lowered = seen.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = seen.replace("\u0130", "i").lower()
-    return _unaccented(lowered)
+    return _plain(lowered)
 
 
 @functools.lru_cache(maxsize=64)
@@ -182,6 +257,9 @@ def replace(
         return text
     automaton, owners = _automaton(values)
     view = _view(text, seen)
+    expanded = _expanded(view)
+    if expanded is not None:  # ``ﬁ``, ``ß``, ``&#104;``: read as what they spell
+        view, starts, ends = expanded
     matches = automaton.find_matches_as_indexes(valid(squeezed(view)), overlapping=True)
     if not matches:
         return text
@@ -203,10 +281,12 @@ def replace(
         if start < taken:
             continue
         begin, stop = original(start), original(end - 1) + 1
-        if begin < last:
-            continue
         index, short = owners[number]
         if short and stop - begin != end - start:
+            continue
+        if expanded is not None:  # back to the text as it was written
+            begin, stop = starts[begin], ends[stop - 1]
+        if begin < last:
             continue
         value = values[index]
         if len(value) > _LONGEST and text.startswith(value, begin):
