@@ -42,6 +42,7 @@ from toolhygiene._labels import (
     plausible_value,
     prose_run,
     qualified_key,
+    reference_name,
     routing_credential,
 )
 from toolhygiene._positional import (
@@ -908,6 +909,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after in ("{", "(") and text[end - 1] in _REFERENCE_SIGILS:
+        reference = _reference_at(text, end)  # ``Tr0ub4dor3${DB_PASSWORD}``: up to it
+        if reference != end:
+            return reference
     if after and text[end - 1] in "])}>" and (after.isalnum() or after in _GLUED_TAIL):
         glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
         if glued is not None:
@@ -974,6 +979,35 @@ def _labelled_value_end(text: str, end: int) -> int:
     return _passphrase(text, end, letters)
 
 
+def _reference_at(text: str, end: int) -> int:
+    """Where a literal glued before a reference ends (``Tr0ub4dor3${DB_PASSWORD}``,
+    ``Tr0ub4dor3{{ .Values.pw }}``, ``Tr0ub4dor3%(pw)s``): at the reference's sigil (the
+    value pattern took a ``$``, ``#`` or ``%`` before the bracket it stops at), when a
+    whole reference (``bracketed_verdict`` says so) starts there and nothing is glued
+    after it. A value in brackets instead (``Tr0ub4dor3${swordfish}``), or a reference
+    with more of the literal glued after it (``ab${X}cd``), goes with the literal whole.
+    Else ``end``."""
+    at = end - 1 if text[end - 1] in "$#%" else end
+    if at == 0 or text[at - 1].isspace() or (at == end and not text.startswith("{{", end)):
+        return end
+    if text[at] == "%":
+        field = _PERCENT_REFERENCE.match(text, at)
+        reference = field is not None and reference_name(field[1])
+    else:
+        field = _BRACKETED_AT.match(text, at)
+        reference = field is not None and bracketed_verdict(field.group()) is False
+    if field is None:
+        return end
+    after = text[field.end() : field.end() + 1]
+    if after and (after.isalnum() or after in _GLUED_TAIL):
+        glued = _GLUED_RUN.match(text, field.end())
+        return field.end() if glued is None else glued.end()
+    return at if reference else field.end()
+
+
+_REFERENCE_SIGILS = frozenset("$#%" + string.ascii_letters + string.digits + "!@^*+=/~_.-")
+_BRACKETED_AT = re.compile(BRACKETED)
+_PERCENT_REFERENCE = re.compile(r"%\(([A-Za-z_]\w{0,60})\)[sdr]")
 _GLUED_TAIL = frozenset("!@#$%^*+=/~_")
 _GLUED_RUN = re.compile(r"[^\s\"'<>`,;&|()\[\]{}]{1,1024}")
 # A key and its value written as a secret's value (``WG_PRIVATE_KEY: PublicKey = v``,
