@@ -475,7 +475,13 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         if named_by_words(value.strip("\"'`")):
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
-        return credential_shaped(value) or (code_label(key) and code_value(value.strip("\"'")))
+        bare = value.strip("\"'`")
+        return (
+            credential_shaped(value)
+            # letters of one case, too many for a word: ``key: qwertyuiop…``
+            or (_ONE_CASE_RUN.fullmatch(bare) is not None and _letter_token(bare))
+            or (code_label(key) and code_value(bare))
+        )
     return True
 
 
@@ -502,13 +508,19 @@ def _secret_in_data_key(key: str, value: str) -> bool:
 
 
 _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
+_ONE_CASE_RUN = re.compile(r"[a-z]{24,}|[A-Z]{24,}")
 
 
 def named_by_words(value: str) -> bool:
     """Whether ``value`` is a name made of words, camel-cased or joined by ``-``/``_``
     (``clientSecret``, ``X-Api-Key``, ``apiToken``): no digit, at most six pieces, each a
-    word of 2-12 letters (a leading ``X-`` too), not a random run of letters."""
+    word of 2-12 letters (a leading ``X-`` too), not a random run of letters: a run of
+    one case too long for a word (``_letter_token``: ``qwertyuiop…``) is no name."""
     if not value or len(value) > 64 or not value.isascii() or any(c.isdigit() for c in value):
+        return False
+    if len(value) >= _LETTER_TOKEN and any(
+        _letter_token(run) for run in _ONE_CASE_RUN.findall(value)
+    ):
         return False
     parts = re.split(r"[-_]", value)
     if parts[0] == "X" and len(parts) > 1:
@@ -1487,6 +1499,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
+    if _TOWARDS.search(m.group("sep")) and _PLACE.fullmatch(value.strip("\"'`")):
+        return False  # where, not what: "reset your password to git@host:org/repo.git"
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
@@ -1501,6 +1515,16 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() != "password" or m.group("sep").strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+_TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
+"""A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
+_PLACE = re.compile(
+    r"[\w.+\-]{0,64}@[\w.\-]{1,253}(?::\S{0,256})?|[A-Za-z][\w+.\-]{0,20}://\S{0,2048}"
+    r"|[/~]\S{0,2048}|[\w\-]{1,63}(?:\.[\w\-]{1,63}){0,8}\.[A-Za-z]{2,24}(?::\S{0,256})?"
+    r"(?:/\S{0,2048})?"
+)
+"""A place a value may name after "to": an address, a URL, a path, a host."""
 
 
 # A value that calls for the key rather than holding it: ``get_random_secret_key()``,
@@ -1776,10 +1800,11 @@ _VALUE = (
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # The words of a sentence between a label and its value: "the token was v", "password
-# for admin is v", "token is now v", "token set to v" (``_spaced`` judges the value).
-# A connector may be glued to a colon ("password is: v").
+# for admin is v", "token is now v", "token set to v", "changed the password to v",
+# "used the key as v" (``_spaced`` judges the value). A connector may be glued to a
+# colon ("password is: v").
 _CONNECTORS = (
-    r"(?:(?:is|was|were|are|now|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
+    r"(?:(?:is|was|were|are|now|to|as|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
     r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
 )
 # What may stand between a label and its value besides ``=`` or ``:``: an arrow (read as
