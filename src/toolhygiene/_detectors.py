@@ -400,20 +400,73 @@ _LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
 
 
 def _next_line_token(text: str, end: int) -> int:
-    """Where a word shaped as a token ends that stands alone on the line after a
-    placeholder or a mask ending its line (``password: ****`` then ``Pa55w0rd``: the
-    value written under the one that hid it), else ``end``. A key line, a word, a
-    number, a URL or a path on that line is its own text."""
+    """Where the value ends that is written on the line after a placeholder or a mask
+    ending its line (``password: ****`` then ``Pa55w0rd``: the value written under the
+    one that hid it), blank lines between or not; else ``end``. That line's value is a
+    word shaped as a token, alone, quoted or followed by more words (``Pa55w0rd (old)``),
+    or a passphrase alone on it (lowercase words that are no prose: ``correct horse
+    battery staple``, quoted or joined by ``-``). A key line, a word, a number, a URL or
+    a path on that line is its own text."""
     blank = _LINE_END.match(text, end)
-    if blank is None or _NEXT_KEY_LINE.match(text, blank.end()):
+    if blank is None:
         return end
-    m = _NEXT_LINE.match(text, blank.end())
+    at = _BLANK_LINES.match(text, blank.end()).end()  # (always matches: none or more)
+    if _NEXT_KEY_LINE.match(text, at):
+        return end
+    head = _LINE_HEAD.match(text, at)
+    if head is None:
+        return end
+    first = head.end()
+    quote = text[first : first + 1]
+    if quote in _QUOTES:
+        close = text.find(quote, first + 1, first + 1026)
+        line = _LINE_BREAK.search(text, first, first + 1026)
+        if close == -1 or (line is not None and line.start() < close):
+            return end
+        inner = text[first + 1 : close]
+        return close + 1 if _secret_word(inner) or _phrase_alone(inner) else end
+    m = _NEXT_RUN.match(text, first)
     if m is None:
         return end
-    run = m["run"]
-    if never_rest(run) or not _secret_word(run) or not any(c.isalpha() for c in run):
-        return end
-    return m.end("run")
+    run = m.group()
+    if any(c.isalpha() for c in run) and not never_rest(run) and _secret_word(run):
+        return m.end()
+    phrase = _PHRASE_LINE.match(text, first)
+    if phrase is not None and _phrase_alone(phrase.group()):
+        return first + len(phrase.group().rstrip(" \t"))
+    return end
+
+
+_BLANK_LINES = re.compile(r"(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)){0,3}")
+"""Up to three blank lines between a placeholder's line and the value under it."""
+_LINE_HEAD = re.compile(r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}")
+_LINE_BREAK = re.compile(r"[\r\n]|\\[nr]")
+_QUOTES = frozenset("\"'`")
+_NEXT_RUN = re.compile(r"[^\s\"'<>`\\]{3,1024}(?=[ \t\r\n\"',;)]|\\[nr]|\Z)")
+"""The first run of the next line, which a blank, a line break or a stop ends."""
+_PHRASE_LINE = re.compile(
+    r"[a-z]{2,30}(?:(?:[ \t]{1,3}|-)[a-z]{2,30}){2,9}"
+    r"[ \t]{0,40}(?=\r?\n|\\[nr]|\Z|[(\[{,;:.!?&\"'])"
+)
+"""Three to ten lowercase words opening a line, then its end, a stop or a bracket (a
+passphrase; "correct horse battery staple (retry later)")."""
+
+
+def _phrase_alone(words: str) -> bool:
+    """Whether ``words`` (a line's whole text, or what quotes hold) is a passphrase: three
+    to ten lowercase words, apart or joined by ``-``, not all prose (``prose_run``)."""
+    if _PHRASE_LINE.fullmatch(words.rstrip(" \t")) is None:
+        return False
+    spaced = words.replace("-", " ")
+    return _FUNCTION_WORDS.isdisjoint(spaced.split()) and not prose_run(spaced)
+
+
+_FUNCTION_WORDS = frozenset(
+    "a an the this that these those it its is are was were be been to of in on at by for "
+    "from with as and or but not no if then than see please your our my you we they "
+    "can could will would should must may might do does did has have had".split()
+)
+"""Words that make a line of lowercase words a sentence, not a passphrase."""
 
 
 def _member_ends(text: str, end: int, sep: str) -> bool:
