@@ -105,7 +105,9 @@ def forms(value: str) -> tuple[str, ...]:
             other = unicodedata.normalize(normal, value)
             if other != value:
                 written.update((quote(other, safe=""), quote_plus(other, safe="")))
-    squeezed = {_GAP.sub("", _read(_plain(compatible(form).lower()))) for form in written}
+    squeezed = {
+        _GAP.sub("", _read(_plain(latin_looking(compatible(form)).lower()))) for form in written
+    }
     return tuple(form for form in squeezed if len(form) >= 5)
 
 
@@ -120,15 +122,13 @@ def _read(view: str) -> str:
 def _base(char: str) -> str:
     """A character as an echo reads it, one for one: a letter with accents as its base
     letter (``è`` as ``e``), a decimal digit of any script as its ASCII digit (``٢``),
-    a dash as ``-`` (``\u2011``, ``\u2212``), a Cyrillic or Greek letter drawn like a
-    Latin one as that letter (``у`` as ``y``); else itself."""
+    a dash as ``-`` (``\u2011``, ``\u2212``); else itself. (A Cyrillic or Greek letter
+    drawn like a Latin one is read as that letter before the view is lowercased:
+    ``latin_looking``.)"""
     if unicodedata.category(char) == "Nd":
         return str(unicodedata.decimal(char))
     if unicodedata.category(char) == "Pd" or char == "\u2212":
         return "-"
-    latin = latin_looking(char)
-    if latin != char:
-        return latin.lower()
     decomposed = unicodedata.normalize("NFD", char)
     if len(decomposed) > 1 and not _MARK.sub("", decomposed[1:]):
         return decomposed[0]
@@ -201,6 +201,7 @@ def _view(text: str, seen: str | None = None) -> str:
     """``text`` as the automaton reads it (``seen``: ``compatible(text)``, when known)."""
     if seen is None:
         seen = compatible(text)
+    seen = latin_looking(seen)  # (drawn like a Latin capital: read before lowercasing)
     lowered = seen.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = seen.replace("\u0130", "i").lower()
