@@ -1552,7 +1552,7 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
-    if _TOWARDS.search(m.group("sep")) and _PLACE.fullmatch(value.strip("\"'`")):
+    if _TOWARDS.search(m.group("sep")) and _PLACE.match(value.lstrip("\\\"'`")):
         return False  # where, not what: "reset your password to git@host:org/repo.git"
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
@@ -1575,9 +1575,9 @@ _TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
 _PLACE = re.compile(
     r"[\w.+\-]{0,64}@[\w.\-]{1,253}(?::\S{0,256})?|[A-Za-z][\w+.\-]{0,20}://\S{0,2048}"
     r"|[/~]\S{0,2048}|[\w\-]{1,63}(?:\.[\w\-]{1,63}){0,8}\.[A-Za-z]{2,24}(?::\S{0,256})?"
-    r"(?:/\S{0,2048})?"
+    r"(?:/\S{0,2048})?(?![\w@])"
 )
-"""A place a value may name after "to": an address, a URL, a path, a host."""
+"""A place a value may open with after "to": an address, a URL, a path, a host."""
 
 
 # A value that calls for the key rather than holding it: ``get_random_secret_key()``,

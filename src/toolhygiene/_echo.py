@@ -22,7 +22,6 @@ from __future__ import annotations
 import base64
 import bisect
 import functools
-import html
 import itertools
 import json
 import re
@@ -76,7 +75,9 @@ def _base64_forms(raw: bytes) -> list[str]:
 @functools.lru_cache(maxsize=512)
 def forms(value: str) -> tuple[str, ...]:
     """Every written form of ``value`` looked for, lowercased, without gaps."""
-    # At the first known secret, not at import: urllib.parse brings ipaddress.
+    # At the first known secret, not at import: urllib.parse brings ipaddress, html its
+    # table of entities.
+    import html
     from urllib.parse import quote, quote_plus
 
     raw = value.encode("utf-8", "replace")
@@ -158,6 +159,8 @@ def _spelled(written: str) -> str:
     """What ``_EXPANDING``'s match ``written`` reads as, as the view spells it (lowercase,
     ``_plain``); ``written`` itself when it is no reference or none of one character."""
     if written[0] == "&":
+        import html  # (at the first reference read, not at import: its table of entities)
+
         char = html.unescape(written)
         if len(char) != 1 or char == written:
             return written
