@@ -32,16 +32,22 @@ TOKEN = "Qx7pLm2vRt9sKw4z"
 PHRASE = "correct horse battery staple"
 
 _TOKENS = st.text(string.ascii_letters + string.digits, min_size=10, max_size=32).filter(
-    lambda v: any(c.isdigit() for c in v)
-    and any(c.islower() for c in v)
-    and any(c.isupper() for c in v)
+    lambda v: (
+        any(c.isdigit() for c in v) and any(c.islower() for c in v) and any(c.isupper() for c in v)
+    )
 )
 
 
 # -- 1. the value under a placeholder or a mask ----------------------------------------
 
-PLACEHOLDERS = ["password: [redacted]", "password: ****", "token: <unset>",
-                "api_key: (hidden)", "secret: n/a", "PASSWORD: [REDACTED]"]
+PLACEHOLDERS = [
+    "password: [redacted]",
+    "password: ****",
+    "token: <unset>",
+    "api_key: (hidden)",
+    "secret: n/a",
+    "PASSWORD: [REDACTED]",
+]
 UNDER = [
     (f'"{TOKEN}"', TOKEN),
     (f"'{TOKEN}'", TOKEN),
@@ -74,8 +80,9 @@ def test_the_value_under_a_placeholder_goes_in_every_carrier(under: str, secret:
     _TOKENS,
     st.sampled_from(PLACEHOLDERS),
     st.sampled_from(["", "\n", "\n\n", "\n  \n"]),
-    st.sampled_from(["{}", '"{}"', "'{}'", "`{}`", "  {}", "{} was rejected", "{} (old)",
-                     "{}; retrying", "{}."]),
+    st.sampled_from(
+        ["{}", '"{}"', "'{}'", "`{}`", "  {}", "{} was rejected", "{} (old)", "{}; retrying", "{}."]
+    ),
     st.sampled_from(["\n", "\r\n", "\\n"]),
 )
 def test_any_token_under_a_placeholder_goes(
@@ -106,8 +113,11 @@ def test_the_lines_own_text_under_a_placeholder_stays(under: str) -> None:
 
 # -- 2. letters alone after a secret's word ---------------------------------------------
 
-LETTERS = ["qwertyuiopasdfghjklzxcvbnmqwe", "QWERTYUIOPASDFGHJKLZXCVBNMQWE",
-           "QWERTYUIOPASDFGHJKLZXCVBNMqwe"]
+LETTERS = [
+    "qwertyuiopasdfghjklzxcvbnmqwe",
+    "QWERTYUIOPASDFGHJKLZXCVBNMQWE",
+    "QWERTYUIOPASDFGHJKLZXCVBNMqwe",
+]
 SENTENCES = [
     "used key {v}",
     "used key {v} yesterday",
@@ -133,16 +143,16 @@ def test_letters_alone_after_a_secrets_word_go(value: str, sentence: str) -> Non
     assert value not in th.redact(text), text
 
 
-@pytest.mark.parametrize("sentence", ["used key {v}", "the key is {v}", "changed the password to {v}"])
+@pytest.mark.parametrize(
+    "sentence", ["used key {v}", "the key is {v}", "changed the password to {v}"]
+)
 def test_letters_alone_after_a_secrets_word_go_in_every_carrier(sentence: str) -> None:
     every_door(sentence.format(v=LETTERS[0]), LETTERS[0])
 
 
 _ONE_CASE = st.builds(
     lambda letters, upper: letters.upper() if upper else letters,
-    st.text(string.ascii_lowercase, min_size=24, max_size=48).filter(
-        lambda v: len(set(v)) >= 10
-    ),
+    st.text(string.ascii_lowercase, min_size=24, max_size=48).filter(lambda v: len(set(v)) >= 10),
     st.booleans(),
 )
 
@@ -228,7 +238,7 @@ _SCRIPT_DIGITS = ["\u0660", "\u06f0", "\u0966", "\uff10"]
 
 def _written(value: str, kinds: list[int]) -> str:
     out = []
-    for char, kind in zip(value, kinds):
+    for char, kind in zip(value, kinds, strict=False):
         if kind == 1:
             out.append(f"&#{ord(char)};")
         elif kind == 2:
@@ -275,8 +285,14 @@ def test_text_with_references_and_other_scripts_is_kept_where_nothing_echoes(tex
 
 # -- 4. a literal glued before a reference --------------------------------------------
 
-REFERENCES = ["${DB_PASSWORD}", "{{ .Values.password }}", "%(password)s", "#{db.password}",
-              "$(cat /run/secrets/pw)", "${PW}"]
+REFERENCES = [
+    "${DB_PASSWORD}",
+    "{{ .Values.password }}",
+    "%(password)s",
+    "#{db.password}",
+    "$(cat /run/secrets/pw)",
+    "${PW}",
+]
 
 
 @pytest.mark.parametrize("reference", REFERENCES)
@@ -361,8 +377,22 @@ def test_a_name_in_brackets_stays(text: str) -> None:
     assert th.redact(text) == text
 
 
-_WORDS = st.sampled_from(["swordfish", "dragon", "sunshine", "monkey", "letmein", "trustno",
-                          "princess", "shadow", "master", "football", "baseball", "qwerty"])
+_WORDS = st.sampled_from(
+    [
+        "swordfish",
+        "dragon",
+        "sunshine",
+        "monkey",
+        "letmein",
+        "trustno",
+        "princess",
+        "shadow",
+        "master",
+        "football",
+        "baseball",
+        "qwerty",
+    ]
+)
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -393,9 +423,19 @@ def test_a_name_written_as_code_in_brackets_stays(name: str, frame: str) -> None
 
 @pytest.mark.parametrize(
     ("name", "verdict"),
-    [("DB_PASSWORD", True), ("PW", True), ("db_password", True), ("dbPassword", True),
-     ("password", True), ("value", True), ("var_1", True), ("swordfish", False),
-     ("Swordfish", False), ("Tr0ub4dor3", False), ("hunter2", False)],
+    [
+        ("DB_PASSWORD", True),
+        ("PW", True),
+        ("db_password", True),
+        ("dbPassword", True),
+        ("password", True),
+        ("value", True),
+        ("var_1", True),
+        ("swordfish", False),
+        ("Swordfish", False),
+        ("Tr0ub4dor3", False),
+        ("hunter2", False),
+    ],
 )
 def test_reference_name(name: str, verdict: bool) -> None:
     assert reference_name(name) is verdict

@@ -400,6 +400,19 @@ _LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
 
 
 def _next_line_token(text: str, end: int) -> int:
+    """Where the value under a placeholder ends (``_value_under``), read once for a text
+    and a place: both the check and the value's end ask."""
+    global _UNDER_SEEN
+    seen = _UNDER_SEEN
+    if seen[0] is not text or seen[1] != end:
+        seen = _UNDER_SEEN = (text, end, _value_under(text, end))
+    return seen[2]
+
+
+_UNDER_SEEN: tuple[str | None, int, int] = (None, -1, -1)
+
+
+def _value_under(text: str, end: int) -> int:
     """Where the value ends that is written on the line after a placeholder or a mask
     ending its line (``password: ****`` then ``Pa55w0rd``: the value written under the
     one that hid it), blank lines between or not; else ``end``. That line's value is a
@@ -452,6 +465,7 @@ _PHRASE_LINE = re.compile(
 passphrase; "correct horse battery staple (retry later)")."""
 
 
+@functools.lru_cache(maxsize=4096)  # a text repeats its lines
 def _phrase_alone(words: str) -> bool:
     """Whether ``words`` (a line's whole text, or what quotes hold) is a passphrase: three
     to ten lowercase words, apart or joined by ``-``, not all prose (``prose_run``)."""
@@ -462,9 +476,63 @@ def _phrase_alone(words: str) -> bool:
 
 
 _FUNCTION_WORDS = frozenset(
-    "a an the this that these those it its is are was were be been to of in on at by for "
-    "from with as and or but not no if then than see please your our my you we they "
-    "can could will would should must may might do does did has have had".split()
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "as",
+        "and",
+        "or",
+        "but",
+        "not",
+        "no",
+        "if",
+        "then",
+        "than",
+        "see",
+        "please",
+        "your",
+        "our",
+        "my",
+        "you",
+        "we",
+        "they",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "must",
+        "may",
+        "might",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+    ]
 )
 """Words that make a line of lowercase words a sentence, not a passphrase."""
 
@@ -490,6 +558,8 @@ def _placeholder_rest(text: str, end: int) -> int:
         begin = last.start() + 1
     word = text[begin:end]
     if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
+        if word[:1] in "{$#" and bracketed_verdict(word) is True:
+            return end  # the value itself in brackets (``${swordfish}``): no placeholder
         word = word.strip("[]{}()")
     if not word or plausible_value(word, prose_allowed=False):
         return end
@@ -564,6 +634,7 @@ _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
 _ONE_CASE_RUN = re.compile(r"[a-z]{24,}|[A-Z]{24,}")
 
 
+@functools.lru_cache(maxsize=4096)  # a text repeats its values
 def named_by_words(value: str) -> bool:
     """Whether ``value`` is a name made of words, camel-cased or joined by ``-``/``_``
     (``clientSecret``, ``X-Api-Key``, ``apiToken``): no digit, at most six pieces, each a

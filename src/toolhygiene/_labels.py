@@ -1217,8 +1217,24 @@ _VARIABLE_NAME = re.compile(
 _ONE_WORD = re.compile(r"[A-Za-z]+")
 _CAMEL = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
 _PLACEHOLDER_WORDS = frozenset(
-    ["value", "val", "var", "variable", "name", "placeholder", "input", "arg", "argument",
-     "param", "parameter", "env", "field", "x", "v", "s"]
+    [
+        "value",
+        "val",
+        "var",
+        "variable",
+        "name",
+        "placeholder",
+        "input",
+        "arg",
+        "argument",
+        "param",
+        "parameter",
+        "env",
+        "field",
+        "x",
+        "v",
+        "s",
+    ]
 )
 """Lowercase words a template or a format string names a field by that name no secret."""
 
