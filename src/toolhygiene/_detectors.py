@@ -423,7 +423,8 @@ def _value_under(text: str, end: int) -> int:
     blank = _LINE_END.match(text, end)
     if blank is None:
         return end
-    at = _BLANK_LINES.match(text, blank.end()).end()  # (always matches: none or more)
+    blanks = _BLANK_LINES.match(text, blank.end())  # (matches always: none or more)
+    at = blank.end() if blanks is None else blanks.end()
     if _NEXT_KEY_LINE.match(text, at):
         return end
     head = _LINE_HEAD.match(text, at)
