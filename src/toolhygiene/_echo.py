@@ -168,36 +168,62 @@ def _spelled(written: str) -> str:
     return _plain(unicodedata.normalize("NFKC", written).casefold())
 
 
-def _expanded(view: str) -> tuple[str, list[int], list[int]] | None:
-    """``view`` with every ``_EXPANDING`` match read as what it spells, and per character
-    of the result where it starts and ends in ``view``; ``None`` when nothing changes."""
+class _Spelled:
+    """Where the characters of ``_expanded``'s reading stand in the view it read: per
+    change, where it starts in the reading (``at``), what it replaced in the view
+    (``begin``, ``end``) and how many characters it spells (``width``)."""
+
+    __slots__ = ("at", "begin", "end", "width")
+
+    def __init__(self, found: list[tuple[int, int, str]]) -> None:
+        self.at: list[int] = []
+        self.begin = [begin for begin, _, _ in found]
+        self.end = [end for _, end, _ in found]
+        self.width = [len(spelled) for _, _, spelled in found]
+        shift = 0
+        for begin, end, spelled in found:
+            self.at.append(begin + shift)
+            shift += len(spelled) - (end - begin)
+
+    def start(self, index: int) -> int:
+        """Where the character at ``index`` of the reading starts in the view."""
+        i = bisect.bisect_right(self.at, index) - 1
+        if i < 0:
+            return index
+        if index < self.at[i] + self.width[i]:
+            return self.begin[i]
+        return self.end[i] + index - self.at[i] - self.width[i]
+
+    def stop(self, index: int) -> int:
+        """Where the character at ``index`` of the reading ends in the view."""
+        i = bisect.bisect_right(self.at, index) - 1
+        if i < 0:
+            return index + 1
+        if index < self.at[i] + self.width[i]:
+            return self.end[i]
+        return self.end[i] + index - self.at[i] - self.width[i] + 1
+
+
+def _expanded(view: str) -> tuple[str, _Spelled] | None:
+    """``view`` with every ``_EXPANDING`` match read as what it spells, and where each
+    character of that reading stands in ``view``; ``None`` when nothing changes."""
     if view.isascii() and "&" not in view:
         return None
-    found = _EXPANDING.search(view)
-    if found is None:
+    found = [
+        (m.start(), m.end(), spelled)
+        for m in _EXPANDING.finditer(view)
+        if (spelled := _spelled(m.group())) != m.group()
+    ]
+    if not found:
         return None
     parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
     last = 0
-    while found is not None:
-        begin, end = found.span()
-        spelled = _spelled(found.group())
-        if spelled != found.group():
-            parts.append(view[last:begin])
-            starts.extend(range(last, begin))
-            ends.extend(range(last + 1, begin + 1))
-            parts.append(spelled)
-            starts.extend([begin] * len(spelled))
-            ends.extend([end] * len(spelled))
-            last = end
-        found = _EXPANDING.search(view, end)
-    if not parts:
-        return None
+    for begin, end, spelled in found:
+        parts.append(view[last:begin])
+        parts.append(spelled)
+        last = end
     parts.append(view[last:])
-    starts.extend(range(last, len(view)))
-    ends.extend(range(last + 1, len(view) + 1))
-    return "".join(parts), starts, ends
+    return "".join(parts), _Spelled(found)
 
 
 def _view(text: str, seen: str | None = None) -> str:
@@ -263,7 +289,7 @@ def replace(
     view = _view(text, seen)
     expanded = _expanded(view)
     if expanded is not None:  # ``ﬁ``, ``ß``, ``&#104;``: read as what they spell
-        view, starts, ends = expanded
+        view, spelled = expanded
     matches = automaton.find_matches_as_indexes(valid(squeezed(view)), overlapping=True)
     if not matches:
         return text
@@ -289,7 +315,7 @@ def replace(
         if short and stop - begin != end - start:
             continue
         if expanded is not None:  # back to the text as it was written
-            begin, stop = starts[begin], ends[stop - 1]
+            begin, stop = spelled.start(begin), spelled.stop(stop - 1)
         if begin < last:
             continue
         value = values[index]
