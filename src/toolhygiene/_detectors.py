@@ -26,6 +26,7 @@ from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
+    PERCENT_FIELD,
     PHRASE_HEADS,
     PHRASE_LABELS,
     bracketed_verdict,
@@ -1128,7 +1129,7 @@ def _reference_at(text: str, end: int) -> int:
     if at == 0 or text[at - 1].isspace() or (at == end and not text.startswith("{{", end)):
         return end
     if text[at] == "%":
-        field = _PERCENT_REFERENCE.match(text, at)
+        field = PERCENT_FIELD.match(text, at)
         reference = field is not None and reference_name(field[1])
     else:
         field = _BRACKETED_AT.match(text, at)
@@ -1144,7 +1145,6 @@ def _reference_at(text: str, end: int) -> int:
 
 _REFERENCE_SIGILS = frozenset("$#%" + string.ascii_letters + string.digits + "!@^*+=/~_.-")
 _BRACKETED_AT = re.compile(BRACKETED)
-_PERCENT_REFERENCE = re.compile(r"%\(([A-Za-z_]\w{0,60})\)[sdr]")
 _GLUED_TAIL = frozenset("!@#$%^*+=/~_")
 _GLUED_RUN = re.compile(r"[^\s\"'<>`,;&|()\[\]{}]{1,1024}")
 # A key and its value written as a secret's value (``WG_PRIVATE_KEY: PublicKey = v``,

@@ -22,6 +22,7 @@ __all__ = [
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
+    "PERCENT_FIELD",
     "PHRASE_HEADS",
     "PHRASE_LABELS",
     "bracketed_verdict",
@@ -1159,7 +1160,8 @@ _REFERENCE = re.compile(
 )
 
 
-_PERCENT_FIELD = re.compile(r"%\(([A-Za-z_]\w{0,60})\)[sdr]")
+PERCENT_FIELD = re.compile(r"%\(([A-Za-z_]\w{0,60})\)[sdr]")
+"""Python's ``%(name)s`` field (its name: group 1), as a value is written in one."""
 
 
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
@@ -1171,7 +1173,7 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         verdict = bracketed_verdict(bare)  # (``"${swordfish}"``: a value, not a name)
         if verdict is not None:
             return verdict
-    field = _PERCENT_FIELD.fullmatch(bare) if bare[:1] == "%" else None
+    field = PERCENT_FIELD.fullmatch(bare) if bare[:1] == "%" else None
     if field is not None and not reference_name(field[1]):  # ``%(Tr0ub4dor3)s``
         return plausible_value(field[1], prose_allowed=prose_allowed)
     if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
