@@ -132,6 +132,7 @@ SENTENCES = [
     "used token to {v}",
     "api key to {v}",
     "set the access key as {v}",
+    "changed the password to Tr0ub4dor&3{v}",
     "old passphrase {v}",
 ]
 
@@ -185,6 +186,11 @@ def test_a_token_of_letters_after_any_words_and_a_secrets_word_goes(
         "reset your password to https://sso.example.com/reset",
         "reset your password at git@sso.example.com:acme/api.git",
         "changed the password to git@sso.example.com:acme/api.git",
+        "sent the token to user123",
+        "moved the key to ORD-12345",
+        "exported the key as base64",
+        "moved the key to vault/prod",
+        "upgrade token to v2.1.0",
     ],
 )
 def test_words_after_a_secrets_word_that_name_no_secret_stay(text: str) -> None:

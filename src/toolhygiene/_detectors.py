@@ -1624,8 +1624,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
-    if _TOWARDS.search(m.group("sep")) and _PLACE.match(value.lstrip("\\\"'`")):
-        return False  # where, not what: "reset your password to git@host:org/repo.git"
+    if _TOWARDS.search(m.group("sep")) and not _towards_value(value.strip("\\\"'`")):
+        return False  # where or what kind, not what: "reset your password to git@host:…"
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
@@ -1642,6 +1642,21 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
 
 
+def _towards_value(value: str) -> bool:
+    """Whether what follows "to" or "as" after a secret's word is the value ("changed
+    the password to Tr0ub4dor&3"), not a place, a person, a record or a format ("sent the
+    token to user123", "moved the key to ORD-12345", "the key as base64"): a credential's
+    shape, letters of one case too many for a word, or a symbol inside; not a place
+    opening it (an address, a URL, a path, a host) nor an issue's key."""
+    if _PLACE.match(value) or _ISSUE_KEY.fullmatch(value):
+        return False
+    if credential_shaped(value) or (_ONE_CASE_RUN.fullmatch(value) and _letter_token(value)):
+        return True
+    return not _INNER_SYMBOLS.isdisjoint(value.rstrip(".,;:!?"))
+
+
+_INNER_SYMBOLS = frozenset("!#$%&*+<>?@^~|=")
+"""Symbols a password holds and a name, a path or a record's key does not."""
 _TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
 """A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
 _PLACE = re.compile(
