@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _encoded, _nested, _seeds
+from toolhygiene import _commands, _encoded, _named, _nested, _seeds
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -2667,23 +2667,15 @@ BUILT_IN: tuple[Detector, ...] = (
         also=("input",),
     ),
     Detector(
-        # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:
-        # DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value": "v"}``,
-        # ``{"Key": …, "Value": …}``, CloudFormation's ``ParameterKey``/``ParameterValue``.
+        # … and a name/value pair (``_named``): a Kubernetes or ECS ``env`` entry
+        # (``- name: DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value":
+        # "v"}``, AWS SSM's ``{"Name": "/prod/db/password", "Type": "SecureString",
+        # "Value": "v"}``, ``{"Key": …, "Value": …}``, CloudFormation's
+        # ``ParameterKey``/``ParameterValue``, ``{"column": "password", "rows": [v]}``.
         "secret",
-        re.compile(
-            r"(?<![\w])(?:name|key|parameterkey|parameter_key)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=]"
-            r"[ \t]{0,5}(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})(?:\\{0,3}[\"'])?[ \t]{0,5}"
-            r"(?:,|\r?\n|\\n)[ \t\-]{0,40}(?:\\{0,3}[\"'])?"
-            r"(?:value|parametervalue|parameter_value)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=][ \t]{0,5}"
-            r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|'[^'\r\n]{0,1024}'|[^\s,}\"'\\]{1,1024})",
-            re.IGNORECASE,
-        ),
-        ("name", "key", "parameterkey", "parameter_key"),
-        check=_element,
-        judged_by=("key", "secret"),
-        anchored=True,
-        also=("value",),
+        SPAN,
+        _named.NEEDLES,
+        finder=_named.find,
     ),
     Detector(
         # A label in one item, its value in the next (``_positional``): an argv list's
