@@ -98,6 +98,13 @@ SHAPES = {
     "pydantic lines": "api_key\n  String should have at most 8 characters "
     "[type=string_too_long, input_value='Xk9mQ2vLpZr4', input_type=str]\n",
     "[type=x, input_value=": "[type=x, input_value=",
+    # pair19: a secret named by a sibling member (``_named``): pairs with no secret, pairs
+    # with one each, names that are labels with no object around them, an unclosed brace
+    '{"name": x, "value"': '{"name": "LOG_LEVEL", "value": "info", "id": 7}, ',
+    '{"Name": pw, "Value"': '{"Name": "/prod/db/password", "Value": "Xk9mQ2vLpZr4"}, ',
+    "name: password, ": "name: password, ",
+    '{"key": "token", ': '{"key": "token", ',
+    "- name: PW\n": "- name: DB_PASSWORD\n  value: Xk9mQ2vLpZr4\n",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).

@@ -26,11 +26,15 @@ the lowercased text; only an object around a name that is a secret's label is re
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from toolhygiene._labels import (
+    FOREIGN_LABELS,
+    GLUED_LABELS,
+    PHRASE_LABELS,
     code_label,
     code_value,
     credential_shaped,
@@ -106,11 +110,13 @@ def _plain(key: str) -> str:
     return key.lower().replace("_", "").replace("-", "")
 
 
+@functools.lru_cache(maxsize=1024)
 def name_key(key: str) -> bool:
     """Whether ``key`` names what its sibling value is (``Name``, ``ParameterKey``)."""
     return _plain(key) in _NAME_KEYS
 
 
+@functools.lru_cache(maxsize=1024)
 def value_key(key: str) -> bool:
     """Whether ``key`` holds the value of the thing its sibling names (``Value``,
     ``setting_value``, ``paramValue``, ``rows``)."""
@@ -190,17 +196,34 @@ def secret_item(mapping: Mapping[Any, Any], item: Any) -> bool:
 
 # -- text ---------------------------------------------------------------------------
 
-_NAME_KEY = (
-    r"(?<![a-z0-9])(?:(?:" + "|".join(_NAME_QUALIFIERS) + r")[_\-]?(?:name|key|id)|"
-    + "|".join(sorted(_NAME_WORDS, key=len, reverse=True))
-    + r")"
-)
+# A name-ish word (the end of a key: ``ParameterKey``, ``secret_name`` too; the key read
+# whole decides, ``name_key``), no boundary tried before it (a C scan with fewer steps).
+_NAME_KEY = "(?:" + "|".join(sorted(_NAME_WORDS, key=len, reverse=True)) + ")"
 # A name-ish key, its separator and its string (quoted, or a bare word), in the
 # lowercased text (a C scan: no match is tried in Python at each key).
 _CANDIDATE = re.compile(
     _NAME_KEY + r"(?P<kq>\\{0,3}[\"'])?[ \t]{0,5}[:=][ \t]{0,5}"
     r"(?:\\{0,3}(?P<q>[\"'])(?P<quoted>[^\"'\\\r\n]{1,200})\\{0,3}[\"']"
     r"|(?P<bare>[^\s\"'\\,;{}\[\]()=]{1,200}))"
+)
+# The same, its name alone captured: the names of a text, read at once (``findall``).
+_NAMES = re.compile(
+    _NAME_KEY + r"(?:\\{0,3}[\"'])?[ \t]{0,5}[:=][ \t]{0,5}(?:\\{0,3}[\"'])?"
+    r"([^\"'\\\r\n,;{}\[\]()=]{1,200})"
+)
+# A piece of every secret's label (``is_secret_label`` is not ``False`` for a name
+# without one of them), lowercase: a text whose names hold none is not read further.
+_STEMS = re.compile(
+    "|".join(
+        [
+            *("pass", "pw", "psw", "secret", "token", "cred", "sig", "auth", "key", "sk"),
+            *("sid", "sess", "cookie", "code", "seed", "pin", "otp", "mfa", "jwt", "bearer"),
+            *("cert", "priv", "psk", "appid", "app_id", "salt", "hmac", "nonce"),
+            *(re.escape(label.lower()) for label in FOREIGN_LABELS),
+            *(re.escape(label.lower()) for label in GLUED_LABELS),
+            *(re.escape(label.lower()) for label in PHRASE_LABELS),
+        ]
+    )
 )
 _WINDOW = 4_096
 """How far back an object's opening brace is looked for."""
@@ -399,11 +422,14 @@ def _yaml_item(text: str, start: int, found: list[re.Match[str]]) -> None:
     _judge_object(text, members, found)
 
 
+_WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+
 def _yaml_line(text: str, m: re.Match[str]) -> bool:
     """Whether the unquoted key ``m`` starts a YAML member line (only blanks or a list
     item's dash before it, nothing but a comment after its value)."""
     line_start = text.rfind("\n", 0, m.start()) + 1
-    if text[line_start : m.start()].strip(" \t") not in ("", "-"):
+    if text[line_start : m.start()].rstrip(_WORD).strip(" \t") not in ("", "-"):
         return False
     line_end = text.find("\n", m.end())
     rest = text[m.end() : len(text) if line_end == -1 else line_end].strip(" \t\r")
@@ -415,9 +441,11 @@ def find(text: str) -> list[re.Match[str]]:
     lowered = text.lower()
     if len(lowered) != len(text):
         return []  # (only U+0130 lowercases to two characters: positions would shift)
+    secure = _SECURE in lowered
+    if not secure and not _STEMS.search("\n".join(set(_NAMES.findall(lowered)))):
+        return []  # (C scans: no name in the text may name a secret)
     found: list[re.Match[str]] = []
     reach = 0
-    secure = _SECURE in lowered
     for m in _CANDIDATE.finditer(lowered):
         if m.start() < reach:
             continue
@@ -437,8 +465,50 @@ def find(text: str) -> list[re.Match[str]]:
     return unique
 
 
+# A member of a flat object (no bracket inside it), JSON or a repr: its key, and its
+# string or bare value.
+_FLAT_MEMBER = re.compile(
+    r"(?:\"(?P<dk>[^\"\\\r\n]{1,80})\"|'(?P<sk>[^'\\\r\n]{1,80})')[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"
+    r"(?:\"(?P<dq>(?:[^\"\\\r\n]|\\.){0,4096})\"|'(?P<sq>(?:[^'\\\r\n]|\\.){0,4096})'"
+    r"|(?P<bare>[^\s,{}\[\]\"']{1,4096}))"
+)
+
+
+def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
+    """Judge the flat object (no bracket, no escaped quote inside) the member at ``at``
+    belongs to, with one C scan of its members; return where it ends, or ``-1`` when it
+    is no such object (``_read`` reads it)."""
+    opener = text.rfind("{", max(0, at - _WINDOW), at)
+    if opener == -1:
+        return -1
+    closer = text.find("}", at, at + _WINDOW)
+    if closer == -1:
+        return -1
+    inside = text[opener + 1 : closer]
+    if "{" in inside or "[" in inside or "\\" in inside or "}" in inside:
+        return -1
+    members: list[Any] = []
+    for m in _FLAT_MEMBER.finditer(text, opener + 1, closer):
+        key = m.group("dk") or m.group("sk")
+        group = m.lastgroup or "bare"
+        value: Any = m.group(group)
+        if group == "bare":
+            value = _LITERALS.get(value, value)
+            if isinstance(value, str):
+                try:
+                    value = float(value) if "." in value or "e" in value.lower() else int(value)
+                except ValueError:
+                    pass
+        members.append((key, value, m.span(group)))
+    _judge_object(text, members, found)
+    return closer + 1
+
+
 def _enclosing(text: str, at: int, found: list[re.Match[str]]) -> int:
     """Read the object the member at ``at`` belongs to; return where reading ended."""
+    done = _flat(text, at, found)
+    if done != -1:
+        return done
     low = max(0, at - _WINDOW)
     for mark in "{(":  # (a brace first: a parenthesis may be a string's)
         opener = at
