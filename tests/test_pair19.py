@@ -164,7 +164,9 @@ def test_a_value_named_by_no_secret_stays(
 
 
 def test_the_ssm_parameter_of_the_report() -> None:
-    record = {"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "WBlHZT156#hzh"}}
+    record = {
+        "Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "WBlHZT156#hzh"}
+    }
     for shown in (_shown(record), th.redact(json.dumps(record)), th.redact(repr(record))):
         assert "WBlHZT156#hzh" not in shown
         assert "/prod/db/password" in shown and "SecureString" in shown

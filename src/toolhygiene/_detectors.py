@@ -2042,8 +2042,13 @@ BUILT_IN: tuple[Detector, ...] = (
             r"(?:https?://)?hook\.(?:(?:eu|us)[0-9]\.make\.com|integromat\.com)/"
             r"[a-z0-9]{24,40}(?![A-Za-z0-9_\-])"
         ),
-        ("hook.eu1.make.com/", "hook.eu2.make.com/", "hook.us1.make.com/",
-         "hook.us2.make.com/", "hook.integromat.com/"),
+        (
+            "hook.eu1.make.com/",
+            "hook.eu2.make.com/",
+            "hook.us1.make.com/",
+            "hook.us2.make.com/",
+            "hook.integromat.com/",
+        ),
         anchored=True,
         back=8,
         back_chars="htps:/",

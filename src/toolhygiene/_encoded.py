@@ -104,9 +104,7 @@ def in_hex_labelled(text: str) -> list[re.Match[str]]:
         if not decoded.isascii() or not decoded.isprintable():
             continue
         for inner in _DECODED_LABEL.finditer(decoded):
-            if is_secret_label(inner[1]) is True and plausible_value(
-                inner[2], prose_allowed=False
-            ):
+            if is_secret_label(inner[1]) is True and plausible_value(inner[2], prose_allowed=False):
                 found.append(SPAN.match(text, *m.span()))
                 break
     return [m for m in found if m is not None]

@@ -273,13 +273,17 @@ def _scalar(token: re.Match[str]) -> tuple[Any, int, int] | None:
     word = token.group("w")
     if word is None:
         return None
-    start, end = token.span("w")
+    return _bare(word), *token.span("w")
+
+
+def _bare(word: str) -> Any:
+    """A bare word's value: a literal, a number, or the word."""
     if word in _LITERALS:
-        return _LITERALS[word], start, end
+        return _LITERALS[word]
     try:
-        return (float(word) if "." in word or "e" in word.lower() else int(word)), start, end
+        return float(word) if "." in word or "e" in word.lower() else int(word)
     except ValueError:
-        return word, start, end
+        return word
 
 
 def _judge_object(text: str, members: list[Any], found: list[re.Match[str]]) -> None:
@@ -493,12 +497,7 @@ def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
         group = m.lastgroup or "bare"
         value: Any = m.group(group)
         if group == "bare":
-            value = _LITERALS.get(value, value)
-            if isinstance(value, str):
-                try:
-                    value = float(value) if "." in value or "e" in value.lower() else int(value)
-                except ValueError:
-                    pass
+            value = _bare(value)
         members.append((key, value, m.span(group)))
     _judge_object(text, members, found)
     return closer + 1

@@ -2164,7 +2164,9 @@ def redact_data(value: Any, depth: int = 0) -> Any:
                 placeholder("secret")
                 if _labelled(k, v) or (k in named and not isinstance(v, (list, tuple)))
                 else [
-                    placeholder("secret") if secret_item(value, item) else redact_data(item, depth + 2)
+                    placeholder("secret")
+                    if secret_item(value, item)
+                    else redact_data(item, depth + 2)
                     for item in v
                 ]
                 if k in named
