@@ -278,3 +278,27 @@ def test_a_labelled_secret_in_hex_goes(label: str, sep: str, secret: str) -> Non
 def test_hex_of_no_secret_stays(plain: str) -> None:
     written = plain.encode().hex()
     assert th.redact(f"body: {written}") == f"body: {written}"
+
+
+def test_the_value_by_value_fallback_reads_the_pair_too() -> None:
+    """When the text redactor's output no longer parses, ``_json_kept`` redacts the
+    original value by value: a value a sibling names still goes, its siblings stay."""
+    from toolhygiene._json_kept import kept
+
+    original = json.dumps(
+        {
+            "env": [
+                {"name": "DB_PASSWORD", "value": "Zq8Lm2Xw9Vb7"},
+                {"name": "LOG_LEVEL", "value": "info"},
+            ],
+            "table": {"column": "password", "rows": ["Pw4kT7yQ2zR9", None]},
+        }
+    )
+    out = json.loads(kept(original, "{ no longer JSON"))
+    assert out == {
+        "env": [
+            {"name": "DB_PASSWORD", "value": "[redacted:secret]"},
+            {"name": "LOG_LEVEL", "value": "info"},
+        ],
+        "table": {"column": "password", "rows": ["[redacted:secret]", None]},
+    }
