@@ -16,12 +16,17 @@ whatever its name. Other members stay, and so does the value of a name that is n
 secret (``{"Name": "/prod/db/host", "Value": "db.internal"}``, ``{"key": "color",
 "value": "blue"}``).
 
-Read in data (``secret_members``: ``redact_data``'s dicts) and in text (``find``): JSON,
-a dict repr, keyword arguments (``Param(name='DB_PASSWORD', value='v')``), a line of
-``name: X, value: Y``, and a YAML list item or mapping (``- name: DB_PASSWORD`` then
-``value: v``; either order). In text, the candidate names are found in one C scan of
-the lowercased text; only an object around a name that is a secret's label is read
-(its members in one pass, at most ``_WINDOW`` characters back to its opening brace).
+Read in data (``secret_members``: ``redact_data``'s dicts and ``_json_kept``'s
+value-by-value fallback) and in text (``find``): JSON, a dict repr, keyword arguments
+(``Param(name='DB_PASSWORD', value='v')``), a line of ``name: X, value: Y``, and a YAML
+list item or mapping (``- name: DB_PASSWORD`` then ``value: v``; either order). In text,
+the names after a name-ish word are read in one C scan of the lowercased text, and a
+text none of whose names holds a piece of a secret's label (``pass``, ``secret``,
+``token``, ``key``, … and the other languages' labels) is read no further (and neither
+is one without a value-ish word: the detector's needles). Only an object around a name
+that may be a label is read: a flat one (no bracket inside) in one C scan of its
+members, another token by token from its opening brace (at most ``_WINDOW`` characters
+back, ``_TRIES`` braces), each object inside it judged in the same pass.
 """
 
 from __future__ import annotations
@@ -104,6 +109,7 @@ NEEDLES = ("val", "data", "content", "rows", "plaintext", "secretstring")
 """What every text with such a pair holds (a value-ish key)."""
 
 _SECURE = "securestring"
+_TYPE_KEYS = frozenset(["Type", "type", "TYPE"])
 
 
 def _plain(key: str) -> str:
@@ -156,7 +162,7 @@ def _label_of(members: list[tuple[str, Any]]) -> tuple[str, bool | None] | None:
     """The name a pair's members give and its verdict (``True`` wins), or ``None``."""
     best: tuple[str, bool | None] | None = None
     for key, value in members:
-        if isinstance(value, str) and _plain(key) == "type" and value.lower() == _SECURE:
+        if key in _TYPE_KEYS and isinstance(value, str) and value.lower() == _SECURE:
             return value, True
         if not isinstance(value, str) or not name_key(key):
             continue
