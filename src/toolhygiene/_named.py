@@ -235,6 +235,10 @@ _WINDOW = 4_096
 """How far back an object's opening brace is looked for."""
 _TRIES = 3
 """Opening braces tried, back from a name, for the object it is a member of."""
+_BUDGET = 4_096
+"""Tokens read one at a time in one text, at most (objects that are not flat: a text of
+64 KB of unclosed braces after names of secrets costs a few milliseconds, not twenty);
+a flat object is read in one C scan and is not counted."""
 _MEMBERS = 64
 """Members read in one object, at most."""
 
@@ -308,7 +312,9 @@ def _judge_object(text: str, members: list[Any], found: list[re.Match[str]]) -> 
                     found.append(m)
 
 
-def _read(text: str, at: int, end: int, found: list[re.Match[str]], implicit: bool) -> int:
+def _read(
+    text: str, at: int, end: int, found: list[re.Match[str]], *, implicit: bool, budget: list[int]
+) -> int:
     """Read the object opening at ``at`` (or, ``implicit``, the members from ``at`` to
     ``end``, a line), judging it and each object inside it; return where it ends, or
     ``-1`` when it closed before ``end`` (``end``: the name that must be inside it)."""
@@ -316,8 +322,9 @@ def _read(text: str, at: int, end: int, found: list[re.Match[str]], implicit: bo
     position = at
     limit = end if implicit else min(len(text), end + _WINDOW)
     steps = 0
-    while position < limit and steps < _WINDOW // 2:
+    while position < limit and steps < _WINDOW // 2 and budget[0] > 0:
         steps += 1
+        budget[0] -= 1
         token = _TOKEN.match(text, position)
         if token is None:
             break
@@ -370,52 +377,44 @@ _YAML_MEMBER = re.compile(
     r"[ \t]{0,5}(?:(?:=[ \t]{0,5}|:[ \t]{1,5})(?P<value>[^\r\n]{1,4096})|[:=][ \t]*(?=\r?\n|\Z))"
 )
 _YAML_LINES = 30
+"""Lines of one YAML mapping read, at most, each way from a name."""
 
 
-def _lines_around(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
-    """The lines (spans) up to ``_YAML_LINES`` before and after the one at ``start``,
-    and the index of that one."""
-    line_start = text.rfind("\n", 0, start) + 1
-    before: list[tuple[int, int]] = []
-    at = line_start
-    while at > 0 and len(before) < _YAML_LINES:
-        prev = text.rfind("\n", 0, at - 1) + 1
-        before.append((prev, at - 1))
-        at = prev
-    before.reverse()
-    after: list[tuple[int, int]] = []
-    at = line_start
-    while at <= len(text) and len(after) <= _YAML_LINES:
-        stop = text.find("\n", at)
-        stop = len(text) if stop == -1 else stop
-        after.append((at, stop))
-        at = stop + 1
-    return before + after, len(before)
+def _line_at(text: str, start: int) -> tuple[int, int]:
+    """The span of the line ``start`` is on (without its line break)."""
+    stop = text.find("\n", start)
+    return text.rfind("\n", 0, start) + 1, len(text) if stop == -1 else stop
 
 
-def _yaml_item(text: str, start: int, found: list[re.Match[str]]) -> None:
+def _yaml_item(text: str, start: int, found: list[re.Match[str]]) -> int:
     """Judge the YAML mapping (a list item's or a block's members at one indent) whose
-    member's key starts at ``start``."""
-    lines, here = _lines_around(text, start)
-    first = _YAML_MEMBER.match(text, lines[here][0], lines[here][1])
+    member's key starts at ``start``; return where the last line read ends."""
+    line = _line_at(text, start)
+    first = _YAML_MEMBER.match(text, *line)
     if first is None:
-        return
-    column = first.start("key") - lines[here][0]
+        return line[1]
+    column = first.start("key") - line[0]
     picked = [first]
-    for index in range(here - 1, -1, -1):  # back to the item's dash, if not on this line
-        if first.group("dash"):
+    at = line[0]
+    for _ in range(_YAML_LINES):  # back to the item's dash, if not on this line
+        if picked[-1].group("dash") or at == 0:
             break
-        m = _YAML_MEMBER.match(text, *lines[index])
-        if m is None or m.start("key") - lines[index][0] != column:
-            break
-        picked.append(m)
-        if m.group("dash"):
-            break
-    for index in range(here + 1, len(lines)):
-        m = _YAML_MEMBER.match(text, *lines[index])
-        if m is None or m.group("dash") or m.start("key") - lines[index][0] != column:
+        back = _line_at(text, at - 1)
+        m = _YAML_MEMBER.match(text, *back)
+        if m is None or m.start("key") - back[0] != column:
             break
         picked.append(m)
+        at = back[0]
+    end = line[1]
+    for _ in range(_YAML_LINES):
+        if end >= len(text):
+            break
+        nxt = _line_at(text, end + 1)
+        m = _YAML_MEMBER.match(text, *nxt)
+        if m is None or m.group("dash") or m.start("key") - nxt[0] != column:
+            break
+        picked.append(m)
+        end = nxt[1]
     members: list[Any] = []
     for m in picked:
         value = m.group("value")
@@ -430,6 +429,7 @@ def _yaml_item(text: str, start: int, found: list[re.Match[str]]) -> None:
         if value:
             members.append((m.group("key"), value, (begin, begin + len(value))))
     _judge_object(text, members, found)
+    return end
 
 
 _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
@@ -456,6 +456,7 @@ def find(text: str) -> list[re.Match[str]]:
         return []  # (C scans: no name in the text may name a secret)
     found: list[re.Match[str]] = []
     reach = 0
+    budget = [_BUDGET]
     for m in _CANDIDATE.finditer(lowered):
         if m.start() < reach:
             continue
@@ -464,9 +465,9 @@ def find(text: str) -> list[re.Match[str]]:
         if _verdict(name) is False and not secure:
             continue
         if m.group("kq") is None and _yaml_line(text, m):
-            _yaml_item(text, m.start(), found)
+            reach = max(reach, _yaml_item(text, m.start(), found))
             continue
-        reach = max(reach, _enclosing(text, m.start(), found))
+        reach = max(reach, _enclosing(text, m.start(), found, budget))
     found.sort(key=re.Match.start)
     unique: list[re.Match[str]] = []
     for m in found:
@@ -484,6 +485,9 @@ _FLAT_MEMBER = re.compile(
 )
 
 
+_BETWEEN = " \t\r\n,"
+
+
 def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
     """Judge the flat object (no bracket, no escaped quote inside) the member at ``at``
     belongs to, with one C scan of its members; return where it ends, or ``-1`` when it
@@ -498,18 +502,24 @@ def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
     if "{" in inside or "[" in inside or "\\" in inside or "}" in inside:
         return -1
     members: list[Any] = []
+    before = opener + 1
     for m in _FLAT_MEMBER.finditer(text, opener + 1, closer):
+        if text[before : m.start()].strip(_BETWEEN):
+            return -1  # something else than members (a brace in a string): read it
+        before = m.end()
         key = m.group("dk") or m.group("sk")
         group = m.lastgroup or "bare"
         value: Any = m.group(group)
         if group == "bare":
             value = _bare(value)
         members.append((key, value, m.span(group)))
+    if text[before:closer].strip(_BETWEEN):
+        return -1
     _judge_object(text, members, found)
     return closer + 1
 
 
-def _enclosing(text: str, at: int, found: list[re.Match[str]]) -> int:
+def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: list[int]) -> int:
     """Read the object the member at ``at`` belongs to; return where reading ended."""
     done = _flat(text, at, found)
     if done != -1:
@@ -521,11 +531,11 @@ def _enclosing(text: str, at: int, found: list[re.Match[str]]) -> int:
             opener = text.rfind(mark, low, opener)
             if opener == -1:
                 break
-            done = _read(text, opener, at, found, implicit=False)
+            done = _read(text, opener, at, found, implicit=False, budget=budget)
             if done != -1:
                 return done
     line_start = text.rfind("\n", 0, at) + 1
     line_end = text.find("\n", at)
     line_end = len(text) if line_end == -1 else line_end
-    _read(text, line_start, line_end, found, implicit=True)
+    _read(text, line_start, line_end, found, implicit=True, budget=budget)
     return line_end
