@@ -104,7 +104,7 @@ SHAPES = {
     '{"Name": pw, "Value"': '{"Name": "/prod/db/password", "Value": "Xk9mQ2vLpZr4"}, ',
     "name: password, ": "name: password, ",
     '{"key": "token", ': '{"key": "token", ',
-    "- name: PW\n": "- name: DB_PASSWORD\n  value: Xk9mQ2vLpZr4\n",
+    "- name: PW": "- name: DB_PASSWORD\n  value: Xk9mQ2vLpZr4\n",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).

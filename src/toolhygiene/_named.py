@@ -224,7 +224,9 @@ _STEMS = re.compile(
         [
             *("pass", "pw", "psw", "secret", "token", "cred", "sig", "auth", "key", "sk"),
             *("sid", "sess", "cookie", "code", "seed", "pin", "otp", "mfa", "jwt", "bearer"),
-            *("cert", "priv", "psk", "appid", "app_id", "salt", "hmac", "nonce"),
+            *("cert", "priv", "psk", "appid", "app_id", "salt", "hmac", "nonce", "sec"),
+            # frameworks' session cookies named with no secret word (``_labels``)
+            *("cakephp", "symfony", "aspx", "aspnetcore", "logged", "remember"),
             *(re.escape(label.lower()) for label in FOREIGN_LABELS),
             *(re.escape(label.lower()) for label in GLUED_LABELS),
             *(re.escape(label.lower()) for label in PHRASE_LABELS),
@@ -236,9 +238,10 @@ _WINDOW = 4_096
 _TRIES = 3
 """Opening braces tried, back from a name, for the object it is a member of."""
 _BUDGET = 4_096
-"""Tokens read one at a time in one text, at most (objects that are not flat: a text of
-64 KB of unclosed braces after names of secrets costs a few milliseconds, not twenty);
-a flat object is read in one C scan and is not counted."""
+"""Tokens read one at a time in one text (objects that are not flat), at most: this or
+one for every two characters of the text, whichever is more (a text is read about once,
+however its braces fall: 64 KB of unclosed braces after names of secrets is not read
+again from each of them; a flat object is read in one C scan and is not counted)."""
 _MEMBERS = 64
 """Members read in one object, at most."""
 
@@ -386,9 +389,10 @@ def _line_at(text: str, start: int) -> tuple[int, int]:
     return text.rfind("\n", 0, start) + 1, len(text) if stop == -1 else stop
 
 
-def _yaml_item(text: str, start: int, found: list[re.Match[str]]) -> int:
+def _yaml_item(text: str, start: int, found: list[re.Match[str]], reach: int) -> int:
     """Judge the YAML mapping (a list item's or a block's members at one indent) whose
-    member's key starts at ``start``; return where the last line read ends."""
+    member's key starts at ``start`` (not back past ``reach``, read already); return
+    where the last line read ends."""
     line = _line_at(text, start)
     first = _YAML_MEMBER.match(text, *line)
     if first is None:
@@ -397,7 +401,7 @@ def _yaml_item(text: str, start: int, found: list[re.Match[str]]) -> int:
     picked = [first]
     at = line[0]
     for _ in range(_YAML_LINES):  # back to the item's dash, if not on this line
-        if picked[-1].group("dash") or at == 0:
+        if picked[-1].group("dash") or at <= reach:
             break
         back = _line_at(text, at - 1)
         m = _YAML_MEMBER.match(text, *back)
@@ -456,7 +460,7 @@ def find(text: str) -> list[re.Match[str]]:
         return []  # (C scans: no name in the text may name a secret)
     found: list[re.Match[str]] = []
     reach = 0
-    budget = [_BUDGET]
+    budget = [max(_BUDGET, len(text) // 2)]
     for m in _CANDIDATE.finditer(lowered):
         if m.start() < reach:
             continue
@@ -465,7 +469,7 @@ def find(text: str) -> list[re.Match[str]]:
         if _verdict(name) is False and not secure:
             continue
         if m.group("kq") is None and _yaml_line(text, m):
-            reach = max(reach, _yaml_item(text, m.start(), found))
+            reach = max(reach, _yaml_item(text, m.start(), found, reach))
             continue
         reach = max(reach, _enclosing(text, m.start(), found, budget))
     found.sort(key=re.Match.start)
