@@ -238,10 +238,11 @@ _WINDOW = 4_096
 _TRIES = 3
 """Opening braces tried, back from a name, for the object it is a member of."""
 _BUDGET = 4_096
-"""Tokens read one at a time in one text (objects that are not flat), at most: this or
-one for every two characters of the text, whichever is more (a text is read about once,
-however its braces fall: 64 KB of unclosed braces after names of secrets is not read
-again from each of them; a flat object is read in one C scan and is not counted)."""
+"""Tokens read one at a time in one text, at most, besides one for every eight of its
+characters: objects nested deeper than one level, written with escaped quotes (JSON in
+a string) or as keyword arguments (a shallow object is read a member at a time in C and
+is not counted). Past it, such objects are not read: 64 KB of unclosed braces after
+names of secrets costs milliseconds, not tens of them."""
 _MEMBERS = 64
 """Members read in one object, at most."""
 
@@ -460,7 +461,7 @@ def find(text: str) -> list[re.Match[str]]:
         return []  # (C scans: no name in the text may name a secret)
     found: list[re.Match[str]] = []
     reach = 0
-    budget = [max(_BUDGET, len(text) // 2)]
+    budget = [_BUDGET + len(text) // 8]
     for m in _CANDIDATE.finditer(lowered):
         if m.start() < reach:
             continue
@@ -482,45 +483,89 @@ def find(text: str) -> list[re.Match[str]]:
 
 # A member of a flat object (no bracket inside it), JSON or a repr: its key, and its
 # string or bare value.
-_FLAT_MEMBER = re.compile(
-    r"(?:\"(?P<dk>[^\"\\\r\n]{1,80})\"|'(?P<sk>[^'\\\r\n]{1,80})')[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"
+_DQ = r"\"(?:[^\"\\\r\n]|\\.){0,4096}\""
+_SQ = r"'(?:[^'\\\r\n]|\\.){0,4096}'"
+_INNER = r"(?:[^{}\[\]\"'\\]|" + _DQ + "|" + _SQ + ")"
+# A member of a shallow object (JSON or a repr: its values strings, bare words, or
+# objects and lists with no bracket inside them), its key and its value.
+_SHALLOW_MEMBER = re.compile(
+    r"[ \t\r\n,]{0,64}(?:\"(?P<dk>[^\"\\\r\n]{1,80})\"|'(?P<sk>[^'\\\r\n]{1,80})')"
+    r"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"
     r"(?:\"(?P<dq>(?:[^\"\\\r\n]|\\.){0,4096})\"|'(?P<sq>(?:[^'\\\r\n]|\\.){0,4096})'"
-    r"|(?P<bare>[^\s,{}\[\]\"']{1,4096}))"
+    r"|\[(?P<list>" + _INNER + r"{0,4096})\]|(?P<object>\{" + _INNER + r"{0,4096}\})"
+    r"|(?P<bare>[^\s,{}\[\]\"'\\]{1,4096}))"
 )
+_CLOSE = re.compile(r"[ \t\r\n,]{0,64}\}")
+_ITEM = re.compile(
+    r"[ \t\r\n,]{0,64}(?:\"(?P<dq>(?:[^\"\\\r\n]|\\.){0,4096})\""
+    r"|'(?P<sq>(?:[^'\\\r\n]|\\.){0,4096})'|(?P<bare>[^\s,{}\[\]\"'\\]{1,4096}))"
+)
+
+
+def _items(text: str, start: int, end: int) -> list[tuple[Any, int, int]] | None:
+    """The scalar items of a list between ``start`` and ``end`` (``None``: not only
+    scalars)."""
+    items: list[tuple[Any, int, int]] = []
+    at = start
+    while at < end:
+        m = _ITEM.match(text, at, end)
+        if m is None:
+            return None if text[at:end].strip(_BETWEEN) else items
+        group = m.lastgroup or "bare"
+        value: Any = m.group(group)
+        items.append((_bare(value) if group == "bare" else value, *m.span(group)))
+        at = m.end()
+    return items
 
 
 _BETWEEN = " \t\r\n,"
 
 
-def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
-    """Judge the flat object (no bracket, no escaped quote inside) the member at ``at``
-    belongs to, with one C scan of its members; return where it ends, or ``-1`` when it
-    is no such object (``_read`` reads it)."""
-    opener = text.rfind("{", max(0, at - _WINDOW), at)
-    if opener == -1:
-        return -1
-    closer = text.find("}", at, at + _WINDOW)
-    if closer == -1:
-        return -1
-    inside = text[opener + 1 : closer]
-    if "{" in inside or "[" in inside or "\\" in inside or "}" in inside:
-        return -1
+def _shallow(text: str, opener: int, found: list[re.Match[str]]) -> int:
+    """Judge the object opening at ``opener`` when it is shallow (a C match a member;
+    its nested values hold no bracket); return where it ends, or ``-1`` when it is not
+    such an object (``_read`` reads it)."""
     members: list[Any] = []
-    before = opener + 1
-    for m in _FLAT_MEMBER.finditer(text, opener + 1, closer):
-        if text[before : m.start()].strip(_BETWEEN):
-            return -1  # something else than members (a brace in a string): read it
-        before = m.end()
-        key = m.group("dk") or m.group("sk")
+    at = opener + 1
+    for _ in range(_MEMBERS):
+        close = _CLOSE.match(text, at)
+        if close is not None:
+            _judge_object(text, members, found)
+            return close.end()
+        m = _SHALLOW_MEMBER.match(text, at)
+        if m is None:
+            return -1
+        at = m.end()
         group = m.lastgroup or "bare"
+        key = m.group("dk") or m.group("sk")
+        if group == "object":
+            continue
+        if group == "list":
+            items = _items(text, *m.span("list"))
+            if items is not None:
+                members.append((key, None, items))
+            continue
         value: Any = m.group(group)
-        if group == "bare":
-            value = _bare(value)
-        members.append((key, value, m.span(group)))
-    if text[before:closer].strip(_BETWEEN):
-        return -1
-    _judge_object(text, members, found)
-    return closer + 1
+        members.append((key, _bare(value) if group == "bare" else value, m.span(group)))
+    return -1
+
+
+def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
+    """Judge the shallow object the member at ``at`` belongs to, read a member at a
+    time in C (its opening brace the nearest of ``_TRIES`` back whose object holds
+    ``at``); return where it ends, or ``-1`` (``_read`` reads it)."""
+    opener = at
+    low = max(0, at - _WINDOW)
+    for _ in range(_TRIES):
+        opener = text.rfind("{", low, opener)
+        if opener == -1:
+            return -1
+        done = _shallow(text, opener, found)
+        if done == -1:
+            return -1
+        if done > at:
+            return done
+    return -1
 
 
 def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: list[int]) -> int:
