@@ -99,12 +99,17 @@ SHAPES = {
     "[type=string_too_long, input_value='Xk9mQ2vLpZr4', input_type=str]\n",
     "[type=x, input_value=": "[type=x, input_value=",
     # pair19: a secret named by a sibling member (``_named``): pairs with no secret, pairs
-    # with one each, names that are labels with no object around them, an unclosed brace
+    # with one each (flat, YAML, beside a nested object), names that are labels with no
+    # object around them (a line, unclosed braces and parentheses, YAML); a hex label
     '{"name": x, "value"': '{"name": "LOG_LEVEL", "value": "info", "id": 7}, ',
     '{"Name": pw, "Value"': '{"Name": "/prod/db/password", "Value": "Xk9mQ2vLpZr4"}, ',
     "name: password, ": "name: password, ",
     '{"key": "token", ': '{"key": "token", ',
     "- name: PW": "- name: DB_PASSWORD\n  value: Xk9mQ2vLpZr4\n",
+    '{"a": {}, "name": pw': '{"a": {"b": 1}, "name": "password", "value": "Xk9mQ2vLpZr4"}, ',
+    "(name=password, ": "(name=password, ",
+    "name: password\\n": "name: password\n",
+    "hex password=": "body: 70617373776f72643d794d55446e7332383125796770 ",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
