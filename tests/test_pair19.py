@@ -302,3 +302,39 @@ def test_the_value_by_value_fallback_reads_the_pair_too() -> None:
         ],
         "table": {"column": "password", "rows": ["[redacted:secret]", None]},
     }
+
+
+def _label_words() -> list[str]:
+    """Every word of ``_labels``' vocabularies (its sets and tuples of strings)."""
+    from toolhygiene import _labels
+
+    words: set[str] = set()
+    for name in dir(_labels):
+        value = getattr(_labels, name)
+        if isinstance(value, (frozenset, tuple)) and all(isinstance(x, str) for x in value):
+            words |= set(value)
+    return sorted(words)
+
+
+def test_the_names_gate_passes_every_label() -> None:
+    """``_named.find`` reads a text further only when a name holds a piece of a label:
+    every name ``is_secret_label`` does not reject, made of a word of its vocabulary in
+    any of these forms, holds one (a new label word without such a piece fails here)."""
+    from toolhygiene import _named
+    from toolhygiene._labels import is_secret_label
+
+    missed = []
+    for word in _label_words():
+        for name in (
+            word,
+            word.upper(),
+            word.title(),
+            f"db_{word}",
+            f"my{word.title()}",
+            f"prod/{word}",
+            f"x.{word}.y",
+            f"{word}_v",
+        ):
+            if is_secret_label(name) is not False and not _named._STEMS.search(name.lower()):
+                missed.append(name)
+    assert not missed
