@@ -117,6 +117,18 @@ SHAPES = {
     "used key az": "used key qwertyuiopasdfghjklzxcvbnm ",
     "v${REF}": "password=Tr0ub4dor3${DB_PASSWORD} ",
     "${word}": "password=${swordfish} ",
+    # pair19: a secret named by a sibling member (``_named``): pairs with no secret, pairs
+    # with one each (flat, YAML, beside a nested object), names that are labels with no
+    # object around them (a line, unclosed braces and parentheses, YAML); a hex label
+    '{"name": x, "value"': '{"name": "LOG_LEVEL", "value": "info", "id": 7}, ',
+    '{"Name": pw, "Value"': '{"Name": "/prod/db/password", "Value": "Xk9mQ2vLpZr4"}, ',
+    "name: password, ": "name: password, ",
+    '{"key": "token", ': '{"key": "token", ',
+    "- name: PW": "- name: DB_PASSWORD\n  value: Xk9mQ2vLpZr4\n",
+    '{"a": {}, "name": pw': '{"a": {"b": 1}, "name": "password", "value": "Xk9mQ2vLpZr4"}, ',
+    "(name=password, ": "(name=password, ",
+    "name: password\\n": "name: password\n",
+    "hex password=": "body: 70617373776f72643d794d55446e7332383125796770 ",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _encoded, _nested, _seeds
+from toolhygiene import _commands, _encoded, _named, _nested, _seeds
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -2501,6 +2501,50 @@ BUILT_IN: tuple[Detector, ...] = (
         back=8,  # the whole URL is the secret: start at its scheme
         back_chars="htps:/",
     ),
+    # A no-code platform's catch hook, a capability URL (whoever has it can post to the
+    # workflow): the whole URL goes, as a Slack webhook's does.
+    Detector(
+        # Zapier: ``hooks.zapier.com/hooks/catch/<account>/<hook>/`` (and ``standard``).
+        "zapier-webhook",
+        re.compile(
+            r"(?:https?://)?hooks\.zapier\.com/hooks/(?:catch|standard)/[0-9]{1,12}/"
+            r"[A-Za-z0-9]{4,64}(?:/[A-Za-z0-9\-]{1,64}){0,2}/?(?![A-Za-z0-9_\-])"
+        ),
+        ("hooks.zapier.com/hooks/",),
+        anchored=True,
+        back=8,
+        back_chars="htps:/",
+    ),
+    Detector(
+        # IFTTT's Webhooks: ``maker.ifttt.com/trigger/<event>/with/key/<key>``, ``/use/<key>``.
+        "ifttt-webhook",
+        re.compile(
+            r"(?:https?://)?maker\.ifttt\.com/(?:trigger/[\w\-]{1,100}/(?:json/)?with/key|use)/"
+            r"[A-Za-z0-9_\-]{16,64}(?![A-Za-z0-9_\-])"
+        ),
+        ("maker.ifttt.com/",),
+        anchored=True,
+        back=8,
+        back_chars="htps:/",
+    ),
+    Detector(
+        # Make (Integromat): ``hook.<zone>.make.com/<32>``, ``hook.integromat.com/<32>``.
+        "make-webhook",
+        re.compile(
+            r"(?:https?://)?hook\.(?:(?:eu|us)[0-9]\.make\.com|integromat\.com)/"
+            r"[a-z0-9]{24,40}(?![A-Za-z0-9_\-])"
+        ),
+        (
+            "hook.eu1.make.com/",
+            "hook.eu2.make.com/",
+            "hook.us1.make.com/",
+            "hook.us2.make.com/",
+            "hook.integromat.com/",
+        ),
+        anchored=True,
+        back=8,
+        back_chars="htps:/",
+    ),
     Detector(
         # A PagerDuty integration key in an Events API URL (the v1 generic and
         # integration endpoints put it in the path: ``events.pagerduty.com/integration/
@@ -3163,23 +3207,15 @@ BUILT_IN: tuple[Detector, ...] = (
         finder=_error_containers,
     ),
     Detector(
-        # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:
-        # DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value": "v"}``,
-        # ``{"Key": …, "Value": …}``, CloudFormation's ``ParameterKey``/``ParameterValue``.
+        # … and a name/value pair (``_named``): a Kubernetes or ECS ``env`` entry
+        # (``- name: DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value":
+        # "v"}``, AWS SSM's ``{"Name": "/prod/db/password", "Type": "SecureString",
+        # "Value": "v"}``, ``{"Key": …, "Value": …}``, CloudFormation's
+        # ``ParameterKey``/``ParameterValue``, ``{"column": "password", "rows": [v]}``.
         "secret",
-        re.compile(
-            r"(?<![\w])(?:name|key|parameterkey|parameter_key)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=]"
-            r"[ \t]{0,5}(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})(?:\\{0,3}[\"'])?[ \t]{0,5}"
-            r"(?:,|\r?\n|\\n)[ \t\-]{0,40}(?:\\{0,3}[\"'])?"
-            r"(?:value|parametervalue|parameter_value)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=][ \t]{0,5}"
-            r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|'[^'\r\n]{0,1024}'|[^\s,}\"'\\]{1,1024})",
-            re.IGNORECASE,
-        ),
-        ("name", "key", "parameterkey", "parameter_key"),
-        check=_element,
-        judged_by=("key", "secret"),
-        anchored=True,
-        also=("value",),
+        SPAN,
+        _named.NEEDLES,
+        finder=_named.find,
     ),
     Detector(
         # A label in one item, its value in the next (``_positional``): an argv list's
@@ -3284,6 +3320,14 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _encoded.HEX_NEEDLES,
         finder=_encoded.in_hex,
+    ),
+    Detector(
+        # A secret's label and its value hex-encoded (``70617373776f72643d…`` is
+        # ``password=…``): a run of printable ASCII bytes holding one (``_encoded``).
+        "hex-encoded-secret",
+        SPAN,
+        _encoded.HEX_LABEL_NEEDLES,
+        finder=_encoded.in_hex_labelled,
     ),
     Detector("base64-encoded-token", SPAN, _encoded.BASE64_NEEDLES, finder=_encoded.in_base64),
     Detector(
