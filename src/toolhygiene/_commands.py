@@ -17,11 +17,11 @@ import re
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene._labels import plausible_value
+from toolhygiene._labels import credential_shaped, plausible_value
 from toolhygiene._positional import SPAN
 from toolhygiene._text import valid
 
-__all__ = ["NEEDLES", "find"]
+__all__ = ["NEEDLES", "SEND_NEEDLES", "STDIN_NEEDLES", "find", "send_find", "stdin_find"]
 
 
 class _Flags:
@@ -30,9 +30,13 @@ class _Flags:
     (``login``); ``form``: how a value holds its password (``pass``: openssl's
     ``pass:v``; ``user``: ``user%v`` or ``user:v``; ``positional``: ``net use``);
     ``whole``: spaced flags whose next argument is a credential whatever the ``form``
-    (curl's ``--oauth2-bearer v`` beside its ``-U user:v``)."""
+    (curl's ``--oauth2-bearer v`` beside its ``-U user:v``); ``marks``: what ends the
+    user in the ``user`` form (lftp's ``user,v``); ``last``: a letter whose short flag
+    (alone or in a cluster: ``-b``, ``-cb``, ``-nbB``) makes the last positional
+    argument the password (``htpasswd -b file user v``); ``form="next"``: the
+    positional arguments after ``after`` (``vault login v``), without ``=``."""
 
-    __slots__ = ("after", "form", "glued", "spaced", "whole")
+    __slots__ = ("after", "form", "glued", "last", "marks", "spaced", "whole")
 
     def __init__(
         self,
@@ -42,9 +46,11 @@ class _Flags:
         after: str = "",
         form: str = "",
         whole: tuple[str, ...] = (),
+        marks: str = "%:",
+        last: str = "",
     ) -> None:
         self.spaced, self.glued, self.after, self.form = spaced, glued, after, form
-        self.whole = whole
+        self.whole, self.marks, self.last = whole, marks, last
 
 
 _LDAP = _Flags(("-w",))
@@ -52,7 +58,7 @@ _MSSQL = _Flags(("-P",))
 _ZIP = _Flags(("-P", "--password"))
 _RAR = _Flags(glued=("-p",))
 _REDIS = _Flags(("-a", "--pass"))
-_OPENSSL = _Flags(("-passin", "-passout", "-pass", "-k", "-password"), form="pass")
+_OPENSSL = _Flags(("-passin", "-passout", "-pass", "-password"), form="pass", whole=("-k", "-K"))
 _SMB = _Flags(("-U", "--user"), form="user")
 _KEYTOOL = _Flags(
     (
@@ -99,12 +105,30 @@ _TOOLS: dict[str, _Flags] = {
     **dict.fromkeys(
         ("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpgetnext"), _Flags(("-A", "-X"))
     ),
-    "curl": _Flags(("-U", "--proxy-user"), form="user", whole=("--oauth2-bearer",)),
+    "curl": _Flags(
+        ("-U", "--proxy-user", "-u", "--user"), form="user", whole=("--oauth2-bearer",), marks=":"
+    ),
     **dict.fromkeys(
         ("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "az", "cf", "oc"),
         _LOGIN,
     ),
     "net": _Flags(after="use", form="positional"),
+    # (issue 12, shell19) commands whose password is positional or under a flag named
+    # for no password
+    "htpasswd": _Flags(last="b"),
+    "sshpass": _Flags(("-p",), glued=("-p",)),
+    **dict.fromkeys(("useradd", "usermod"), _Flags(("-p", "--password"))),
+    "ssh-keygen": _Flags(("-N", "-P")),
+    **dict.fromkeys(("vault", "bao"), _Flags(after="login", form="next")),
+    **dict.fromkeys(
+        ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport"),
+        _Flags(("-p", "--password")),
+    ),
+    **dict.fromkeys(
+        ("mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mariadb"),
+        _Flags(glued=("-p",)),
+    ),
+    "lftp": _Flags(("-u", "--user"), form="user", marks=","),
 }
 NEEDLES = (
     *(f"{tool}{end}" for tool in _TOOLS if tool != "net" for end in (" ", "'", '"', ".exe")),
@@ -114,7 +138,15 @@ NEEDLES = (
 
 _BEFORE = frozenset(" \t\r\n\"'/\\=`(;|&")
 _AFTER = re.compile(r"(?:\.exe)?(?:[ \t]|(?P<q>\\{0,3}[\"']))", re.IGNORECASE)
-_WORD = re.compile(r"\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'[^'\r\n]{0,1024}'|[^\s\"'|;&<>]{1,1024}")
+# A word: quoted and bare pieces glued (``shlex.join`` writes ``it's`` as
+# ``'it'"'"'s'``); each piece starts with its own character, so no piece is read twice.
+_WORD = re.compile(
+    r"(?:\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'[^'\r\n]{0,1024}'|[^\s\"'|;&<>]{1,1024}){1,16}"
+)
+_PIECE = re.compile(r"\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'[^'\r\n]{0,1024}'")
+# Where ``CalledProcessError`` ends a shell command it quotes (``Command 'v' returned
+# non-zero exit status 1.``): the command line ends there, not at the line's end.
+_QUOTED_END = re.compile(r"['\"] (?:returned non-zero exit status|died with <Signals)")
 _LINE = 400
 _ARGS = 64
 
@@ -122,8 +154,17 @@ _ARGS = 64
 def _shell_words(text: str, at: int) -> list[tuple[int, int]]:
     """The spans of a shell command line's words from ``at`` (quotes excluded from a
     quoted word), to the end of its line or a ``|``, ``;``, ``&``."""
+    return _words_to(text, at)[0]
+
+
+def _words_to(text: str, at: int) -> tuple[list[tuple[int, int]], int]:
+    """``_shell_words``, and where the words end (a ``|``, ``;``, ``&``, a redirection,
+    the line's end)."""
     end = text.find("\n", at, at + _LINE)
     end = min(len(text), at + _LINE) if end == -1 else end
+    quoted = _QUOTED_END.search(text, at, end)
+    if quoted is not None:
+        end = quoted.start()
     spans: list[tuple[int, int]] = []
     position = at
     while len(spans) < _ARGS:
@@ -133,11 +174,13 @@ def _shell_words(text: str, at: int) -> list[tuple[int, int]]:
         if m is None:
             break
         start, stop = m.span()
-        if text[start] in "\"'":
+        if _PIECE.fullmatch(text, start, stop):  # one quoted piece: its inside
             start, stop = start + 1, stop - 1
-        spans.append((start, stop))
         position = m.end()
-    return spans
+        if text[position : position + 1] in ("<", ">") and text[start:stop].isdigit():
+            break  # a redirection's descriptor (``2>/dev/null``): no argument
+        spans.append((start, stop))
+    return spans, position
 
 
 _ITEM = re.compile(
@@ -160,14 +203,14 @@ def _argv_items(text: str, at: int, quote: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _value(text: str, start: int, end: int, form: str) -> tuple[int, int] | None:
+def _value(text: str, start: int, end: int, form: str, marks: str) -> tuple[int, int] | None:
     """The password's span in an argument (``pass:v`` -> ``v``; ``user%v`` -> ``v``)."""
     if form == "pass":
         if text.startswith("pass:", start, end):
             return start + 5, end
         return None  # env:VAR, file:path, fd:3, stdin: where it is read from
     if form == "user":
-        for mark in "%:":
+        for mark in marks:
             cut = text.find(mark, start, end)
             if cut != -1:
                 return cut + 1, end
@@ -180,6 +223,11 @@ def _real(text: str, span: tuple[int, int] | None) -> bool:
         return False
     value = text[span[0] : span[1]]
     return value[:1] not in "-*" and plausible_value(value, prose_allowed=False)
+
+
+def _cluster(word: str, letter: str) -> bool:
+    """Whether ``word`` is a cluster of short flags holding ``letter`` (``-b``, ``-cbB``)."""
+    return len(word) >= 2 and word[0] == "-" and word[1:].isalpha() and letter in word[1:]
 
 
 def _secrets(text: str, flags: _Flags, args: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -195,16 +243,35 @@ def _secrets(text: str, flags: _Flags, args: list[tuple[int, int]]) -> list[tupl
             and not w.endswith(":")
             and w.lower() not in ("use", "delete", "persistent")
         ]
+    if flags.last and any(_cluster(w, flags.last) for w in words):
+        # ``htpasswd -b[cmBs] file user v``, ``htpasswd -nb user v``: the last positional
+        positional = [a for a, w in zip(args, words, strict=True) if w[:1] != "-"]
+        found.extend(positional[-1:])
+    if flags.form == "next":  # ``vault login v`` (not ``-method=userpass``, ``user=bob``)
+        at = [w.lower() for w in words].index(flags.after)
+        for i in range(at + 1, len(words)):
+            word, before = words[i], words[i - 1]
+            if word[:1] == "-" or "=" in word:
+                continue
+            if before[:1] == "-" and "=" not in before and not credential_shaped(word):
+                continue  # a flag's value (``-method github``), unless a token's shape
+            found.append(args[i])
     for i, word in enumerate(words):
         if word in flags.spaced and i + 1 < len(words):
-            found.append(_value(text, *args[i + 1], flags.form))
+            found.append(_value(text, *args[i + 1], flags.form, flags.marks))
         elif word in flags.whole and i + 1 < len(words):
             found.append(args[i + 1])
         for flag in (*flags.spaced, *flags.glued):
             glue = "" if flag in flags.glued else "="
             if len(word) > len(flag) + len(glue) and word.startswith(flag + glue):
                 found.append(
-                    _value(text, args[i][0] + len(flag) + len(glue), args[i][1], flags.form)
+                    _value(
+                        text,
+                        args[i][0] + len(flag) + len(glue),
+                        args[i][1],
+                        flags.form,
+                        flags.marks,
+                    )
                 )
     return [s for s in found if s is not None and _real(text, s)]
 
@@ -251,6 +318,178 @@ def find(text: str) -> list[re.Match[str]]:
             args = _shell_words(text, end.end())
         for start, stop in _secrets(text, _TOOLS[tool], args):
             span = SPAN.match(text, start, stop)
+            if span is not None:
+                found.append(span)
+    return found
+
+
+# -- passwords fed on standard input ---------------------------------------------------
+
+STDIN_NEEDLES = ("echo", "printf", "<<<")
+"""The needles of passwords fed on standard input: the command echoing one, a
+here-string."""
+
+_ECHO = re.compile(r"(?<![\w.\-])(?:echo|printf)(?=[ \t])")
+_ECHO_FLAG = re.compile(r"-[neE]{1,3}")
+# A command that reads a password from its standard input on its own (without a flag
+# naming it), and how: ``user`` (``chpasswd``: ``user:v`` lines), ``after-first`` (the
+# first line is no password: ``heroku login -i`` reads an e-mail, then the password).
+_READERS = {
+    "chpasswd": "user",
+    "passwd": "whole",
+    "kinit": "whole",
+    "cryptsetup": "whole",
+}
+# Flags that make a command read its password or token from standard input.
+_STDIN_FLAGS = frozenset(
+    ("--password-stdin", "--with-token", "--token-stdin", "--passphrase-stdin", "--stdin")
+)
+# Where a command line ends on the left (a here-string's command starts after it).
+_SEGMENT_START = re.compile(r"[|;&(`\n][^|;&(`\n]{0,400}\Z")
+_LINE_BREAK = re.compile(r"\\{1,2}r\\{1,2}n|\\{1,2}n|\r?\n")
+_RETURN_END = re.compile(r"(?:\\{1,2}[rn]){1,2}\Z")
+
+
+def _reader(text: str, args: list[tuple[int, int]]) -> str:
+    """How the command of ``args`` reads a password from standard input ("" if it reads
+    none): ``whole``, ``user`` or ``after-first``."""
+    words = [text[s:e] for s, e in args]
+    while words:
+        command = words[0].rsplit("/", 1)[-1].lower().removesuffix(".exe")
+        rest = words[1:]
+        if command in _READERS:
+            return _READERS[command]
+        if any(w in _STDIN_FLAGS for w in rest):
+            return "whole"  # ``docker login --password-stdin``, ``passwd --stdin bob``
+        for i, word in enumerate(rest[:-1]):
+            if (word == "--passphrase-fd" and rest[i + 1] == "0") or (
+                word in ("-pass", "-passin", "-passout") and rest[i + 1] == "stdin"
+            ):
+                return "whole"  # gpg's ``--passphrase-fd 0``, openssl's ``-pass stdin``
+        lowered = [w.lower() for w in rest]
+        if command in ("sudo", "doas") and any(_cluster(w, "S") or w == "--stdin" for w in rest):
+            return "whole"  # ``sudo -S cmd``
+        if command == "htpasswd" and any(_cluster(w, "i") for w in rest):
+            return "whole"
+        if command == "smbpasswd" and any(_cluster(w, "s") for w in rest):
+            return "whole"
+        if command in ("vault", "bao") and "login" in lowered and "-" in rest:
+            return "whole"
+        if command == "heroku" and "login" in lowered:
+            return "after-first"
+        if command not in ("sudo", "doas", "env", "command", "exec"):
+            return ""
+        # ``sudo chpasswd``, ``env LANG=C passwd --stdin bob``: the command it runs
+        words = [w for w in rest if w[:1] != "-" and "=" not in w]
+    return ""
+
+
+def _fed(text: str, span: tuple[int, int], how: str) -> list[tuple[int, int]]:
+    """The passwords in a value fed to a reader: its lines (``\\n`` written out or not),
+    each whole, after its user (``user:v``), or all but the first."""
+    start, end = span
+    if text.startswith("$'", start) and text[end - 1 : end] == "'":
+        start, end = start + 2, end - 1  # ANSI-C quoting: ``$'mail\npw'``
+    pieces: list[tuple[int, int]] = []
+    at = start
+    for brk in _LINE_BREAK.finditer(text, start, end):
+        pieces.append((at, brk.start()))
+        at = brk.end()
+    pieces.append((at, end))
+    if how == "after-first":
+        pieces = pieces[1:]
+    found = []
+    for s, e in pieces:
+        if how == "user":
+            cut = text.find(":", s, e)
+            if cut == -1:
+                continue
+            s = cut + 1
+        found.append((s, e))
+    return found
+
+
+def _echoed(text: str, args: list[tuple[int, int]], printf: bool) -> list[tuple[int, int]]:
+    """The spans an ``echo`` or a ``printf`` writes (its flags and format left out)."""
+    words = [text[s:e] for s, e in args]
+    if printf:
+        return args[1:] if len(args) > 1 and "%" in words[0] else args[:1]
+    i = 0
+    while i < len(words) and _ECHO_FLAG.fullmatch(words[i]):
+        i += 1
+    return args[i:]
+
+
+def stdin_find(text: str) -> list[re.Match[str]]:
+    """Passwords fed on standard input to a command that reads one there: echoed into it
+    (``echo 'v' | sudo -S apt update``, ``echo 'bob:v' | chpasswd``, ``printf '%s' v |
+    docker login --password-stdin``) or as a here-string (``sudo -S true <<< v``,
+    ``heroku login -i <<< $'mail\\nv'``), in shell text or quoted in an argv item."""
+    spans: list[tuple[int, int]] = []
+    if "|" in text:
+        for m in _ECHO.finditer(text):
+            args, end = _words_to(text, m.end())
+            if not args or text[end : end + 1] != "|" or text[end + 1 : end + 2] == "|":
+                continue
+            how = _reader(text, _shell_words(text, end + 1))
+            if how:
+                for arg in _echoed(text, args, m.group() == "printf"):
+                    spans.extend(_fed(text, arg, how))
+    at = text.find("<<<")
+    while at != -1:
+        head = _SEGMENT_START.search(text, max(0, at - 400), at)
+        start = 0 if head is None else head.start() + 1
+        if head is None and at > 400:
+            start = at - 400
+        how = _reader(text, _shell_words(text, start))
+        if how:
+            words = _shell_words(text, at + 3)
+            spans.extend(_fed(text, words[0], how) if words else [])
+        at = text.find("<<<", at + 3)
+    found = []
+    for start, stop in spans:
+        if _real(text, (start, stop)):
+            m = SPAN.match(text, start, stop)
+            if m is not None:
+                found.append(m)
+    return found
+
+
+# -- expect scripts ----------------------------------------------------------------------
+
+SEND_NEEDLES = ("send ",)
+_SEND = re.compile(
+    r"(?<![\w\-])send[ \t]{1,5}(?:--[ \t]{1,5})?(?:(?P<e>\\{0,3})\"(?P<v>(?:(?!(?P=e)\")[^\r\n])"
+    r"{1,1024})(?P=e)\"|\{(?P<b>[^{}\r\n]{1,1024})\})"
+)
+_EXPECT = re.compile(r"(?<![\w\-])expect(?![\w\-])")
+_ASKS = re.compile(r"assword|passphrase|passcode|\bpin\b|token|secret", re.IGNORECASE)
+_SEND_WINDOW = 400
+
+
+def send_find(text: str) -> list[re.Match[str]]:
+    """Passwords an ``expect`` script sends: ``send "v\\r"`` after an ``expect`` whose
+    pattern asks for one (``expect "*assword:"``) any real value; after another
+    ``expect`` (or the word alone: ``expect: send "v\\r"``), a credential-shaped one
+    (``send "yes\\r"``, ``send "ls -la\\r"`` stay)."""
+    found = []
+    for m in _SEND.finditer(text):
+        start, end = m.span("v") if m.group("v") is not None else m.span("b")
+        tail = _RETURN_END.search(text, start, end)
+        if tail is not None:
+            end = tail.start()
+        if end <= start:
+            continue
+        window = text[max(0, m.start() - _SEND_WINDOW) : m.start()]
+        expects = list(_EXPECT.finditer(window))
+        if not expects:
+            continue
+        value = text[start:end]
+        asked = _ASKS.search(window, expects[-1].end()) is not None
+        if (asked and _real(text, (start, end))) or (
+            credential_shaped(value) and plausible_value(value, prose_allowed=False)
+        ):
+            span = SPAN.match(text, start, end)
             if span is not None:
                 found.append(span)
     return found

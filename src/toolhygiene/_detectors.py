@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _encoded, _nested, _seeds
+from toolhygiene import _before_label, _commands, _encoded, _nested, _seeds
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -1452,7 +1452,10 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
-        return False
+        if not (key.lower().endswith(PHRASE_HEADS) and _JOINED_WORDS.fullmatch(value)):
+            return False
+        # a passphrase of words joined (``correct-horse-battery-staple``), after a
+        # password's label: judged as after ``=`` ("password is out-of-date" stays)
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
@@ -1467,6 +1470,14 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() != "password" or m.group("sep").strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+# Words joined by ``-``, ``_`` or ``.``: four or more, or three and a number (a
+# passphrase: ``correct-horse-battery-staple``, ``tidy_lamp_orbit_42``).
+_JOINED_WORDS = re.compile(
+    r"[A-Za-z]{2,16}(?:[\-_.][A-Za-z]{2,16}){3,11}(?:[\-_.]?[0-9]{1,6})?"
+    r"|[A-Za-z]{2,16}(?:[\-_.][A-Za-z]{2,16}){2}[\-_.]?[0-9]{1,6}"
+)
 
 
 # A value that calls for the key rather than holding it: ``get_random_secret_key()``,
@@ -2805,6 +2816,29 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _commands.NEEDLES,
         finder=_commands.find,
+    ),
+    Detector(
+        # A password fed on standard input to a command that reads one there (``echo v
+        # | sudo -S …``, ``echo 'bob:v' | chpasswd``, ``heroku login -i <<< $'m\\nv'``).
+        "secret",
+        SPAN,
+        _commands.STDIN_NEEDLES,
+        finder=_commands.stdin_find,
+    ),
+    Detector(
+        # A password an ``expect`` script sends (``expect "*assword:"`` then ``send "v\\r"``).
+        "secret",
+        SPAN,
+        _commands.SEND_NEEDLES,
+        finder=_commands.send_find,
+    ),
+    Detector(
+        # A secret written before its label in a sentence: "``v`` is the new root
+        # password", "'v' (password) was rejected", "``v``, the password for …".
+        "secret",
+        SPAN,
+        _before_label.NEEDLES,
+        finder=_before_label.find,
     ),
     Detector(
         # SQL: the value at a secret column's index (``INSERT INTO users (name, password)
