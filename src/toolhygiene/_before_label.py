@@ -12,10 +12,11 @@ The labelled layer reads a label, then its value. A sentence may put the value f
   its, their) and at most three words ("is the new root password"); or an opening
   parenthesis and at most "the" and two words, closed after the label ("(password)");
   or a comma and a determiner ("``v``, the password for …");
-- the value is one word, quoted, in backticks or bare, that reads as a secret: eight
-  characters or more with letters and digits or both cases (``credential_shaped``), or
-  six or more holding three of lowercase, uppercase, digits and symbols. "hunter2 is the
-  new password" and "admin is the password" stay.
+- the value is one word, quoted, in backticks or bare, that reads as a secret: six
+  characters or more holding three of lowercase, uppercase, digits and symbols (``-``,
+  ``_``, ``.`` not counted: a name's), or a token of 16 or more (``credential_shaped``).
+  "hunter22 is the new password", "X-Auth-Token is the header for the token" and
+  "MyService is the new API token" stay.
 """
 
 from __future__ import annotations
@@ -36,26 +37,31 @@ _LABEL = re.compile(
     r"which|we|you|i)(?![\w\-])))",
     re.IGNORECASE,
 )
-_DETERMINER = r"(?:the|your|my|our|its|their)"
-_WORDS = r"(?:[A-Za-z][\w\-]{0,29}[ \t]{1,3}){0,3}"
-# The value and what joins it to the label, matched at the window's end (``\Z``).
-_BEFORE = re.compile(
-    r"(?:(?<=[\s(\[:>])|^)"
+# Read backwards from the label (on the reversed text before it, matched at its start:
+# one anchored match per label, not a search over the window): what joins the value to
+# the label, then the value, each written reversed.
+_DETERMINER = r"(?:eht|ruoy|ym|ruo|sti|rieht)"  # the, your, my, our, its, their
+_WORD = r"[ \t]{1,3}[\w\-]{0,29}[A-Za-z]"
+_REVERSED = re.compile(
+    r"(?:(?P<is>(?:" + _WORD + r"){0,3}[ \t]{1,3}" + _DETERMINER + r"[ \t]{1,3}(?:si|saw)[ \t]{1,3})"
+    r"|(?P<paren>(?:" + _WORD + r"){0,2}(?:[ \t]{1,3}eht)?[ \t]{0,3}\([ \t]{0,3})"
+    r"|(?P<comma>(?:" + _WORD + r"){0,3}[ \t]{1,3}" + _DETERMINER + r"[ \t]{1,3},[ \t]{0,3}))"
     r"(?:(?P<q>[`'\"])(?P<quoted>[^\s`'\"]{6,128})(?P=q)|(?P<bare>[^\s`'\"(),;]{6,128}))"
-    r"(?:(?P<is>[ \t]{1,3}(?:is|was)[ \t]{1,3}" + _DETERMINER + r"[ \t]{1,3}" + _WORDS + r")"
-    r"|(?P<paren>[ \t]{0,3}\([ \t]{0,3}(?:the[ \t]{1,3})?(?:[A-Za-z][\w\-]{0,29}[ \t]{1,3}){0,2})"
-    r"|(?P<comma>[ \t]{0,3},[ \t]{1,3}" + _DETERMINER + r"[ \t]{1,3}" + _WORDS + r"))\Z",
+    r"(?=[\s(\[:>]|\Z)",
     re.IGNORECASE,
 )
-_WINDOW = 200
-_SYMBOL = re.compile(r"[^\w\s]")
+_WINDOW = 180
+_SYMBOL = re.compile(r"[^\w\s.\-]")
 
 
 def _secret_shaped(value: str) -> bool:
-    """Whether a value written before a label reads as a secret, not as a word."""
+    """Whether a value written before a label reads as a secret, not as a word or a
+    name: three classes of lowercase, uppercase, digits and symbols (``-``, ``_``, ``.``
+    are a name's: ``X-Auth-Token``, ``MyService`` stay), six characters or more; or a
+    long token (``credential_shaped``, 16 or more)."""
     if not plausible_value(value, prose_allowed=False) or "@" in value or "/" in value:
         return False
-    if credential_shaped(value):
+    if len(value) >= 16 and credential_shaped(value):
         return True
     classes = (
         any(c.islower() for c in value)
@@ -71,26 +77,21 @@ def find(text: str) -> list[re.Match[str]]:
     found = []
     for label in _LABEL.finditer(text):
         at = label.start()
-        head = text[max(0, at - 12) : at]
-        if "(" not in head and "," not in text[max(0, at - 60) : at] and not (
-            " is " in text[max(0, at - 120) : at].lower()
-            or " was " in text[max(0, at - 120) : at].lower()
-        ):
-            continue  # no joining word near: the common case, decided without a regex
+        if at < 7 or text[at - 1] not in " \t(":
+            continue  # no blank or parenthesis before the label: nothing joins a value
         start = max(0, at - _WINDOW)
         line = text.rfind("\n", start, at)
         start = line + 1 if line != -1 else start
-        m = _BEFORE.search(text, start, at)
+        m = _REVERSED.match(text[start:at][::-1])
         if m is None or (m.group("paren") is not None) != (label.group("close") is not None):
             continue
         group = "quoted" if m.group("quoted") is not None else "bare"
-        value = m.group(group)
+        end, begin = at - m.start(group), at - m.end(group)
         if group == "bare":
-            value = value.rstrip(".:!?")
-        if not _secret_shaped(value):
+            end = begin + len(text[begin:end].rstrip(".:!?"))
+        if not _secret_shaped(text[begin:end]):
             continue
-        s = m.start(group)
-        span = SPAN.match(text, s, s + len(value))
+        span = SPAN.match(text, begin, end)
         if span is not None:
             found.append(span)
     return found

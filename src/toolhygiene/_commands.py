@@ -145,42 +145,49 @@ _WORD = re.compile(
 )
 _PIECE = re.compile(r"\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'[^'\r\n]{0,1024}'")
 # Where ``CalledProcessError`` ends a shell command it quotes (``Command 'v' returned
-# non-zero exit status 1.``): the command line ends there, not at the line's end.
-_QUOTED_END = re.compile(r"['\"] (?:returned non-zero exit status|died with <Signals)")
+# non-zero exit status 1.``): the command line ends at the quote before these, not at the
+# line's end.
+_QUOTED_ENDS = (" returned non-zero exit status", " died with <Signals")
 _LINE = 400
 _ARGS = 64
 
 
-def _shell_words(text: str, at: int) -> list[tuple[int, int]]:
+_BLANK_WORD = re.compile(r"[ \t]{0,400}(" + _WORD.pattern + ")")
+_BLANKS = re.compile(r"[ \t]{0,400}")
+
+
+def _shell_words(text: str, at: int, limit: int = _ARGS) -> list[tuple[int, int]]:
     """The spans of a shell command line's words from ``at`` (quotes excluded from a
-    quoted word), to the end of its line or a ``|``, ``;``, ``&``."""
-    return _words_to(text, at)[0]
+    quoted word), to the end of its line or a ``|``, ``;``, ``&``; ``limit`` at most."""
+    return _words_to(text, at, limit)[0]
 
 
-def _words_to(text: str, at: int) -> tuple[list[tuple[int, int]], int]:
+def _words_to(text: str, at: int, limit: int = _ARGS) -> tuple[list[tuple[int, int]], int]:
     """``_shell_words``, and where the words end (a ``|``, ``;``, ``&``, a redirection,
     the line's end)."""
     end = text.find("\n", at, at + _LINE)
     end = min(len(text), at + _LINE) if end == -1 else end
-    quoted = _QUOTED_END.search(text, at, end)
-    if quoted is not None:
-        end = quoted.start()
+    for words in _QUOTED_ENDS:
+        quoted = text.find(words, at, end)
+        if quoted > at and text[quoted - 1] in "'\"":
+            end = quoted - 1
     spans: list[tuple[int, int]] = []
     position = at
-    while len(spans) < _ARGS:
-        while position < end and text[position] in " \t":
-            position += 1
-        m = _WORD.match(text, position, end)
+    match = _BLANK_WORD.match
+    while len(spans) < limit:
+        m = match(text, position, end)
         if m is None:
             break
-        start, stop = m.span()
-        if _PIECE.fullmatch(text, start, stop):  # one quoted piece: its inside
-            start, stop = start + 1, stop - 1
+        start, stop = m.span(1)
+        if text[start] in "\"'" and _PIECE.fullmatch(text, start, stop):
+            start, stop = start + 1, stop - 1  # one quoted piece: its inside
         position = m.end()
         if text[position : position + 1] in ("<", ">") and text[start:stop].isdigit():
             break  # a redirection's descriptor (``2>/dev/null``): no argument
         spans.append((start, stop))
-    return spans, position
+    else:
+        return spans, position
+    return spans, _BLANKS.match(text, position, max(position, end)).end()
 
 
 _ITEM = re.compile(
@@ -189,12 +196,12 @@ _ITEM = re.compile(
 )
 
 
-def _argv_items(text: str, at: int, quote: str) -> list[tuple[int, int]]:
+def _argv_items(text: str, at: int, quote: str, limit: int = _ARGS) -> list[tuple[int, int]]:
     """The spans of an argv list's items after the tool's own item, which its closing
-    ``quote`` ends at ``at``."""
+    ``quote`` ends at ``at``; ``limit`` at most."""
     spans: list[tuple[int, int]] = []
     position = at + len(quote)
-    while len(spans) < _ARGS:
+    while len(spans) < limit:
         m = _ITEM.match(text, position)
         if m is None:
             break
@@ -256,6 +263,7 @@ def _secrets(text: str, flags: _Flags, args: list[tuple[int, int]]) -> list[tupl
             if before[:1] == "-" and "=" not in before and not credential_shaped(word):
                 continue  # a flag's value (``-method github``), unless a token's shape
             found.append(args[i])
+            break  # one token: the words after it are no login's
     for i, word in enumerate(words):
         if word in flags.spaced and i + 1 < len(words):
             found.append(_value(text, *args[i + 1], flags.form, flags.marks))
@@ -310,13 +318,26 @@ def _commands(text: str) -> list[tuple[str, re.Match[str]]]:
 def find(text: str) -> list[re.Match[str]]:
     """The passwords given to the tools of ``_TOOLS`` on their command lines."""
     found = []
+    reach: dict[str, int] = {}
     for tool, end in _commands(text):
-        quote = end.group("q")
+        if end.start() < reach.get(tool, -1):
+            continue  # one of the last command line's own words (``vault login a vault …``)
+        quote, flags = end.group("q"), _TOOLS[tool]
+        if flags.after:  # (its word first: ``docker run …`` is read no further)
+            head = (
+                _argv_items(text, end.start("q"), quote, 4)
+                if quote is not None
+                else _shell_words(text, end.end(), 4)
+            )
+            if flags.after not in (text[s:e].lower() for s, e in head):
+                continue
+        limit = 12 if flags.form == "next" else _ARGS
         if quote is not None:
-            args = _argv_items(text, end.start("q"), quote)
+            args = _argv_items(text, end.start("q"), quote, limit)
         else:
-            args = _shell_words(text, end.end())
-        for start, stop in _secrets(text, _TOOLS[tool], args):
+            args = _shell_words(text, end.end(), limit)
+        reach[tool] = args[-1][1] if args else end.end()
+        for start, stop in _secrets(text, flags, args):
             span = SPAN.match(text, start, stop)
             if span is not None:
                 found.append(span)
@@ -344,8 +365,11 @@ _READERS = {
 _STDIN_FLAGS = frozenset(
     ("--password-stdin", "--with-token", "--token-stdin", "--passphrase-stdin", "--stdin")
 )
-# Where a command line ends on the left (a here-string's command starts after it).
-_SEGMENT_START = re.compile(r"[|;&(`\n][^|;&(`\n]{0,400}\Z")
+# A word one of the readers' command lines holds (``_reader``): a text, or a command
+# line, without one is not parsed.
+_HINT = re.compile(r"sudo|doas|passwd|stdin|with-token|kinit|cryptsetup|login|passphrase-fd")
+_SEGMENT_ENDS = "|;&(`\n"
+"""What ends a command line on the left (a here-string's command starts after it)."""
 _LINE_BREAK = re.compile(r"\\{1,2}r\\{1,2}n|\\{1,2}n|\r?\n")
 _RETURN_END = re.compile(r"(?:\\{1,2}[rn]){1,2}\Z")
 
@@ -426,22 +450,35 @@ def stdin_find(text: str) -> list[re.Match[str]]:
     docker login --password-stdin``) or as a here-string (``sudo -S true <<< v``,
     ``heroku login -i <<< $'mail\\nv'``), in shell text or quoted in an argv item."""
     spans: list[tuple[int, int]] = []
+    if _HINT.search(text) is None:
+        return []
     if "|" in text:
         for m in _ECHO.finditer(text):
+            line = text.find("\n", m.end(), m.end() + _LINE)
+            line = min(len(text), m.end() + _LINE) if line == -1 else line
+            bar = text.find("|", m.end(), line)
+            if bar == -1 or text[bar + 1 : bar + 2] == "|":
+                continue
+            after = text.find("|", bar + 1, line)
+            if _HINT.search(text, bar + 1, line if after == -1 else after) is None:
+                continue  # (no reader's word after the pipe: its words are not read)
             args, end = _words_to(text, m.end())
-            if not args or text[end : end + 1] != "|" or text[end + 1 : end + 2] == "|":
+            if not args or end != bar:
                 continue
             how = _reader(text, _shell_words(text, end + 1))
             if how:
                 for arg in _echoed(text, args, m.group() == "printf"):
                     spans.extend(_fed(text, arg, how))
     at = text.find("<<<")
+    last, how = -1, ""
     while at != -1:
-        head = _SEGMENT_START.search(text, max(0, at - 400), at)
-        start = 0 if head is None else head.start() + 1
-        if head is None and at > 400:
-            start = at - 400
-        how = _reader(text, _shell_words(text, start))
+        if last == -1 or at - last > _LINE or any(c in text[last:at] for c in _SEGMENT_ENDS):
+            # (a new command line; else the last here-string's, judged once)
+            lowest = max(0, at - _LINE)
+            last = max(text.rfind(c, lowest, at) + 1 for c in _SEGMENT_ENDS) or lowest
+            how = ""
+            if _HINT.search(text, last, at) is not None:
+                how = _reader(text, _shell_words(text, last))
         if how:
             words = _shell_words(text, at + 3)
             spans.extend(_fed(text, words[0], how) if words else [])
@@ -462,7 +499,7 @@ _SEND = re.compile(
     r"(?<![\w\-])send[ \t]{1,5}(?:--[ \t]{1,5})?(?:(?P<e>\\{0,3})\"(?P<v>(?:(?!(?P=e)\")[^\r\n])"
     r"{1,1024})(?P=e)\"|\{(?P<b>[^{}\r\n]{1,1024})\})"
 )
-_EXPECT = re.compile(r"(?<![\w\-])expect(?![\w\-])")
+_EXPECT = re.compile(r"(?<![\w\-])expect(?![\w\-])")  # matched where ``rfind`` found one
 _ASKS = re.compile(r"assword|passphrase|passcode|\bpin\b|token|secret", re.IGNORECASE)
 _SEND_WINDOW = 400
 
@@ -472,20 +509,21 @@ def send_find(text: str) -> list[re.Match[str]]:
     pattern asks for one (``expect "*assword:"``) any real value; after another
     ``expect`` (or the word alone: ``expect: send "v\\r"``), a credential-shaped one
     (``send "yes\\r"``, ``send "ls -la\\r"`` stay)."""
-    found = []
+    found: list[re.Match[str]] = []
+    if "expect" not in text:
+        return found
     for m in _SEND.finditer(text):
+        before = text.rfind("expect", max(0, m.start() - _SEND_WINDOW), m.start())
+        if before == -1 or _EXPECT.match(text, before) is None:
+            continue
         start, end = m.span("v") if m.group("v") is not None else m.span("b")
         tail = _RETURN_END.search(text, start, end)
         if tail is not None:
             end = tail.start()
         if end <= start:
             continue
-        window = text[max(0, m.start() - _SEND_WINDOW) : m.start()]
-        expects = list(_EXPECT.finditer(window))
-        if not expects:
-            continue
         value = text[start:end]
-        asked = _ASKS.search(window, expects[-1].end()) is not None
+        asked = _ASKS.search(text, before, m.start()) is not None
         if (asked and _real(text, (start, end))) or (
             credential_shaped(value) and plausible_value(value, prose_allowed=False)
         ):
