@@ -87,8 +87,6 @@ def find(text: str) -> list[re.Match[str]]:
             continue
         group = "quoted" if m.group("quoted") is not None else "bare"
         end, begin = at - m.start(group), at - m.end(group)
-        if group == "bare":
-            end = begin + len(text[begin:end].rstrip(".:!?"))
         if not _secret_shaped(text[begin:end]):
             continue
         span = SPAN.match(text, begin, end)

@@ -34,7 +34,7 @@ class _Flags:
     user in the ``user`` form (lftp's ``user,v``); ``last``: a letter whose short flag
     (alone or in a cluster: ``-b``, ``-cb``, ``-nbB``) makes the last positional
     argument the password (``htpasswd -b file user v``); ``form="next"``: the
-    positional arguments after ``after`` (``vault login v``), without ``=``."""
+    positional argument after ``after`` (``vault login v``), no ``key=value``."""
 
     __slots__ = ("after", "form", "glued", "last", "marks", "spaced", "whole")
 
@@ -162,11 +162,15 @@ def _shell_words(text: str, at: int, limit: int = _ARGS) -> list[tuple[int, int]
     return _words_to(text, at, limit)[0]
 
 
-def _words_to(text: str, at: int, limit: int = _ARGS) -> tuple[list[tuple[int, int]], int]:
+def _words_to(
+    text: str, at: int, limit: int = _ARGS, stop: int = -1
+) -> tuple[list[tuple[int, int]], int]:
     """``_shell_words``, and where the words end (a ``|``, ``;``, ``&``, a redirection,
-    the line's end)."""
+    the line's end, ``stop`` if given)."""
     end = text.find("\n", at, at + _LINE)
     end = min(len(text), at + _LINE) if end == -1 else end
+    if stop != -1:
+        end = min(end, stop)
     for words in _QUOTED_ENDS:
         quoted = text.find(words, at, end)
         if quoted > at and text[quoted - 1] in "'\"":
@@ -232,8 +236,13 @@ def _real(text: str, span: tuple[int, int] | None) -> bool:
     return value[:1] not in "-*" and plausible_value(value, prose_allowed=False)
 
 
+_KEY_VALUE = re.compile(r"[a-z_][a-z0-9_\-]{0,40}=")
+"""A ``key=value`` argument (``username=bob``, ``role=ci``; a key is lowercase)."""
+
+
 def _cluster(word: str, letter: str) -> bool:
-    """Whether ``word`` is a cluster of short flags holding ``letter`` (``-b``, ``-cbB``)."""
+    """Whether ``word`` is a cluster of short flags holding ``letter`` (``-b``, ``-cbB``;
+    any cluster for "")."""
     return len(word) >= 2 and word[0] == "-" and word[1:].isalpha() and letter in word[1:]
 
 
@@ -252,13 +261,20 @@ def _secrets(text: str, flags: _Flags, args: list[tuple[int, int]]) -> list[tupl
         ]
     if flags.last and any(_cluster(w, flags.last) for w in words):
         # ``htpasswd -b[cmBs] file user v``, ``htpasswd -nb user v``: the last positional
-        positional = [a for a, w in zip(args, words, strict=True) if w[:1] != "-"]
-        found.extend(positional[-1:])
+        # (after the file, if not ``-n``, and the user; ``-C 12``'s value is no positional)
+        positional, needed = [], 3
+        for i, word in enumerate(words):
+            if _cluster(word, "n"):
+                needed = 2
+            if word[:1] != "-" and not (i and _cluster(words[i - 1], "") and words[i - 1][-1] in "Cr"):
+                positional.append(args[i])
+        if len(positional) >= needed:
+            found.append(positional[-1])
     if flags.form == "next":  # ``vault login v`` (not ``-method=userpass``, ``user=bob``)
         at = [w.lower() for w in words].index(flags.after)
         for i in range(at + 1, len(words)):
             word, before = words[i], words[i - 1]
-            if word[:1] == "-" or "=" in word:
+            if word[:1] == "-" or _KEY_VALUE.match(word):
                 continue
             if before[:1] == "-" and "=" not in before and not credential_shaped(word):
                 continue  # a flag's value (``-method github``), unless a token's shape
@@ -368,6 +384,12 @@ _STDIN_FLAGS = frozenset(
 # A word one of the readers' command lines holds (``_reader``): a text, or a command
 # line, without one is not parsed.
 _HINT = re.compile(r"sudo|doas|passwd|stdin|with-token|kinit|cryptsetup|login|passphrase-fd")
+# Where a reader's command may start inside a here-string's command line (quoted in an
+# argv item or an error's message: ``['bash', '-c', "sudo -S x <<< 'v'"]``).
+_READER_WORD = re.compile(
+    r"(?<![\w.\-])(?:sudo|doas|chpasswd|passwd|smbpasswd|htpasswd|kinit|cryptsetup|vault|bao|"
+    r"heroku)(?=[ \t])"
+)
 _SEGMENT_ENDS = "|;&(`\n"
 """What ends a command line on the left (a here-string's command starts after it)."""
 _LINE_BREAK = re.compile(r"\\{1,2}r\\{1,2}n|\\{1,2}n|\r?\n")
@@ -478,7 +500,11 @@ def stdin_find(text: str) -> list[re.Match[str]]:
             last = max(text.rfind(c, lowest, at) + 1 for c in _SEGMENT_ENDS) or lowest
             how = ""
             if _HINT.search(text, last, at) is not None:
-                how = _reader(text, _shell_words(text, last))
+                how = _reader(text, _words_to(text, last, stop=at)[0])
+                if not how:
+                    word = _READER_WORD.search(text, last, at)
+                    if word is not None:
+                        how = _reader(text, _words_to(text, word.start(), stop=at)[0])
         if how:
             words = _shell_words(text, at + 3)
             spans.extend(_fed(text, words[0], how) if words else [])
@@ -496,10 +522,11 @@ def stdin_find(text: str) -> list[re.Match[str]]:
 
 SEND_NEEDLES = ("send ",)
 _SEND = re.compile(
-    r"(?<![\w\-])send[ \t]{1,5}(?:--[ \t]{1,5})?(?:(?P<e>\\{0,3})\"(?P<v>(?:(?!(?P=e)\")[^\r\n])"
+    r"(?:(?<![\w\-])|(?<=\\[nrt]))send[ \t]{1,5}(?:--[ \t]{1,5})?(?:(?P<e>\\{0,3})\"(?P<v>(?:(?!(?P=e)\")[^\r\n])"
     r"{1,1024})(?P=e)\"|\{(?P<b>[^{}\r\n]{1,1024})\})"
 )
-_EXPECT = re.compile(r"(?<![\w\-])expect(?![\w\-])")  # matched where ``rfind`` found one
+# matched where ``rfind`` found one
+_EXPECT = re.compile(r"(?:(?<![\w\-])|(?<=\\[nrt]))expect(?![\w\-])")
 _ASKS = re.compile(r"assword|passphrase|passcode|\bpin\b|token|secret", re.IGNORECASE)
 _SEND_WINDOW = 400
 
@@ -515,7 +542,7 @@ def send_find(text: str) -> list[re.Match[str]]:
     for m in _SEND.finditer(text):
         before = text.rfind("expect", max(0, m.start() - _SEND_WINDOW), m.start())
         if before == -1 or _EXPECT.match(text, before) is None:
-            continue
+            continue  # (``_EXPECT`` also after a line break written out: a repr's ``\nexpect``)
         start, end = m.span("v") if m.group("v") is not None else m.span("b")
         tail = _RETURN_END.search(text, start, end)
         if tail is not None:
