@@ -111,7 +111,10 @@ def test_shlex_quoting_of_any_password_is_read_whole(value: str) -> None:
     text = shlex.join(["sshpass", "-p", value, "ssh", "host"])
     pieces = [p for p in shlex.split(shlex.quote(value).replace("'\"'\"'", "' '")) if p]
     out = th.redact(text)
-    if value.strip() and th.redact(f"password={shlex.quote(value)}") != f"password={shlex.quote(value)}":
+    if (
+        value.strip()
+        and th.redact(f"password={shlex.quote(value)}") != f"password={shlex.quote(value)}"
+    ):
         for piece in pieces:
             if len(piece) >= 4:
                 assert piece not in out.replace("sshpass -p", ""), (text, out)
@@ -203,8 +206,13 @@ def test_commands_and_sentences_without_a_password_stay(text: str) -> None:
 def test_a_command_named_for_a_password_keeps_its_flags() -> None:
     """cold19: ``['htpasswd', '-b', …]`` lost ``-b`` (a label item, ``htpasswd``, then
     the next item) and kept the password; now the flag stays and the password goes."""
-    out = th.redact("Command '['htpasswd', '-b', 'f', 'bob', 'x']' returned non-zero exit status 1.")
-    assert out == "Command '['htpasswd', '-b', 'f', 'bob', '[redacted:secret]']' returned non-zero exit status 1."
+    out = th.redact(
+        "Command '['htpasswd', '-b', 'f', 'bob', 'x']' returned non-zero exit status 1."
+    )
+    assert (
+        out
+        == "Command '['htpasswd', '-b', 'f', 'bob', '[redacted:secret]']' returned non-zero exit status 1."
+    )
 
 
 # -- 4. a value before its label -------------------------------------------------------

@@ -43,7 +43,11 @@ _LABEL = re.compile(
 _DETERMINER = r"(?:eht|ruoy|ym|ruo|sti|rieht)"  # the, your, my, our, its, their
 _WORD = r"[ \t]{1,3}[\w\-]{0,29}[A-Za-z]"
 _REVERSED = re.compile(
-    r"(?:(?P<is>(?:" + _WORD + r"){0,3}[ \t]{1,3}" + _DETERMINER + r"[ \t]{1,3}(?:si|saw)[ \t]{1,3})"
+    r"(?:(?P<is>(?:"
+    + _WORD
+    + r"){0,3}[ \t]{1,3}"
+    + _DETERMINER
+    + r"[ \t]{1,3}(?:si|saw)[ \t]{1,3})"
     r"|(?P<paren>(?:" + _WORD + r"){0,2}(?:[ \t]{1,3}eht)?[ \t]{0,3}\([ \t]{0,3})"
     r"|(?P<comma>(?:" + _WORD + r"){0,3}[ \t]{1,3}" + _DETERMINER + r"[ \t]{1,3},[ \t]{0,3}))"
     r"(?:(?P<q>[`'\"])(?P<quoted>[^\s`'\"]{6,128})(?P=q)|(?P<bare>[^\s`'\"(),;]{6,128}))"

@@ -4,10 +4,15 @@
 ``openssl … -passin pass:v``, ``smbclient -U alice%v``, ``net use \\\\fs\\share v``: each
 tool's flags are data (``_TOOLS``), read on the tool's own command line, written as shell
 text or as an argv list (``['redis-cli', '-a', 'v']``, the repr a ``CalledProcessError``
-shows). Flags named after a password (``--password v``) are the labelled layer's, and
-``mysql -pv``, ``docker login -p v``, ``sshpass -p v`` have detectors of their own.
+shows; ``shlex.join``'s too). Flags named after a password (``--password v``) are the
+labelled layer's; ``mysql -pv``, ``docker login -p v``, ``sshpass -p v`` in shell text
+also have detectors of their own. Positional passwords are the table's too
+(``htpasswd -b file user v``, ``vault login v``; issue 12, shell19).
 
-``find`` returns matches of ``_positional.SPAN``, one per value.
+``stdin_find`` reads what ``echo``/``printf`` pipes, or a here-string feeds, into a
+command that reads a password on standard input (``sudo -S``, ``chpasswd``, ``passwd``,
+``… --password-stdin``); ``send_find`` what an ``expect`` script sends after asking for a
+password. Each finder returns matches of ``_positional.SPAN``, one per value.
 """
 
 from __future__ import annotations
@@ -266,7 +271,8 @@ def _secrets(text: str, flags: _Flags, args: list[tuple[int, int]]) -> list[tupl
         for i, word in enumerate(words):
             if _cluster(word, "n"):
                 needed = 2
-            if word[:1] != "-" and not (i and _cluster(words[i - 1], "") and words[i - 1][-1] in "Cr"):
+            valued = i and _cluster(words[i - 1], "") and words[i - 1][-1] in "Cr"
+            if word[:1] != "-" and not valued:
                 positional.append(args[i])
         if len(positional) >= needed:
             found.append(positional[-1])
@@ -446,12 +452,12 @@ def _fed(text: str, span: tuple[int, int], how: str) -> list[tuple[int, int]]:
         pieces = pieces[1:]
     found = []
     for s, e in pieces:
-        if how == "user":
-            cut = text.find(":", s, e)
-            if cut == -1:
-                continue
-            s = cut + 1
-        found.append((s, e))
+        if how != "user":
+            found.append((s, e))
+            continue
+        cut = text.find(":", s, e)
+        if cut != -1:
+            found.append((cut + 1, e))
     return found
 
 
@@ -522,8 +528,8 @@ def stdin_find(text: str) -> list[re.Match[str]]:
 
 SEND_NEEDLES = ("send ",)
 _SEND = re.compile(
-    r"(?:(?<![\w\-])|(?<=\\[nrt]))send[ \t]{1,5}(?:--[ \t]{1,5})?(?:(?P<e>\\{0,3})\"(?P<v>(?:(?!(?P=e)\")[^\r\n])"
-    r"{1,1024})(?P=e)\"|\{(?P<b>[^{}\r\n]{1,1024})\})"
+    r"(?:(?<![\w\-])|(?<=\\[nrt]))send[ \t]{1,5}(?:--[ \t]{1,5})?"
+    r"(?:(?P<e>\\{0,3})\"(?P<v>(?:(?!(?P=e)\")[^\r\n]){1,1024})(?P=e)\"|\{(?P<b>[^{}\r\n]{1,1024})\})"
 )
 # matched where ``rfind`` found one
 _EXPECT = re.compile(r"(?:(?<![\w\-])|(?<=\\[nrt]))expect(?![\w\-])")

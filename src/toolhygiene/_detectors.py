@@ -1451,11 +1451,14 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
-    if value[:1] not in "\"'\\<" and not _token_shaped(value):
-        if not (key.lower().endswith(PHRASE_HEADS) and _JOINED_WORDS.fullmatch(value)):
-            return False
+    if (
+        value[:1] not in "\"'\\<"
+        and not _token_shaped(value)
         # a passphrase of words joined (``correct-horse-battery-staple``), after a
         # password's label: judged as after ``=`` ("password is out-of-date" stays)
+        and not (key.lower().endswith(PHRASE_HEADS) and _JOINED_WORDS.fullmatch(value))
+    ):
+        return False
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
