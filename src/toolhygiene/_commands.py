@@ -158,7 +158,6 @@ _ARGS = 64
 
 
 _BLANK_WORD = re.compile(r"[ \t]{0,400}(" + _WORD.pattern + ")")
-_BLANKS = re.compile(r"[ \t]{0,400}")
 
 
 def _shell_words(text: str, at: int, limit: int = _ARGS) -> list[tuple[int, int]]:
@@ -196,7 +195,9 @@ def _words_to(
         spans.append((start, stop))
     else:
         return spans, position
-    return spans, _BLANKS.match(text, position, max(position, end)).end()
+    while position < end and text[position] in " \t":
+        position += 1  # (to what stopped the words: a ``|``, a ``;``, …)
+    return spans, position
 
 
 _ITEM = re.compile(
@@ -518,9 +519,9 @@ def stdin_find(text: str) -> list[re.Match[str]]:
     found = []
     for start, stop in spans:
         if _real(text, (start, stop)):
-            m = SPAN.match(text, start, stop)
-            if m is not None:
-                found.append(m)
+            span = SPAN.match(text, start, stop)
+            if span is not None:
+                found.append(span)
     return found
 
 
