@@ -30,8 +30,10 @@ __all__ = ["NEEDLES", "find"]
 
 NEEDLES = ("password", "passphrase", "passcode", "passwd", "token", "secret", "api key", "api-key")
 
+# (the blank or the parenthesis before the label first: a text of labels glued to what
+# precedes them, ``password=v``, is passed over in one scan)
 _LABEL = re.compile(
-    r"(?<![\w\-])(?:password|passphrase|passcode|passwd|token|secret|api[ \-]key)"
+    r"[ \t(](?P<label>password|passphrase|passcode|passwd|token|secret|api[ \-]key)"
     r"(?P<close>[ \t]{0,3}\))?"
     r"(?=[ \t]{0,3}(?:[.,;:!?)\]\r\n]|\Z|(?:for|to|of|on|in|at|and|was|is|has|will|that|"
     r"which|we|you|i)(?![\w\-])))",
@@ -80,9 +82,9 @@ def find(text: str) -> list[re.Match[str]]:
     """The values written before a password's (or a token's) label in a sentence."""
     found = []
     for label in _LABEL.finditer(text):
-        at = label.start()
-        if at < 7 or text[at - 1] not in " \t(":
-            continue  # no blank or parenthesis before the label: nothing joins a value
+        at = label.start("label")
+        if at < 7:
+            continue  # no room for a value before the label
         start = max(0, at - _WINDOW)
         line = text.rfind("\n", start, at)
         start = line + 1 if line != -1 else start

@@ -134,6 +134,8 @@ _TOOLS: dict[str, _Flags] = {
         _Flags(glued=("-p",)),
     ),
     "lftp": _Flags(("-u", "--user"), form="user", marks=","),
+    # (a value holding ``=``, ``--password Ab12=x``, is no ``key=value`` on wget's line)
+    "wget": _Flags(("--password", "--http-password", "--ftp-password", "--proxy-password")),
 }
 NEEDLES = (
     *(f"{tool}{end}" for tool in _TOOLS if tool != "net" for end in (" ", "'", '"', ".exe")),
@@ -346,17 +348,19 @@ def find(text: str) -> list[re.Match[str]]:
         if end.start() < reach.get(tool, -1):
             continue  # one of the last command line's own words (``vault login a vault …``)
         quote, flags = end.group("q"), _TOOLS[tool]
-        if flags.after:  # (its word first: ``docker run …`` is read no further)
-            head = (
-                _argv_items(text, end.start("q"), quote, 4)
-                if quote is not None
-                else _shell_words(text, end.end(), 4)
-            )
-            if flags.after not in (text[s:e].lower() for s, e in head):
-                continue
         limit = 12 if flags.form == "next" else _ARGS
         if quote is not None:
+            if flags.after:  # (its word first: ``docker run …`` is read no further)
+                head = _argv_items(text, end.start("q"), quote, 4)
+                if flags.after not in (text[s:e].lower() for s, e in head):
+                    continue
             args = _argv_items(text, end.start("q"), quote, limit)
+        elif flags.after:
+            args, position = _words_to(text, end.end(), 4)
+            if flags.after not in (text[s:e].lower() for s, e in args):
+                continue
+            if len(args) == 4:  # the rest of the line, read on from the head
+                args += _words_to(text, position, limit - 4)[0]
         else:
             args = _shell_words(text, end.end(), limit)
         reach[tool] = args[-1][1] if args else end.end()
@@ -481,6 +485,7 @@ def stdin_find(text: str) -> list[re.Match[str]]:
     spans: list[tuple[int, int]] = []
     if _HINT.search(text) is None:
         return []
+    verdicts: dict[str, str] = {}  # a reader's command line (its text): how it reads
     if "|" in text:
         for m in _ECHO.finditer(text):
             line = text.find("\n", m.end(), m.end() + _LINE)
@@ -494,24 +499,31 @@ def stdin_find(text: str) -> list[re.Match[str]]:
             args, end = _words_to(text, m.end())
             if not args or end != bar:
                 continue
-            how = _reader(text, _shell_words(text, end + 1))
+            command = text[bar + 1 : line]
+            how = verdicts.get(command, "?")
+            if how == "?":
+                how = verdicts[command] = _reader(text, _shell_words(text, end + 1))
             if how:
                 for arg in _echoed(text, args, m.group() == "printf"):
                     spans.extend(_fed(text, arg, how))
     at = text.find("<<<")
     last, how = -1, ""
     while at != -1:
-        if last == -1 or at - last > _LINE or any(c in text[last:at] for c in _SEGMENT_ENDS):
+        between = text[last:at] if last != -1 and at - last <= _LINE else ""
+        if not between or any(c in between for c in _SEGMENT_ENDS):
             # (a new command line; else the last here-string's, judged once)
             lowest = max(0, at - _LINE)
             last = max(text.rfind(c, lowest, at) + 1 for c in _SEGMENT_ENDS) or lowest
-            how = ""
-            if _HINT.search(text, last, at) is not None:
-                how = _reader(text, _words_to(text, last, stop=at)[0])
-                if not how:
-                    word = _READER_WORD.search(text, last, at)
+            command = text[last:at]
+            how = verdicts.get(command, "?")
+            if how == "?":
+                how = ""
+                if _HINT.search(command) is not None:
+                    how = _reader(text, _words_to(text, last, stop=at)[0])
+                    word = None if how else _READER_WORD.search(text, last, at)
                     if word is not None:
                         how = _reader(text, _words_to(text, word.start(), stop=at)[0])
+                verdicts[command] = how
         if how:
             words = _shell_words(text, at + 3)
             spans.extend(_fed(text, words[0], how) if words else [])
