@@ -98,6 +98,15 @@ SHAPES = {
     "pydantic lines": "api_key\n  String should have at most 8 characters "
     "[type=string_too_long, input_value='Xk9mQ2vLpZr4', input_type=str]\n",
     "[type=x, input_value=": "[type=x, input_value=",
+    # nest19: objects with bare keys, flow lists, containers in pydantic errors
+    "{a: b": "password: {a: b, ",
+    "session {foo": '{"session": {"foo": "hunter2", "id": 1}} ',
+    "k: [a, b": "api_keys: [Qx7pLm2R, Ab3dEf6G] ",
+    'k: ["a",': 'passwords: ["a1b2c3d4", ',
+    "input_value=[": "password\n  Input should be a valid string [type=string_type, "
+    "input_value=['hunter2', 'x'], input_type=list]\n",
+    "input_value=[...": "password\n  x [type=t, input_value=['a', ...b', 'c', ",
+    '"loc" "input": [': '{"loc": ["password"], "msg": "m", "input": ["hunter2", "x"]} ',
     # shell19: commands whose password is positional or fed on standard input, expect's
     # send, a value before its label
     "echo a |": "echo a | ",

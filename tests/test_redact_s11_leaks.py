@@ -249,6 +249,7 @@ def test_an_encoded_splitter_never_leaves_the_tail(
     # short value's tail goes only when it reads as the rest of a token.
     assume(split != "%09")
     assume(split not in ("%0A", "%0D", "%0D%0A") or line_rest(head, tail))
+    assume(tail not in "[redacted:secret]")  # (a placeholder's own word: ``secret``)
     out = th.redact(template.format(v=head + split + tail))
     assert tail not in out, out
     assert out.isprintable(), out

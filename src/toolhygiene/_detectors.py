@@ -901,6 +901,35 @@ _WORDS_START = " \t.,;:!?"
 """What the words after a value (``_MORE``, ``_MORE_WORDS``) can start with."""
 
 
+# A PEM or OpenPGP block's last line, looked for at most this far after its first.
+_ARMOR_LOOK = 16_384
+_ARMOR_END = re.compile(r"-----END [A-Z0-9 ]{1,40}-----")
+
+
+def _armored_block(text: str, at: int) -> int:
+    """Where the PEM or OpenPGP block starting at ``at`` (``-----BEGIN …``) ends, or
+    ``-1``: a block written as a secret's value (``password: -----BEGIN CERTIFICATE-----``
+    then its lines) is that value whole, one placeholder, public material or not."""
+    global _ARMOR_SEEN
+    seen, since, close = _ARMOR_SEEN
+    if not (seen is text and since <= at + 10 and (close == -1 or close >= at + 10)):
+        # (the next end once for every block before it: a flood of ``-----BEGIN`` with
+        # no end is one search, not one a value)
+        close = text.find("-----END ", at + 10)
+        _ARMOR_SEEN = (text, at + 10, close)
+    if close == -1 or close - at > _ARMOR_LOOK:
+        return -1  # (no block: the PEM and OpenPGP patterns are not tried)
+    for pattern in (PEM, PGP):
+        m = pattern.match(text, at)
+        if m is not None:
+            return m.end()
+    m = _ARMOR_END.match(text, close)
+    return -1 if m is None else m.end()
+
+
+_ARMOR_SEEN: tuple[str | None, int, int] = (None, 0, -1)
+
+
 def _labelled_value_end(text: str, end: int) -> int:
     """Where a labelled value really ends: through a data URI's payload, through the
     words after a word of prose that steered past the secret (the check said so), or
@@ -908,6 +937,10 @@ def _labelled_value_end(text: str, end: int) -> int:
     ``end`` (or the value's last) lets it read anything; the value's last letters are
     read back only for a reading that needs them."""
     after = text[end : end + 1]
+    if after == " " and text.endswith("-----BEGIN", 0, end):
+        block = _armored_block(text, end - 10)
+        if block != -1:
+            return block
     if after and text[end - 1] in "])}>" and (after.isalnum() or after in _GLUED_TAIL):
         glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
         if glued is not None:
@@ -1435,6 +1468,119 @@ def _error_input(m: re.Match[str]) -> bool:
     return _labelled_value(location, "=", m.group("secret")) is True
 
 
+_VALIDATION_OPEN = re.compile(
+    r"[ \t|]{0,40}(?P<key>[\w\-][^\r\n]{0,300})"
+    r"\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
+    r"\[type=(?!missing,)[\w\-]{1,80}, input_value=(?P<open>[\[{(])"
+)
+_LOC_OPEN = re.compile(
+    r"[\"']loc[\"'][ \t]{0,3}:[ \t]{0,3}[\[(](?P<key>[^\[\](){}\r\n]{1,400})[\])]"
+    r"(?:[ \t]{0,3},[ \t]{0,3}[\"'](?!input[\"'])\w{1,20}[\"'][ \t]{0,3}:[ \t]{0,3}"
+    r"(?:\"(?:[^\"\\\r\n]|\\.){0,1024}\"|'(?:[^'\\\r\n]|\\.){0,1024}'"
+    r"|[\w.\-]{1,40})){0,3}"
+    r"[ \t]{0,3},[ \t]{0,3}[\"']input[\"'][ \t]{0,3}:[ \t]{0,3}(?P<open>[\[{(])"
+)
+_LOC_NEEDLE = re.compile(r"[\"']loc[\"']")
+_TUPLE = re.compile(r"\((?P<items>[^()\r\n]{0,8192})\)")
+_INPUT_VALUE = "input_value="
+
+
+def _error_containers(text: str) -> list[re.Match[str]]:
+    """The values of a list, a tuple or a dict a pydantic error shows as the input of a
+    field named as a secret: in its text (the location on one line, ``input_value=``
+    on the next) and as data (``exc.errors()``, ``exc.json()``: ``"loc"`` then
+    ``"input"``). Each value is judged as one under the field's name (``_nested``): the
+    container keeps its brackets, its keys and its length (``['[redacted:secret]',
+    '[redacted:secret]']``)."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    at = text.find(_INPUT_VALUE)
+    while at != -1:
+        opening = at + len(_INPUT_VALUE)
+        if opening < len(text) and text[opening] in "[{(" and at >= reach:
+            line = text.rfind("\n", 0, at) + 1
+            above = text.rfind("\n", 0, max(0, line - 1)) + 1 if line else -1
+            m = _VALIDATION_OPEN.match(text, above) if above >= 0 else None
+            if m is not None and m.start("open") == opening:
+                key = m.group("key").rstrip(" \t\r")
+                names = _LOCATION.match(key)
+                if names is not None and (names.end() == len(key) or key[names.end()] == "."):
+                    label = _item_location(names.group())
+                    # (pydantic cuts an input's repr near 100 characters: 4 KB at most
+                    # is read, so a line of thousands of them is read in linear time)
+                    stop = text.find(", input_type=", opening, opening + 4096)
+                    if "\n" in text[opening:stop]:
+                        stop = -1
+                    if stop != -1 and "..." in text[opening:stop]:
+                        # pydantic cut a long input's repr (``['v1', ...v9', 'v10']``):
+                        # the items whole on either side of the cut, and the piece of
+                        # one after it, judged one by one
+                        _cut_items(text, opening + 1, stop - 1, label, found)
+                        reach = stop
+                    else:
+                        reach = _error_container(text, opening, label, found)
+        at = text.find(_INPUT_VALUE, at + 1)
+    for needle in _LOC_NEEDLE.finditer(text):
+        if needle.start() < reach:
+            continue
+        m = _LOC_OPEN.match(text, needle.start())
+        if m is None:
+            continue
+        loc = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
+        if not loc or (loc[0].isdigit() and len(loc) == 1):
+            continue
+        reach = _error_container(text, m.start("open"), _item_location(".".join(loc)), found)
+    _nested.forget()
+    found.sort(key=re.Match.start)
+    return found
+
+
+def _cut_items(text: str, start: int, end: int, label: str, found: list[re.Match[str]]) -> None:
+    """The items of a list or a tuple pydantic cut in the middle (``'v1', ...v9', 'v10'``)
+    between ``start`` and ``end``, judged under ``label``; the pieces of one on either
+    side of the cut too. The quotes pair from the start before the cut and from the end
+    after it (a repr's head and tail): one left over opens, or closes, a piece."""
+    judge = list_item_judge(label)
+    if is_secret_label(label) is not True or judge is None:
+        return
+    cut = text.find("...", start, end)
+    head = [at for at in range(start, cut) if text[at] in "'\""]
+    tail = [at for at in range(cut + 3, end) if text[at] in "'\""]
+    spans = [(head[k] + 1, head[k + 1]) for k in range(0, len(head) - 1, 2)]
+    if len(head) % 2:
+        spans.append((head[-1] + 1, cut))
+    if len(tail) % 2:
+        spans.append((cut + 3, tail[0]))
+    spans += [(tail[k] + 1, tail[k + 1]) for k in range(len(tail) % 2, len(tail) - 1, 2)]
+    for begin, stop in spans:
+        value = text[begin:stop]
+        if begin < stop and judge(value) and not quoted_prose(value):
+            span = SPAN.match(text, begin, stop)
+            if span is not None and span.end() == stop:
+                found.append(span)
+
+
+def _error_container(text: str, opening: int, label: str, found: list[re.Match[str]]) -> int:
+    """Judge the container opening at ``opening`` under ``label`` (when it names a
+    secret); return where it ends."""
+    if is_secret_label(label) is not True:
+        return opening
+    if text[opening] != "(":
+        return _nested.read(text, opening, label, found)
+    m = _TUPLE.match(text, opening)
+    if m is None:
+        return opening
+    judge = list_item_judge(label)
+    for item in _ITEM.finditer(text, m.start("items"), m.end("items")):
+        part = "v" if item.group("v") is not None else "n"
+        value = item.group(part)
+        if value and judge is not None and judge(value) and not quoted_prose(value):
+            span = SPAN.match(text, item.start(part), item.end(part))
+            if span is not None:
+                found.append(span)
+    return m.end()
+
+
 def _spaced(m: re.Match[str], key: str) -> bool:
     """A value after its label and only a space, a tab, ``is`` or a table's ``|``
     (``ENV API_KEY v``, ``setx TOKEN v``, ``password is v``, ``| password | v |``): a
@@ -1662,19 +1808,117 @@ def _listed_values(text: str) -> list[re.Match[str]]:
     return found
 
 
-def _flow_listed(m: re.Match[str]) -> bool:
-    """An unquoted flow sequence of two items or more under a secret's key, singular or
-    plural (``tokens: [v1, v2]``): every item reads as a token (a list of names,
-    ``secrets: [db-password, api-key]``, stays; one item is a bracketed value, read as
-    one)."""
-    items = [item.strip() for item in m.group("secret").split(",")]
-    if len(items) < 2 or not all(items):
+FLOW_SCREEN = re.compile(r"\[[^\[\]\r\n{}<>`]{0,4095},")
+"""Two items or more: a comma inside the brackets."""
+_FLOW_OPEN = re.compile(r"[:=][ \t]{0,5}\[")
+_FLOW = re.compile(
+    r"(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
+    r"(?P<secret>[^\[\]\r\n{}<>`]{1,4096})\]"
+)
+_FLOW_ITEM = re.compile(
+    r"[ \t]*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))[ \t]*(?:,|\Z)"
+)
+
+
+def _flow_values(text: str) -> list[re.Match[str]]:
+    """Each secret item of a flow sequence of two items or more under a bare secret's
+    key, singular or plural (``tokens: [v1, v2]``, ``passwords: ["v", "x"]``): a quoted
+    item as in a JSON list (``list_item_judge``); a bare one when it reads as a token or
+    a password (``Qx7pLm2R``, ``hunter2``), or is a run of ten letters or more under a
+    key naming a secret for certain (``api_keys``, not ``tokens``, a model's count as
+    often), or is a word of eight characters or more beside such a token. Bare items go
+    all or none: a bare item that is none of these makes the list one of names or rules
+    (``secrets: [db-password, api-key]``, ``password_rules: [min12x, upper]``), which
+    stays; so does a one-item list (a bracketed value, read as one). A SPAN match over
+    each secret item: the list keeps its brackets, its commas and its length."""
+    found: list[re.Match[str]] = []
+    if "[" not in text or FLOW_SCREEN.search(text) is None:
+        return found  # a flood of ``k=[v]`` with no comma: one search in C (speed18)
+    reach = 0
+    for opened in _FLOW_OPEN.finditer(text):
+        if opened.start() < reach:
+            continue
+        at = opened.start()
+        while at > 0 and opened.start() - at < 5 and text[at - 1] in " \t":
+            at -= 1  # (read back a few characters: no slice of the text before)
+        ends = at
+        while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
+            at -= 1
+        if at == ends or (at > 0 and text[at - 1] in "\"'\\"):
+            continue  # no key, or a quoted one (``_listed_values``)
+        m = _FLOW.match(text, at)
+        if m is None or m.end("key") != ends:
+            continue
+        reach = m.end()
+        found.extend(_flow_items(m))
+    for verdicts in (_flow_token, _flow_quoted, _flow_bare):
+        verdicts.cache_clear()  # once per value in one text; no value kept past it
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_token(value: str) -> bool:
+    return _token_shaped(value) and plausible_value(value, prose_allowed=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_quoted(key: str, value: str) -> bool:
+    judge = list_item_judge(key)
+    return judge is not None and judge(value) and not quoted_prose(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_bare(value: str, sure: bool, beside: bool) -> bool:
+    """A bare item that is no token: a password (``hunter2``), ten letters or more under
+    a key naming a secret for certain (``sure``), eight characters or more beside a
+    token (``beside``)."""
+    if " " in value or not plausible_value(value, prose_allowed=False):
         return False
+    return (
+        _nested.password_like(value)
+        or (sure and value.isascii() and value.isalpha() and len(value) >= 10)
+        or (beside and len(value) >= 8 and not plain_run(value))
+    )
+
+
+def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
     key = m.group("key")
     verdict = is_secret_label(key)
-    if verdict is not True and not (key[-1:] in "sS" and is_secret_label(key[:-1]) is not False):
-        return False
-    return all(_token_shaped(item) and plausible_value(item, prose_allowed=False) for item in items)
+    plural = key[-1:] in "sS" and is_secret_label(key[:-1]) is not False
+    if verdict is not True and not plural:
+        return []
+    start, end = m.span("secret")
+    items: list[tuple[str, int, int, bool]] = []  # value, span, quoted
+    position = start
+    while position < end:
+        item = _FLOW_ITEM.match(m.string, position, end)
+        if item is None or item.end() == position:
+            return []  # (a quote left open: no list of items)
+        position = item.end()
+        for group in ("d", "s", "w"):
+            if item.group(group) is not None:
+                value = item.group(group).rstrip(" \t")
+                items.append(
+                    (value, item.start(group), item.start(group) + len(value), group != "w")
+                )
+                break
+    if len(items) < 2 or not all(value for value, _, _, _ in items):
+        return []
+    tokens = [not quoted and _flow_token(value) for value, _, _, quoted in items]
+    found: list[re.Match[str]] = []
+    pair = PAIR_KEY.search(key) is not None
+    sure, beside = verdict is True, any(tokens)
+    for at, ((value, begin, stop, quoted), token) in enumerate(zip(items, tokens, strict=True)):
+        if pair and at == 0 and not credential_shaped(value):
+            continue  # the user of a pair (``credentials: [deploy, v]``)
+        secret = _flow_quoted(key, value) if quoted else token or _flow_bare(value, sure, beside)
+        if not secret and not quoted:
+            return []  # a list of names or rules (``password_rules: [min12x, upper]``)
+        if secret:
+            span = SPAN.match(m.string, begin, stop)
+            if span is not None and span.end() == stop:
+                found.append(span)
+    return found
 
 
 _LABEL_WORDS = (
@@ -1946,6 +2190,16 @@ def _netrc(m: re.Match[str]) -> bool:
     return netrc_context(before) and _anything(m)
 
 
+_PATH_LABELS = (
+    *("/password/", "/passwd/", "/token/", "/secret/", "/apikey/", "/api_key/"),
+    *("/api-key/", "/accesstoken/", "/access_token/", "/access-token/"),
+)
+
+
+def _path_credential(m: re.Match[str]) -> bool:
+    return credential_shaped(m.group("secret").rstrip("."))
+
+
 BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "private-key",
@@ -1978,6 +2232,19 @@ BUILT_IN: tuple[Detector, ...] = (
         PGP,
         ("-----begin pgp",),
         check=pgp_holds_secret,
+        anchored=True,
+    ),
+    Detector(
+        # A credential as the path segment after one naming it (``/password/<v>/``,
+        # ``/token/<v>``): only a value shaped as a credential, as a path's words are
+        # the route's (``/password/reset/``, ``/token/refresh``).
+        "secret",
+        re.compile(
+            r"/(?i:password|passwd|token|secret|api[_-]?key|access[_-]?token)/"
+            r"(?P<secret>[A-Za-z0-9_\-.~+=%]{8,512})(?![A-Za-z0-9_\-.~+=%])"
+        ),
+        _PATH_LABELS,
+        check=_path_credential,
         anchored=True,
     ),
     Detector(
@@ -2418,24 +2685,14 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
-        # A flow sequence of unquoted items under a secret's key (YAML, a log's list):
-        # ``tokens: [Qx7pLm2R, Ab3dEf6G]``, ``api_keys=[v1, v2]``.
+        # A flow sequence under a secret's key, its key bare (YAML, a log's list):
+        # ``tokens: [Qx7pLm2R, Ab3dEf6G]``, ``api_keys=[v1, v2]``, ``passwords: ["v",
+        # "x"]``: each item judged and replaced on its own (``_flow_values``), the
+        # brackets and the commas kept.
         "secret",
-        re.compile(
-            r"(?<![\w.\-])(?P<key>[\w.\-]{1,80})[ \t]{0,5}[:=][ \t]{0,5}\["
-            r"(?P<secret>[^\[\]\r\n\"'{}<>`]{1,4096})\]"
-        ),
+        SPAN,
         _LABEL_WORDS,
-        check=_flow_listed,
-        anchored=True,
-        back=40,
-        back_chars=_KEY_CHARS,
-        scan=False,
-        also=("[",),  # (a text with no bracket holds no such list)
-        # two items or more: a comma inside the brackets (``_flow_listed`` rejects any
-        # match without one, and a rejected match hides nothing): a flood of ``k=[v]``
-        # with none skips the detector (speed18)
-        screen=re.compile(r"\[[^\[\]\r\n\"'{}<>`]{0,4095},"),
+        finder=_flow_values,
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``, each item
@@ -2643,16 +2900,16 @@ BUILT_IN: tuple[Detector, ...] = (
         # the location may be dotted (``config.db.password``, ``items.0.token``), end in a
         # union's or a validator's tag (``api_key.literal['a','b']``, ``token.function-
         # after[check(), str]``: the names before it are judged) and the lines be indented
-        # or barred as a logged traceback draws them. A list or a dict given for the
-        # field goes whole; a missing field's input is its parent's, and stays.
+        # or barred as a logged traceback draws them. A list, a tuple or a dict given
+        # for the field: its items judged one by one (the next detector); a missing
+        # field's input is its parent's, and stays.
         "secret",
         re.compile(
             r"^[ \t|]{0,40}(?P<key>[\w\-][^\r\n]{0,300})"
             r"\r?\n[ \t|]{1,40}[^\r\n]{0,600}?"
             r"\[type=(?!missing,)[\w\-]{1,80}, input_value="
             r"(?P<secret>'(?:[^'\\\r\n]|\\.){0,1024}'|\"(?:[^\"\\\r\n]|\\.){0,1024}\""
-            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024}"
-            r"|[\[{(][^\r\n]{0,1024}?(?=, input_type=))",
+            r"|[bB](?:'[^'\r\n]{0,1024}'|\"[^\"\r\n]{0,1024}\")|[^\s,\]{}\[()'\"]{1,1024})",
             re.MULTILINE,
         ),
         ("input_value=",),
@@ -2679,6 +2936,15 @@ BUILT_IN: tuple[Detector, ...] = (
         judged_by=("key", "secret"),
         anchored=True,
         also=("input",),
+    ),
+    Detector(
+        # … and a list, a tuple or a dict given for a secret's field, in both: each
+        # value in it judged as under the field's name (``input_value=['v', 'x']``,
+        # ``"input": ["v", "x"]``, ``'input': {'v': 'x'}``; ``_error_containers``).
+        "secret",
+        SPAN,
+        ("input_value=", '"loc"', "'loc'"),
+        finder=_error_containers,
     ),
     Detector(
         # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:

@@ -35,6 +35,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
+from toolhygiene._edges import exact
 from toolhygiene._labels import plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
@@ -460,7 +461,7 @@ def _apply(
     done: set[str] = set()  # values whose echoes are in ``values`` already
     allowing = _registry.allows_any()
     last = 0
-    merged = _merge(spans)
+    merged = _merge(exact(text, spans))
     if "%" in text:
         merged = _whole_escapes(text, merged)
     for start, end, name, rank in merged:
@@ -505,13 +506,18 @@ def _apply(
 
 
 def _allowed(text: str, start: int, end: int, rank: int, name: str) -> bool:
-    """Whether ``text[start:end]`` is allow-listed (``never_redact``), as written or,
-    URL-encoded, as it reads decoded: an allowed value inside an encoded run is itself,
-    whether the span holds escapes or the hex digits an escape left before it
-    (``%253DAKIA…`` encoded twice: the value is read from after ``3D``)."""
+    """Whether ``text[start:end]`` is allow-listed (``never_redact``), as written or
+    as it reads decoded (URL-encoded, or with characters written out: ``\\u003d``,
+    ``&#61;``): an allowed value inside an encoded run is itself, whether the span holds
+    escapes or the hex digits an escape left before it (``%253DAKIA…`` encoded twice:
+    the value is read from after ``3D``)."""
     value = text[start:end]
     provider, labelled = rank >= _tokens.PROVIDER_RANK, name != "high-entropy"
     if _registry.allowed(value, provider=provider, labelled=labelled):
+        return True
+    if ("&" in value or "\\" in value) and _registry.allowed(
+        _written_out(value), provider=provider, labelled=labelled
+    ):
         return True
     if "%" not in text[max(0, start - 9) : end]:
         return False
@@ -1048,6 +1054,15 @@ _WRITTEN = re.compile(
     r"|U[0-9a-fA-F]{8}|3[0-6][0-7](?:\\{1,4}2[0-7]{2}){1,3}|[0-3][0-7]{2})"
 )
 _DIGITS = re.compile(r"[xuU]([0-9a-fA-F]+)")
+
+
+def _written_out(value: str) -> str:
+    """``value`` with each character written out (``_WRITTEN``) read as what it writes,
+    and then URL-decoded: what an allowed value is compared with."""
+    read = _WRITTEN.sub(lambda m: _character(m.group()) or m.group(), value)
+    return _url_decoded(read) if "%" in read else read
+
+
 _OCTAL = re.compile(r"\\([0-3][0-7]{2})")
 
 

@@ -11,6 +11,10 @@ It also reads what the text redactor cannot see as one value: a scalar in a list
 a secret's label (``{"pin": [1234, 5678]}``, ``{"auth": [["bob", "pw"]]}``) and a
 number with a sign or a fraction (``{"pin": -4821}``, ``{"pin": 4821.0}``): each is
 judged as the value ``{"pin": 1234}`` would be, and replaced when that would be.
+
+A value this walk replaced whole is then replaced wherever else it appears in the same
+result (layer 5, echo, as the text redactor does): under an innocent key, inside a
+longer string, as a number.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ import json
 import re
 from typing import Any
 
-from toolhygiene._engine import scrub
+from toolhygiene import _echo
+from toolhygiene._engine import _ECHO_MIN, scrub
 from toolhygiene._labels import credential_shaped, is_secret_label
 from toolhygiene._words import placeholder
 
@@ -79,6 +84,7 @@ class _Reader:
         self.asked: dict[tuple[str, str], tuple[str, Any]] = {}
         self.asking = True
         self.changed = False
+        self.echoes: dict[str, str] = {}  # a value replaced whole: its placeholder
 
     def probe(self, key: str | None, leaf: Any) -> Any:
         """``leaf`` as the text redactor leaves it when it stands alone under ``key``."""
@@ -114,7 +120,40 @@ class _Reader:
             found = leaf
         if found is not leaf and found != leaf:
             self.changed = True
+            if _whole_placeholder(found) and len(written.strip('"')) >= _ECHO_MIN:
+                value = leaf if isinstance(leaf, str) else written
+                if "[" not in value and "]" not in value:
+                    self.echoes.setdefault(value, found)
         return found
+
+    def echoed(self, value: Any) -> Any:
+        """``value`` with every echo of a value replaced whole (``echoes``) replaced in
+        its strings and keys, and a number that is one replaced."""
+        if not self.echoes:
+            return value
+        values = tuple(self.echoes)
+        names = tuple(self.echoes.values())
+        return self._echoed(value, values, names)
+
+    def _echoed(self, value: Any, values: tuple[str, ...], names: tuple[str, ...]) -> Any:
+        if isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for name, item in value.items():
+                new = _echo.replace(name, values, names)
+                while new in out:  # two keys redacted alike: both kept
+                    new += " "
+                out[new] = self._echoed(item, values, names)
+            return out
+        if isinstance(value, list):
+            return [self._echoed(item, values, names) for item in value]
+        if isinstance(value, str):
+            return _echo.replace(value, values, names)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = abs(value)  # (a number is judged by its digits: ``probe``)
+            if isinstance(number, float) and number.is_integer():
+                number = int(number)
+            return self.echoes.get(str(number), value)
+        return value
 
     def answer(self) -> None:
         """Every question read at once (in runs of lines, so each redaction stays short)."""
@@ -192,6 +231,15 @@ _FIRST = re.compile(r"[ \t\r\n]*[\[{]")
 _ASKED = re.compile(r"\"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}(?:\[|-?[0-9]{1,64}[.eE]|-[0-9])")
 
 
+def _whole_placeholder(found: Any) -> bool:
+    return (
+        isinstance(found, str)
+        and found.startswith(_MARK)
+        and found.endswith("]")
+        and found.count("]") == 1
+    )
+
+
 def _asks(text: str) -> bool:
     """Whether a key that may name a secret holds a list or a signed or fractional number."""
     seen: set[str] = set()
@@ -227,7 +275,7 @@ def kept(original: str, redacted: str) -> str:
             if not fine or not _same_shape(before, after):
                 reader.walk(before, None, whole=True)
                 reader.answer()
-                out = reader.walk(before, None, whole=True)
+                out = reader.echoed(reader.walk(before, None, whole=True))
                 return json.dumps(out, ensure_ascii=False)
         else:
             after = before
@@ -235,7 +283,7 @@ def kept(original: str, redacted: str) -> str:
         if not reader.asked:
             return redacted
         reader.answer()
-        out = reader.walk(after, None, whole=False)
+        out = reader.echoed(reader.walk(after, None, whole=False))
     except (_TooDeepError, RecursionError):
         return redacted
     if not reader.changed:

@@ -24,6 +24,8 @@ __all__ = [
     "GLUED_LABELS",
     "PHRASE_HEADS",
     "PHRASE_LABELS",
+    "STATUS_WORDS",
+    "TRAILING",
     "bracketed_verdict",
     "code_label",
     "code_value",
@@ -702,7 +704,7 @@ def code_label(key: str) -> bool:
 def code_value(value: str) -> bool:
     """Whether a value is shaped like such a code: 4 to 12 digits, or up to five groups
     of letters and digits joined by ``-`` with a digit among them (``8f3k-29dk-4mdk``)."""
-    return _CODE_VALUE.fullmatch(value.rstrip(_TRAILING)) is not None
+    return _CODE_VALUE.fullmatch(value.rstrip(TRAILING)) is not None
 
 
 _PLACEHOLDERS = frozenset(
@@ -740,7 +742,9 @@ _PLACEHOLDERS = frozenset(
         "-",
     ]
 )
-_PROSE = frozenset(
+# A word that says what state a secret is in, not what it is ("expired", "invalid"):
+# prose after a label (``_PROSE``) and, alone in quotes, no value (``_survivors``).
+STATUS_WORDS = frozenset(
     [
         "expired",
         "invalid",
@@ -752,6 +756,23 @@ _PROSE = frozenset(
         "denied",
         "rejected",
         "unknown",
+        "empty",
+        "malformed",
+        "unauthorized",
+        "forbidden",
+        "blank",
+        "mismatch",
+        "mismatched",
+        "unset",
+        "not_found",
+        "unavailable",
+        "absent",
+        "expiring",
+        "failed",
+    ]
+)
+_PROSE = STATUS_WORDS | frozenset(
+    [
         "not",
         "must",
         "should",
@@ -772,21 +793,13 @@ _PROSE = frozenset(
         "did",
         "do",
         "too",
-        "empty",
-        "malformed",
-        "unauthorized",
-        "forbidden",
-        "blank",
-        "mismatch",
         "changed",
         "reset",
         "updated",
         "set",
-        "unset",
         "accepted",
         "verified",
         "ok",
-        "failed",
         "failure",
         "error",
         "the",
@@ -800,11 +813,7 @@ _PROSE = frozenset(
         "at",
         "by",
         "with",
-        "was",
-        "not_found",
-        "mismatched",
         "expires",
-        "expiring",
         "needed",
         "needs",
         "please",
@@ -818,20 +827,19 @@ _PROSE = frozenset(
         "authorization",
         "validation",
         "length",
-        # where the secret is kept instead ("stored in vault", "prompted", "ask ops")
+        "stored in vault",
+        "prompted",
+        "ask ops",
         "stored",
         "kept",
         "managed",
         "held",
-        "prompted",
         "ask",
         "via",
         "from",
         "found",
         "configured",
         "available",
-        "unavailable",
-        "absent",
     ]
 )
 
@@ -1053,7 +1061,8 @@ _VAULTS = frozenset(
         "k8s",
     ]
 )
-_TRAILING = ".,;:!?)"
+# What ends a word of prose but is no part of it (a sentence's stop, a closing bracket).
+TRAILING = ".,;:!?)"
 
 
 def prose_run(run: str) -> bool:
@@ -1062,7 +1071,7 @@ def prose_run(run: str) -> bool:
     (``must be ThisIsMyRealPass1``): every word known or a number of at most three
     digits, all lowercase but the first letter."""
     for index, word in enumerate(run.split()):
-        bare = word.strip(_TRAILING).lstrip("(")
+        bare = word.strip(TRAILING).lstrip("(")
         if not bare:
             continue
         if bare.isdigit():
@@ -1171,7 +1180,7 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False  # (one character is no mask: ``password=x`` may be the password)
     if "/" in bare and _PATH.fullmatch(bare):
         return False
-    word = bare.rstrip(_TRAILING)  # "expired." ends a sentence
+    word = bare.rstrip(TRAILING)  # "expired." ends a sentence
     return not (prose_allowed and word.isalpha() and word.lower() in _PROSE)
 
 

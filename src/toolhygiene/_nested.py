@@ -17,6 +17,7 @@ under ``password:``; each line keeps its key, only the value goes).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -31,7 +32,17 @@ from toolhygiene._labels import (
 from toolhygiene._positional import SPAN
 from toolhygiene._survivors import quoted_prose
 
-__all__ = ["NEEDLES", "find", "holder", "judged", "names_a_value", "open_field"]
+__all__ = [
+    "NEEDLES",
+    "find",
+    "holder",
+    "judged",
+    "names_a_value",
+    "open_field",
+    "password_like",
+    "forget",
+    "read",
+]
 
 _OPEN_FIELDS = frozenset(
     [
@@ -82,6 +93,31 @@ _OPEN_FIELDS = frozenset(
         "tenant",
         "environment",
         "env",
+        # a session's or a login's metadata
+        "state",
+        "role",
+        "roles",
+        "plan",
+        "tier",
+        "mode",
+        "method",
+        "ip",
+        "agent",
+        "useragent",
+        "browser",
+        "device",
+        "platform",
+        "os",
+        "locale",
+        "lang",
+        "language",
+        "timezone",
+        "tz",
+        "country",
+        "city",
+        "origin",
+        "ttl",
+        "timeout",
         # a schema describing the field
         "required",
         "pattern",
@@ -223,7 +259,36 @@ def judged(label: str, key: str, value: Any) -> bool:
         return False
     if not plausible_value(value, prose_allowed=False) or quoted_prose(value):
         return False
-    return holds or (credential_shaped(value) and not plain_run(value))
+    return holds or (credential_shaped(value) and not plain_run(value)) or password_like(value)
+
+
+# What is no password under an unknown key of a secret's container: a date or a time, a
+# UUID, a number or a version, a URL, an e-mail address, a path, a dotted name.
+_NOT_A_PASSWORD = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.+\-Z]{0,40})?"
+    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\.[0-9]{1,9})?"
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"|[vV]?[0-9]{1,64}(?:[.,_][0-9]{1,64}){0,6}[a-z]{0,3}"
+    r"|[A-Za-z][A-Za-z0-9+.\-]{0,20}://[^ ]{0,2048}"
+    r"|[^@\s]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}"
+    r"|[/~.][^ ]{0,2048}"
+    r"|[A-Za-z][A-Za-z0-9\-]{0,62}(?:\.[A-Za-z][A-Za-z0-9\-]{0,62}){1,8}"
+)
+_PASSWORD_SYMBOLS = frozenset("0123456789!@#$%^&*+?~=;|<>()[]{}")
+
+
+def password_like(value: str) -> bool:
+    """Whether ``value``, under an unknown key of an object that holds or describes
+    secrets (``{"session": {"foo": "hunter2"}}``), may be a password: one word of 5 to
+    128 characters with a letter and a digit or a symbol in it (``hunter2``,
+    ``s3cret!``), and no date, time, UUID, number, version, URL, e-mail address, path
+    or dotted name. A word of letters alone (``active``, ``bob``) stays: a state or a
+    name as often as a password."""
+    if not 5 <= len(value) <= 128 or any(c.isspace() for c in value):
+        return False
+    if not any(c.isalpha() for c in value) or _PASSWORD_SYMBOLS.isdisjoint(value):
+        return False
+    return _NOT_A_PASSWORD.fullmatch(value) is None
 
 
 NEEDLES = (": {", ":{", "={", "= {", ": [", ":[", ":\n", ":\r\n", ": \n")
@@ -232,10 +297,13 @@ break)."""
 
 # A brace after a key and its separator: the key read back from it.
 # Its first key quoted, as JSON and a repr write it (not a template's ``{{ pw }}`` or a
-# format field's ``{password}``, ``{secret:>10}``); a list of objects too.
+# format field's ``{password}``, ``{secret:>10}``); a list of objects too. Or a bare
+# first key, a blank after its separator and a value (a YAML flow mapping, a JS or a
+# log's object: ``password: {current: v, previous: v}``, ``{user: bob, pass: v}``).
 _OPENING = re.compile(
     r"[:=][ \t\r\n]{0,8}(?P<open>\{|\[(?=[ \t\r\n]{0,8}\{))"
-    r"(?=(?:[ \t\r\n]{0,8}\{)?[ \t\r\n]{0,8}\\{0,3}[\"'])"
+    r"(?=(?:[ \t\r\n]{0,8}\{)?[ \t\r\n]{0,8}\\{0,3}[\"']"
+    r"|(?<=\{)[ \t]{0,8}[A-Za-z_][\w.\-]{0,79}[ \t]{0,3}[:=][ \t]{1,8}[^ \t\r\n{}])"
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
@@ -289,6 +357,7 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     position = at
     size = len(text)
     last: tuple[Any, int, int] | None = None  # the last string or word read
+    bare = -1  # where the last bare word read ends
     while position < size:
         token = _TOKEN.match(text, position)
         if token is None:
@@ -300,7 +369,12 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
                 return position
             if not expect_key and not stack[-1][0]:
                 key = stack[-1][1]  # an item of a list: under the list's key
-            last = _scalar(token)
+            if last is not None and token.group("w") is not None and last[2] == bare:
+                # words after a bare word: one value (``{hint: my dog}``), read whole
+                last = (text[last[1] : token.end("w")], last[1], token.end("w"))
+            else:
+                last = _scalar(token)
+            bare = token.end("w") if token.group("w") is not None else -1
             expect_key = False  # (a key's separator follows it)
         elif mark in "{[":
             if len(stack) >= _DEPTH:
@@ -331,11 +405,32 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     return position
 
 
+def read(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
+    """``SPAN`` matches, added to ``found``, over the values judged secret in the
+    object or list opening at ``at`` under the secret's ``label``; where it ends. Call
+    ``forget`` after the text's last one."""
+    return _object(text, at, label, found)
+
+
+def forget() -> None:
+    """Drop the verdicts kept while reading one text (values are secrets: none is kept
+    past it). ``find`` does it itself; a caller of ``read`` calls it when done."""
+    _judged_once.cache_clear()
+
+
+@functools.lru_cache(maxsize=4096)
+def _judged_once(label: str, key: str, value: Any) -> bool:
+    """``judged``, once per label, key and value in one text (its objects repeat their
+    keys and values: a flood of ``password: {a: b, …}`` asks one question thousands of
+    times); cleared after each text, so that no value is kept."""
+    return judged(label, key, value)
+
+
 def _judge(
     text: str, label: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]
 ) -> None:
     value, start, end = scalar
-    if start < end and judged(label, key, value):
+    if start < end and _judged_once(label, key, value):
         m = SPAN.match(text, start, end)
         if m is not None and m.end() == end:
             found.append(m)
@@ -422,5 +517,6 @@ def find(text: str) -> list[re.Match[str]]:
             if is_secret_label(label.group("key")) is not True:
                 continue
             reach = _yaml_block(text, label, found)
+    _judged_once.cache_clear()  # (values are secrets: none kept past one text)
     found.sort(key=re.Match.start)
     return found

@@ -21,37 +21,20 @@ from __future__ import annotations
 
 import re
 
-from toolhygiene._labels import is_secret_label, prose_run
+from toolhygiene._labels import (
+    STATUS_WORDS,
+    TRAILING,
+    is_secret_label,
+    names_a_vault,
+    prose_run,
+)
 
 __all__ = ["format_reference", "format_value", "quoted_prose", "template_filter"]
 
 # One word alone in quotes that says what state the value is in, not what it is.
-_STATUS = frozenset(
+_STATUS = STATUS_WORDS | frozenset(
     [
-        "expired",
-        "invalid",
-        "missing",
-        "required",
-        "revoked",
-        "incorrect",
-        "wrong",
-        "denied",
-        "rejected",
-        "unknown",
-        "empty",
-        "malformed",
-        "unauthorized",
-        "forbidden",
-        "blank",
-        "mismatch",
-        "mismatched",
-        "unset",
-        "not_found",
         "weak",
-        "unavailable",
-        "absent",
-        "expiring",
-        "failed",
         "disabled",
         "locked",
         "unchanged",
@@ -97,8 +80,10 @@ _MARKS = _STATUS | frozenset(
         "isn't",
     ]
 )
-_TRAILING = ".,;:!?)"
 _WORDS = 16
+# A password-strength meter's verdict, the whole value ("weak" is a status word): no word
+# of it marks a message, as "very strong password" is a passphrase.
+_VERDICTS = frozenset(["strong", "medium", "moderate", "very weak", "very strong", "too weak"])
 
 
 # The words of a validation or error message that ``prose_run`` does not know: the field
@@ -144,6 +129,11 @@ _MESSAGE = frozenset(
         "sent",
         "been",
         "unchanged",
+        # (a pointer to where the value is kept: "See the vault", "see 1Password")
+        "see",
+        "ask",
+        "stored",
+        "kept",
     ]
 )
 # A word in capitals that names the field ("Invalid API key provided", "JWT expired").
@@ -154,7 +144,7 @@ _ENDS = ".!?"
 def _message_word(word: str, opens: bool) -> bool:
     """Whether ``word`` (its stops and brackets kept) is a word of a validation message;
     ``opens`` when it begins a sentence (its first letter may be a capital)."""
-    bare = word.strip(_TRAILING).lstrip("(").replace("\u2019", "'")
+    bare = word.strip(TRAILING).lstrip("(").replace("\u2019", "'")
     if not bare or bare in _ACRONYMS:
         return True
     if opens:
@@ -182,12 +172,210 @@ def quoted_prose(value: str) -> bool:
     words = bare.split()
     if not words or len(words) > _WORDS:
         return False
+    if bare.rstrip(TRAILING).lower() in _VERDICTS:
+        return True
     if len(words) == 1:
-        return words[0].strip(_TRAILING + "(").lower() in _STATUS
+        return words[0].strip(TRAILING + "(").lower() in _STATUS
+    if _pointer(words) or _foreign_message(words):
+        return True
     marked = any(
-        w.strip(_TRAILING).lstrip("(").replace("\u2019", "'").lower() in _MARKS for w in words
+        w.strip(TRAILING).lstrip("(").replace("\u2019", "'").lower() in _MARKS for w in words
     )
     return marked and (prose_run(bare) or _message(words))
+
+
+# A sentence that says where the value is kept instead of giving it: "See the vault",
+# "see 1Password", "Ask the admin", "stored in Vault": a pointing word first, then only
+# determiners, "in", and a secret manager's or a person's word.
+_POINTING = frozenset(["see", "ask", "stored", "kept", "check"])
+_LINKS = frozenset(["the", "in", "our", "your"])
+_KEEPERS = frozenset(["team", "admin", "administrator", "ops"])
+
+
+def _pointer(words: list[str]) -> bool:
+    """Whether ``words`` point to where the value is kept (``See the vault``)."""
+    if words[0].lower() not in _POINTING or len(words) > 5:
+        return False
+    rest = [w.strip(TRAILING).lower() for w in words[1:]]
+    named = [w for w in rest if w not in _LINKS]
+    return bool(named) and all(w in _KEEPERS or names_a_vault(w) for w in named)
+
+
+# Validation messages in French, German, Spanish, Portuguese and Italian ("doit contenir
+# au moins 8 caractères", "muss mindestens 8 Zeichen lang sein", "debe tener al menos 8
+# caracteres"): each word as written (German nouns keep their capital), a number of at
+# most three digits, at least three words and one that says what is wrong (``_FOREIGN_MARKS``).
+# A passphrase of these words alone is not told apart; it is judged a message.
+_FOREIGN_MARKS = frozenset(
+    [
+        "doit",
+        "moins",
+        "trop",
+        "obligatoire",
+        "requis",
+        "requise",
+        "invalide",
+        "incorrect",
+        "incorrecte",
+        "vide",
+        "expiré",
+        "faible",
+        "contenir",
+        "muss",
+        "mindestens",
+        "höchstens",
+        "zu",
+        "kurz",
+        "ungültig",
+        "erforderlich",
+        "nicht",
+        "leer",
+        "abgelaufen",
+        "schwach",
+        "enthalten",
+        "debe",
+        "menos",
+        "demasiado",
+        "obligatoria",
+        "obligatorio",
+        "requerida",
+        "requerido",
+        "inválida",
+        "inválido",
+        "incorrecta",
+        "vacío",
+        "vacía",
+        "débil",
+        "contener",
+        "deve",
+        "pelo",
+        "muito",
+        "obrigatória",
+        "obrigatório",
+        "não",
+        "conter",
+        "almeno",
+        "troppo",
+        "obbligatoria",
+        "obbligatorio",
+        "non",
+        "valida",
+        "contenere",
+    ]
+)
+_FOREIGN = _FOREIGN_MARKS | frozenset(
+    [
+        "au",
+        "le",
+        "la",
+        "les",
+        "mot",
+        "de",
+        "passe",
+        "est",
+        "court",
+        "courte",
+        "long",
+        "longue",
+        "ce",
+        "champ",
+        "ne",
+        "pas",
+        "correspondent",
+        "correspond",
+        "un",
+        "une",
+        "chiffre",
+        "lettre",
+        "majuscule",
+        "minuscule",
+        "plus",
+        "être",
+        "et",
+        "des",
+        "du",
+        "caractère",
+        "caractères",
+        "votre",
+        "lang",
+        "sein",
+        "das",
+        "der",
+        "die",
+        "Passwort",
+        "Kennwort",
+        "ist",
+        "eine",
+        "einen",
+        "Ziffer",
+        "Zeichen",
+        "Großbuchstaben",
+        "Kleinbuchstaben",
+        "Sonderzeichen",
+        "Buchstaben",
+        "Feld",
+        "dieses",
+        "darf",
+        "stimmen",
+        "überein",
+        "und",
+        "mit",
+        "Ihr",
+        "tener",
+        "al",
+        "el",
+        "contraseña",
+        "es",
+        "corta",
+        "corto",
+        "no",
+        "coinciden",
+        "coincide",
+        "número",
+        "letra",
+        "mayúscula",
+        "minúscula",
+        "campo",
+        "este",
+        "y",
+        "más",
+        "ser",
+        "caracteres",
+        "carácter",
+        "su",
+        "ter",
+        "senha",
+        "é",
+        "curta",
+        "campo",
+        "este",
+        "um",
+        "uma",
+        "letra",
+        "e",
+        "contenere",
+        "caratteri",
+        "è",
+        "corta",
+    ]
+)
+
+
+def _foreign_message(words: list[str]) -> bool:
+    """Whether ``words`` are a validation message in one of ``_FOREIGN``'s languages."""
+    if len(words) < 3:
+        return False
+    marked = False
+    for index, word in enumerate(words):
+        bare = word.strip(TRAILING).replace("\u2019", "'")
+        if bare.isdigit():
+            if len(bare) > 3:
+                return False
+            continue
+        if bare not in _FOREIGN and not (index == 0 and bare[:1].lower() + bare[1:] in _FOREIGN):
+            return False
+        marked = marked or bare in _FOREIGN_MARKS or bare.lower() in _FOREIGN_MARKS
+    return marked
 
 
 # After a label inside a template's expression, a pipeline's next filter: ``{{`` (and a
