@@ -162,6 +162,7 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
         values[1] in (":", "==", "=")
+        and "." in values[2]  # (a version has a dot: most values are not matched)
         and _VERSION.fullmatch(values[2].lstrip("="))
         and ("-" in values[0] or m.string[key_at - 1 : key_at] == "/")
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
@@ -184,7 +185,8 @@ def _labelled(m: re.Match[str]) -> bool:
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
         return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
     if (
-        _REFERENCE.fullmatch(values[2])
+        ("." in values[2] or "::" in values[2])  # (each reference has one)
+        and _REFERENCE.fullmatch(values[2])
         and not m.string.startswith(".", m.end("secret"))
         and _VARIABLE.fullmatch(values[2].rpartition(".")[2])
     ):
@@ -198,7 +200,11 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
     if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
         return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
-    if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
+    if (
+        (not key.isascii() or "sig" in key.lower())  # (IGNORECASE reads more beyond ASCII)
+        and _SIGNATURE_KEY.search(key)
+        and _signed_name(m.string, m.start("secret"))
+    ):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
         return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)
@@ -423,24 +429,44 @@ def _member_ends(text: str, end: int, sep: str) -> bool:
 
 
 # The last of what ends the word before a labelled value's end (a blank, a separator, a
-# quote), searched for up to that end: one scan in C, not one for each kind of break.
-_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
+# quote), up to that end: one match in C that runs to the end and steps back to it (a
+# search tried it at each break of the window, and after each, to the next one).
+_TO_LAST_BREAK = re.compile(r"(?s:.*)[ \t\r\n:=\uff1a\"'`(\[]")
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
     begin = max(0, end - 64)
-    last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
+    last = _TO_LAST_BREAK.match(text, begin, end)  # the value's last word: after it
     if last is not None:
-        begin = last.start() + 1
+        begin = last.end()
     word = text[begin:end]
     if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
         word = word.strip("[]{}()")
-    if not word or plausible_value(word, prose_allowed=False):
+    if not word:
+        return end
+    seen = _LAST_WORDS_SEEN
+    if seen[0] is not text:  # a text repeats its values: each last word judged once
+        seen = _set_last_words(text)
+    plausible = seen[1].get(word)
+    if plausible is None:
+        plausible = seen[1][word] = plausible_value(word, prose_allowed=False)
+    if plausible:
         return end
     token = _token_after(text, end)
     return _next_line_token(text, end) if token == end else token
+
+
+_LAST_WORDS_SEEN: tuple[str, dict[str, bool]] = ("", {})
+"""The last text ``_placeholder_rest`` read, and ``plausible_value`` of each value's last
+word in it (read and replaced whole)."""
+
+
+def _set_last_words(text: str) -> tuple[str, dict[str, bool]]:
+    global _LAST_WORDS_SEEN
+    _LAST_WORDS_SEEN = (text, {})
+    return _LAST_WORDS_SEEN
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
@@ -2331,7 +2357,10 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "secret",
-        re.compile(r"(?<![\w\-])-p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"),
+        # (the look-behind after the ``-``: a scan skips to each ``-``)
+        re.compile(
+            r"-(?<![\w\-]-)p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"
+        ),
         ("-p",),
         check=_short_password,
         anchored=True,
@@ -2730,7 +2759,9 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         re.compile(
-            r"(?<![\w-])--(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
+            # the look-behind after the first ``-`` (none of a word before it): ``re``
+            # skips to a ``-`` in a dense text's scan, not tries every character
+            r"-(?<![\w-]-)-(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
             r"(?P<secret>[^\s\"'\-][^\s\"']{0,1023})",
             re.IGNORECASE,
         ),

@@ -1166,13 +1166,22 @@ _REFERENCE = re.compile(
     r"|\{\{resolve:[\w\-]{1,40}(?::[\w.\-/]{1,256}){1,6}\}\}"
 )
 
+_REFERENCE_STARTS = frozenset("$%#{<!")
+"""The first characters of ``_REFERENCE``'s matches."""
+
 
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
-    if not bare or bare.lower() in _PLACEHOLDERS or _PARTIAL_MASK.fullmatch(bare):
+    if not bare or bare.lower() in _PLACEHOLDERS:
         return False
-    if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
+    # (each pattern asked only where what it needs is: a partial mask's ``*``, ``.`` or
+    # a character beyond ASCII, a reference's first character)
+    if (not bare.isascii() or "*" in bare or "." in bare) and _PARTIAL_MASK.fullmatch(bare):
+        return False
+    if bare[0] in "[(" and bare.startswith(("[redacted:", "(redacted")):
+        return False
+    if bare[0] in _REFERENCE_STARTS and _REFERENCE.fullmatch(bare):
         return False
     if bare[:1] in "{$" and bracketed_verdict(bare) is False:
         return False  # quoted: ``"{{ lookup('env', 'DB_PASSWORD') }}"``, ``"${file("pw")}"``

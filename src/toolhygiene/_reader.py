@@ -191,6 +191,26 @@ _LEAD_ALTERNATIVES = (
     rf"with{_G}immediate{_G}effect",
     rf"please{_G}note(?:{_G}that)?",
     rf"kindly{_G}note(?:{_G}that)?",
+    # (neut19) a step or a wish handed to the reader without "you could": "Your next
+    # step is to …", "Ideally the token would …", "It would be best if the key …"
+    (
+        rf"y(?:our){_G}(?:(?:next|first|final|last|only|real|main|immediate|new){_G})?"
+        rf"(?:step|task|job|action|move|instruction|assignment){_G}(?:is|will{_G}be|now{_G}is)"
+        rf"{_G}to"
+    ),
+    (
+        rf"t(?:he){_G}(?:next|first|final|only|real|main|immediate){_G}(?:step|task|job"
+        rf"|action|move){_G}(?:is|will{_G}be){_G}to"
+    ),
+    r"i(?:deally)",
+    r"p(?:referably|referrably)",
+    r"o(?:ptimally)",
+    rf"i(?:n{_G}an{_G}ideal{_G}world)",
+    (
+        rf"i(?:t(?:{_G}would|'d){_G}be{_G}(?:(?:really|so|very|super){_G})?(?:best|ideal"
+        r"|great|nice|good|helpful|perfect|wonderful|lovely|appreciated)"
+        rf"{_G}if)"
+    ),
     # the model as subject
     rf"t(?:he|his){_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
     rf"a(?:ny|ll|n)?{_G}(?:\w+{_G})?{_THE_MODEL}{_MODEL_NOUN_REST}",
@@ -273,6 +293,11 @@ _GATE_NEEDLES = (
     "effective",
     "starting",
     "beginning",
+    "ideal",
+    "prefer",
+    "optimal",
+    "step",
+    "best",
     "from to",
     "immediate",
     "note",
@@ -303,6 +328,7 @@ _GATE_NEEDLES = (
     "mnemonic",
     "card",
     "histor",
+    "ssh",
     "transcript",
     "prompt",
     "instruction",
@@ -333,7 +359,14 @@ _SECRET = re.compile(
     r"|transcripts?|(?:system|hidden|initial|original|developer)[ \t]{1,3}(?:prompt|message"
     r"|instructions)|(?:your|its|their|the[ \t]{1,3}model's)[ \t]{1,3}(?:prompt|instructions"
     r"|rules|guidelines|context|memory|configuration)|environment[ \t]{1,3}variables"
-    r"|env[ \t]{1,3}vars?|\.env\b)",
+    r"|env[ \t]{1,3}vars?|\.env\b"
+    # (neut19) the whole of a conversation, a private key's file, a credentials file
+    r"|(?:full|entire|whole|complete)[ \t]{1,3}(?:(?:conversation|chat|message)[ \t]{1,3})?"
+    r"(?:history|log|transcript)|id_(?:rsa|dsa|ecdsa|ed25519)\b"
+    r"|ssh[ \t]{1,3}(?:private[ \t]{1,3})?keys?"
+    r"|(?:shadow|netrc|pgpass)[ \t]{1,3}file)"
+    r"|(?<![\w~])~?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass)(?:/[\w.-]{1,40}){0,3}"
+    r"|/etc/shadow\b",
     re.IGNORECASE,
 )
 # Acts that hand something over or ask for it, at most four words before the secret
@@ -344,6 +377,7 @@ _SECRET = re.compile(
 # request header" is a manual's, "include the API key in your answer" is not.
 _AWAY = (
     r"reveal|disclose|leak|exfiltrate|dump|ask[ \t]{1,3}for|request|collect"
+    r"|(?:reply|respond|answer|start|begin|end)[ \t]{1,3}(?:\w+[ \t]{1,3})?with"
     r"|ask[ \t]{1,3}(?:(?:the|a|an|each|every|our|your|their)[ \t]{1,3})?(?:customers?|users?"
     r"|callers?|clients?|visitors?|people|patients?|members?|them|him|her|everyone)"
     r"[ \t]{1,3}for"
@@ -358,7 +392,24 @@ _HANDED = re.compile(
     rf"(?<![\w'])(?:{_HANDING})(?:s|ed|ing)?(?:[ \t]{{1,3}}[\w'$.-]{{1,30}}){{0,4}}[ \t]{{1,3}}$",
     re.IGNORECASE,
 )
-_HANDING_WORD = re.compile(rf"(?:{_HANDING})(?:s|ed|ing)?|ask|hand", re.IGNORECASE)
+_HANDING_WORD = re.compile(
+    rf"(?:{_HANDING})(?:s|ed|ing)?|ask|hand|repl(?:y|ies|ied)|respond|answer|start|begin|end",
+    re.IGNORECASE,
+)
+# (neut19) What is only the model's or its host's own: its prompt or its orders, the
+# conversation, a private key's file. Given away to anyone (shared, revealed, repeated,
+# told), with no place named, it is the order: "share the system prompt". (Sent,
+# included or printed it is a manual's step: "include the system prompt in the request".)
+_OWN_SECRET = re.compile(
+    r"(?:system|hidden|initial|original|developer|your|its)[ \t]|(?:conversation|chat|full"
+    r"|entire|whole|complete|ssh)[ \t]|id_|~?/?\.|/etc",
+    re.IGNORECASE,
+)
+_GIVEN_AWAY = re.compile(
+    r"(?:share|reveal|repeat|disclose|leak|dump|give|tell|paste|dm|hand[ \t]{1,3}over)"
+    r"(?:s|d|ed|ing)?\b",
+    re.IGNORECASE,
+)
 # Where a secret handed over goes when it leaves the reader: an address, a person
 # ("send me", "share it with us", "to them"), the reader's own reply ("here", "below",
 # "in your answer", "in every response").
@@ -370,6 +421,20 @@ _DESTINATION = re.compile(
     r")\b"
     r"|\b(?:with|to|for)[ \t]{1,3}(?:me|us|him|her|them|everyone|anyone|the[ \t]{1,3}(?:sender"
     r"|requester|caller|team|user|customer|attacker|auditor|reader)s?)\b",
+    re.IGNORECASE,
+)
+# (neut19) A secret wished into the reader's answer, right after its name: "… the token
+# would end up in your reply", "… should appear in the response".
+_LANDS = re.compile(
+    r"(?:[ \t]{1,3}(?:would|should|must|could|will|can|shall|might|to|then|also))?"
+    r"(?:[ \t]{1,3}(?:also|always|somehow|just))?[ \t]{1,3}(?:end(?:s|ed)?[ \t]{1,3}up"
+    r"|appears?|show(?:s|ed)?[ \t]{1,3}up|turn(?:s|ed)?[ \t]{1,3}up|lands?|goe?s?"
+    r"|(?:be|is|are|gets?|get)[ \t]{1,3}(?:included|shown|pasted|printed|echoed|placed"
+    r"|quoted|repeated|listed|written|added|mentioned|visible|displayed|put))"
+    r"(?:[ \t]{1,3}(?:somewhere|verbatim|too|as[ \t]{1,3}well))?[ \t]{1,3}(?:in|into|inside"
+    r"|within|at[ \t]{1,3}the[ \t]{1,3}(?:end|top|start)[ \t]{1,3}of)[ \t]{1,3}(?:your|the"
+    r"|its|this|each|every)[ \t]{1,3}(?:\w+[ \t]{1,3})?(?:repl(?:y|ies)|answers?|responses?"
+    r"|outputs?|messages?|summary|summaries)\b",
     re.IGNORECASE,
 )
 # A person right after the verb: "send me the key", "forward her the API key".
@@ -482,9 +547,12 @@ _NEGATED = re.compile(
 def _hands_a_secret(sentence: str, *, in_reply: bool = False) -> bool:
     """A secret named, with a verb that hands it over or asks for it, not negated, and
     (but for a verb of ``_AWAY``, or ``in_reply``: the sentence is about the reader's
-    answer) a place it goes outside the reader's setup."""
+    answer) a place it goes outside the reader's setup; or a secret wished into the
+    reader's answer ("the token would end up in your reply", ``_LANDS``)."""
     places: list[int] | None = None
     for m in _SECRET.finditer(sentence):
+        if _LANDS.match(sentence, m.end()) is not None:
+            return True
         begin = max(0, m.start() - 120)
         before = sentence[begin : m.start()]
         if _MADE_ANEW.search(before) is not None:
@@ -496,6 +564,8 @@ def _hands_a_secret(sentence: str, *, in_reply: bool = False) -> bool:
         if verb is None or _NEGATED.search(before[: verb.start()]) is not None:
             continue
         if verb.group("away") is not None or in_reply:
+            return True
+        if _OWN_SECRET.match(m.group()) and _GIVEN_AWAY.match(verb.group()):
             return True
         at = begin + verb.start()
         if _TO_SOMEONE.match(sentence, at) is not None:
@@ -568,7 +638,8 @@ _SECRET_WORDS = _lexicon(
     passcode passcodes credential credentials secret secrets cookie cookies pin pins cvv
     cvv2 cvc cvc2 ssn social seed mnemonic card history histories log logs transcript
     transcripts prompt instructions rules guidelines context memory configuration
-    environment env code codes phrase phrases
+    environment env code codes phrase phrases ssh rsa dsa ecdsa id aws gnupg kube docker
+    netrc pgpass shadow
     """
 )
 _OVERRIDING = _lexicon(
@@ -713,8 +784,14 @@ _ROLE_NAME = r"(?P<role>system|assistant|developer|user|human)"
 # A role label in the middle of a line, after a sentence's end, a clause's or a table's
 # cell ("… thanks. System: you are now …", "OK | 200 | assistant: approve …"): the
 # punctuation first (scanned for in C), kept as written.
+# (neut19: also after a dash, a closing bracket, an arrow, an emphasis's star, a colon
+# before a capitalised role, or a plain space before a role written in capitals:
+# "Total: $40 — SYSTEM: …"; "schema: user: a string" stays)
 _MIDLINE = re.compile(
-    rf"(?P<lead>[.!?;,|][ \t]{{1,3}}|[.!?;|]){_ROLE_NAME}"
+    r"(?P<lead>[.!?;,|)\]\u2013\u2014\u2015\u2192\u00bb*][ \t]{1,3}|[.!?;|]"
+    r"|[ \t]-{1,2}[ \t]{1,3}|(?-i::[ \t]{1,3}(?=[SADUH]))"
+    r"|(?-i:[ \t](?=SYSTEM|ASSISTANT|DEVELOPER|USER|HUMAN)))"
+    rf"{_ROLE_NAME}"
     r"(?:(?<=system|eloper)[ \t_-]{0,3}(?:prompt|message|instructions?))?[ \t]{0,3}:",
     re.IGNORECASE,
 )

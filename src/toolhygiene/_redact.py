@@ -27,6 +27,8 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from toolhygiene._asides import asides
+from toolhygiene._asides import edits as aside_edits
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
@@ -412,6 +414,12 @@ _NOTE_REST = (
     rf"{_READER}[ \t]{{0,3}}[:,;!\u2014-]"
 )
 _READ_REST = rf"{_READING}[ \t]{{0,3}}[:,;!\u2014-]"
+# (neut19) A note to a bot, with "to" or "for" ("Reminder for the bot:"; "Hey bot," is
+# a greeting, a bot's name may be anyone's).
+_BOT_REST = (
+    r"[ \t]{1,3}(?:to|for)[ \t]{1,3}(?:(?:the|all|any|every|each)[ \t]{1,3})?bots?"
+    r"[ \t]{0,3}[:;!\u2014-]"
+)
 _AI_SUFFIX = (
     r"(?:[ \t]{1,3}(?:assistants?|agents?|models?|systems?|bots?|tools?|readers?|crawlers?"
     r"|scrapers?))?"
@@ -439,16 +447,27 @@ _TASK = r"(?:task|objective|goal|mission|assignment)"
 _TO_THE_MODEL_LED = {
     "n": (
         rf"otes?{_NOTE_REST}",
+        rf"otes?{_BOT_REST}",
         rf"otice{_NOTE_REST}",
         rf"ew[ \t]{{1,3}}{_TASK}[ \t]{{0,3}}[:\uff1a]",
     ),
-    "m": (rf"emo{_NOTE_REST}", rf"essage{_NOTE_REST}", rf"odels?{_READ_REST}"),
-    "i": (rf"nstructions?{_NOTE_REST}", _IF_REST, rf"mportant{_NOTE_REST}"),
+    "m": (
+        rf"emo{_NOTE_REST}",
+        rf"essage{_NOTE_REST}",
+        rf"odels?{_READ_REST}",
+        rf"(?:emo|essage){_BOT_REST}",
+    ),
+    "i": (
+        rf"nstructions?{_NOTE_REST}",
+        _IF_REST,
+        rf"mportant{_NOTE_REST}",
+        rf"nstructions?{_BOT_REST}",
+    ),
     # a heading's word of warning before its readers ("IMPORTANT for automated agents",
     # "URGENT to all AI assistants", "Warning for LLMs", each then a colon)
     "u": (rf"rgent{_NOTE_REST}",),
     "w": (rf"arning{_NOTE_REST}",),
-    "r": (rf"eminder{_NOTE_REST}",),
+    "r": (rf"eminder{_NOTE_REST}", rf"eminder{_BOT_REST}"),
     "a": (
         rf"(?:ttention|lert){_NOTE_REST}",
         rf"(?:ny|ll)[ \t]{{1,3}}{_READER}{_MODAL}",
@@ -1388,7 +1407,7 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
         viewed = _role_shapes(viewed, lowered)
     if "#" in lowered and "instruction" in lowered:
         viewed = _sub(bare_heading(), viewed, _heading_sub)
-    done = viewed.text
+    done = asides(viewed.text)
     if "<" in done and ">" in done:  # a tag's two brackets
         done = speaking_tags(done)
         if render:
@@ -1736,6 +1755,8 @@ def touched(text: str) -> list[tuple[int, int]]:
             spans.extend(_in_text(marks, *m.span()) for m in shape.finditer(view))
     if "#" in lowered and "instruction" in lowered:  # a heading with no colon
         spans.extend(_in_text(marks, *m.span()) for m in bare_heading().finditer(view))
+    # a comment to the model, a chat in CSV rows, a label of authority, a heading of orders
+    spans.extend((start, end) for start, end, _ in aside_edits(text, judged=False))
     if not text.isascii() and _CONFUSABLE_SCRIPTS.search(text) is not None:
         # words in look-alike letters, read as Latin (same length, same positions)
         folded = latin_reading(text)
