@@ -129,6 +129,22 @@ SHAPES = {
     "(name=password, ": "(name=password, ",
     "name: password\\n": "name: password\n",
     "hex password=": "body: 70617373776f72643d794d55446e7332383125796770 ",
+    # shell19: commands whose password is positional or fed on standard input, expect's
+    # send, a value before its label
+    "echo a |": "echo a | ",
+    "echo | sudo -S": "echo 'Xk9mQ2vLpZr4' | sudo -S true\n",
+    "<<< a": "<<< a ",
+    "sudo -S <<<": "sudo -S true <<< a\n",
+    'send "a"': 'send "a" ',
+    "expect send": 'expect "*assword:"\nsend "Xk9mQ2vLpZr4\\r"\n',
+    "htpasswd -b": "htpasswd -b f u Xk9mQ2vLpZr4\n",
+    "vault login": "vault login a ",
+    "argv sshpass": "['sshpass', '-p', 'Xk9mQ2vLpZr4', 'ssh', 'h'] ",
+    "is the password": "Xk9mQ2!vLp is the new password. ",
+    "a is the token": "a is the token ",
+    "(password)": "'a' (password) ",
+    ", the password": "a, the password ",
+    "password is a-b-c-d": "password is ab-cd-ef-gh ",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
@@ -258,7 +274,7 @@ def main() -> int:
         f"{'64 KB / json.dumps':>19}"
     )
     worst, met = 0.0, 0
-    for name in NAMES:
+    for name in sys.argv[1:] or NAMES:  # (the shapes named on the command line, if any)
         small, large = text(name, 16_384), text(name, 65_536)
         t_small = per_call(lambda s=small: th.redact(s))
         t_large = per_call(lambda s=large: th.redact(s))
@@ -274,6 +290,11 @@ def main() -> int:
         f"slowest shape at 64 KB: {worst * 1e3:.1f} ms; {met} of {len(NAMES)} shapes "
         f"<= 20 ms (target: all: {'met' if met == len(NAMES) else 'MISSED'})"
     )
+        print(f"{name:<12} {t_small * 1e3:>7.2f}ms {t_large * 1e3:>7.2f}ms "
+              f"{t_large / t_small:>5.1f}x {base:>13.1f}x {t_large / dumps:>18.0f}x")
+    count = len(sys.argv[1:] or NAMES)
+    print(f"slowest shape at 64 KB: {worst * 1e3:.1f} ms; {met} of {count} shapes "
+          f"<= 20 ms (target: all: {'met' if met == count else 'MISSED'})")
     return 0
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _encoded, _named, _nested, _seeds
+from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -1794,7 +1794,13 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
-    if value[:1] not in "\"'\\<" and not _token_shaped(value):
+    if (
+        value[:1] not in "\"'\\<"
+        and not _token_shaped(value)
+        # a passphrase of words joined (``correct-horse-battery-staple``), after a
+        # password's label: judged as after ``=`` ("password is out-of-date" stays)
+        and not (key.lower().endswith(PHRASE_HEADS) and _JOINED_WORDS.fullmatch(value))
+    ):
         return False
     if _TOWARDS.search(m.group("sep")) and not _towards_value(value.strip("\\\"'`")):
         return False  # where or what kind, not what: "reset your password to git@host:…"
@@ -1837,6 +1843,12 @@ _PLACE = re.compile(
     r"(?:/\S{0,2048})?(?![\w@])"
 )
 """A place a value may open with after "to": an address, a URL, a path, a host."""
+# Words joined by ``-``, ``_`` or ``.``: four or more, or three and a number (a
+# passphrase: ``correct-horse-battery-staple``, ``tidy_lamp_orbit_42``).
+_JOINED_WORDS = re.compile(
+    r"[A-Za-z]{2,16}(?:[\-_.][A-Za-z]{2,16}){3,11}(?:[\-_.]?[0-9]{1,6})?"
+    r"|[A-Za-z]{2,16}(?:[\-_.][A-Za-z]{2,16}){2}[\-_.]?[0-9]{1,6}"
+)
 
 
 # A value that calls for the key rather than holding it: ``get_random_secret_key()``,
@@ -3345,6 +3357,29 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _commands.NEEDLES,
         finder=_commands.find,
+    ),
+    Detector(
+        # A password fed on standard input to a command that reads one there (``echo v
+        # | sudo -S …``, ``echo 'bob:v' | chpasswd``, ``heroku login -i <<< $'m\\nv'``).
+        "secret",
+        SPAN,
+        _commands.STDIN_NEEDLES,
+        finder=_commands.stdin_find,
+    ),
+    Detector(
+        # A password an ``expect`` script sends (``expect "*assword:"`` then ``send "v\\r"``).
+        "secret",
+        SPAN,
+        _commands.SEND_NEEDLES,
+        finder=_commands.send_find,
+    ),
+    Detector(
+        # A secret written before its label in a sentence: "``v`` is the new root
+        # password", "'v' (password) was rejected", "``v``, the password for …".
+        "secret",
+        SPAN,
+        _before_label.NEEDLES,
+        finder=_before_label.find,
     ),
     Detector(
         # SQL: the value at a secret column's index (``INSERT INTO users (name, password)
