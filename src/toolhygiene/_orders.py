@@ -589,6 +589,20 @@ def _line_after(view: str, end: int) -> str | None:
     return view[end:stop]
 
 
+# (neut20) The next of several fields on one line: a semicolon or a pipe, then a short
+# label and its colon ("System: Ubuntu 22.04; User: ci", "Host: web-1 | User: deploy").
+_NEXT_FIELD = re.compile(r"[;|][ \t]{0,3}[A-Za-z][\w.-]{0,20}(?:[ \t][\w.-]{1,20}){0,2}[ \t]{0,2}:(?!//)")
+
+
+def own_value(value: str) -> str:
+    """A label's value up to the next field of its line (``_NEXT_FIELD``): each field of
+    a status line is judged for itself."""
+    if ";" not in value and "|" not in value:
+        return value
+    m = _NEXT_FIELD.search(value)
+    return value if m is None else value[: m.start()]
+
+
 def _next_line(view: str, end: int) -> str | None:
     stop = view.find("\n", end, end + _LINE + 1)
     return None if stop == -1 else _line_after(view, stop + 1)
@@ -826,6 +840,7 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
     value = _line_after(view, end)
     if value is None:
         return False
+    value = own_value(value)
     if heading:
         following = _next_line(view, end)
         while following is not None and not following.strip():

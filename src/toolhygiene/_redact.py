@@ -245,8 +245,10 @@ def _markup(opening: str) -> re.Pattern[str]:
     # (``<system\n>``): folding the line would make it a live tag again.
     # The bracket is written once, first: a pattern that starts with a repeat or an
     # alternation is tried at every character (2 ms for 64 KB with one "<" in it).
+    # (neut20) A dotted name is another element's: .NET's ``<system.web>``,
+    # ``<system.webServer>`` (``<system.prompt>`` still matches as a role's prompt).
     return re.compile(
-        rf"{opening}(?:{opening}?\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
+        rf"{opening}(?:{opening}?\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b(?!\.\w)"
         rf"(?:(?!{_OPEN}|{_CLOSE})[\s\S]){{0,200}}{_CLOSE}{{1,2}}"
         rf"|\|[a-z_\u2581]{{1,30}}\|{_CLOSE}){_ROLE_AFTER}",
         re.IGNORECASE,
