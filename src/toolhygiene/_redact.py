@@ -1403,6 +1403,8 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
         viewed = _chat_messages(viewed)
     if _chat_lines(text, lowered):
         viewed = _chat_messages(viewed, _LINES_CHAT)
+    if _ROLE in gates and "<" in text and "=" in text:
+        viewed = _tagged_messages(viewed)
     if _ROLE in gates and ":" in lowered:
         viewed = _bracketed_labels(viewed)
     if _ROLE in gates:
@@ -1623,6 +1625,40 @@ def _chat_messages(viewed: _Viewed, shape: _ChatShape = _JSON_CHAT) -> _Viewed:
     chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS_ROLES)
     marked = [m for m, data in found if chat or not data]
     return _role_marked(viewed, marked, "role")
+
+
+# (neut20) A chat's message written as an XML or HTML element with its role in an
+# attribute: ``<turn role='system'>…``, ``<msg from="system">…``, ``<message
+# speaker="assistant">…``; its text is what the element opens (to the next tag). (The
+# "<" first: scanned for in C; the attribute within a tag's 200 characters.)
+_TAGGED_ROLE = re.compile(
+    r"<[A-Za-z][\w.:-]{0,40}[ \t\r\n](?:[^<>]{0,200}?[ \t\r\n])?"
+    r"(?:role|from|speaker|author|sender|type)[ \t]{0,3}=[ \t]{0,3}(?P<q>[\"']?)[ \t]{0,3}"
+    r"(?P<role>system|assistant|human|user|developer|model|gpt)(?![\w.:-])[ \t]{0,3}(?P=q)"
+    r"(?=[^<>]{0,200}>)",
+    re.IGNORECASE,
+)
+_TAGGED_TEXT = re.compile(r"[^<>]{0,200}>[ \t\r\n]{0,40}(?P<value>[^<]{0,300})")
+
+
+def _tagged_messages(viewed: _Viewed) -> _Viewed:
+    """Each element whose attribute names a chat's role (``_TAGGED_ROLE``) with its role's
+    value made ``[role:…]``, judged as ``_chat_messages`` judges a JSON message: its text
+    a turn's (that role's label, ``_orders.role_is_data``), or the text a chat (two roles,
+    one the model's). An element without text (``<user role="admin"/>``) stays."""
+    view = latin_looking(viewed.view)
+    found: list[tuple[re.Match[str], bool]] = []
+    for m in _TAGGED_ROLE.finditer(view):
+        text = _TAGGED_TEXT.match(view, m.end())
+        value = viewed.view[slice(*text.span("value"))].strip() if text is not None else ""
+        if not value:
+            continue
+        role = m.group("role")
+        data = role_is_data(f"{role}: {value}", len(role) + 1, role, record=False)
+        found.append((m, data or (role.lower() in _ASKING and asks_only(value))))
+    roles = {m.group("role").lower() for m, _ in found}
+    chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS_ROLES)
+    return _role_marked(viewed, [m for m, data in found if chat or not data], "role")
 
 
 def _chat_lines(text: str, lowered: str) -> bool:
