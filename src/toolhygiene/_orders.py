@@ -591,7 +591,9 @@ def _line_after(view: str, end: int) -> str | None:
 
 # (neut20) The next of several fields on one line: a semicolon or a pipe, then a short
 # label and its colon ("System: Ubuntu 22.04; User: ci", "Host: web-1 | User: deploy").
-_NEXT_FIELD = re.compile(r"[;|][ \t]{0,3}[A-Za-z][\w.-]{0,20}(?:[ \t][\w.-]{1,20}){0,2}[ \t]{0,2}:(?!//)")
+_NEXT_FIELD = re.compile(
+    r"[;|][ \t]{0,3}[A-Za-z][\w.-]{0,20}(?:[ \t][\w.-]{1,20}){0,2}[ \t]{0,2}:(?!//)"
+)
 
 
 def own_value(value: str) -> str:

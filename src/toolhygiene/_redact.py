@@ -342,9 +342,14 @@ _NAMED_TARGETS = (*_TARGET_WORDS, "filter", "guardrail", "polic", "restriction")
 # Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
 # URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
 _GAP = r"(?:[\s._*\-+\u00b7\"'()\u2018\u2019\u201c\u201d\u2026]|%20|&nbsp;)"
-# Words that may stand between the verb and what it steers away from: "ignore your
-# previous instructions", "disregard all of the earlier rules", "forget the system prompt".
-_FILLER = rf"(?:[a-z']{{1,12}}{_GAP}{{1,6}})"
+# (neut20) After a word between the verb and what it steers away from, a line break only
+# where no blank line follows it: the words of one phrase do not run over a paragraph's
+# end ("… but instead skip it\n\nThe inbound half of that last rule lives in …").
+_WORD_GAP = (
+    r"(?:[^\S\n]|[._*\-+\u00b7\"'()\u2018\u2019\u201c\u201d\u2026]"
+    r"|\n(?![^\S\n]{0,40}\n)|%20|&nbsp;)"
+)
+_FILLER = rf"(?:[a-z']{{1,12}}{_WORD_GAP}{{1,6}})"
 # What came before, without a noun: "forget everything above", "ignore the above".
 _BEFORE = r"(?:(?:everything|anything|all|the|what(?:ever)?(?: is| was|'s)?)" + rf"{_GAP}{{1,6}})?"
 
@@ -1041,8 +1046,10 @@ def _markup_sub(m: re.Match[str]) -> str:
 # U+2028, U+2029), the same written out as a JSON string or a repr writes it (``\n``,
 # ``\r\n``, ``\t``, ``\u2028``, ``\x85``; escaped again inside a JSON body: ``\\n``).
 # (The opening quote of a quoted value starts a line for the role rule alone: see
-# ``_VALUE_START``.)
-_WRITTEN_BREAK = re.compile(r"\\{1,3}(?:[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))")
+# ``_VALUE_START``. A written ``\r\n`` is one line break, as a page shows it: neut20.)
+_WRITTEN_BREAK = re.compile(
+    r"\\{1,3}(?:r\\{1,3}n|[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))"
+)
 # How each starts: a text full of other escapes (``\\"``) is kept from the costlier regex.
 _WRITTEN_START = re.compile(r"\\[nrtvfux]")
 _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))

@@ -78,9 +78,7 @@ _KEYS = _lexicon(
     leader nop bar bslash lt gt plug sid
     """
 )
-_TAG = re.compile(
-    r"<(/?)[ \t]{0,3}([A-Za-z][\w.:-]{0,40})(?![\w.:-])(?P<attrs>\s[^<>]{0,200})?/?>"
-)
+_TAG = re.compile(r"<(/?)[ \t]{0,3}([A-Za-z][\w.:-]{0,40})(?![\w.:-])(?P<attrs>\s[^<>]{0,200})?/?>")
 # What starts a tag's attributes: an attribute's name. Other text there makes the
 # brackets a program's printed value, not a tag: Python's ``<Response [200 OK]>``,
 # ``<Task pending (…)>``, ``<Foo object at 0x…>`` is judged by its first word only when
