@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import re
 
+from toolhygiene._normalise import compatible
 from toolhygiene._orders import _SENTENCE_END, _lexicon, role_is_data
 from toolhygiene._people import aimed_at_the_model
 from toolhygiene._reader import _asks_the_reader, _turn, latin_reading
@@ -466,11 +467,12 @@ def _gives_an_order(following: str) -> bool:
 # -- banners and spaced-out labels (neut20) -----------------------------------------------
 
 # A role's name, or a model's prompt, between two bars alone on its line, as a template
-# or a log sets a turn apart: "=== SYSTEM ===", "----- SYSTEM PROMPT -----", "*** USER ***".
+# or a log sets a turn apart: "=== SYSTEM ===", "----- SYSTEM PROMPT -----", "*** USER ***"
+# (bars of three, or of two "=": "** x **" is emphasis).
 _BARS = "=-*~#_+<>"
 _BANNER = re.compile(
-    r"[ \t]{0,20}[=*~#_+<>-]{2,40}[ \t]{0,5}(?P<role>system|assistant|developer|user|human)"
-    r"(?P<prompt>[ \t_-]{0,3}(?:prompt|message|instructions?))?[ \t]{0,5}[=*~#_+<>-]{2,40}[ \t]*",
+    r"[ \t]{0,20}(?:={2,40}|[*~#_+<>-]{3,40})[ \t]{0,5}(?P<role>system|assistant|developer|user|human)"
+    r"(?P<prompt>[ \t_-]{0,3}(?:prompt|message|instructions?))?[ \t]{0,5}(?:={2,40}|[*~#_+<>-]{3,40})[ \t]*",
     re.IGNORECASE,
 )
 _BANNER_ROLES = ("system", "assistant", "developer", "user", "human")
@@ -480,7 +482,8 @@ def _banners(view: str, lowered: str, *, judged: bool) -> list[tuple[int, int, s
     """Each banner of ``_BANNER`` alone on its line: one naming a prompt ("SYSTEM
     PROMPT") always ``[markup]``; a role's name alone ``[role:…]`` as a heading of that
     name is judged (``_orders.role_is_data``: "=== System ===" over "OS: Linux" heads a
-    record's block). Found from each role's word (``str.find``)."""
+    record's block; over nothing it heads nothing). Found from each role's word
+    (``str.find``)."""
     found: list[tuple[int, int, str]] = []
     line_read = -1
     for at in _found(lowered, _BANNER_ROLES):
@@ -497,15 +500,30 @@ def _banners(view: str, lowered: str, *, judged: bool) -> list[tuple[int, int, s
         role = m.group("role")
         if m.group("prompt"):
             found.append((start, end, markup_marker(None)))
-        elif not judged or not role_is_data(view, end, role, record=False, heading=True):
+        elif not judged or _banner_turn(view, end, role.lower()):
             found.append((start, end, role_marker(role)))
     return found
+
+
+def _banner_turn(view: str, end: int, role: str) -> bool:
+    """Whether the banner of ``role`` ending at ``end`` opens a turn: the first line with
+    text under it is no field's value under that role's label, and the banner heads no
+    document's section (``role_is_data`` as for "## System") or that line gives an
+    order. A banner over nothing sets nothing apart."""
+    following = view[end : end + 600].lstrip(" \t\r\n")
+    cut = following.find("\n")
+    following = (following if cut == -1 else following[:cut]).strip(" \t-*>")
+    if not following or role_is_data(f"{role}: {following}", len(role) + 1, role, record=False):
+        return False
+    return not role_is_data(view, end, role, record=False, heading=True) or _gives_an_order(
+        following
+    )
 
 
 # A role's label spelled out letter by letter ("S Y S T E M:", "s.y.s.t.e.m:",
 # "U-S-E-R:"), read in the text reversed: the colon first, scanned for in C.
 def _spelled(word: str) -> str:
-    return r"[ \t._-]{1,2}".join(reversed(word))
+    return r"[ \t._-]{1,3}".join(reversed(word))
 
 
 _SPACED_REVERSED = re.compile(
@@ -614,7 +632,8 @@ def _view(text: str) -> str:
 def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     """What ``asides`` replaces in ``text``: each span and its marker, in order.
     ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
-    ``_redact.touched``)."""
+    ``_redact.touched``). (Read with full-width letters as ASCII: the same positions.)"""
+    text = compatible(text)
     if not asides_gate(text.lower()):
         return []
     view = _view(text)

@@ -1640,7 +1640,7 @@ def _chat_messages(viewed: _Viewed, shape: _ChatShape = _JSON_CHAT) -> _Viewed:
 # "<" first: scanned for in C; the attribute within a tag's 200 characters.)
 _TAGGED_ROLE = re.compile(
     r"<[A-Za-z][\w.:-]{0,40}[ \t\r\n](?:[^<>]{0,200}?[ \t\r\n])?"
-    r"(?:role|from|speaker|author|sender|type)[ \t]{0,3}=[ \t]{0,3}(?P<q>[\"']?)[ \t]{0,3}"
+    r"(?:role|from|speaker|author|sender)[ \t]{0,3}=[ \t]{0,3}(?P<q>[\"']?)[ \t]{0,3}"
     r"(?P<role>system|assistant|human|user|developer|model|gpt)(?![\w.:-])[ \t]{0,3}(?P=q)"
     r"(?=[^<>]{0,200}>)",
     re.IGNORECASE,
