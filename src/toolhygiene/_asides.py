@@ -470,9 +470,10 @@ def _gives_an_order(following: str) -> bool:
 # or a log sets a turn apart: "=== SYSTEM ===", "----- SYSTEM PROMPT -----", "*** USER ***"
 # (bars of three, or of two "=": "** x **" is emphasis).
 _BARS = "=-*~#_+<>"
+_BAR = r"(?:={2,40}|[*~#_+<>-]{3,40})"
 _BANNER = re.compile(
-    r"[ \t]{0,20}(?:={2,40}|[*~#_+<>-]{3,40})[ \t]{0,5}(?P<role>system|assistant|developer|user|human)"
-    r"(?P<prompt>[ \t_-]{0,3}(?:prompt|message|instructions?))?[ \t]{0,5}(?:={2,40}|[*~#_+<>-]{3,40})[ \t]*",
+    rf"[ \t]{{0,20}}{_BAR}[ \t]{{0,5}}(?P<role>system|assistant|developer|user|human)"
+    rf"(?P<prompt>[ \t_-]{{0,3}}(?:prompt|message|instructions?))?[ \t]{{0,5}}{_BAR}[ \t]*",
     re.IGNORECASE,
 )
 _BANNER_ROLES = ("system", "assistant", "developer", "user", "human")

@@ -539,6 +539,11 @@ def polite_order_is_correspondence(view: str, start: int, end: int) -> bool:
     return _sentence_asks_nothing(view, head, stop)
 
 
+def _spoken_to_the_model(sentence: str) -> bool:
+    """Whether a word of the model's in ``sentence`` stands outside its links."""
+    return "://" not in sentence or not _words(_LINK.sub(" ", sentence)).isdisjoint(_FAR_BUT_A_LEAD)
+
+
 _LINK = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s<>()\[\]\"'`]{1,2000}", re.IGNORECASE)
 _ASSISTANT = re.compile(r"\bassistants?\b", re.IGNORECASE)
 
@@ -561,13 +566,14 @@ def _sentence_asks_nothing(view: str, head: int, stop: int) -> bool:
     if _DEFUSED.search(sentence) is not None:
         return True  # the order in it is defused already: one mark says so
     words = _words(sentence)
-    if not words.isdisjoint(_FAR_BUT_A_LEAD) and not _owned_assistant(sentence, words):
-        # (neut20) a link's words are where it points, not words said to the model
-        # ("Please share bug reports through [issues](https://github.com/openai/…)")
-        if "://" not in sentence or not _words(_LINK.sub(" ", sentence)).isdisjoint(
-            _FAR_BUT_A_LEAD
-        ):
-            return False
+    # (neut20) a link's words are where it points, not words said to the model: a bug
+    # report's link to github.com/openai/… names no model
+    if (
+        not words.isdisjoint(_FAR_BUT_A_LEAD)
+        and not _owned_assistant(sentence, words)
+        and _spoken_to_the_model(sentence)
+    ):
+        return False
     if _seen_by_the_model(sentence, words) or _disguised(sentence) or _handed(sentence):
         return False
     if "prompt" in words and _PROMPT.search(sentence) is not None:
