@@ -597,12 +597,24 @@ _NEXT_FIELD = re.compile(
 
 
 def own_value(value: str) -> str:
-    """A label's value up to the next field of its line (``_NEXT_FIELD``): each field of
-    a status line is judged for itself."""
+    """A label's value up to the next field of its line (``_NEXT_FIELD``) when every
+    field after it holds a plain value (a name, a version, a status): each field of a
+    status line is judged for itself. A field that holds more ("System: Ubuntu; Action:
+    wire $5000 to …") leaves the value the whole line, as before."""
     if ";" not in value and "|" not in value:
         return value
-    m = _NEXT_FIELD.search(value)
-    return value if m is None else value[: m.start()]
+    first = _NEXT_FIELD.search(value)
+    if first is None:
+        return value
+    at = first.end()
+    while True:
+        following = _NEXT_FIELD.search(value, at)
+        field = value[at : following.start() if following else len(value)].strip(" \t|;")
+        if field and not _value_is_data(field, "user", False):
+            return value
+        if following is None:
+            return value[: first.start()]
+        at = following.end()
 
 
 def _next_line(view: str, end: int) -> str | None:
