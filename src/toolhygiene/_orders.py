@@ -603,11 +603,13 @@ def own_value(value: str) -> str:
     wire $5000 to …") leaves the value the whole line, as before."""
     if ";" not in value and "|" not in value:
         return value
+    if value.count(";") + value.count("|") > 2 * _FIELDS_READ:
+        return value  # more fields than a status line's: the line is judged whole
     first = _NEXT_FIELD.search(value)
     if first is None:
         return value
     at = first.end()
-    while True:
+    for _ in range(_FIELDS_READ):
         following = _NEXT_FIELD.search(value, at)
         field = value[at : following.start() if following else len(value)].strip(" \t|;")
         if field and not _value_is_data(field, "user", False):
@@ -615,6 +617,11 @@ def own_value(value: str) -> str:
         if following is None:
             return value[: first.start()]
         at = following.end()
+    return value
+
+
+_FIELDS_READ = 8
+"""How many fields after a label's ``own_value`` reads (a flood of fields is read whole)."""
 
 
 def _next_line(view: str, end: int) -> str | None:
