@@ -34,7 +34,7 @@ import bisect
 import functools
 import re
 
-from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words
+from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words, own_value
 
 __all__ = ["reader_order", "reader_order_gate"]
 
@@ -830,8 +830,6 @@ def bare_heading() -> re.Pattern[str]:
 
 
 def _value_of(m: re.Match[str]) -> str:
-    from toolhygiene._orders import own_value
-
     if "value" in m.re.groupindex and m.group("value") is not None:
         return m.group("value")
     rest = m.string[m.end() : m.end() + _REACH]
