@@ -556,11 +556,14 @@ def _spaced_labels(view: str, lowered: str, *, judged: bool) -> list[tuple[int, 
 # -- all of them -------------------------------------------------------------------------
 
 
+_BAR_RUNS = ("==", "---", "***", "~~~", "###", "+++", "___", "<<<", ">>>")
+
+
 def _may_hold_banners(lowered: str) -> bool:
-    """Whether ``lowered`` may hold a banner: two bars and a role's word (C scans)."""
-    return any(
-        bar in lowered for bar in ("==", "--", "**", "~~", "##", "__", "++", "<<", ">>")
-    ) and any(role in lowered for role in _BANNER_ROLES)
+    """Whether ``lowered`` may hold a banner: a bar's run and a role's word (C scans)."""
+    return any(bar in lowered for bar in _BAR_RUNS) and any(
+        role in lowered for role in _BANNER_ROLES
+    )
 
 
 def _may_hold_spelled(lowered: str) -> bool:
@@ -572,10 +575,13 @@ def _may_hold_spelled(lowered: str) -> bool:
 
 def asides_gate(lowered: str) -> bool:
     """Whether ``lowered`` (the text lowered) may hold a shape of this module (C scans)."""
+    return _may_hold_banners(lowered) or _may_hold_spelled(lowered) or _other_shapes(lowered)
+
+
+def _other_shapes(lowered: str) -> bool:
+    """``asides_gate`` for the shapes but banners and spelled-out labels."""
     return (
-        _may_hold_banners(lowered)
-        or _may_hold_spelled(lowered)
-        or "<!--" in lowered
+        "<!--" in lowered
         or "]:" in lowered
         or (
             "\n" in lowered
@@ -635,7 +641,9 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
     ``_redact.touched``). (Read with full-width letters as ASCII: the same positions.)"""
     text = compatible(text)
-    if not asides_gate(text.lower()):
+    low = text.lower()
+    banners, spelled = _may_hold_banners(low), _may_hold_spelled(low)
+    if not (banners or spelled or _other_shapes(low)):
         return []
     view = _view(text)
     lowered = _lowered(view)
@@ -653,9 +661,9 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
         found.extend(_authority_labels(view, lowered, judged=judged))
     if "#" in text:
         found.extend(_headings(view, judged=judged))
-    if _may_hold_banners(lowered):
+    if banners:
         found.extend(_banners(view, lowered, judged=judged))
-    if _may_hold_spelled(lowered):
+    if spelled:
         found.extend(_spaced_labels(view, lowered, judged=judged))
     found.sort()
     return found
