@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import re
 
+from toolhygiene._normalise import compatible
 from toolhygiene._orders import _SENTENCE_END, _lexicon, role_is_data
 from toolhygiene._people import aimed_at_the_model
 from toolhygiene._reader import _asks_the_reader, _turn, latin_reading
@@ -463,11 +464,122 @@ def _gives_an_order(following: str) -> bool:
     )
 
 
+# -- banners and spaced-out labels (neut20) -----------------------------------------------
+
+# A role's name, or a model's prompt, between two bars alone on its line, as a template
+# or a log sets a turn apart: "=== SYSTEM ===", "----- SYSTEM PROMPT -----", "*** USER ***"
+# (bars of three, or of two "=": "** x **" is emphasis).
+_BARS = "=-*~#_+<>"
+_BAR = r"(?:={2,40}|[*~#_+<>-]{3,40})"
+_BANNER = re.compile(
+    rf"[ \t]{{0,20}}{_BAR}[ \t]{{0,5}}(?P<role>system|assistant|developer|user|human)"
+    rf"(?P<prompt>[ \t_-]{{0,3}}(?:prompt|message|instructions?))?[ \t]{{0,5}}{_BAR}[ \t]*",
+    re.IGNORECASE,
+)
+_BANNER_ROLES = ("system", "assistant", "developer", "user", "human")
+
+
+def _banners(view: str, lowered: str, *, judged: bool) -> list[tuple[int, int, str]]:
+    """Each banner of ``_BANNER`` alone on its line: one naming a prompt ("SYSTEM
+    PROMPT") always ``[markup]``; a role's name alone ``[role:…]`` as a heading of that
+    name is judged (``_orders.role_is_data``: "=== System ===" over "OS: Linux" heads a
+    record's block; over nothing it heads nothing). Found from each role's word
+    (``str.find``)."""
+    found: list[tuple[int, int, str]] = []
+    line_read = -1
+    for at in _found(lowered, _BANNER_ROLES):
+        start, end = _line(view, at)
+        if start == line_read or end - start > 160:
+            continue
+        line_read = start
+        first = view[start:at].lstrip(" \t")[:1]
+        if not first or first not in _BARS:
+            continue
+        m = _BANNER.fullmatch(view, start, end)
+        if m is None:
+            continue
+        role = m.group("role")
+        if m.group("prompt"):
+            found.append((start, end, markup_marker(None)))
+        elif not judged or _banner_turn(view, end, role.lower()):
+            found.append((start, end, role_marker(role)))
+    return found
+
+
+def _banner_turn(view: str, end: int, role: str) -> bool:
+    """Whether the banner of ``role`` ending at ``end`` opens a turn: the first line with
+    text under it is no field's value under that role's label, and the banner heads no
+    document's section (``role_is_data`` as for "## System") or that line gives an
+    order. A banner over nothing sets nothing apart."""
+    following = view[end : end + 600].lstrip(" \t\r\n")
+    cut = following.find("\n")
+    following = (following if cut == -1 else following[:cut]).strip(" \t-*>")
+    if not following or role_is_data(f"{role}: {following}", len(role) + 1, role, record=False):
+        return False
+    return not role_is_data(view, end, role, record=False, heading=True) or _gives_an_order(
+        following
+    )
+
+
+# A role's label spelled out letter by letter ("S Y S T E M:", "s.y.s.t.e.m:",
+# "U-S-E-R:"), read in the text reversed: the colon first, scanned for in C.
+def _spelled(word: str) -> str:
+    return r"[ \t._-]{1,3}".join(reversed(word))
+
+
+_SPACED_REVERSED = re.compile(
+    r"[:\uff1a][ \t]{0,3}(?P<word>"
+    + "|".join(_spelled(w) for w in ("system", "assistant", "developer", "user", "human"))
+    + r")(?![a-z0-9])"
+)
+
+
+def _spaced_labels(view: str, lowered: str, *, judged: bool) -> list[tuple[int, int, str]]:
+    """Each role label spelled out letter by letter whose text (the rest of its line) is
+    not a field's value, as its span (the letters and the colon) and ``[role:…]``."""
+    found: list[tuple[int, int, str]] = []
+    size = len(lowered)
+    for m in _SPACED_REVERSED.finditer(lowered[::-1]):
+        start, colon = size - m.end(), size - 1 - m.start()
+        role = "".join(c for c in m.group("word") if c.isalpha())[::-1]
+        line_end = view.find("\n", colon)
+        value = view[colon + 1 : colon + 301 if line_end == -1 else min(line_end, colon + 301)]
+        if judged and (
+            not value.strip()
+            or role_is_data(f"{role}: {value.strip()}", len(role) + 1, role, record=False)
+        ):
+            continue
+        found.append((start, colon + 1, role_marker(role)))
+    return found
+
+
 # -- all of them -------------------------------------------------------------------------
+
+
+_BAR_RUNS = ("==", "---", "***", "~~~", "###", "+++", "___", "<<<", ">>>")
+
+
+def _may_hold_banners(lowered: str) -> bool:
+    """Whether ``lowered`` may hold a banner: a bar's run and a role's word (C scans)."""
+    return any(bar in lowered for bar in _BAR_RUNS) and any(
+        role in lowered for role in _BANNER_ROLES
+    )
+
+
+def _may_hold_spelled(lowered: str) -> bool:
+    """Whether ``lowered`` may hold a role's label spelled out (a colon, then the search)."""
+    return (":" in lowered or "\uff1a" in lowered) and _SPACED_REVERSED.search(
+        lowered[::-1]
+    ) is not None
 
 
 def asides_gate(lowered: str) -> bool:
     """Whether ``lowered`` (the text lowered) may hold a shape of this module (C scans)."""
+    return _may_hold_banners(lowered) or _may_hold_spelled(lowered) or _other_shapes(lowered)
+
+
+def _other_shapes(lowered: str) -> bool:
+    """``asides_gate`` for the shapes but banners and spelled-out labels."""
     return (
         "<!--" in lowered
         or "]:" in lowered
@@ -527,8 +639,11 @@ def _view(text: str) -> str:
 def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     """What ``asides`` replaces in ``text``: each span and its marker, in order.
     ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
-    ``_redact.touched``)."""
-    if not asides_gate(text.lower()):
+    ``_redact.touched``). (Read with full-width letters as ASCII: the same positions.)"""
+    text = compatible(text)
+    low = text.lower()
+    banners, spelled = _may_hold_banners(low), _may_hold_spelled(low)
+    if not (banners or spelled or _other_shapes(low)):
         return []
     view = _view(text)
     lowered = _lowered(view)
@@ -546,6 +661,10 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
         found.extend(_authority_labels(view, lowered, judged=judged))
     if "#" in text:
         found.extend(_headings(view, judged=judged))
+    if banners:
+        found.extend(_banners(view, lowered, judged=judged))
+    if spelled:
+        found.extend(_spaced_labels(view, lowered, judged=judged))
     found.sort()
     return found
 

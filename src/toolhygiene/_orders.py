@@ -589,6 +589,41 @@ def _line_after(view: str, end: int) -> str | None:
     return view[end:stop]
 
 
+# (neut20) The next of several fields on one line: a semicolon or a pipe, then a short
+# label and its colon ("System: Ubuntu 22.04; User: ci", "Host: web-1 | User: deploy").
+_NEXT_FIELD = re.compile(
+    r"[;|][ \t]{0,3}[A-Za-z][\w.-]{0,20}(?:[ \t][\w.-]{1,20}){0,2}[ \t]{0,2}:(?!//)"
+)
+
+
+def own_value(value: str) -> str:
+    """A label's value up to the next field of its line (``_NEXT_FIELD``) when every
+    field after it holds a plain value (a name, a version, a status): each field of a
+    status line is judged for itself. A field that holds more ("System: Ubuntu; Action:
+    wire $5000 to …") leaves the value the whole line, as before."""
+    if ";" not in value and "|" not in value:
+        return value
+    if value.count(";") + value.count("|") > 2 * _FIELDS_READ:
+        return value  # more fields than a status line's: the line is judged whole
+    first = _NEXT_FIELD.search(value)
+    if first is None:
+        return value
+    at = first.end()
+    for _ in range(_FIELDS_READ):
+        following = _NEXT_FIELD.search(value, at)
+        field = value[at : following.start() if following else len(value)].strip(" \t|;")
+        if field and not _value_is_data(field, "user", False):
+            return value
+        if following is None:
+            return value[: first.start()]
+        at = following.end()
+    return value
+
+
+_FIELDS_READ = 8
+"""How many fields after a label's ``own_value`` reads (a flood of fields is read whole)."""
+
+
 def _next_line(view: str, end: int) -> str | None:
     stop = view.find("\n", end, end + _LINE + 1)
     return None if stop == -1 else _line_after(view, stop + 1)
@@ -826,6 +861,7 @@ def role_is_data(view: str, end: int, role: str, *, record: bool, heading: bool 
     value = _line_after(view, end)
     if value is None:
         return False
+    value = own_value(value)
     if heading:
         following = _next_line(view, end)
         while following is not None and not following.strip():

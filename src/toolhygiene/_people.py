@@ -181,11 +181,19 @@ _DEFUSED = re.compile(r"\[(?:instruction-like|role:|markup)")
 _TOOL_CALL = re.compile(r"\b(?:call|invoke|run|execute)[ \t]{1,3}\w*(?:[A-Za-z]_[A-Za-z]|\w\()")
 
 
+# (neut20) The word after these is an adverb, not a verb of sending: "going forward",
+# "moving forward", "looking forward to".
+_NOT_A_VERB_AFTER = _lexicon("going moving looking look looks looked straight fast")
+
+
 def _acts(sentence: str, verbs: frozenset[str]) -> bool:
-    """Whether a verb of ``verbs`` in ``sentence`` is not forbidden ("do not forward")."""
+    """Whether a verb of ``verbs`` in ``sentence`` is not forbidden ("do not forward")
+    and is a verb ("… will not be included going forward": an adverb)."""
     tokens = _TOKEN.findall(sentence.lower().replace("\u2019", "'"))
     return any(
-        t in verbs and _NEGATIONS.isdisjoint(tokens[max(0, i - 2) : i])
+        t in verbs
+        and _NEGATIONS.isdisjoint(tokens[max(0, i - 2) : i])
+        and (t != "forward" or i == 0 or tokens[i - 1] not in _NOT_A_VERB_AFTER)
         for i, t in enumerate(tokens)
     )
 
@@ -565,6 +573,12 @@ def polite_order_is_correspondence(view: str, start: int, end: int) -> bool:
     return _sentence_asks_nothing(view, head, stop)
 
 
+def _spoken_to_the_model(sentence: str) -> bool:
+    """Whether a word of the model's in ``sentence`` stands outside its links."""
+    return "://" not in sentence or not _words(_LINK.sub(" ", sentence)).isdisjoint(_FAR_BUT_A_LEAD)
+
+
+_LINK = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s<>()\[\]\"'`]{1,2000}", re.IGNORECASE)
 _ASSISTANT = re.compile(r"\bassistants?\b", re.IGNORECASE)
 
 
@@ -592,7 +606,13 @@ def _asks_nothing(sentence: str) -> bool:
     if _DEFUSED.search(sentence) is not None:
         return True  # the order in it is defused already: one mark says so
     words = _words(sentence)
-    if not words.isdisjoint(_FAR_BUT_A_LEAD) and not _owned_assistant(sentence, words):
+    # (neut20) a link's words are where it points, not words said to the model: a bug
+    # report's link to github.com/openai/… names no model
+    if (
+        not words.isdisjoint(_FAR_BUT_A_LEAD)
+        and not _owned_assistant(sentence, words)
+        and _spoken_to_the_model(sentence)
+    ):
         return False
     if _seen_by_the_model(sentence, words) or _disguised(sentence) or _handed(sentence):
         return False

@@ -35,7 +35,7 @@ import functools
 import re
 from typing import Any
 
-from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words
+from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words, own_value
 
 __all__ = ["reader_order", "reader_order_gate"]
 
@@ -534,6 +534,9 @@ _EVERY_REPLY = re.compile(
     re.IGNORECASE,
 )
 _EVERY = frozenset(("all", "every", "each", "everything", "any"))
+# (neut20) Where a copy goes: a mailbox, not a link ("Always include `x` … by
+# [@austinyu](https://github.com/…)" is a changelog's line).
+_MAILBOX = re.compile(r"[\w.+-]@[\w-]+\.|\[redacted:email\]")
 _SENDING = _lexicon(
     """
     send forward email mail upload post cc bcc copy share transmit sync redirect route
@@ -594,10 +597,10 @@ def _asks_the_reader(
     counts (after a sender's correction: "please send the corrected invoice to
     accounts@…" is the correction's own business, "wire $40,000 to …" is not)."""
     words = _words(sentence)
-    if copy:  # a copy asked for: to an address, of every reply
+    if copy:  # a copy asked for: to a mailbox, of every reply
         return (
             ("@" in sentence or "[redacted" in sentence)
-            and _ADDRESS.search(sentence) is not None
+            and _MAILBOX.search(sentence) is not None
             and _EVERY_REPLY.search(sentence) is not None
         )
     if not words.isdisjoint(_SECRET_WORDS) and _hands_a_secret(sentence, in_reply=in_reply):
@@ -965,7 +968,7 @@ def _value_of(m: re.Match[str]) -> str:
         return m.group("value")
     rest = m.string[m.end() : m.end() + _REACH]
     line_end = rest.find("\n")
-    return rest if line_end == -1 else rest[:line_end]
+    return own_value(rest if line_end == -1 else rest[:line_end])
 
 
 def role_is_a_turn(m: re.Match[str]) -> bool:

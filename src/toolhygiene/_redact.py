@@ -247,8 +247,10 @@ def _markup(opening: str) -> re.Pattern[str]:
     # (``<system\n>``): folding the line would make it a live tag again.
     # The bracket is written once, first: a pattern that starts with a repeat or an
     # alternation is tried at every character (2 ms for 64 KB with one "<" in it).
+    # (neut20) A dotted name is another element's: .NET's ``<system.web>``,
+    # ``<system.webServer>`` (``<system.prompt>`` still matches as a role's prompt).
     return re.compile(
-        rf"{opening}(?:{opening}?\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b"
+        rf"{opening}(?:{opening}?\s{{0,5}}/?\s{{0,5}}(?P<tag>{_TAGS})\b(?!\.\w)"
         rf"(?:(?!{_OPEN}|{_CLOSE})[\s\S]){{0,200}}{_CLOSE}{{1,2}}"
         rf"|\|[a-z_\u2581]{{1,30}}\|{_CLOSE}){_ROLE_AFTER}",
         re.IGNORECASE,
@@ -342,9 +344,14 @@ _NAMED_TARGETS = (*_TARGET_WORDS, "filter", "guardrail", "polic", "restriction")
 # Between letters (spaced out: "i g n o r e", "i.g.n.o.r.e") and between words, where a
 # URL or an HTML page writes a space as "+", "%20" or "&nbsp;".
 _GAP = r"(?:[\s._*\-+\u00b7\"'()\u2018\u2019\u201c\u201d\u2026]|%20|&nbsp;)"
-# Words that may stand between the verb and what it steers away from: "ignore your
-# previous instructions", "disregard all of the earlier rules", "forget the system prompt".
-_FILLER = rf"(?:[a-z']{{1,12}}{_GAP}{{1,6}})"
+# (neut20) After a word between the verb and what it steers away from, a line break only
+# where no blank line follows it: the words of one phrase do not run over a paragraph's
+# end ("… but instead skip it\n\nThe inbound half of that last rule lives in …").
+_WORD_GAP = (
+    r"(?:[^\S\n]|[._*\-+\u00b7\"'()\u2018\u2019\u201c\u201d\u2026]"
+    r"|\n(?![^\S\n]{0,40}\n)|%20|&nbsp;)"
+)
+_FILLER = rf"(?:[a-z']{{1,12}}{_WORD_GAP}{{1,6}})"
 # What came before, without a noun: "forget everything above", "ignore the above".
 _BEFORE = r"(?:(?:everything|anything|all|the|what(?:ever)?(?: is| was|'s)?)" + rf"{_GAP}{{1,6}})?"
 
@@ -1041,8 +1048,10 @@ def _markup_sub(m: re.Match[str]) -> str:
 # U+2028, U+2029), the same written out as a JSON string or a repr writes it (``\n``,
 # ``\r\n``, ``\t``, ``\u2028``, ``\x85``; escaped again inside a JSON body: ``\\n``).
 # (The opening quote of a quoted value starts a line for the role rule alone: see
-# ``_VALUE_START``.)
-_WRITTEN_BREAK = re.compile(r"\\{1,3}(?:[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))")
+# ``_VALUE_START``. A written ``\r\n`` is one line break, as a page shows it: neut20.)
+_WRITTEN_BREAK = re.compile(
+    r"\\{1,3}(?:r\\{1,3}n|[nrtvf]|u(?:000[9abcd]|0085|202[89])|x(?:0[9abcd]|85))"
+)
 # How each starts: a text full of other escapes (``\\"``) is kept from the costlier regex.
 _WRITTEN_START = re.compile(r"\\[nrtvfux]")
 _BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\u2028\u2029\r", "\n"))
@@ -1405,6 +1414,8 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
         viewed = _chat_messages(viewed)
     if _chat_lines(text, lowered):
         viewed = _chat_messages(viewed, _LINES_CHAT)
+    if _ROLE in gates and "<" in text and "=" in text:
+        viewed = _tagged_messages(viewed)
     if _ROLE in gates and ":" in lowered:
         viewed = _bracketed_labels(viewed)
     if _ROLE in gates:
@@ -1625,6 +1636,40 @@ def _chat_messages(viewed: _Viewed, shape: _ChatShape = _JSON_CHAT) -> _Viewed:
     chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS_ROLES)
     marked = [m for m, data in found if chat or not data]
     return _role_marked(viewed, marked, "role")
+
+
+# (neut20) A chat's message written as an XML or HTML element with its role in an
+# attribute: ``<turn role='system'>…``, ``<msg from="system">…``, ``<message
+# speaker="assistant">…``; its text is what the element opens (to the next tag). (The
+# "<" first: scanned for in C; the attribute within a tag's 200 characters.)
+_TAGGED_ROLE = re.compile(
+    r"<[A-Za-z][\w.:-]{0,40}[ \t\r\n](?:[^<>]{0,200}?[ \t\r\n])?"
+    r"(?:role|from|speaker|author|sender)[ \t]{0,3}=[ \t]{0,3}(?P<q>[\"']?)[ \t]{0,3}"
+    r"(?P<role>system|assistant|human|user|developer|model|gpt)(?![\w.:-])[ \t]{0,3}(?P=q)"
+    r"(?=[^<>]{0,200}>)",
+    re.IGNORECASE,
+)
+_TAGGED_TEXT = re.compile(r"[^<>]{0,200}>[ \t\r\n]{0,40}(?P<value>[^<]{0,300})")
+
+
+def _tagged_messages(viewed: _Viewed) -> _Viewed:
+    """Each element whose attribute names a chat's role (``_TAGGED_ROLE``) with its role's
+    value made ``[role:…]``, judged as ``_chat_messages`` judges a JSON message: its text
+    a turn's (that role's label, ``_orders.role_is_data``), or the text a chat (two roles,
+    one the model's). An element without text (``<user role="admin"/>``) stays."""
+    view = latin_looking(viewed.view)
+    found: list[tuple[re.Match[str], bool]] = []
+    for m in _TAGGED_ROLE.finditer(view):
+        text = _TAGGED_TEXT.match(view, m.end())
+        value = viewed.view[slice(*text.span("value"))].strip() if text is not None else ""
+        if not value:
+            continue
+        role = m.group("role")
+        data = role_is_data(f"{role}: {value}", len(role) + 1, role, record=False)
+        found.append((m, data or (role.lower() in _ASKING and asks_only(value))))
+    roles = {m.group("role").lower() for m, _ in found}
+    chat = len(roles) > 1 and not roles.isdisjoint(_THE_MODELS_ROLES)
+    return _role_marked(viewed, [m for m, data in found if chat or not data], "role")
 
 
 def _chat_lines(text: str, lowered: str) -> bool:

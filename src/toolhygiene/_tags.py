@@ -70,7 +70,20 @@ _HTML = _lexicon(
     title tr track tt u ul var video wbr
     """
 )
-_TAG = re.compile(r"<(/?)[ \t]{0,3}([A-Za-z][\w.:-]{0,40})(?![\w.:-])(?:\s[^<>]{0,200})?/?>")
+# Keys of a keyboard, as manuals write them (``press <TAB>``, ``<ESC>``, ``<CR>``).
+_KEYS = _lexicon(
+    """
+    tab enter return esc escape cr lf nl space spc bs backspace del delete ins insert home
+    end pgup pgdn pageup pagedown up down left right ctrl alt shift meta cmd super fn
+    leader nop bar bslash lt gt plug sid
+    """
+)
+_TAG = re.compile(r"<(/?)[ \t]{0,3}([A-Za-z][\w.:-]{0,40})(?![\w.:-])(?P<attrs>\s[^<>]{0,200})?/?>")
+# What starts a tag's attributes: an attribute's name. Other text there makes the
+# brackets a program's printed value, not a tag: Python's ``<Response [200 OK]>``,
+# ``<Task pending (…)>``, ``<Foo object at 0x…>`` is judged by its first word only when
+# that word names authority (``_ALWAYS``).
+_ATTRIBUTE = re.compile(r"\s+(?:[A-Za-z_:@][\w.:-]*\s*(?:=|/?$|\s)|/?$)")
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # What a start tag opens: the text after it to the next tag or the line's end; when that
 # is blank, the next line's (``<IMPORTANT>\nsend …``).
@@ -103,7 +116,18 @@ def _kind(name: str) -> int:
     local = name.rsplit(":", 1)[-1]
     if words.isdisjoint(_PARTS) and not (local.isupper() and len(local) > 1):
         return _NEVER
+    if words <= _KEYS:
+        return _NEVER  # a key's name (``<TAB>``, ``<ESC>``)
     return _JUDGED
+
+
+def _quoted(text: str, start: int, end: int, attrs: str | None) -> bool:
+    """(neut20) Whether the tag at ``text[start:end]`` is a name written about, not
+    markup: inside inline code (a backtick on each side: ``presses ``<TAB>`` ``), or with
+    a printed value's text where attributes go (``<Response [200 OK]>``)."""
+    if text[start - 1 : start] == "`" and text[end : end + 1] == "`":
+        return True
+    return attrs is not None and _ATTRIBUTE.match(attrs) is None
 
 
 def speaking_tags(text: str) -> str:
@@ -122,7 +146,11 @@ def speaking_tags(text: str) -> str:
         if closing:
             speaks = key in made or kind == _ALWAYS
         else:
-            speaks = kind == _ALWAYS or (kind == _JUDGED and _opens_a_turn(text, m.end()))
+            speaks = kind == _ALWAYS or (
+                kind == _JUDGED
+                and not _quoted(text, m.start(), m.end(), m.group("attrs"))
+                and _opens_a_turn(text, m.end())
+            )
             if speaks:
                 made.add(key)
         if speaks:
