@@ -184,3 +184,146 @@ def test_a_small_id_stays(label: str, number: str) -> None:
 def test_a_longer_id_or_a_code_goes(text: str) -> None:
     value = text.split(": ", 1)[1].split()[-1]
     assert value not in th.redact(text)
+
+
+# -- 1: public identifiers whose format is certain ------------------------------------------
+
+DOC_ID = "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"
+GOOGLE_URLS = [
+    f"https://docs.google.com/document/d/{DOC_ID}/edit",
+    f"https://docs.google.com/spreadsheets/d/{DOC_ID}/edit#gid=0",
+    f"https://docs.google.com/presentation/d/{DOC_ID}/edit?usp=sharing",
+    f"https://docs.google.com/document/u/0/d/{DOC_ID}/edit",
+    f"https://drive.google.com/file/d/{DOC_ID}/view?usp=drive_link",
+    f"https://drive.google.com/drive/folders/{DOC_ID}",
+    f"https://docs.google.com/forms/d/e/{DOC_ID}/viewform",
+]
+ADDRESSES = [
+    "0x742d35Cc6634C0532925a3b844Bc454e4438f44e",  # EIP-55
+    "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",  # EIP-55's own example
+    "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",  # Bech32, segwit v0
+    "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297",  # Bech32m, taproot
+    "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",  # Base58Check, version 0
+    "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",  # Base58Check, version 5
+    "npub1sg6plzptd64u62a878hep2kev88swjh3tw00gjsfl8f237lmu63q0uf63m",
+    "xpub6CUGRUonZSQ4TWtTMmzXdrXDtypWKiKrhko4egpiMZbpiaQL2jkwSB1icqYh2cfDfVxdx4df189oLKnC5fSwqPfgyP3hooxujYzAu3fDVmz",
+    "QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG",  # CIDv0
+    "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",  # CIDv1, dag-pb
+    "bafkreidgvpkjawlxz6sffxzwgooowe5yt7i6wsyg236mfoks77nywkptdq",  # CIDv1, raw
+]
+
+
+@pytest.mark.parametrize("url", GOOGLE_URLS)
+def test_a_google_document_id_stays_in_its_url(url: str) -> None:
+    _kept_everywhere(f"see {url} for the plan", url)
+
+
+def test_a_random_segment_in_another_url_still_goes() -> None:
+    assert DOC_ID not in th.redact(f"https://example.com/document/d/{DOC_ID}/edit")
+    assert DOC_ID not in th.redact(f"https://docs.google.com/x/{DOC_ID}")
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
+def test_a_checked_address_or_cid_stays(address: str) -> None:
+    _kept_everywhere(f"send to {address} please", address)
+    _kept_everywhere(f"address: {address}", address)
+    assert th.redact(json.dumps({"wallet_address": address})) == json.dumps(
+        {"wallet_address": address}
+    )
+
+
+def _altered(value: str) -> str:
+    """``value`` with one character changed inside its checked part."""
+    swap = {"a": "c", "c": "a", "A": "C", "C": "A", "q": "p", "p": "q", "w": "x", "f": "g"}
+    for i in range(len(value) - 3, 4, -1):
+        if value[i] in swap:
+            return value[:i] + swap[value[i]] + value[i + 1 :]
+    raise AssertionError(value)
+
+
+@pytest.mark.parametrize("address", [a for a in ADDRESSES if not a.startswith(("Qm", "baf"))])
+def test_an_address_whose_checksum_fails_goes(address: str) -> None:
+    bad = _altered(address)
+    assert bad not in th.redact(f"send to {bad} please")
+
+
+@pytest.mark.parametrize(
+    "address", ["0x742D35CC6634C0532925A3B844BC454E4438F44E"[:2] + "742d35cC6634C0532925a3b844Bc454e4438f44e"]
+)
+def test_an_ethereum_address_in_the_wrong_case_goes(address: str) -> None:
+    assert address not in th.redact(f"send to {address}")
+
+
+@pytest.mark.parametrize("address", ADDRESSES[:4])
+@pytest.mark.parametrize("label", ["private_key", "password", "secret", "wallet_token"])
+def test_an_address_shape_under_a_private_label_goes(address: str, label: str) -> None:
+    assert address not in th.redact(f"{label}: {address}")
+
+
+def test_a_solana_address_has_no_checksum_and_goes() -> None:
+    # (decided: base58 of 32 bytes with nothing to check is any random run)
+    assert "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV" not in th.redact(
+        "sol 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"
+    )
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.text("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", min_size=33, max_size=33))
+def test_a_random_base58_run_shaped_as_an_address_goes(tail: str) -> None:
+    # a Base58Check checksum holds for a random run one time in four billion
+    value = "1" + tail
+    shown = th.redact(f"send to {value}")
+    assert value not in shown or value.lower() == value or value.upper() == value
+
+
+def test_keccak256_matches_known_vectors() -> None:
+    from toolhygiene._identifiers import keccak256
+
+    assert keccak256(b"").hex() == "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+    assert keccak256(b"abc").hex() == "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"
+    assert keccak256(b"a" * 200).hex() == keccak256(b"a" * 200).hex()  # two blocks
+
+
+# -- 2: keys published to browsers by design ------------------------------------------------
+
+PUBLISHABLE = [
+    "pk_test_TYooMQauvdEDq54NiTphI7jx",
+    "pk_live_51H8abcDEFghiJKLmnoPQRstuVWXyz0123456789abcdEFGhijKLMnopQRSTuvwxYZ0123456789",
+    "sq0idp-wGVapF8sNt9PLrdj5znuKA",
+    "pk.eyJ1IjoibWFwYm94IiwiYSI6ImNpejY4M29iazA2Z2gycXA4N2pmbDZmangifQ.-g_vE53SD2WrJ6tFX7QHmA",
+]
+
+
+@pytest.mark.parametrize("key", PUBLISHABLE)
+@pytest.mark.parametrize(
+    "form", ["Stripe publishable key {} is public", "STRIPE_PUBLISHABLE_KEY={}", "{}",
+             '"publishableKey": "{}"', "api_key: {}", "applicationId: {}", "access_token={}"[:0] + "key {}"]
+)
+def test_a_publishable_key_stays(key: str, form: str) -> None:
+    _kept_everywhere(form.format(key), key)
+
+
+@pytest.mark.parametrize("key", PUBLISHABLE)
+@pytest.mark.parametrize("label", ["STRIPE_SECRET_KEY", "password", "secret", "private_key", "client_secret"])
+def test_a_publishable_shape_under_a_secret_label_goes(key: str, label: str) -> None:
+    assert key not in th.redact(f"{label}={key}")
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "sk_live_TYooMQauvdEDq54NiTphI7jx",
+        "rk_live_TYooMQauvdEDq54NiTphI7jx",
+        "sq0atp-wGVapF8sNt9PLrdj5znuKA",
+        "sq0csp-wGVapF8sNt9PLrdj5znuKAwGVapF8sNt9PLrdj5zn",
+        "sk.eyJ1IjoibWFwYm94IiwiYSI6ImNpejY4M29iazA2Z2gycXA4N2pmbDZmangifQ.-g_vE53SD2WrJ6tFX7QHmA",
+        "pk_test_TYooMQauvdEDq54NiTphI7jxsk_live_TYooMQauvdEDq54NiTphI7jx",
+    ],
+)
+def test_the_secret_keys_beside_them_still_go(secret: str) -> None:
+    _gone_everywhere(f"key {secret}", secret)
+
+
+def test_a_mapbox_shape_whose_payload_is_no_token_goes() -> None:
+    fake = "pk.eyJ4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4In0.Qx7pLm2R9kZwQx7pLm2R9kZw"
+    assert "Qx7pLm2R9kZwQx7pLm2R9kZw" not in th.redact(f"token {fake}")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolhygiene import _commands, _encoded, _nested, _seeds
+from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -487,13 +488,29 @@ _ID_KEY_END = re.compile(r"(?:(?<![A-Za-z])(?i:id)|(?<=[a-z])I[dD])\Z")
 _SMALL_ID = re.compile(r"[0-9]{1,6}")
 
 
+# A key's words saying that what it holds is private (``STRIPE_SECRET_KEY``,
+# ``wallet_seed``): a public identifier's shape under it is no public identifier.
+_PRIVATE_KEY_WORDS = re.compile(
+    r"(?i:secret|priv|pass(?:word|wd|phrase)?|pwd|token|credential|seed|mnemonic|restricted)"
+    r"|(?<![A-Za-z])(?i:sk)(?![a-z])|(?<=[a-z])SK(?![a-z])"
+)
+
+
 def _named_value(key: str, value: str) -> bool:
     """Whether a labelled value names something rather than holding a secret, under
     any label: an ARN, a hashing algorithm's name under a key naming the algorithm,
-    a number of at most six digits under a key naming an id."""
+    a number of at most six digits under a key naming an id, a public identifier
+    whose format is certain (``_identifiers``: a publishable key, a checked address, a
+    CID) under a key that does not say private."""
     bare = value.strip("\\\"'`")
     if bare.startswith("arn:"):
         return _ARN_VALUE.fullmatch(bare) is not None
+    if (
+        len(bare) >= 20
+        and may_hold_identifier(bare)
+        and public_spans(bare, 0, len(bare)) == [(0, len(bare))]
+    ):
+        return _PRIVATE_KEY_WORDS.search(key) is None
     if _SMALL_ID.fullmatch(bare):
         return _ID_KEY_END.search(key) is not None
     return (
@@ -1681,6 +1698,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
+    if _named_value(key, value):
+        return False  # ``key pk_test_…``, ``address bc1q…``: a public identifier
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)

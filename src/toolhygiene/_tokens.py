@@ -22,6 +22,7 @@ import string
 
 from ahocorasick_rs import AhoCorasick
 
+from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     DATA_KEY_QUALIFIERS,
     is_secret_label,
@@ -811,6 +812,10 @@ class _Plain:
             random = _plain_random(self.text, begin, end, self.views)
         if not random:
             return _NOTHING
+        if may_hold_identifier(self.text[begin:end]) and _inside(
+            begin, end, public_spans(self.text, begin, end)
+        ):
+            return _NOTHING  # a checked address, a CID (``_identifiers``)
         left = _past_escape(self.text, begin)
         spans.append((left, end, "high-entropy", 1))
         return [(left - begin, end - begin, "high-entropy", 1)]
@@ -1022,6 +1027,11 @@ def _around(runs: list[tuple[int, int]], points: list[int]) -> list[tuple[int, i
     return kept
 
 
+def _inside(start: int, stop: int, ranges: list[tuple[int, int]]) -> bool:
+    """Whether ``[start, stop)`` lies in one of ``ranges``."""
+    return any(a <= start and stop <= b for a, b in ranges)
+
+
 def _run(
     text: str,
     begin: int,
@@ -1059,8 +1069,14 @@ def _run(
     run = text[begin:end]
     if run.startswith(("AAAA", "sha")) and _public_blob(run):
         return
+    # Public identifiers whose format is certain (``_identifiers``): a publishable key,
+    # a Google document's id in its URL, a checked crypto address, an IPFS CID.
+    public = public_spans(text, begin, end) if may_hold_identifier(run) else []
     if whole and len(spans) == before:
         piece = run.strip("-_+")
+        left = begin + run.index(piece) if piece else begin
+        if public and _inside(left, left + len(piece), public):
+            return
         if is_random(piece):
             left = begin + run.index(piece)
             spans.append(
@@ -1089,8 +1105,10 @@ def _run(
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
             continue
+        left = start + m.group().index(piece)
+        if public and _inside(left, left + len(piece), public):
+            continue
         if is_random(piece):
-            left = start + m.group().index(piece)
             spans.append(
                 (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
             )
