@@ -327,3 +327,42 @@ def test_the_secret_keys_beside_them_still_go(secret: str) -> None:
 def test_a_mapbox_shape_whose_payload_is_no_token_goes() -> None:
     fake = "pk.eyJ4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4In0.Qx7pLm2R9kZwQx7pLm2R9kZw"
     assert "Qx7pLm2R9kZwQx7pLm2R9kZw" not in th.redact(f"token {fake}")
+
+
+# -- 3: a public block's body that cannot be checked is no private key ----------------------
+
+CUT_CERTIFICATE = (
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE\n"
+    "-----END CERTIFICATE-----"
+)
+PRIVATE_BODY = "MIIEowIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi1Bz3lHh2hbSX2rn9C0T1P5Xy0"
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        CUT_CERTIFICATE,
+        CUT_CERTIFICATE.replace("\n", "\\n"),
+        CUT_CERTIFICATE.replace("CERTIFICATE", "PUBLIC KEY"),
+        f"-----BEGIN CERTIFICATE-----\n{PRIVATE_BODY}\n-----END CERTIFICATE-----",
+        f"-----BEGIN CERTIFICATE-----\n{TOKEN}{TOKEN}\n-----END CERTIFICATE-----",
+    ],
+)
+def test_a_body_framed_as_public_that_fails_its_check_goes_named_for_what_it_is(block: str) -> None:
+    body = block.split("-----")[2].strip("\\n")
+    for shown in (th.redact(block), _dict_result({"pem": block}), failure_line(block)):
+        assert "private-key" not in shown
+        assert body not in shown
+        assert "[redacted:pem-body]" in shown
+        assert "-----BEGIN " in shown  # the frame says what the block claimed to be
+
+
+def test_a_certificate_under_a_secret_label_still_goes_as_the_label_value() -> None:
+    shown = th.redact(f"password: {CUT_CERTIFICATE}")
+    assert "MIIDdzCC" not in shown and "[redacted:secret]" in shown
+
+
+def test_a_private_key_block_is_still_named_so() -> None:
+    block = f"-----BEGIN RSA PRIVATE KEY-----\n{PRIVATE_BODY}\n-----END RSA PRIVATE KEY-----"
+    assert th.redact(block) == "[redacted:private-key]"

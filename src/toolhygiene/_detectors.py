@@ -2298,16 +2298,20 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
-        # A block framed as public material whose body is none (``_public``).
-        "private-key",
+        # A block framed as public material whose body is none (``_public``): a body
+        # cut short, a secret pasted in, a private key. Which one cannot be told, so
+        # it is named for what it is, a PEM block's body, never a private key (a
+        # certificate cut short is none: found by cold19).
+        "pem-body",
         PEM,
         ("-----begin",),
         check=not_public,
         anchored=True,
     ),
     Detector(
-        # An OpenPGP block framed as a public key or signature whose packets are none.
-        "private-key",
+        # An OpenPGP block framed as a public key or signature whose packets are none
+        # (cut short, a secret key's, anything else): it goes whole, frame and all.
+        "pgp-block",
         PGP,
         ("-----begin pgp",),
         check=not_public_pgp,
