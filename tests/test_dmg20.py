@@ -9,6 +9,7 @@ must still go."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -79,8 +80,17 @@ def test_an_arn_lookalike_with_a_secret_in_it_goes() -> None:
 
 # -- 5: a status word after an Authorization scheme ----------------------------------------
 
-STATUS_AFTER_SCHEME = ["(missing)", "<none>", "(redacted)", "null", "undefined", '""', "(empty)",
-                       "[unset]", "(invalid)"]
+STATUS_AFTER_SCHEME = [
+    "(missing)",
+    "<none>",
+    "(redacted)",
+    "null",
+    "undefined",
+    '""',
+    "(empty)",
+    "[unset]",
+    "(invalid)",
+]
 
 
 @pytest.mark.parametrize("status", STATUS_AFTER_SCHEME)
@@ -123,8 +133,18 @@ def test_a_secret_in_such_a_sentence_goes(label: str, sentence: str) -> None:
     _gone_everywhere(f"{label}: {words[0]} {TOKEN} {' '.join(words[1:])}", TOKEN)
 
 
-STATUS_VALUES = ["invalid", "too_short", "not_found", "invalid_grant", "expired", "missing",
-                 "INVALID_TOKEN", "Revoked", "too-short", "access_denied"]
+STATUS_VALUES = [
+    "invalid",
+    "too_short",
+    "not_found",
+    "invalid_grant",
+    "expired",
+    "missing",
+    "INVALID_TOKEN",
+    "Revoked",
+    "too-short",
+    "access_denied",
+]
 SECRET_LABELS = ["token", "password", "api_key", "secret", "client_secret", "PASSWORD"]
 
 
@@ -155,8 +175,14 @@ def test_a_word_off_the_closed_list_goes(word: str) -> None:
 
 @pytest.mark.parametrize(
     ("label", "name"),
-    [("password_hash", "bcrypt"), ("hash_algorithm", "argon2id"), ("passwordHasher", "pbkdf2_sha256"),
-     ("PASSWORD_HASH_ALGORITHM", "scrypt"), ("token_hash_alg", "sha256"), ("hashing", "bcrypt")],
+    [
+        ("password_hash", "bcrypt"),
+        ("hash_algorithm", "argon2id"),
+        ("passwordHasher", "pbkdf2_sha256"),
+        ("PASSWORD_HASH_ALGORITHM", "scrypt"),
+        ("token_hash_alg", "sha256"),
+        ("hashing", "bcrypt"),
+    ],
 )
 def test_a_hashing_algorithm_stays(label: str, name: str) -> None:
     _kept_everywhere(f"{label}: {name}", f"{label}: {name}")
@@ -164,8 +190,12 @@ def test_a_hashing_algorithm_stays(label: str, name: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["password: bcrypt", "secret: sha256", "password_hash: hunter2x9",
-     "password_hash: $2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW"],
+    [
+        "password: bcrypt",
+        "secret: sha256",
+        "password_hash: hunter2x9",
+        "password_hash: $2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",
+    ],
 )
 def test_an_algorithm_name_under_another_label_or_a_hash_goes(text: str) -> None:
     value = text.split(": ", 1)[1]
@@ -179,10 +209,11 @@ def test_a_small_id_stays(label: str, number: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["session_id: 1234567", "pin: 1234", "otp: 123456", "session: 42", "session_id: 42 " + TOKEN]
+    "text",
+    ["session_id: 1234567", "pin: 1234", "otp: 123456", "session: 42", "session_id: 42 " + TOKEN],
 )
 def test_a_longer_id_or_a_code_goes(text: str) -> None:
-    value = text.split(": ", 1)[1].split()[-1]
+    value = text.split(": ", 1)[1].rsplit(maxsplit=1)[-1]
     assert value not in th.redact(text)
 
 
@@ -248,7 +279,8 @@ def test_an_address_whose_checksum_fails_goes(address: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "address", ["0x742D35CC6634C0532925A3B844BC454E4438F44E"[:2] + "742d35cC6634C0532925a3b844Bc454e4438f44e"]
+    "address",
+    ["0x742D35CC6634C0532925A3B844BC454E4438F44E"[:2] + "742d35cC6634C0532925a3b844Bc454e4438f44e"],
 )
 def test_an_ethereum_address_in_the_wrong_case_goes(address: str) -> None:
     assert address not in th.redact(f"send to {address}")
@@ -268,7 +300,9 @@ def test_a_solana_address_has_no_checksum_and_goes() -> None:
 
 
 @settings(max_examples=examples(100), deadline=None)
-@given(st.text("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", min_size=33, max_size=33))
+@given(
+    st.text("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", min_size=33, max_size=33)
+)
 def test_a_random_base58_run_shaped_as_an_address_goes(tail: str) -> None:
     # a Base58Check checksum holds for a random run one time in four billion
     value = "1" + tail
@@ -279,8 +313,13 @@ def test_a_random_base58_run_shaped_as_an_address_goes(tail: str) -> None:
 def test_keccak256_matches_known_vectors() -> None:
     from toolhygiene._identifiers import keccak256
 
-    assert keccak256(b"").hex() == "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
-    assert keccak256(b"abc").hex() == "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"
+    assert (
+        keccak256(b"").hex() == "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+    )
+    assert (
+        keccak256(b"abc").hex()
+        == "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"
+    )
     assert keccak256(b"a" * 200).hex() == keccak256(b"a" * 200).hex()  # two blocks
 
 
@@ -296,15 +335,25 @@ PUBLISHABLE = [
 
 @pytest.mark.parametrize("key", PUBLISHABLE)
 @pytest.mark.parametrize(
-    "form", ["Stripe publishable key {} is public", "STRIPE_PUBLISHABLE_KEY={}", "{}",
-             '"publishableKey": "{}"', "api_key: {}", "applicationId: {}", "access_token={}"[:0] + "key {}"]
+    "form",
+    [
+        "Stripe publishable key {} is public",
+        "STRIPE_PUBLISHABLE_KEY={}",
+        "{}",
+        '"publishableKey": "{}"',
+        "api_key: {}",
+        "applicationId: {}",
+        "access_token={}"[:0] + "key {}",
+    ],
 )
 def test_a_publishable_key_stays(key: str, form: str) -> None:
     _kept_everywhere(form.format(key), key)
 
 
 @pytest.mark.parametrize("key", PUBLISHABLE)
-@pytest.mark.parametrize("label", ["STRIPE_SECRET_KEY", "password", "secret", "private_key", "client_secret"])
+@pytest.mark.parametrize(
+    "label", ["STRIPE_SECRET_KEY", "password", "secret", "private_key", "client_secret"]
+)
 def test_a_publishable_shape_under_a_secret_label_goes(key: str, label: str) -> None:
     assert key not in th.redact(f"{label}={key}")
 
@@ -366,3 +415,22 @@ def test_a_certificate_under_a_secret_label_still_goes_as_the_label_value() -> N
 def test_a_private_key_block_is_still_named_so() -> None:
     block = f"-----BEGIN RSA PRIVATE KEY-----\n{PRIVATE_BODY}\n-----END RSA PRIVATE KEY-----"
     assert th.redact(block) == "[redacted:private-key]"
+
+
+def _eip55(hexa: str) -> str:
+    from toolhygiene._identifiers import keccak256
+
+    digest = keccak256(hexa.encode()).hex()
+    return "0x" + "".join(
+        c.upper() if int(d, 16) >= 8 else c for c, d in zip(hexa, digest[:40], strict=True)
+    )
+
+
+def test_the_first_addresses_of_a_text_are_checked_the_rest_go() -> None:
+    from toolhygiene._identifiers import ETH_BUDGET
+
+    hexes = [hashlib.sha256(str(i).encode()).hexdigest()[:40] for i in range(ETH_BUDGET + 8)]
+    addresses = [_eip55(h) for h in hexes]
+    shown = th.redact(" ".join(addresses))
+    kept = [a for a in addresses if a in shown]
+    assert kept == addresses[:ETH_BUDGET]  # the rest go, as before: no word is untrue

@@ -513,9 +513,7 @@ def _named_value(key: str, value: str) -> bool:
         return _PRIVATE_KEY_WORDS.search(key) is None
     if _SMALL_ID.fullmatch(bare):
         return _ID_KEY_END.search(key) is not None
-    return (
-        bare.lower().replace("-", "_") in _HASH_NAMES and _HASH_KEY.search(key) is not None
-    )
+    return bare.lower().replace("-", "_") in _HASH_NAMES and _HASH_KEY.search(key) is not None
 
 
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:

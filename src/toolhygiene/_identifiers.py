@@ -12,8 +12,9 @@ Each is kept only where its format is certain, read from the whole value:
   (``bc1…``, ``tb1…``; a Nostr ``npub1…``), Base58Check (``1…``, ``3…``, an extended
   public key ``xpub…``/``tpub…``: a double SHA-256 of 4 bytes), an Ethereum address in
   EIP-55's mixed case (Keccak-256 of its hex, written here: the standard library has
-  SHA-3, whose padding differs). An all-lowercase Ethereum address is hex, which the
-  token layer already keeps; a Solana address has no checksum and is not kept;
+  SHA-3, whose padding differs; the first ``ETH_BUDGET`` of a text). An all-lowercase
+  Ethereum address is hex, which the token layer already keeps; a Solana address has
+  no checksum and is not kept;
 - an IPFS content id: CIDv0 (``Qm`` and 44 Base58 characters: a SHA-256 multihash) and
   CIDv1 in base32 (``bafy…``, ``bafk…``): version 1, a known codec, a SHA-256 multihash
   of its full length.
@@ -39,8 +40,7 @@ _B58_AT = {c: i for i, c in enumerate(_B58)}
 _EDGE = r"(?<![A-Za-z0-9_\-])"
 _END = r"(?![A-Za-z0-9_\-])"
 _IDENTIFIER = re.compile(
-    _EDGE
-    + r"(?:(?P<stripe>pk_(?:test|live)_[A-Za-z0-9]{24,247})"
+    _EDGE + r"(?:(?P<stripe>pk_(?:test|live)_[A-Za-z0-9]{24,247})"
     r"|(?P<square>(?:sandbox-)?sq0id[pb]-[A-Za-z0-9_\-]{22})"
     r"|(?P<mapbox>pk\.(?P<payload>eyJ[A-Za-z0-9_\-]{8,1024})\.[A-Za-z0-9_\-]{8,128})"
     r"|(?P<bech32>(?:bc|tb|npub)1[02-9ac-hj-np-z]{6,90})"
@@ -52,7 +52,19 @@ _IDENTIFIER = re.compile(
     r"|file)/(?:u/[0-9]{1,2}/)?d/(?:e/)?|drive/(?:u/[0-9]{1,2}/)?folders/)"
     r"(?P<google>[A-Za-z0-9_\-]{20,100}))" + _END
 )
-_NEEDLES = ("pk_", "pk.eyJ", "sq0id", "bc1", "tb1", "npub1", "pub", "0x", "Qm", "baf", "google.com/")
+_NEEDLES = (
+    "pk_",
+    "pk.eyJ",
+    "sq0id",
+    "bc1",
+    "tb1",
+    "npub1",
+    "pub",
+    "0x",
+    "Qm",
+    "baf",
+    "google.com/",
+)
 
 
 def may_hold_identifier(run: str) -> bool:
@@ -124,13 +136,29 @@ def _eth(value: str, m: re.Match[str]) -> bool:
     """An Ethereum address in EIP-55's mixed case: each letter upper case where the
     Keccak-256 of the lowercase hex has a nibble of 8 or more. One of each case at
     least (all lowercase is hex the token layer keeps; all upper case says nothing)."""
+    global _CHECKED
     hexa = value[2:]
     if hexa.lower() == hexa or hexa.upper() == hexa:
         return False
+    checked = _CHECKED
+    if checked[0] is not m.string:  # a new text: a new budget
+        checked = _CHECKED = (m.string, [0])
+    if checked[1][0] >= ETH_BUDGET:
+        return False  # (goes, as before: Keccak in Python costs ~0.1-1 ms an address)
+    checked[1][0] += 1
     digest = keccak256(hexa.lower().encode()).hex()
     return all(
-        c.isdigit() or (c.isupper() == (int(d, 16) >= 8)) for c, d in zip(hexa, digest)
+        c.isdigit() or (c.isupper() == (int(d, 16) >= 8))
+        for c, d in zip(hexa, digest[:40], strict=True)
     )
+
+
+ETH_BUDGET = 32
+"""The mixed-case Ethereum addresses checked in one text, at most: the others go as any
+random run does (a text of thousands would cost seconds)."""
+_CHECKED: tuple[str, list[int]] = ("", [0])
+"""The text whose addresses are being checked and how many were (a tuple: read and
+replaced whole)."""
 
 
 def _cid0(value: str, m: re.Match[str]) -> bool:
@@ -172,7 +200,7 @@ _CHECKS = {
 
 
 # Keccak-256 (the original padding, as Ethereum uses it; ``hashlib.sha3_256`` pads as
-# FIPS 202 does and gives another digest). Only ever run on 40 bytes.
+# FIPS 202 does and gives another digest). Only ever run on 40 bytes, one block.
 _ROUND_CONSTANTS = (
     0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
     0x000000000000808B, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
@@ -181,35 +209,44 @@ _ROUND_CONSTANTS = (
     0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
     0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
 )  # fmt: skip
-_ROTATIONS = (
-    (0, 36, 3, 41, 18),
-    (1, 44, 10, 45, 2),
-    (62, 6, 43, 15, 61),
-    (28, 55, 25, 21, 56),
-    (27, 20, 39, 8, 14),
-)
 _MASK = (1 << 64) - 1
+# The rho and pi steps, flattened (lane ``x + 5 * y``): where each lane moves and by how
+# many bits it turns.
+_RHO = (
+    0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
+)  # fmt: skip
+_PI = tuple(y + 5 * ((2 * x + 3 * y) % 5) for y in range(5) for x in range(5))
+_MOVES = tuple((i, _PI[i], _RHO[i]) for i in range(25))
 
 
-def _rotate(value: int, by: int) -> int:
-    return ((value << by) | (value >> (64 - by))) & _MASK if by else value
-
-
-def _keccak_f(lanes: list[list[int]]) -> None:
+def _keccak_f(a: list[int]) -> None:
+    mask = _MASK
+    moves = _MOVES
     for constant in _ROUND_CONSTANTS:
-        parity = [lanes[x][0] ^ lanes[x][1] ^ lanes[x][2] ^ lanes[x][3] ^ lanes[x][4] for x in range(5)]
-        for x in range(5):
-            d = parity[(x - 1) % 5] ^ _rotate(parity[(x + 1) % 5], 1)
-            for y in range(5):
-                lanes[x][y] ^= d
-        moved = [[0] * 5 for _ in range(5)]
-        for x in range(5):
-            for y in range(5):
-                moved[y][(2 * x + 3 * y) % 5] = _rotate(lanes[x][y], _ROTATIONS[x][y])
-        for x in range(5):
-            for y in range(5):
-                lanes[x][y] = moved[x][y] ^ (~moved[(x + 1) % 5][y] & moved[(x + 2) % 5][y])
-        lanes[0][0] ^= constant
+        c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20]
+        c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21]
+        c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22]
+        c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23]
+        c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24]
+        d = (
+            c4 ^ ((c1 << 1 | c1 >> 63) & mask),
+            c0 ^ ((c2 << 1 | c2 >> 63) & mask),
+            c1 ^ ((c3 << 1 | c3 >> 63) & mask),
+            c2 ^ ((c4 << 1 | c4 >> 63) & mask),
+            c3 ^ ((c0 << 1 | c0 >> 63) & mask),
+        )
+        b = [0] * 25
+        for i, to, by in moves:
+            v = a[i] ^ d[i % 5]
+            b[to] = (v << by | v >> (64 - by)) & mask if by else v
+        for y in range(0, 25, 5):
+            b0, b1, b2, b3, b4 = b[y : y + 5]
+            a[y] = b0 ^ (~b1 & b2)
+            a[y + 1] = b1 ^ (~b2 & b3)
+            a[y + 2] = b2 ^ (~b3 & b4)
+            a[y + 3] = b3 ^ (~b4 & b0)
+            a[y + 4] = b4 ^ (~b0 & b1)
+        a[0] ^= constant
 
 
 def keccak256(data: bytes) -> bytes:
@@ -217,11 +254,9 @@ def keccak256(data: bytes) -> bytes:
     rate = 136
     padded = bytearray(data) + b"\x01" + b"\0" * (-(len(data) + 1) % rate)
     padded[-1] |= 0x80
-    lanes = [[0] * 5 for _ in range(5)]
+    lanes = [0] * 25
     for at in range(0, len(padded), rate):
-        block = padded[at : at + rate]
         for i in range(rate // 8):
-            lanes[i % 5][i // 5] ^= int.from_bytes(block[8 * i : 8 * i + 8], "little")
+            lanes[i] ^= int.from_bytes(padded[at + 8 * i : at + 8 * i + 8], "little")
         _keccak_f(lanes)
-    out = b"".join(lanes[i % 5][i // 5].to_bytes(8, "little") for i in range(4))
-    return out
+    return b"".join(lanes[i].to_bytes(8, "little") for i in range(4))

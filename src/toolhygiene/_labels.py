@@ -826,7 +826,12 @@ def status_word(value: str) -> bool:
     word (``invalid``, ``too_short``, ``INVALID_GRANT``), a placeholder in brackets
     (``(missing)``, ``<none>``, ``[empty]``) or an empty quoted string (``""``): it says
     what state the value is in, not what it is. Lowercase, capitalised or all capitals."""
-    bare = value.strip().strip("`")
+    bare = value.strip()
+    if bare in _STATUS_FORMS:
+        return True
+    if bare[:1] not in _STATUS_OPENS and bare[-1:] not in _STATUS_CLOSES:
+        return False  # (most values: one lookup and two characters)
+    bare = bare.strip("`")
     if bare.replace("\\", "") in ('""', "''"):  # (``\"\"`` inside a JSON string)
         return True
     if len(bare) > 2 and bare[0] + bare[-1] in _BRACKET_PAIRS:
@@ -835,8 +840,19 @@ def status_word(value: str) -> bool:
     return _status_spelling(bare.rstrip(TRAILING).strip("\\\"'"))
 
 
+_STATUS_FORMS = frozenset(
+    form
+    for word in STATUS_WORDS | STATUS_JOINED
+    for spelled in (word, word.replace("_", "-"))
+    for form in (spelled, spelled.upper(), spelled.capitalize())
+)
+"""The spellings ``status_word`` keeps without quotes, brackets or a stop around them."""
+_STATUS_OPENS = frozenset("\"'`([<\\")
+_STATUS_CLOSES = frozenset("\"'`)]>\\.,;:!?")  # (and ``TRAILING``)
+
+
 def _status_spelling(word: str) -> bool:
-    if not (word.islower() or word.isupper() or word[:1].isupper() and word[1:].islower()):
+    if not (word.islower() or word.isupper() or (word[:1].isupper() and word[1:].islower())):
         return False
     lowered = word.lower().replace("-", "_")
     return lowered in STATUS_WORDS or lowered in STATUS_JOINED
