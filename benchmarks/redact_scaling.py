@@ -107,6 +107,16 @@ SHAPES = {
     "input_value=['hunter2', 'x'], input_type=list]\n",
     "input_value=[...": "password\n  x [type=t, input_value=['a', ...b', 'c', ",
     '"loc" "input": [': '{"loc": ["password"], "msg": "m", "input": ["hunter2", "x"]} ',
+    # leak19: echoes written with references, ligatures, other digits and dashes; the
+    # value under a placeholder after blank lines or quoted; letters after a bare key;
+    # a literal glued before a reference; a word in brackets
+    "html-ref echo": "password=hunter2xyz &#104;unter2xyz &#x68;&lt; ",
+    "fi-ss echo": "password=profile99x pro\ufb01le99x stra\u00dfe \u0662\u2011 ",
+    "[redacted] blank": 'password: [redacted]\n\n"Qx7pLm2vRt9s"\n',
+    "**** phrase": "password: ****\ncorrect horse battery staple\n",
+    "used key az": "used key qwertyuiopasdfghjklzxcvbnm ",
+    "v${REF}": "password=Tr0ub4dor3${DB_PASSWORD} ",
+    "${word}": "password=${swordfish} ",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
@@ -116,12 +126,22 @@ FLOODS = {
     # cold15's prose and placeholders after a label, each before five fillers.
     **{
         f"{label}{unit}": (label, unit)
-        for label in ("password: see vault item ", "password: (empty)", "password: none,",
-                      "password: not found; used ", "Idempotency-Key: password=")
+        for label in (
+            "password: see vault item ",
+            "password: (empty)",
+            "password: none,",
+            "password: not found; used ",
+            "Idempotency-Key: password=",
+        )
         for unit in ("a", "(", "'", "a,)", " x")
     },
     # speed18: one URL-encoded run with a secret in every pair (fix17b's write-back)
     "q=...%26token%3D": ("q=", "a%3D1%26token%3DXk9mQ2vLpZr4%26b%3D2%20"),
+    # speed19b (session 13): untrusted text's floods of an assistant described or owned
+    # (each match's sentence judged by ``_people``), no label before them
+    "The AI will now ": ("", "The AI will now "),
+    "The assistant will now ": ("", "The assistant will now "),
+    "Please CC my assistant, ": ("", "Please CC my assistant, "),
 }
 
 _ALNUM = string.ascii_letters + string.digits
@@ -149,22 +169,34 @@ def _log(rng: random.Random, i: int) -> str:
     stamp = f"2026-11-30T{i // 3600 % 24:02}:{i // 60 % 60:02}:{i % 60:02}.{i % 1000:03}Z"
     kind = i % 6
     if kind == 0:
-        return (f"{stamp} INFO  GET /api/v1/users/{rng.randrange(10**6)}?page={i % 9} "
-                f"200 {rng.randrange(999)}ms from {host}\n")
+        return (
+            f"{stamp} INFO  GET /api/v1/users/{rng.randrange(10**6)}?page={i % 9} "
+            f"200 {rng.randrange(999)}ms from {host}\n"
+        )
     if kind == 1:
-        return (f"{stamp} DEBUG connect postgres://app:{''.join(rng.choices(_ALNUM, k=16))}"
-                f"@db-{i}.internal:5432/app\n")
+        return (
+            f"{stamp} DEBUG connect postgres://app:{''.join(rng.choices(_ALNUM, k=16))}"
+            f"@db-{i}.internal:5432/app\n"
+        )
     if kind == 2:
-        return (f"{stamp} WARN  retry {i % 5}/5 for job {rng.getrandbits(64):016x} "
-                f"user=jane{i}@example.com\n")
+        return (
+            f"{stamp} WARN  retry {i % 5}/5 for job {rng.getrandbits(64):016x} "
+            f"user=jane{i}@example.com\n"
+        )
     if kind == 3:
-        return (f"{stamp} ERROR Authorization: Bearer "
-                f"{''.join(rng.choices(_ALNUM, k=32))} rejected\n")
+        return (
+            f"{stamp} ERROR Authorization: Bearer {''.join(rng.choices(_ALNUM, k=32))} rejected\n"
+        )
     if kind == 4:
-        return (f'{stamp} INFO  {{"event": "login", "token": '
-                f'"{"".join(rng.choices(_ALNUM, k=24))}", "id": {i}}}\n')
-    return (f'{stamp} ERROR File "/home/app/src/worker_{i % 40}.py", line {i % 900}, '
-            f"in handle\n")
+        return (
+            f'{stamp} INFO  {{"event": "login", "token": '
+            f'"{"".join(rng.choices(_ALNUM, k=24))}", "id": {i}}}\n'
+        )
+    return f'{stamp} ERROR File "/home/app/src/worker_{i % 40}.py", line {i % 900}, in handle\n'
+
+
+def _pins(rng: random.Random, i: int) -> str:
+    return f'{{"pin": {rng.randrange(10**6)}}}, '
 
 
 _B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -197,6 +229,7 @@ DISTINCT = {
     "labelled": _labelled,
     "YAML |, i": _yaml,
     "log": _log,
+    "JSON pins": _pins,  # speed19b: distinct numbers under a secret's key, as a JSON result
     "0x mixed": _eth,
     "ids": _ids,
 }
@@ -230,10 +263,14 @@ def per_call(fn: object, number: int = 3) -> float:
 
 
 def main() -> int:
-    print(f"python {sys.version.split()[0]}; process time, best of 5; "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print(f"{'shape':<12} {'16 KB':>9} {'64 KB':>9} {'ratio':>6} {'lower() ratio':>14} "
-          f"{'64 KB / json.dumps':>19}")
+    print(
+        f"python {sys.version.split()[0]}; process time, best of 5; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'shape':<12} {'16 KB':>9} {'64 KB':>9} {'ratio':>6} {'lower() ratio':>14} "
+        f"{'64 KB / json.dumps':>19}"
+    )
     worst, met = 0.0, 0
     for name in NAMES:
         small, large = text(name, 16_384), text(name, 65_536)
@@ -243,10 +280,14 @@ def main() -> int:
         dumps = per_call(lambda s=large: json.dumps(s), 20)
         worst = max(worst, t_large)
         met += t_large <= 0.020
-        print(f"{name:<12} {t_small * 1e3:>7.2f}ms {t_large * 1e3:>7.2f}ms "
-              f"{t_large / t_small:>5.1f}x {base:>13.1f}x {t_large / dumps:>18.0f}x")
-    print(f"slowest shape at 64 KB: {worst * 1e3:.1f} ms; {met} of {len(NAMES)} shapes "
-          f"<= 20 ms (target: all: {'met' if met == len(NAMES) else 'MISSED'})")
+        print(
+            f"{name:<12} {t_small * 1e3:>7.2f}ms {t_large * 1e3:>7.2f}ms "
+            f"{t_large / t_small:>5.1f}x {base:>13.1f}x {t_large / dumps:>18.0f}x"
+        )
+    print(
+        f"slowest shape at 64 KB: {worst * 1e3:.1f} ms; {met} of {len(NAMES)} shapes "
+        f"<= 20 ms (target: all: {'met' if met == len(NAMES) else 'MISSED'})"
+    )
     return 0
 
 

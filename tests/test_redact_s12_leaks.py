@@ -122,7 +122,8 @@ def test_a_reference_or_a_placeholder_in_brackets_stays(text: str) -> None:
         ("{{hunter2x}}", True),
         ("${hunter2x}", True),
         ("${DB_PASSWORD}", False),
-        ("{hunter}", False),  # a format field's name
+        ("{hunter}", True),  # a word of prose is the value (leak19: ``reference_name``)
+        ("{password}", False),  # a format field named by the secret's word
         ("[not set]", False),  # a note in brackets (words in brackets are read: fix18a)
         ("password", None),
     ],

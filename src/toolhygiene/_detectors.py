@@ -27,6 +27,7 @@ from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
+    PERCENT_FIELD,
     PHRASE_HEADS,
     PHRASE_LABELS,
     bracketed_verdict,
@@ -43,6 +44,7 @@ from toolhygiene._labels import (
     plausible_value,
     prose_run,
     qualified_key,
+    reference_name,
     routing_credential,
     status_word,
 )
@@ -164,6 +166,7 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a URL's user (``https://__token__:PW@host``): layer 1 takes ``PW``
     if (
         values[1] in (":", "==", "=")
+        and "." in values[2]  # (a version has a dot: most values are not matched)
         and _VERSION.fullmatch(values[2].lstrip("="))
         and ("-" in values[0] or m.string[key_at - 1 : key_at] == "/")
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
@@ -186,7 +189,8 @@ def _labelled(m: re.Match[str]) -> bool:
     if key_at > _ARN_SHORTEST and _in_arn(m.string, key_at):
         return False  # a resource type in an ARN: ``arn:aws:…:123456789012:secret:prod/db``
     if (
-        _REFERENCE.fullmatch(values[2])
+        ("." in values[2] or "::" in values[2])  # (each reference has one)
+        and _REFERENCE.fullmatch(values[2])
         and not m.string.startswith(".", m.end("secret"))
         and _VARIABLE.fullmatch(values[2].rpartition(".")[2])
     ):
@@ -200,7 +204,11 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # a format string's field: ``password: %(password)s``, ``"{password}"``
     if "|" in values[1] and template_filter(m.string, key_at, values[2], m.end("secret")):
         return False  # a template's filter: ``{{ .Values.pw | b64enc }}``
-    if _SIGNATURE_KEY.search(key) and _signed_name(m.string, m.start("secret")):
+    if (
+        (not key.isascii() or "sig" in key.lower())  # (IGNORECASE reads more beyond ASCII)
+        and _SIGNATURE_KEY.search(key)
+        and _signed_name(m.string, m.start("secret"))
+    ):
         return False  # a name that signs: ``"signature": "John Smith"``
     if after in (" ", "\t") and "-" in values[2] and _CMDLET.fullmatch(values[2]):
         return False  # a command: ``$pw = ConvertTo-SecureString 'v'`` (its own detector)
@@ -415,20 +423,142 @@ _LINE_END = re.compile(r"[)\]}>]{0,2}[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)")
 
 
 def _next_line_token(text: str, end: int) -> int:
-    """Where a word shaped as a token ends that stands alone on the line after a
-    placeholder or a mask ending its line (``password: ****`` then ``Pa55w0rd``: the
-    value written under the one that hid it), else ``end``. A key line, a word, a
-    number, a URL or a path on that line is its own text."""
+    """Where the value under a placeholder ends (``_value_under``), read once for a text
+    and a place: both the check and the value's end ask."""
+    global _UNDER_SEEN
+    seen = _UNDER_SEEN
+    if seen[0] is not text or seen[1] != end:
+        seen = _UNDER_SEEN = (text, end, _value_under(text, end))
+    return seen[2]
+
+
+_UNDER_SEEN: tuple[str | None, int, int] = (None, -1, -1)
+
+
+def _value_under(text: str, end: int) -> int:
+    """Where the value ends that is written on the line after a placeholder or a mask
+    ending its line (``password: ****`` then ``Pa55w0rd``: the value written under the
+    one that hid it), blank lines between or not; else ``end``. That line's value is a
+    word shaped as a token, alone, quoted or followed by more words (``Pa55w0rd (old)``),
+    or a passphrase alone on it (lowercase words that are no prose: ``correct horse
+    battery staple``, quoted or joined by ``-``). A key line, a word, a number, a URL or
+    a path on that line is its own text."""
     blank = _LINE_END.match(text, end)
-    if blank is None or _NEXT_KEY_LINE.match(text, blank.end()):
+    if blank is None:
         return end
-    m = _NEXT_LINE.match(text, blank.end())
+    blanks = _BLANK_LINES.match(text, blank.end())  # (matches always: none or more)
+    at = blank.end() if blanks is None else blanks.end()
+    if _NEXT_KEY_LINE.match(text, at):
+        return end
+    head = _LINE_HEAD.match(text, at)
+    if head is None:
+        return end
+    first = head.end()
+    quote = text[first : first + 1]
+    if quote in _QUOTES:
+        close = text.find(quote, first + 1, first + 1026)
+        line = _LINE_BREAK.search(text, first, first + 1026)
+        if close == -1 or (line is not None and line.start() < close):
+            return end
+        inner = text[first + 1 : close]
+        return close + 1 if _secret_word(inner) or _phrase_alone(inner) else end
+    m = _NEXT_RUN.match(text, first)
     if m is None:
         return end
-    run = m["run"]
-    if never_rest(run) or not _secret_word(run) or not any(c.isalpha() for c in run):
-        return end
-    return m.end("run")
+    run = m.group()
+    if any(c.isalpha() for c in run) and not never_rest(run) and _secret_word(run):
+        return m.end()
+    phrase = _PHRASE_LINE.match(text, first)
+    if phrase is not None and _phrase_alone(phrase.group()):
+        return first + len(phrase.group().rstrip(" \t"))
+    return end
+
+
+_BLANK_LINES = re.compile(r"(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}(?=\r?\n|(?:\\r)?\\n)){0,3}")
+"""Up to three blank lines between a placeholder's line and the value under it."""
+_LINE_HEAD = re.compile(r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,40}")
+_LINE_BREAK = re.compile(r"[\r\n]|\\[nr]")
+_QUOTES = frozenset("\"'`")
+_NEXT_RUN = re.compile(r"[^\s\"'<>`\\]{3,1024}(?=[ \t\r\n\"',;)]|\\[nr]|\Z)")
+"""The first run of the next line, which a blank, a line break or a stop ends."""
+_PHRASE_LINE = re.compile(
+    r"[a-z]{2,30}(?:(?:[ \t]{1,3}|-)[a-z]{2,30}){2,9}"
+    r"[ \t]{0,40}(?=\r?\n|\\[nr]|\Z|[(\[{,;:.!?&\"'])"
+)
+"""Three to ten lowercase words opening a line, then its end, a stop or a bracket (a
+passphrase; "correct horse battery staple (retry later)")."""
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its lines
+def _phrase_alone(words: str) -> bool:
+    """Whether ``words`` (a line's whole text, or what quotes hold) is a passphrase: three
+    to ten lowercase words, apart or joined by ``-``, not all prose (``prose_run``)."""
+    if _PHRASE_LINE.fullmatch(words.rstrip(" \t")) is None:
+        return False
+    spaced = words.replace("-", " ")
+    return _FUNCTION_WORDS.isdisjoint(spaced.split()) and not prose_run(spaced)
+
+
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "as",
+        "and",
+        "or",
+        "but",
+        "not",
+        "no",
+        "if",
+        "then",
+        "than",
+        "see",
+        "please",
+        "your",
+        "our",
+        "my",
+        "you",
+        "we",
+        "they",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "must",
+        "may",
+        "might",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+    ]
+)
+"""Words that make a line of lowercase words a sentence, not a passphrase."""
 
 
 def _member_ends(text: str, end: int, sep: str) -> bool:
@@ -439,21 +569,32 @@ def _member_ends(text: str, end: int, sep: str) -> bool:
 
 
 # The last of what ends the word before a labelled value's end (a blank, a separator, a
-# quote), searched for up to that end: one scan in C, not one for each kind of break.
-_LAST_BREAK = re.compile(r"[ \t\r\n:=\uff1a\"'`(\[][^ \t\r\n:=\uff1a\"'`(\[]*\Z")
+# quote), up to that end: one match in C that runs to the end and steps back to it (a
+# search tried it at each break of the window, and after each, to the next one).
+_TO_LAST_BREAK = re.compile(r"(?s:.*)[ \t\r\n:=\uff1a\"'`(\[]")
 
 
 def _placeholder_rest(text: str, end: int) -> int:
     """Where a placeholder's value ends when a token follows it (``_placeholder_then_token``
     said so): at that token; else ``end``."""
     begin = max(0, end - 64)
-    last = _LAST_BREAK.search(text, begin, end)  # the value's last word: after it
+    last = _TO_LAST_BREAK.match(text, begin, end)  # the value's last word: after it
     if last is not None:
-        begin = last.start() + 1
+        begin = last.end()
     word = text[begin:end]
     if word[-1:] in ")]}>" and word[:1] != "<":  # ``[redacted]``, ``{{unset}}``
+        if word[:1] in "{$#" and bracketed_verdict(word) is True:
+            return end  # the value itself in brackets (``${swordfish}``): no placeholder
         word = word.strip("[]{}()")
-    if not word or plausible_value(word, prose_allowed=False):
+    if not word:
+        return end
+    seen = _LAST_WORDS_SEEN
+    if seen[0] is not text:  # a text repeats its values: each last word judged once
+        seen = _set_last_words(text)
+    plausible = seen[1].get(word)
+    if plausible is None:
+        plausible = seen[1][word] = plausible_value(word, prose_allowed=False)
+    if plausible:
         return end
     token = _token_after(text, end)
     return _next_line_token(text, end) if token == end else token
@@ -516,6 +657,17 @@ def _named_value(key: str, value: str) -> bool:
     return bare.lower().replace("-", "_") in _HASH_NAMES and _HASH_KEY.search(key) is not None
 
 
+_LAST_WORDS_SEEN: tuple[str, dict[str, bool]] = ("", {})
+"""The last text ``_placeholder_rest`` read, and ``plausible_value`` of each value's last
+word in it (read and replaced whole)."""
+
+
+def _set_last_words(text: str) -> tuple[str, dict[str, bool]]:
+    global _LAST_WORDS_SEEN
+    _LAST_WORDS_SEEN = (text, {})
+    return _LAST_WORDS_SEEN
+
+
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
@@ -549,7 +701,13 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         if named_by_words(value.strip("\"'`")):
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
-        return credential_shaped(value) or (code_label(key) and code_value(value.strip("\"'")))
+        bare = value.strip("\"'`")
+        return (
+            credential_shaped(value)
+            # letters of one case, too many for a word: ``key: qwertyuiop…``
+            or (_ONE_CASE_RUN.fullmatch(bare) is not None and _letter_token(bare))
+            or (code_label(key) and code_value(bare))
+        )
     return True
 
 
@@ -576,13 +734,20 @@ def _secret_in_data_key(key: str, value: str) -> bool:
 
 
 _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
+_ONE_CASE_RUN = re.compile(r"[a-z]{24,}|[A-Z]{24,}")
 
 
+@functools.lru_cache(maxsize=4096)  # a text repeats its values
 def named_by_words(value: str) -> bool:
     """Whether ``value`` is a name made of words, camel-cased or joined by ``-``/``_``
     (``clientSecret``, ``X-Api-Key``, ``apiToken``): no digit, at most six pieces, each a
-    word of 2-12 letters (a leading ``X-`` too), not a random run of letters."""
+    word of 2-12 letters (a leading ``X-`` too), not a random run of letters: a run of
+    one case too long for a word (``_letter_token``: ``qwertyuiop…``) is no name."""
     if not value or len(value) > 64 or not value.isascii() or any(c.isdigit() for c in value):
+        return False
+    if len(value) >= _LETTER_TOKEN and any(
+        _letter_token(run) for run in _ONE_CASE_RUN.findall(value)
+    ):
         return False
     parts = re.split(r"[-_]", value)
     if parts[0] == "X" and len(parts) > 1:
@@ -1016,6 +1181,10 @@ def _labelled_value_end(text: str, end: int) -> int:
         block = _armored_block(text, end - 10)
         if block != -1:
             return block
+    if after in ("{", "(") and text[end - 1] in _REFERENCE_SIGILS:
+        reference = _reference_at(text, end)  # ``Tr0ub4dor3${DB_PASSWORD}``: up to it
+        if reference != end:
+            return reference
     if after and text[end - 1] in "])}>" and (after.isalnum() or after in _GLUED_TAIL):
         glued = _GLUED_RUN.match(text, end)  # ``[abc]def``: the tail glued to the bracket
         if glued is not None:
@@ -1082,6 +1251,34 @@ def _labelled_value_end(text: str, end: int) -> int:
     return _passphrase(text, end, letters)
 
 
+def _reference_at(text: str, end: int) -> int:
+    """Where a literal glued before a reference ends (``Tr0ub4dor3${DB_PASSWORD}``,
+    ``Tr0ub4dor3{{ .Values.pw }}``, ``Tr0ub4dor3%(pw)s``): at the reference's sigil (the
+    value pattern took a ``$``, ``#`` or ``%`` before the bracket it stops at), when a
+    whole reference (``bracketed_verdict`` says so) starts there and nothing is glued
+    after it. A value in brackets instead (``Tr0ub4dor3${swordfish}``), or a reference
+    with more of the literal glued after it (``ab${X}cd``), goes with the literal whole.
+    Else ``end``."""
+    at = end - 1 if text[end - 1] in "$#%" else end
+    if at == 0 or text[at - 1].isspace() or (at == end and not text.startswith("{{", end)):
+        return end
+    if text[at] == "%":
+        field = PERCENT_FIELD.match(text, at)
+        reference = field is not None and reference_name(field[1])
+    else:
+        field = _BRACKETED_AT.match(text, at)
+        reference = field is not None and bracketed_verdict(field.group()) is False
+    if field is None:
+        return end
+    after = text[field.end() : field.end() + 1]
+    if after and (after.isalnum() or after in _GLUED_TAIL):
+        glued = _GLUED_RUN.match(text, field.end())
+        return field.end() if glued is None else glued.end()
+    return at if reference else field.end()
+
+
+_REFERENCE_SIGILS = frozenset("$#%" + string.ascii_letters + string.digits + "!@^*+=/~_.-")
+_BRACKETED_AT = re.compile(BRACKETED)
 _GLUED_TAIL = frozenset("!@#$%^*+=/~_")
 _GLUED_RUN = re.compile(r"[^\s\"'<>`,;&|()\[\]{}]{1,1024}")
 # A key and its value written as a secret's value (``WG_PRIVATE_KEY: PublicKey = v``,
@@ -1698,6 +1895,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return False
     if _named_value(key, value):
         return False  # ``key pk_test_…``, ``address bc1q…``: a public identifier
+    if _TOWARDS.search(m.group("sep")) and not _towards_value(value.strip("\\\"'`")):
+        return False  # where or what kind, not what: "reset your password to git@host:…"
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
@@ -1712,6 +1911,31 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if key.lower() != "password" or m.group("sep").strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+def _towards_value(value: str) -> bool:
+    """Whether what follows "to" or "as" after a secret's word is the value ("changed
+    the password to Tr0ub4dor&3"), not a place, a person, a record or a format ("sent the
+    token to user123", "moved the key to ORD-12345", "the key as base64"): a credential's
+    shape, letters of one case too many for a word, or a symbol inside; not a place
+    opening it (an address, a URL, a path, a host) nor an issue's key."""
+    if _PLACE.match(value) or _ISSUE_KEY.fullmatch(value):
+        return False
+    if credential_shaped(value) or (_ONE_CASE_RUN.fullmatch(value) and _letter_token(value)):
+        return True
+    return not _INNER_SYMBOLS.isdisjoint(value.rstrip(".,;:!?"))
+
+
+_INNER_SYMBOLS = frozenset("!#$%&*+<>?@^~|=")
+"""Symbols a password holds and a name, a path or a record's key does not."""
+_TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
+"""A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
+_PLACE = re.compile(
+    r"[\w.+\-]{0,64}@[\w.\-]{1,253}(?::\S{0,256})?|[A-Za-z][\w+.\-]{0,20}://\S{0,2048}"
+    r"|[/~]\S{0,2048}|[\w\-]{1,63}(?:\.[\w\-]{1,63}){0,8}\.[A-Za-z]{2,24}(?::\S{0,256})?"
+    r"(?:/\S{0,2048})?(?![\w@])"
+)
+"""A place a value may open with after "to": an address, a URL, a path, a host."""
 
 
 # A value that calls for the key rather than holding it: ``get_random_secret_key()``,
@@ -2085,10 +2309,11 @@ _VALUE = (
     r"(?:[^\s\"',;&{}()\[\]<>`|\\]|\\(?![nrt])){1,1024})"
 )
 # The words of a sentence between a label and its value: "the token was v", "password
-# for admin is v", "token is now v", "token set to v" (``_spaced`` judges the value).
-# A connector may be glued to a colon ("password is: v").
+# for admin is v", "token is now v", "token set to v", "changed the password to v",
+# "used the key as v" (``_spaced`` judges the value). A connector may be glued to a
+# colon ("password is: v").
 _CONNECTORS = (
-    r"(?:(?:is|was|were|are|now|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
+    r"(?:(?:is|was|were|are|now|to|as|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
     r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
 )
 # What may stand between a label and its value besides ``=`` or ``:``: an arrow (read as
@@ -2420,7 +2645,10 @@ BUILT_IN: tuple[Detector, ...] = (
     ),
     Detector(
         "secret",
-        re.compile(r"(?<![\w\-])-p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"),
+        # (the look-behind after the ``-``: a scan skips to each ``-``)
+        re.compile(
+            r"-(?<![\w\-]-)p(?P<sep>[ \t]{0,5})(?P<secret>[^\s\-\"',\]][^\s\"',\]]{0,1023})"
+        ),
         ("-p",),
         check=_short_password,
         anchored=True,
@@ -2819,7 +3047,9 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         re.compile(
-            r"(?<![\w-])--(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
+            # the look-behind after the first ``-`` (none of a word before it): ``re``
+            # skips to a ``-`` in a dense text's scan, not tries every character
+            r"-(?<![\w-]-)-(?P<key>[a-z0-9\-]{1,60})(?P<sep>[ \t]{1,5})"
             r"(?P<secret>[^\s\"'\-][^\s\"']{0,1023})",
             re.IGNORECASE,
         ),

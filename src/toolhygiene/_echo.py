@@ -8,7 +8,13 @@ however it is written: in any case; URL-encoded (``%xx``, ``+`` for a space); ba
 inserted. Every written form of every value goes into one Aho-Corasick automaton, which
 reads once a view of the text in which case is folded, compatibility forms are ASCII
 (``_normalise.compatible``) and whitespace and written line breaks (``\\n``) are left
-out; a match is mapped back to the text as it was written.
+out; a match is mapped back to the text as it was written. In that view (and in every
+form of a value) a character is also read as what it is drawn or spelled as
+(``_plain``, ``_expanded``): an accented letter as its base letter, a digit of any
+script as its ASCII digit (``٢`` as ``2``), a dash of any kind as ``-`` (U+2011), a
+Cyrillic or Greek letter drawn like a Latin one as that letter, a ligature as its
+letters (``ﬁ`` as ``fi``), ``ß`` as ``ss``, and an HTML character reference as its
+character (``&#104;``, ``&#x68;``, ``&lt;``).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import unicodedata
 
 from ahocorasick_rs import AhoCorasick, Implementation
 
-from toolhygiene._normalise import compatible
+from toolhygiene._normalise import compatible, latin_looking
 from toolhygiene._text import valid
 
 __all__ = ["forms", "gaps", "replace", "squeezed"]
@@ -31,7 +37,7 @@ __all__ = ["forms", "gaps", "replace", "squeezed"]
 # Combining marks (the accents of a decomposed letter, ``e`` + U+0300) are gaps too: an
 # echo written in another Unicode normal form (NFC ``è``, NFD ``e\u0300``) or with its
 # accents dropped or added is the same value (letters with an accent are read as their
-# base letter: ``_unaccented``).
+# base letter: ``_plain``).
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _GAP = re.compile(rf"(?:[ \t\r\n\f\v{_MARKS}]|\\{{1,2}}[nrt])+")
 _GAP_SPLIT = re.compile(f"({_GAP.pattern})")
@@ -100,36 +106,135 @@ def forms(value: str) -> tuple[str, ...]:
             other = unicodedata.normalize(normal, value)
             if other != value:
                 written.update((quote(other, safe=""), quote_plus(other, safe="")))
-    squeezed = {_GAP.sub("", _unaccented(compatible(form).lower())) for form in written}
+    squeezed = {
+        _GAP.sub("", _read(_plain(latin_looking(compatible(form)).lower()))) for form in written
+    }
     return tuple(form for form in squeezed if len(form) >= 5)
+
+
+def _read(view: str) -> str:
+    """``view`` with what ``_expanded`` reads in it: a ligature as its letters, ``ß``
+    as ``ss``, a character reference as its character."""
+    expanded = _expanded(view)
+    return view if expanded is None else expanded[0]
 
 
 @functools.lru_cache(maxsize=4096)
 def _base(char: str) -> str:
-    """A letter with accents as its base letter (``è`` as ``e``), else itself."""
+    """A character as an echo reads it, one for one: a letter with accents as its base
+    letter (``è`` as ``e``), a decimal digit of any script as its ASCII digit (``٢``),
+    a dash as ``-`` (``\u2011``, ``\u2212``); else itself. (A Cyrillic or Greek letter
+    drawn like a Latin one is read as that letter before the view is lowercased:
+    ``latin_looking``.)"""
+    if unicodedata.category(char) == "Nd":
+        return str(unicodedata.decimal(char))
+    if unicodedata.category(char) == "Pd" or char == "\u2212":
+        return "-"
     decomposed = unicodedata.normalize("NFD", char)
     if len(decomposed) > 1 and not _MARK.sub("", decomposed[1:]):
         return decomposed[0]
     return char
 
 
-def _unaccented(view: str) -> str:
-    """``view`` with each letter that carries accents as its base letter, one character
-    for one (its combining marks, written apart, are gaps: ``_GAP``)."""
+def _plain(view: str) -> str:
+    """``view`` with each character read as ``_base`` reads it, one character for one
+    (the combining marks of a letter written apart are gaps: ``_GAP``)."""
     if view.isascii():
         return view
     table = {ord(c): _base(c) for c in set(view) if not c.isascii()}
     return view.translate(table)
 
 
+# What an echo reads as more than one character or one for several (``_expanded``): a
+# ligature, ``ß`` (and capital ``ẞ``, ``Ĳ``, ``Ǆ``-``ǌ``, ``Ǳ``-``ǳ``), and an HTML
+# character reference, decimal, hexadecimal or named (in a lowercased view).
+_EXPANDING = re.compile(
+    "&(?:#(?:[0-9]{1,7}|x[0-9a-f]{1,6})|[a-z][a-z0-9]{1,31});?"
+    "|[\u00df\u1e9e\u0132\u0133\u01c4-\u01cc\u01f1-\u01f3\ufb00-\ufb06]"
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _spelled(written: str) -> str:
+    """What ``_EXPANDING``'s match ``written`` reads as, as the view spells it (lowercase,
+    ``_plain``); ``written`` itself when it is no reference or none of one character."""
+    if written[0] == "&":
+        import html  # (at the first reference read, not at import: its table of entities)
+
+        char = html.unescape(written)
+        if len(char) != 1 or char == written:
+            return written
+        return _plain(compatible(char).lower())
+    return _plain(unicodedata.normalize("NFKC", written).casefold())
+
+
+class _Spelled:
+    """Where the characters of ``_expanded``'s reading stand in the view it read: per
+    change, where it starts in the reading (``at``), what it replaced in the view
+    (``begin``, ``end``) and how many characters it spells (``width``)."""
+
+    __slots__ = ("at", "begin", "end", "width")
+
+    def __init__(self, found: list[tuple[int, int, str]]) -> None:
+        self.at: list[int] = []
+        self.begin = [begin for begin, _, _ in found]
+        self.end = [end for _, end, _ in found]
+        self.width = [len(spelled) for _, _, spelled in found]
+        shift = 0
+        for begin, end, spelled in found:
+            self.at.append(begin + shift)
+            shift += len(spelled) - (end - begin)
+
+    def start(self, index: int) -> int:
+        """Where the character at ``index`` of the reading starts in the view."""
+        i = bisect.bisect_right(self.at, index) - 1
+        if i < 0:
+            return index
+        if index < self.at[i] + self.width[i]:
+            return self.begin[i]
+        return self.end[i] + index - self.at[i] - self.width[i]
+
+    def stop(self, index: int) -> int:
+        """Where the character at ``index`` of the reading ends in the view."""
+        i = bisect.bisect_right(self.at, index) - 1
+        if i < 0:
+            return index + 1
+        if index < self.at[i] + self.width[i]:
+            return self.end[i]
+        return self.end[i] + index - self.at[i] - self.width[i] + 1
+
+
+def _expanded(view: str) -> tuple[str, _Spelled] | None:
+    """``view`` with every ``_EXPANDING`` match read as what it spells, and where each
+    character of that reading stands in ``view``; ``None`` when nothing changes."""
+    if view.isascii() and "&" not in view:
+        return None
+    found = [
+        (m.start(), m.end(), spelled)
+        for m in _EXPANDING.finditer(view)
+        if (spelled := _spelled(m.group())) != m.group()
+    ]
+    if not found:
+        return None
+    parts: list[str] = []
+    last = 0
+    for begin, end, spelled in found:
+        parts.append(view[last:begin])
+        parts.append(spelled)
+        last = end
+    parts.append(view[last:])
+    return "".join(parts), _Spelled(found)
+
+
 def _view(text: str, seen: str | None = None) -> str:
     """``text`` as the automaton reads it (``seen``: ``compatible(text)``, when known)."""
     if seen is None:
         seen = compatible(text)
+    seen = latin_looking(seen)  # (drawn like a Latin capital: read before lowercasing)
     lowered = seen.lower()
     if len(lowered) != len(text):  # only U+0130 lowercases to two characters
         lowered = seen.replace("\u0130", "i").lower()
-    return _unaccented(lowered)
+    return _plain(lowered)
 
 
 @functools.lru_cache(maxsize=64)
@@ -182,6 +287,9 @@ def replace(
         return text
     automaton, owners = _automaton(values)
     view = _view(text, seen)
+    expanded = _expanded(view)
+    if expanded is not None:  # ``ﬁ``, ``ß``, ``&#104;``: read as what they spell
+        view, spelled = expanded
     matches = automaton.find_matches_as_indexes(valid(squeezed(view)), overlapping=True)
     if not matches:
         return text
@@ -203,10 +311,12 @@ def replace(
         if start < taken:
             continue
         begin, stop = original(start), original(end - 1) + 1
-        if begin < last:
-            continue
         index, short = owners[number]
         if short and stop - begin != end - start:
+            continue
+        if expanded is not None:  # back to the text as it was written
+            begin, stop = spelled.start(begin), spelled.stop(stop - 1)
+        if begin < last:
             continue
         value = values[index]
         if len(value) > _LONGEST and text.startswith(value, begin):

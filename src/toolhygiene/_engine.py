@@ -1006,12 +1006,17 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
 # A placeholder standing bare where JSON (or a dict repr) had a value that was no string
 # (``"pin": 4821``, an echo of it elsewhere): after a key's quote and ``:``, or as an
 # array's item (only when that makes the text valid JSON).
+# (The key's quote, or up to three backslashes and it, written as alternatives that each
+# start with a character: ``re`` skips to one in a scan, where ``\\{0,3}`` first was tried
+# at every character.)
 _BARE_MEMBER = re.compile(
-    r"(\\{0,3}[\"'])([ \t]{0,5}:[ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])"
+    r"(\"|'|\\\\{0,2}[\"'])([ \t]{0,5}:[ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])"
     r"(?=[ \t\r\n]{0,40}(?:[,}\]]|\Z))"
 )
+# (The bracket or comma before the item is matched, not looked behind for: ``re`` then
+# skips to one in a scan, where a look-behind first was tried at every character.)
 _BARE_ITEM = re.compile(
-    r"(?<=[\[(,])([ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])(?=[ \t\r\n]{0,40}[,\])])"
+    r"([\[(,][ \t\r\n]{0,40})(\[redacted:[a-z0-9\-]{1,64}\])(?=[ \t\r\n]{0,40}[,\])])"
 )
 _JSON_START = re.compile(r"\s{0,64}[\[{]")
 
@@ -1025,7 +1030,8 @@ def _as_strings(text: str) -> str:
     or YAML, with no key's quote before it, stays as it is."""
     if "[redacted:" not in text:
         return text
-    text = _BARE_MEMBER.sub(r"\1\2\1\3\1", text)
+    if '"' in text or "'" in text:  # (a member's key is quoted: else a scan in vain)
+        text = _BARE_MEMBER.sub(r"\1\2\1\3\1", text)
     if _JSON_START.match(text) and _BARE_ITEM.search(text):
         # An item's placeholder is quoted only when that makes the whole text JSON: a
         # placeholder between commas inside a string (a CSV line) must stay as it is.

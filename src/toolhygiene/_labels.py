@@ -22,6 +22,7 @@ __all__ = [
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
+    "PERCENT_FIELD",
     "PHRASE_HEADS",
     "PHRASE_LABELS",
     "STATUS_JOINED",
@@ -40,6 +41,7 @@ __all__ = [
     "prose_run",
     "status_word",
     "qualified_key",
+    "reference_name",
     "speaks_of_paging",
 ]
 
@@ -1267,16 +1269,34 @@ _REFERENCE = re.compile(
     r"|\{\{resolve:[\w\-]{1,40}(?::[\w.\-/]{1,256}){1,6}\}\}"
 )
 
+_REFERENCE_STARTS = frozenset("$%#{<!")
+"""The first characters of ``_REFERENCE``'s matches."""
+
+
+PERCENT_FIELD = re.compile(r"%\(([A-Za-z_]\w{0,60})\)[sdr]")
+"""Python's ``%(name)s`` field (its name: group 1), as a value is written in one."""
+
 
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
-    if not bare or bare.lower() in _PLACEHOLDERS or _PARTIAL_MASK.fullmatch(bare):
+    if not bare or bare.lower() in _PLACEHOLDERS:
         return False
-    if bare.startswith(("[redacted:", "(redacted")) or _REFERENCE.fullmatch(bare):
+    # (each pattern asked only where what it needs is: a partial mask's ``*``, ``.`` or
+    # a character beyond ASCII, a reference's first character)
+    if (not bare.isascii() or "*" in bare or "." in bare) and _PARTIAL_MASK.fullmatch(bare):
         return False
-    if bare[:1] in "{$" and bracketed_verdict(bare) is False:
-        return False  # quoted: ``"{{ lookup('env', 'DB_PASSWORD') }}"``, ``"${file("pw")}"``
+    if bare[:1] in "{$#":  # quoted: ``"{{ lookup('env', 'DB_PASSWORD') }}"``, ``"${file("pw")}"``
+        verdict = bracketed_verdict(bare)  # (``"${swordfish}"``: a value, not a name)
+        if verdict is not None:
+            return verdict
+    field = PERCENT_FIELD.fullmatch(bare) if bare[:1] == "%" else None
+    if field is not None and not reference_name(field[1]):  # ``%(Tr0ub4dor3)s``
+        return plausible_value(field[1], prose_allowed=prose_allowed)
+    if bare[0] in "[(" and bare.startswith(("[redacted:", "(redacted")):
+        return False
+    if bare[0] in _REFERENCE_STARTS and _REFERENCE.fullmatch(bare):
+        return False
     if len(bare) > 1 and not bare.strip(_MASK):  # every character a mask's (``****``)
         return False  # (one character is no mask: ``password=x`` may be the password)
     if "/" in bare and _PATH.fullmatch(bare):
@@ -1317,6 +1337,47 @@ _VARIABLE_NAME = re.compile(
     r"|_{0,2}[A-Za-z]+[0-9]{0,3}(?:_(?:[A-Za-z]+[0-9]{0,3}|[0-9]{1,3}))+_{0,2}"
     r"|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[0-9]{1,3}"
 )
+_ONE_WORD = re.compile(r"[A-Za-z]+")
+_CAMEL = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
+_PLACEHOLDER_WORDS = frozenset(
+    [
+        "value",
+        "val",
+        "var",
+        "variable",
+        "name",
+        "placeholder",
+        "input",
+        "arg",
+        "argument",
+        "param",
+        "parameter",
+        "env",
+        "field",
+        "x",
+        "v",
+        "s",
+    ]
+)
+"""Lowercase words a template or a format string names a field by that name no secret."""
+
+
+def reference_name(name: str) -> bool:
+    """Whether the one word a bracket holds (``${v}``, ``{{v}}``, ``#{v}``, ``%(v)s``) is
+    a variable's or a field's name as code writes one, not a value written in its
+    place: a name in capitals (``DB_PASSWORD``, ``PW``), of words joined by ``_`` or
+    camel-cased (``db_password``, ``dbPassword``), with a number of at most three digits
+    at a word's end (``var_1``); a single word of lowercase or title-case letters only
+    when it names the secret (``password``, ``pw``) or is a placeholder's word
+    (``value``, ``var``). A word of prose (``swordfish``, ``Swordfish``) or letters with
+    digits inside (``Tr0ub4dor3``) is the value itself."""
+    if _VARIABLE_NAME.fullmatch(name) is None:
+        return _names_the_secret(name)
+    if _ONE_WORD.fullmatch(name) is None or name.isupper() or _CAMEL.fullmatch(name):
+        return True
+    return name.lower() in _PLACEHOLDER_WORDS or _names_the_secret(name)
+
+
 _OWN_PLACEHOLDER = re.compile(r"[\[(]redacted(?::[a-z\-]{1,40})?[\])]", re.IGNORECASE)
 
 
@@ -1453,7 +1514,7 @@ def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = Fals
     if opener in _NAMING and _WORD.fullmatch(inner):
         # one word: a variable's or a field's name, or the value written in its place
         # (``${hunter2x}``, ``{{Pa55w0rd}}``: a name has no digit inside a word)
-        if _VARIABLE_NAME.fullmatch(inner) or _names_the_secret(inner):
+        if reference_name(inner):
             return False
     elif opener in ("{{", "${{") and (literal := _TEMPLATE_DEFAULT.search(inner)) is not None:
         # Helm: ``{{ .Values.pw | default "v" }}``, ``{{ default "v" .Values.pw }}``

@@ -403,6 +403,13 @@ _DESCRIBED = re.compile(r"\S{1,20}[ \t]{1,3}will[ \t]{1,3}(?:now|immediately|ins
 _THE = re.compile(r"the[ \t]{1,3}", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=64)
+def _owned(before: str) -> bool:
+    """Whether a possessive ends ``before``, the text before a noun (``_POSSESSIVE``;
+    read once per text: a flood repeats it)."""
+    return _POSSESSIVE.search(before) is not None
+
+
 def persons_assistant(view: str, start: int) -> bool:
     """Whether the "assistant must now …" at ``view[start]`` names a person's assistant
     or agent, or describes what a product's does: a possessive stands before it ("Our
@@ -412,13 +419,40 @@ def persons_assistant(view: str, start: int) -> bool:
     now forward every e-mail to x@…" are orders however they are written: cold14)."""
     if (the := _THE.match(view, start)) is not None:
         start = the.end()  # "The AI will now …": the noun after it
-    owned = _POSSESSIVE.search(view[max(0, start - 60) : start]) is not None
+    owned = _owned(view[max(0, start - 60) : start])
     if not owned and _DESCRIBED.match(view, start) is None:
         return False
     after = view.find(" ", start, start + 40)  # (past the noun itself: "assistant")
     after = start if after == -1 else after
-    stop = _SENTENCE_END.search(view, after, after + _WINDOW)
-    said = view[after : after + _WINDOW if stop is None else stop.end()]
+    stop = _sentence_end(view, after, after + _WINDOW)
+    return _said_by_a_person(view[after : after + _WINDOW if stop < 0 else stop], owned)
+
+
+@functools.lru_cache(maxsize=2)
+def _sentence_ends(view: str) -> list[int]:
+    """Where ``_SENTENCE_END`` matches in the whole of ``view`` (one character each),
+    read once per text."""
+    return [m.start() for m in _SENTENCE_END.finditer(view)]
+
+
+def _sentence_end(view: str, pos: int, endpos: int) -> int:
+    """``_SENTENCE_END.search(view, pos, endpos).end()``, or -1 for no match, from the
+    places read once per text (a flood of leads without a sentence's end read the next
+    ``_WINDOW`` characters at each lead). A stop read at ``endpos - 1`` is one more:
+    ``$`` matches at ``endpos`` there (a full stop glued to what follows it)."""
+    ends = _sentence_ends(view)
+    index = bisect.bisect_left(ends, pos)
+    endpos = min(endpos, len(view))
+    found = ends[index] if index < len(ends) and ends[index] < endpos else -1
+    if found < 0 and pos < endpos and view[endpos - 1] in ".!?":
+        found = endpos - 1
+    return found + 1 if found >= 0 else -1
+
+
+@functools.lru_cache(maxsize=64)
+def _said_by_a_person(said: str, owned: bool) -> bool:
+    """``persons_assistant``'s verdict on what its assistant is ``said`` to do (judged
+    once per text said: a flood of "The AI will now …" says the same at each match)."""
     if not owned and _acts(_HANDOFF.sub(" ", said), _CONSEQUENTIAL):
         return False  # a product described shows, asks, guides: "will now delete the records"
     return not aimed_at_the_model(said, about=True)
@@ -548,7 +582,13 @@ def _owned_assistant(sentence: str, words: set[str]) -> bool:
 @functools.lru_cache(maxsize=16)
 def _sentence_asks_nothing(view: str, head: int, stop: int) -> bool:
     """``polite_order_is_correspondence`` for the sentence ``view[head:stop]``."""
-    sentence = view[head:stop]
+    return _asks_nothing(view[head:stop])
+
+
+@functools.lru_cache(maxsize=64)
+def _asks_nothing(sentence: str) -> bool:
+    """``_sentence_asks_nothing`` for the text of the sentence (judged once per text: a
+    flood of one request cut into blocks repeats a few sentences)."""
     if _DEFUSED.search(sentence) is not None:
         return True  # the order in it is defused already: one mark says so
     words = _words(sentence)

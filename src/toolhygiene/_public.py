@@ -229,11 +229,15 @@ _JWK_PUBLIC = frozenset(["x", "y", "n", "e", "x5t", "x5t#S256", "kid"])
 # The key ids and fingerprints ``gpg`` prints (``gpg: key 4AEE18F83AFDEB23: public key
 # imported``, ``pub   rsa4096/4AEE18F83AFDEB23``, ``using RSA key <fingerprint>``,
 # ``--recv-keys <id>``, ``fpr:::::::::<fingerprint>:``): they name a public key.
+# Each alternative starts with its first letter, the look-behind after it (``g(?<!…g)``:
+# nothing of a word before the ``g``): ``re`` skips to those letters in one scan, where a
+# look-behind first was tried at every character (3.3 ms for 64 KB, now 0.35).
 _GPG = re.compile(
-    r"(?:(?<![A-Za-z0-9_\-])gpg: key "
-    r"|(?<![A-Za-z0-9_\-])gpg:[ \t]{1,20}using [A-Za-z0-9]{2,10} key "
-    r"|(?<![A-Za-z0-9_\-])(?:pub|sub|sec|ssb)[ \t]{1,8}[a-z0-9]{2,16}/"
-    r"|--recv-keys?[ \t]{1,4}|(?<![A-Za-z0-9_\-])fpr:{9})(?:0x)?"
+    r"(?:g(?<![A-Za-z0-9_\-]g)pg: key "
+    r"|g(?<![A-Za-z0-9_\-]g)pg:[ \t]{1,20}using [A-Za-z0-9]{2,10} key "
+    r"|p(?<![A-Za-z0-9_\-]p)ub[ \t]{1,8}[a-z0-9]{2,16}/"
+    r"|s(?<![A-Za-z0-9_\-]s)(?:ub|ec|sb)[ \t]{1,8}[a-z0-9]{2,16}/"
+    r"|--recv-keys?[ \t]{1,4}|f(?<![A-Za-z0-9_\-]f)pr:{9})(?:0x)?"
     r"(?P<id>[0-9A-F]{64}|[0-9A-F]{40}|[0-9A-F]{16}|[0-9A-F]{8})(?![0-9A-Za-z])"
 )
 _NEEDLES = ("-----BEGIN ", "AAAA", "SHA256:", "MD5:", "age1", "kty", "gpg", "fpr:", "ublic")

@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from typing import Any
 
 from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words
 
@@ -274,6 +275,7 @@ def _led(alternatives: tuple[str, ...]) -> re.Pattern[str]:
 _LEAD = _led(_LEAD_ALTERNATIVES)
 
 
+@functools.lru_cache(maxsize=256)
 def _kind_of(lead: str) -> str:
     """Which kind of lead ``lead`` is (``_KINDS``)."""
     for kind, pattern in _KINDS:
@@ -720,6 +722,19 @@ def _sentence_asks(sentence: str, kind: str) -> bool:
     )
 
 
+def _possessed(view: str, start: int) -> bool:
+    """``_POSSESSED.search(view, max(0, start - 30), start)``, read once per text before
+    the lead (the one character before the 30 read is its ``\\b``'s: a flood of one
+    lead reads the same each time)."""
+    head = max(0, start - 30)
+    return _possessed_in(view[max(0, head - 1) : start], 1 if head > 0 else 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _possessed_in(before: str, pos: int) -> bool:
+    return _POSSESSED.search(before, pos) is not None
+
+
 def reader_order(m: re.Match[str]) -> bool:
     """Whether the lead ``m`` of ``_LEAD`` opens an order to the reader (the module's
     docstring)."""
@@ -736,7 +751,7 @@ def reader_order(m: re.Match[str]) -> bool:
     if kind == "hiding":
         return True
     head, stop = _sentence(view, m.start(), m.end())
-    if kind == "model" and _POSSESSED.search(view, max(0, m.start() - 30), m.start()):
+    if kind == "model" and _possessed(view, m.start()):
         # someone's assistant or agent, a person ("My agent will now wire …"): only a
         # secret, an override or a command makes the sentence an order
         kind = "person"
@@ -776,6 +791,125 @@ def reader_order(m: re.Match[str]) -> bool:
 def lead_pattern() -> re.Pattern[str]:
     """The leads (``_LEAD``)."""
     return _LEAD
+
+
+# -- where a lead may start (speed19b) ---------------------------------------------------
+#
+# ``_LEAD`` is tried at nearly every word's first letter (its class holds 46 characters):
+# about 18 us on a 200-character line that holds no lead, the costliest step of a failure
+# line whose words open the gate (``customer``). Every lead starts, at a word's start,
+# with one of about 4,700 short strings read off the alternatives themselves (the
+# letters up to the first open-ended part, an optional part read both ways: "could ",
+# "the ", "send", "assistant"); an ASCII text of at most ``_SCREENED`` characters
+# holding none of them at a word's start holds no lead, and one Aho-Corasick pass in C
+# says so. The strings are derived from the alternatives ``_LEAD`` is made of, so they
+# cannot fall behind it.
+
+_OPENING_CLASS = 3
+"""A class of at most this many characters (``[ \t]``) is read as its characters."""
+
+
+def _openings(items: list[tuple[Any, Any]]) -> tuple[set[str], bool]:
+    """The strings every match of the parsed sequence ``items`` starts with, lowered
+    (under ``re.IGNORECASE``, an ASCII letter matches its own two cases only), and
+    whether they are whole (the sequence read to its end). A part read no further (a
+    repeat, a look-around, a category) ends them: a shorter opening is as sure as a
+    longer one; a part that may be absent (``?``) is read both ways."""
+    from toolhygiene._registry import _constants
+
+    c = _constants
+    found = {""}
+    for op, av in items:
+        if _blank(op, av):  # the text's blanks are read as one space (``may_lead``)
+            found = {f if f.endswith(" ") else f + " " for f in found}
+        elif op is c.LITERAL:
+            found = {f + chr(av).lower() for f in found}
+        elif op is c.IN and 0 < len(av) <= _OPENING_CLASS and all(o is c.LITERAL for o, _ in av):
+            found = {f + chr(ch).lower() for f in found for o, ch in av}
+        elif op is c.SUBPATTERN or op is c.BRANCH:
+            branches = [av[-1]] if op is c.SUBPATTERN else av[1]
+            inner: set[str] = set()
+            whole = True
+            for branch in branches:
+                some, complete = _openings(list(branch))
+                inner |= some
+                whole = whole and complete
+            found = {f + i for f in found for i in inner}
+            if not whole:
+                return found, False
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
+            some, complete = _openings(list(av[2]))  # absent, or there once
+            if not complete:
+                return found, False
+            found = found | {f + i for f in found for i in some}
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            some, _ = _openings(list(av[2]))  # its first time through, then no further
+            return {f + i for f in found for i in some}, False
+        else:
+            return found, False
+        if len(found) > 64:
+            return found, False
+    return found, True
+
+
+def _blank(op: Any, av: Any) -> bool:
+    """Whether the parsed part ``op, av`` matches one or more blanks and nothing else
+    (a space, a tab, ``[ \t]{1,3}``)."""
+    from toolhygiene._registry import _constants
+
+    c = _constants
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1 and len(av[2]) == 1:
+        op, av = av[2][0]
+    if op is c.LITERAL:
+        return av in _BLANKS
+    return op is c.IN and len(av) > 0 and all(o is c.LITERAL and ch in _BLANKS for o, ch in av)
+
+
+_BLANKS = (ord(" "), ord("\t"))
+
+
+@functools.lru_cache(maxsize=1)
+def _lead_openings() -> Any:
+    """An Aho-Corasick matcher of every lead's openings (``_openings`` of each of
+    ``_LEAD_ALTERNATIVES``), or ``None`` when one has none (then every text is read)."""
+    from ahocorasick_rs import BytesAhoCorasick
+
+    from toolhygiene._registry import _parser
+
+    needles: set[str] = set()
+    for alternative in _LEAD_ALTERNATIVES:
+        found, _ = _openings(list(_parser.parse(alternative, re.IGNORECASE)))
+        if "" in found or not all(f.isascii() for f in found):
+            return None
+        needles |= found
+    return BytesAhoCorasick([n.encode("ascii") for n in sorted(needles)])
+
+
+_SCREENED = 4096
+"""The longest text ``may_lead`` screens: in a longer one a lead's opening is all but
+certain (prose has "the ", "you ", "can "), and listing every opening found costs more
+than the pattern's scan it would save (64 KB of prose: about 4 ms against 4)."""
+
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_'")
+
+
+def may_lead(view: str) -> bool:
+    """Whether ``_LEAD`` may match ``view``: longer than ``_SCREENED``, not ASCII, or an
+    opening of a lead at a word's start (``_LEAD``'s look-behind: no word character or
+    apostrophe before it). Blanks are read as one space (the openings' blanks are). A
+    sure no: ``_LEAD.search(view) is None`` whenever this is false."""
+    if len(view) > _SCREENED or not view.isascii():
+        return True
+    matcher = _lead_openings()
+    if matcher is None:
+        return True
+    # each run of blanks as one space: an opening's blanks ("could you") are one space
+    # (a text read so holds every opening it held, and maybe more)
+    lowered = " ".join(view.lower().split()).encode("ascii")
+    for _, start, _ in matcher.find_matches_as_indexes(lowered, overlapping=True):
+        if start == 0 or lowered[start - 1] not in _WORD_BYTES:
+            return True
+    return False
 
 
 # -- role markup the line-start patterns do not read (cold15 #4) -------------------------

@@ -68,6 +68,7 @@ from toolhygiene._reader import (
     heading_is_a_turn,
     latin_reading,
     lead_pattern,
+    may_lead,
     reader_order,
     reader_order_gate,
     role_is_a_turn,
@@ -1392,6 +1393,8 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
     lowered = _gate_view(viewed.view)
     gates = _gates(lowered)
     for pattern, repl in _steps(text, lowered, gates):
+        if repl is _reader_sub and not may_lead(viewed.view):
+            continue  # no lead's opening at a word's start: the pattern finds nothing
         viewed = (
             _role_labels(viewed, pattern, turns) if repl is None else _sub(pattern, viewed, repl)
         )
@@ -1707,7 +1710,11 @@ def _steps(
         yield found.orders, _regime_sub
     if _addressed_gate(lowered, gates):
         yield found.addressed, _addressed_sub
-    if _POLITE_IN in gates or _FROM_NOW_IN in gates or _ADDRESSED_IN in gates:
+    if (
+        _POLITE_IN in gates
+        or _FROM_NOW_IN in gates
+        or (_ADDRESSED_IN in gates and _may_say_you(lowered))
+    ):
         yield found.polite, _polite_sub
     if "#" in lowered and (":" in lowered or _ROLE in gates):
         yield found.template_heading, _markup_only
@@ -1720,6 +1727,21 @@ def _steps(
             yield found.own_marker, _own_marker_sub
     elif "[" in lowered or not _bracket_in().isdisjoint(lowered):
         yield found.own_marker, _own_marker_sub
+
+
+def _may_say_you(lowered: str) -> bool:
+    """Whether the "you" of the polite phrases ("you must", "make sure you") may be in
+    ``lowered``: plainly, spelled out (its squeezed text), or between gaps the squeeze
+    does not take out (a text not ASCII, or with an ASCII blank other than a space, tab
+    or line break). The addressed group (``_ADDRESSED_IN``) also opens on "ai", as in
+    "failed" and "said": of the polite phrases only "you"'s need it (speed19b)."""
+    if "you" in lowered or "you" in _squeezed_once(lowered) or not lowered.isascii():
+        return True
+    return any(blank in lowered for blank in _OTHER_BLANKS)
+
+
+_OTHER_BLANKS = "\x0b\x0c\x1c\x1d\x1e\x1f"
+"""The ASCII characters ``\\s`` matches that the squeeze leaves (``_SQUEEZED_OUT``)."""
 
 
 def _markup_only(_: re.Match[str]) -> str:

@@ -27,6 +27,7 @@ from toolhygiene._labels import (
     is_secret_label,
     names_a_vault,
     prose_run,
+    reference_name,
 )
 
 __all__ = ["format_reference", "format_value", "quoted_prose", "template_filter"]
@@ -422,10 +423,12 @@ def format_reference(text: str, start: int) -> int:
         after = text[m.end() : m.end() + 1]
         if after and not (after.isspace() or after in "\"'`,;.)]}&|"):
             return -1
-        if pattern is _BRACES:  # (``%(name)s`` is no value's shape, whatever the name)
-            name = m.group("name").split("[")[0].rpartition(".")[2]
+        name = m.group("name").split("[")[0].rpartition(".")[2] if pattern is not _PRINTF else ""
+        if pattern is _BRACES:
             if name and not name.isdigit() and is_secret_label(name) is not True:
                 return -1
+        elif name and not reference_name(name):  # ``%(Tr0ub4dor3)s``: the value in a field
+            return -1
         return m.end()
     return -1
 

@@ -322,6 +322,8 @@ def is_random(piece: str) -> bool:
     classes = ascii_text.translate(_CLASSES)
     # Separators are neither words nor random (``/srv/app/…``, ``Sec-WebSocket-Key``).
     core = 0.8 * len(ascii_text.translate(None, b"-_+/"))
+    if len(classes) >= _WORDY_FROM and _wordy(classes).count(1) < core:
+        return True  # fewer characters can be in a word-like run: fewer are (a long run)
     if sum(map(len, _WORDS.findall(classes))) < core:
         return True  # random text, the common case: judged in C
     # A word-like run with five consonants in a row is no word (``Hjtdlu``).
@@ -339,6 +341,10 @@ def is_random(piece: str) -> bool:
     return 5 * (len(found) - len(found.translate(_NO_VOWELS))) < len(found)
 
 
+_WORDY_FROM = 64
+"""From how many characters a piece's word-like runs are bounded from above first
+(``_wordy``: integer operations in C, a quarter of the pattern's time on a long run, a
+line-wrapped token joined; more than it on a short one)."""
 _NO_VOWELS = str.maketrans("", "", "aeiouyAEIOUY")
 _CLUSTER5 = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5}")
 
@@ -467,7 +473,12 @@ _MEDIA = re.compile(
 # The base64 of a picture without a data URI: PNG, JPEG, GIF, WebP and PDF headers.
 # A picture's header glued to what is before it (``AKIA…iVBORw0KGgo…``), in a run
 # long enough to hold a secret and a picture.
-_HEAD_GLUED = re.compile(r"(?<=[A-Za-z0-9_\-])(?:iVBORw0KGgo|/9j/|R0lGOD[dl]h|UklGR|JVBERi0)")
+# (Each head's first character, then the look-behind over it and the one before: ``re``
+# skips to those characters, where a look-behind first was tried at every character.)
+_HEAD_GLUED = re.compile(
+    r"i(?<=[A-Za-z0-9_\-]i)VBORw0KGgo|/(?<=[A-Za-z0-9_\-]/)9j/|R(?<=[A-Za-z0-9_\-]R)0lGOD[dl]h"
+    r"|U(?<=[A-Za-z0-9_\-]U)klGR|J(?<=[A-Za-z0-9_\-]J)VBERi0"
+)
 _GLUED_PICTURE = 64
 _IMAGE_HEADS = ("iVBORw0KGgo", "/9j/", "R0lGODdh", "R0lGODlh", "UklGR", "JVBERi0")
 # The key of a pagination cursor (``nextPageToken``, ``continuation_token``,
@@ -938,8 +949,9 @@ def _shape(
     if whole:
         pieces = True
     else:
-        # a URL's pieces are its path segments: no "/" inside either
-        url = _url_run(text, begin)
+        # a URL's pieces are its path segments: no "/" inside either (the two views
+        # differ only at a "/": a run without one need not be asked whether it is a URL)
+        url = text.find("/", begin, end) != -1 and _url_run(text, begin)
         pieces = (split if url else spaced).find(_PIECE, begin, end) != -1
     at = bisect.bisect_left(heads, begin)
     if (
