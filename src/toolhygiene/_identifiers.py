@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import re
 
@@ -125,6 +124,8 @@ def _base58(value: str, m: re.Match[str]) -> bool:
     zeros = len(value) - len(value.lstrip("1"))
     raw = b"\0" * zeros + number.to_bytes((number.bit_length() + 7) // 8, "big")
     body, check = raw[:-4], raw[-4:]
+    import hashlib  # (only here: importing toolhygiene loads no hashlib)
+
     if hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] != check:
         return False
     if value[1:4] == "pub":
