@@ -117,6 +117,34 @@ SHAPES = {
     "used key az": "used key qwertyuiopasdfghjklzxcvbnm ",
     "v${REF}": "password=Tr0ub4dor3${DB_PASSWORD} ",
     "${word}": "password=${swordfish} ",
+    # pair19: a secret named by a sibling member (``_named``): pairs with no secret, pairs
+    # with one each (flat, YAML, beside a nested object), names that are labels with no
+    # object around them (a line, unclosed braces and parentheses, YAML); a hex label
+    '{"name": x, "value"': '{"name": "LOG_LEVEL", "value": "info", "id": 7}, ',
+    '{"Name": pw, "Value"': '{"Name": "/prod/db/password", "Value": "Xk9mQ2vLpZr4"}, ',
+    "name: password, ": "name: password, ",
+    '{"key": "token", ': '{"key": "token", ',
+    "- name: PW": "- name: DB_PASSWORD\n  value: Xk9mQ2vLpZr4\n",
+    '{"a": {}, "name": pw': '{"a": {"b": 1}, "name": "password", "value": "Xk9mQ2vLpZr4"}, ',
+    "(name=password, ": "(name=password, ",
+    "name: password\\n": "name: password\n",
+    "hex password=": "body: 70617373776f72643d794d55446e7332383125796770 ",
+    # shell19: commands whose password is positional or fed on standard input, expect's
+    # send, a value before its label
+    "echo a |": "echo a | ",
+    "echo | sudo -S": "echo 'Xk9mQ2vLpZr4' | sudo -S true\n",
+    "<<< a": "<<< a ",
+    "sudo -S <<<": "sudo -S true <<< a\n",
+    'send "a"': 'send "a" ',
+    "expect send": 'expect "*assword:"\nsend "Xk9mQ2vLpZr4\\r"\n',
+    "htpasswd -b": "htpasswd -b f u Xk9mQ2vLpZr4\n",
+    "vault login": "vault login a ",
+    "argv sshpass": "['sshpass', '-p', 'Xk9mQ2vLpZr4', 'ssh', 'h'] ",
+    "is the password": "Xk9mQ2!vLp is the new password. ",
+    "a is the token": "a is the token ",
+    "(password)": "'a' (password) ",
+    ", the password": "a, the password ",
+    "password is a-b-c-d": "password is ab-cd-ef-gh ",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
@@ -272,7 +300,7 @@ def main() -> int:
         f"{'64 KB / json.dumps':>19}"
     )
     worst, met = 0.0, 0
-    for name in NAMES:
+    for name in sys.argv[1:] or NAMES:  # (the shapes named on the command line, if any)
         small, large = text(name, 16_384), text(name, 65_536)
         t_small = per_call(lambda s=small: th.redact(s))
         t_large = per_call(lambda s=large: th.redact(s))
@@ -284,9 +312,10 @@ def main() -> int:
             f"{name:<12} {t_small * 1e3:>7.2f}ms {t_large * 1e3:>7.2f}ms "
             f"{t_large / t_small:>5.1f}x {base:>13.1f}x {t_large / dumps:>18.0f}x"
         )
+    count = len(sys.argv[1:] or NAMES)
     print(
-        f"slowest shape at 64 KB: {worst * 1e3:.1f} ms; {met} of {len(NAMES)} shapes "
-        f"<= 20 ms (target: all: {'met' if met == len(NAMES) else 'MISSED'})"
+        f"slowest shape at 64 KB: {worst * 1e3:.1f} ms; {met} of {count} shapes "
+        f"<= 20 ms (target: all: {'met' if met == count else 'MISSED'})"
     )
     return 0
 

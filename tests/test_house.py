@@ -31,6 +31,8 @@ DEVELOPER_ERRORS = frozenset(
 NOT_MODEL_TEXT = {
     "(other unknown tools)": "the ledger's key for unknown names past its limit",
     "[redacted:": "read, not written: a labelled value that is a placeholder already",
+    " returned non-zero exit status": "read, not written: where a CalledProcessError's "
+    "message ends the command it quotes (_commands)",
 }
 """Texts outside ``_words`` that look like words but are not model text."""
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _commands, _encoded, _nested, _seeds
+from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     BRACKETED,
@@ -1891,7 +1891,13 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
-    if value[:1] not in "\"'\\<" and not _token_shaped(value):
+    if (
+        value[:1] not in "\"'\\<"
+        and not _token_shaped(value)
+        # a passphrase of words joined (``correct-horse-battery-staple``), after a
+        # password's label: judged as after ``=`` ("password is out-of-date" stays)
+        and not (key.lower().endswith(PHRASE_HEADS) and _JOINED_WORDS.fullmatch(value))
+    ):
         return False
     if _named_value(key, value):
         return False  # ``key pk_test_…``, ``address bc1q…``: a public identifier
@@ -1936,6 +1942,12 @@ _PLACE = re.compile(
     r"(?:/\S{0,2048})?(?![\w@])"
 )
 """A place a value may open with after "to": an address, a URL, a path, a host."""
+# Words joined by ``-``, ``_`` or ``.``: four or more, or three and a number (a
+# passphrase: ``correct-horse-battery-staple``, ``tidy_lamp_orbit_42``).
+_JOINED_WORDS = re.compile(
+    r"[A-Za-z]{2,16}(?:[\-_.][A-Za-z]{2,16}){3,11}(?:[\-_.]?[0-9]{1,6})?"
+    r"|[A-Za-z]{2,16}(?:[\-_.][A-Za-z]{2,16}){2}[\-_.]?[0-9]{1,6}"
+)
 
 
 # A value that calls for the key rather than holding it: ``get_random_secret_key()``,
@@ -2604,6 +2616,50 @@ BUILT_IN: tuple[Detector, ...] = (
         back=8,  # the whole URL is the secret: start at its scheme
         back_chars="htps:/",
     ),
+    # A no-code platform's catch hook, a capability URL (whoever has it can post to the
+    # workflow): the whole URL goes, as a Slack webhook's does.
+    Detector(
+        # Zapier: ``hooks.zapier.com/hooks/catch/<account>/<hook>/`` (and ``standard``).
+        "zapier-webhook",
+        re.compile(
+            r"(?:https?://)?hooks\.zapier\.com/hooks/(?:catch|standard)/[0-9]{1,12}/"
+            r"[A-Za-z0-9]{4,64}(?:/[A-Za-z0-9\-]{1,64}){0,2}/?(?![A-Za-z0-9_\-])"
+        ),
+        ("hooks.zapier.com/hooks/",),
+        anchored=True,
+        back=8,
+        back_chars="htps:/",
+    ),
+    Detector(
+        # IFTTT's Webhooks: ``maker.ifttt.com/trigger/<event>/with/key/<key>``, ``/use/<key>``.
+        "ifttt-webhook",
+        re.compile(
+            r"(?:https?://)?maker\.ifttt\.com/(?:trigger/[\w\-]{1,100}/(?:json/)?with/key|use)/"
+            r"[A-Za-z0-9_\-]{16,64}(?![A-Za-z0-9_\-])"
+        ),
+        ("maker.ifttt.com/",),
+        anchored=True,
+        back=8,
+        back_chars="htps:/",
+    ),
+    Detector(
+        # Make (Integromat): ``hook.<zone>.make.com/<32>``, ``hook.integromat.com/<32>``.
+        "make-webhook",
+        re.compile(
+            r"(?:https?://)?hook\.(?:(?:eu|us)[0-9]\.make\.com|integromat\.com)/"
+            r"[a-z0-9]{24,40}(?![A-Za-z0-9_\-])"
+        ),
+        (
+            "hook.eu1.make.com/",
+            "hook.eu2.make.com/",
+            "hook.us1.make.com/",
+            "hook.us2.make.com/",
+            "hook.integromat.com/",
+        ),
+        anchored=True,
+        back=8,
+        back_chars="htps:/",
+    ),
     Detector(
         # A PagerDuty integration key in an Events API URL (the v1 generic and
         # integration endpoints put it in the path: ``events.pagerduty.com/integration/
@@ -3266,23 +3322,15 @@ BUILT_IN: tuple[Detector, ...] = (
         finder=_error_containers,
     ),
     Detector(
-        # … and a name/value pair: a Kubernetes or ECS ``env`` entry (``- name:
-        # DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value": "v"}``,
-        # ``{"Key": …, "Value": …}``, CloudFormation's ``ParameterKey``/``ParameterValue``.
+        # … and a name/value pair (``_named``): a Kubernetes or ECS ``env`` entry
+        # (``- name: DB_PASSWORD`` then ``value: v``), ``{"name": "API_KEY", "value":
+        # "v"}``, AWS SSM's ``{"Name": "/prod/db/password", "Type": "SecureString",
+        # "Value": "v"}``, ``{"Key": …, "Value": …}``, CloudFormation's
+        # ``ParameterKey``/``ParameterValue``, ``{"column": "password", "rows": [v]}``.
         "secret",
-        re.compile(
-            r"(?<![\w])(?:name|key|parameterkey|parameter_key)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=]"
-            r"[ \t]{0,5}(?:\\{0,3}[\"'])?(?P<key>[\w.\-]{1,80})(?:\\{0,3}[\"'])?[ \t]{0,5}"
-            r"(?:,|\r?\n|\\n)[ \t\-]{0,40}(?:\\{0,3}[\"'])?"
-            r"(?:value|parametervalue|parameter_value)(?:\\{0,3}[\"'])?[ \t]{0,5}[:=][ \t]{0,5}"
-            r"(?P<secret>\\{0,3}\"[^\"\r\n]{0,1024}\"|'[^'\r\n]{0,1024}'|[^\s,}\"'\\]{1,1024})",
-            re.IGNORECASE,
-        ),
-        ("name", "key", "parameterkey", "parameter_key"),
-        check=_element,
-        judged_by=("key", "secret"),
-        anchored=True,
-        also=("value",),
+        SPAN,
+        _named.NEEDLES,
+        finder=_named.find,
     ),
     Detector(
         # A label in one item, its value in the next (``_positional``): an argv list's
@@ -3388,6 +3436,14 @@ BUILT_IN: tuple[Detector, ...] = (
         _encoded.HEX_NEEDLES,
         finder=_encoded.in_hex,
     ),
+    Detector(
+        # A secret's label and its value hex-encoded (``70617373776f72643d…`` is
+        # ``password=…``): a run of printable ASCII bytes holding one (``_encoded``).
+        "hex-encoded-secret",
+        SPAN,
+        _encoded.HEX_LABEL_NEEDLES,
+        finder=_encoded.in_hex_labelled,
+    ),
     Detector("base64-encoded-token", SPAN, _encoded.BASE64_NEEDLES, finder=_encoded.in_base64),
     Detector(
         # A wallet's seed phrase: twelve BIP39 words or more after a label that names one
@@ -3404,6 +3460,29 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _commands.NEEDLES,
         finder=_commands.find,
+    ),
+    Detector(
+        # A password fed on standard input to a command that reads one there (``echo v
+        # | sudo -S …``, ``echo 'bob:v' | chpasswd``, ``heroku login -i <<< $'m\\nv'``).
+        "secret",
+        SPAN,
+        _commands.STDIN_NEEDLES,
+        finder=_commands.stdin_find,
+    ),
+    Detector(
+        # A password an ``expect`` script sends (``expect "*assword:"`` then ``send "v\\r"``).
+        "secret",
+        SPAN,
+        _commands.SEND_NEEDLES,
+        finder=_commands.send_find,
+    ),
+    Detector(
+        # A secret written before its label in a sentence: "``v`` is the new root
+        # password", "'v' (password) was rejected", "``v``, the password for …".
+        "secret",
+        SPAN,
+        _before_label.NEEDLES,
+        finder=_before_label.find,
     ),
     Detector(
         # SQL: the value at a secret column's index (``INSERT INTO users (name, password)

@@ -17,10 +17,18 @@ import binascii
 import re
 
 from toolhygiene import _tokens
+from toolhygiene._labels import is_secret_label, plausible_value
 from toolhygiene._positional import SPAN
 from toolhygiene._providers import FAMILIES
 
-__all__ = ["BASE64_NEEDLES", "HEX_NEEDLES", "in_base64", "in_hex"]
+__all__ = [
+    "BASE64_NEEDLES",
+    "HEX_LABEL_NEEDLES",
+    "HEX_NEEDLES",
+    "in_base64",
+    "in_hex",
+    "in_hex_labelled",
+]
 
 _PREFIXES = sorted({p.encode() for _, prefixes, _ in FAMILIES for p in prefixes if len(p) >= 4})
 HEX_NEEDLES = tuple(p.hex() for p in _PREFIXES)
@@ -61,6 +69,44 @@ def in_hex(text: str) -> list[re.Match[str]]:
         run = m.group()
         if len(run) % 2 == 0 and _holds_token(bytes.fromhex(run)):
             found.append(SPAN.match(text, *m.span()))
+    return [m for m in found if m is not None]
+
+
+# The first bytes of a secret's label, in hex (lowercase: the needles are matched so),
+# as written in lower, title and upper case: ``pass``, ``secr``, ``toke``, ``apik``,
+# ``api_``, ``api-``, ``auth``, ``cred``.
+HEX_LABEL_NEEDLES = tuple(
+    sorted(
+        {
+            variant.encode().hex()
+            for word in ("pass", "secr", "toke", "apik", "api_", "api-", "auth", "cred")
+            for variant in (word, word.title(), word.upper())
+        }
+    )
+)
+# A label and its value in decoded text: ``password=v``, ``"token": "v"``.
+_DECODED_LABEL = re.compile(
+    r"(?<![A-Za-z0-9])([A-Za-z][\w\-]{0,79})[\"']?[ \t]{0,3}[=:][ \t]{0,3}[\"']?"
+    r"([^\s\"'<>`&;,]{1,1024})"
+)
+
+
+def in_hex_labelled(text: str) -> list[re.Match[str]]:
+    """A match of ``SPAN`` over each run of hex digits whose bytes are printable ASCII
+    holding a secret's label and a value it would take (``70617373776f72643d…`` is
+    ``password=…``): one decode of each run, in proportion to its length."""
+    found = []
+    for m in _HEX_RUN.finditer(text):
+        run = m.group()
+        if len(run) % 2 or len(run) < 20:
+            continue
+        decoded = bytes.fromhex(run).decode("latin-1")
+        if not decoded.isascii() or not decoded.isprintable():
+            continue
+        for inner in _DECODED_LABEL.finditer(decoded):
+            if is_secret_label(inner[1]) is True and plausible_value(inner[2], prose_allowed=False):
+                found.append(SPAN.match(text, *m.span()))
+                break
     return [m for m in found if m is not None]
 
 

@@ -998,8 +998,12 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
         out = _echo(text, {}, seeds, seen)
         return original if out == original else out
     out, echoes, seen = _apply(text, spans, seen)
+    allowing = _registry.allows_any()
     for value, name in read.items():
-        echoes.setdefault(value, name)
+        # a value read decoded and kept by the allow-list is no echo (``ab&#61;cd``):
+        # asked as strictly as a provider's key (an exact value, a narrow pattern)
+        if not (allowing and _registry.allowed(value, provider=True, labelled=True)):
+            echoes.setdefault(value, name)
     return _as_strings(_echo(out, echoes, seeds, seen))
 
 

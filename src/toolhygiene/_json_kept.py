@@ -26,6 +26,7 @@ from typing import Any
 from toolhygiene import _echo
 from toolhygiene._engine import _ECHO_MIN, scrub
 from toolhygiene._labels import credential_shaped, is_secret_label
+from toolhygiene._named import secret_item, secret_members
 from toolhygiene._words import placeholder
 
 __all__ = ["kept"]
@@ -184,6 +185,18 @@ class _Reader:
         out = self.probe(None, key)
         return out if isinstance(out, str) else key
 
+    def named(self, holder: dict[str, Any], key: str, item: Any, depth: int) -> Any:
+        """A value-ish member's ``item`` (``_named``): its scalars replaced."""
+        self.changed = True
+        if not isinstance(item, list):
+            return _PLACEHOLDER
+        return [
+            _PLACEHOLDER
+            if not isinstance(part, (dict, list)) and secret_item(holder, part)
+            else self.walk(part, key, whole=True, depth=depth + 2)
+            for part in item
+        ]
+
     def walk(self, value: Any, key: str | None, *, whole: bool, depth: int = 0) -> Any:
         """``value`` with its leaves judged: all of them when ``whole`` (the text
         redactor's output was unusable), else those in lists and signed or fractional
@@ -192,10 +205,16 @@ class _Reader:
             raise _TooDeepError
         if isinstance(value, dict):
             out: dict[str, Any] = {}
+            # a value a sibling member names (``{"Name": "/prod/db/password", "Value":
+            # v}``, ``_named``): the text redactor read the pair; read alone, it is not
+            named = secret_members(value) if whole else frozenset()
             for name, item in value.items():
                 new = self.key(name) if whole else name
                 while new in out:  # two keys redacted alike: both kept
                     new += " "
+                if name in named:
+                    out[new] = self.named(value, name, item, depth)
+                    continue
                 out[new] = self.walk(item, name, whole=whole, depth=depth + 1)
             return out
         if isinstance(value, list):

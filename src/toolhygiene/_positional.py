@@ -49,6 +49,10 @@ _FED = ("-stdin", "_stdin", "-file", "_file", "-env", "_env", "-cmd", "_cmd", "-
 """A flag ending so names where its value is read from, not the value."""
 
 
+_FLAG = re.compile(r"-[A-Za-z]{1,3}|--[a-z][a-z\-]{1,30}")
+"""A short flag or a cluster of them (``-b``, ``-nbB``), a long flag (``--stdin``)."""
+
+
 def _around(text: str, before: int, after: int) -> tuple[str, str]:
     """The first character that is not a blank before ``before`` and at or after
     ``after`` ("" at either end)."""
@@ -74,8 +78,10 @@ def item_pair(m: re.Match[str]) -> bool:
     verdict = is_secret_label(bare)
     if verdict is False or not plausible_value(value, prose_allowed=False):
         return False
-    if value[:1] == "-" and key[:1] == "-":
-        return False  # the next flag: ``['--password', '--verbose']`` prompts
+    if value[:1] == "-" and (key[:1] == "-" or _FLAG.fullmatch(value)):
+        # the next flag: ``['--password', '--verbose']`` prompts; a command named for a
+        # password takes flags (``['htpasswd', '-b', …]``, ``['chpasswd', '-e']``)
+        return False
     if verdict is None:
         return credential_shaped(value)
     if key[:1] == "-" or not plain_run(value):

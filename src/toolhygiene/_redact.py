@@ -37,6 +37,7 @@ from toolhygiene._labels import (
     is_secret_label,
     plausible_value,
 )
+from toolhygiene._named import secret_item, secret_members
 from toolhygiene._nested import judged as nested_judged
 from toolhygiene._normalise import (
     MARKS,
@@ -2200,10 +2201,18 @@ def redact_data(value: Any, depth: int = 0) -> Any:
         if isinstance(value, str):
             return redact(value[:RAW_CAP])
     if isinstance(value, Mapping):
+        named = secret_members(value)  # ``{"Name": "/prod/db/password", "Value": v}``
         return {
             redact_data(k, depth + 1): (
                 placeholder("secret")
-                if _labelled(k, v)
+                if _labelled(k, v) or (k in named and not isinstance(v, (list, tuple)))
+                else [
+                    placeholder("secret")
+                    if secret_item(value, item)
+                    else redact_data(item, depth + 2)
+                    for item in v
+                ]
+                if k in named
                 else _under_label(k, k, v, depth + 1)
                 if isinstance(v, Mapping) and _names_secret(k)
                 else _items(k, v, depth + 1)
