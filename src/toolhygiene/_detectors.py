@@ -389,11 +389,16 @@ def _kept_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
     algorithm's name, a small id: ``_named_value``) is followed on its line by a word
     shaped as a token, after any separator (``password=invalid Qx7pLm2R``): the label's
     value runs to it."""
-    return (
-        (status_word(values[2]) or _named_value(values[0], values[2]))
-        and is_secret_label(values[0]) is not False
-        and _token_after(text, end, first=True) != end
-    )
+    return _kept_word(*values[:3]) and _token_after(text, end, first=True) != end
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its labels and values
+def _kept_word(key: str, sep: str, value: str) -> bool:
+    """Whether ``value`` under ``key`` after ``sep`` is kept by its words alone and may
+    have a secret after it that ``_placeholder_then_token`` does not read on to."""
+    if not (_COLONS.isdisjoint(sep) or "=" in sep) and _steers_past(key, value):
+        return False  # a placeholder or a status word after a colon: read on there
+    return (status_word(value) or _named_value(key, value)) and is_secret_label(key) is not False
 
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its labels and placeholders
@@ -1530,10 +1535,15 @@ def _authorization(m: re.Match[str]) -> bool:
     empty string (``Bearer ""``, ``Basic (missing)``; ``Bearer (missing)`` alone the
     pattern already reads past the scheme)."""
     value = m.group("secret")
-    scheme, _, rest = value.partition(" ")
-    if scheme.isalpha() and rest and status_word(rest):
-        return False
+    if len(value) <= _SCHEME_STATUS_MAX:
+        scheme, _, rest = value.partition(" ")
+        if scheme.isalpha() and rest and status_word(rest):
+            return False
     return _anything(m)
+
+
+_SCHEME_STATUS_MAX = 48
+"""The longest scheme and status word ``_authorization`` reads (``Negotiate (missing)``)."""
 
 
 def _cookie(m: re.Match[str]) -> bool:
