@@ -227,6 +227,30 @@ def _pins(rng: random.Random, i: int) -> str:
     return f'{{"pin": {rng.randrange(10**6)}}}, '
 
 
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _eth(rng: random.Random, i: int) -> str:
+    """A mixed-case Ethereum address shape (dmg20: each costs a Keccak-256 in Python,
+    up to ``_identifiers.ETH_BUDGET`` of a text; its checksum fails but 1 time in 2**15)."""
+    return "0x" + "".join(rng.choices("0123456789abcdefABCDEF", k=40)) + " "
+
+
+def _ids(rng: random.Random, i: int) -> str:
+    """Shapes of public identifiers (dmg20): Base58Check and CID shapes, a publishable
+    key, a Google document's URL, each random, so each is checked."""
+    kind = i % 5
+    if kind == 0:
+        return "1" + "".join(rng.choices(_B58, k=33)) + " "
+    if kind == 1:
+        return "Qm" + "".join(rng.choices(_B58, k=44)) + " "
+    if kind == 2:
+        return "bafy" + "".join(rng.choices("abcdefghijklmnopqrstuvwxyz234567", k=55)) + " "
+    if kind == 3:
+        return "pk_test_" + "".join(rng.choices(_ALNUM, k=24)) + " "
+    return "https://docs.google.com/document/d/" + "".join(rng.choices(_ALNUM, k=44)) + "/edit "
+
+
 DISTINCT = {
     "k_i=v_i": _lines_kv,
     "tokens": _tokens,
@@ -234,6 +258,8 @@ DISTINCT = {
     "YAML |, i": _yaml,
     "log": _log,
     "JSON pins": _pins,  # speed19b: distinct numbers under a secret's key, as a JSON result
+    "0x mixed": _eth,
+    "ids": _ids,
 }
 """Shapes made of distinct values (unit ``i`` from a seeded generator): nothing repeats,
 so no once-per-text shortcut applies."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
+from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     BRACKETED,
     FOREIGN_LABELS,
@@ -45,6 +46,7 @@ from toolhygiene._labels import (
     qualified_key,
     reference_name,
     routing_credential,
+    status_word,
 )
 from toolhygiene._positional import (
     CREDENTIAL_PAIR,
@@ -238,6 +240,8 @@ def _labelled(m: re.Match[str]) -> bool:
     if verdict is not None:
         if verdict is False and _placeholder_then_token(m.string, m.end("secret"), values):
             return True  # "token: none Qx7pLm2R": a placeholder steering past the secret
+        if verdict is False and _kept_then_token(m.string, m.end("secret"), values):
+            return True  # "password=invalid Qx7pLm2R", "session_id: 42 Qx7pLm2R"
         return verdict is True
     value = values[2]
     if value.lstrip("\\")[:1] in ("'", '"'):  # a quoted sentence about the field
@@ -378,6 +382,23 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
     if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
         return False
     return _token_after(text, end, first=True) != end
+
+
+def _kept_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
+    """Whether a value kept by its words alone (a status word, ``status_word``; an ARN, an
+    algorithm's name, a small id: ``_named_value``) is followed on its line by a word
+    shaped as a token, after any separator (``password=invalid Qx7pLm2R``): the label's
+    value runs to it."""
+    return _kept_word(*values[:3]) and _token_after(text, end, first=True) != end
+
+
+@functools.lru_cache(maxsize=4096)  # a text repeats its labels and values
+def _kept_word(key: str, sep: str, value: str) -> bool:
+    """Whether ``value`` under ``key`` after ``sep`` is kept by its words alone and may
+    have a secret after it that ``_placeholder_then_token`` does not read on to."""
+    if not (_COLONS.isdisjoint(sep) or "=" in sep) and _steers_past(key, value):
+        return False  # a placeholder or a status word after a colon: read on there
+    return (status_word(value) or _named_value(key, value)) and is_secret_label(key) is not False
 
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its labels and placeholders
@@ -584,6 +605,63 @@ def _placeholder_rest(text: str, end: int) -> int:
     return _next_line_token(text, end) if token == end else token
 
 
+# An Amazon Resource Name, whole (``arn:aws:secretsmanager:…:secret:prod/db-AbCdEf``):
+# it names a resource, under any label; the six characters AWS appends to a secret's
+# name are no part of the secret.
+_ARN_VALUE = re.compile(
+    r"arn:aws(?:-[a-z]{2,10}){0,3}:[a-z0-9\-]{2,40}:[a-z0-9\-]{0,30}:(?:[0-9]{12}|aws)?:"
+    r"[A-Za-z0-9_\-./:+=,@*]{1,2048}"
+)
+# A key naming how a secret is hashed (``password_hash``, ``hash_algorithm``,
+# ``passwordHasher``), and the names of those algorithms (a closed list: any other word
+# under such a key may be the hash or the password).
+_HASH_KEY = re.compile(
+    r"(?:(?<![A-Za-z])|(?<=[a-z]))(?i:hash(?:er|ing)?|algorithm|algo|alg|scheme)"
+    r"(?:[_\-]?(?i:name|type))?\Z"
+)
+_HASH_NAMES = frozenset(
+    [
+        *("bcrypt", "bcrypt_sha256", "scrypt", "yescrypt", "argon2", "argon2i"),
+        *("argon2d", "argon2id", "pbkdf2", "pbkdf2_sha1", "pbkdf2_sha256"),
+        *("pbkdf2_sha512", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3_256"),
+        *("sha3_512", "md5", "md5_crypt", "sha256_crypt", "sha512_crypt", "des_crypt"),
+        *("blake2b", "blake2s", "ntlm", "ssha", "ssha256", "ssha512", "crypt"),
+    ]
+)
+# A key naming an id (``session_id``, ``sessionId``), and a small number under it: a row's
+# or a counter's id of at most six digits is no credential (a session's token is longer).
+_ID_KEY_END = re.compile(r"(?:(?<![A-Za-z])(?i:id)|(?<=[a-z])I[dD])\Z")
+_SMALL_ID = re.compile(r"[0-9]{1,6}")
+
+
+# A key's words saying that what it holds is private (``STRIPE_SECRET_KEY``,
+# ``wallet_seed``): a public identifier's shape under it is no public identifier.
+_PRIVATE_KEY_WORDS = re.compile(
+    r"(?i:secret|priv|pass(?:word|wd|phrase)?|pwd|token|credential|seed|mnemonic|restricted)"
+    r"|(?<![A-Za-z])(?i:sk)(?![a-z])|(?<=[a-z])SK(?![a-z])"
+)
+
+
+def _named_value(key: str, value: str) -> bool:
+    """Whether a labelled value names something rather than holding a secret, under
+    any label: an ARN, a hashing algorithm's name under a key naming the algorithm,
+    a number of at most six digits under a key naming an id, a public identifier
+    whose format is certain (``_identifiers``: a publishable key, a checked address, a
+    CID) under a key that does not say private."""
+    bare = value.strip("\\\"'`")
+    if bare.startswith("arn:"):
+        return _ARN_VALUE.fullmatch(bare) is not None
+    if (
+        len(bare) >= 20
+        and may_hold_identifier(bare)
+        and public_spans(bare, 0, len(bare)) == [(0, len(bare))]
+    ):
+        return _PRIVATE_KEY_WORDS.search(key) is None
+    if _SMALL_ID.fullmatch(bare):
+        return _ID_KEY_END.search(key) is not None
+    return bare.lower().replace("-", "_") in _HASH_NAMES and _HASH_KEY.search(key) is not None
+
+
 _LAST_WORDS_SEEN: tuple[str, dict[str, bool]] = ("", {})
 """The last text ``_placeholder_rest`` read, and ``plausible_value`` of each value's last
 word in it (read and replaced whole)."""
@@ -598,6 +676,8 @@ def _set_last_words(text: str) -> tuple[str, dict[str, bool]]:
 def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     """``_labelled``'s verdict from the key, the separator and the value: ``None`` for
     a word of prose after a colon, which the words after it decide."""
+    if _named_value(key, value):
+        return False  # an ARN, ``password_hash: bcrypt``, ``session_id: 42``
     verdict = is_secret_label(key)
     if verdict is False and _secret_in_data_key(key, value):
         return True  # ``cache_key=password:v``, ``"routing_key": "R0…"``
@@ -1450,6 +1530,33 @@ def _anything(m: re.Match[str]) -> bool:
     return plausible_value(m.group("secret"), prose_allowed=False)
 
 
+def _authorization(m: re.Match[str]) -> bool:
+    """An Authorization header's value, unless it is a scheme and a status word or an
+    empty string (``Bearer ""``, ``Basic (missing)``; ``Bearer (missing)`` alone the
+    pattern already reads past the scheme)."""
+    value = m.group("secret")
+    if len(value) <= _SCHEME_STATUS_MAX:
+        scheme, _, rest = value.partition(" ")
+        if scheme.isalpha() and rest and status_word(rest):
+            return False
+    return _anything(m)
+
+
+_SCHEME_STATUS_MAX = 48
+"""The longest scheme and status word ``_authorization`` reads (``Negotiate (missing)``)."""
+
+
+def _cookie(m: re.Match[str]) -> bool:
+    """A cookie's value, unless what follows ``cookie:`` is a sentence about it whose
+    every word is prose (``none set``, ``rejected by browser policy``): a cookie's
+    ``name=value`` pairs are never all such words."""
+    value = m.group("secret")
+    return _anything(m) and not (
+        _LETTERS.fullmatch(value.split(" ", 1)[0].lstrip("(")) is not None
+        and prose_run(value.rstrip())
+    )
+
+
 def _oracle_login(m: re.Match[str]) -> bool:
     """``user/v@db`` is a login whatever ``v``; ``user/v`` alone only when ``v`` reads
     as a credential, not a path's part (``sqlplus docs/manual.html``, ``docs/readme``)."""
@@ -1802,6 +1909,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         and not (key.lower().endswith(PHRASE_HEADS) and _JOINED_WORDS.fullmatch(value))
     ):
         return False
+    if _named_value(key, value):
+        return False  # ``key pk_test_…``, ``address bc1q…``: a public identifier
     if _TOWARDS.search(m.group("sep")) and not _towards_value(value.strip("\\\"'`")):
         return False  # where or what kind, not what: "reset your password to git@host:…"
     if _labelled_value(key, "=", value) is not True and not (
@@ -2434,16 +2543,20 @@ BUILT_IN: tuple[Detector, ...] = (
         anchored=True,
     ),
     Detector(
-        # A block framed as public material whose body is none (``_public``).
-        "private-key",
+        # A block framed as public material whose body is none (``_public``): a body
+        # cut short, a secret pasted in, a private key. Which one cannot be told, so
+        # it is named for what it is, a PEM block's body, never a private key (a
+        # certificate cut short is none: found by cold19).
+        "pem-body",
         PEM,
         ("-----begin",),
         check=not_public,
         anchored=True,
     ),
     Detector(
-        # An OpenPGP block framed as a public key or signature whose packets are none.
-        "private-key",
+        # An OpenPGP block framed as a public key or signature whose packets are none
+        # (cut short, a secret key's, anything else): it goes whole, frame and all.
+        "pgp-block",
         PGP,
         ("-----begin pgp",),
         check=not_public_pgp,
@@ -2674,7 +2787,7 @@ BUILT_IN: tuple[Detector, ...] = (
             re.IGNORECASE,
         ),
         ("authori",),
-        check=_anything,
+        check=_authorization,
         judged_by=("secret",),
         anchored=True,
     ),
@@ -2713,7 +2826,7 @@ BUILT_IN: tuple[Detector, ...] = (
             re.IGNORECASE,
         ),
         ("cookie",),
-        check=_anything,
+        check=_cookie,
         judged_by=("secret",),
         anchored=True,
     ),

@@ -29,6 +29,7 @@ import json
 
 __all__ = [
     "age_recipient",
+    "bech32_polymod",
     "jwk_public_value",
     "openpgp_public",
     "openpgp_texts",
@@ -49,6 +50,10 @@ def _polymod(values: list[int]) -> int:
             if (top >> i) & 1:
                 check ^= generator
     return check
+
+
+bech32_polymod = _polymod
+"""Bech32's checksum (BIP 173) over the expanded human-readable part and the data."""
 
 
 def age_recipient(text: str) -> bool:

@@ -25,6 +25,7 @@ __all__ = [
     "PERCENT_FIELD",
     "PHRASE_HEADS",
     "PHRASE_LABELS",
+    "STATUS_JOINED",
     "STATUS_WORDS",
     "TRAILING",
     "bracketed_verdict",
@@ -38,6 +39,7 @@ __all__ = [
     "plain_run",
     "plausible_value",
     "prose_run",
+    "status_word",
     "qualified_key",
     "reference_name",
     "speaks_of_paging",
@@ -773,6 +775,91 @@ STATUS_WORDS = frozenset(
         "failed",
     ]
 )
+# What a service or a protocol answers in one word of words joined by ``_`` where the
+# value should be (``password=too_short``, ``token=invalid_grant``): OAuth 2.0's and
+# OpenID Connect's error codes and validators' results. A closed list: a single word
+# under a secret's label is kept only when it is one of these or a status word.
+STATUS_JOINED = frozenset(
+    [
+        "too_short",
+        "too_long",
+        "too_weak",
+        "too_common",
+        "too_simple",
+        "not_found",
+        "not_set",
+        "not_provided",
+        "not_configured",
+        "not_supplied",
+        "not_allowed",
+        "no_match",
+        "invalid_format",
+        "invalid_length",
+        "invalid_grant",
+        "invalid_token",
+        "invalid_client",
+        "invalid_request",
+        "invalid_scope",
+        "invalid_signature",
+        "unauthorized_client",
+        "unsupported_grant_type",
+        "unsupported_response_type",
+        "access_denied",
+        "insufficient_scope",
+        "expired_token",
+        "token_expired",
+        "login_required",
+        "consent_required",
+        "interaction_required",
+        "mfa_required",
+        "temporarily_unavailable",
+        "server_error",
+        "bad_request",
+        "bad_credentials",
+    ]
+)
+# The values of a ``status_word`` spelled as a bracketed placeholder (``(missing)``,
+# ``<none>``) hold one of these.
+_BRACKET_PAIRS = ("()", "<>", "[]")
+
+
+def status_word(value: str) -> bool:
+    """Whether ``value`` (a quote or a sentence's stop around it stripped) is one status
+    word (``invalid``, ``too_short``, ``INVALID_GRANT``), a placeholder in brackets
+    (``(missing)``, ``<none>``, ``[empty]``) or an empty quoted string (``""``): it says
+    what state the value is in, not what it is. Lowercase, capitalised or all capitals."""
+    bare = value.strip()
+    if bare in _STATUS_FORMS:
+        return True
+    if bare[:1] not in _STATUS_OPENS and bare[-1:] not in _STATUS_CLOSES:
+        return False  # (most values: one lookup and two characters)
+    bare = bare.strip("`")
+    if bare.replace("\\", "") in ('""', "''"):  # (``\"\"`` inside a JSON string)
+        return True
+    if len(bare) > 2 and bare[0] + bare[-1] in _BRACKET_PAIRS:
+        inner = bare[1:-1].strip()
+        return inner.lower() in _PLACEHOLDERS or _status_spelling(inner)
+    return _status_spelling(bare.rstrip(TRAILING).strip("\\\"'"))
+
+
+_STATUS_FORMS = frozenset(
+    form
+    for word in STATUS_WORDS | STATUS_JOINED
+    for spelled in (word, word.replace("_", "-"))
+    for form in (spelled, spelled.upper(), spelled.capitalize())
+)
+"""The spellings ``status_word`` keeps without quotes, brackets or a stop around them."""
+_STATUS_OPENS = frozenset("\"'`([<\\")
+_STATUS_CLOSES = frozenset("\"'`)]>\\.,;:!?")  # (and ``TRAILING``)
+
+
+def _status_spelling(word: str) -> bool:
+    if not (word.islower() or word.isupper() or (word[:1].isupper() and word[1:].islower())):
+        return False
+    lowered = word.lower().replace("-", "_")
+    return lowered in STATUS_WORDS or lowered in STATUS_JOINED
+
+
 _PROSE = STATUS_WORDS | frozenset(
     [
         "not",
@@ -1026,6 +1113,20 @@ _POLICY = frozenset(
         "secret",
         "parameter",
         "store",
+        # what a service says when a value is refused ("invalid format, expected 32
+        # characters", "failed (bad credentials)", "rejected by browser policy", "wrong
+        # code", "none set")
+        "format",
+        "expected",
+        "bad",
+        "credentials",
+        "credential",
+        "code",
+        "browser",
+        "policy",
+        "none",
+        "received",
+        "got",
     ]
 )
 # Secret managers and password vaults by name, in any case ("see 1Password", "(see
@@ -1200,6 +1301,8 @@ def plausible_value(value: str, *, prose_allowed: bool) -> bool:
         return False  # (one character is no mask: ``password=x`` may be the password)
     if "/" in bare and _PATH.fullmatch(bare):
         return False
+    if status_word(bare):
+        return False  # ``token=invalid``, ``password=too_short``, ``Bearer (missing)``
     word = bare.rstrip(TRAILING)  # "expired." ends a sentence
     return not (prose_allowed and word.isalpha() and word.lower() in _PROSE)
 

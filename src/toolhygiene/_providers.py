@@ -85,7 +85,8 @@ FAMILIES: tuple[Family, ...] = (
     # payments
     ("stripe-key", ("sk_live_", "sk_test_", "rk_live_", "rk_test_"), f"[{_B62}]{{10,256}}"),
     ("stripe-webhook-secret", ("whsec_",), f"[{_B62}+/=]{{16,256}}"),
-    ("square-token", ("sq0atp-", "sq0csp-", "sq0idp-", "EAAA"), f"[{_URL}]{{22,128}}"),
+    # (Square's application id, ``sq0idp-``, is public: ``_identifiers``)
+    ("square-token", ("sq0atp-", "sq0csp-", "EAAA"), f"[{_URL}]{{22,128}}"),
     ("braintree-token", ("access_token$production$", "access_token$sandbox$"), "[a-z0-9$]{30,128}"),
     ("razorpay-key", ("rzp_live_", "rzp_test_"), f"[{_B62}]{{14,64}}"),
     ("flutterwave-key", ("FLWSECK-", "FLWSECK_TEST-"), "[a-zA-Z0-9]{20,64}(?:-X)?"),
@@ -137,7 +138,8 @@ FAMILIES: tuple[Family, ...] = (
     ("typeform-token", ("tfp_",), f"[{_URL}.]{{40,64}}"),
     ("adafruit-key", ("aio_",), f"[{_B62}]{{28}}"),
     ("infracost-key", ("ico-",), f"[{_B62}]{{32}}"),
-    ("mapbox-token", ("sk.eyJ", "pk.eyJ"), f"[{_URL}.]{{40,512}}"),
+    # (a public token, ``pk.eyJ``, is public by design: ``_identifiers``)
+    ("mapbox-token", ("sk.eyJ",), f"[{_URL}.]{{40,512}}"),
     ("dropbox-token", ("sl.",), f"[{_URL}=]{{130,1024}}"),
     ("facebook-token", ("EAAC", "EAAG", "EAAB"), f"[{_B62}]{{30,512}}"),
     ("jwt", ("eyJ",), f"[{_URL}]{{8,4096}}\\.eyJ[{_URL}]{{2,8192}}\\.[{_URL}]{{0,4096}}"),

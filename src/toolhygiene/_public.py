@@ -175,8 +175,9 @@ def _der(data: bytes) -> bool:
 
 def not_public(m: re.Match[str]) -> bool:
     """Whether a block framed as public material (a ``PEM`` match) holds something else:
-    a private key's body, a secret pasted in, a body cut short. It goes whole, as a
-    private key does: a frame's word is no proof (found by cold14)."""
+    a private key's body, a secret pasted in, a body cut short. Its body goes, named
+    ``pem-body`` (a certificate cut short is no private key: cold19): a frame's word is
+    no proof (found by cold14), and a body cut short cannot be checked."""
     data = strict_base64(_LAYOUT.sub("", m.group("secret")))
     return data is None or not _der(data)
 

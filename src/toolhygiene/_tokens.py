@@ -22,6 +22,7 @@ import string
 
 from ahocorasick_rs import AhoCorasick
 
+from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     DATA_KEY_QUALIFIERS,
     is_secret_label,
@@ -822,6 +823,12 @@ class _Plain:
             random = _plain_random(self.text, begin, end, self.views)
         if not random:
             return _NOTHING
+        if (
+            end - begin >= _ID_MIN
+            and may_hold_identifier(self.text[begin:end])
+            and _inside(begin, end, public_spans(self.text, begin, end))
+        ):
+            return _NOTHING  # a checked address, a CID (``_identifiers``)
         left = _past_escape(self.text, begin)
         spans.append((left, end, "high-entropy", 1))
         return [(left - begin, end - begin, "high-entropy", 1)]
@@ -1034,6 +1041,15 @@ def _around(runs: list[tuple[int, int]], points: list[int]) -> list[tuple[int, i
     return kept
 
 
+_ID_MIN = 26
+"""The shortest public identifier ``_identifiers`` knows (a Base58Check address)."""
+
+
+def _inside(start: int, stop: int, ranges: list[tuple[int, int]]) -> bool:
+    """Whether ``[start, stop)`` lies in one of ``ranges``."""
+    return any(a <= start and stop <= b for a, b in ranges)
+
+
 def _run(
     text: str,
     begin: int,
@@ -1071,10 +1087,18 @@ def _run(
     run = text[begin:end]
     if run.startswith(("AAAA", "sha")) and _public_blob(run):
         return
+    # Public identifiers whose format is certain (``_identifiers``): a publishable key,
+    # a Google document's id in its URL, a checked crypto address, an IPFS CID. Read
+    # once a random piece is found, in a run that may hold one.
+    public: list[tuple[int, int]] | None = (
+        None if end - begin >= _ID_MIN and may_hold_identifier(run) else []
+    )
     if whole and len(spans) == before:
         piece = run.strip("-_+")
         if is_random(piece):
             left = begin + run.index(piece)
+            if public is None and _inside(left, left + len(piece), public_spans(text, begin, end)):
+                return
             spans.append(
                 (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
             )
@@ -1103,6 +1127,10 @@ def _run(
             continue
         if is_random(piece):
             left = start + m.group().index(piece)
+            if public is None:
+                public = public_spans(text, begin, end)
+            if public and _inside(left, left + len(piece), public):
+                continue
             spans.append(
                 (*_whole_edges(text, begin, end, left, left + len(piece)), "high-entropy", 1)
             )
