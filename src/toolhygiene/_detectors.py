@@ -1911,7 +1911,12 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return False
     if _named_value(key, value):
         return False  # ``key pk_test_…``, ``address bc1q…``: a public identifier
-    if _TOWARDS.search(m.group("sep")) and not _towards_value(value.strip("\\\"'`")):
+    sep = m.group("sep")
+    if (
+        _TOWARDS.search(sep)
+        and not _SET_TO.search(sep)  # "token set to v": a setting's value, not a place
+        and not _towards_value(value.strip("\\\"'`"))
+    ):
         return False  # where or what kind, not what: "reset your password to git@host:…"
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
@@ -1945,6 +1950,8 @@ def _towards_value(value: str) -> bool:
 _INNER_SYMBOLS = frozenset("!#$%&*+<>?@^~|=")
 """Symbols a password holds and a name, a path or a record's key does not."""
 _TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
+_SET_TO = re.compile(r"(?<![\w])(?:set|changed)[ \t]{1,3}to[ \t:]*\Z", re.IGNORECASE)
+"""The connectors that say a value was given ("token set to v", ``_CONNECTORS``)."""
 """A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
 _PLACE = re.compile(
     r"[\w.+\-]{0,64}@[\w.\-]{1,253}(?::\S{0,256})?|[A-Za-z][\w+.\-]{0,20}://\S{0,2048}"
