@@ -61,9 +61,9 @@ PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<fields>(?:[ \t]*"
+    r"(?P<fields>(?=(?P<head>(?:[ \t]*"
     + _BREAK
-    + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}(?:[ \t]*"
+    + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}))(?P=head)(?:[ \t]*"
     + _BREAK
     + r"(?=[ \t]*"
     + _BREAK
