@@ -1790,13 +1790,35 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         # judged with its tail glued on by a character the pattern stopped at, as it
         # will be cut (``password is 0000`0`` is no number)
         value = m.string[m.start("secret") : _cut_rest(m.string, end, True)]
+    global _SPACED_SEEN
+    seen = _SPACED_SEEN
+    if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
+        seen = _SPACED_SEEN = (m.string, {})
+    sep = m.group("sep")
+    verdict = seen[1].get((key, sep, value))
+    if verdict is None:
+        verdict = seen[1][key, sep, value] = _spaced_value(key, sep, value)
+    if verdict is not _NETRC:
+        return verdict
+    return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+_NETRC: Any = "netrc"
+"""``_spaced_value``'s verdict for a value after ``password`` and a blank: a secret
+unless a ``.netrc`` entry stands before it (read per match, in its text)."""
+_SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
+
+
+def _spaced_value(key: str, sep: str, value: str) -> Any:
+    """``_spaced``'s verdict from the key, the separator and the value (its tail glued
+    on): ``True``, ``False`` or ``_NETRC``."""
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
         return True  # a card's verification value: ``cvv 123``, ``CVC 4821``
     if value[:1] not in "\"'\\<" and not _token_shaped(value):
         return False
-    if _TOWARDS.search(m.group("sep")) and not _towards_value(value.strip("\\\"'`")):
+    if _TOWARDS.search(sep) and not _towards_value(value.strip("\\\"'`")):
         return False  # where or what kind, not what: "reset your password to git@host:…"
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
@@ -1809,9 +1831,9 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     ):
         return False
     # a ``.netrc`` entry (``machine h login u password p``): its own detector names it
-    if key.lower() != "password" or m.group("sep").strip(" \t"):
+    if key.lower() != "password" or sep.strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
-    return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+    return _NETRC
 
 
 def _towards_value(value: str) -> bool:
