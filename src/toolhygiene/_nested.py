@@ -341,6 +341,9 @@ def _scalar(token: re.Match[str]) -> tuple[Any, int, int]:
     start, end = token.span("w")
     if word in _LITERALS:
         return _LITERALS[word], start, end
+    first = word[0]
+    if first not in "+-." and not first.isdigit():
+        return word, start, end  # no number (``int`` and ``float`` would raise): a word
     try:
         return (float(word) if "." in word or "e" in word.lower() else int(word)), start, end
     except ValueError:
@@ -358,25 +361,28 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     size = len(text)
     last: tuple[Any, int, int] | None = None  # the last string or word read
     bare = -1  # where the last bare word read ends
+    match = _TOKEN.match
     while position < size:
-        token = _TOKEN.match(text, position)
+        token = match(text, position)
         if token is None:
             return position
         position = token.end()
-        mark = token.group("p")
-        if mark is None:
+        kind = token.lastgroup  # (``eq``, ``q``, ``p`` or ``w``: each ends its token)
+        if kind != "p":
             if not stack:
                 return position
             if not expect_key and not stack[-1][0]:
                 key = stack[-1][1]  # an item of a list: under the list's key
-            if last is not None and token.group("w") is not None and last[2] == bare:
+            if kind == "w" and last is not None and last[2] == bare:
                 # words after a bare word: one value (``{hint: my dog}``), read whole
-                last = (text[last[1] : token.end("w")], last[1], token.end("w"))
+                last = (text[last[1] : position], last[1], position)
             else:
                 last = _scalar(token)
-            bare = token.end("w") if token.group("w") is not None else -1
+            bare = position if kind == "w" else -1
             expect_key = False  # (a key's separator follows it)
-        elif mark in "{[":
+            continue
+        mark = text[position - 1]
+        if mark in "{[":
             if len(stack) >= _DEPTH:
                 return position
             stack.append((mark == "{", key))
