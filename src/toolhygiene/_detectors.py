@@ -1717,16 +1717,24 @@ def _error_containers(text: str) -> list[re.Match[str]]:
                     else:
                         reach = _error_container(text, opening, label, found)
         at = text.find(_INPUT_VALUE, at + 1)
+    labels: dict[str, str] = {}  # a location's label, read once per text (they repeat)
     for needle in _LOC_NEEDLE.finditer(text):
         if needle.start() < reach:
             continue
         m = _LOC_OPEN.match(text, needle.start())
         if m is None:
             continue
-        loc = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
-        if not loc or (loc[0].isdigit() and len(loc) == 1):
+        key = m.group("key")
+        label = labels.get(key)
+        if label is None:
+            loc = [name or index for name, index in _LOC_ITEM.findall(key)]
+            if not loc or (loc[0].isdigit() and len(loc) == 1):
+                label = labels[key] = ""
+            else:
+                label = labels[key] = _item_location(".".join(loc))
+        if not label:
             continue
-        reach = _error_container(text, m.start("open"), _item_location(".".join(loc)), found)
+        reach = _error_container(text, m.start("open"), label, found)
     _nested.forget()
     found.sort(key=re.Match.start)
     return found

@@ -328,17 +328,16 @@ _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": 
 _LITERALS["None"] = None
 
 
-def _scalar(token: re.Match[str]) -> tuple[Any, int, int]:
-    """The value of a string or bare token, and the span of what a placeholder replaces."""
-    escaped = token.group("eq")
-    if escaped is not None:
-        return escaped, *token.span("eq")
-    quoted = token.group("q")
-    if quoted is not None:
+def _scalar(token: re.Match[str], kind: str | None) -> tuple[Any, int, int]:
+    """The value of a string or bare token (``kind``: its group, ``eq``, ``q`` or ``w``),
+    and the span of what a placeholder replaces."""
+    if kind == "eq":
+        return token.group("eq"), *token.span("eq")
+    if kind == "q":
         start, end = token.span("q")
-        return quoted[1:-1], start + 1, end - 1
-    word = token.group("w")
+        return token.string[start + 1 : end - 1], start + 1, end - 1
     start, end = token.span("w")
+    word = token.string[start:end]
     if word in _LITERALS:
         return _LITERALS[word], start, end
     first = word[0]
@@ -377,7 +376,7 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
                 # words after a bare word: one value (``{hint: my dog}``), read whole
                 last = (text[last[1] : position], last[1], position)
             else:
-                last = _scalar(token)
+                last = _scalar(token, kind)
             bare = position if kind == "w" else -1
             expect_key = False  # (a key's separator follows it)
             continue
