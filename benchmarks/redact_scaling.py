@@ -129,6 +129,10 @@ SHAPES = {
     "(name=password, ": "(name=password, ",
     "name: password\\n": "name: password\n",
     "hex password=": "body: 70617373776f72643d794d55446e7332383125796770 ",
+    # speed20: a certificate's first line under a secret's label, alone and as a block
+    "password: -----BEGIN": "password: -----BEGIN CERTIFICATE-----\n",
+    "password: PEM ... END": "password: -----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQx7pLm2R\n"
+    "Ab3dEf6GhIjKlMnOpQr==\n-----END CERTIFICATE-----\n",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).

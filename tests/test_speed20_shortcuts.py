@@ -33,7 +33,9 @@ GONE = "[redacted:secret]"
 # -- 1. a PEM block's header fields, read once -------------------------------------------
 
 # The pattern as it was: its fields a plain repetition, given back one at a time.
-_BEFORE = re.compile(PEM.pattern.replace("(?=(?P<head>", "", 1).replace("{1,8}))(?P=head)", "{1,8}", 1))
+_BEFORE = re.compile(
+    PEM.pattern.replace("(?=(?P<head>", "", 1).replace("{1,8}))(?P=head)", "{1,8}", 1)
+)
 
 
 def test_the_pattern_before_is_the_one_without_the_lookahead() -> None:
@@ -72,7 +74,7 @@ def test_a_pem_block_matches_as_before(lines: list[str], brk: str) -> None:
     text = brk.join(lines)
     new, old = list(PEM.finditer(text)), list(_BEFORE.finditer(text))
     assert [m.span() for m in new] == [m.span() for m in old]
-    for a, b in zip(new, old):
+    for a, b in zip(new, old, strict=True):
         for group in ("type", "fields", "secret", "first", "lines"):
             assert a.span(group) == b.span(group)
 
@@ -173,7 +175,7 @@ def _scalar_before(token: re.Match[str]) -> tuple[Any, int, int]:
 
 
 _TOKEN_TEXT = st.lists(
-    st.sampled_from(list("ab0159e.E+-_:,{}[]\"'\\ \n\t") + ["\u0661", "\u00b2", "inf", "nan"]),
+    st.sampled_from([*"ab0159e.E+-_:,{}[]\"'\\ \n\t", "\u0661", "\u00b2", "inf", "nan"]),
     max_size=24,
 ).map("".join)
 
@@ -188,8 +190,10 @@ def test_a_token_read_by_its_kind_is_read_as_before(text: str) -> None:
         if token.lastgroup == "p":
             assert text[token.end() - 1] == token.group("p")
         else:
-            assert token.end(token.lastgroup) == token.end() or token.lastgroup == "eq"
-            new, old = _scalar(token, token.lastgroup), _scalar_before(token)
+            kind = token.lastgroup
+            assert kind is not None
+            assert token.end(kind) == token.end() or kind == "eq"
+            new, old = _scalar(token, kind), _scalar_before(token)
             assert new == old and type(new[0]) is type(old[0])
         position = token.end()
 

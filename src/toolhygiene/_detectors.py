@@ -1724,17 +1724,17 @@ def _error_containers(text: str) -> list[re.Match[str]]:
         m = _LOC_OPEN.match(text, needle.start())
         if m is None:
             continue
-        key = m.group("key")
-        label = labels.get(key)
-        if label is None:
-            loc = [name or index for name, index in _LOC_ITEM.findall(key)]
+        written = m.group("key")
+        named = labels.get(written)
+        if named is None:
+            loc = [name or index for name, index in _LOC_ITEM.findall(written)]
             if not loc or (loc[0].isdigit() and len(loc) == 1):
-                label = labels[key] = ""
+                named = labels[written] = ""
             else:
-                label = labels[key] = _item_location(".".join(loc))
-        if not label:
+                named = labels[written] = _item_location(".".join(loc))
+        if not named:
             continue
-        reach = _error_container(text, m.start("open"), label, found)
+        reach = _error_container(text, m.start("open"), named, found)
     _nested.forget()
     found.sort(key=re.Match.start)
     return found
@@ -1807,7 +1807,7 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if verdict is None:
         verdict = seen[1][key, sep, value] = _spaced_value(key, sep, value)
     if verdict is not _NETRC:
-        return verdict
+        return verdict is True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
 
 
