@@ -145,6 +145,10 @@ SHAPES = {
     "(password)": "'a' (password) ",
     ", the password": "a, the password ",
     "password is a-b-c-d": "password is ab-cd-ef-gh ",
+    # speed20: a certificate's first line under a secret's label, alone and as a block
+    "password: -----BEGIN": "password: -----BEGIN CERTIFICATE-----\n",
+    "password: PEM ... END": "password: -----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQx7pLm2R\n"
+    "Ab3dEf6GhIjKlMnOpQr==\n-----END CERTIFICATE-----\n",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).

@@ -1824,16 +1824,24 @@ def _error_containers(text: str) -> list[re.Match[str]]:
                     else:
                         reach = _error_container(text, opening, label, found)
         at = text.find(_INPUT_VALUE, at + 1)
+    labels: dict[str, str] = {}  # a location's label, read once per text (they repeat)
     for needle in _LOC_NEEDLE.finditer(text):
         if needle.start() < reach:
             continue
         m = _LOC_OPEN.match(text, needle.start())
         if m is None:
             continue
-        loc = [name or index for name, index in _LOC_ITEM.findall(m.group("key"))]
-        if not loc or (loc[0].isdigit() and len(loc) == 1):
+        written = m.group("key")
+        named = labels.get(written)
+        if named is None:
+            loc = [name or index for name, index in _LOC_ITEM.findall(written)]
+            if not loc or (loc[0].isdigit() and len(loc) == 1):
+                named = labels[written] = ""
+            else:
+                named = labels[written] = _item_location(".".join(loc))
+        if not named:
             continue
-        reach = _error_container(text, m.start("open"), _item_location(".".join(loc)), found)
+        reach = _error_container(text, m.start("open"), named, found)
     _nested.forget()
     found.sort(key=re.Match.start)
     return found
@@ -1897,6 +1905,28 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         # judged with its tail glued on by a character the pattern stopped at, as it
         # will be cut (``password is 0000`0`` is no number)
         value = m.string[m.start("secret") : _cut_rest(m.string, end, True)]
+    global _SPACED_SEEN
+    seen = _SPACED_SEEN
+    if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
+        seen = _SPACED_SEEN = (m.string, {})
+    sep = m.group("sep")
+    verdict = seen[1].get((key, sep, value))
+    if verdict is None:
+        verdict = seen[1][key, sep, value] = _spaced_value(key, sep, value)
+    if verdict is not _NETRC:
+        return verdict is True
+    return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+_NETRC: Any = "netrc"
+"""``_spaced_value``'s verdict for a value after ``password`` and a blank: a secret
+unless a ``.netrc`` entry stands before it (read per match, in its text)."""
+_SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
+
+
+def _spaced_value(key: str, sep: str, value: str) -> Any:
+    """``_spaced``'s verdict from the key, the separator and the value (its tail glued
+    on): ``True``, ``False`` or ``_NETRC``."""
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
@@ -1911,7 +1941,6 @@ def _spaced(m: re.Match[str], key: str) -> bool:
         return False
     if _named_value(key, value):
         return False  # ``key pk_test_…``, ``address bc1q…``: a public identifier
-    sep = m.group("sep")
     if (
         _TOWARDS.search(sep)
         and not _SET_TO.search(sep)  # "token set to v": a setting's value, not a place
@@ -1929,9 +1958,9 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     ):
         return False
     # a ``.netrc`` entry (``machine h login u password p``): its own detector names it
-    if key.lower() != "password" or m.group("sep").strip(" \t"):
+    if key.lower() != "password" or sep.strip(" \t"):
         return True  # words or a mark between: no ``.netrc`` entry ("password is v")
-    return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+    return _NETRC
 
 
 def _towards_value(value: str) -> bool:

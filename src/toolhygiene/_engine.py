@@ -684,14 +684,35 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
         # a line break right before one is no wrap either
         tables = tables + [(a - 4, b + 1) for a, b in public_ranges(text)]
     if tables:  # a table's rows are lines of their own
-        cuts = [cut for cut in cuts if not any(a <= cut[0] < b for a, b in tables)]
-        loose = [cut for cut in loose if not any(a <= cut[0] < b for a, b in tables)]
+        inside = _covered(tables)
+        cuts = [cut for cut in cuts if not inside(cut[0])]
+        loose = [cut for cut in loose if not inside(cut[0])]
         if not cuts and not loose:
             return text
     kept = set(_crossing(text, cuts, every_run=every_run, tokens=True, internals=internals))
     if loose != cuts:  # the user's rules over the lines a token never continues on too
         kept.update(_crossing(text, loose, every_run=every_run, tokens=False, internals=internals))
     return _without(text, sorted(kept)) if kept else text
+
+
+def _covered(ranges: list[tuple[int, int]]) -> Callable[[int], bool]:
+    """Whether a point is inside one of ``ranges`` (each ``[a, b)``): merged and
+    bisected once, so many points cost no pass over every range each (a flood of
+    certificates, each with a wrap)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for a, b in sorted(r for r in ranges if r[0] < r[1]):
+        if ends and a <= ends[-1]:
+            ends[-1] = max(ends[-1], b)
+        else:
+            starts.append(a)
+            ends.append(b)
+
+    def inside(point: int) -> bool:
+        i = bisect.bisect_right(starts, point) - 1
+        return i >= 0 and point < ends[i]
+
+    return inside
 
 
 def _crossing(

@@ -679,13 +679,36 @@ def qualified_key(text: str, start: int, key: str) -> str:
     (``recovery_code``); ``key`` itself otherwise."""
     if key.lower() not in _CODE_HEADS or not start:
         return key
-    m = _QUALIFIER.search(text, max(0, start - 28), start)
-    if m is None:
+    found = qualifier_before(text, start)
+    if found is None:
         return key
-    word = m.group(1)
-    if word.lower() == "time" and _TIME_BEFORE.search(text, max(0, m.start() - 4), m.start()):
+    word, at = found
+    if word.lower() == "time" and _TIME_BEFORE.search(text, max(0, at - 4), at):
         word = "onetime"
     return f"{word}_{key}"
+
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def qualifier_before(text: str, start: int) -> tuple[str, int] | None:
+    """The word right before ``start`` and where it starts: exactly what
+    ``_QUALIFIER.search(text, max(0, start - 28), start)`` finds (its group and start),
+    read back with ``rstrip`` (that search tries a word at each of 28 characters)."""
+    low = max(0, start - 28)
+    window = text[low:start]
+    if window.endswith("-"):
+        cut = len(window) - 1
+    else:
+        head = window.rstrip(" \t")
+        if not 1 <= len(window) - len(head) <= 3:
+            return None
+        cut = len(head)
+    head = window[:cut]
+    run = min(len(head) - len(head.rstrip(_ALNUM)), 24)
+    if run < 2:
+        return None
+    return head[cut - run :], low + cut - run
 
 
 _CODE_VALUE = re.compile(

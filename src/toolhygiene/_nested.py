@@ -328,19 +328,21 @@ _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": 
 _LITERALS["None"] = None
 
 
-def _scalar(token: re.Match[str]) -> tuple[Any, int, int]:
-    """The value of a string or bare token, and the span of what a placeholder replaces."""
-    escaped = token.group("eq")
-    if escaped is not None:
-        return escaped, *token.span("eq")
-    quoted = token.group("q")
-    if quoted is not None:
+def _scalar(token: re.Match[str], kind: str | None) -> tuple[Any, int, int]:
+    """The value of a string or bare token (``kind``: its group, ``eq``, ``q`` or ``w``),
+    and the span of what a placeholder replaces."""
+    if kind == "eq":
+        return token.group("eq"), *token.span("eq")
+    if kind == "q":
         start, end = token.span("q")
-        return quoted[1:-1], start + 1, end - 1
-    word = token.group("w")
+        return token.string[start + 1 : end - 1], start + 1, end - 1
     start, end = token.span("w")
+    word = token.string[start:end]
     if word in _LITERALS:
         return _LITERALS[word], start, end
+    first = word[0]
+    if first not in "+-." and not first.isdigit():
+        return word, start, end  # no number (``int`` and ``float`` would raise): a word
     try:
         return (float(word) if "." in word or "e" in word.lower() else int(word)), start, end
     except ValueError:
@@ -358,25 +360,28 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     size = len(text)
     last: tuple[Any, int, int] | None = None  # the last string or word read
     bare = -1  # where the last bare word read ends
+    match = _TOKEN.match
     while position < size:
-        token = _TOKEN.match(text, position)
+        token = match(text, position)
         if token is None:
             return position
         position = token.end()
-        mark = token.group("p")
-        if mark is None:
+        kind = token.lastgroup  # (``eq``, ``q``, ``p`` or ``w``: each ends its token)
+        if kind != "p":
             if not stack:
                 return position
             if not expect_key and not stack[-1][0]:
                 key = stack[-1][1]  # an item of a list: under the list's key
-            if last is not None and token.group("w") is not None and last[2] == bare:
+            if kind == "w" and last is not None and last[2] == bare:
                 # words after a bare word: one value (``{hint: my dog}``), read whole
-                last = (text[last[1] : token.end("w")], last[1], token.end("w"))
+                last = (text[last[1] : position], last[1], position)
             else:
-                last = _scalar(token)
-            bare = token.end("w") if token.group("w") is not None else -1
+                last = _scalar(token, kind)
+            bare = position if kind == "w" else -1
             expect_key = False  # (a key's separator follows it)
-        elif mark in "{[":
+            continue
+        mark = text[position - 1]
+        if mark in "{[":
             if len(stack) >= _DEPTH:
                 return position
             stack.append((mark == "{", key))

@@ -61,9 +61,9 @@ PEM = re.compile(
     r"-----BEGIN (?P<type>CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|X509 CRL"
     r"|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|PUBLIC KEY|RSA PUBLIC KEY"
     r"|DH PARAMETERS|EC PARAMETERS|PKCS7|CMS)-----"
-    r"(?P<fields>(?:[ \t]*"
+    r"(?P<fields>(?=(?P<head>(?:[ \t]*"
     + _BREAK
-    + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}(?:[ \t]*"
+    + r"[ \t]*[A-Za-z][A-Za-z0-9\-]{0,30}:[^\r\n\\]{0,200}){1,8}))(?P=head)(?:[ \t]*"
     + _BREAK
     + r"(?=[ \t]*"
     + _BREAK
@@ -178,8 +178,19 @@ def not_public(m: re.Match[str]) -> bool:
     a private key's body, a secret pasted in, a body cut short. Its body goes, named
     ``pem-body`` (a certificate cut short is no private key: cold19): a frame's word is
     no proof (found by cold14), and a body cut short cannot be checked."""
-    data = strict_base64(_LAYOUT.sub("", m.group("secret")))
-    return data is None or not _der(data)
+    global _BODIES_SEEN
+    seen = _BODIES_SEEN
+    if seen[0] is not m.string:  # once per text for each body (a flood of one block)
+        seen = _BODIES_SEEN = (m.string, {})
+    body = m.group("secret")
+    verdict = seen[1].get(body)
+    if verdict is None:
+        data = strict_base64(_LAYOUT.sub("", body))
+        verdict = seen[1][body] = data is None or not _der(data)
+    return verdict
+
+
+_BODIES_SEEN: tuple[str | None, dict[str, bool]] = (None, {})
 
 
 def not_public_pgp(m: re.Match[str]) -> bool:
@@ -418,7 +429,18 @@ def _key_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def public_ranges(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply."""
+    """Where ``text`` holds public material (ascending, apart); ``[]`` mostly, cheaply.
+    Found once for a text (the engine asks before and after its detectors)."""
+    global _RANGES_SEEN
+    if _RANGES_SEEN[0] is not text:
+        _RANGES_SEEN = (text, _public_ranges(text))
+    return list(_RANGES_SEEN[1])
+
+
+_RANGES_SEEN: tuple[str | None, list[tuple[int, int]]] = (None, [])
+
+
+def _public_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = _key_ranges(text)
     if "-----BEGIN " in text:
         for m in PEM.finditer(text):
