@@ -1979,9 +1979,9 @@ def _towards_value(value: str) -> bool:
 _INNER_SYMBOLS = frozenset("!#$%&*+<>?@^~|=")
 """Symbols a password holds and a name, a path or a record's key does not."""
 _TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
+"""A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
 _SET_TO = re.compile(r"(?<![\w])(?:set|changed)[ \t]{1,3}to[ \t:]*\Z", re.IGNORECASE)
 """The connectors that say a value was given ("token set to v", ``_CONNECTORS``)."""
-"""A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
 _PLACE = re.compile(
     r"[\w.+\-]{0,64}@[\w.\-]{1,253}(?::\S{0,256})?|[A-Za-z][\w+.\-]{0,20}://\S{0,2048}"
     r"|[/~]\S{0,2048}|[\w\-]{1,63}(?:\.[\w\-]{1,63}){0,8}\.[A-Za-z]{2,24}(?::\S{0,256})?"
