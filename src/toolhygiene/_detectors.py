@@ -24,6 +24,7 @@ from typing import Any, Literal
 from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
+    AUTH_SCHEMES,
     BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
@@ -1460,39 +1461,6 @@ def _credential(m: re.Match[str]) -> bool:
     return not value.isdigit()
 
 
-# Authorization schemes (RFC 7235's registry and common vendor ones) after which the
-# rest of the line is the credential, as after ``Authorization:``.
-_AUTH_SCHEMES = frozenset(
-    [
-        "basic",
-        "bearer",
-        "digest",
-        "dpop",
-        "gnap",
-        "hoba",
-        "mutual",
-        "negotiate",
-        "ntlm",
-        "kerberos",
-        "oauth",
-        "privatetoken",
-        "scram-sha-1",
-        "scram-sha-256",
-        "vapid",
-        "token",
-        "bot",
-        "ssws",
-        "apikey",
-        "api-key",
-        "key",
-        "hmac",
-        "signature",
-        "aws4-hmac-sha256",
-        "goog4-hmac-sha256",
-        "sharedkey",
-        "sharedkeylite",
-    ]
-)
 # A parameter list (``username="bob", response="…"``, ``Credential=…, Signature=…``).
 _AUTH_PARAMS = re.compile(r"[A-Za-z][\w\-]{0,40}=")
 
@@ -1507,7 +1475,7 @@ def _spaced_authorization(m: re.Match[str]) -> bool:
     first = value.split(None, 1)[0].rstrip(",;")
     if "scheme" in m.re.groupindex:
         scheme = m.group("scheme")
-        known = scheme.lower() in _AUTH_SCHEMES or ("-" in scheme and not plain_run(scheme))
+        known = scheme.lower() in AUTH_SCHEMES or ("-" in scheme and not plain_run(scheme))
         if not known:
             return False  # "Authorization failed for user bob": a word, then prose
         if _AUTH_PARAMS.match(first) is not None:
@@ -1515,7 +1483,7 @@ def _spaced_authorization(m: re.Match[str]) -> bool:
         return _token_shaped(first) or (
             not (first.isalpha() and first.islower()) and not first.isdigit() and len(first) >= 8
         )
-    if first.lower() in _AUTH_SCHEMES or (
+    if first.lower() in AUTH_SCHEMES or (
         "-" in first and _SCHEME_WORD.fullmatch(first) and _MORE_ON_LINE.match(m.string, m.end())
     ):
         return False  # a scheme word: the detector with a scheme takes what follows it
@@ -1533,7 +1501,10 @@ def _anything(m: re.Match[str]) -> bool:
 def _authorization(m: re.Match[str]) -> bool:
     """An Authorization header's value, unless it is a scheme and a status word or an
     empty string (``Bearer ""``, ``Basic (missing)``; ``Bearer (missing)`` alone the
-    pattern already reads past the scheme)."""
+    pattern already reads past the scheme), or a key after the header's name (a HAR's
+    ``{"name": "Authorization", "value": …}``: the pair is ``_named``'s)."""
+    if m.group("key"):
+        return False
     value = m.group("secret")
     if len(value) <= _SCHEME_STATUS_MAX:
         scheme, _, rest = value.partition(" ")
@@ -2347,8 +2318,10 @@ _MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,16}")
 _VALUE = (
     # Each run that may hold escapes is tried first as one character class (one step of
     # the matcher for the whole run): where it holds none, its match is the same.
-    # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
-    r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|"
+    # quoted: a TOML string in triple quotes on one line (``password = """v"""``),
+    # escaped quotes (escaped JSON), then a literal whose own escapes are skipped
+    r"(?P<secret>\"\"\"[^\"\r\n]{1,1024}\"\"\"|'''[^'\r\n]{1,1024}'''|"
+    r"\\{1,3}\"[^\"\r\n]{0,1024}\"|"
     r"\"[^\"\\\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
@@ -2819,12 +2792,14 @@ BUILT_IN: tuple[Detector, ...] = (
             r"\s{0,5}\[?\s{0,5}(?P<q>\\{0,3}[\"'])?"
             r"(?:[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5})?"
             r"(?P<secret>[^\s\"'\\](?(q)(?:(?!(?P=q))[^\r\n]){0,4095}"
-            r"|(?(lq)(?:[^\r\n\\\"']|\\[^\r\n]|(?!(?P=lq))[\"']){0,4095}|[^\r\n]{0,4095})))",
+            r"|(?(lq)(?:[^\r\n\\\"']|\\[^\r\n]|(?!(?P=lq))[\"']){0,4095}|[^\r\n]{0,4095})))"
+            # (a quoted "value" that is a key: ``{"name": "Authorization", "value": …}``)
+            r"(?=(?P<key>(?P=q)[ \t]{0,5}:)?)",
             re.IGNORECASE,
         ),
         ("authori",),
         check=_authorization,
-        judged_by=("secret",),
+        judged_by=("secret", "key"),
         anchored=True,
     ),
     Detector(
@@ -2965,11 +2940,13 @@ BUILT_IN: tuple[Detector, ...] = (
         scan=False,
     ),
     Detector(
-        # An XML element named like a secret: ``<password>v</password>``, ``<ns:Token>``.
+        # An XML element named like a secret: ``<password>v</password>``, ``<ns:Token>``,
+        # its text in a CDATA section or not.
         "secret",
         re.compile(
-            r"<(?P<key>[\w.\-:]{1,80})(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}"
-            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}</(?P=key)[ \t]{0,5}>"
+            r"<(?P<key>[\w.\-:]{1,80})(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}(?:<!\[CDATA\[)?"
+            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}(?:\]\]>)?"
+            r"</(?P=key)[ \t]{0,5}>"
         ),
         ("</",),
         check=_element,

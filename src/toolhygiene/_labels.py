@@ -18,6 +18,7 @@ import functools
 import re
 
 __all__ = [
+    "AUTH_SCHEMES",
     "BRACKETED",
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
@@ -34,6 +35,7 @@ __all__ = [
     "credential_shaped",
     "is_secret_label",
     "line_rest",
+    "marks_only",
     "never_rest",
     "paging_prose",
     "plain_run",
@@ -1570,6 +1572,40 @@ def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = Fals
     return plausible_value(bare, prose_allowed=False)
 
 
+# Authorization schemes (RFC 7235's registry and common vendor ones) after which the
+# rest of the line is the credential, as after ``Authorization:``.
+AUTH_SCHEMES = frozenset(
+    [
+        "basic",
+        "bearer",
+        "digest",
+        "dpop",
+        "gnap",
+        "hoba",
+        "mutual",
+        "negotiate",
+        "ntlm",
+        "kerberos",
+        "oauth",
+        "privatetoken",
+        "scram-sha-1",
+        "scram-sha-256",
+        "vapid",
+        "token",
+        "bot",
+        "ssws",
+        "apikey",
+        "api-key",
+        "key",
+        "hmac",
+        "signature",
+        "aws4-hmac-sha256",
+        "goog4-hmac-sha256",
+        "sharedkey",
+        "sharedkeylite",
+    ]
+)
+
 _PLAIN = re.compile(
     r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-](?:[a-z]+[0-9]{0,3}|[0-9]+))*"
     r"|[vV]?[0-9]{1,4}(?:[.:/\-][0-9]+)*|[0-9]+(?:[.:/\-][0-9]+)+"
@@ -1635,7 +1671,16 @@ _TOKEN_SYMBOLS = frozenset("=+/!@#$%^&*~")
 
 
 def _own_line(run: str) -> bool:
-    return plain_run(run) or "://" in run or run[:1] == "/"
+    return plain_run(run) or "://" in run or run[:1] == "/" or marks_only(run)
+
+
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+
+def marks_only(run: str) -> bool:
+    """Whether ``run`` holds no letter and no digit (``...``, ``---``, ``***``, ``___``):
+    a line of marks is a line of its own (an elision, a rule), never a token's rest."""
+    return _LETTER_OR_DIGIT.search(run) is None
 
 
 def never_rest(run: str) -> bool:

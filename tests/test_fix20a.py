@@ -1,0 +1,143 @@
+"""Secrets that still reached the model after cold20's round (fix20a, session 13), each
+fixed as a family and tested in every carrier (``th.redact``, a failing call's line and
+log, a successful call's result, ``handle``):
+
+1. an echo after a line of marks (``...``): the marks are no rest of the labelled value,
+   so the value is read whole and its echo found, and the marks' line stays;
+2. a name/value pair naming an Authorization header (a HAR's ``{"name":
+   "Authorization", "value": "Bearer v"}``): the value goes after its scheme word,
+   however short, and no key is ever rewritten (``"value"`` was taken as the header's
+   value, as in a tuple ``("Authorization", "v")``, and its echo renamed every key).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from corpus import every_door
+from helpers import examples
+
+PASSWORD = "Irbkkv373#WOy9ChWEnU"
+
+_PASSWORDS = st.text(string.ascii_letters + string.digits + "#^*-_", min_size=10, max_size=24).filter(
+    lambda v: (
+        any(c.isdigit() for c in v) and any(c.islower() for c in v) and any(c.isupper() for c in v)
+    )
+)
+
+
+# -- 1. an echo after a line of marks ------------------------------------------------
+
+MARKS = ["...", "....", "…", "---", "***", "___", "===", "-- -- --", ". . ."]
+
+
+@pytest.mark.parametrize("marks", MARKS)
+def test_an_echo_after_a_line_of_marks_goes_and_the_marks_stay(marks: str) -> None:
+    text = f"set DB password={PASSWORD}\n{marks}\nretrying connect with {PASSWORD} (attempt 2)"
+    out = th.redact(text)
+    assert PASSWORD not in out, out
+    assert f"\n{marks}\nretrying connect with " in out, out
+
+
+def test_an_echo_after_a_line_of_marks_goes_in_every_carrier() -> None:
+    every_door(f"set DB password={PASSWORD}\n...\nretrying connect with {PASSWORD} (attempt 2)", PASSWORD)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    _PASSWORDS,
+    st.text(".-*_=~… ", min_size=3, max_size=12).filter(lambda m: m.strip(" ") != ""),
+    st.sampled_from(["password=", "token: ", "DB_PASSWORD=", "secret = "]),
+)
+def test_a_line_of_marks_is_no_value_s_rest(password: str, marks: str, label: str) -> None:
+    text = f"{label}{password}\n{marks.strip()}\nretry with {password} now"
+    out = th.redact(text)
+    assert password not in out, (text, out)
+    assert f"\n{marks.strip()}\nretry with " in out, (text, out)
+
+
+def test_a_token_wrapped_over_lines_is_still_joined() -> None:
+    """The wrapped value's rest, letters and digits, still joins (the marks rule is
+    only for lines without any)."""
+    out = th.redact("DD_APP_KEY: 3f2a9c1e7b5d4a6f8e0c2b1a9d7f5e3c\n7d71c2e4a6b8d0f2e4c6a8b0d2f4e6a8\nnext")
+    assert "7d71c2e4" not in out, out
+
+
+# -- 2. an Authorization header as a name/value pair -----------------------------------
+
+LONG = "0mUHqdECfCWI4pznnFdhtLlfMma9mVozO4dn10dV"
+
+
+def test_a_har_header_list_keeps_its_keys() -> None:
+    text = (
+        f'{{"headers": [{{"name": "Authorization", "value": "Bearer {LONG}"}}, '
+        '{"name": "Accept", "value": "application/json"}]}'
+    )
+    out = th.redact(text)
+    assert LONG not in out, out
+    assert json.loads(out)["headers"][1] == {"name": "Accept", "value": "application/json"}
+    assert json.loads(out)["headers"][0]["value"].startswith("Bearer [redacted:"), out
+
+
+@pytest.mark.parametrize("credential", ["abc", "Xy7pQ2", "hunter2", LONG])
+@pytest.mark.parametrize("name", ["Authorization", "authorization", "Proxy-Authorization"])
+def test_a_short_credential_in_a_har_header_goes(name: str, credential: str) -> None:
+    text = json.dumps({"headers": [{"name": name, "value": f"Bearer {credential}"}]})
+    out = th.redact(text)
+    assert credential not in out, out
+    pair = json.loads(out)["headers"][0]
+    assert set(pair) == {"name", "value"}, out
+    assert pair["name"] == name, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"key": "Authorization", "value": "Bearer abcdef"}',
+        "name: Authorization\nvalue: Bearer abcdef",
+        "[{'name': 'Authorization', 'value': 'Basic abcdef'}]",
+    ],
+)
+def test_an_authorization_pair_goes_in_other_syntaxes(text: str) -> None:
+    assert "abcdef" not in th.redact(text)
+
+
+def test_a_har_header_goes_in_every_carrier() -> None:
+    every_door('{"headers": [{"name": "Authorization", "value": "Bearer abc9"}]}', "abc9")
+
+
+@pytest.mark.parametrize("value", ["Bearer (missing)", "", "Bearer"])
+def test_an_empty_authorization_pair_stays(value: str) -> None:
+    text = json.dumps({"headers": [{"name": "Authorization", "value": value}]})
+    assert th.redact(text) == text
+
+
+def test_a_tuple_header_still_goes() -> None:
+    """The header written as a tuple (``('Authorization', 'v')``): its second item is the
+    value, not a key."""
+    assert "abc" not in th.redact("('Authorization', 'Bearer abc')")
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.text(string.ascii_letters + string.digits + "-._~+/", min_size=1, max_size=40).filter(
+        lambda v: v.strip(".") != "" and any(c.isalnum() for c in v)
+    ),
+    st.lists(
+        st.sampled_from(["Accept", "Host", "User-Agent", "Content-Type"]), min_size=1, max_size=4
+    ),
+)
+def test_har_headers_keep_their_shape(credential: str, others: list[str]) -> None:
+    headers = [{"name": "Authorization", "value": f"Bearer {credential}"}]
+    headers += [{"name": n, "value": "application/json"} for n in others]
+    out = th.redact(json.dumps({"headers": headers}))
+    read = json.loads(out)["headers"]
+    assert [set(h) for h in read] == [{"name", "value"}] * len(headers), out
+    assert read[1:] == headers[1:], out
+    assert f"Bearer {credential}" not in out, out
