@@ -7,7 +7,11 @@ log, a successful call's result, ``handle``):
 2. a name/value pair naming an Authorization header (a HAR's ``{"name":
    "Authorization", "value": "Bearer v"}``): the value goes after its scheme word,
    however short, and no key is ever rewritten (``"value"`` was taken as the header's
-   value, as in a tuple ``("Authorization", "v")``, and its echo renamed every key).
+   value, as in a tuple ``("Authorization", "v")``, and its echo renamed every key);
+3. values a syntax labels as secret: TOML's triple-quoted strings, XML CDATA, MySQL's
+   ``SET PASSWORD``, Redis ``MONITOR``'s ``"AUTH" "v"``, GitHub Actions' ``::add-mask::``,
+   a user:password pair after a name ending in ``LOGIN``, Terraform's
+   ``random_password`` ``result``, Google Secret Manager's ``payload.data``.
 """
 
 from __future__ import annotations
@@ -141,3 +145,85 @@ def test_har_headers_keep_their_shape(credential: str, others: list[str]) -> Non
     assert [set(h) for h in read] == [{"name", "value"}] * len(headers), out
     assert read[1:] == headers[1:], out
     assert f"Bearer {credential}" not in out, out
+
+
+# -- 3. values a syntax labels as secret ---------------------------------------------
+
+SECRET = "hool94KRybo&94"
+
+LABELLED = [
+    f'password = """{SECRET}"""',
+    f"password = '''{SECRET}'''",
+    f'[database]\nhost = "db"\npassword = """{SECRET}"""\n',
+    f"<password><![CDATA[{SECRET}]]></password>",
+    f"<config><db_password> <![CDATA[{SECRET}]]> </db_password></config>",
+    f"SET PASSWORD FOR 'app'@'%' = '{SECRET}';",
+    f"SET PASSWORD = PASSWORD('{SECRET}')",
+    f'set password for bob = "{SECRET}"',
+    f'1733140000.123456 [0 10.0.0.4:51234] "AUTH" "{SECRET}"',
+    f'1733140000.123456 [0 10.0.0.4:51234] "AUTH" "default" "{SECRET}"',
+    f'1.5 [0 127.0.0.1:6379] "HELLO" "3" "AUTH" "app" "{SECRET}"',
+    f"::add-mask::{SECRET}\nRun ./deploy.sh",
+    f"BROKER_LOGIN=guest:{SECRET}",
+    f"rabbit.login = guest:{SECRET}",
+    f'  + resource "random_password" "db" {{\n      + length = 24\n      + result = "{SECRET}"\n    }}',
+    f'{{"name": "projects/123/secrets/db-pass/versions/4", "payload": {{"data": "{SECRET}"}}}}',
+    f"{{'name': 'projects/1/secrets/db/versions/latest', 'payload': {{'data': b'{SECRET}'}}}}",
+]
+
+
+@pytest.mark.parametrize("text", LABELLED)
+def test_a_value_its_syntax_labels_goes(text: str) -> None:
+    assert SECRET not in th.redact(text)
+
+
+@pytest.mark.parametrize("text", LABELLED)
+def test_a_value_its_syntax_labels_goes_in_every_carrier(text: str) -> None:
+    every_door(text, SECRET)
+
+
+KEPT = [
+    'password = ""',
+    "-- SET PASSWORD needs the privilege",
+    '"AUTH" "failed"',
+    "::add-mask::${{ secrets.DEPLOY_TOKEN }}",
+    'echo "::add-mask::$TOKEN"',
+    "SSO_LOGIN=https://sso.acme.com:8443/start",
+    "last_login: 2024/01/02",
+    '  + resource "random_password" "db" {\n      + result = (sensitive value)\n    }',
+    '{"message": {"payload": {"data": "aGVsbG8="}}}',
+    "<name><![CDATA[bob]]></name>",
+]
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_what_names_no_secret_stays(text: str) -> None:
+    assert th.redact(text) == text
+
+
+def test_the_redacted_toml_string_keeps_its_quotes() -> None:
+    assert th.redact(f'password = """{SECRET}"""') == 'password = """[redacted:secret]"""'
+
+
+def test_the_redacted_cdata_keeps_its_section() -> None:
+    out = th.redact(f"<password><![CDATA[{SECRET}]]></password>")
+    assert out == "<password><![CDATA[[redacted:secret]]]></password>"
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    _PASSWORDS,
+    st.sampled_from(
+        [
+            'password = """{}"""',
+            "<password><![CDATA[{}]]></password>",
+            "SET PASSWORD FOR 'app'@'%' = '{}';",
+            '"AUTH" "{}"',
+            "::add-mask::{}",
+            "DB_LOGIN=app:{}",
+            'resource "random_password" "x" {{\n  result = "{}"\n}}',
+        ]
+    ),
+)
+def test_any_password_in_these_syntaxes_goes(password: str, shape: str) -> None:
+    assert password not in th.redact(shape.format(password))

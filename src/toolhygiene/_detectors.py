@@ -14,6 +14,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import string
@@ -1528,6 +1529,39 @@ def _cookie(m: re.Match[str]) -> bool:
     )
 
 
+def _masked(m: re.Match[str]) -> bool:
+    """A value given to ``::add-mask::``: any real value (not a placeholder or a
+    template's reference, ``{{ secrets.X }}``)."""
+    value = m.group("secret")
+    return value[:2] not in ("{{", "${") and plausible_value(value, prose_allowed=True)
+
+
+_SECRET_VERSION = re.compile(r"/secrets/[^/\s\"']{1,255}/versions/|secretmanager", re.IGNORECASE)
+_PAYLOAD_WINDOW = 1_024
+
+
+def _secret_payload(m: re.Match[str]) -> bool:
+    """A ``payload``'s ``data`` in an answer of Google Secret Manager: a secret's version
+    is named within ``_PAYLOAD_WINDOW`` characters of it (a Pub/Sub message or another
+    API's ``payload`` is none)."""
+    names = _secret_versions(m.string)
+    at = bisect.bisect_left(names, m.start() - _PAYLOAD_WINDOW)
+    near = at < len(names) and names[at] <= m.end() + _PAYLOAD_WINDOW
+    return near and plausible_value(m.group("secret"), prose_allowed=True)
+
+
+_VERSIONS_SEEN: list[Any] = [None, []]
+
+
+def _secret_versions(text: str) -> list[int]:
+    """Where ``text`` names a secret's version (one scan per text: its payloads share
+    the answer)."""
+    if _VERSIONS_SEEN[0] is not text:
+        _VERSIONS_SEEN[:] = [text, [m.start() for m in _SECRET_VERSION.finditer(text)]]
+    found: list[int] = _VERSIONS_SEEN[1]
+    return found
+
+
 def _oracle_login(m: re.Match[str]) -> bool:
     """``user/v@db`` is a login whatever ``v``; ``user/v`` alone only when ``v`` reads
     as a credential, not a path's part (``sqlplus docs/manual.html``, ``docs/readme``)."""
@@ -1618,6 +1652,9 @@ def _form_password(m: re.Match[str]) -> bool:
     return _FORM_USER.search(text, begin, stop) is not None and _anything(m)
 
 
+_LAST_WORD = re.compile(r"\A(?:[A-Za-z0-9]{1,40}[_.\-]){0,4}(?=[A-Za-z])")
+
+
 def _pair(m: re.Match[str]) -> bool:
     """A user and a password after a credentials label (``credentials: bob / v``, ``creds
     bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
@@ -1630,7 +1667,9 @@ def _pair(m: re.Match[str]) -> bool:
         return False
     if value[:1] in "\"'":
         return True
-    if m.group("label")[:1] in "lL" or "," in m.group("pair"):
+    if value[:2] == "//" and m.group("pair") == ":":
+        return False  # a URL (``SSO_LOGIN=https://sso.acme.com:8443/``)
+    if _LAST_WORD.sub("", m.group("label"))[:1] in "lL" or "," in m.group("pair"):
         return _token_shaped(value)
     return True
 
@@ -2945,7 +2984,7 @@ BUILT_IN: tuple[Detector, ...] = (
         "secret",
         re.compile(
             r"<(?P<key>[\w.\-:]{1,80})(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}(?:<!\[CDATA\[)?"
-            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}(?:\]\]>)?"
+            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}(?:\]\]>[ \t]{0,40})?"
             r"</(?P=key)[ \t]{0,5}>"
         ),
         ("</",),
@@ -3077,6 +3116,76 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("identified",),
         check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # MySQL's ``SET PASSWORD [FOR 'app'@'%'] = 'v'`` (or ``= PASSWORD('v')``): the
+        # string literal after the ``=``.
+        "secret",
+        re.compile(
+            r"\bset[ \t]{1,5}password(?:[ \t]{1,5}for[ \t]{1,5}[^\s=;]{1,256})?[ \t]{0,5}="
+            r"[ \t]{0,5}(?:(?:old_)?password[ \t]{0,5}\([ \t]{0,5})?"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}')",
+            re.IGNORECASE,
+        ),
+        ("set password",),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Redis's ``MONITOR`` output, each argument quoted: ``"AUTH" "v"``, ``"AUTH"
+        # "user" "v"`` (also inside ``"HELLO" "3" "AUTH" "user" "v" "SETNAME" "x"``):
+        # the last of at most two arguments.
+        "secret",
+        re.compile(
+            r"\"auth\"(?:[ \t]{1,5}\"(?:[^\"\\\r\n]|\\[^\r\n]){1,128}\")?"
+            r"[ \t]{1,5}\"(?P<secret>(?:[^\"\\\r\n]|\\[^\r\n]){1,512})\"",
+            re.IGNORECASE,
+        ),
+        ('"auth"',),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Terraform's plan or configuration of a generated password: ``resource
+        # "random_password" "db" {`` then ``+ result = "v"`` (or ``bcrypt_hash``) in its
+        # block (read to its first unmatched brace, one level of braces inside it).
+        "secret",
+        re.compile(
+            r"\"random_password\"[ \t]{1,5}\"[^\"\r\n]{1,128}\"[ \t]{0,5}\{"
+            r"(?:[^{}]|\{[^{}]{0,1024}\}){0,4096}?"
+            r"\b(?:result|bcrypt_hash)[ \t]{0,5}=[ \t]{0,5}\"(?P<secret>[^\"\r\n]{1,1024})\""
+        ),
+        ('"random_password"',),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Google Secret Manager's answer to an access: ``{"name": "projects/1/secrets/db/
+        # versions/4", "payload": {"data": "<base64>"}}`` (JSON, a dict repr, or protobuf
+        # text ``payload {`` then ``data: "v"``): the data is the secret.
+        "secret",
+        re.compile(
+            r"payload(?:[\"']?[ \t]{0,5}:[ \t]{0,5}|[ \t]{0,5})\{"
+            r"(?:[^{}\[\]]{0,1024}?[,\s])?[\"']?data[\"']?[ \t]{0,5}:[ \t]{0,5}b?"
+            r"(?P<q>[\"'])(?P<secret>(?:(?!(?P=q))[^\r\n\\]|\\[^\r\n]){1,65536})(?P=q)"
+        ),
+        ("payload",),
+        check=_secret_payload,
+        anchored=True,
+    ),
+    Detector(
+        # A GitHub Actions workflow command that masks a value in the log: what follows
+        # ``::add-mask::`` on its line is a secret by its writer's word (a reference to
+        # one, ``$TOKEN`` or ``${{ … }}``, stays).
+        "secret",
+        re.compile(r"::add-mask::[ \t]{0,5}(?P<secret>[^\s$\"'`](?:[^\r\n\"'`]{0,4094}[^\s\"'`])?)"),
+        ("::add-mask::",),
+        check=_masked,
         judged_by=("secret",),
         anchored=True,
     ),
@@ -3244,10 +3353,12 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         # A user and a password after a credentials label: ``credentials: bob / v``,
         # ``creds bob:v``, ``login: bob/v``, ``username/password: bob / v``, ``creds =
-        # ("bob", "v")``; the user stays.
+        # ("bob", "v")``, the label a name's last word too (``BROKER_LOGIN=guest:v``);
+        # the user stays.
         "secret",
         re.compile(
-            r"(?<![\w\-])(?P<label>credentials?|creds?|logins?|user(?:name)?[/:]pass(?:word)?)"
+            r"(?<![\w\-])(?P<label>(?:[A-Za-z0-9]{1,40}[_.\-]){0,4}"
+            r"(?:credentials?|creds?|logins?|user(?:name)?[/:]pass(?:word)?))"
             r"(?:[ \t]{0,5}[:=\uff1a][ \t]{0,5}|[ \t]{1,5}(?:(?:is|are|was|were)[ \t]{1,5})?)"
             r"[(\[]?[ \t]{0,3}(?P<q>[\"']?)(?P<user>[\w.@+\-]{1,64})(?P=q)"
             r"(?P<pair>[ \t]{0,3}/[ \t]{0,3}|:|[ \t]{0,3},[ \t]{0,3})"
@@ -3258,6 +3369,8 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_pair,
         judged_by=("label", "user", "pair", "secret"),
         anchored=True,
+        back=205,
+        back_chars=_KEY_CHARS,
         screen=re.compile(r"[/:,]"),  # a pair has one: a text without any is not read
     ),
     Detector(
