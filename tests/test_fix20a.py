@@ -11,7 +11,10 @@ log, a successful call's result, ``handle``):
 3. values a syntax labels as secret: TOML's triple-quoted strings, XML CDATA, MySQL's
    ``SET PASSWORD``, Redis ``MONITOR``'s ``"AUTH" "v"``, GitHub Actions' ``::add-mask::``,
    a user:password pair after a name ending in ``LOGIN``, Terraform's
-   ``random_password`` ``result``, Google Secret Manager's ``payload.data``.
+   ``random_password`` ``result``, Google Secret Manager's ``payload.data``;
+4. a name that says what its value is for (``JWT_SIGNING``, ``WEBHOOK_HMAC``,
+   ``GITHUB_WEBHOOK``, ``ENCRYPTION_SEED``): its value goes when it reads as a
+   credential (a URL, a number, an algorithm's name stay; a bare word in prose too).
 """
 
 from __future__ import annotations
@@ -227,3 +230,56 @@ def test_the_redacted_cdata_keeps_its_section() -> None:
 )
 def test_any_password_in_these_syntaxes_goes(password: str, shape: str) -> None:
     assert password not in th.redact(shape.format(password))
+
+
+# -- 4. a name that says what its value is for --------------------------------------
+
+PURPOSES = [
+    ("JWT_SIGNING=Jtnwmz579-cR5A", "Jtnwmz579-cR5A"),
+    ('{"SLACK_SIGNING": "7e88r5g92Q9", "TABLE": "orders"}', "7e88r5g92Q9"),
+    ("ENCRYPTION_SEED=Fzuwya806_Gat1", "Fzuwya806_Gat1"),
+    ("WEBHOOK_HMAC=Oejvbn385_dpvg", "Oejvbn385_dpvg"),
+    ("GITHUB_WEBHOOK=cdxy68HLvcp@56", "cdxy68HLvcp@56"),
+    ("stripe.webhook: cdxy68HLvcp@56", "cdxy68HLvcp@56"),
+    ('[{"name": "GITHUB_WEBHOOK", "value": "cdxy68HLvcp@56"}]', "cdxy68HLvcp@56"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), PURPOSES)
+def test_a_value_named_by_its_purpose_goes(text: str, secret: str) -> None:
+    assert secret not in th.redact(text)
+
+
+@pytest.mark.parametrize(("text", "secret"), PURPOSES)
+def test_a_value_named_by_its_purpose_goes_in_every_carrier(text: str, secret: str) -> None:
+    every_door(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SMB_SIGNING=required",
+        "SLACK_WEBHOOK=https://example.com/hooks/abc",
+        "RANDOM_SEED=42",
+        "numpy_seed: 1234",
+        "WEBHOOK_HMAC=sha256",
+        "JWT_SIGNING=HS256",
+        "signing_algorithm: RS256",
+        "seed: 8675309",
+        "Received webhook evt_1Nq2Xy3ZabcDEF from Stripe",
+        "HMAC mismatch for request req_7Hk2mQ9xLp",
+        "commit signing: enabled",
+    ],
+)
+def test_what_a_purpose_names_that_is_no_credential_stays(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    _PASSWORDS,
+    st.sampled_from(["JWT", "SLACK", "GITHUB", "APP", "ENCRYPTION", "STRIPE"]),
+    st.sampled_from(["SIGNING", "HMAC", "WEBHOOK", "SEED"]),
+)
+def test_a_credential_under_a_purpose_goes(password: str, service: str, purpose: str) -> None:
+    assert password not in th.redact(f"{service}_{purpose}={password}\nNEXT=1")

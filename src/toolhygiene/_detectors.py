@@ -2318,6 +2318,8 @@ _LABEL_WORDS = (
     "otp",
     "dsn",
     "seed",
+    "hmac",
+    "webhook",
     "code",
     "answer",
     "phrase",
@@ -2346,7 +2348,7 @@ _LABEL_WORDS = (
 _STRONG_NEEDLES: tuple[str, ...] = (
     *("secret", "token", "pass", "pw", "auth", "cred", "cookie", "sess", "sig", "otp"),
     *("dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access", "app"),
-    *("pin", "code", "seed", "phrase", "sid"),
+    *("pin", "code", "seed", "phrase", "sid", "hmac", "webhook"),
 )
 _INNER_SPOKEN = re.compile("[=:\uff1a>\u2192\u21d2\u27f6]")
 _INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")

@@ -593,7 +593,11 @@ def _label_verdict(key: str) -> bool | None:
         # An application id is an API key at some services (OpenWeather's ``appid``) and
         # a public name or number at others: the value decides, as for a bare ``key``.
         return None
-    verdict: bool | None = False
+    # a secret named by what it is for (``JWT_SIGNING``, ``WEBHOOK_HMAC``,
+    # ``GITHUB_WEBHOOK``, ``ENCRYPTION_SEED``; not a bare word, which prose uses for the
+    # thing: "received webhook evt_…", "HMAC mismatch", "seed 42"): the value decides, as
+    # for a bare ``key``
+    verdict: bool | None = None if len(parts) > 1 and parts[-1] in _PURPOSES else False
     for index, part in enumerate(parts):
         if part in _STRONG or part in _STRONG_PLURALS or _glued_secret(part):
             # ``password_last_set``, ``token_last_used``: when, not what (but
@@ -615,6 +619,12 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_PURPOSES = frozenset(["signing", "hmac", "webhook", "seed"])
+"""The last words of a name that say what its value is for: a secret when it reads as a
+credential (``JWT_SIGNING=Jtnwmz579-cR5A``; ``SMB_SIGNING=required``,
+``SLACK_WEBHOOK=https://…``, ``RANDOM_SEED=42`` stay)."""
 
 
 # A list of passwords under its plural (``"passwords": "v"``, ``db_passwords=v``): each
