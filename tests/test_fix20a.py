@@ -32,7 +32,9 @@ from helpers import examples
 
 PASSWORD = "Irbkkv373#WOy9ChWEnU"
 
-_PASSWORDS = st.text(string.ascii_letters + string.digits + "#^*-_", min_size=10, max_size=24).filter(
+_PASSWORDS = st.text(
+    string.ascii_letters + string.digits + "#^*-_", min_size=10, max_size=24
+).filter(
     lambda v: (
         any(c.isdigit() for c in v) and any(c.islower() for c in v) and any(c.isupper() for c in v)
     )
@@ -53,7 +55,9 @@ def test_an_echo_after_a_line_of_marks_goes_and_the_marks_stay(marks: str) -> No
 
 
 def test_an_echo_after_a_line_of_marks_goes_in_every_carrier() -> None:
-    every_door(f"set DB password={PASSWORD}\n...\nretrying connect with {PASSWORD} (attempt 2)", PASSWORD)
+    every_door(
+        f"set DB password={PASSWORD}\n...\nretrying connect with {PASSWORD} (attempt 2)", PASSWORD
+    )
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -72,7 +76,9 @@ def test_a_line_of_marks_is_no_value_s_rest(password: str, marks: str, label: st
 def test_a_token_wrapped_over_lines_is_still_joined() -> None:
     """The wrapped value's rest, letters and digits, still joins (the marks rule is
     only for lines without any)."""
-    out = th.redact("DD_APP_KEY: 3f2a9c1e7b5d4a6f8e0c2b1a9d7f5e3c\n7d71c2e4a6b8d0f2e4c6a8b0d2f4e6a8\nnext")
+    out = th.redact(
+        "DD_APP_KEY: 3f2a9c1e7b5d4a6f8e0c2b1a9d7f5e3c\n7d71c2e4a6b8d0f2e4c6a8b0d2f4e6a8\nnext"
+    )
     assert "7d71c2e4" not in out, out
 
 

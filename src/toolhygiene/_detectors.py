@@ -3185,7 +3185,9 @@ BUILT_IN: tuple[Detector, ...] = (
         # ``::add-mask::`` on its line is a secret by its writer's word (a reference to
         # one, ``$TOKEN`` or ``${{ … }}``, stays).
         "secret",
-        re.compile(r"::add-mask::[ \t]{0,5}(?P<secret>[^\s$\"'`](?:[^\r\n\"'`]{0,4094}[^\s\"'`])?)"),
+        re.compile(
+            r"::add-mask::[ \t]{0,5}(?P<secret>[^\s$\"'`](?:[^\r\n\"'`]{0,4094}[^\s\"'`])?)"
+        ),
         ("::add-mask::",),
         check=_masked,
         judged_by=("secret",),

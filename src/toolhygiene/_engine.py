@@ -418,9 +418,12 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
     """A quoted value's span without its quotes (and their escapes), so that the
     placeholder stays a string in JSON, a dict repr or escaped JSON; a TOML string in
     triple quotes without all three)."""
-    if end - start >= 7 and text.startswith(('"""', "'''"), start):
-        if text.startswith(text[start : start + 3], end - 3):
-            return start + 3, end - 3
+    if (
+        end - start >= 7
+        and text.startswith(('"""', "'''"), start)
+        and text.startswith(text[start : start + 3], end - 3)
+    ):
+        return start + 3, end - 3
     if end - start >= 2 and text[end - 1] in "\"'" and text[start] in "\"'\\":
         value = text[start:end]
         inner = value.lstrip("\\")

@@ -170,7 +170,12 @@ def _judged(name: str, verdict: bool | None, value: Any) -> bool:
         return False
     if isinstance(value, str) and _plain(name.strip(" \t/")) in _HEADERS:
         rest = value[_scheme_end(name, value) :].strip()
-        return bool(rest) and rest.lower() not in AUTH_SCHEMES and not status_word(rest) and plausible_value(rest, prose_allowed=False)
+        return (
+            bool(rest)
+            and rest.lower() not in AUTH_SCHEMES
+            and not status_word(rest)
+            and plausible_value(rest, prose_allowed=False)
+        )
     if isinstance(value, (int, float)):
         return code_label(name) and code_value(str(value))
     if not isinstance(value, str) or not value.strip():
@@ -336,9 +341,10 @@ def _judge_object(text: str, members: list[Any], found: list[re.Match[str]]) -> 
         spans = where if isinstance(where, list) else [(value, *where)]
         for item, start, end in spans:
             if start < end and _judged(name, verdict, item):
+                begin = start
                 if isinstance(item, str) and text[start:end] == item:
-                    start += _scheme_end(name, item)
-                m = SPAN.match(text, start, end)
+                    begin += _scheme_end(name, item)
+                m = SPAN.match(text, begin, end)
                 if m is not None and m.end() == end:
                     found.append(m)
 
