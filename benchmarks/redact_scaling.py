@@ -142,6 +142,8 @@ SHAPES = {
     "_LOGIN=": "A_LOGIN=a:",
     "random_password": 'resource "random_password" "a" {',
     "payload": '"payload": {"data": "a", "name": "projects/1/secrets/a/versions/1"} ',
+    "_WEBHOOK=": "A_WEBHOOK=a ",
+    "webhook ": "webhook hmac seed ",
     # shell19: commands whose password is positional or fed on standard input, expect's
     # send, a value before its label
     "echo a |": "echo a | ",
