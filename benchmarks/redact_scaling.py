@@ -129,6 +129,21 @@ SHAPES = {
     "(name=password, ": "(name=password, ",
     "name: password\\n": "name: password\n",
     "hex password=": "body: 70617373776f72643d794d55446e7332383125796770 ",
+    # fix20a: marks after a value, an Authorization name/value pair, TOML's triple
+    # quotes, CDATA, SET PASSWORD, Redis MONITOR, add-mask, a LOGIN pair, Terraform's
+    # random_password, Secret Manager's payload (each unit a needle with no value closed)
+    "value\\n...": "password=Ab3dEf6hIj\n...\n",
+    "HAR auth": '{"name": "Authorization", "value": "Bearer abc"}, ',
+    '"""': 'password = """a',
+    "CDATA": "<password><![CDATA[a",
+    "SET PASSWORD": "SET PASSWORD FOR a = '",
+    '"AUTH"': '"AUTH" "a',
+    "add-mask": "::add-mask::a ",
+    "_LOGIN=": "A_LOGIN=a:",
+    "random_password": 'resource "random_password" "a" {',
+    "payload": '"payload": {"data": "a", "name": "projects/1/secrets/a/versions/1"} ',
+    "_WEBHOOK=": "A_WEBHOOK=a ",
+    "webhook ": "webhook hmac seed ",
     # shell19: commands whose password is positional or fed on standard input, expect's
     # send, a value before its label
     "echo a |": "echo a | ",

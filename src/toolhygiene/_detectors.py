@@ -14,6 +14,7 @@ Every regex is linear: bounded quantifiers and no nested repetition.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import string
@@ -24,6 +25,7 @@ from typing import Any, Literal
 from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
+    AUTH_SCHEMES,
     BRACKETED,
     FOREIGN_LABELS,
     GLUED_LABELS,
@@ -1460,39 +1462,6 @@ def _credential(m: re.Match[str]) -> bool:
     return not value.isdigit()
 
 
-# Authorization schemes (RFC 7235's registry and common vendor ones) after which the
-# rest of the line is the credential, as after ``Authorization:``.
-_AUTH_SCHEMES = frozenset(
-    [
-        "basic",
-        "bearer",
-        "digest",
-        "dpop",
-        "gnap",
-        "hoba",
-        "mutual",
-        "negotiate",
-        "ntlm",
-        "kerberos",
-        "oauth",
-        "privatetoken",
-        "scram-sha-1",
-        "scram-sha-256",
-        "vapid",
-        "token",
-        "bot",
-        "ssws",
-        "apikey",
-        "api-key",
-        "key",
-        "hmac",
-        "signature",
-        "aws4-hmac-sha256",
-        "goog4-hmac-sha256",
-        "sharedkey",
-        "sharedkeylite",
-    ]
-)
 # A parameter list (``username="bob", response="…"``, ``Credential=…, Signature=…``).
 _AUTH_PARAMS = re.compile(r"[A-Za-z][\w\-]{0,40}=")
 
@@ -1507,7 +1476,7 @@ def _spaced_authorization(m: re.Match[str]) -> bool:
     first = value.split(None, 1)[0].rstrip(",;")
     if "scheme" in m.re.groupindex:
         scheme = m.group("scheme")
-        known = scheme.lower() in _AUTH_SCHEMES or ("-" in scheme and not plain_run(scheme))
+        known = scheme.lower() in AUTH_SCHEMES or ("-" in scheme and not plain_run(scheme))
         if not known:
             return False  # "Authorization failed for user bob": a word, then prose
         if _AUTH_PARAMS.match(first) is not None:
@@ -1515,7 +1484,7 @@ def _spaced_authorization(m: re.Match[str]) -> bool:
         return _token_shaped(first) or (
             not (first.isalpha() and first.islower()) and not first.isdigit() and len(first) >= 8
         )
-    if first.lower() in _AUTH_SCHEMES or (
+    if first.lower() in AUTH_SCHEMES or (
         "-" in first and _SCHEME_WORD.fullmatch(first) and _MORE_ON_LINE.match(m.string, m.end())
     ):
         return False  # a scheme word: the detector with a scheme takes what follows it
@@ -1533,7 +1502,10 @@ def _anything(m: re.Match[str]) -> bool:
 def _authorization(m: re.Match[str]) -> bool:
     """An Authorization header's value, unless it is a scheme and a status word or an
     empty string (``Bearer ""``, ``Basic (missing)``; ``Bearer (missing)`` alone the
-    pattern already reads past the scheme)."""
+    pattern already reads past the scheme), or a key after the header's name (a HAR's
+    ``{"name": "Authorization", "value": …}``: the pair is ``_named``'s)."""
+    if m.group("key"):
+        return False
     value = m.group("secret")
     if len(value) <= _SCHEME_STATUS_MAX:
         scheme, _, rest = value.partition(" ")
@@ -1555,6 +1527,39 @@ def _cookie(m: re.Match[str]) -> bool:
         _LETTERS.fullmatch(value.split(" ", 1)[0].lstrip("(")) is not None
         and prose_run(value.rstrip())
     )
+
+
+def _masked(m: re.Match[str]) -> bool:
+    """A value given to ``::add-mask::``: any real value (not a placeholder or a
+    template's reference, ``{{ secrets.X }}``)."""
+    value = m.group("secret")
+    return value[:2] not in ("{{", "${") and plausible_value(value, prose_allowed=True)
+
+
+_SECRET_VERSION = re.compile(r"/secrets/[^/\s\"']{1,255}/versions/|secretmanager", re.IGNORECASE)
+_PAYLOAD_WINDOW = 1_024
+
+
+def _secret_payload(m: re.Match[str]) -> bool:
+    """A ``payload``'s ``data`` in an answer of Google Secret Manager: a secret's version
+    is named within ``_PAYLOAD_WINDOW`` characters of it (a Pub/Sub message or another
+    API's ``payload`` is none)."""
+    names = _secret_versions(m.string)
+    at = bisect.bisect_left(names, m.start() - _PAYLOAD_WINDOW)
+    near = at < len(names) and names[at] <= m.end() + _PAYLOAD_WINDOW
+    return near and plausible_value(m.group("secret"), prose_allowed=True)
+
+
+_VERSIONS_SEEN: list[Any] = [None, []]
+
+
+def _secret_versions(text: str) -> list[int]:
+    """Where ``text`` names a secret's version (one scan per text: its payloads share
+    the answer)."""
+    if _VERSIONS_SEEN[0] is not text:
+        _VERSIONS_SEEN[:] = [text, [m.start() for m in _SECRET_VERSION.finditer(text)]]
+    found: list[int] = _VERSIONS_SEEN[1]
+    return found
 
 
 def _oracle_login(m: re.Match[str]) -> bool:
@@ -1647,6 +1652,9 @@ def _form_password(m: re.Match[str]) -> bool:
     return _FORM_USER.search(text, begin, stop) is not None and _anything(m)
 
 
+_LAST_WORD = re.compile(r"\A(?:[A-Za-z0-9]{1,40}[_.\-]){0,4}(?=[A-Za-z])")
+
+
 def _pair(m: re.Match[str]) -> bool:
     """A user and a password after a credentials label (``credentials: bob / v``, ``creds
     bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
@@ -1659,7 +1667,9 @@ def _pair(m: re.Match[str]) -> bool:
         return False
     if value[:1] in "\"'":
         return True
-    if m.group("label")[:1] in "lL" or "," in m.group("pair"):
+    if value[:2] == "//" and m.group("pair") == ":":
+        return False  # a URL (``SSO_LOGIN=https://sso.acme.com:8443/``)
+    if _LAST_WORD.sub("", m.group("label"))[:1] in "lL" or "," in m.group("pair"):
         return _token_shaped(value)
     return True
 
@@ -2308,6 +2318,8 @@ _LABEL_WORDS = (
     "otp",
     "dsn",
     "seed",
+    "hmac",
+    "webhook",
     "code",
     "answer",
     "phrase",
@@ -2336,7 +2348,7 @@ _LABEL_WORDS = (
 _STRONG_NEEDLES: tuple[str, ...] = (
     *("secret", "token", "pass", "pw", "auth", "cred", "cookie", "sess", "sig", "otp"),
     *("dsn", "psk", "priv", "api", "signing", "master", "encrypt", "access", "app"),
-    *("pin", "code", "seed", "phrase", "sid"),
+    *("pin", "code", "seed", "phrase", "sid", "hmac", "webhook"),
 )
 _INNER_SPOKEN = re.compile("[=:\uff1a>\u2192\u21d2\u27f6]")
 _INNER_SEPARATOR = re.compile("[=:\uff1a \t|>\u2192\u21d2\u27f6\u662f\u4e3a\u70ba\u306f]")
@@ -2347,8 +2359,10 @@ _MORE = re.compile(r"[.,;:!?]?(?:[ \t]{1,3}[^\s\"'<>`]{1,256}){0,16}")
 _VALUE = (
     # Each run that may hold escapes is tried first as one character class (one step of
     # the matcher for the whole run): where it holds none, its match is the same.
-    # quoted: escaped quotes (escaped JSON), then a literal whose own escapes are skipped
-    r"(?P<secret>\\{1,3}\"[^\"\r\n]{0,1024}\"|"
+    # quoted: a TOML string in triple quotes on one line (``password = """v"""``),
+    # escaped quotes (escaped JSON), then a literal whose own escapes are skipped
+    r"(?P<secret>\"\"\"[^\"\r\n]{1,1024}\"\"\"|'''[^'\r\n]{1,1024}'''|"
+    r"\\{1,3}\"[^\"\r\n]{0,1024}\"|"
     r"\"[^\"\\\r\n]{0,1024}\"|\"(?:[^\"\\\r\n]|\\[^\r\n]){0,1024}\"|"
     r"\\{1,3}'[^'\r\n]{0,1024}'|'[^'\\\r\n]{0,1024}'|'(?:[^'\\\r\n]|\\[^\r\n]){0,1024}'|"
     # in brackets (``[v]``, ``{v}``, ``{{v}}``, ``${v}``, ``$(v)``, ``<<v>>``): a reference
@@ -2819,12 +2833,14 @@ BUILT_IN: tuple[Detector, ...] = (
             r"\s{0,5}\[?\s{0,5}(?P<q>\\{0,3}[\"'])?"
             r"(?:[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5})?"
             r"(?P<secret>[^\s\"'\\](?(q)(?:(?!(?P=q))[^\r\n]){0,4095}"
-            r"|(?(lq)(?:[^\r\n\\\"']|\\[^\r\n]|(?!(?P=lq))[\"']){0,4095}|[^\r\n]{0,4095})))",
+            r"|(?(lq)(?:[^\r\n\\\"']|\\[^\r\n]|(?!(?P=lq))[\"']){0,4095}|[^\r\n]{0,4095})))"
+            # (a quoted "value" that is a key: ``{"name": "Authorization", "value": …}``)
+            r"(?=(?P<key>(?P=q)[ \t]{0,5}:)?)",
             re.IGNORECASE,
         ),
         ("authori",),
         check=_authorization,
-        judged_by=("secret",),
+        judged_by=("secret", "key"),
         anchored=True,
     ),
     Detector(
@@ -2965,11 +2981,13 @@ BUILT_IN: tuple[Detector, ...] = (
         scan=False,
     ),
     Detector(
-        # An XML element named like a secret: ``<password>v</password>``, ``<ns:Token>``.
+        # An XML element named like a secret: ``<password>v</password>``, ``<ns:Token>``,
+        # its text in a CDATA section or not.
         "secret",
         re.compile(
-            r"<(?P<key>[\w.\-:]{1,80})(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}"
-            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}</(?P=key)[ \t]{0,5}>"
+            r"<(?P<key>[\w.\-:]{1,80})(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}(?:<!\[CDATA\[)?"
+            r"(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)[ \t]{0,40}(?:\]\]>[ \t]{0,40})?"
+            r"</(?P=key)[ \t]{0,5}>"
         ),
         ("</",),
         check=_element,
@@ -3100,6 +3118,78 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("identified",),
         check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # MySQL's ``SET PASSWORD [FOR 'app'@'%'] = 'v'`` (or ``= PASSWORD('v')``): the
+        # string literal after the ``=``.
+        "secret",
+        re.compile(
+            r"\bset[ \t]{1,5}password(?:[ \t]{1,5}for[ \t]{1,5}[^\s=;]{1,256})?[ \t]{0,5}="
+            r"[ \t]{0,5}(?:(?:old_)?password[ \t]{0,5}\([ \t]{0,5})?"
+            r"(?P<secret>\"[^\"\r\n]{1,1024}\"|'[^'\r\n]{1,1024}')",
+            re.IGNORECASE,
+        ),
+        ("set password",),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Redis's ``MONITOR`` output, each argument quoted: ``"AUTH" "v"``, ``"AUTH"
+        # "user" "v"`` (also inside ``"HELLO" "3" "AUTH" "user" "v" "SETNAME" "x"``):
+        # the last of at most two arguments.
+        "secret",
+        re.compile(
+            r"\"auth\"(?:[ \t]{1,5}\"(?:[^\"\\\r\n]|\\[^\r\n]){1,128}\")?"
+            r"[ \t]{1,5}\"(?P<secret>(?:[^\"\\\r\n]|\\[^\r\n]){1,512})\"",
+            re.IGNORECASE,
+        ),
+        ('"auth"',),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Terraform's plan or configuration of a generated password: ``resource
+        # "random_password" "db" {`` then ``+ result = "v"`` (or ``bcrypt_hash``) in its
+        # block (read to its first unmatched brace, one level of braces inside it).
+        "secret",
+        re.compile(
+            r"\"random_password\"[ \t]{1,5}\"[^\"\r\n]{1,128}\"[ \t]{0,5}\{"
+            r"(?:[^{}]|\{[^{}]{0,1024}\}){0,4096}?"
+            r"\b(?:result|bcrypt_hash)[ \t]{0,5}=[ \t]{0,5}\"(?P<secret>[^\"\r\n]{1,1024})\""
+        ),
+        ('"random_password"',),
+        check=_anything,
+        judged_by=("secret",),
+        anchored=True,
+    ),
+    Detector(
+        # Google Secret Manager's answer to an access: ``{"name": "projects/1/secrets/db/
+        # versions/4", "payload": {"data": "<base64>"}}`` (JSON, a dict repr, or protobuf
+        # text ``payload {`` then ``data: "v"``): the data is the secret.
+        "secret",
+        re.compile(
+            r"payload(?:[\"']?[ \t]{0,5}:[ \t]{0,5}|[ \t]{0,5})\{"
+            r"(?:[^{}\[\]]{0,1024}?[,\s])?[\"']?data[\"']?[ \t]{0,5}:[ \t]{0,5}b?"
+            r"(?P<q>[\"'])(?P<secret>(?:(?!(?P=q))[^\r\n\\]|\\[^\r\n]){1,65536})(?P=q)"
+        ),
+        ("payload",),
+        check=_secret_payload,
+        anchored=True,
+    ),
+    Detector(
+        # A GitHub Actions workflow command that masks a value in the log: what follows
+        # ``::add-mask::`` on its line is a secret by its writer's word (a reference to
+        # one, ``$TOKEN`` or ``${{ … }}``, stays).
+        "secret",
+        re.compile(
+            r"::add-mask::[ \t]{0,5}(?P<secret>[^\s$\"'`](?:[^\r\n\"'`]{0,4094}[^\s\"'`])?)"
+        ),
+        ("::add-mask::",),
+        check=_masked,
         judged_by=("secret",),
         anchored=True,
     ),
@@ -3267,10 +3357,12 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         # A user and a password after a credentials label: ``credentials: bob / v``,
         # ``creds bob:v``, ``login: bob/v``, ``username/password: bob / v``, ``creds =
-        # ("bob", "v")``; the user stays.
+        # ("bob", "v")``, the label a name's last word too (``BROKER_LOGIN=guest:v``);
+        # the user stays.
         "secret",
         re.compile(
-            r"(?<![\w\-])(?P<label>credentials?|creds?|logins?|user(?:name)?[/:]pass(?:word)?)"
+            r"(?<![\w\-])(?P<label>(?:[A-Za-z0-9]{1,40}[_.\-]){0,4}"
+            r"(?:credentials?|creds?|logins?|user(?:name)?[/:]pass(?:word)?))"
             r"(?:[ \t]{0,5}[:=\uff1a][ \t]{0,5}|[ \t]{1,5}(?:(?:is|are|was|were)[ \t]{1,5})?)"
             r"[(\[]?[ \t]{0,3}(?P<q>[\"']?)(?P<user>[\w.@+\-]{1,64})(?P=q)"
             r"(?P<pair>[ \t]{0,3}/[ \t]{0,3}|:|[ \t]{0,3},[ \t]{0,3})"
@@ -3281,6 +3373,8 @@ BUILT_IN: tuple[Detector, ...] = (
         check=_pair,
         judged_by=("label", "user", "pair", "secret"),
         anchored=True,
+        back=205,
+        back_chars=_KEY_CHARS,
         screen=re.compile(r"[/:,]"),  # a pair has one: a text without any is not read
     ),
     Detector(

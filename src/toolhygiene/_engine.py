@@ -36,7 +36,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._edges import exact
-from toolhygiene._labels import plain_run
+from toolhygiene._labels import marks_only, plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
@@ -416,7 +416,14 @@ def _quoted_item(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
     """A quoted value's span without its quotes (and their escapes), so that the
-    placeholder stays a string in JSON, a dict repr or escaped JSON."""
+    placeholder stays a string in JSON, a dict repr or escaped JSON; a TOML string in
+    triple quotes without all three)."""
+    if (
+        end - start >= 7
+        and text.startswith(('"""', "'''"), start)
+        and text.startswith(text[start : start + 3], end - 3)
+    ):
+        return start + 3, end - 3
     if end - start >= 2 and text[end - 1] in "\"'" and text[start] in "\"'\\":
         value = text[start:end]
         inner = value.lstrip("\\")
@@ -625,8 +632,9 @@ _BLANK_END = frozenset(" \t\n\r")
 def _continues(text: str, run: str, end: int) -> bool:
     """Whether ``run``, the start of the line after a break (``end`` is where it stops
     in ``text``), can be the rest of a token wrapped over the break: not a word or a
-    number a reader would take as the next line's text, and not a key (``run:``)."""
-    return text[end : end + 1] != ":" and not plain_run(run)
+    number a reader would take as the next line's text, not a key (``run:``), and not a
+    line of marks (``....``, ``----``)."""
+    return text[end : end + 1] != ":" and not plain_run(run) and not marks_only(run)
 
 
 def _without(text: str, cuts: list[tuple[int, int]]) -> str:

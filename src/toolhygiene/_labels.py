@@ -18,6 +18,7 @@ import functools
 import re
 
 __all__ = [
+    "AUTH_SCHEMES",
     "BRACKETED",
     "DATA_KEY_QUALIFIERS",
     "FOREIGN_LABELS",
@@ -34,6 +35,7 @@ __all__ = [
     "credential_shaped",
     "is_secret_label",
     "line_rest",
+    "marks_only",
     "never_rest",
     "paging_prose",
     "plain_run",
@@ -591,7 +593,11 @@ def _label_verdict(key: str) -> bool | None:
         # An application id is an API key at some services (OpenWeather's ``appid``) and
         # a public name or number at others: the value decides, as for a bare ``key``.
         return None
-    verdict: bool | None = False
+    # a secret named by what it is for (``JWT_SIGNING``, ``WEBHOOK_HMAC``,
+    # ``GITHUB_WEBHOOK``, ``ENCRYPTION_SEED``; not a bare word, which prose uses for the
+    # thing: "received webhook evt_…", "HMAC mismatch", "seed 42"): the value decides, as
+    # for a bare ``key``
+    verdict: bool | None = None if len(parts) > 1 and parts[-1] in _PURPOSES else False
     for index, part in enumerate(parts):
         if part in _STRONG or part in _STRONG_PLURALS or _glued_secret(part):
             # ``password_last_set``, ``token_last_used``: when, not what (but
@@ -613,6 +619,12 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_PURPOSES = frozenset(["signing", "hmac", "webhook", "seed"])
+"""The last words of a name that say what its value is for: a secret when it reads as a
+credential (``JWT_SIGNING=Jtnwmz579-cR5A``; ``SMB_SIGNING=required``,
+``SLACK_WEBHOOK=https://…``, ``RANDOM_SEED=42`` stay)."""
 
 
 # A list of passwords under its plural (``"passwords": "v"``, ``db_passwords=v``): each
@@ -1570,6 +1582,40 @@ def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = Fals
     return plausible_value(bare, prose_allowed=False)
 
 
+# Authorization schemes (RFC 7235's registry and common vendor ones) after which the
+# rest of the line is the credential, as after ``Authorization:``.
+AUTH_SCHEMES = frozenset(
+    [
+        "basic",
+        "bearer",
+        "digest",
+        "dpop",
+        "gnap",
+        "hoba",
+        "mutual",
+        "negotiate",
+        "ntlm",
+        "kerberos",
+        "oauth",
+        "privatetoken",
+        "scram-sha-1",
+        "scram-sha-256",
+        "vapid",
+        "token",
+        "bot",
+        "ssws",
+        "apikey",
+        "api-key",
+        "key",
+        "hmac",
+        "signature",
+        "aws4-hmac-sha256",
+        "goog4-hmac-sha256",
+        "sharedkey",
+        "sharedkeylite",
+    ]
+)
+
 _PLAIN = re.compile(
     r"(?:[A-Za-z][a-z]*|[A-Z]+(?:_[A-Z0-9]+)*|[a-z]+(?:[_-](?:[a-z]+[0-9]{0,3}|[0-9]+))*"
     r"|[vV]?[0-9]{1,4}(?:[.:/\-][0-9]+)*|[0-9]+(?:[.:/\-][0-9]+)+"
@@ -1635,7 +1681,16 @@ _TOKEN_SYMBOLS = frozenset("=+/!@#$%^&*~")
 
 
 def _own_line(run: str) -> bool:
-    return plain_run(run) or "://" in run or run[:1] == "/"
+    return plain_run(run) or "://" in run or run[:1] == "/" or marks_only(run)
+
+
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+
+def marks_only(run: str) -> bool:
+    """Whether ``run`` holds no letter and no digit (``...``, ``---``, ``***``, ``___``):
+    a line of marks is a line of its own (an elision, a rule), never a token's rest."""
+    return _LETTER_OR_DIGIT.search(run) is None
 
 
 def never_rest(run: str) -> bool:

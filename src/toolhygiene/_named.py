@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolhygiene._labels import (
+    AUTH_SCHEMES,
     FOREIGN_LABELS,
     GLUED_LABELS,
     PHRASE_LABELS,
@@ -45,6 +46,7 @@ from toolhygiene._labels import (
     credential_shaped,
     is_secret_label,
     plausible_value,
+    status_word,
 )
 from toolhygiene._positional import SPAN
 from toolhygiene._survivors import quoted_prose
@@ -134,19 +136,46 @@ def value_key(key: str) -> bool:
     return not plain.endswith(_NOT_VALUES)
 
 
+_HEADERS = frozenset(["authorization", "proxyauthorization"])
+"""Names of an HTTP header whose value is a credential after its scheme word (a HAR's
+``{"name": "Authorization", "value": "Bearer v"}``), lowercased without ``_`` or ``-``."""
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{1,30}[ \t]{1,5}(?=[^\s])")
+
+
 def _verdict(name: str) -> bool | None:
     """``is_secret_label`` of a name (a path's or a dotted name's last segment read as
-    the label: ``/prod/db/password``)."""
+    the label: ``/prod/db/password``); an Authorization header's name names one."""
     name = name.strip(" \t/")
     if not name or len(name) > 200:
         return False
+    if _plain(name) in _HEADERS:
+        return True
     return is_secret_label(name)
 
 
+def _scheme_end(name: str, value: str) -> int:
+    """Where the credential starts in ``value`` under ``name``: past the scheme word of
+    an Authorization header's value (``Bearer``), else ``0``."""
+    if _plain(name.strip(" \t/")) not in _HEADERS:
+        return 0
+    m = _SCHEME.match(value)
+    return 0 if m is None else m.end()
+
+
 def _judged(name: str, verdict: bool | None, value: Any) -> bool:
-    """Whether ``value`` is the secret that ``name`` (its ``verdict``) names."""
+    """Whether ``value`` is the secret that ``name`` (its ``verdict``) names (under an
+    Authorization header's name: what follows the scheme word, any real value, however
+    short: ``Bearer abc``)."""
     if value is None or isinstance(value, bool):
         return False
+    if isinstance(value, str) and _plain(name.strip(" \t/")) in _HEADERS:
+        rest = value[_scheme_end(name, value) :].strip()
+        return (
+            bool(rest)
+            and rest.lower() not in AUTH_SCHEMES
+            and not status_word(rest)
+            and plausible_value(rest, prose_allowed=False)
+        )
     if isinstance(value, (int, float)):
         return code_label(name) and code_value(str(value))
     if not isinstance(value, str) or not value.strip():
@@ -225,7 +254,7 @@ _STEMS = re.compile(
             *("pass", "pw", "psw", "secret", "token", "cred", "sig", "auth", "key", "sk"),
             *("sid", "sess", "cookie", "code", "seed", "pin", "otp", "mfa", "jwt", "bearer"),
             *("cert", "priv", "psk", "appid", "app_id", "salt", "hmac", "nonce", "sec"),
-            *("cvc", "cvv", "dsn"),
+            *("cvc", "cvv", "dsn", "hmac", "webhook"),
             # frameworks' session cookies named with no secret word (``_labels``)
             *("cakephp", "symfony", "aspx", "aspnetcore", "logged", "remember"),
             *(re.escape(label.lower()) for label in FOREIGN_LABELS),
@@ -312,7 +341,10 @@ def _judge_object(text: str, members: list[Any], found: list[re.Match[str]]) -> 
         spans = where if isinstance(where, list) else [(value, *where)]
         for item, start, end in spans:
             if start < end and _judged(name, verdict, item):
-                m = SPAN.match(text, start, end)
+                begin = start
+                if isinstance(item, str) and text[start:end] == item:
+                    begin += _scheme_end(name, item)
+                m = SPAN.match(text, begin, end)
                 if m is not None and m.end() == end:
                     found.append(m)
 
