@@ -383,7 +383,7 @@ def _placeholder_then_token(text: str, end: int, values: tuple[str, ...]) -> boo
         return True  # "password: [redacted]" then "Pa55w0rd" alone on the next line
     if _COLONS.isdisjoint(values[1]) or "=" in values[1]:
         return False
-    return _token_after(text, end, first=True) != end
+    return _token_after(text, end, first=True) != end or _steered_on(text, end)
 
 
 def _kept_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
@@ -391,7 +391,54 @@ def _kept_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
     algorithm's name, a small id: ``_named_value``) is followed on its line by a word
     shaped as a token, after any separator (``password=invalid Qx7pLm2R``): the label's
     value runs to it."""
-    return _kept_word(*values[:3]) and _token_after(text, end, first=True) != end
+    if not _kept_word(*values[:3]):
+        return False
+    return _token_after(text, end, first=True) != end or _steered_on(text, end)
+
+
+def _steered_on(text: str, end: int) -> bool:
+    """Whether a status word or a placeholder is followed on its line by a word that
+    steers to a new value and one word after it, the line's last ("expired, use
+    AAAAAA", "none, now Hunter"): the value no token's shape shows; a word of prose there
+    ("use the reset link", "use SSO") stays."""
+    steered = _STEERED.match(text, end, min(len(text), end + _REST_READ))
+    if steered is None:
+        return False
+    word = steered.group("word")
+    return len(word) >= 6 and not prose_run(word) and word.lower() not in _FUNCTION_WORDS
+
+
+_REST_READ = 256
+_STEERED = re.compile(
+    r"[ \t]{0,3}[,;:.\-]?[ \t]{0,3}(?:use|try|now|new|instead|replaced[ \t]{1,3}by"
+    r"|changed[ \t]{1,3}to|set[ \t]{1,3}to|is[ \t]{1,3}now)[ \t:]{1,4}"
+    r"(?P<word>[^\s,;()\[\]{}\"'`<>]{1,128})"
+    r"[ \t]{0,3}(?:now|please|instead)?[ \t.!]{0,3}(?:\r?\n|\Z)",
+    re.IGNORECASE,
+)
+_FUNCTION_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "your",
+        "my",
+        "our",
+        "their",
+        "this",
+        "that",
+        "it",
+        "another",
+        "one",
+        "them",
+        "these",
+        "those",
+        "sso",
+        "oauth",
+        "saml",
+        "ldap",
+    ]
+)
 
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its labels and values
