@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import toolhygiene as th
 
@@ -81,3 +83,44 @@ def test_llama_function_tag_written_otherwise_is_neutralised(text: str) -> None:
 )
 def test_other_function_elements_stay(text: str) -> None:
     assert _untrusted(text) == text
+
+
+# ---- AWS resource ids are names
+
+_AWS_PREFIXES = ["i", "ami", "snap", "vol", "eni", "sg", "igw", "rtb", "acl", "eipalloc", "nat",
+                 "lt", "fs", "subnet", "vpc"]  # fmt: skip
+
+
+@given(
+    prefix=st.sampled_from(_AWS_PREFIXES),
+    digits=st.sampled_from([8, 17]).flatmap(
+        lambda n: st.text("0123456789abcdef", min_size=n, max_size=n)
+    ),
+)
+def test_aws_resource_ids_stay(prefix: str, digits: str) -> None:
+    text = f"launched from {prefix}-{digits} in us-east-1"
+    assert th.redact(text) == text
+
+
+def test_the_aws_ids_of_cold20_stay() -> None:
+    text = (
+        "AMI ami-0c55b159cbfafe1f0; snapshot snap-0a1b2c3d4e5f67890; "
+        "volume vol-049df61146c4d7901; eni-0e3f4b5c6d7e8f901"
+    )
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ami-0c55b159cbfafe1f0Xyz9Q",  # more after the id: not its shape
+        "foo-0c55b159cbfafe1f0Kq9",  # no AWS type
+        "ami-0C55B159CBFAFE1F0aZ",  # upper-case hex and more: no AWS id
+    ],
+)
+def test_random_strings_near_the_aws_shape_still_go(text: str) -> None:
+    assert "redacted" in th.redact(text)
+
+
+def test_an_aws_shaped_value_under_a_secret_name_still_goes() -> None:
+    assert th.redact("password=ami-0c55b159cbfafe1f0") == "password=[redacted:secret]"
