@@ -124,3 +124,39 @@ def test_random_strings_near_the_aws_shape_still_go(text: str) -> None:
 
 def test_an_aws_shaped_value_under_a_secret_name_still_goes() -> None:
     assert th.redact("password=ami-0c55b159cbfafe1f0") == "password=[redacted:secret]"
+
+
+# ---- a Kubernetes Secret's name is a name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kubectl describe secret default-token-x7k2p",
+        "$ kubectl -n kube-system describe secret default-token-x7k2p\n"
+        "Name:         default-token-x7k2p\nNamespace:    kube-system",
+        "kubectl get secret db-creds9 -o yaml",
+        "oc get secrets my-tls-cert2",
+        'Error from server (NotFound): secrets "db-creds9" not found',
+        'Error from server (AlreadyExists): secret "db-cred5" already exists',
+    ],
+)
+def test_kubernetes_secret_names_stay(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the secret abc123xyz",  # prose: no kubectl verb before it
+        "kubectl describe secret Abc123XyZ9",  # no DNS-1123 name (capitals)
+        "kubectl logs web | grep secret abc123xyz",  # the kind is grep's word
+    ],
+)
+def test_a_token_after_secret_elsewhere_still_goes(text: str) -> None:
+    assert "abc123xyz" not in th.redact(text).lower()
+
+
+def test_a_literal_given_to_kubectl_create_secret_still_goes() -> None:
+    out = th.redact("kubectl create secret generic s1 --from-literal=password=Hq8sZ2kPq9aa")
+    assert "Hq8sZ2kPq9aa" not in out and "generic s1" in out

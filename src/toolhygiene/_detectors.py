@@ -1900,6 +1900,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     digit or a symbol in it, or both cases, and not a word, a number, a date or a
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
+    if key in ("secret", "secrets") and _kube_name(m):
+        return False
     value, end = m.group("secret"), m.end("secret")
     if value[:1] not in "\"'\\<" and m.string[end : end + 1] in _CUTS:
         # judged with its tail glued on by a character the pattern stopped at, as it
@@ -1916,6 +1918,44 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if verdict is not _NETRC:
         return verdict is True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+# (fix20b) Kubernetes names a Secret object by its kind: ``kubectl describe secret NAME``,
+# ``oc -n ns get secrets NAME``, ``secret "NAME" not found``. The name is a DNS-1123 name,
+# lowercase; what the Secret holds is never written there.
+_KUBE_NAME = re.compile(r"[\"']?([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)[\"']?")
+_KUBE_COMMAND = re.compile(
+    r"(?:kubectl|oc)(?:[ \t]{1,5}[\w.=/:@-]{1,100}){0,8}?[ \t]{1,5}"
+    r"(?:get|describe|delete|edit|patch|label|annotate|replace|apply|explain)"
+    r"(?:[ \t]{1,5}-[\w.=/:@-]{1,100}){0,8}[ \t]{1,5}\Z"
+)
+_KUBE_OUTCOME = re.compile(
+    r"[ \t]{1,3}(?:not found|is forbidden|already exists|created|deleted|configured|patched|"
+    r"unchanged|labeled|annotated|edited|replaced)\b"
+)
+
+
+def _kube_name(m: re.Match[str]) -> bool:
+    """Whether the value after ``secret``/``secrets`` is a Kubernetes object's name: a
+    DNS-1123 name after a ``kubectl``/``oc`` verb on its line, or quoted before what the
+    API server says of it ("not found", "created")."""
+    text, at = m.string, m.start("secret")
+    name = _KUBE_NAME.match(text, at)
+    if name is None or name.group()[:1] != name.group()[-1:] and name.group()[:1] in "\"'":
+        return False
+    end = name.end()
+    if end < len(text) and not text[end].isspace() and text[end] not in ",;.)":
+        return False  # more glued on: not the name alone
+    if name.group()[:1] in "\"'" and _KUBE_OUTCOME.match(text, end):
+        return True
+    key_at = m.start("key")
+    start = max(text.rfind("\n", 0, key_at) + 1, key_at - 300)
+    command = max(text.rfind("kubectl", start, key_at), text.rfind("oc ", start, key_at))
+    return (
+        command >= 0
+        and (command == 0 or not (text[command - 1].isalnum() or text[command - 1] in "_-"))
+        and _KUBE_COMMAND.match(text, command, key_at) is not None
+    )
 
 
 _NETRC: Any = "netrc"
