@@ -160,3 +160,23 @@ def test_a_token_after_secret_elsewhere_still_goes(text: str) -> None:
 def test_a_literal_given_to_kubectl_create_secret_still_goes() -> None:
     out = th.redact("kubectl create secret generic s1 --from-literal=password=Hq8sZ2kPq9aa")
     assert "Hq8sZ2kPq9aa" not in out and "generic s1" in out
+
+
+# ---- a note about a secret after its label is prose, whatever the label
+
+
+@pytest.mark.parametrize("label", ["secret", "password", "token", "api_key", "client_secret"])
+@pytest.mark.parametrize(
+    "note", ["rotated yesterday by the on-call engineer", "renewed every 90 days", "rotated"]
+)
+def test_a_note_after_any_secret_label_stays(label: str, note: str) -> None:
+    text = f"{label}: {note}"
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize("label", ["secret", "password", "token"])
+@pytest.mark.parametrize(
+    "value", ["admin", "yesterday", "rotated Qx7pLm2R9z", "rotated yesterday; new Hq8sZ2kPq9aa"]
+)
+def test_a_value_among_those_words_still_goes(label: str, value: str) -> None:
+    assert th.redact(f"{label}: {value}") == f"{label}: [redacted:secret]"

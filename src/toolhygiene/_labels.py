@@ -952,6 +952,57 @@ _PROSE = STATUS_WORDS | frozenset(
         "found",
         "configured",
         "available",
+        # (fix20b) what was done to it: "secret: rotated yesterday by the on-call engineer"
+        "rotated",
+        "renewed",
+        "revoked",
+        "regenerated",
+        "reissued",
+    ]
+)
+# (fix20b) Words a note about a secret goes on with, but never starts with: when and by
+# whom ("rotated yesterday by the on-call engineer", "renewed every 90 days"). Alone, a
+# word of these may be the value (``password: admin``).
+_PROSE_AFTER = frozenset(
+    [
+        "yesterday",
+        "today",
+        "tonight",
+        "ago",
+        "last",
+        "next",
+        "every",
+        "each",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "hour",
+        "hours",
+        "minutes",
+        "daily",
+        "weekly",
+        "monthly",
+        "nightly",
+        "quarterly",
+        "recently",
+        "automatically",
+        "engineer",
+        "on-call",
+        "oncall",
+        "team",
+        "admin",
+        "administrator",
+        "ops",
+        "sre",
+        "owner",
+        "rotation",
+        "schedule",
+        "policy",
     ]
 )
 
@@ -1206,7 +1257,12 @@ def prose_run(run: str) -> bool:
             continue
         if index == 0:
             bare = bare[:1].lower() + bare[1:]
-        if bare not in _PROSE and bare not in _POLICY and bare.lower() not in _VAULTS:
+        if (
+            bare not in _PROSE
+            and bare not in _POLICY
+            and bare.lower() not in _VAULTS
+            and (index == 0 or bare not in _PROSE_AFTER)
+        ):
             return False
     return True
 
