@@ -180,3 +180,32 @@ def test_a_note_after_any_secret_label_stays(label: str, note: str) -> None:
 )
 def test_a_value_among_those_words_still_goes(label: str, value: str) -> None:
     assert th.redact(f"{label}: {value}") == f"{label}: [redacted:secret]"
+
+
+# ---- a key's id and a session's length are no secrets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "signing.keyId=24875D73",
+        "gpg_key_id: 0x24875D73",
+        "ssh_key_id=42",
+        "session_duration=3600 auth_method=oidc",
+        "sessionDuration: 3600",
+        "session_lifetime=86400",
+        "session_ttl=900",
+        "session_timeout=30m",
+    ],
+)
+def test_key_ids_and_session_lengths_stay(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["access_key_id=AKIAIOSFODNN7EXAMPLE9", "api_key_id=Zx8qLm2R7tPk", "session=Zx8qLm2R7tPk",
+     "signing_key=Zx8qLm2R7tPk", "session_token=Zx8qLm2R7tPk"],
+)  # fmt: skip
+def test_the_secrets_beside_them_still_go(text: str) -> None:
+    assert "Zx8qLm2R7tPk" not in th.redact(text) and "AKIAIOSFODNN7EXAMPLE9" not in th.redact(text)

@@ -147,6 +147,10 @@ _CODE_QUALIFIERS = frozenset(
 _ANSWER_QUALIFIERS = frozenset(["security", "secret", "challenge", "recovery", "memorable"])
 _PHRASE_QUALIFIERS = frozenset(["seed", "recovery", "mnemonic", "secret", "backup", "wallet"])
 _CODE_HEADS = frozenset(["code", "codes", "answer", "answers", "phrase", "key", "keys", "pin"])
+# (fix20b) The qualifiers whose key's id names the key and grants nothing: a GPG key's id
+# (``signing.keyId=24875D73``, ``gpg_key_id``), an SSH key's, a KMS key's. (An access
+# key's id, ``access_key_id``, ``api_key_id``, is half a credential: it goes.)
+_NAMED_KEY_QUALIFIERS = frozenset(["signing", "gpg", "pgp", "ssh", "encryption", "decryption", "kms"])
 _KEY_QUALIFIERS = frozenset(
     [
         "api",
@@ -286,6 +290,10 @@ _META = frozenset(
         "until",
         "issued",
         "ttl",
+        # (fix20b) how long, not what: ``session_duration=3600``, ``token_lifetime``
+        "duration",
+        "lifetime",
+        "interval",
         "url",
         "uri",
         "endpoint",
@@ -601,7 +609,9 @@ def _label_verdict(key: str) -> bool | None:
             return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
         before = parts[index - 1] if index else ""
         if part in ("key", "keys"):
-            if parts[index + 1 :] in (["id"], ["ids"]) and before not in _KEY_QUALIFIERS:
+            if parts[index + 1 :] in (["id"], ["ids"]) and (
+                before not in _KEY_QUALIFIERS or before in _NAMED_KEY_QUALIFIERS
+            ):
                 return False  # a key's id (``key_id``, ``gpg_key_id``): it names the key
             if before in _KEY_QUALIFIERS:
                 return not _when(parts[index + 1 :])  # ``api_key_last_used``: when
