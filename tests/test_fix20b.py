@@ -209,3 +209,52 @@ def test_key_ids_and_session_lengths_stay(text: str) -> None:
 )  # fmt: skip
 def test_the_secrets_beside_them_still_go(text: str) -> None:
     assert "Zx8qLm2R7tPk" not in th.redact(text) and "AKIAIOSFODNN7EXAMPLE9" not in th.redact(text)
+
+
+# ---- a connection string ends before the bracket the text put around it
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Cannot create PoolableConnectionFactory (jdbc:sqlserver://db-0.internal.acme.net:1433;"
+            "databaseName=erp;user=sa;password=Vhdghq058*YbsR;encrypt=true)",
+            "Cannot create PoolableConnectionFactory ([redacted:connection-string])",
+        ),
+        ("x (postgres://u:Vhdghq058YbsR@db.example.com:5432/erp) y",
+         "x ([redacted:connection-string]) y"),
+        ("((jdbc:mysql://h/db))", "(([redacted:connection-string]))"),
+        ("(see jdbc:mysql://h/db?x=(1))", "(see [redacted:connection-string])"),
+        ("url=jdbc:oracle:thin:sa/Vhdghq058YbsR@(DESCRIPTION=(ADDRESS=(HOST=h)(PORT=1521)))",
+         "url=[redacted:connection-string]"),
+    ],
+)  # fmt: skip
+def test_connection_strings_go_whole_but_not_the_bracket_around_them(
+    text: str, expected: str
+) -> None:
+    assert th.redact(text) == expected
+
+
+# ---- cookies: display preferences stay, anything else and the header goes
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Cookie: theme=dark; lang=en", "GET / HTTP/1.1\r\nCookie: Theme=Dark; LANG=en-US; tz=UTC;\r\n"],
+)
+def test_preference_cookies_stay(text: str) -> None:
+    assert th.redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cookie: theme=dark; sid=Zx8qLm2R7tPk",
+        "Cookie: lang=ZxqLmRtPk",
+        "Cookie: theme=dark; lang=en Zx8qLm2R7tPk",
+        "Cookie: sid=abc",
+    ],
+)
+def test_any_other_cookie_header_goes(text: str) -> None:
+    assert th.redact(text) == "Cookie: [redacted:cookie]"

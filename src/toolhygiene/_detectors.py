@@ -144,6 +144,8 @@ def _labelled(m: re.Match[str]) -> bool:
     ):
         return False  # a cursor in prose ("next page: token=v"); layer 1 still reads it
     key_at = m.start("key")
+    if key.lower() == "cookie" and values[2][:1].isalpha() and _preference_cookies(m):
+        return False  # ``Cookie: theme=dark; lang=en``: display preferences (fix20b)
     if values[1][:2] in _PADDING_THEN_SPACE and key_at and m.string[key_at - 1] in "+/":
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
@@ -1551,10 +1553,37 @@ def _cookie(m: re.Match[str]) -> bool:
     every word is prose (``none set``, ``rejected by browser policy``): a cookie's
     ``name=value`` pairs are never all such words."""
     value = m.group("secret")
-    return _anything(m) and not (
-        _LETTERS.fullmatch(value.split(" ", 1)[0].lstrip("(")) is not None
-        and prose_run(value.rstrip())
+    return (
+        _anything(m)
+        and not (
+            _LETTERS.fullmatch(value.split(" ", 1)[0].lstrip("(")) is not None
+            and prose_run(value.rstrip())
+        )
+        and _PREFERENCE_COOKIES.fullmatch(value) is None
     )
+
+
+# (fix20b) A Cookie header whose every pair is a display preference with a word or a
+# language's code for its value (``Cookie: theme=dark; lang=en``) names no session.
+# One pair of any other name, or any other value, and the whole header goes.
+_PREFERENCE_NAME = (
+    r"theme|lang|language|locale|tz|timezone|currency|country|region|dark_mode|darkmode|"
+    r"color_scheme|font_size|layout|view|sort"
+)
+# (case matters: a word, a capitalised word, a code; not mixed-case random letters)
+_PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
+def _preference_cookies(m: re.Match[str]) -> bool:
+    """Whether the rest of the line from a labelled value is display-preference cookies."""
+    text, at = m.string, m.start("secret")
+    end = text.find("\n", at, at + 600)
+    end = min(len(text), at + 600) if end < 0 else end
+    return _PREFERENCE_COOKIES.fullmatch(text, at, end - (text[end - 1 : end] == "\r")) is not None
+
+
+_PREFERENCE_COOKIES = re.compile(
+    rf"(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}"
+    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}){{0,15}}[ \t;]{{0,5}}"
+)
 
 
 def _oracle_login(m: re.Match[str]) -> bool:
@@ -2483,6 +2512,29 @@ _DATABASES = (
     "kafka",
     "nats",
 )
+
+
+_STRING_CUTS = frozenset(" \t\r\n\f\v'\"<>`")
+
+
+def _closed_end(text: str, end: int) -> int:
+    """(fix20b) Where a connection string found up to ``end`` ends: before the closing
+    parentheses at its end that it opened none for, the brackets of the text around it
+    (``(jdbc:sqlserver://h;password=v)``: the ``)`` stays; Oracle's
+    ``@(DESCRIPTION=(…))`` closes its own)."""
+    if text[end - 1] != ")":
+        return end
+    start = end
+    while start > 0 and end - start < 4200 and text[start - 1] not in _STRING_CUTS:
+        start -= 1
+    while text[start] == "(":  # (a string starts with its scheme: the text's own brackets)
+        start += 1
+    extra = text.count(")", start, end) - text.count("(", start, end)
+    while extra > 0 and text[end - 1] == ")":
+        end, extra = end - 1, extra - 1
+    return end
+
+
 _NETRC_GAP = r"(?:\s|\\[nrt]){1,20}"
 NETRC_BEFORE = re.compile(
     r"(?:\b|(?<=\\[nrt]))(?:machine" + _NETRC_GAP + r"[^\s\\]{1,256}|default)"
@@ -2685,12 +2737,14 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _DATABASES,
         anchored=True,
+        extend=_closed_end,
     ),
     Detector(
         "connection-string",
         re.compile(r"(?<![\w.\-])jdbc:[a-z0-9]{1,20}:[^\s'\"<>`]{1,2048}", re.IGNORECASE),
         ("jdbc:",),
         anchored=True,
+        extend=_closed_end,
     ),
     Detector(
         "slack-webhook",
