@@ -28,7 +28,7 @@ def _untrusted(text: str) -> str:
     [
         "[system]\ntimezone = UTC\nlocale = en_US.UTF-8\n",
         "[system]\r\n# the host\n\nhostname = web-1\n",
-        "[[system]]\nname = \"x\"\n",
+        '[[system]]\nname = "x"\n',
         "  [ system ]\nkey=value\n",
         "[core]\neditor = vim\n\n[system]\ntimezone = UTC\n",
     ],
@@ -241,7 +241,10 @@ def test_connection_strings_go_whole_but_not_the_bracket_around_them(
 
 @pytest.mark.parametrize(
     "text",
-    ["Cookie: theme=dark; lang=en", "GET / HTTP/1.1\r\nCookie: Theme=Dark; LANG=en-US; tz=UTC;\r\n"],
+    [
+        "Cookie: theme=dark; lang=en",
+        "GET / HTTP/1.1\r\nCookie: Theme=Dark; LANG=en-US; tz=UTC;\r\n",
+    ],
 )
 def test_preference_cookies_stay(text: str) -> None:
     assert th.redact(text) == text

@@ -1572,6 +1572,8 @@ _PREFERENCE_NAME = (
 )
 # (case matters: a word, a capitalised word, a code; not mixed-case random letters)
 _PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
+
+
 def _preference_cookies(m: re.Match[str]) -> bool:
     """Whether the rest of the line from a labelled value is display-preference cookies."""
     text, at = m.string, m.start("secret")
@@ -1582,7 +1584,8 @@ def _preference_cookies(m: re.Match[str]) -> bool:
 
 _PREFERENCE_COOKIES = re.compile(
     rf"(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}"
-    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}){{0,15}}[ \t;]{{0,5}}"
+    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}){{0,15}}"
+    r"[ \t;]{0,5}"
 )
 
 
@@ -1970,7 +1973,7 @@ def _kube_name(m: re.Match[str]) -> bool:
     API server says of it ("not found", "created")."""
     text, at = m.string, m.start("secret")
     name = _KUBE_NAME.match(text, at)
-    if name is None or name.group()[:1] != name.group()[-1:] and name.group()[:1] in "\"'":
+    if name is None or (name.group()[:1] != name.group()[-1:] and name.group()[:1] in "\"'"):
         return False
     end = name.end()
     if end < len(text) and not text[end].isspace() and text[end] not in ",;.)":

@@ -150,7 +150,9 @@ _CODE_HEADS = frozenset(["code", "codes", "answer", "answers", "phrase", "key", 
 # (fix20b) The qualifiers whose key's id names the key and grants nothing: a GPG key's id
 # (``signing.keyId=24875D73``, ``gpg_key_id``), an SSH key's, a KMS key's. (An access
 # key's id, ``access_key_id``, ``api_key_id``, is half a credential: it goes.)
-_NAMED_KEY_QUALIFIERS = frozenset(["signing", "gpg", "pgp", "ssh", "encryption", "decryption", "kms"])
+_NAMED_KEY_QUALIFIERS = frozenset(
+    ["signing", "gpg", "pgp", "ssh", "encryption", "decryption", "kms"]
+)
 _KEY_QUALIFIERS = frozenset(
     [
         "api",
@@ -971,8 +973,8 @@ _PROSE = STATUS_WORDS | frozenset(
     ]
 )
 # (fix20b) Words a note about a secret goes on with, but never starts with: when and by
-# whom ("rotated yesterday by the on-call engineer", "renewed every 90 days"). Alone, a
-# word of these may be the value (``password: admin``).
+# whom, as in "rotated yesterday by the on-call engineer" or "renewed every 90 days".
+# Alone, such a word may be the value itself: a password of "admin" goes.
 _PROSE_AFTER = frozenset(
     [
         "yesterday",

@@ -1044,7 +1044,9 @@ _squeezed_once = functools.lru_cache(maxsize=1)(_squeezed)
 # comment lines. A config file's section, not a role's turn: kept as written. Anything
 # else (``[system]`` before prose, an order, a ``key: value`` line, ``[/system]``) is
 # still a mark; an order written as a value under the header is still found as an order.
-_SECTION_HEADER = re.compile(r"[ \t]{0,20}\[?\[[ \t]{0,3}system[ \t]{0,3}\]\]?[ \t]{0,20}$", re.I)
+_SECTION_HEADER = re.compile(
+    r"[ \t]{0,20}\[?\[[ \t]{0,3}system[ \t]{0,3}\]\]?[ \t]{0,20}$", re.IGNORECASE
+)
 _SECTION_BODY = re.compile(
     r"(?:\r?\n[ \t]{0,20}(?:[#;][^\r\n]{0,300})?){0,5}\r?\n[ \t]{0,20}"
     r"[\"']?[A-Za-z_][\w.-]{0,60}[\"']?[ \t]{0,20}=[^=]"
