@@ -1055,14 +1055,16 @@ _SECTION_BODY = re.compile(
 
 def _bracketed_sub(m: re.Match[str]) -> str | None:
     if m.group("tag").lower() == "system":
-        text = m.string
-        start = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.end())
-        end = len(text) if end < 0 else end
+        text = m.string  # (the line read 60 characters either side at most: linear)
+        start = text.rfind("\n", max(0, m.start() - 60), m.start()) + 1
+        end = text.find("\n", m.end(), m.end() + 61)
+        end = len(text) if end < 0 and len(text) <= m.end() + 60 else end
         if end > start and text[end - 1] == "\r":
             end -= 1
         if (
-            end - start <= 60
+            end >= 0
+            and (start or m.start() <= 60)
+            and end - start <= 60
             and _SECTION_HEADER.match(text, start, end) is not None
             and _SECTION_BODY.match(text, end) is not None
         ):
