@@ -334,8 +334,12 @@ def test_a_repeated_label_is_matched_as_before_at_any_length(count: int, unit: s
     _as_before((unit * (count // len(unit) + 1))[:count])
 
 
-_LABELLED = next(d for d in _detectors.BUILT_IN if d.extend is not None and d.back == 40)
-_GLUED = next(d for d in _detectors.BUILT_IN if d.extend is not None and d.back == 0)
+_LABELLED = next(
+    d for d in _detectors.BUILT_IN if d.extend is _detectors._labelled_value_end and d.back == 40
+)
+_GLUED = next(
+    d for d in _detectors.BUILT_IN if d.extend is _detectors._labelled_value_end and d.back == 0
+)
 # The labelled patterns as they were: the key read greedily, then given back a character
 # at a time when no separator followed; each value's run read a character at a time.
 _SHORTCUTS = (

@@ -146,6 +146,8 @@ def _labelled(m: re.Match[str]) -> bool:
     ):
         return False  # a cursor in prose ("next page: token=v"); layer 1 still reads it
     key_at = m.start("key")
+    if key.lower() == "cookie" and values[2][:1].isalpha() and _preference_cookies(m):
+        return False  # ``Cookie: theme=dark; lang=en``: display preferences (fix20b)
     if values[1][:2] in _PADDING_THEN_SPACE and key_at and m.string[key_at - 1] in "+/":
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
@@ -1570,9 +1572,13 @@ def _cookie(m: re.Match[str]) -> bool:
     every word is prose (``none set``, ``rejected by browser policy``): a cookie's
     ``name=value`` pairs are never all such words."""
     value = m.group("secret")
-    return _anything(m) and not (
-        _LETTERS.fullmatch(value.split(" ", 1)[0].lstrip("(")) is not None
-        and prose_run(value.rstrip())
+    return (
+        _anything(m)
+        and not (
+            _LETTERS.fullmatch(value.split(" ", 1)[0].lstrip("(")) is not None
+            and prose_run(value.rstrip())
+        )
+        and _PREFERENCE_COOKIES.fullmatch(value) is None
     )
 
 
@@ -1607,6 +1613,30 @@ def _secret_versions(text: str) -> list[int]:
         _VERSIONS_SEEN[:] = [text, [m.start() for m in _SECRET_VERSION.finditer(text)]]
     found: list[int] = _VERSIONS_SEEN[1]
     return found
+# (fix20b) A Cookie header whose every pair is a display preference with a word or a
+# language's code for its value (``Cookie: theme=dark; lang=en``) names no session.
+# One pair of any other name, or any other value, and the whole header goes.
+_PREFERENCE_NAME = (
+    r"theme|lang|language|locale|tz|timezone|currency|country|region|dark_mode|darkmode|"
+    r"color_scheme|font_size|layout|view|sort"
+)
+# (case matters: a word, a capitalised word, a code; not mixed-case random letters)
+_PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
+
+
+def _preference_cookies(m: re.Match[str]) -> bool:
+    """Whether the rest of the line from a labelled value is display-preference cookies."""
+    text, at = m.string, m.start("secret")
+    end = text.find("\n", at, at + 600)
+    end = min(len(text), at + 600) if end < 0 else end
+    return _PREFERENCE_COOKIES.fullmatch(text, at, end - (text[end - 1 : end] == "\r")) is not None
+
+
+_PREFERENCE_COOKIES = re.compile(
+    rf"(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}"
+    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}){{0,15}}"
+    r"[ \t;]{0,5}"
+)
 
 
 def _oracle_login(m: re.Match[str]) -> bool:
@@ -1957,6 +1987,8 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     digit or a symbol in it, or both cases, and not a word, a number, a date or a
     version), so prose
     stays ("password is required", "token expired at 12:00", "session 42 closed")."""
+    if key in ("secret", "secrets") and _kube_name(m):
+        return False
     value, end = m.group("secret"), m.end("secret")
     if value[:1] not in "\"'\\<" and m.string[end : end + 1] in _CUTS:
         # judged with its tail glued on by a character the pattern stopped at, as it
@@ -1973,6 +2005,44 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if verdict is not _NETRC:
         return verdict is True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+# (fix20b) Kubernetes names a Secret object by its kind: ``kubectl describe secret NAME``,
+# ``oc -n ns get secrets NAME``, ``secret "NAME" not found``. The name is a DNS-1123 name,
+# lowercase; what the Secret holds is never written there.
+_KUBE_NAME = re.compile(r"[\"']?([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)[\"']?")
+_KUBE_COMMAND = re.compile(
+    r"(?:kubectl|oc)(?:[ \t]{1,5}[\w.=/:@-]{1,100}){0,8}?[ \t]{1,5}"
+    r"(?:get|describe|delete|edit|patch|label|annotate|replace|apply|explain)"
+    r"(?:[ \t]{1,5}-[\w.=/:@-]{1,100}){0,8}[ \t]{1,5}\Z"
+)
+_KUBE_OUTCOME = re.compile(
+    r"[ \t]{1,3}(?:not found|is forbidden|already exists|created|deleted|configured|patched|"
+    r"unchanged|labeled|annotated|edited|replaced)\b"
+)
+
+
+def _kube_name(m: re.Match[str]) -> bool:
+    """Whether the value after ``secret``/``secrets`` is a Kubernetes object's name: a
+    DNS-1123 name after a ``kubectl``/``oc`` verb on its line, or quoted before what the
+    API server says of it ("not found", "created")."""
+    text, at = m.string, m.start("secret")
+    name = _KUBE_NAME.match(text, at)
+    if name is None or (name.group()[:1] != name.group()[-1:] and name.group()[:1] in "\"'"):
+        return False
+    end = name.end()
+    if end < len(text) and not text[end].isspace() and text[end] not in ",;.)":
+        return False  # more glued on: not the name alone
+    if name.group()[:1] in "\"'" and _KUBE_OUTCOME.match(text, end):
+        return True
+    key_at = m.start("key")
+    start = max(text.rfind("\n", 0, key_at) + 1, key_at - 300)
+    command = max(text.rfind("kubectl", start, key_at), text.rfind("oc ", start, key_at))
+    return (
+        command >= 0
+        and (command == 0 or not (text[command - 1].isalnum() or text[command - 1] in "_-"))
+        and _KUBE_COMMAND.match(text, command, key_at) is not None
+    )
 
 
 _NETRC: Any = "netrc"
@@ -2504,6 +2574,29 @@ _DATABASES = (
     "kafka",
     "nats",
 )
+
+
+_STRING_CUTS = frozenset(" \t\r\n\f\v'\"<>`")
+
+
+def _closed_end(text: str, end: int) -> int:
+    """(fix20b) Where a connection string found up to ``end`` ends: before the closing
+    parentheses at its end that it opened none for, the brackets of the text around it
+    (``(jdbc:sqlserver://h;password=v)``: the ``)`` stays; Oracle's
+    ``@(DESCRIPTION=(…))`` closes its own)."""
+    if text[end - 1] != ")":
+        return end
+    start = end
+    while start > 0 and end - start < 4200 and text[start - 1] not in _STRING_CUTS:
+        start -= 1
+    while text[start] == "(":  # (a string starts with its scheme: the text's own brackets)
+        start += 1
+    extra = text.count(")", start, end) - text.count("(", start, end)
+    while extra > 0 and text[end - 1] == ")":
+        end, extra = end - 1, extra - 1
+    return end
+
+
 _NETRC_GAP = r"(?:\s|\\[nrt]){1,20}"
 NETRC_BEFORE = re.compile(
     r"(?:\b|(?<=\\[nrt]))(?:machine" + _NETRC_GAP + r"[^\s\\]{1,256}|default)"
@@ -2706,12 +2799,14 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         _DATABASES,
         anchored=True,
+        extend=_closed_end,
     ),
     Detector(
         "connection-string",
         re.compile(r"(?<![\w.\-])jdbc:[a-z0-9]{1,20}:[^\s'\"<>`]{1,2048}", re.IGNORECASE),
         ("jdbc:",),
         anchored=True,
+        extend=_closed_end,
     ),
     Detector(
         "slack-webhook",

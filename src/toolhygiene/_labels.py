@@ -149,6 +149,12 @@ _CODE_QUALIFIERS = frozenset(
 _ANSWER_QUALIFIERS = frozenset(["security", "secret", "challenge", "recovery", "memorable"])
 _PHRASE_QUALIFIERS = frozenset(["seed", "recovery", "mnemonic", "secret", "backup", "wallet"])
 _CODE_HEADS = frozenset(["code", "codes", "answer", "answers", "phrase", "key", "keys", "pin"])
+# (fix20b) The qualifiers whose key's id names the key and grants nothing: a GPG key's id
+# (``signing.keyId=24875D73``, ``gpg_key_id``), an SSH key's, a KMS key's. (An access
+# key's id, ``access_key_id``, ``api_key_id``, is half a credential: it goes.)
+_NAMED_KEY_QUALIFIERS = frozenset(
+    ["signing", "gpg", "pgp", "ssh", "encryption", "decryption", "kms"]
+)
 _KEY_QUALIFIERS = frozenset(
     [
         "api",
@@ -288,6 +294,10 @@ _META = frozenset(
         "until",
         "issued",
         "ttl",
+        # (fix20b) how long, not what: ``session_duration=3600``, ``token_lifetime``
+        "duration",
+        "lifetime",
+        "interval",
         "url",
         "uri",
         "endpoint",
@@ -607,7 +617,9 @@ def _label_verdict(key: str) -> bool | None:
             return True  # an OTP seed (``totp_seed``, ``two_factor_seed``, ``mfa seed``)
         before = parts[index - 1] if index else ""
         if part in ("key", "keys"):
-            if parts[index + 1 :] in (["id"], ["ids"]) and before not in _KEY_QUALIFIERS:
+            if parts[index + 1 :] in (["id"], ["ids"]) and (
+                before not in _KEY_QUALIFIERS or before in _NAMED_KEY_QUALIFIERS
+            ):
                 return False  # a key's id (``key_id``, ``gpg_key_id``): it names the key
             if before in _KEY_QUALIFIERS:
                 return not _when(parts[index + 1 :])  # ``api_key_last_used``: when
@@ -964,6 +976,57 @@ _PROSE = STATUS_WORDS | frozenset(
         "found",
         "configured",
         "available",
+        # (fix20b) what was done to it: "secret: rotated yesterday by the on-call engineer"
+        "rotated",
+        "renewed",
+        "revoked",
+        "regenerated",
+        "reissued",
+    ]
+)
+# (fix20b) Words a note about a secret goes on with, but never starts with: when and by
+# whom, as in "rotated yesterday by the on-call engineer" or "renewed every 90 days".
+# Alone, such a word may be the value itself: a password of "admin" goes.
+_PROSE_AFTER = frozenset(
+    [
+        "yesterday",
+        "today",
+        "tonight",
+        "ago",
+        "last",
+        "next",
+        "every",
+        "each",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "hour",
+        "hours",
+        "minutes",
+        "daily",
+        "weekly",
+        "monthly",
+        "nightly",
+        "quarterly",
+        "recently",
+        "automatically",
+        "engineer",
+        "on-call",
+        "oncall",
+        "team",
+        "admin",
+        "administrator",
+        "ops",
+        "sre",
+        "owner",
+        "rotation",
+        "schedule",
+        "policy",
     ]
 )
 
@@ -1218,7 +1281,12 @@ def prose_run(run: str) -> bool:
             continue
         if index == 0:
             bare = bare[:1].lower() + bare[1:]
-        if bare not in _PROSE and bare not in _POLICY and bare.lower() not in _VAULTS:
+        if (
+            bare not in _PROSE
+            and bare not in _POLICY
+            and bare.lower() not in _VAULTS
+            and (index == 0 or bare not in _PROSE_AFTER)
+        ):
             return False
     return True
 

@@ -148,6 +148,9 @@ _CLOSE = (
 _TAGS = (
     r"system|assistant|user|human|developer|tool_result|tool_use|function_results?|"
     r"function_calls?|tool_call|instructions?|prompt|antml:[a-z_]{1,30}|im_start|im_end|"
+    # (fix20b) Llama 3.1's tool call, ``<function=send_email>{…}</function>``: the opening
+    # tag, named by its ``=`` (an XML ``<function>`` element and its ``</function>`` stay).
+    r"function(?=[ \t]{0,3}=)|"
     r"invoke|parameter|sys|inst|start_of_turn|end_of_turn|start_header_id|end_header_id|eot_id|"
     # The frames a tool's result or a document is put in (a result that closes the frame
     # it sits in, ``</result>``, ``</document>``, ``</tool_response>``, would end it).
@@ -1036,6 +1039,39 @@ def _squeezed_slowly(lowered: str) -> str:
 _squeezed_once = functools.lru_cache(maxsize=1)(_squeezed)
 
 
+# (fix20b) An INI / TOML section header: ``[system]`` alone on its line (``[[system]]``,
+# a TOML array of tables, too) with a ``key = value`` line under it, past blank and
+# comment lines. A config file's section, not a role's turn: kept as written. Anything
+# else (``[system]`` before prose, an order, a ``key: value`` line, ``[/system]``) is
+# still a mark; an order written as a value under the header is still found as an order.
+_SECTION_HEADER = re.compile(
+    r"[ \t]{0,20}\[?\[[ \t]{0,3}system[ \t]{0,3}\]\]?[ \t]{0,20}$", re.IGNORECASE
+)
+_SECTION_BODY = re.compile(
+    r"(?:\r?\n[ \t]{0,20}(?:[#;][^\r\n]{0,300})?){0,5}\r?\n[ \t]{0,20}"
+    r"[\"']?[A-Za-z_][\w.-]{0,60}[\"']?[ \t]{0,20}=[^=]"
+)
+
+
+def _bracketed_sub(m: re.Match[str]) -> str | None:
+    if m.group("tag").lower() == "system":
+        text = m.string  # (the line read 60 characters either side at most: linear)
+        start = text.rfind("\n", max(0, m.start() - 60), m.start()) + 1
+        end = text.find("\n", m.end(), m.end() + 61)
+        end = len(text) if end < 0 and len(text) <= m.end() + 60 else end
+        if end > start and text[end - 1] == "\r":
+            end -= 1
+        if (
+            end >= 0
+            and (start or m.start() <= 60)
+            and end - start <= 60
+            and _SECTION_HEADER.match(text, start, end) is not None
+            and _SECTION_BODY.match(text, end) is not None
+        ):
+            return None
+    return _markup_sub(m)
+
+
 def _markup_sub(m: re.Match[str]) -> str:
     tag = m.group("tag")
     role = m.groupdict().get("role")
@@ -1740,7 +1776,7 @@ def _steps(
     if _ESCAPED in gates:
         yield found.written_markup, _markup_sub
     if "[" in lowered:
-        yield found.bracketed, _markup_sub
+        yield found.bracketed, _bracketed_sub
     if (":" in lowered or "#" in lowered or _UNDERLINED.search(lowered)) and _ROLE in gates:
         # The start of a quoted value is looked for only where a quote comes before a
         # role's name (one more alternative tried at every character costs a third more).

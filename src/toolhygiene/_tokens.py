@@ -111,6 +111,7 @@ def _survivor(part: str) -> bool:
         _UUID.fullmatch(part) is not None
         or (_HEX_GROUPS.fullmatch(part) is not None and _MAILGUN.fullmatch(part) is None)
         or _PUBLIC_ID.fullmatch(part) is not None
+        or _AWS_ID.fullmatch(part) is not None
         or _generated_name(part)
         or _wheel_tags(part)
     )
@@ -152,6 +153,13 @@ _PUBLIC_ID = re.compile(
     r"batch|resp|vs|ft|ftjob|org|proj|user)_[A-Za-z0-9]{10,48}"
     r"|(?:chatcmpl|cmpl|file)-[A-Za-z0-9]{10,48}"
     r"|01[0-9A-HJKMNP-TV-Z]{24}"
+)
+# (fix20b) AWS resource ids, public names of an account's resources: a type's prefix,
+# then 8 or 17 lowercase hex (``ami-0c55b159cbfafe1f0``, ``i-…``, ``subnet-…``).
+_AWS_ID = re.compile(
+    r"(?:i|ami|aki|ari|snap|vol|eni|sg|sgr|igw|eigw|rtb|rtbassoc|acl|aclassoc|eipalloc|"
+    r"eipassoc|nat|lt|fs|fsap|fsmt|subnet|vpc|vpce|pcx|tgw|tgw-attach|tgw-rtb|vgw|cgw|"
+    r"vpn|dopt|pl|r|sir|fleet|import-ami|export-ami|ebs)-(?:[0-9a-f]{17}|[0-9a-f]{8})"
 )
 # A value given under a key that names an id (``"id": "…"``, ``file_id=…``,
 # ``request-id: …``): an object's name the model needs (KSUID, nanoid, Drive file ids),
