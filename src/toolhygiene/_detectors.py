@@ -1613,6 +1613,8 @@ def _secret_versions(text: str) -> list[int]:
         _VERSIONS_SEEN[:] = [text, [m.start() for m in _SECRET_VERSION.finditer(text)]]
     found: list[int] = _VERSIONS_SEEN[1]
     return found
+
+
 # (fix20b) A Cookie header whose every pair is a display preference with a word or a
 # language's code for its value (``Cookie: theme=dark; lang=en``) names no session.
 # One pair of any other name, or any other value, and the whole header goes.
