@@ -29,6 +29,8 @@ from typing import Any, NamedTuple
 
 from toolhygiene._asides import asides
 from toolhygiene._asides import edits as aside_edits
+from toolhygiene._code import placeholder as tag_placeholder
+from toolhygiene._code import quoted_as_code, role_tag
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
@@ -1072,6 +1074,22 @@ def _bracketed_sub(m: re.Match[str]) -> str | None:
     return _markup_sub(m)
 
 
+def _tag_sub(m: re.Match[str]) -> str | None:
+    """A tag of ``_markup`` made markup, but a role's tag quoted as code and opening no
+    turn (`` `<system>` ``, in a fenced block) or a placeholder (``<system name>``,
+    ``<system-id>``), which stay (``_code``; neut21)."""
+    tag = m.group("tag")
+    if tag is not None and m.groupdict().get("role") is None and role_tag(tag):
+        text = m.string
+        if tag_placeholder(text, m.start("tag"), m.end()):
+            return None
+        role = tag.lower()
+        role = next((r for r in _ROLES if role.startswith(r)), "system")
+        if quoted_as_code(text, m.start(), m.end(), role):
+            return None
+    return _markup_sub(m)
+
+
 def _markup_sub(m: re.Match[str]) -> str:
     tag = m.group("tag")
     role = m.groupdict().get("role")
@@ -1772,7 +1790,7 @@ def _steps(
     if gates is None:
         gates = _gates(lowered)
     if "<" in lowered or not text.isascii():
-        yield found.markup, _markup_sub
+        yield found.markup, _tag_sub
     if _ESCAPED in gates:
         yield found.written_markup, _markup_sub
     if "[" in lowered:
