@@ -31,6 +31,7 @@ from toolhygiene._asides import asides
 from toolhygiene._asides import edits as aside_edits
 from toolhygiene._code import placeholder as tag_placeholder
 from toolhygiene._code import quoted_as_code, role_tag
+from toolhygiene._foreign import foreign_gate, foreign_steering, leet_reading, may_be_leet
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
@@ -1420,6 +1421,8 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     written, the text goes out so read, those words in Latin letters (a word with a
     letter of its own script, ``пароль``, keeps its letters either way).
     """
+    if may_be_leet(text):
+        text = _leet_read(text, turns=turns, render=render)
     done = _neutralised(text, turns=turns, render=render)
     if text.isascii() or _CONFUSABLE_SCRIPTS.search(text) is None:
         return done
@@ -1441,6 +1444,26 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
             return done
     seen = _neutralised(folded, turns=turns, render=render)
     return seen if _defused_count(seen) > _defused_count(done) else done
+
+
+def _leet_read(text: str, *, turns: bool, render: bool) -> str:
+    """``text`` with each line holding a leetspeak word (``1gn0re all prev10us
+    instruct1ons``) read as the words it spells (``_foreign.leet_reading``) where that
+    reading, neutralised alone, finds more to defuse than the line as written (neut21):
+    that line goes out so read, its other lines as written ("sha256", "h2o" stay)."""
+    lines = text.split("\n")
+    changed = False
+    for k, line in enumerate(lines):
+        if not may_be_leet(line):
+            continue
+        read = leet_reading(line)
+        if read == line:
+            continue
+        seen = _defused_count(_neutralised(read, turns=turns, render=render))
+        if seen > _defused_count(_neutralised(line, turns=turns, render=render)):
+            lines[k] = read
+            changed = True
+    return "\n".join(lines) if changed else text
 
 
 _CONFUSABLE_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
@@ -1476,6 +1499,8 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
         viewed = _role_shapes(viewed, lowered)
     if "#" in lowered and "instruction" in lowered:
         viewed = _sub(bare_heading(), viewed, _heading_sub)
+    if foreign_gate(lowered):
+        viewed = _foreign_sub(viewed)
     done = asides(viewed.text)
     if "<" in done and ">" in done:  # a tag's two brackets
         done = speaking_tags(done)
@@ -1488,6 +1513,26 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+
+def _foreign_sub(viewed: _Viewed) -> _Viewed:
+    """Steering written in another language (``_foreign``) made
+    ``[instruction-like text removed]``."""
+    view = viewed.view
+    lowered = view.lower()
+    if len(lowered) != len(view):  # ("İ" lowers to two characters)
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in view)
+    spans = foreign_steering(view, lowered)
+    if not spans:
+        return viewed
+    parts: list[str] = []
+    last = 0
+    for begin, finish in spans:
+        start, end = _in_text(viewed.marks, begin, finish)
+        parts.extend((viewed.text[last:start], INSTRUCTION_REMOVED))
+        last = end
+    parts.append(viewed.text[last:])
+    return _viewed("".join(parts))
 
 
 def _role_shapes(viewed: _Viewed, lowered: str) -> _Viewed:
