@@ -31,6 +31,7 @@ from toolhygiene._asides import asides
 from toolhygiene._asides import edits as aside_edits
 from toolhygiene._code import placeholder as tag_placeholder
 from toolhygiene._code import quoted_as_code, role_tag
+from toolhygiene._exfil import exfil_edits, exfil_gate
 from toolhygiene._foreign import foreign_gate, foreign_steering, leet_reading, may_be_leet
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
@@ -1502,6 +1503,8 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
     if foreign_gate(lowered):
         viewed = _foreign_sub(viewed)
     done = asides(viewed.text)
+    if exfil_gate(lowered):
+        done = _exfil_defused(done)
     if "<" in done and ">" in done:  # a tag's two brackets
         done = speaking_tags(done)
         if render:
@@ -1513,6 +1516,21 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+
+def _exfil_defused(text: str) -> str:
+    """``text`` with an image a client fetches on display shown as its name and address,
+    and an order to fill a private value in removed (``_exfil``)."""
+    edits_made = exfil_edits(text)
+    if not edits_made:
+        return text
+    parts: list[str] = []
+    last = 0
+    for start, end, shown in edits_made:
+        parts.extend((text[last:start], shown))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def _foreign_sub(viewed: _Viewed) -> _Viewed:
