@@ -440,11 +440,14 @@ def _after_a_word(view: str, lowered: str, *, judged: bool) -> list[tuple[int, i
         m = _AFTER_A_WORD.match(view, at)
         if m is None:
             continue
-        written = before.rsplit("\n", 1)[-1].replace(",", " ").split()[-3:]
+        written = [
+            word.strip("\"'`*_([{\u2018\u2019\u201c\u201d")
+            for word in before.rsplit("\n", 1)[-1].replace(",", " ").split()[-3:]
+        ]
         words = [word.lower() for word in written]
         if any(word in _DETERMINERS for word in words):
             continue
-        if written[-1][0].isupper() and words[-1] not in _SIGN_OFFS:
+        if not written[-1] or (written[-1][0].isupper() and words[-1] not in _SIGN_OFFS):
             continue  # a name's modifier: "Linux system:", "AI assistant:"
         if judged and not _aimed_after_a_word(m.group("role"), m.group("value").strip()):
             continue

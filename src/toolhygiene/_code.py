@@ -156,7 +156,11 @@ _SLOT = re.compile(r"\{\{?[ \t]{0,3}[\w.-]{1,60}[ \t]{0,3}\}?\}|\$\{?\w{1,60}\}?
 
 
 def _opens_a_turn(value: str, role: str) -> bool:
-    from toolhygiene._orders import role_is_data
+    """Whether ``value`` is a turn's under ``role``'s label (a user's question alone, as
+    an example's, is the user's: ``_reader.asks_only``)."""
+    from toolhygiene._orders import asks_only, role_is_data
 
     label = f"{role}: {value}"
-    return not role_is_data(label, len(role) + 1, role, record=False)
+    if role_is_data(label, len(role) + 1, role, record=False):
+        return False
+    return not (role in ("user", "human") and asks_only(value))

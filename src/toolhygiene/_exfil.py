@@ -95,6 +95,8 @@ def _images(text: str) -> list[tuple[int, int, str]]:
                     }
                 ref = m.group("ref") or m.group("alt")
                 url = refs.get(ref.lower(), "")
+                if url.startswith("<") and url.endswith(">"):
+                    url = url[1:-1]
                 if url and _built_to_fill(url):
                     shown = f"{_image_shown(m.group('alt'), '')} [{m.group('ref')}]"
                     found.append((m.start(), m.end(), shown))
@@ -113,7 +115,9 @@ def _images(text: str) -> list[tuple[int, int, str]]:
 
 
 # A reference's definition: ``[ref]: https://…`` at a line's start.
-_REF_DEF = re.compile(r"(?m)^[ \t]{0,3}\[(?P<ref>[^\[\]\n]{1,100})\]:[ \t]{0,3}<?(?P<url>\S{1,2048}?)>?(?=\s|$)")
+_REF_DEF = re.compile(
+    r"(?m)^[ \t]{0,3}\[(?P<ref>[^\[\]\n]{1,100})\]:[ \t]{0,3}(?P<url>[^\s]{1,2048})"
+)
 
 
 # -- orders to fill a private value in ----------------------------------------------------

@@ -932,6 +932,13 @@ def _value_is_data(value: str, role: str, record: bool) -> bool:
         # version, an id, a name, or among a record's fields a short noun phrase
         # ("system": "order management")
         return False
+    if (
+        role.lower() in _AUTHORITIES
+        and _STATUS.fullmatch(value) is not None
+        and _A_MODE.search(value) is None
+        and ("(" not in value or _reads_as_field(value[value.index("(") :], _PROSE_WORDS))
+    ):
+        return True  # "System: ok, up", a status alone; a note in brackets read as a field
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS

@@ -1942,6 +1942,16 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(_in_text(marks, *m.span()) for m in bare_heading().finditer(view))
     # a comment to the model, a chat in CSV rows, a label of authority, a heading of orders
     spans.extend((start, end) for start, end, _ in aside_edits(text, judged=False))
+    # (neut21) steering in another language, an image built to be filled in, an order to
+    # fill a private value in, steering in leetspeak (read in letters: the same length)
+    if foreign_gate(lowered):
+        spans.extend(_in_text(marks, *span) for span in foreign_steering(view, view.lower()))
+    if exfil_gate(lowered):
+        spans.extend((start, end) for start, end, _ in exfil_edits(text))
+    if may_be_leet(text):
+        read = leet_reading(text)
+        if read != text:
+            spans.extend(touched(read))
     if not text.isascii() and _CONFUSABLE_SCRIPTS.search(text) is not None:
         # words in look-alike letters, read as Latin (same length, same positions)
         folded = latin_reading(text)
