@@ -164,10 +164,10 @@ def foreign_steering(view: str, lowered: str) -> list[tuple[int, int]]:
 
 # -- leetspeak ---------------------------------------------------------------------------
 
-# A word of letters with digits or signs written for letters: at least two letters, at
-# least one such sign, nothing else (``sha256``, ``utf8``, ``x86`` hold a digit that
+# A word of letters with digits or signs written for letters: three characters or more,
+# a letter and such a sign among them, nothing else (``sha256``, ``utf8``, ``x86`` hold a digit that
 # stands for no letter and stay as written).
-_LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z][\w@$]*[A-Za-z])(?=[\w@$]*[013457@$])"
+_LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[013457@$])"
                         r"[A-Za-z013457@$]{3,30}(?![\w@$])")  # fmt: skip
 _LEET_SIGN = re.compile(r"[013457@$]")
 _LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a",
