@@ -413,7 +413,19 @@ _AFTER_A_WORD = re.compile(
     r"(?P<label>(?P<role>system|assistant|developer|user)[ \t]{0,3}:)(?![/\w:])[ \t]{0,3}"
     r"(?P<value>[^\n]{1,300})"
 )
-_WORD_BEFORE = re.compile(r"[A-Za-z][A-Za-z'\u2019]*[,]?[ \t]{1,3}$")
+
+
+def _after_a_gap_and_a_word(view: str, at: int) -> bool:
+    """Whether one to three blanks, after a letter (or a letter and a comma), stand
+    before ``view[at]`` (read back a character at a time: at most five)."""
+    k = at - 1
+    while k >= 0 and at - k <= 3 and view[k] in " \t":
+        k -= 1
+    if k == at - 1 or k < 0 or view[k] in " \t":
+        return False
+    if view[k] == "," and k > 0:
+        k -= 1
+    return view[k].isascii() and view[k].isalpha()
 _DETERMINERS = _lexicon(
     """
     the a an our your my their its his her this that these those some any each every
@@ -434,9 +446,9 @@ def _after_a_word(view: str, lowered: str, *, judged: bool) -> list[tuple[int, i
     for at in _found(lowered, ("system", "assistant", "developer", "user")):
         if at < 2 or not view.startswith(lowered[at : at + 4], at):
             continue  # (a capital's label is ``_reader``'s and ``_orders``')
-        before = view[max(0, at - 60) : at]
-        if _WORD_BEFORE.search(before) is None:
+        if not _after_a_gap_and_a_word(view, at):
             continue
+        before = view[max(0, at - 60) : at]
         m = _AFTER_A_WORD.match(view, at)
         if m is None:
             continue

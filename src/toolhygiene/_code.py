@@ -155,6 +155,7 @@ def quoted_as_code(text: str, start: int, end: int, role: str) -> bool:
 _SLOT = re.compile(r"\{\{?[ \t]{0,3}[\w.-]{1,60}[ \t]{0,3}\}?\}|\$\{?\w{1,60}\}?|\.{3}|\u2026")
 
 
+@functools.lru_cache(maxsize=256)
 def _opens_a_turn(value: str, role: str) -> bool:
     """Whether ``value`` is a turn's under ``role``'s label (a user's question alone, as
     an example's, is the user's: ``_reader.asks_only``)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["foreign_gate", "foreign_steering", "leet_reading", "may_be_leet"]
+__all__ = ["foreign_gate", "foreign_steering", "leet_reading", "may_be_leet", "worth_reading"]
 
 # -- other languages ---------------------------------------------------------------------
 
@@ -184,9 +184,42 @@ _WITH_L = frozenset(
 )
 
 
+# The words a leetspeak reading is worth making for: steering's verbs, scopes and
+# targets, roles, secrets and what is done with them (``_redact``'s lists and more). A
+# line whose leetspeak words read as none of these ("sha1", "ext4", "x@evil") is not
+# read again.
+_WORTH_READING = frozenset(
+    """
+    ignore disregard forget override neglect skip discard dismiss bypass overlook drop
+    abandon erase cancel reset scrap ditch revoke void previous prev prior above earlier
+    preceding your all former last latest recent past instruction prompt message rule
+    context direction directive guideline guidance command order constraint before
+    previously system safety developer original initial hidden operator everything
+    anything the attention follow obey aside throw assistant user human model reveal
+    password secret key token send print email forward delete jailbreak unrestricted
+    pretend now you act mode admin root sudo filter guardrail policy restriction
+    """.split()
+)
+
+
 def may_be_leet(text: str) -> bool:
     """Whether ``text`` may hold a leetspeak word (a C scan for a digit or sign first)."""
     return _LEET_SIGN.search(text) is not None and _LEET_WORD.search(text) is not None
+
+
+def worth_reading(text: str) -> bool:
+    """Whether a leetspeak word of ``text`` reads as a word of ``_WORTH_READING`` (also
+    with a plural's or a tense's ending: "instruct1ons", "1gn0red")."""
+    for m in _LEET_WORD.finditer(text):
+        word = _read(m).lower()
+        if (
+            word in _WORTH_READING
+            or word[:-1] in _WORTH_READING
+            or word[:-2] in _WORTH_READING
+            or word[:-3] in _WORTH_READING
+        ):
+            return True
+    return False
 
 
 def _read(m: re.Match[str]) -> str:

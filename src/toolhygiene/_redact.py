@@ -32,7 +32,13 @@ from toolhygiene._asides import edits as aside_edits
 from toolhygiene._code import placeholder as tag_placeholder
 from toolhygiene._code import quoted_as_code, role_tag
 from toolhygiene._exfil import exfil_edits, exfil_gate
-from toolhygiene._foreign import foreign_gate, foreign_steering, leet_reading, may_be_leet
+from toolhygiene._foreign import (
+    foreign_gate,
+    foreign_steering,
+    leet_reading,
+    may_be_leet,
+    worth_reading,
+)
 from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
@@ -1455,11 +1461,11 @@ def _leet_read(text: str, *, turns: bool, render: bool) -> str:
     lines = text.split("\n")
     changed = False
     for k, line in enumerate(lines):
-        if not may_be_leet(line):
+        if not may_be_leet(line) or not worth_reading(line):
             continue
         read = leet_reading(line)
-        if read == line:
-            continue
+        if read == line or not _groups(_ALL_GATES, _gate_view(read.lower())):
+            continue  # the line so read opens no gate: no pattern reads it
         seen = _defused_count(_neutralised(read, turns=turns, render=render))
         if seen > _defused_count(_neutralised(line, turns=turns, render=render)):
             lines[k] = read
