@@ -406,9 +406,9 @@ def _after_words(view: str, lowered: str, *, judged: bool) -> list[tuple[int, in
 # phrase's ("the file system: ext4", "our build system: Bazel", "AI assistant:
 # Copilot"): it is read as a label only when no determiner stands among the three words
 # before it, the word before is not capitalised (a name's modifier: "Linux system:"; but
-# a sign-off's, "Thanks system:") and its text is aimed at the model or asks the reader for what ``_reader``
-# names (not a field's value, and not a manual's order to a person: "host system: run
-# the installer first" stays).
+# a sign-off's, "Thanks system:") and its text is aimed at the model or asks the reader
+# for what ``_reader`` names (not a field's value, and not a manual's order to a person:
+# "host system: run the installer first" stays).
 _AFTER_A_WORD = re.compile(
     r"(?P<label>(?P<role>system|assistant|developer|user)[ \t]{0,3}:)(?![/\w:])[ \t]{0,3}"
     r"(?P<value>[^\n]{1,300})"
@@ -426,6 +426,8 @@ def _after_a_gap_and_a_word(view: str, at: int) -> bool:
     if view[k] == "," and k > 0:
         k -= 1
     return view[k].isascii() and view[k].isalpha()
+
+
 _DETERMINERS = _lexicon(
     """
     the a an our your my their its his her this that these those some any each every

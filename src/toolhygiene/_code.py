@@ -81,11 +81,14 @@ def _fences(text: str) -> tuple[list[int], list[int]]:
             fence = m.group("fence")
             if opened is None:
                 opened = (fence, line_end + 1)
-            elif fence[0] == opened[0][0] and len(fence) >= len(opened[0]):
-                if text[m.end() : line_end].strip() == "":
-                    starts.append(opened[1])
-                    ends.append(line_start)
-                    opened = None
+            elif (
+                fence[0] == opened[0][0]
+                and len(fence) >= len(opened[0])
+                and text[m.end() : line_end].strip() == ""
+            ):
+                starts.append(opened[1])
+                ends.append(line_start)
+                opened = None
         at = line_end + 1
     if opened is not None:
         starts.append(opened[1])

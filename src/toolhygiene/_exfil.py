@@ -90,9 +90,7 @@ def _images(text: str) -> list[tuple[int, int, str]]:
         for m in _IMAGE.finditer(text):
             if m.group("ref") is not None:
                 if refs is None:
-                    refs = {
-                        d.group("ref").lower(): d.group("url") for d in _REF_DEF.finditer(text)
-                    }
+                    refs = {d.group("ref").lower(): d.group("url") for d in _REF_DEF.finditer(text)}
                 ref = m.group("ref") or m.group("alt")
                 url = refs.get(ref.lower(), "")
                 if url.startswith("<") and url.endswith(">"):
@@ -199,13 +197,16 @@ def _orders(text: str, lowered: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     if any(n in lowered for n in _MODEL_NEEDLES) and any(n in lowered for n in _RELAY_NEEDLES):
         for start, end in _windows(lowered, _RELAY_NEEDLES):
-            for m in _RELAYED.finditer(text, start, end + _REACH):
-                if _SECRET_WORD.search(m.group("rest")) is not None:
-                    found.append((m.start(), m.end(), _REMOVED))
+            found.extend(
+                (m.start(), m.end(), _REMOVED)
+                for m in _RELAYED.finditer(text, start, end + _REACH)
+                if _SECRET_WORD.search(m.group("rest")) is not None
+            )
     if any(n in lowered for n in _FILL_NEEDLES):
         for start, end in _windows(lowered, _FILL_NEEDLES):
-            for m in _ORDER.finditer(text, start, end + _REACH):
-                found.append((m.start(), m.end(), _REMOVED))
+            found.extend(
+                (m.start(), m.end(), _REMOVED) for m in _ORDER.finditer(text, start, end + _REACH)
+            )
     return found
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import re
 
+from toolhygiene._orders import _lexicon
+
 __all__ = ["foreign_gate", "foreign_steering", "leet_reading", "may_be_leet", "worth_reading"]
 
 # -- other languages ---------------------------------------------------------------------
@@ -146,9 +148,11 @@ def foreign_steering(view: str, lowered: str) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     if any(needle in lowered for needle in _NEEDLES):
         for start, end in _windows(lowered, _NEEDLES):
-            for m in _WORDED.finditer(view, start, end):
-                if _BEFORE_WORD.search(m.group()) is not None:
-                    found.append(m.span())
+            found.extend(
+                m.span()
+                for m in _WORDED.finditer(view, start, end)
+                if _BEFORE_WORD.search(m.group()) is not None
+            )
     if not view.isascii() and any(needle in lowered for needle in _CJK_NEEDLES):
         for start, end in _windows(lowered, _CJK_NEEDLES):
             found.extend(m.span() for m in _CJK.finditer(view, max(0, start - 40), end))
@@ -175,12 +179,12 @@ _LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": 
 _LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a",
                          "$": "s"})  # fmt: skip
 # Words of steering that hold an "l": a "1" in them is read as "l" ("a11", "ru1es").
-_WITH_L = frozenset(
+_WITH_L = _lexicon(
     """
     all rules rule guidelines guideline policy policies filter filters below earlier
     developer original initial hidden safety control controls limits limit role roles
     model llm sole solely tools tool protocol protocols please follow rol reglas
-    """.split()
+    """
 )
 
 
@@ -188,7 +192,7 @@ _WITH_L = frozenset(
 # targets, roles, secrets and what is done with them (``_redact``'s lists and more). A
 # line whose leetspeak words read as none of these ("sha1", "ext4", "x@evil") is not
 # read again.
-_WORTH_READING = frozenset(
+_WORTH_READING = _lexicon(
     """
     ignore disregard forget override neglect skip discard dismiss bypass overlook drop
     abandon erase cancel reset scrap ditch revoke void previous prev prior above earlier
@@ -198,7 +202,7 @@ _WORTH_READING = frozenset(
     anything the attention follow obey aside throw assistant user human model reveal
     password secret key token send print email forward delete jailbreak unrestricted
     pretend now you act mode admin root sudo filter guardrail policy restriction
-    """.split()
+    """
 )
 
 

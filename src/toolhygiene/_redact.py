@@ -31,6 +31,7 @@ from toolhygiene._asides import asides
 from toolhygiene._asides import edits as aside_edits
 from toolhygiene._code import placeholder as tag_placeholder
 from toolhygiene._code import quoted_as_code, role_tag
+from toolhygiene._engine import scrub
 from toolhygiene._exfil import exfil_edits, exfil_gate
 from toolhygiene._foreign import (
     foreign_gate,
@@ -39,7 +40,6 @@ from toolhygiene._foreign import (
     may_be_leet,
     worth_reading,
 )
-from toolhygiene._engine import scrub
 from toolhygiene._labels import (
     code_label,
     code_value,
