@@ -129,9 +129,9 @@ JUDGED = {
 
 ROOT = Path(__file__).resolve().parent.parent
 PROSE = [ROOT / "README.md", ROOT / "docs" / "redaction.md"]
-"""Ordinary prose (speed18): the README's first ``size`` characters, repeated if short;
-the README's redaction catalogue moved to docs/redaction.md and is read after it, so the
-first 64 KB is still mostly the catalogue's prose."""
+"""Ordinary prose (speed18): the first ``size`` characters of the README and then
+docs/redaction.md (the README's redaction catalogue until it moved there), repeated if
+short."""
 
 
 def sample(name: str, size: int) -> str:
