@@ -446,6 +446,8 @@ def _after_a_word(view: str, lowered: str, *, judged: bool) -> list[tuple[int, i
     reader for an act (``judged`` false: every such label)."""
     found: list[tuple[int, int, str]] = []
     for at in _found(lowered, ("system", "assistant", "developer", "user")):
+        if view.find(":", at, at + 13) == -1:
+            continue  # no label's colon after the word (the common case: one C scan)
         if at < 2 or not view.startswith(lowered[at : at + 4], at):
             continue  # (a capital's label is ``_reader``'s and ``_orders``')
         if not _after_a_gap_and_a_word(view, at):

@@ -169,44 +169,34 @@ _MODEL_NEEDLES = ("ai", "assistant", "model", "agent", "bot", "llm", "gpt", "cop
                   "claude", "gemini")  # fmt: skip
 
 
-_REACH = 300
-
-
-def _windows(lowered: str, needles: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The stretches from ``_REACH`` before to ``_REACH`` after each needle, overlapping
-    ones merged (a pattern led by ``\\b`` and an alternation is tried at every
-    character: read only there)."""
+def _word_starts(lowered: str, needles: tuple[str, ...]) -> list[int]:
+    """Where each of ``needles`` starts a word of ``lowered`` (``str.find``, in C), in
+    order."""
     hits: list[int] = []
     for needle in needles:
         i = lowered.find(needle)
         while i != -1:
-            hits.append(i)
+            if i == 0 or not (lowered[i - 1].isalnum() or lowered[i - 1] == "_"):
+                hits.append(i)
             i = lowered.find(needle, i + len(needle))
     hits.sort()
-    spans: list[tuple[int, int]] = []
-    for at in hits:
-        start, end = max(0, at - 40), min(len(lowered), at + _REACH)
-        if spans and start <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
-        else:
-            spans.append((start, end))
-    return spans
+    return hits
 
 
 def _orders(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    """Each order to fill a private value in, matched at a verb's word (each match reads
+    at most a sentence of 300 characters)."""
     found: list[tuple[int, int, str]] = []
     if any(n in lowered for n in _MODEL_NEEDLES) and any(n in lowered for n in _RELAY_NEEDLES):
-        for start, end in _windows(lowered, _RELAY_NEEDLES):
-            found.extend(
-                (m.start(), m.end(), _REMOVED)
-                for m in _RELAYED.finditer(text, start, end + _REACH)
-                if _SECRET_WORD.search(m.group("rest")) is not None
-            )
+        for at in _word_starts(lowered, _RELAY_NEEDLES):
+            m = _RELAYED.match(text, at)
+            if m is not None and _SECRET_WORD.search(m.group("rest")) is not None:
+                found.append((m.start(), m.end(), _REMOVED))
     if any(n in lowered for n in _FILL_NEEDLES):
-        for start, end in _windows(lowered, _FILL_NEEDLES):
-            found.extend(
-                (m.start(), m.end(), _REMOVED) for m in _ORDER.finditer(text, start, end + _REACH)
-            )
+        for at in _word_starts(lowered, _FILL_NEEDLES):
+            m = _ORDER.match(text, at)
+            if m is not None:
+                found.append((m.start(), m.end(), _REMOVED))
     return found
 
 

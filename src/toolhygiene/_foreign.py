@@ -113,10 +113,19 @@ _FOREIGN_NOUN_NEEDLES = (
 _REACH = 200
 
 
+_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _has_cjk(lowered: str) -> bool:
+    """Whether ``lowered`` holds a Chinese or Japanese character (one C scan; the
+    needles are looked for only then)."""
+    return not lowered.isascii() and _CJK_CHAR.search(lowered) is not None
+
+
 def foreign_gate(lowered: str) -> bool:
     """Whether ``lowered`` may hold a phrase of this module (C scans): a verb's word and
     an orders' noun of a language, or a verb of Chinese or Japanese."""
-    if any(needle in lowered for needle in _CJK_NEEDLES):
+    if _has_cjk(lowered) and any(needle in lowered for needle in _CJK_NEEDLES):
         return True
     return any(needle in lowered for needle in _NEEDLES) and any(
         needle in lowered for needle in _FOREIGN_NOUN_NEEDLES
@@ -153,7 +162,7 @@ def foreign_steering(view: str, lowered: str) -> list[tuple[int, int]]:
                 for m in _WORDED.finditer(view, start, end)
                 if _BEFORE_WORD.search(m.group()) is not None
             )
-    if not view.isascii() and any(needle in lowered for needle in _CJK_NEEDLES):
+    if _has_cjk(lowered) and any(needle in lowered for needle in _CJK_NEEDLES):
         for start, end in _windows(lowered, _CJK_NEEDLES):
             found.extend(m.span() for m in _CJK.finditer(view, max(0, start - 40), end))
     found.sort()
