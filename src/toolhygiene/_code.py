@@ -66,11 +66,15 @@ def _fences(text: str) -> tuple[list[int], list[int]]:
     ends: list[int] = []
     opened: tuple[str, int] | None = None
     at = 0
+    # The next of each fence's mark, found again only once passed (a mark absent from
+    # the text is looked for once, not once a fence).
+    ticks, tildes = text.find("```"), text.find("~~~")
     while True:
-        i = min(
-            (k for k in (text.find("```", at), text.find("~~~", at)) if k != -1),
-            default=-1,
-        )
+        if ticks != -1 and ticks < at:
+            ticks = text.find("```", at)
+        if tildes != -1 and tildes < at:
+            tildes = text.find("~~~", at)
+        i = min((k for k in (ticks, tildes) if k != -1), default=-1)
         if i == -1:
             break
         line_start = text.rfind("\n", 0, i) + 1
