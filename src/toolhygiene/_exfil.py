@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import re
 
+from toolhygiene._words import INSTRUCTION_REMOVED, image_marker
+
 __all__ = ["exfil_gate", "exfil_edits"]
 
 # -- images --------------------------------------------------------------------------------
@@ -56,7 +58,7 @@ _SLOT = re.compile(
     r"|\$\{?[A-Za-z_][A-Za-z0-9_]{0,60}\}?"
     r"|(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,30}(?:_[A-Z0-9]{1,30}){1,4}(?![A-Za-z0-9])"
 )
-_REMOVED = "[instruction-like text removed]"
+_REMOVED = INSTRUCTION_REMOVED
 
 
 def _shown_address(url: str) -> str:
@@ -65,9 +67,7 @@ def _shown_address(url: str) -> str:
 
 
 def _image_shown(alt: str, url: str) -> str:
-    alt = " ".join(alt.split())
-    name = f"[image: {alt}]" if alt else "[image]"
-    return f"{name} ({_shown_address(url)})" if url else name
+    return image_marker(" ".join(alt.split()), _shown_address(url))
 
 
 # A query's parameter left empty for a value ("?d=", "&q=&"): an address built to be
