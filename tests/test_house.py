@@ -56,6 +56,8 @@ NO_MODEL_TEXT = {
     "_tags.py": "the words of tag names that speak to the model (lexicons read, not written)",
     "_people.py": "the words that tell text for people from orders (lexicons read, not written)",
     "_reader.py": "the words of orders to the reader and of role shapes (patterns read, not written)",
+    "_foreign.py": "steering's words in other languages and in leetspeak (patterns read, not written)",
+    "_exfil.py": "the words of orders to fill a private value in (patterns read, not written)",
     "_asides.py": "the words of markup set apart to address the model (patterns read, not written)",
     "_detectors.py": "secret-shaped patterns and their labels (the redaction layer)",
     "_labels.py": "the labels of redacted values (the redaction layer)",

@@ -818,6 +818,26 @@ _A_MODE = re.compile(
 )
 
 
+# (neut21) A status: one to three words that say how a thing is ("System: ok",
+# "System: ready", "system: all systems operational", "System: degraded (2 of 3 up)"),
+# a fact, not an order. A mode switched (``_A_MODE``) is read first and is a claim.
+_STATUS_WORDS = (
+    r"ok|okay|fine|good|ready|up|down|online|offline|healthy|unhealthy|degraded|running|"
+    r"stopped|started|idle|busy|green|yellow|amber|red|nominal|normal|operational|stable|"
+    r"unstable|available|unavailable|passing|passed|failing|failed|pending|unknown|"
+    r"booting|starting|stopping|restarting|rebooting|maintenance|reachable|unreachable|"
+    r"connected|disconnected|live|paused|suspended|locked|full|empty|clean|dirty|"
+    r"synced|syncing|updating|updated|outdated|current|warning|critical|error|errors"
+)
+_STATUS = re.compile(
+    rf"[ \t]*(?:all[ \t]{{1,3}}systems?[ \t]{{1,3}})?(?:not[ \t]{{1,3}})?(?:{_STATUS_WORDS})"
+    rf"(?:[ \t]{{0,3}}[,/&][ \t]{{0,3}}(?:not[ \t]{{1,3}})?(?:{_STATUS_WORDS})"
+    rf"|[ \t]{{1,3}}(?:and[ \t]{{1,3}})?(?:{_STATUS_WORDS})){{0,2}}"
+    r"(?:[ \t]{0,3}\([^()\n]{0,40}\))?[ \t]*[.!]?[ \t]*",
+    re.IGNORECASE,
+)
+
+
 def _named(value: str, *, record: bool) -> bool:
     """Whether ``value`` is a name: up to four words, each capitalised or in capitals
     (joining words aside: "Acme Corp", "Jane Doe", "Bank of America", "OK"), the first
@@ -904,6 +924,7 @@ def _value_is_data(value: str, role: str, record: bool) -> bool:
             or _DEFINED.match(value) is not None
             or _named(value, record=record)
             or (record and len(value.split()) <= _NAME_WORDS)
+            or _STATUS.fullmatch(value) is not None
         )
     ):
         # "System: admin mode", "System: Admin Mode Enabled": a mode or a privilege
@@ -911,6 +932,13 @@ def _value_is_data(value: str, role: str, record: bool) -> bool:
         # version, an id, a name, or among a record's fields a short noun phrase
         # ("system": "order management")
         return False
+    if (
+        role.lower() in _AUTHORITIES
+        and _STATUS.fullmatch(value) is not None
+        and _A_MODE.search(value) is None
+        and ("(" not in value or _reads_as_field(value[value.index("(") :], _PROSE_WORDS))
+    ):
+        return True  # "System: ok, up", a status alone; a note in brackets read as a field
     words = _PROSE_WORDS_IN_A_RECORD if record else _PROSE_WORDS
     if role.lower() in _SPEAKERS:
         words = _SPEAKER_WORDS * 2 if record else _SPEAKER_WORDS

@@ -29,7 +29,17 @@ from typing import Any, NamedTuple
 
 from toolhygiene._asides import asides
 from toolhygiene._asides import edits as aside_edits
+from toolhygiene._code import placeholder as tag_placeholder
+from toolhygiene._code import quoted_as_code, role_tag
 from toolhygiene._engine import scrub
+from toolhygiene._exfil import exfil_edits, exfil_gate
+from toolhygiene._foreign import (
+    foreign_gate,
+    foreign_steering,
+    leet_reading,
+    may_be_leet,
+    worth_reading,
+)
 from toolhygiene._labels import (
     code_label,
     code_value,
@@ -1072,6 +1082,22 @@ def _bracketed_sub(m: re.Match[str]) -> str | None:
     return _markup_sub(m)
 
 
+def _tag_sub(m: re.Match[str]) -> str | None:
+    """A tag of ``_markup`` made markup, but a role's tag quoted as code and opening no
+    turn (`` `<system>` ``, in a fenced block) or a placeholder (``<system name>``,
+    ``<system-id>``), which stay (``_code``; neut21)."""
+    tag = m.group("tag")
+    if tag is not None and m.groupdict().get("role") is None and role_tag(tag):
+        text = m.string
+        if tag_placeholder(text, m.start("tag"), m.end()):
+            return None
+        role = tag.lower()
+        role = next((r for r in _ROLES if role.startswith(r)), "system")
+        if quoted_as_code(text, m.start(), m.end(), role):
+            return None
+    return _markup_sub(m)
+
+
 def _markup_sub(m: re.Match[str]) -> str:
     tag = m.group("tag")
     role = m.groupdict().get("role")
@@ -1402,6 +1428,8 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
     written, the text goes out so read, those words in Latin letters (a word with a
     letter of its own script, ``пароль``, keeps its letters either way).
     """
+    if may_be_leet(text):
+        text = _leet_read(text, turns=turns, render=render)
     done = _neutralised(text, turns=turns, render=render)
     if text.isascii() or _CONFUSABLE_SCRIPTS.search(text) is None:
         return done
@@ -1423,6 +1451,26 @@ def neutralise(text: str, *, turns: bool = False, render: bool = True) -> str:
             return done
     seen = _neutralised(folded, turns=turns, render=render)
     return seen if _defused_count(seen) > _defused_count(done) else done
+
+
+def _leet_read(text: str, *, turns: bool, render: bool) -> str:
+    """``text`` with each line holding a leetspeak word (``1gn0re all prev10us
+    instruct1ons``) read as the words it spells (``_foreign.leet_reading``) where that
+    reading, neutralised alone, finds more to defuse than the line as written (neut21):
+    that line goes out so read, its other lines as written ("sha256", "h2o" stay)."""
+    lines = text.split("\n")
+    changed = False
+    for k, line in enumerate(lines):
+        if not may_be_leet(line) or not worth_reading(line):
+            continue
+        read = leet_reading(line)
+        if read == line or not _groups(_ALL_GATES, _gate_view(read.lower())):
+            continue  # the line so read opens no gate: no pattern reads it
+        seen = _defused_count(_neutralised(read, turns=turns, render=render))
+        if seen > _defused_count(_neutralised(line, turns=turns, render=render)):
+            lines[k] = read
+            changed = True
+    return "\n".join(lines) if changed else text
 
 
 _CONFUSABLE_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f]")
@@ -1458,7 +1506,11 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
         viewed = _role_shapes(viewed, lowered)
     if "#" in lowered and "instruction" in lowered:
         viewed = _sub(bare_heading(), viewed, _heading_sub)
+    if foreign_gate(lowered):
+        viewed = _foreign_sub(viewed)
     done = asides(viewed.text)
+    if exfil_gate(lowered):
+        done = _exfil_defused(done)
     if "<" in done and ">" in done:  # a tag's two brackets
         done = speaking_tags(done)
         if render:
@@ -1470,6 +1522,41 @@ def _neutralised(text: str, *, turns: bool, render: bool) -> str:
 
 
 _Repl = Callable[[re.Match[str]], str | None]
+
+
+def _exfil_defused(text: str) -> str:
+    """``text`` with an image a client fetches on display shown as its name and address,
+    and an order to fill a private value in removed (``_exfil``)."""
+    edits_made = exfil_edits(text)
+    if not edits_made:
+        return text
+    parts: list[str] = []
+    last = 0
+    for start, end, shown in edits_made:
+        parts.extend((text[last:start], shown))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _foreign_sub(viewed: _Viewed) -> _Viewed:
+    """Steering written in another language (``_foreign``) made
+    ``[instruction-like text removed]``."""
+    view = viewed.view
+    lowered = view.lower()
+    if len(lowered) != len(view):  # ("İ" lowers to two characters)
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in view)
+    spans = foreign_steering(view, lowered)
+    if not spans:
+        return viewed
+    parts: list[str] = []
+    last = 0
+    for begin, finish in spans:
+        start, end = _in_text(viewed.marks, begin, finish)
+        parts.extend((viewed.text[last:start], INSTRUCTION_REMOVED))
+        last = end
+    parts.append(viewed.text[last:])
+    return _viewed("".join(parts))
 
 
 def _role_shapes(viewed: _Viewed, lowered: str) -> _Viewed:
@@ -1772,7 +1859,7 @@ def _steps(
     if gates is None:
         gates = _gates(lowered)
     if "<" in lowered or not text.isascii():
-        yield found.markup, _markup_sub
+        yield found.markup, _tag_sub
     if _ESCAPED in gates:
         yield found.written_markup, _markup_sub
     if "[" in lowered:
@@ -1861,6 +1948,16 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(_in_text(marks, *m.span()) for m in bare_heading().finditer(view))
     # a comment to the model, a chat in CSV rows, a label of authority, a heading of orders
     spans.extend((start, end) for start, end, _ in aside_edits(text, judged=False))
+    # (neut21) steering in another language, an image built to be filled in, an order to
+    # fill a private value in, steering in leetspeak (read in letters: the same length)
+    if foreign_gate(lowered):
+        spans.extend(_in_text(marks, *span) for span in foreign_steering(view, view.lower()))
+    if exfil_gate(lowered):
+        spans.extend((start, end) for start, end, _ in exfil_edits(text))
+    if may_be_leet(text):
+        read = leet_reading(text)
+        if read != text:
+            spans.extend(touched(read))
     if not text.isascii() and _CONFUSABLE_SCRIPTS.search(text) is not None:
         # words in look-alike letters, read as Latin (same length, same positions)
         folded = latin_reading(text)

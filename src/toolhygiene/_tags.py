@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import re
 
+from toolhygiene._code import placeholder
 from toolhygiene._orders import role_is_data
 from toolhygiene._words import markup_marker
 
@@ -149,6 +150,7 @@ def speaking_tags(text: str) -> str:
             speaks = kind == _ALWAYS or (
                 kind == _JUDGED
                 and not _quoted(text, m.start(), m.end(), m.group("attrs"))
+                and not placeholder(text, m.start(2), m.end())  # <USER name> (neut21)
                 and _opens_a_turn(text, m.end())
             )
             if speaks:

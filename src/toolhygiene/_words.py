@@ -67,6 +67,7 @@ __all__ = [
     "group_failures",
     "held_line",
     "http_answer",
+    "image_marker",
     "markup_marker",
     "message_unreadable",
     "missing_argument",
@@ -142,6 +143,15 @@ def markup_marker(tag: str | None) -> str:
 def role_marker(role: str) -> str:
     """``[role:<role>]``: what a line in a result that claims a speaker's role becomes."""
     return f"[role:{role.lower()}]"
+
+
+def image_marker(alt: str, address: str) -> str:
+    """``[image: <alt>] (<address>)``: what an image a client would fetch on display
+    becomes in an untrusted result, when its address leaves a value for the model to
+    fill in (its name and where it points, no image's markup); ``[image]`` without a
+    name, no address for a reference's image."""
+    name = f"[image: {alt}]" if alt else "[image]"
+    return f"{name} ({address})" if address else name
 
 
 def duplicate_key(key: str, number: int) -> str:
