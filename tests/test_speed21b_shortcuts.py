@@ -19,6 +19,7 @@ was), over texts of the pieces its edges turn on:
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given, settings
@@ -61,7 +62,7 @@ def _as_strings_before(text: str) -> str:
     if _engine._JSON_START.match(text) and _engine._BARE_ITEM.search(text):
         items = _engine._BARE_ITEM.sub(r'\1"\2"', text)
         try:
-            _engine.json.loads(items)
+            json.loads(items)
         except (ValueError, RecursionError):
             return text
         return items
