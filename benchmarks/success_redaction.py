@@ -5,13 +5,16 @@ hashes, one API key in a note): prints the time ``Session.call`` spends turning 
 the content the model sees (secrets redacted, capped at 20,000 characters; then with a
 cap above 100 KB, so that all of it is redacted), against a baseline measured in the
 same run: ``json.dumps`` of the same value. The untrusted variants also neutralise
-markup. Target: <= 10 ms.
+markup. Target: <= 10 ms. Then other 100 KB results a tool returns as text (a log, an
+HTML page, a code file, CSV), all of each redacted, and neutralised when untrusted.
 Run: ``make bench`` (or ``.venv/bin/python benchmarks/success_redaction.py``).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import random
 import sys
 import time
 import timeit
@@ -73,8 +76,105 @@ def main() -> int:
         if options.get("redact_results", True):
             worst = max(worst, per)
     print(f"target: <= 10 ms: {'met' if worst <= 0.010 else 'MISSED'}")
+    texts()
     marks()
     return 0
+
+
+def _log(size: int) -> str:
+    rng = random.Random(1)
+    lines: list[str] = []
+    i = n = 0
+    while n < size:
+        at = f"2026-11-{1 + i % 28:02d}T06:{i % 60:02d}:{i * 7 % 60:02d}.{i % 1000:03d}Z"
+        ip = f"10.{i % 256}.{i * 3 % 256}.{i * 7 % 256}"
+        line = (
+            (
+                f"{at} INFO    [web-{i % 4}] request_id={rng.getrandbits(64):016x} {ip} "
+                f'"GET /api/v1/orders?page={i % 9} HTTP/1.1" 200 {rng.randint(100, 99_999)}'
+            ),
+            f"{at} DEBUG   [worker] job {i} finished in {rng.randint(1, 5000)} ms (queue=default)",
+            f"{at} INFO    [db] SELECT id, name, email FROM users WHERE id = {i} LIMIT 1",
+            f"{at} WARNING [auth] user c{i}@example.com logged in from {ip} (session {i:08x})",
+            f"{at} INFO    [cache] miss key=orders:{i}:summary ttl=300 size={i % 9000}B",
+        )[i % 5]
+        lines.append(line)
+        n += len(line) + 1
+        i += 1
+    return "\n".join(lines)
+
+
+def _page(size: int) -> str:
+    rng = random.Random(2)
+    words = ("order", "shipping", "customer", "account", "payment", "returns", "help", "price")
+    parts = ['<!DOCTYPE html>\n<html lang="en">\n<head><title>Orders</title></head>\n<body>\n']
+    i = n = 0
+    while n < size:
+        part = (
+            f'<h2 id="s{i}">{" ".join(rng.choice(words) for _ in range(4)).title()}</h2>\n',
+            "<p>"
+            + " ".join(rng.choice(words) for _ in range(rng.randint(20, 60)))
+            + f'. See <a href="https://shop.example.com/help/{i}?ref=nav">more</a>.</p>\n',
+            (
+                f'<div class="card" data-id="{i}"><img src="/img/p{i}.jpg" alt="Product {i}">'
+                f'<span class="price">{rng.randint(1, 500)}.{rng.randint(0, 99):02d}</span></div>\n'
+            ),
+            "<ul>" + "".join(f"<li>{rng.choice(words)}</li>" for _ in range(5)) + "</ul>\n",
+        )[i % 4]
+        parts.append(part)
+        n += len(part)
+        i += 1
+    return "".join(parts) + "</body>\n</html>\n"
+
+
+def _code(size: int) -> str:
+    import argparse
+    import configparser
+    import dataclasses
+    import textwrap
+
+    source = "".join(inspect.getsource(m) for m in (argparse, dataclasses, configparser, textwrap))
+    return source[:size]
+
+
+def _csv(size: int) -> str:
+    rng = random.Random(3)
+    rows = ["id,name,email,country,amount,currency,created_at,status,sku"]
+    i = n = 0
+    while n < size:
+        row = (
+            f"{1000 + i},Customer {i},c{i}@example.com,{rng.choice(['US', 'DE', 'JP'])},"
+            f"{rng.randint(1, 99_999) / 100:.2f},EUR,2026-11-{1 + i % 28:02d} 06:{i % 60:02d}:00,"
+            f"paid,SKU-{rng.getrandbits(24):06X}"
+        )
+        rows.append(row)
+        n += len(row) + 1
+        i += 1
+    return "\n".join(rows)
+
+
+def texts() -> None:
+    """Other 100 KB results, as text: all of each redacted (a cap above it), trusted and
+    untrusted (no target of their own: the JSON's is the issue's)."""
+    print("all 100 KB of a text result   trusted   untrusted")
+    for label, make in (("log", _log), ("HTML page", _page), ("code", _code), ("CSV", _csv)):
+        text = make(100_000)
+        row = []
+        for untrusted in (False, True):
+
+            def result(text: str = text) -> str:
+                return text
+
+            tool = th.tool(name="text", result_cap=200_000, untrusted=untrusted)(result)
+            session = th.Session([tool])
+            session.call("text", {})
+
+            def run(session: th.Session = session) -> None:
+                session.call("text", {})
+
+            per = min(timeit.Timer(run, timer=time.process_time).repeat(number=5, repeat=5)) / 5
+            row.append(f"{per * 1e3:>7.2f} ms")
+        print(f"{label:<9} ({len(text):,} characters)  {row[0]}  {row[1]}")
 
 
 def marks() -> None:

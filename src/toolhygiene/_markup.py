@@ -38,11 +38,13 @@ def _pairs(mark: str, least: int) -> re.Pattern[str]:
     the same length after no blank and before no word character. A run inside a token
     or with no partner (``Tr0ub4dor**3x``, ``Hunter2**``) is no markup: it stays, and
     the value keeps it. (Not a name such as PyPI's ``__token__`` glued to what follows:
-    ``__token__:pypi-…``.)"""
+    ``__token__:pypi-…``.) The opening run's first mark is matched before what must not
+    stand before it is looked behind for: ``re`` skips to a mark in one scan, where a
+    look-behind first was tried at every character (9 ms on 100 KB of code)."""
     m = re.escape(mark)
     return re.compile(
-        rf"(?<![\w{m}])(?P<mark>{m}{{{least},3}})(?=[^\s{m}])(?P<inner>[^\r\n]{{1,256}}?)"
-        rf"(?<=[^\s{m}])(?P=mark)(?![\w{m}])(?!:\S)"
+        rf"(?P<mark>{m}(?<![\w{m}]{m}){m}{{{least - 1},2}})(?=[^\s{m}])"
+        rf"(?P<inner>[^\r\n]{{1,256}}?)(?<=[^\s{m}])(?P=mark)(?![\w{m}])(?!:\S)"
     )
 
 
@@ -51,6 +53,10 @@ _UNDERSCORES = _pairs("_", 2)
 _TICKS = _pairs("`", 1)
 _SHIFT = re.compile(r"[ \t]{2,400}[:=\uff1a]")
 """Blanks then a separator: the blanks of a mark that closed a label (``key</b>:``)."""
+_SHIFT_END = re.compile(r"[ \t][ \t][:=\uff1a]")
+"""How every ``_SHIFT`` match ends: looked for first (``_shifted``), one step a blank,
+where ``_SHIFT`` read each run of blanks again from each of its blanks (2.8 ms on
+100 KB of indented code)."""
 
 
 def _unpaired(m: re.Match[str]) -> str:
@@ -96,4 +102,27 @@ def demarked(text: str) -> str:
         view = _TICKS.sub(_unpaired, view)
     if view is text or view == text:
         return text
-    return _SHIFT.sub(_shift, view)
+    return _shifted(view)
+
+
+def _shifted(view: str) -> str:
+    """``_SHIFT.sub(_shift, view)``, each match found from its end: a separator after
+    two blanks (``_SHIFT_END``), its run of blanks read back from there (at most 400
+    blanks, and none before the last match's end)."""
+    parts: list[str] = []
+    last = 0
+    for end in _SHIFT_END.finditer(view):
+        separator = end.end() - 1
+        start, floor = separator - 2, max(separator - 400, last)
+        while start > floor and view[start - 1] in " \t":
+            start -= 1
+        m = _SHIFT.match(view, start)
+        if m is None:  # (never: two blanks and a separator from ``start``)
+            continue
+        parts.append(view[last:start])
+        parts.append(_shift(m))
+        last = m.end()
+    if not parts:
+        return view
+    parts.append(view[last:])
+    return "".join(parts)
