@@ -21,6 +21,7 @@ The labelled layer reads a label, then its value. A sentence may put the value f
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from toolhygiene._labels import credential_shaped, plausible_value
@@ -57,6 +58,10 @@ _REVERSED = re.compile(
     re.IGNORECASE,
 )
 _WINDOW = 180
+# Each way ``_REVERSED`` joins a value to the label holds a determiner or a parenthesis
+# (read without case: one of these is in it): a window before the label holding none is
+# passed over, in an ASCII text (``re`` reads ``i`` and ``s`` as ``ı`` and ``ſ`` too).
+_JOIN = re.compile(r"the|our|my|its|\(")
 _SYMBOL = re.compile(r"[^\w\s.\-]")
 
 
@@ -81,6 +86,8 @@ def _secret_shaped(value: str) -> bool:
 def find(text: str) -> list[re.Match[str]]:
     """The values written before a password's (or a token's) label in a sentence."""
     found = []
+    # where the joins are, in an ASCII text (they cannot overlap: each is found)
+    joins = [j.start() for j in _JOIN.finditer(text.lower())] if text.isascii() else None
     for label in _LABEL.finditer(text):
         at = label.start("label")
         if at < 7:
@@ -88,6 +95,10 @@ def find(text: str) -> list[re.Match[str]]:
         start = max(0, at - _WINDOW)
         line = text.rfind("\n", start, at)
         start = line + 1 if line != -1 else start
+        if joins is not None:
+            join = bisect.bisect_left(joins, start)
+            if join == len(joins) or joins[join] >= at:
+                continue  # no determiner, no parenthesis: nothing joins a value to the label
         m = _REVERSED.match(text[start:at][::-1])
         if m is None or (m.group("paren") is not None) != (label.group("close") is not None):
             continue
