@@ -88,6 +88,7 @@ def find(text: str) -> list[re.Match[str]]:
     found = []
     # where the joins are, in an ASCII text (they cannot overlap: each is found)
     joins = [j.start() for j in _JOIN.finditer(text.lower())] if text.isascii() else None
+    readings: dict[str, tuple[bool, int, int, bool] | None] = {}  # (once per window)
     for label in _LABEL.finditer(text):
         at = label.start("label")
         if at < 7:
@@ -99,14 +100,32 @@ def find(text: str) -> list[re.Match[str]]:
             join = bisect.bisect_left(joins, start)
             if join == len(joins) or joins[join] >= at:
                 continue  # no determiner, no parenthesis: nothing joins a value to the label
-        m = _REVERSED.match(text[start:at][::-1])
-        if m is None or (m.group("paren") is not None) != (label.group("close") is not None):
+        before = text[start:at]
+        reading = readings.get(before, _UNREAD)
+        if reading is _UNREAD:
+            reading = readings[before] = _reading(before)
+        if reading is None or reading[0] != (label.group("close") is not None):
             continue
-        group = "quoted" if m.group("quoted") is not None else "bare"
-        end, begin = at - m.start(group), at - m.end(group)
-        if not _secret_shaped(text[begin:end]):
+        end, begin = at - reading[1], at - reading[2]
+        if not reading[3]:
             continue
         span = SPAN.match(text, begin, end)
         if span is not None:
             found.append(span)
     return found
+
+
+_UNREAD = (False, 0, 0, False)
+
+
+def _reading(before: str) -> tuple[bool, int, int, bool] | None:
+    """How the window ``before`` a label joins a value to it (``_REVERSED`` on it
+    reversed): whether by a parenthesis, the value's span counted back from the label,
+    and whether the value reads as a secret; ``None`` when nothing joins one."""
+    m = _REVERSED.match(before[::-1])
+    if m is None:
+        return None
+    group = "quoted" if m.group("quoted") is not None else "bare"
+    start, end = m.span(group)
+    value = before[len(before) - end : len(before) - start]
+    return m.group("paren") is not None, start, end, _secret_shaped(value)
