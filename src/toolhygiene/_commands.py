@@ -17,6 +17,7 @@ password. Each finder returns matches of ``_positional.SPAN``, one per value.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -344,6 +345,8 @@ def find(text: str) -> list[re.Match[str]]:
     """The passwords given to the tools of ``_TOOLS`` on their command lines."""
     found = []
     reach: dict[str, int] = {}
+    # per tool and words of a command line, what ``_secrets`` took: (word, span in it)
+    taken: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, int]]] = {}
     for tool, end in _commands(text):
         if end.start() < reach.get(tool, -1):
             continue  # one of the last command line's own words (``vault login a vault …``)
@@ -364,11 +367,27 @@ def find(text: str) -> list[re.Match[str]]:
         else:
             args = _shell_words(text, end.end(), limit)
         reach[tool] = args[-1][1] if args else end.end()
-        for start, stop in _secrets(text, flags, args):
-            span = SPAN.match(text, start, stop)
+        key = (tool, tuple([text[s:e] for s, e in args]))
+        inside = taken.get(key)
+        if inside is None:  # (``_secrets`` reads the words alone: once per text of them)
+            inside = taken[key] = _inside(args, _secrets(text, flags, args))
+        for word, start, stop in inside:
+            at = args[word][0]
+            span = SPAN.match(text, at + start, at + stop)
             if span is not None:
                 found.append(span)
     return found
+
+
+def _inside(args: list[tuple[int, int]], spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Each span (inside one of the words ``args``) as its word's index and its place
+    in that word."""
+    starts = [start for start, _ in args]
+    inside = []
+    for start, stop in spans:
+        word = bisect.bisect_right(starts, start) - 1
+        inside.append((word, start - starts[word], stop - starts[word]))
+    return inside
 
 
 # -- passwords fed on standard input ---------------------------------------------------
