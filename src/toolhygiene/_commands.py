@@ -422,6 +422,7 @@ _READER_WORD = re.compile(
 )
 _SEGMENT_ENDS = "|;&(`\n"
 """What ends a command line on the left (a here-string's command starts after it)."""
+_SEGMENT_ENDS_NEAREST = "\n|;&(`"
 _LINE_BREAK = re.compile(r"\\{1,2}r\\{1,2}n|\\{1,2}n|\r?\n")
 _RETURN_END = re.compile(r"(?:\\{1,2}[rn]){1,2}\Z")
 
@@ -532,7 +533,10 @@ def stdin_find(text: str) -> list[re.Match[str]]:
         if not between or any(c in between for c in _SEGMENT_ENDS):
             # (a new command line; else the last here-string's, judged once)
             lowest = max(0, at - _LINE)
-            last = max(text.rfind(c, lowest, at) + 1 for c in _SEGMENT_ENDS) or lowest
+            last = 0  # after the nearest end, each looked for only after the last found
+            for c in _SEGMENT_ENDS_NEAREST:
+                last = text.rfind(c, max(lowest, last), at) + 1 or last
+            last = last or lowest
             command = text[last:at]
             how = verdicts.get(command, "?")
             if how == "?":
@@ -544,12 +548,17 @@ def stdin_find(text: str) -> list[re.Match[str]]:
                         how = _reader(text, _words_to(text, word.start(), stop=at)[0])
                 verdicts[command] = how
         if how:
-            words = _shell_words(text, at + 3)
+            words = _shell_words(text, at + 3, 1)  # (its first word alone is fed)
             spans.extend(_fed(text, words[0], how) if words else [])
         at = text.find("<<<", at + 3)
     found = []
+    real: dict[str, bool] = {}  # (``_real`` reads the value alone: once per text of it)
     for start, stop in spans:
-        if _real(text, (start, stop)):
+        value = text[start:stop]
+        verdict = real.get(value)
+        if verdict is None:
+            verdict = real[value] = _real(text, (start, stop))
+        if verdict:
             span = SPAN.match(text, start, stop)
             if span is not None:
                 found.append(span)
