@@ -379,7 +379,9 @@ def find(text: str) -> list[re.Match[str]]:
     return found
 
 
-def _inside(args: list[tuple[int, int]], spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+def _inside(
+    args: list[tuple[int, int]], spans: list[tuple[int, int]]
+) -> list[tuple[int, int, int]]:
     """Each span (inside one of the words ``args``) as its word's index and its place
     in that word."""
     starts = [start for start, _ in args]
@@ -551,8 +553,14 @@ def stdin_find(text: str) -> list[re.Match[str]]:
             words = _shell_words(text, at + 3, 1)  # (its first word alone is fed)
             spans.extend(_fed(text, words[0], how) if words else [])
         at = text.find("<<<", at + 3)
+    return _fed_values(text, spans)
+
+
+def _fed_values(text: str, spans: list[tuple[int, int]]) -> list[re.Match[str]]:
+    """A match over each span fed to a reader that holds a real value (judged once per
+    text of it: ``_real`` reads the value alone)."""
     found = []
-    real: dict[str, bool] = {}  # (``_real`` reads the value alone: once per text of it)
+    real: dict[str, bool] = {}
     for start, stop in spans:
         value = text[start:stop]
         verdict = real.get(value)

@@ -217,8 +217,13 @@ _KIND = r"(?:phrase|words|seed|mnemonic)"
 _LABEL_LOWER = re.compile(
     r"(?:m(?<![a-z0-9]m)nemonics?"
     r"|s(?<![a-z0-9]s)(?:eeds?|ecret[ _\-]?(?:recovery|backup)[ _\-]?" + _KIND + r")"
-    r"|r(?<![a-z0-9]r)ecovery[ _\-]?" + _KIND + r"|b(?<![a-z0-9]b)(?:ackup[ _\-]?" + _KIND
-    + r"|ip[ _\-]?39)|w(?<![a-z0-9]w)allet[ _\-]?" + _KIND + r")"
+    r"|r(?<![a-z0-9]r)ecovery[ _\-]?"
+    + _KIND
+    + r"|b(?<![a-z0-9]b)(?:ackup[ _\-]?"
+    + _KIND
+    + r"|ip[ _\-]?39)|w(?<![a-z0-9]w)allet[ _\-]?"
+    + _KIND
+    + r")"
     r"(?:[ _\-]?(?:phrase|words?|seed|mnemonic|code))?(?![a-z0-9])"
 )
 """``_LABEL`` for a lowercase ASCII text, led by its first letter (``re`` skips to one of
