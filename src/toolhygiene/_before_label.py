@@ -21,7 +21,6 @@ The labelled layer reads a label, then its value. A sentence may put the value f
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from toolhygiene._labels import credential_shaped, plausible_value
@@ -86,9 +85,8 @@ def _secret_shaped(value: str) -> bool:
 def find(text: str) -> list[re.Match[str]]:
     """The values written before a password's (or a token's) label in a sentence."""
     found = []
-    # where the joins are, in an ASCII text (they cannot overlap: each is found)
-    joins = [j.start() for j in _JOIN.finditer(text.lower())] if text.isascii() else None
-    readings: dict[str, tuple[bool, int, int, bool] | None] = {}  # (once per window)
+    lowered = text.lower() if text.isascii() else None  # (same places: for ``_JOIN``)
+    shapes: dict[str, bool] = {}  # (once per value)
     for label in _LABEL.finditer(text):
         at = label.start("label")
         if at < 7:
@@ -96,36 +94,20 @@ def find(text: str) -> list[re.Match[str]]:
         start = max(0, at - _WINDOW)
         line = text.rfind("\n", start, at)
         start = line + 1 if line != -1 else start
-        if joins is not None:
-            join = bisect.bisect_left(joins, start)
-            if join == len(joins) or joins[join] >= at:
-                continue  # no determiner, no parenthesis: nothing joins a value to the label
-        before = text[start:at]
-        reading = readings.get(before, _UNREAD)
-        if reading is _UNREAD:
-            reading = readings[before] = _reading(before)
-        if reading is None or reading[0] != (label.group("close") is not None):
+        if lowered is not None and _JOIN.search(lowered, start, at) is None:
+            continue  # no determiner, no parenthesis: nothing joins a value to the label
+        m = _REVERSED.match(text[start:at][::-1])
+        if m is None or (m.group("paren") is not None) != (label.group("close") is not None):
             continue
-        end, begin = at - reading[1], at - reading[2]
-        if not reading[3]:
+        group = "quoted" if m.group("quoted") is not None else "bare"
+        end, begin = at - m.start(group), at - m.end(group)
+        value = text[begin:end]
+        shaped = shapes.get(value)
+        if shaped is None:  # (``_secret_shaped`` reads the value alone)
+            shaped = shapes[value] = _secret_shaped(value)
+        if not shaped:
             continue
         span = SPAN.match(text, begin, end)
         if span is not None:
             found.append(span)
     return found
-
-
-_UNREAD = (False, 0, 0, False)
-
-
-def _reading(before: str) -> tuple[bool, int, int, bool] | None:
-    """How the window ``before`` a label joins a value to it (``_REVERSED`` on it
-    reversed): whether by a parenthesis, the value's span counted back from the label,
-    and whether the value reads as a secret; ``None`` when nothing joins one."""
-    m = _REVERSED.match(before[::-1])
-    if m is None:
-        return None
-    group = "quoted" if m.group("quoted") is not None else "bare"
-    start, end = m.span(group)
-    value = before[len(before) - end : len(before) - start]
-    return m.group("paren") is not None, start, end, _secret_shaped(value)
