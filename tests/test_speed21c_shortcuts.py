@@ -5,8 +5,8 @@
    chain of list words near it (``_seeds._chains``) is passed over: ``find`` gives what
    reading every label's window gave.
 2. A value before a label: a window with no determiner and no parenthesis is passed over,
-   a window is read once per text of it (``_before_label._reading``): ``find`` gives what
-   matching every window gave.
+   a value's shape is judged once per value: ``find`` gives what matching every window
+   and judging every value gave.
 3. Echo: matches ordered by two sorts keyed in C, as by the key tuple.
 4. A command line's secrets judged once per tool and words (``_commands.find``): what
    judging each line afresh gave.
