@@ -4,7 +4,7 @@
    letter (``_seeds._LABEL_LOWER``): the label ends ``_LABEL`` gives; and a label with no
    chain of list words near it (``_seeds._chains``) is passed over: ``find`` gives what
    reading every label's window gave.
-2. A value before a label: a window with no determiner and no parenthesis is passed over,
+2. A value before a label: an ASCII text with no determiner and no parenthesis has none,
    a value's shape is judged once per value: ``find`` gives what matching every window
    and judging every value gave.
 3. Echo: matches ordered by two sorts keyed in C, as by the key tuple.

@@ -58,8 +58,8 @@ _REVERSED = re.compile(
 )
 _WINDOW = 180
 # Each way ``_REVERSED`` joins a value to the label holds a determiner or a parenthesis
-# (read without case: one of these is in it): a window before the label holding none is
-# passed over, in an ASCII text (``re`` reads ``i`` and ``s`` as ``ı`` and ``ſ`` too).
+# (read without case: one of these is in it): an ASCII text holding none has no value
+# before a label (``re`` reads ``i`` and ``s`` as ``ı`` and ``ſ`` too: not beyond ASCII).
 _JOIN = re.compile(r"the|our|my|its|\(")
 _SYMBOL = re.compile(r"[^\w\s.\-]")
 
@@ -85,7 +85,8 @@ def _secret_shaped(value: str) -> bool:
 def find(text: str) -> list[re.Match[str]]:
     """The values written before a password's (or a token's) label in a sentence."""
     found = []
-    lowered = text.lower() if text.isascii() else None  # (same places: for ``_JOIN``)
+    if text.isascii() and _JOIN.search(text.lower()) is None:
+        return found  # no determiner, no parenthesis: nothing joins a value to a label
     shapes: dict[str, bool] = {}  # (once per value)
     for label in _LABEL.finditer(text):
         at = label.start("label")
@@ -94,8 +95,6 @@ def find(text: str) -> list[re.Match[str]]:
         start = max(0, at - _WINDOW)
         line = text.rfind("\n", start, at)
         start = line + 1 if line != -1 else start
-        if lowered is not None and _JOIN.search(lowered, start, at) is None:
-            continue  # no determiner, no parenthesis: nothing joins a value to the label
         m = _REVERSED.match(text[start:at][::-1])
         if m is None or (m.group("paren") is not None) != (label.group("close") is not None):
             continue
