@@ -84,7 +84,7 @@ def _secret_shaped(value: str) -> bool:
 
 def find(text: str) -> list[re.Match[str]]:
     """The values written before a password's (or a token's) label in a sentence."""
-    found = []
+    found: list[re.Match[str]] = []
     if text.isascii() and _JOIN.search(text.lower()) is None:
         return found  # no determiner, no parenthesis: nothing joins a value to a label
     shapes: dict[str, bool] = {}  # (once per value)
