@@ -57,6 +57,10 @@ _REVERSED = re.compile(
     re.IGNORECASE,
 )
 _WINDOW = 180
+# Each way ``_REVERSED`` joins a value to the label holds a determiner or a parenthesis
+# (read without case: one of these is in it): an ASCII text holding none has no value
+# before a label (``re`` reads ``i`` and ``s`` as ``ı`` and ``ſ`` too: not beyond ASCII).
+_JOIN = re.compile(r"the|our|my|its|\(")
 _SYMBOL = re.compile(r"[^\w\s.\-]")
 
 
@@ -80,7 +84,10 @@ def _secret_shaped(value: str) -> bool:
 
 def find(text: str) -> list[re.Match[str]]:
     """The values written before a password's (or a token's) label in a sentence."""
-    found = []
+    found: list[re.Match[str]] = []
+    if text.isascii() and _JOIN.search(text.lower()) is None:
+        return found  # no determiner, no parenthesis: nothing joins a value to a label
+    shapes: dict[str, bool] = {}  # (once per value)
     for label in _LABEL.finditer(text):
         at = label.start("label")
         if at < 7:
@@ -93,7 +100,11 @@ def find(text: str) -> list[re.Match[str]]:
             continue
         group = "quoted" if m.group("quoted") is not None else "bare"
         end, begin = at - m.start(group), at - m.end(group)
-        if not _secret_shaped(text[begin:end]):
+        value = text[begin:end]
+        shaped = shapes.get(value)
+        if shaped is None:  # (``_secret_shaped`` reads the value alone)
+            shaped = shapes[value] = _secret_shaped(value)
+        if not shaped:
             continue
         span = SPAN.match(text, begin, end)
         if span is not None:

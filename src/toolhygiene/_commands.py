@@ -17,6 +17,7 @@ password. Each finder returns matches of ``_positional.SPAN``, one per value.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -344,6 +345,8 @@ def find(text: str) -> list[re.Match[str]]:
     """The passwords given to the tools of ``_TOOLS`` on their command lines."""
     found = []
     reach: dict[str, int] = {}
+    # per tool and words of a command line, what ``_secrets`` took: (word, span in it)
+    taken: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, int]]] = {}
     for tool, end in _commands(text):
         if end.start() < reach.get(tool, -1):
             continue  # one of the last command line's own words (``vault login a vault …``)
@@ -364,11 +367,29 @@ def find(text: str) -> list[re.Match[str]]:
         else:
             args = _shell_words(text, end.end(), limit)
         reach[tool] = args[-1][1] if args else end.end()
-        for start, stop in _secrets(text, flags, args):
-            span = SPAN.match(text, start, stop)
+        key = (tool, tuple([text[s:e] for s, e in args]))
+        inside = taken.get(key)
+        if inside is None:  # (``_secrets`` reads the words alone: once per text of them)
+            inside = taken[key] = _inside(args, _secrets(text, flags, args))
+        for word, start, stop in inside:
+            at = args[word][0]
+            span = SPAN.match(text, at + start, at + stop)
             if span is not None:
                 found.append(span)
     return found
+
+
+def _inside(
+    args: list[tuple[int, int]], spans: list[tuple[int, int]]
+) -> list[tuple[int, int, int]]:
+    """Each span (inside one of the words ``args``) as its word's index and its place
+    in that word."""
+    starts = [start for start, _ in args]
+    inside = []
+    for start, stop in spans:
+        word = bisect.bisect_right(starts, start) - 1
+        inside.append((word, start - starts[word], stop - starts[word]))
+    return inside
 
 
 # -- passwords fed on standard input ---------------------------------------------------
@@ -403,6 +424,7 @@ _READER_WORD = re.compile(
 )
 _SEGMENT_ENDS = "|;&(`\n"
 """What ends a command line on the left (a here-string's command starts after it)."""
+_SEGMENT_ENDS_NEAREST = "\n|;&(`"
 _LINE_BREAK = re.compile(r"\\{1,2}r\\{1,2}n|\\{1,2}n|\r?\n")
 _RETURN_END = re.compile(r"(?:\\{1,2}[rn]){1,2}\Z")
 
@@ -513,7 +535,10 @@ def stdin_find(text: str) -> list[re.Match[str]]:
         if not between or any(c in between for c in _SEGMENT_ENDS):
             # (a new command line; else the last here-string's, judged once)
             lowest = max(0, at - _LINE)
-            last = max(text.rfind(c, lowest, at) + 1 for c in _SEGMENT_ENDS) or lowest
+            last = 0  # after the nearest end, each looked for only after the last found
+            for c in _SEGMENT_ENDS_NEAREST:
+                last = text.rfind(c, max(lowest, last), at) + 1 or last
+            last = last or lowest
             command = text[last:at]
             how = verdicts.get(command, "?")
             if how == "?":
@@ -525,12 +550,23 @@ def stdin_find(text: str) -> list[re.Match[str]]:
                         how = _reader(text, _words_to(text, word.start(), stop=at)[0])
                 verdicts[command] = how
         if how:
-            words = _shell_words(text, at + 3)
+            words = _shell_words(text, at + 3, 1)  # (its first word alone is fed)
             spans.extend(_fed(text, words[0], how) if words else [])
         at = text.find("<<<", at + 3)
+    return _fed_values(text, spans)
+
+
+def _fed_values(text: str, spans: list[tuple[int, int]]) -> list[re.Match[str]]:
+    """A match over each span fed to a reader that holds a real value (judged once per
+    text of it: ``_real`` reads the value alone)."""
     found = []
+    real: dict[str, bool] = {}
     for start, stop in spans:
-        if _real(text, (start, stop)):
+        value = text[start:stop]
+        verdict = real.get(value)
+        if verdict is None:
+            verdict = real[value] = _real(text, (start, stop))
+        if verdict:
             span = SPAN.match(text, start, stop)
             if span is not None:
                 found.append(span)

@@ -1697,6 +1697,8 @@ def _short_password(m: re.Match[str]) -> bool:
 # A flag that makes a login read its password or token from standard input.
 _STDIN_FLAG = re.compile(r"--(?:password-stdin|with-token)(?![\w-])")
 _STDIN_FLAGS = ("password-stdin", "with-token")
+_STDIN_FLAG_ANYWHERE = re.compile(r"--(?:password-stdin|with-token)")
+"""``_STDIN_FLAG`` without what it reads after the flag (a window's end cuts that off)."""
 
 
 def _fed_on_stdin(m: re.Match[str]) -> bool:
@@ -3227,6 +3229,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ("<<<",),
         check=_fed_on_stdin,
         anchored=True,
+        screen=_STDIN_FLAG_ANYWHERE,  # (``_fed_on_stdin`` needs one near: a flood of ``<<<``)
     ),
     Detector(
         # A here-document fed to such a login: its first line is the password

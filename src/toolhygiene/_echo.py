@@ -24,6 +24,7 @@ import bisect
 import functools
 import itertools
 import json
+import operator
 import re
 import unicodedata
 
@@ -280,6 +281,10 @@ def gaps(view: str) -> tuple[list[int], list[int]]:
     return list(itertools.accumulate(solid[: len(hollow)])), list(itertools.accumulate(hollow))
 
 
+_START = operator.itemgetter(1)
+_END = operator.itemgetter(2)
+
+
 def replace(
     text: str, values: tuple[str, ...], names: tuple[str, ...], seen: str | None = None
 ) -> str:
@@ -302,16 +307,23 @@ def replace(
         before = bisect.bisect_right(at, index) - 1
         return index + (removed[before] if before >= 0 else 0)
 
-    matches.sort(key=lambda m: (m[1], -m[2]))
+    # By start, the longest first (two stable sorts keyed in C, not a key tuple a match)
+    matches.sort(key=_END, reverse=True)
+    matches.sort(key=_START)
+    starts = list(map(_START, matches))
     parts: list[str] = []
     last = 0
     # Where the last match taken ends in the squeezed view, while ``last`` is at least
     # that end's place in ``text``: ``original`` is increasing, so a match starting
     # before it starts before ``last`` (an echo repeated back to back overlaps itself
-    # at every character: each is passed over without reading its place in ``text``).
+    # at every character: those are passed over in one step, unread).
     taken = 0
-    for number, start, end in matches:
+    at_match, count = 0, len(matches)
+    while at_match < count:
+        number, start, end = matches[at_match]
+        at_match += 1
         if start < taken:
+            at_match = bisect.bisect_left(starts, taken, at_match)
             continue
         begin, stop = original(start), original(end - 1) + 1
         index, short = owners[number]

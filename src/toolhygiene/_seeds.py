@@ -213,6 +213,22 @@ _LABEL = re.compile(
     r"(?:[ _\-]?(?:phrase|words?|seed|mnemonic|code))?(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
+_KIND = r"(?:phrase|words|seed|mnemonic)"
+_LABEL_LOWER = re.compile(
+    r"(?:m(?<![a-z0-9]m)nemonics?"
+    r"|s(?<![a-z0-9]s)(?:eeds?|ecret[ _\-]?(?:recovery|backup)[ _\-]?" + _KIND + r")"
+    r"|r(?<![a-z0-9]r)ecovery[ _\-]?"
+    + _KIND
+    + r"|b(?<![a-z0-9]b)(?:ackup[ _\-]?"
+    + _KIND
+    + r"|ip[ _\-]?39)|w(?<![a-z0-9]w)allet[ _\-]?"
+    + _KIND
+    + r")"
+    r"(?:[ _\-]?(?:phrase|words?|seed|mnemonic|code))?(?![a-z0-9])"
+)
+"""``_LABEL`` for a lowercase ASCII text, led by its first letter (``re`` skips to one of
+``bmrsw`` in C; ``_LABEL``, led by its look-behind and read without case, is tried at
+every character): the same matches in an ASCII text's lowercase form."""
 _WORD = re.compile(r"[A-Za-z]+")
 # What may stand between two words of a run: blanks (written out too, ``\\n``), commas,
 # semicolons, quotes, dashes, a number (``2.``, ``2)``, ``2:``).
@@ -225,10 +241,22 @@ def find(text: str) -> list[re.Match[str]]:
     starts within ``_LEAD`` characters after a label."""
     found: list[re.Match[str]] = []
     reach = 0  # where the last run ended: a label inside it starts nothing
-    for label in _LABEL.finditer(text):
-        at = label.end()
+    if text.isascii():
+        labels = [label.end() for label in _LABEL_LOWER.finditer(text.lower())]
+    else:
+        labels = [label.end() for label in _LABEL.finditer(text)]
+    chains = _chains(text) if len(labels) > _MANY_LABELS else None
+    chain = 0
+    for at in labels:
         if at < reach:
             continue
+        if chains is not None:  # no chain of list words near the label: no run from it
+            while chain < len(chains) and chains[chain][1] < at:
+                chain += 1
+            if chain == len(chains):
+                break
+            if chains[chain][0] >= min(len(text), at + _LEAD + _MAX_WORDS * (8 + _GAP_MAX)):
+                continue
         run = _run(text, at)
         if run is not None:
             m = SPAN.match(text, *run)
@@ -236,6 +264,46 @@ def find(text: str) -> list[re.Match[str]]:
                 found.append(m)
                 reach = run[1]
     return found
+
+
+_MANY_LABELS = 16
+"""Labels in a text past which its chains of list words are found once (``_chains``)."""
+
+
+def _chains(text: str) -> list[tuple[int, int]]:
+    """For each longest chain of list words in ``text`` (each word after the last as
+    ``_run`` reads it: joined by a gap of at most ``_GAP_MAX``), the first and the last
+    start of a word that begins ``MIN_WORDS - 1`` of them or more, in order. ``_run``
+    finds a run only from a label whose window holds such a start: its run's first
+    ``MIN_WORDS - 1`` words lie whole in the window (only the last word read can be cut
+    by it), and the window's words are the text's (a label ends before a non-letter)."""
+    chains: list[tuple[int, int]] = []
+    if "\\" not in text:  # (no word's first letter read as a line break written out)
+        listed = bytes(map(WORDS.__contains__, map(str.lower, _WORD.findall(text))))
+        if b"\1" * (MIN_WORDS - 1) not in listed:
+            return chains  # not so many list words in a row, whatever their gaps
+    starts: list[int] = []  # the current chain's word starts
+    end = -1
+    for w in _WORD.finditer(text):
+        word, begin = w.group(), w.start()
+        if begin and text[begin - 1] == "\\" and word[0] in "nrt":
+            word, begin = word[1:], begin + 1
+        if word.lower() not in WORDS:
+            if len(starts) >= MIN_WORDS - 1:
+                chains.append((starts[0], starts[-(MIN_WORDS - 1)]))
+            starts = []
+            continue
+        if starts:
+            gap = text[end:begin]
+            if not (len(gap) <= _GAP_MAX and _GAP.fullmatch(gap)):
+                if len(starts) >= MIN_WORDS - 1:
+                    chains.append((starts[0], starts[-(MIN_WORDS - 1)]))
+                starts = []
+        starts.append(begin)
+        end = w.end()
+    if len(starts) >= MIN_WORDS - 1:
+        chains.append((starts[0], starts[-(MIN_WORDS - 1)]))
+    return chains
 
 
 def _run(text: str, at: int) -> tuple[int, int] | None:
