@@ -45,6 +45,7 @@ from toolhygiene._normalise import (
     compatible,
     latin_looking,
     normalise,
+    printable_ascii,
 )
 from toolhygiene._orders import (
     addressed_is_prose,
@@ -2208,7 +2209,7 @@ _SPACE = re.compile(r"[\s\x85\u2028\u2029]+")
 
 def fold(text: str) -> str:
     """One line: drop escapes, control, zero-width and bidi characters, collapse spaces."""
-    if text.isascii() and text.isprintable():
+    if text.isascii() and printable_ascii(text):
         return text.strip() if "  " not in text else _SPACE.sub(" ", text).strip()
     return _SPACE.sub(" ", normalise(text)).strip()
 
