@@ -36,6 +36,7 @@ from toolhygiene._normalise import compatible
 from toolhygiene._orders import _SENTENCE_END, _lexicon, role_is_data
 from toolhygiene._people import aimed_at_the_model
 from toolhygiene._reader import _asks_the_reader, _turn, latin_reading
+from toolhygiene._text import lowered_once
 from toolhygiene._words import INSTRUCTION_REMOVED, markup_marker, role_marker
 
 __all__ = ["asides", "asides_gate", "edits"]
@@ -641,7 +642,7 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
     ``_redact.touched``). (Read with full-width letters as ASCII: the same positions.)"""
     text = compatible(text)
-    low = text.lower()
+    low = lowered_once(text)
     banners, spelled = _may_hold_banners(low), _may_hold_spelled(low)
     if not (banners or spelled or _other_shapes(low)):
         return []

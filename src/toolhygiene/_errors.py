@@ -323,15 +323,15 @@ def _made(values: dict[str, Any], changes: Mapping[str, Any]) -> Failure:
     made: Failure = _NEW(Failure)
     # ``values`` starts from every field in order (``_DEFAULTS``, ``_evolved``'s zip) and
     # holds no other name (its length): its values are in field order.
-    deque(map(_CALL, _SLOT_SETTERS, repeat(made), values.values()), maxlen=0)
+    deque(map(_setter_call, _SLOT_SETTERS, repeat(made), values.values()), maxlen=0)
     return made
 
 
 if sys.version_info >= (3, 11):
-    _CALL = operator.call
+    _setter_call = operator.call
 else:  # pragma: no cover - Python 3.10
 
-    def _CALL(setter: Any, made: Failure, value: Any) -> None:
+    def _setter_call(setter: Any, made: Failure, value: Any) -> None:
         setter(made, value)
 
 

@@ -36,6 +36,7 @@ import re
 from typing import Any
 
 from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words, own_value
+from toolhygiene._text import lowered_once
 
 __all__ = ["reader_order", "reader_order_gate"]
 
@@ -912,7 +913,7 @@ def may_lead(view: str) -> bool:
     # (a text read so holds every opening it held, and maybe more); each blank made a
     # space in one C pass, then split and joined only where two stand together or one
     # at an end (``" ".join(view.lower().split())`` either way)
-    lowered = view.lower().encode("ascii").translate(_BLANKS_AS_SPACES)
+    lowered = lowered_once(view).encode("ascii").translate(_BLANKS_AS_SPACES)
     if b"  " in lowered or lowered[:1] == b" " or lowered[-1:] == b" ":
         lowered = b" ".join(lowered.split())
     for _, start, _ in matcher.find_matches_as_indexes(lowered, overlapping=True):

@@ -78,7 +78,7 @@ from toolhygiene._reader import (
 )
 from toolhygiene._survivors import quoted_prose
 from toolhygiene._tags import speaking_tags
-from toolhygiene._text import bounded_repr, plain, truncate, valid
+from toolhygiene._text import bounded_repr, lowered_once, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
     INSTRUCTION_REMOVED,
@@ -641,7 +641,7 @@ def _gate_view(view: str) -> str:
     """``view`` as the word gates read it: lowered, with the letters ``re`` matches
     case-insensitively to an ASCII one made that letter (a gate may open too often,
     never too rarely)."""
-    lowered = view.lower()
+    lowered = lowered_once(view)
     if lowered.isascii():
         return lowered
     # (A translate through a table reads every character in Python: 5 ms on 100 KB.)
