@@ -579,6 +579,9 @@ def asides_gate(lowered: str) -> bool:
     return _may_hold_banners(lowered) or _may_hold_spelled(lowered) or _other_shapes(lowered)
 
 
+_AUTHORITY_OR_SYSTEM = (*_AUTHORITY_WORDS, "system", "developer")
+
+
 def _other_shapes(lowered: str) -> bool:
     """``asides_gate`` for the shapes but banners and spelled-out labels."""
     return (
@@ -591,7 +594,7 @@ def _other_shapes(lowered: str) -> bool:
         )
         or (
             ":" in lowered
-            and any(word in lowered for word in (*_AUTHORITY_WORDS, "system", "developer"))
+            and any(word in lowered for word in _AUTHORITY_OR_SYSTEM)
         )
         or (
             "#" in lowered
