@@ -59,3 +59,12 @@ def test_a_record_built_by_its_slots_is_the_one_init_builds(
     built = Failure._built(values)
     assert built == Failure(**values)  # type: ignore[arg-type]
     assert built._evolved({"message": "x"}) == Failure(**{**values, "message": "x"})  # type: ignore[arg-type]
+
+
+@given(pieces(*_reader._GATE_NEEDLES, *_BLANKS, *_WORDS, "\u00e9", "\ud800", "k", "e", max_size=20))
+def test_the_reader_gate_opens_where_a_needle_is(text: str) -> None:
+    """``reader_order_gate`` (one Aho-Corasick pass over UTF-8 bytes) opens exactly where
+    one of its needles is in the text, as the search of each did."""
+    assert _reader.reader_order_gate(text) == any(
+        needle in text for needle in _reader._GATE_NEEDLES
+    )
