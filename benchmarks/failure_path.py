@@ -54,7 +54,7 @@ def short_message(number: int) -> str:
 
 
 # Short messages as libraries and services word them (HTTP, database, files, validation,
-# timeouts, permissions): each timed failure gets its own number at the end.
+# timeouts, permissions): each timed failure gets its own number at the end (a word of its own).
 REALISTIC: tuple[tuple[type[Exception], str], ...] = (
     (ValueError, "404 Client Error: Not Found for url: https://api.github.com/repos/acme/w/issues/48"),
     (ValueError, "500 Server Error: Internal Server Error for url: https://billing.example.com/v2/x"),
@@ -86,7 +86,7 @@ REALISTIC: tuple[tuple[type[Exception], str], ...] = (
 def realistic(number: int) -> list[Exception]:
     """``number`` failures, each of ``REALISTIC``'s messages in turn with its own number."""
     return [
-        kind(f"{message} (#{n})")
+        kind(f"{message} {n}")
         for n in range(number // len(REALISTIC) + 1)
         for kind, message in REALISTIC
     ][:number]
