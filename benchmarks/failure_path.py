@@ -54,7 +54,7 @@ def short_message(number: int) -> str:
 
 
 # Short messages as libraries and services word them (HTTP, database, files, validation,
-# timeouts, permissions): each timed failure gets its own number at the end (a word of its own).
+# timeouts, permissions): each timed failure its own number, a word after the message.
 REALISTIC: tuple[tuple[type[Exception], str], ...] = (
     (ValueError, "404 Client Error: Not Found for url: https://api.github.com/repos/acme/w/issues/48"),
     (ValueError, "500 Server Error: Internal Server Error for url: https://billing.example.com/v2/x"),
