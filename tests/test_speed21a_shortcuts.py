@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from helpers import pieces
 
 # Private imports, by design: each shortcut is compared with the code it replaces.
-from toolhygiene import _reader
+from toolhygiene import _reader, _redact
 from toolhygiene._errors import Category, Failure
 from toolhygiene._normalise import printable_ascii
 
@@ -68,3 +68,18 @@ def test_the_reader_gate_opens_where_a_needle_is(text: str) -> None:
     assert _reader.reader_order_gate(text) == any(
         needle in text for needle in _reader._GATE_NEEDLES
     )
+
+
+_HEADING_PIECES = (
+    "#", "##", "###", " ", "\t", "\n", ":", "instruction", "instructions", "response",
+    "system", "developer", "prompt", "message", "_", "-", "SYSTEM", "Instruction", "x",
+    "inſtruction", "ſyſtem", "C", "issue ", "12",
+)  # fmt: skip
+
+
+@given(pieces(*_HEADING_PIECES, max_size=16))
+def test_the_heading_gate_opens_wherever_the_heading_pattern_matches(text: str) -> None:
+    """``_heading_word`` is a sure no: where the template heading pattern matches the
+    text, its gate view holds one of the words."""
+    if _redact._patterns().template_heading.search(text) is not None:
+        assert _redact._heading_word(_redact._gate_view(text))
