@@ -592,10 +592,7 @@ def _other_shapes(lowered: str) -> bool:
             and any(role in lowered for role in ("system", "assistant", "user", "human"))
             and ("," in lowered or "\t" in lowered or ";" in lowered)
         )
-        or (
-            ":" in lowered
-            and any(word in lowered for word in _AUTHORITY_OR_SYSTEM)
-        )
+        or (":" in lowered and any(word in lowered for word in _AUTHORITY_OR_SYSTEM))
         or (
             "#" in lowered
             and (

@@ -43,6 +43,8 @@ def lowered_once(text: str) -> str:
     low = text.lower()
     _LAST_LOWERED = (text, low)
     return low
+
+
 _REPLACEMENT = "\ufffd"
 _ELLIPSIS = "…"
 
