@@ -37,6 +37,7 @@ from toolhygiene._normalise import compatible
 from toolhygiene._orders import _SENTENCE_END, _lexicon, role_is_data
 from toolhygiene._people import aimed_at_the_model
 from toolhygiene._reader import _asks_the_reader, _turn, latin_reading
+from toolhygiene._text import lowered_once
 from toolhygiene._words import INSTRUCTION_REMOVED, markup_marker, role_marker
 
 __all__ = ["asides", "asides_gate", "edits"]
@@ -677,6 +678,9 @@ def asides_gate(lowered: str) -> bool:
     return _may_hold_banners(lowered) or _may_hold_spelled(lowered) or _other_shapes(lowered)
 
 
+_AUTHORITY_OR_SYSTEM = (*_AUTHORITY_WORDS, "system", "developer", "assistant", "user")
+
+
 def _other_shapes(lowered: str) -> bool:
     """``asides_gate`` for the shapes but banners and spelled-out labels."""
     return (
@@ -687,13 +691,7 @@ def _other_shapes(lowered: str) -> bool:
             and any(role in lowered for role in ("system", "assistant", "user", "human"))
             and ("," in lowered or "\t" in lowered or ";" in lowered)
         )
-        or (
-            ":" in lowered
-            and any(
-                word in lowered
-                for word in (*_AUTHORITY_WORDS, "system", "developer", "assistant", "user")
-            )
-        )
+        or (":" in lowered and any(word in lowered for word in _AUTHORITY_OR_SYSTEM))
         or (
             "#" in lowered
             and (
@@ -743,7 +741,7 @@ def edits(text: str, *, judged: bool = True) -> list[tuple[int, int, str]]:
     ``judged=False``: every span a shape's pattern finds, judged or not (a superset:
     ``_redact.touched``). (Read with full-width letters as ASCII: the same positions.)"""
     text = compatible(text)
-    low = text.lower()
+    low = lowered_once(text)
     banners, spelled = _may_hold_banners(low), _may_hold_spelled(low)
     if not (banners or spelled or _other_shapes(low)):
         return []

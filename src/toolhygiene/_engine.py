@@ -41,7 +41,7 @@ from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
 from toolhygiene._put_back import encoded_back, simply_unquoted
-from toolhygiene._text import valid
+from toolhygiene._text import lowered_once, valid
 from toolhygiene._tokens import Span
 from toolhygiene._words import placeholder
 
@@ -998,7 +998,7 @@ def scrub(text: str, *, internals: bool = True, level: int = 0) -> str:
     tokens = _simple_tokens(text, plan)
     hits = seeds = None
     if tokens is not None:  # ASCII, no ungated detector, no known value in effect
-        hits = plan.hits(text.lower())  # read once, for the gate and the detectors
+        hits = plan.hits(lowered_once(text))  # read once, for the gate and the detectors
         if (
             not tokens
             and not (hits and _any_searched(plan, hits, text, internals))

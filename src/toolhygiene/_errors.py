@@ -302,7 +302,10 @@ _COARSE = [c.value for c in CoarseClass]
 _FAILURE_FIELDS = tuple(f.name for f in fields(Failure))
 _ALL_FIELDS = operator.attrgetter(*_FAILURE_FIELDS)
 _NEW = object.__new__
-_SET = object.__setattr__  # a frozen dataclass's own __init__ sets its slots this way
+# Each field's slot, in field order, set through its descriptor: what a frozen
+# dataclass's ``object.__setattr__`` does after finding the descriptor by its name.
+_SLOTS = tuple(Failure.__dict__[name] for name in _FAILURE_FIELDS)
+_SET_SLOT = type(_SLOTS[0]).__set__
 _BLANK = Failure(tool="", category=Category.UNKNOWN, retryable=False, message="")
 _DEFAULTS = dict(zip(_FAILURE_FIELDS, _ALL_FIELDS(_BLANK), strict=True))
 """Every field's default (the four without one: a blank), where ``_built`` starts."""
@@ -317,7 +320,9 @@ def _made(values: dict[str, Any], changes: Mapping[str, Any]) -> Failure:
     if "attempted" in changes and values["attempted"] is not None:
         values["attempted"] = frozen(values["attempted"])
     made: Failure = _NEW(Failure)
-    deque(map(_SET, repeat(made), values.keys(), values.values()), maxlen=0)
+    # ``values`` starts from every field in order (``_DEFAULTS``, ``_evolved``'s zip) and
+    # holds no other name (its length): its values are in field order.
+    deque(map(_SET_SLOT, _SLOTS, repeat(made), values.values()), maxlen=0)
     return made
 
 

@@ -130,6 +130,16 @@ def _patterns() -> _Patterns:
     )
 
 
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
+
+
+def printable_ascii(text: str) -> bool:
+    """``text.isprintable()`` of an ASCII ``text`` (which ``str.isprintable`` reads with a
+    Unicode table lookup a character): no character is left once every one from a space
+    to a tilde is removed, in one C pass over its bytes."""
+    return not text.encode("ascii").translate(None, _PRINTABLE_ASCII)
+
+
 def normalise(text: str) -> str:
     """``text`` without terminal escapes, control and invisible characters.
 
@@ -145,7 +155,7 @@ def normalise(text: str) -> str:
     if "<" in text and ("<w" in text or "></" in text or "<W" in text):
         text = _patterns().splitters.sub("", text)
     if text.isascii():
-        if text.isprintable():
+        if printable_ascii(text):
             return text
         if "\x1b" in text:
             text = _patterns().escapes.sub("", text)

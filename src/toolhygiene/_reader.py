@@ -36,6 +36,7 @@ import re
 from typing import Any
 
 from toolhygiene._orders import _ADDRESS, _SENTENCE_END, _lexicon, _words, own_value
+from toolhygiene._text import lowered_once
 
 __all__ = ["reader_order", "reader_order_gate"]
 
@@ -339,8 +340,20 @@ _GATE_NEEDLES = (
 
 
 def reader_order_gate(lowered: str) -> bool:
-    """Whether ``_LEAD`` may match ``lowered`` (a gate: may open too often)."""
-    return any(needle in lowered for needle in _GATE_NEEDLES)
+    """Whether ``_LEAD`` may match ``lowered`` (a gate: may open too often): one of
+    ``_GATE_NEEDLES`` is in it, found in one Aho-Corasick pass over its UTF-8 bytes (an
+    ASCII needle is in a text exactly when its bytes are in the text's), not a search
+    each."""
+    return bool(_gate_needles()(lowered.encode("utf-8", "surrogatepass")))
+
+
+@functools.lru_cache(maxsize=1)
+def _gate_needles() -> Any:
+    """The matcher of ``_GATE_NEEDLES`` (ASCII, each encoded as such): a list of its
+    matches, empty when none is in the text."""
+    from ahocorasick_rs import BytesAhoCorasick
+
+    return BytesAhoCorasick([n.encode("ascii") for n in _GATE_NEEDLES]).find_matches_as_indexes
 
 
 # -- what the sentence asks for ---------------------------------------------------------
@@ -894,6 +907,8 @@ certain (prose has "the ", "you ", "can "), and listing every opening found cost
 than the pattern's scan it would save (64 KB of prose: about 4 ms against 4)."""
 
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_'")
+# The ASCII characters ``str.split()`` splits at, each made a space.
+_BLANKS_AS_SPACES = bytes.maketrans(b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f", b" " * 9)
 
 
 def may_lead(view: str) -> bool:
@@ -907,8 +922,12 @@ def may_lead(view: str) -> bool:
     if matcher is None:
         return True
     # each run of blanks as one space: an opening's blanks ("could you") are one space
-    # (a text read so holds every opening it held, and maybe more)
-    lowered = " ".join(view.lower().split()).encode("ascii")
+    # (a text read so holds every opening it held, and maybe more); each blank made a
+    # space in one C pass, then split and joined only where two stand together or one
+    # at an end (``" ".join(view.lower().split())`` either way)
+    lowered = lowered_once(view).encode("ascii").translate(_BLANKS_AS_SPACES)
+    if b"  " in lowered or lowered[:1] == b" " or lowered[-1:] == b" ":
+        lowered = b" ".join(lowered.split())
     for _, start, _ in matcher.find_matches_as_indexes(lowered, overlapping=True):
         if start == 0 or lowered[start - 1] not in _WORD_BYTES:
             return True

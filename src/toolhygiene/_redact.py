@@ -55,6 +55,7 @@ from toolhygiene._normalise import (
     compatible,
     latin_looking,
     normalise,
+    printable_ascii,
 )
 from toolhygiene._orders import (
     addressed_is_prose,
@@ -87,7 +88,7 @@ from toolhygiene._reader import (
 )
 from toolhygiene._survivors import quoted_prose
 from toolhygiene._tags import speaking_tags
-from toolhygiene._text import bounded_repr, plain, truncate, valid
+from toolhygiene._text import bounded_repr, lowered_once, plain, truncate, valid
 from toolhygiene._words import (
     CUT_NESTED,
     INSTRUCTION_REMOVED,
@@ -672,7 +673,7 @@ def _gate_view(view: str) -> str:
     """``view`` as the word gates read it: lowered, with the letters ``re`` matches
     case-insensitively to an ASCII one made that letter (a gate may open too often,
     never too rarely)."""
-    lowered = view.lower()
+    lowered = lowered_once(view)
     if lowered.isascii():
         return lowered
     # (A translate through a table reads every character in Python: 5 ms on 100 KB.)
@@ -1947,7 +1948,7 @@ def _steps(
         or (_ADDRESSED_IN in gates and _may_say_you(lowered))
     ):
         yield found.polite, _polite_sub
-    if "#" in lowered and (":" in lowered or _ROLE in gates):
+    if "#" in lowered and (":" in lowered or _ROLE in gates) and _heading_word(lowered):
         yield found.template_heading, _markup_only
     if reader_order_gate(lowered):
         yield lead_pattern(), _reader_sub
@@ -1958,6 +1959,19 @@ def _steps(
             yield found.own_marker, _own_marker_sub
     elif "[" in lowered or not _bracket_in().isdisjoint(lowered):
         yield found.own_marker, _own_marker_sub
+
+
+def _heading_word(lowered: str) -> bool:
+    """Whether ``lowered`` (a gate view) holds a word every match of the template
+    heading pattern holds (``instruction``, ``response``, ``system`` or ``developer``):
+    tried at every character of a line with a hash and a colon (a URL's fragment, "issue
+    #12: ..."), the pattern costs a few microseconds a line (speed21a)."""
+    return (
+        "instruction" in lowered
+        or "response" in lowered
+        or "system" in lowered
+        or "developer" in lowered
+    )
 
 
 def _may_say_you(lowered: str) -> bool:
@@ -2367,7 +2381,7 @@ _SPACE = re.compile(r"[\s\x85\u2028\u2029]+")
 
 def fold(text: str) -> str:
     """One line: drop escapes, control, zero-width and bidi characters, collapse spaces."""
-    if text.isascii() and text.isprintable():
+    if text.isascii() and printable_ascii(text):
         return text.strip() if "  " not in text else _SPACE.sub(" ", text).strip()
     return _SPACE.sub(" ", normalise(text)).strip()
 

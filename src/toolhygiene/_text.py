@@ -27,6 +27,24 @@ DATA_DEPTH = 256
 """Levels of nested data ``valid_data`` walks; deeper values are left as they are."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+_LAST_LOWERED: tuple[str, str] = ("", "")
+
+
+def lowered_once(text: str) -> str:
+    """``text.lower()``, kept for the last text asked (by identity, one tuple swapped
+    whole: threads see a text with its own lowering): the redaction engine, the
+    neutraliser's gates, its lead screen and its asides all lower the same line.
+    """
+    global _LAST_LOWERED
+    last = _LAST_LOWERED
+    if last[0] is text:
+        return last[1]
+    low = text.lower()
+    _LAST_LOWERED = (text, low)
+    return low
+
+
 _REPLACEMENT = "\ufffd"
 _ELLIPSIS = "…"
 
