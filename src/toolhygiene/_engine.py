@@ -36,7 +36,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._edges import exact
-from toolhygiene._labels import marks_only, plain_run
+from toolhygiene._labels import own_line
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
@@ -629,12 +629,12 @@ def _wraps(text: str) -> list[re.Match[str]]:
 _BLANK_END = frozenset(" \t\n\r")
 
 
-def _continues(text: str, run: str, end: int) -> bool:
+def _continues(text: str, run: str, end: int, before: str = "") -> bool:
     """Whether ``run``, the start of the line after a break (``end`` is where it stops
     in ``text``), can be the rest of a token wrapped over the break: not a word or a
     number a reader would take as the next line's text, not a key (``run:``), and not a
     line of marks (``....``, ``----``)."""
-    return text[end : end + 1] != ":" and not plain_run(run) and not marks_only(run)
+    return text[end : end + 1] != ":" and not own_line(text, run, end, before)
 
 
 def _without(text: str, cuts: list[tuple[int, int]]) -> str:
@@ -672,9 +672,13 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     (a reader takes it as the next line's text); for a user's rule it is, when the
     rule matches across the break (``acme_…0123`` then ``4567``: the pattern says what
     its token is made of)."""
-    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in _wraps(text)]
+    found = _wraps(text)
+    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in found]
     users = bool(wraps) and _user_rules(internals)
-    cuts = [cut for cut, run, end in wraps if _continues(text, run, end)]
+    cuts = [
+        cut for (cut, run, end), m in zip(wraps, found, strict=True)
+        if _continues(text, run, end, m[1])
+    ]
     # (not before a key, ``run:``, for a user's rule either)
     loose = [cut for cut, _, end in wraps if users and text[end : end + 1] != ":"]
     if not cuts and not loose:

@@ -1749,7 +1749,49 @@ _TOKEN_SYMBOLS = frozenset("=+/!@#$%^&*~")
 
 
 def _own_line(run: str) -> bool:
-    return plain_run(run) or "://" in run or run[:1] == "/" or marks_only(run)
+    return (
+        plain_run(run)
+        or "://" in run
+        or run[:1] == "/"
+        or marks_only(run)
+        or _OWN_START.fullmatch(run) is not None
+    )
+
+
+# A next line's run that is its line's own text whatever token came before the break
+# (fix21b): a section or a word in brackets (``[production]``, ``(none)``), a flag of a
+# command line (``--region``, ``-v``), a path of lower-case names (``/etc/acme/app.conf``:
+# wrapped base64 has no ``.`` and is seldom all lower case over two ``/``).
+_OWN_START = re.compile(
+    r"\[[\w.\- ]{1,80}\]|\([\w.\- ]{1,80}\)"
+    r"|-{1,2}[A-Za-z][a-z]{0,30}(?:-[a-z]{1,30}){0,6}"
+    r"|(?:/[a-z0-9_.\-]{0,80}[a-z][a-z0-9_.\-]{0,80}){2,16}/?"
+)
+# What follows a next line's run that makes it that line's own text: a key's separator
+# after blanks (``oauth2.client.clientId = acme-web``).
+_OWN_KEY_AFTER = re.compile(r"[ \t]{1,40}(?:[:\uff1a]|=(?!=))")
+# Blanks and more text on the same line, after a run of hex digits (``cafebabe1234 is the
+# build id``, a digest then its file name): an id or a digest that starts its own line,
+# unless the token before the break is hex too (hex wrapped after hex).
+_MORE_ON_LINE = re.compile(r"[ \t]{1,40}[^\s\\]")
+_HEX_RUN = re.compile(r"[0-9a-f]{8,4096}|[0-9A-F]{8,4096}")
+
+
+def own_line(text: str, run: str, end: int, before: str) -> bool:
+    """Whether ``run``, a run of token characters that starts the line after a break and
+    stops at ``end`` in ``text``, is that line's own text rather than the rest of
+    ``before`` (the token that ends the line before) wrapped over the break: a word, a
+    key (``name = v`` too), a line of marks, a flag, a section, a path, or a run of hex
+    with more text after it on its line."""
+    if plain_run(run) or marks_only(run) or _OWN_START.fullmatch(run) is not None:
+        return True
+    if _OWN_KEY_AFTER.match(text, end) is not None:
+        return True
+    return (
+        _HEX_RUN.fullmatch(run) is not None
+        and _HEX_RUN.fullmatch(before) is None
+        and _MORE_ON_LINE.match(text, end) is not None
+    )
 
 
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
