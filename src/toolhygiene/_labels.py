@@ -587,8 +587,15 @@ def _label_verdict(key: str) -> bool | None:
     foreign = _foreign_verdict(key)
     if foreign is not False:
         return foreign
-    if not parts or parts[-1] in _META:
+    if not parts:
         return False
+    if parts[-1] in _META or parts[-1] in _SETTING_KINDS:
+        # (fix21b) a setting whose last word says its value is a count, a duration, a
+        # choice, a state (``token_ttl``, ``session_timeout_minutes``, ``sig_figs``, ``secrets_backend``,
+        # ``session_affinity``): under a secret word, the value decides, as for a bare
+        # ``key`` (``30``, ``vault``, ``ClientIP`` stay; ``hunter2pass!`` goes)
+        strong = any(p in _STRONG or p in _STRONG_PLURALS or _glued_secret(p) for p in parts)
+        return None if strong else False
     if (
         parts[-1] in ("token", "tokens", "cursor")
         and not _PAGING.isdisjoint(parts[:-1])
@@ -631,6 +638,23 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_SETTING_KINDS = frozenset(
+    [
+        # units of a duration or a size
+        *("ms", "millis", "milliseconds", "secs", "seconds", "mins", "minutes", "hrs"),
+        *("hours", "days", "weeks", "months", "years", "bytes", "bits", "chars"),
+        *("characters", "digits", "figs", "places", "rounds", "attempts", "retries", "tries"),
+        # a count, a level, a choice among closed words
+        *("threshold", "level", "levels", "backend", "backends", "driver", "engine"),
+        *("strategy", "affinity", "consent", "choice", "option", "options", "preference"),
+        *("preferences", "enforcement", "complexity", "delay", "window", "quota", "ratio"),
+        *("percent", "pct", "lockout", "reuse", "validity", "persistence", "sharing"),
+    ]
+)
+"""The last words of a setting's name that say its value is a number, a duration or a
+closed word (fix21b): after a secret word the value decides (``_label_verdict``)."""
 
 
 _PURPOSES = frozenset(["signing", "hmac", "webhook", "seed"])
