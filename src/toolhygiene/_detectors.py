@@ -755,6 +755,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             return None
         return False
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
+        if value[:1] == "\\":  # (fix21b) quoted in escaped JSON: judged as written unescaped
+            value = _ESCAPED_QUOTE.sub(r"\1", value)
         if named_by_words(value.strip("\"'`")):
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
         bare = value.strip("\"'`")
@@ -765,6 +767,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             or (code_label(key) and code_value(bare))
         )
     return True
+
+
+_ESCAPED_QUOTE = re.compile(r"\\{1,3}([\"'])")
 
 
 # A label and its value inside a data key's value (``password=v``, ``…/prod/token:v``,
