@@ -152,12 +152,13 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
-    if "\n" in values[1] and _YAML_KEY_AFTER.match(
+    if ("\n" in values[1] or "\\n" in values[1]) and _YAML_KEY_AFTER.match(
         m.string,
         m.end("secret")
         - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
     ):
         return False  # a YAML mapping under the label: its lines are read by ``_nested``
+        # (its line break written out too, in escaped JSON: fix21b)
     if (
         values[1] == ":"
         and key_at

@@ -627,6 +627,11 @@ def find(
         for begin, end in _runs(ascii_text.translate(_TABLE))
         if mixed.count(b"D", begin, end) >= _MIXED_MIN
     ]
+    if b"\\" in ascii_text:
+        # (fix21b) a run right after a line break or a tab written out (``\\n`` in
+        # escaped JSON) is judged without the escape's letter, as it is after a real
+        # break: ``\\nb11a…`` is a hex digest, not ``nb11a…``
+        runs = [(_past_escape(text, begin), end) for begin, end in runs]
     runs = runs if crossing is None else _around(runs, crossing)
     if not runs:
         return
