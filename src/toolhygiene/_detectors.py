@@ -227,6 +227,8 @@ def _labelled(m: re.Match[str]) -> bool:
         m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
     ):
         return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
+    if _no_value(m.string, m.start("secret"), m.end("secret"), values):
+        return False  # (fix21b) a command's name, a note in brackets, a YAML tag
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
     qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
@@ -262,6 +264,42 @@ def _labelled(m: re.Match[str]) -> bool:
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+# (fix21b) What a label's word is followed by when no value is: a task's name after the
+# namespace (``rails credentials:show``, ``artisan key:generate``), a note in brackets
+# (``= (protected)``, ``= (sensitive value)``), a YAML tag naming where the value comes
+# from (``db_password: !vault |``, ``password: !secret wifi_password``, ``!Ref DbPass``).
+_TASKS = frozenset(
+    """show edit list get set generate create delete rotate clear diff print encrypt
+    decrypt reset revoke add remove status help init new export import sync check verify
+    update refresh fetch dump load cache""".split()
+)
+_NOTES = frozenset(
+    """protected sensitive hidden redacted masked encrypted unset none empty omitted known
+    computed not removed unchanged default optional required""".split()
+)
+_NOTE_AFTER = re.compile(r"(?:[ \t]{1,3}[a-z]{1,20}){0,3}\)")
+_REFERENCE_TAGS = frozenset(
+    "vault secret env ref sub getatt importvalue findinmap include input var".split()
+)
+_TAG_AFTER = re.compile(r"[ \t]{0,3}(?:[|>][+\-]?[ \t]{0,3}(?:$|\r?\n|\\n)|[^\s|>]|$)", re.MULTILINE)
+
+
+def _no_value(text: str, start: int, end: int, values: tuple[str, str, str]) -> bool:
+    """Whether what follows a secret's label (``text[start:end]``, its value as matched)
+    is no value but a task's name, a note in brackets or a YAML tag (``_TASKS``,
+    ``_NOTE_AFTER``, ``_REFERENCE_TAGS``)."""
+    value = values[2]
+    if values[1] == ":" and value in _TASKS:
+        # ``credentials:show``: glued to its namespace, then the line's end or a blank
+        after = text[end : end + 1]
+        return start and text[start - 1] == ":" and (not after or after in " \t\r\n")
+    if start and text[start - 1] == "(" and value in _NOTES:
+        return _NOTE_AFTER.match(text, end) is not None  # ``(sensitive value)``
+    if value[:1] == "!" and value[1:].lower() in _REFERENCE_TAGS:
+        return _TAG_AFTER.match(text, end) is not None
+    return False
 
 
 def _resolving(text: str, key_at: int) -> bool:
