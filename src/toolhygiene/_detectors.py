@@ -227,8 +227,11 @@ def _labelled(m: re.Match[str]) -> bool:
         m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
     ):
         return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
-    if _no_value(m.string, m.start("secret"), m.end("secret"), values):
-        return False  # (fix21b) a command's name, a note in brackets, a YAML tag
+    if _no_value(m.string, m.start("secret"), m.end("secret"), values) or (
+        "(" in m.string[m.end("key") : m.start("sep") + 1] and _defined(m.string, key_at)
+    ):
+        return False  # (fix21b) a command's name, a note in brackets, a YAML tag; a
+        # function's signature and its docstring (``def check_password(…):``)
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
     qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
@@ -284,6 +287,15 @@ _REFERENCE_TAGS = frozenset(
     "vault secret env ref sub getatt importvalue findinmap include input var".split()
 )
 _TAG_AFTER = re.compile(r"[ \t]{0,3}(?:[|>][+\-]?[ \t]{0,3}(?:$|\r?\n|\\n)|[^\s|>]|$)", re.MULTILINE)
+
+
+_DEFINED = re.compile(r"(?:^|[\r\n])[ \t]{0,40}(?:async[ \t]{1,3})?(?:def|function|func|fn|sub)[ \t]{1,3}\w{0,60}\Z")
+
+
+def _defined(text: str, key_at: int) -> bool:
+    """Whether the key at ``key_at`` is (the end of) a function's name being defined:
+    its line opens with ``def``, ``function``, ``func``, ``fn`` or ``sub``."""
+    return _DEFINED.search(text, max(0, key_at - 110), key_at) is not None
 
 
 def _no_value(text: str, start: int, end: int, values: tuple[str, str, str]) -> bool:
@@ -782,6 +794,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
         value = value[1:-1]  # ``k=<v>``: a placeholder (``<your-token>``) or the secret
         if not _token_shaped(value):
             return False
+    if value[:2] == "${" and _REFERENCE_PATH.fullmatch(value):
+        return False  # (fix21b) a path under a variable: ``${user.home}/.ssh/id_rsa``
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
@@ -796,6 +810,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         if value[:1] == "\\":  # (fix21b) quoted in escaped JSON: judged as written unescaped
             value = _ESCAPED_QUOTE.sub(r"\1", value)
+        if _UUID.fullmatch(value.strip("\"'`")) and _APP_ID.search(key):
+            return False  # (fix21b) an application's id written as a UUID: a name
         if named_by_words(value.strip("\"'`")):
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
         bare = value.strip("\"'`")
@@ -808,6 +824,9 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     return True
 
 
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_APP_ID = re.compile(r"app[_\-.]?id\Z", re.IGNORECASE)
+_REFERENCE_PATH = re.compile(r"\$\{[A-Za-z_][\w.\-]{0,80}\}(?:/[\w.\-]{1,80}){1,16}/?")
 _ESCAPED_QUOTE = re.compile(r"\\{1,3}([\"'])")
 
 
