@@ -303,6 +303,8 @@ def _no_value(text: str, start: int, end: int, values: tuple[str, str, str]) -> 
     is no value but a task's name, a note in brackets or a YAML tag (``_TASKS``,
     ``_NOTE_AFTER``, ``_REFERENCE_TAGS``)."""
     value = values[2]
+    if value[:1] == "A" and _KEY_ID_SCOPE.fullmatch(value):
+        return True  # a SigV4 credential: the key id goes by its own detector, the scope stays
     if values[1] == ":" and value in _TASKS:
         # ``credentials:show``: glued to its namespace, then the line's end or a blank
         after = text[end : end + 1]
@@ -1797,12 +1799,22 @@ def _form_password(m: re.Match[str]) -> bool:
 _LAST_WORD = re.compile(r"\A(?:[A-Za-z0-9]{1,40}[_.\-]){0,4}(?=[A-Za-z])")
 
 
+_KEY_ID_SCOPE = re.compile(
+    r"A[KS]IA[A-Z0-9]{16}(?:/|%2[Ff])[0-9]{8}(?:/|%2[Ff])[a-z0-9\-]{1,30}(?:/|%2[Ff])"
+    r"[a-z0-9\-]{1,40}(?:/|%2[Ff])aws4_request"
+)
+_SIGV4_SCOPE = re.compile(r"[0-9]{8}/[a-z0-9\-]{1,30}/[a-z0-9\-]{1,40}/aws4_request(?![\w/])")
+
+
 def _pair(m: re.Match[str]) -> bool:
     """A user and a password after a credentials label (``credentials: bob / v``, ``creds
     bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
     token only (a digit, a symbol or both cases, or quoted) after ``login`` or a comma,
     so "login: read/write" and "credentials: bob, retrying" stay."""
     value = m.group("secret")
+    if _SIGV4_SCOPE.match(value):
+        return False  # (fix21b) a SigV4 credential's scope after its key id (its own
+        # detector's): ``X-Amz-Credential=AKIA…/20261202/us-east-1/s3/aws4_request``
     if not plausible_value(value, prose_allowed=False) or not plausible_value(
         m.group("user"), prose_allowed=True
     ):
