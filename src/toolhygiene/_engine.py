@@ -701,7 +701,15 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
         loose = [cut for cut in loose if not inside(cut[0])]
         if not cuts and not loose:
             return text
-    kept = set(_crossing(text, cuts, every_run=every_run, tokens=True, internals=internals))
+    # (fix21b) a next line that goes on after its run (``Ok7hZ2 rotated by ops``) is that
+    # line's own text, unless a provider's token is what the join makes (a GitHub token
+    # wrapped, then a word): a random-looking join alone is no proof
+    tails = {cut for cut, _, end in wraps if _MORE_ON_LINE.match(text, end) is not None}
+    kept = set(
+        _crossing(
+            text, cuts, every_run=every_run, tokens=True, internals=internals, tails=tails
+        )
+    )
     if loose != cuts:  # the user's rules over the lines a token never continues on too
         kept.update(_crossing(text, loose, every_run=every_run, tokens=False, internals=internals))
     return _without(text, sorted(kept)) if kept else text
@@ -728,7 +736,13 @@ def _covered(ranges: list[tuple[int, int]]) -> Callable[[int], bool]:
 
 
 def _crossing(
-    text: str, cuts: list[tuple[int, int]], *, every_run: bool, tokens: bool, internals: bool
+    text: str,
+    cuts: list[tuple[int, int]],
+    *,
+    every_run: bool,
+    tokens: bool,
+    internals: bool,
+    tails: set[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int]]:
     """The ``cuts`` that a secret found in ``text`` joined at all of them crosses: by the
     token layers and the user's rules (``tokens``), or by the user's rules alone."""
@@ -748,7 +762,19 @@ def _crossing(
         return []
     spans.sort()
     crossed = _crossed(spans, points)
+    if tails and crossed:  # (the cuts before a line that goes on: a provider's span only)
+        named = _crossed([span for span in spans if span[2] not in _RANDOM], points)
+        return [
+            cut
+            for cut, at in zip(cuts, points, strict=True)
+            if at in crossed and (cut not in tails or at in named)
+        ]
     return [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
+
+
+_RANDOM = frozenset(["high-entropy", "secret"])
+"""The names of spans that say only that a run looks random (no provider's format)."""
+_MORE_ON_LINE = re.compile(r"[ \t]{1,40}[^\s\\]")
 
 
 def _user_rules(internals: bool) -> bool:
