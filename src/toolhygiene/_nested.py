@@ -360,6 +360,7 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     size = len(text)
     last: tuple[Any, int, int] | None = None  # the last string or word read
     bare = -1  # where the last bare word read ends
+    names: list[str | None] = []  # per open bracket: its pair's name read so far
     match = _TOKEN.match
     while position < size:
         token = match(text, position)
@@ -385,20 +386,25 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
             if len(stack) >= _DEPTH:
                 return position
             stack.append((mark == "{", key))
+            names.append(None)
             expect_key, last = mark == "{", None
         elif mark in "}]":
             if last is not None:
-                _judge(text, label, key, last, found)
+                _judge(text, label, key, last, found, names[-1] if names else None)
             last = None
             if not stack:
                 return position
             stack.pop()
+            if names:
+                names.pop()
             if not stack:
                 return position
             key, expect_key = stack[-1][1], False
         elif mark == ",":
             if last is not None:
-                _judge(text, label, key, last, found)
+                if key in _NAME_KEYS and names and isinstance(last[0], str):
+                    names[-1] = last[0]  # (a pair's name: ``{"key": "username", …}``)
+                _judge(text, label, key, last, found, names[-1] if names else None)
             last = None
             expect_key = bool(stack) and stack[-1][0]
             if stack and not stack[-1][0]:
@@ -432,13 +438,50 @@ def _judged_once(label: str, key: str, value: Any) -> bool:
 
 
 def _judge(
-    text: str, label: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]
+    text: str,
+    label: str,
+    key: str,
+    scalar: tuple[Any, int, int],
+    found: list[re.Match[str]],
+    name: str | None = None,
 ) -> None:
     value, start, end = scalar
+    if key in _NAME_KEYS and isinstance(value, str) and _names_a_field(value):
+        return  # (fix21b) a pair's name (Postman's ``{"key": "password", "value": …}``)
+    if key == "value" and name is not None and _names_a_field(name):
+        # (fix21b) the pair's value, judged under the pair's own name: a secret's goes
+        # as a holder's, another field's (``username``) stays
+        if is_secret_label(name) is not True:
+            return
+        label, key = name, name
     if start < end and _judged_once(label, key, value):
         m = SPAN.match(text, start, end)
         if m is not None and m.end() == end:
             found.append(m)
+
+
+_NAME_KEYS = frozenset(["key", "name"])
+_LABEL_WORDS = frozenset(
+    "password passwd passphrase pwd secret token apikey credential credentials".split()
+)
+_JOINED = re.compile(r"[_.\-]|[a-z][A-Z]")
+_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z_.\-]{0,39}")
+
+
+def _names_a_field(value: str) -> bool:
+    """Whether ``value`` under a pair's ``key`` or ``name`` names a field: a word of
+    letters that names a secret (``password``, ``X-Api-Key``) or a field known to be
+    open (``username``); a random key written there is no such word."""
+    if _FIELD_NAME.fullmatch(value) is None:
+        return False
+    if open_field(value):
+        return True
+    # a secret's name written as names are: one word of a label (``password``), or words
+    # joined by ``_ - .`` or in camel case (``smtp_password``, ``X-Api-Key``, ``apiKey``);
+    # not letters glued (``hunterpassword``: as likely the value itself)
+    return is_secret_label(value) is True and (
+        value.lower() in _LABEL_WORDS or _JOINED.search(value) is not None
+    )
 
 
 # A YAML key with nothing after it on its line: a mapping under it.
