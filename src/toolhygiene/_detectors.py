@@ -278,6 +278,11 @@ _TASKS = frozenset(
     decrypt reset revoke add remove status help init new export import sync check verify
     update refresh fetch dump load cache""".split()
 )
+_SUBCOMMAND = re.compile(
+    r"(?:print|show|get|list|describe|login|logout|revoke|activate|configure|generate|"
+    r"create|delete|rotate|refresh|set|update)(?:-[a-z]{1,20}){0,4}"
+)
+_PROMPT = re.compile(r"(?:^|[\r\n]|\\n)[ \t]{0,8}(?:[$#%>][ \t]{1,3}|PS[^>\n]{0,80}>[ \t]{0,3})[^\r\n]{0,160}\Z")
 _NOTES = frozenset(
     """protected sensitive hidden redacted masked encrypted unset none empty omitted known
     computed not removed unchanged default optional required""".split()
@@ -308,7 +313,15 @@ def _no_value(text: str, start: int, end: int, values: tuple[str, str, str]) -> 
     if values[1] == ":" and value in _TASKS:
         # ``credentials:show``: glued to its namespace, then the line's end or a blank
         after = text[end : end + 1]
-        return start and text[start - 1] == ":" and (not after or after in " \t\r\n")
+        return (
+            start > 0
+            and text[start - 1] == ":"
+            and (not after or after in " \t\r\n" or text.startswith(("\\n", "\\r"), end))
+        )
+    if values[1][:1] in " \t" and _SUBCOMMAND.fullmatch(value) and _PROMPT.search(
+        text, max(0, start - 200), start
+    ):
+        return True  # ``$ gcloud auth print-access-token``: a command's words, on a prompt's line
     if start and text[start - 1] == "(" and value in _NOTES:
         return _NOTE_AFTER.match(text, end) is not None  # ``(sensitive value)``
     if value[:1] == "!" and value[1:].lower() in _REFERENCE_TAGS:

@@ -1806,9 +1806,11 @@ def own_line(text: str, run: str, end: int, before: str) -> bool:
     stops at ``end`` in ``text``, is that line's own text rather than the rest of
     ``before`` (the token that ends the line before) wrapped over the break: a word, a
     key (``name = v`` too), a line of marks, a flag, a section, a path, or a run of hex
-    with more text after it on its line."""
+    with more text after it on its line; or the run before the break is words itself."""
     if plain_run(run) or marks_only(run) or _OWN_START.fullmatch(run) is not None:
         return True
+    if before and plain_run(before):
+        return True  # words before the break (``auth print-access-token`` then ``ya29.…``)
     if _OWN_KEY_AFTER.match(text, end) is not None:
         return True
     return (
