@@ -274,27 +274,44 @@ def _labelled(m: re.Match[str]) -> bool:
 # (``= (protected)``, ``= (sensitive value)``), a YAML tag naming where the value comes
 # from (``db_password: !vault |``, ``password: !secret wifi_password``, ``!Ref DbPass``).
 _TASKS = frozenset(
-    """show edit list get set generate create delete rotate clear diff print encrypt
-    decrypt reset revoke add remove status help init new export import sync check verify
-    update refresh fetch dump load cache""".split()
+    [
+        *("show", "edit", "list", "get", "set", "generate", "create", "delete", "rotate"),
+        *("clear", "diff", "print", "encrypt", "decrypt", "reset", "revoke", "add", "remove"),
+        *("status", "help", "init", "new", "export", "import", "sync", "check", "verify"),
+        *("update", "refresh", "fetch", "dump", "load", "cache"),
+    ]
 )
 _SUBCOMMAND = re.compile(
     r"(?:print|show|get|list|describe|login|logout|revoke|activate|configure|generate|"
     r"create|delete|rotate|refresh|set|update)(?:-[a-z]{1,20}){0,4}"
 )
-_PROMPT = re.compile(r"(?:^|[\r\n]|\\n)[ \t]{0,8}(?:[$#%>][ \t]{1,3}|PS[^>\n]{0,80}>[ \t]{0,3})[^\r\n]{0,160}\Z")
+_PROMPT = re.compile(
+    r"(?:^|[\r\n]|\\n)[ \t]{0,8}(?:[$#%>][ \t]{1,3}|PS[^>\n]{0,80}>[ \t]{0,3})"
+    r"[^\r\n]{0,160}\Z"
+)
 _NOTES = frozenset(
-    """protected sensitive hidden redacted masked encrypted unset none empty omitted known
-    computed not removed unchanged default optional required""".split()
+    [
+        *("protected", "sensitive", "hidden", "redacted", "masked", "encrypted", "unset"),
+        *("none", "empty", "omitted", "known", "computed", "not", "removed", "unchanged"),
+        *("default", "optional", "required"),
+    ]
 )
 _NOTE_AFTER = re.compile(r"(?:[ \t]{1,3}[a-z]{1,20}){0,3}\)")
 _REFERENCE_TAGS = frozenset(
-    "vault secret env ref sub getatt importvalue findinmap include input var".split()
+    [
+        *("vault", "secret", "env", "ref", "sub", "getatt", "importvalue", "findinmap"),
+        *("include", "input", "var"),
+    ]
 )
-_TAG_AFTER = re.compile(r"[ \t]{0,3}(?:[|>][+\-]?[ \t]{0,3}(?:$|\r?\n|\\n)|[^\s|>]|$)", re.MULTILINE)
+_TAG_AFTER = re.compile(
+    r"[ \t]{0,3}(?:[|>][+\-]?[ \t]{0,3}(?:$|\r?\n|\\n)|[^\s|>]|$)", re.MULTILINE
+)
 
 
-_DEFINED = re.compile(r"(?:^|[\r\n])[ \t]{0,40}(?:async[ \t]{1,3})?(?:def|function|func|fn|sub)[ \t]{1,3}\w{0,60}\Z")
+_DEFINED = re.compile(
+    r"(?:^|[\r\n])[ \t]{0,40}(?:async[ \t]{1,3})?(?:def|function|func|fn|sub)[ \t]{1,3}"
+    r"\w{0,60}\Z"
+)
 
 
 def _defined(text: str, key_at: int) -> bool:
@@ -303,7 +320,7 @@ def _defined(text: str, key_at: int) -> bool:
     return _DEFINED.search(text, max(0, key_at - 110), key_at) is not None
 
 
-def _no_value(text: str, start: int, end: int, values: tuple[str, str, str]) -> bool:
+def _no_value(text: str, start: int, end: int, values: tuple[str, ...]) -> bool:
     """Whether what follows a secret's label (``text[start:end]``, its value as matched)
     is no value but a task's name, a note in brackets or a YAML tag (``_TASKS``,
     ``_NOTE_AFTER``, ``_REFERENCE_TAGS``)."""
@@ -318,8 +335,10 @@ def _no_value(text: str, start: int, end: int, values: tuple[str, str, str]) -> 
             and text[start - 1] == ":"
             and (not after or after in " \t\r\n" or text.startswith(("\\n", "\\r"), end))
         )
-    if values[1][:1] in " \t" and _SUBCOMMAND.fullmatch(value) and _PROMPT.search(
-        text, max(0, start - 200), start
+    if (
+        values[1][:1] in " \t"
+        and _SUBCOMMAND.fullmatch(value)
+        and _PROMPT.search(text, max(0, start - 200), start)
     ):
         return True  # ``$ gcloud auth print-access-token``: a command's words, on a prompt's line
     if start and text[start - 1] == "(" and value in _NOTES:

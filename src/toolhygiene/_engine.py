@@ -676,7 +676,8 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in found]
     users = bool(wraps) and _user_rules(internals)
     cuts = [
-        cut for (cut, run, end), m in zip(wraps, found, strict=True)
+        cut
+        for (cut, run, end), m in zip(wraps, found, strict=True)
         if _continues(text, run, end, m[1])
     ]
     # (not before a key, ``run:``, for a user's rule either)
@@ -706,9 +707,7 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     # wrapped, then a word): a random-looking join alone is no proof
     tails = {cut for cut, _, end in wraps if _MORE_ON_LINE.match(text, end) is not None}
     kept = set(
-        _crossing(
-            text, cuts, every_run=every_run, tokens=True, internals=internals, tails=tails
-        )
+        _crossing(text, cuts, every_run=every_run, tokens=True, internals=internals, tails=tails)
     )
     if loose != cuts:  # the user's rules over the lines a token never continues on too
         kept.update(_crossing(text, loose, every_run=every_run, tokens=False, internals=internals))

@@ -591,9 +591,10 @@ def _label_verdict(key: str) -> bool | None:
         return False
     if parts[-1] in _META or parts[-1] in _SETTING_KINDS:
         # (fix21b) a setting whose last word says its value is a count, a duration, a
-        # choice, a state (``token_ttl``, ``session_timeout_minutes``, ``sig_figs``, ``secrets_backend``,
-        # ``session_affinity``): under a secret word, the value decides, as for a bare
-        # ``key`` (``30``, ``vault``, ``ClientIP`` stay; ``hunter2pass!`` goes)
+        # choice, a state (``token_ttl``, ``session_timeout_minutes``, ``sig_figs``,
+        # ``secrets_backend``, ``session_affinity``): under a secret word, the value
+        # decides, as for a bare ``key`` (``30``, ``vault``, ``ClientIP`` stay;
+        # ``hunter2pass!`` goes)
         strong = any(p in _STRONG or p in _STRONG_PLURALS or _glued_secret(p) for p in parts)
         return None if strong else False
     if (

@@ -353,14 +353,14 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     """Read the object or list opening at ``at`` (under a secret's label), adding a
     ``SPAN`` match over each value judged secret; return where it ends (or where reading
     stopped). One pass, each character read once."""
-    stack: list[tuple[bool, str]] = []  # per open bracket: an object?, the key above it
+    # per open bracket: an object?, the key above it, and its pair's name read so far
+    stack: list[tuple[bool, str, list[str | None]]] = []
     key = ""
     expect_key = False
     position = at
     size = len(text)
     last: tuple[Any, int, int] | None = None  # the last string or word read
     bare = -1  # where the last bare word read ends
-    names: list[str | None] = []  # per open bracket: its pair's name read so far
     match = _TOKEN.match
     while position < size:
         token = match(text, position)
@@ -385,26 +385,21 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
         if mark in "{[":
             if len(stack) >= _DEPTH:
                 return position
-            stack.append((mark == "{", key))
-            names.append(None)
+            stack.append((mark == "{", key, [None]))
             expect_key, last = mark == "{", None
         elif mark in "}]":
             if last is not None:
-                _judge(text, label, key, last, found, names[-1] if names else None)
+                _judge(text, label, key, last, found, name=stack[-1][2][0] if stack else None)
             last = None
             if not stack:
                 return position
             stack.pop()
-            if names:
-                names.pop()
             if not stack:
                 return position
             key, expect_key = stack[-1][1], False
         elif mark == ",":
             if last is not None:
-                if key in _NAME_KEYS and names and isinstance(last[0], str):
-                    names[-1] = last[0]  # (a pair's name: ``{"key": "username", …}``)
-                _judge(text, label, key, last, found, names[-1] if names else None)
+                _judge(text, label, key, last, found, name=_named_pair(stack, key, last[0]))
             last = None
             expect_key = bool(stack) and stack[-1][0]
             if stack and not stack[-1][0]:
@@ -443,6 +438,7 @@ def _judge(
     key: str,
     scalar: tuple[Any, int, int],
     found: list[re.Match[str]],
+    *,
     name: str | None = None,
 ) -> None:
     value, start, end = scalar
@@ -461,8 +457,22 @@ def _judge(
 
 
 _NAME_KEYS = frozenset(["key", "name"])
+
+
+def _named_pair(
+    stack: list[tuple[bool, str, list[str | None]]], key: str, value: Any
+) -> str | None:
+    """The name of the pair the innermost open object holds (``{"key": "username",
+    "value": …}``), ``value`` remembered as it when read under ``key`` or ``name``."""
+    if not stack:
+        return None
+    if key in _NAME_KEYS and isinstance(value, str):
+        stack[-1][2][0] = value
+    return stack[-1][2][0]
+
+
 _LABEL_WORDS = frozenset(
-    "password passwd passphrase pwd secret token apikey credential credentials".split()
+    ["password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "credential"]
 )
 _JOINED = re.compile(r"[_.\-]|[a-z][A-Z]")
 _FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z_.\-]{0,39}")

@@ -237,6 +237,7 @@ def _key_rows(
 
 _WORDS_ONLY = re.compile(r"[A-Za-z_ ]*")
 
+
 def _header(line: str) -> tuple[str, list[tuple[int, int, str]]]:
     """The header's kind (its delimiter, or ``" "`` for fixed-width columns) and its
     cells (start, end, name); no cells when the line is no header."""

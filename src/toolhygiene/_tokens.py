@@ -232,7 +232,9 @@ _INTEGRITY = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}")
 # optional ``/go.mod``, then ``h1:`` and a SHA-256 digest's base64 (43 characters and
 # ``=``), as public as a ``sha512-`` integrity string.
 _GOSUM_RUN = re.compile(r"[A-Za-z0-9+/]{43}=")
-_GOSUM_HEAD = re.compile(r"[ \t]v[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}[\w.+\-]{0,60}(?:/go\.mod)?[ \t]h1:\Z")
+_GOSUM_HEAD = re.compile(
+    r"[ \t]v[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}[\w.+\-]{0,60}(?:/go\.mod)?[ \t]h1:\Z"
+)
 # A cluster of one-letter flags, as a man page's synopsis or a usage line writes it
 # (``ssh [-46AaCfGgKkMNnqsTtVvXxYy]``): after ``[-`` or a blank and ``-``, letters and
 # digits each written once, in order (ASCII's, or by letter with a capital first): a
@@ -657,16 +659,15 @@ def find(
     has one of them inside is found (a span lies within its run), others may not be."""
     ascii_text = text.encode("ascii", "replace")
     mixed = ascii_text.translate(_MIXED_TABLE)
-    runs = [
-        (begin, end)
-        for begin, end in _runs(ascii_text.translate(_TABLE))
-        if mixed.count(b"D", begin, end) >= _MIXED_MIN
-    ]
-    if b"\\" in ascii_text:
-        # (fix21b) a run right after a line break or a tab written out (``\\n`` in
-        # escaped JSON) is judged without the escape's letter, as it is after a real
-        # break: ``\\nb11a…`` is a hex digest, not ``nb11a…``
-        runs = [(_past_escape(text, begin), end) for begin, end in runs]
+    runs = _past_escapes(
+        text,
+        ascii_text,
+        [
+            (begin, end)
+            for begin, end in _runs(ascii_text.translate(_TABLE))
+            if mixed.count(b"D", begin, end) >= _MIXED_MIN
+        ],
+    )
     runs = runs if crossing is None else _around(runs, crossing)
     if not runs:
         return
@@ -1053,6 +1054,17 @@ def _whole_edges(text: str, begin: int, end: int, left: int, right: int) -> tupl
 
 _EDGE = 2
 """How many ``-_+`` glued to a random piece's edge its span takes."""
+
+
+def _past_escapes(
+    text: str, ascii_text: bytes, runs: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """``runs`` with each that starts right after a line break or a tab written out
+    (``\\n`` in escaped JSON) starting past the escape's letter (fix21b), as it would after
+    a real break: ``\\nb11a…`` is a hex digest, not ``nb11a…``."""
+    if b"\\" not in ascii_text:
+        return runs
+    return [(_past_escape(text, begin), end) for begin, end in runs]
 
 
 def _past_escape(text: str, begin: int) -> int:
