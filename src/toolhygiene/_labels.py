@@ -1790,7 +1790,8 @@ def _own_line(run: str) -> bool:
 _OWN_START = re.compile(
     r"\[[\w.\- ]{1,80}\]|\([\w.\- ]{1,80}\)"
     r"|-{1,2}[A-Za-z][a-z]{0,30}(?:-[a-z]{1,30}){0,6}"
-    r"|(?:/[a-z0-9_.\-]{0,80}[a-z][a-z0-9_.\-]{0,80}){2,16}/?"
+    # (each segment read once: its class has no ``/``; a letter is asked apart)
+    r"|(?=/[0-9_.\-/]{0,160}[a-z])(?:/[a-z0-9_.\-]{1,160}){2,16}/?"
 )
 # What follows a next line's run that makes it that line's own text: a key's separator
 # after blanks (``oauth2.client.clientId = acme-web``).

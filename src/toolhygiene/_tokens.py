@@ -233,7 +233,7 @@ _INTEGRITY = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}")
 # ``=``), as public as a ``sha512-`` integrity string.
 _GOSUM_RUN = re.compile(r"[A-Za-z0-9+/]{43}=")
 _GOSUM_HEAD = re.compile(
-    r"[ \t]v[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}[\w.+\-]{0,60}(?:/go\.mod)?[ \t]h1:\Z"
+    r"[ \t]v[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}(?:[+\-][\w.+\-]{0,60})?(?:/go\.mod)?[ \t]h1:\Z"
 )
 # A cluster of one-letter flags, as a man page's synopsis or a usage line writes it
 # (``ssh [-46AaCfGgKkMNnqsTtVvXxYy]``): after ``[-`` or a blank and ``-``, letters and
