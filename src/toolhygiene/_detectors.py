@@ -342,10 +342,19 @@ def _no_value(text: str, start: int, end: int, values: tuple[str, ...]) -> bool:
     ):
         return True  # ``$ gcloud auth print-access-token``: a command's words, on a prompt's line
     if start and text[start - 1] == "(" and value in _NOTES:
-        return _NOTE_AFTER.match(text, end) is not None  # ``(sensitive value)``
+        note = _NOTE_AFTER.match(text, end)  # ``(sensitive value)``
+        return note is not None and _nothing_after(text, note.end())
     if value[:1] == "!" and value[1:].lower() in _REFERENCE_TAGS:
-        return _TAG_AFTER.match(text, end) is not None
+        return _TAG_AFTER.match(text, end) is not None and _nothing_after(text, end)
     return False
+
+
+def _nothing_after(text: str, end: int) -> bool:
+    """Whether no token follows a note or a tag that ends at ``end``, on its line or on
+    the next (``(hidden)`` then ``Qx7pLm2R``: the note is a placeholder steering past the
+    secret, read as one)."""
+    token = _token_after(text, end)
+    return token == end and _next_line_token(text, end) == end
 
 
 def _resolving(text: str, key_at: int) -> bool:

@@ -589,12 +589,13 @@ def _label_verdict(key: str) -> bool | None:
         return foreign
     if not parts:
         return False
-    if parts[-1] in _META or parts[-1] in _SETTING_KINDS:
+    if parts[-1] in _META:
+        return False
+    if parts[-1] in _SETTING_KINDS:
         # (fix21b) a setting whose last word says its value is a count, a duration, a
-        # choice, a state (``token_ttl``, ``session_timeout_minutes``, ``sig_figs``,
-        # ``secrets_backend``, ``session_affinity``): under a secret word, the value
-        # decides, as for a bare ``key`` (``30``, ``vault``, ``ClientIP`` stay;
-        # ``hunter2pass!`` goes)
+        # choice (``session_timeout_minutes``, ``sig_figs``, ``secrets_backend``,
+        # ``session_affinity``): under a secret word, the value decides, as for a bare
+        # ``key`` (``30``, ``vault``, ``ClientIP`` stay; ``hunter2pass!`` goes)
         strong = any(p in _STRONG or p in _STRONG_PLURALS or _glued_secret(p) for p in parts)
         return None if strong else False
     if (
@@ -1799,6 +1800,7 @@ _OWN_KEY_AFTER = re.compile(r"[ \t]{1,40}(?:[:\uff1a]|=(?!=))")
 # Blanks and more text on the same line, after a run of hex digits (``cafebabe1234 is the
 # build id``, a digest then its file name): an id or a digest that starts its own line,
 # unless the token before the break is hex too (hex wrapped after hex).
+_KEBAB = re.compile(r"[a-z]{1,30}(?:-[a-z]{1,30}){1,8}")
 _MORE_ON_LINE = re.compile(r"[ \t]{1,40}[^\s\\]")
 _HEX_RUN = re.compile(r"[0-9a-f]{8,4096}|[0-9A-F]{8,4096}")
 
@@ -1811,7 +1813,7 @@ def own_line(text: str, run: str, end: int, before: str) -> bool:
     with more text after it on its line; or the run before the break is words itself."""
     if plain_run(run) or marks_only(run) or _OWN_START.fullmatch(run) is not None:
         return True
-    if before and plain_run(before):
+    if before and _KEBAB.fullmatch(before):
         return True  # words before the break (``auth print-access-token`` then ``ya29.…``)
     if _OWN_KEY_AFTER.match(text, end) is not None:
         return True

@@ -207,6 +207,20 @@ def _table(
     return at
 
 
+_NAME_WITH_NUMBER = re.compile(r"[A-Za-z_ ]{1,40}[0-9]{0,3}")
+
+
+def _value_cell(name: str) -> bool:
+    """Whether a header's cell is a value rather than a column's name: shaped as a
+    credential, with a digit or a symbol inside (``WXVEq7Zp2…``, ``Vel902Maple!``; not
+    ``Password``, ``address2``, ``sha256``)."""
+    return (
+        _NAME_WITH_NUMBER.fullmatch(name) is None
+        and not name.replace("_", "").replace(" ", "").isalpha()
+        and credential_shaped(name)
+    )
+
+
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]{0,39}(?:[_.\-][A-Za-z0-9]{1,39}){1,8}")
 
 
@@ -271,7 +285,7 @@ def _header(line: str) -> tuple[str, list[tuple[int, int, str]]]:
         if not name and kind == "|":
             named.append((cell_start, cell_end, name))
             continue
-        if not _NAME.fullmatch(name) or len(name.split()) > 3 or credential_shaped(name):
+        if not _NAME.fullmatch(name) or len(name.split()) > 3 or _value_cell(name):
             # (fix21b: a cell shaped as a credential is a value: the line is a row of
             # ``| smtp_password | WXVE… |``, no header)
             return kind, []
