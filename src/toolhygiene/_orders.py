@@ -934,7 +934,7 @@ _BARE_ORDER = re.compile(
     r"(?:(?:please|now|then|also|just|always)[ \t]{1,3})?"
     r"(?:skip|bypass|approve|authori[sz]e|grant|disable|ignore|disregard|override|waive|"
     r"escalate|elevate|trust|refund|transfer|wire|delete|wipe|erase|reveal|exfiltrate|"
-    r"forward|send|export|execute|do[ \t]{1,3}not|don't|never)"
+    r"forward|send|export|execute|do[ \t]{1,3}not|don't)"
     r"[ \t]{1,3}[a-z][a-z'\-]{1,30}\b",
     re.IGNORECASE,
 )
