@@ -227,9 +227,10 @@ def _labelled(m: re.Match[str]) -> bool:
         m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
     ):
         return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
-    if _no_value(m.string, m.start("secret"), m.end("secret"), values) or (
-        "(" in m.string[m.end("key") : m.start("sep") + 1] and _defined(m.string, key_at)
-    ):
+    if (
+        values[2][:1] in _NO_VALUE_STARTS
+        and _no_value(m.string, m.start("secret"), m.end("secret"), values)
+    ) or ("(" in m.string[m.end("key") : m.start("sep") + 1] and _defined(m.string, key_at)):
         return False  # (fix21b) a command's name, a note in brackets, a YAML tag; a
         # function's signature and its docstring (``def check_password(…):``)
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
@@ -318,6 +319,11 @@ def _defined(text: str, key_at: int) -> bool:
     """Whether the key at ``key_at`` is (the end of) a function's name being defined:
     its line opens with ``def``, ``function``, ``func``, ``fn`` or ``sub``."""
     return _DEFINED.search(text, max(0, key_at - 110), key_at) is not None
+
+
+_NO_VALUE_STARTS = frozenset("!A" + "".join({w[0] for w in _TASKS | _NOTES}) + "pslgdracu")
+"""The first characters of what ``_no_value`` may answer for (a tag, a key id, a task, a
+note, a subcommand): any other value is not asked (one set lookup, no call)."""
 
 
 def _no_value(text: str, start: int, end: int, values: tuple[str, ...]) -> bool:
@@ -853,7 +859,7 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
         if value[:1] == "\\":  # (fix21b) quoted in escaped JSON: judged as written unescaped
             value = _ESCAPED_QUOTE.sub(r"\1", value)
-        if _UUID.fullmatch(value.strip("\"'`")) and _APP_ID.search(key):
+        if value.count("-") == 4 and _UUID.fullmatch(value.strip("\"'`")) and _APP_ID.search(key):
             return False  # (fix21b) an application's id written as a UUID: a name
         if named_by_words(value.strip("\"'`")):
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"

@@ -242,6 +242,10 @@ _GOSUM_HEAD = re.compile(
 _FLAGS = re.compile(r"-?[A-Za-z0-9]{2,62}")
 
 
+_CHECKSUM_OR_FLAGS_BEFORE = frozenset(":-")
+"""What stands right before such a run (``h1:``, ``[-``): any other run is not asked."""
+
+
 def _checksum_or_flags(text: str, begin: int, run: str) -> bool:
     """Whether the run ``run`` at ``begin`` is a go.sum checksum after its ``h1:`` or a
     cluster of one-letter flags (``_GOSUM_RUN``, ``_FLAGS``): public, never a secret."""
@@ -1147,7 +1151,9 @@ def _run(
     run = text[begin:end]
     if run.startswith(("AAAA", "sha")) and _public_blob(run):
         return
-    if _checksum_or_flags(text, begin, run):
+    if (run[:1] == "-" or text[begin - 1 : begin] in _CHECKSUM_OR_FLAGS_BEFORE) and (
+        _checksum_or_flags(text, begin, run)
+    ):
         return
     # Public identifiers whose format is certain (``_identifiers``): a publishable key,
     # a Google document's id in its URL, a checked crypto address, an IPFS CID. Read
