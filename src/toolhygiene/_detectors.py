@@ -359,8 +359,9 @@ def _nothing_after(text: str, end: int) -> bool:
     """Whether no token follows a note or a tag that ends at ``end``, on its line or on
     the next (``(hidden)`` then ``Qx7pLm2R``: the note is a placeholder steering past the
     secret, read as one)."""
-    token = _token_after(text, end)
-    return token == end and _next_line_token(text, end) == end
+    if not text.startswith(("\\n", "\\r"), end) and _token_after(text, end) != end:
+        return False  # (a line break written out ends the note's line too)
+    return _next_line_token(text, end) == end
 
 
 def _resolving(text: str, key_at: int) -> bool:
