@@ -152,12 +152,13 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
-    if "\n" in values[1] and _YAML_KEY_AFTER.match(
+    if ("\n" in values[1] or "\\n" in values[1]) and _YAML_KEY_AFTER.match(
         m.string,
         m.end("secret")
         - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
     ):
         return False  # a YAML mapping under the label: its lines are read by ``_nested``
+        # (its line break written out too, in escaped JSON: fix21b)
     if (
         values[1] == ":"
         and key_at
@@ -226,6 +227,12 @@ def _labelled(m: re.Match[str]) -> bool:
         m.string.startswith("->", m.end("secret")) or m.string.endswith("->", 0, key_at)
     ):
         return False  # a member in C or PHP: ``ctx->token->len``, ``$user->password->hash``
+    if (
+        values[2][:1] in _NO_VALUE_STARTS
+        and _no_value(m.string, m.start("secret"), m.end("secret"), values)
+    ) or ("(" in m.string[m.end("key") : m.start("sep") + 1] and _defined(m.string, key_at)):
+        return False  # (fix21b) a command's name, a note in brackets, a YAML tag; a
+        # function's signature and its docstring (``def check_password(…):``)
     if _SPOKEN.isdisjoint(values[1]):  # a space, a tab, a table's ``|`` or words
         return _spaced(m, key)
     qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
@@ -261,6 +268,100 @@ def _labelled(m: re.Match[str]) -> bool:
     # prose that steers past a secret written after it on its line, quoted or not ("see
     # vault item 'Pa55'", "not found; used 'Qx7pLm2R' from cache"): the value runs to it
     return _token_after_words(m.string, m.end("secret"), values)
+
+
+# (fix21b) What a label's word is followed by when no value is: a task's name after the
+# namespace (``rails credentials:show``, ``artisan key:generate``), a note in brackets
+# (``= (protected)``, ``= (sensitive value)``), a YAML tag naming where the value comes
+# from (``db_password: !vault |``, ``password: !secret wifi_password``, ``!Ref DbPass``).
+_TASKS = frozenset(
+    [
+        *("show", "edit", "list", "get", "set", "generate", "create", "delete", "rotate"),
+        *("clear", "diff", "print", "encrypt", "decrypt", "reset", "revoke", "add", "remove"),
+        *("status", "help", "init", "new", "export", "import", "sync", "check", "verify"),
+        *("update", "refresh", "fetch", "dump", "load", "cache"),
+    ]
+)
+_SUBCOMMAND = re.compile(
+    r"(?:print|show|get|list|describe|login|logout|revoke|activate|configure|generate|"
+    r"create|delete|rotate|refresh|set|update)(?:-[a-z]{1,20}){0,4}"
+)
+_PROMPT = re.compile(
+    r"(?:^|[\r\n]|\\n)[ \t]{0,8}(?:[$#%>][ \t]{1,3}|PS[^>\n]{0,80}>[ \t]{0,3})"
+    r"[^\r\n]{0,160}\Z"
+)
+_NOTES = frozenset(
+    [
+        *("protected", "sensitive", "hidden", "redacted", "masked", "encrypted", "unset"),
+        *("none", "empty", "omitted", "known", "computed", "not", "removed", "unchanged"),
+        *("default", "optional", "required"),
+    ]
+)
+_NOTE_AFTER = re.compile(r"(?:[ \t]{1,3}[a-z]{1,20}){0,3}\)")
+_REFERENCE_TAGS = frozenset(
+    [
+        *("vault", "secret", "env", "ref", "sub", "getatt", "importvalue", "findinmap"),
+        *("include", "input", "var"),
+    ]
+)
+_TAG_AFTER = re.compile(
+    r"[ \t]{0,3}(?:[|>][+\-]?[ \t]{0,3}(?:$|\r?\n|\\n)|[^\s|>]|$)", re.MULTILINE
+)
+
+
+_DEFINED = re.compile(
+    r"(?:^|[\r\n])[ \t]{0,40}(?:async[ \t]{1,3})?(?:def|function|func|fn|sub)[ \t]{1,3}"
+    r"\w{0,60}\Z"
+)
+
+
+def _defined(text: str, key_at: int) -> bool:
+    """Whether the key at ``key_at`` is (the end of) a function's name being defined:
+    its line opens with ``def``, ``function``, ``func``, ``fn`` or ``sub``."""
+    return _DEFINED.search(text, max(0, key_at - 110), key_at) is not None
+
+
+_NO_VALUE_STARTS = frozenset("!A" + "".join({w[0] for w in _TASKS | _NOTES}) + "pslgdracu")
+"""The first characters of what ``_no_value`` may answer for (a tag, a key id, a task, a
+note, a subcommand): any other value is not asked (one set lookup, no call)."""
+
+
+def _no_value(text: str, start: int, end: int, values: tuple[str, ...]) -> bool:
+    """Whether what follows a secret's label (``text[start:end]``, its value as matched)
+    is no value but a task's name, a note in brackets or a YAML tag (``_TASKS``,
+    ``_NOTE_AFTER``, ``_REFERENCE_TAGS``)."""
+    value = values[2]
+    if value[:1] == "A" and _KEY_ID_SCOPE.fullmatch(value):
+        return True  # a SigV4 credential: the key id goes by its own detector, the scope stays
+    if values[1] == ":" and value in _TASKS:
+        # ``credentials:show``: glued to its namespace, then the line's end or a blank
+        after = text[end : end + 1]
+        return (
+            start > 0
+            and text[start - 1] == ":"
+            and (not after or after in " \t\r\n" or text.startswith(("\\n", "\\r"), end))
+        )
+    if (
+        values[1][:1] in " \t"
+        and _SUBCOMMAND.fullmatch(value)
+        and _PROMPT.search(text, max(0, start - 200), start)
+    ):
+        return True  # ``$ gcloud auth print-access-token``: a command's words, on a prompt's line
+    if start and text[start - 1] == "(" and value in _NOTES:
+        note = _NOTE_AFTER.match(text, end)  # ``(sensitive value)``
+        return note is not None and _nothing_after(text, note.end())
+    if value[:1] == "!" and value[1:].lower() in _REFERENCE_TAGS:
+        return _TAG_AFTER.match(text, end) is not None and _nothing_after(text, end)
+    return False
+
+
+def _nothing_after(text: str, end: int) -> bool:
+    """Whether no token follows a note or a tag that ends at ``end``, on its line or on
+    the next (``(hidden)`` then ``Qx7pLm2R``: the note is a placeholder steering past the
+    secret, read as one)."""
+    if not text.startswith(("\\n", "\\r"), end) and _token_after(text, end) != end:
+        return False  # (a line break written out ends the note's line too)
+    return _next_line_token(text, end) == end
 
 
 def _resolving(text: str, key_at: int) -> bool:
@@ -743,6 +844,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
         value = value[1:-1]  # ``k=<v>``: a placeholder (``<your-token>``) or the secret
         if not _token_shaped(value):
             return False
+    if value[:2] == "${" and _REFERENCE_PATH.fullmatch(value):
+        return False  # (fix21b) a path under a variable: ``${user.home}/.ssh/id_rsa``
     if verdict is False or (_SOURCE_LINE.fullmatch(value) and _SOURCE_FILE.search(key)):
         return False  # or a file and its line number in a trace (``auth.py:42``)
     quoted = value.lstrip("\\")[:1] in "\"'"
@@ -755,6 +858,10 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             return None
         return False
     if verdict is None:  # a bare "key", an "appid": only a credential-looking value counts
+        if value[:1] == "\\":  # (fix21b) quoted in escaped JSON: judged as written unescaped
+            value = _ESCAPED_QUOTE.sub(r"\1", value)
+        if value.count("-") == 4 and _UUID.fullmatch(value.strip("\"'`")) and _APP_ID.search(key):
+            return False  # (fix21b) an application's id written as a UUID: a name
         if named_by_words(value.strip("\"'`")):
             return False  # a key's name: "missing key 'clientSecret'", "key 'X-Api-Key'"
         bare = value.strip("\"'`")
@@ -765,6 +872,12 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             or (code_label(key) and code_value(bare))
         )
     return True
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_APP_ID = re.compile(r"app[_\-.]?id\Z", re.IGNORECASE)
+_REFERENCE_PATH = re.compile(r"\$\{[A-Za-z_][\w.\-]{0,80}\}(?:/[\w.\-]{1,80}){1,16}/?")
+_ESCAPED_QUOTE = re.compile(r"\\{1,3}([\"'])")
 
 
 # A label and its value inside a data key's value (``password=v``, ``…/prod/token:v``,
@@ -1736,12 +1849,22 @@ def _form_password(m: re.Match[str]) -> bool:
 _LAST_WORD = re.compile(r"\A(?:[A-Za-z0-9]{1,40}[_.\-]){0,4}(?=[A-Za-z])")
 
 
+_KEY_ID_SCOPE = re.compile(
+    r"A[KS]IA[A-Z0-9]{16}(?:/|%2[Ff])[0-9]{8}(?:/|%2[Ff])[a-z0-9\-]{1,30}(?:/|%2[Ff])"
+    r"[a-z0-9\-]{1,40}(?:/|%2[Ff])aws4_request"
+)
+_SIGV4_SCOPE = re.compile(r"[0-9]{8}/[a-z0-9\-]{1,30}/[a-z0-9\-]{1,40}/aws4_request(?![\w/])")
+
+
 def _pair(m: re.Match[str]) -> bool:
     """A user and a password after a credentials label (``credentials: bob / v``, ``creds
     bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
     token only (a digit, a symbol or both cases, or quoted) after ``login`` or a comma,
     so "login: read/write" and "credentials: bob, retrying" stay."""
     value = m.group("secret")
+    if _SIGV4_SCOPE.match(value):
+        return False  # (fix21b) a SigV4 credential's scope after its key id (its own
+        # detector's): ``X-Amz-Credential=AKIA…/20261202/us-east-1/s3/aws4_request``
     if not plausible_value(value, prose_allowed=False) or not plausible_value(
         m.group("user"), prose_allowed=True
     ):

@@ -36,7 +36,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._edges import exact
-from toolhygiene._labels import marks_only, plain_run
+from toolhygiene._labels import own_line
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
@@ -629,12 +629,12 @@ def _wraps(text: str) -> list[re.Match[str]]:
 _BLANK_END = frozenset(" \t\n\r")
 
 
-def _continues(text: str, run: str, end: int) -> bool:
+def _continues(text: str, run: str, end: int, before: str = "") -> bool:
     """Whether ``run``, the start of the line after a break (``end`` is where it stops
     in ``text``), can be the rest of a token wrapped over the break: not a word or a
     number a reader would take as the next line's text, not a key (``run:``), and not a
     line of marks (``....``, ``----``)."""
-    return text[end : end + 1] != ":" and not plain_run(run) and not marks_only(run)
+    return text[end : end + 1] != ":" and not own_line(text, run, end, before)
 
 
 def _without(text: str, cuts: list[tuple[int, int]]) -> str:
@@ -672,9 +672,14 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
     (a reader takes it as the next line's text); for a user's rule it is, when the
     rule matches across the break (``acme_…0123`` then ``4567``: the pattern says what
     its token is made of)."""
-    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in _wraps(text)]
+    found = _wraps(text)
+    wraps = [(m.span(2), m[3], m.end(2) + len(m[3])) for m in found]
     users = bool(wraps) and _user_rules(internals)
-    cuts = [cut for cut, run, end in wraps if _continues(text, run, end)]
+    cuts = [
+        cut
+        for (cut, run, end), m in zip(wraps, found, strict=True)
+        if _continues(text, run, end, m[1])
+    ]
     # (not before a key, ``run:``, for a user's rule either)
     loose = [cut for cut, _, end in wraps if users and text[end : end + 1] != ":"]
     if not cuts and not loose:
@@ -697,7 +702,13 @@ def _unwrap(text: str, *, every_run: bool = False, internals: bool = True) -> st
         loose = [cut for cut in loose if not inside(cut[0])]
         if not cuts and not loose:
             return text
-    kept = set(_crossing(text, cuts, every_run=every_run, tokens=True, internals=internals))
+    # (fix21b) a next line that goes on after its run (``Ok7hZ2 rotated by ops``) is that
+    # line's own text, unless a provider's token is what the join makes (a GitHub token
+    # wrapped, then a word): a random-looking join alone is no proof
+    tails = {cut for cut, _, end in wraps if _MORE_ON_LINE.match(text, end) is not None}
+    kept = set(
+        _crossing(text, cuts, every_run=every_run, tokens=True, internals=internals, tails=tails)
+    )
     if loose != cuts:  # the user's rules over the lines a token never continues on too
         kept.update(_crossing(text, loose, every_run=every_run, tokens=False, internals=internals))
     return _without(text, sorted(kept)) if kept else text
@@ -724,7 +735,13 @@ def _covered(ranges: list[tuple[int, int]]) -> Callable[[int], bool]:
 
 
 def _crossing(
-    text: str, cuts: list[tuple[int, int]], *, every_run: bool, tokens: bool, internals: bool
+    text: str,
+    cuts: list[tuple[int, int]],
+    *,
+    every_run: bool,
+    tokens: bool,
+    internals: bool,
+    tails: set[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int]]:
     """The ``cuts`` that a secret found in ``text`` joined at all of them crosses: by the
     token layers and the user's rules (``tokens``), or by the user's rules alone."""
@@ -744,7 +761,19 @@ def _crossing(
         return []
     spans.sort()
     crossed = _crossed(spans, points)
+    if tails and crossed:  # (the cuts before a line that goes on: a provider's span only)
+        named = _crossed([span for span in spans if span[2] not in _RANDOM], points)
+        return [
+            cut
+            for cut, at in zip(cuts, points, strict=True)
+            if at in crossed and (cut not in tails or at in named)
+        ]
     return [cut for cut, at in zip(cuts, points, strict=True) if at in crossed]
+
+
+_RANDOM = frozenset(["high-entropy", "secret"])
+"""The names of spans that say only that a run looks random (no provider's format)."""
+_MORE_ON_LINE = re.compile(r"[ \t]{1,40}[^\s\\]")
 
 
 def _user_rules(internals: bool) -> bool:

@@ -587,8 +587,17 @@ def _label_verdict(key: str) -> bool | None:
     foreign = _foreign_verdict(key)
     if foreign is not False:
         return foreign
-    if not parts or parts[-1] in _META:
+    if not parts:
         return False
+    if parts[-1] in _META:
+        return False
+    if parts[-1] in _SETTING_KINDS:
+        # (fix21b) a setting whose last word says its value is a count, a duration, a
+        # choice (``session_timeout_minutes``, ``sig_figs``, ``secrets_backend``,
+        # ``session_affinity``): under a secret word, the value decides, as for a bare
+        # ``key`` (``30``, ``vault``, ``ClientIP`` stay; ``hunter2pass!`` goes)
+        strong = any(p in _STRONG or p in _STRONG_PLURALS or _glued_secret(p) for p in parts)
+        return None if strong else False
     if (
         parts[-1] in ("token", "tokens", "cursor")
         and not _PAGING.isdisjoint(parts[:-1])
@@ -631,6 +640,23 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_SETTING_KINDS = frozenset(
+    [
+        # units of a duration or a size
+        *("ms", "millis", "milliseconds", "secs", "seconds", "mins", "minutes", "hrs"),
+        *("hours", "days", "weeks", "months", "years", "bytes", "bits", "chars"),
+        *("characters", "digits", "figs", "places", "rounds", "attempts", "retries", "tries"),
+        # a count, a level, a choice among closed words
+        *("threshold", "level", "levels", "backend", "backends", "driver", "engine"),
+        *("strategy", "affinity", "consent", "choice", "option", "options", "preference"),
+        *("preferences", "enforcement", "complexity", "delay", "window", "quota", "ratio"),
+        *("percent", "pct", "lockout", "reuse", "validity", "persistence", "sharing"),
+    ]
+)
+"""The last words of a setting's name that say its value is a number, a duration or a
+closed word (fix21b): after a secret word the value decides (``_label_verdict``)."""
 
 
 _PURPOSES = frozenset(["signing", "hmac", "webhook", "seed"])
@@ -1749,7 +1775,53 @@ _TOKEN_SYMBOLS = frozenset("=+/!@#$%^&*~")
 
 
 def _own_line(run: str) -> bool:
-    return plain_run(run) or "://" in run or run[:1] == "/" or marks_only(run)
+    return (
+        plain_run(run)
+        or "://" in run
+        or run[:1] == "/"
+        or marks_only(run)
+        or _OWN_START.fullmatch(run) is not None
+    )
+
+
+# A next line's run that is its line's own text whatever token came before the break
+# (fix21b): a section or a word in brackets (``[production]``, ``(none)``), a flag of a
+# command line (``--region``, ``-v``), a path of lower-case names (``/etc/acme/app.conf``:
+# wrapped base64 has no ``.`` and is seldom all lower case over two ``/``).
+_OWN_START = re.compile(
+    r"\[[\w.\- ]{1,80}\]|\([\w.\- ]{1,80}\)"
+    r"|-{1,2}[A-Za-z][a-z]{0,30}(?:-[a-z]{1,30}){0,6}"
+    # (each segment read once: its class has no ``/``; a letter is asked apart)
+    r"|(?=/[0-9_.\-/]{0,160}[a-z])(?:/[a-z0-9_.\-]{1,160}){2,16}/?"
+)
+# What follows a next line's run that makes it that line's own text: a key's separator
+# after blanks (``oauth2.client.clientId = acme-web``).
+_OWN_KEY_AFTER = re.compile(r"[ \t]{1,40}(?:[:\uff1a]|=(?!=))")
+# Blanks and more text on the same line, after a run of hex digits (``cafebabe1234 is the
+# build id``, a digest then its file name): an id or a digest that starts its own line,
+# unless the token before the break is hex too (hex wrapped after hex).
+_KEBAB = re.compile(r"[a-z]{1,30}(?:-[a-z]{1,30}){1,8}")
+_MORE_ON_LINE = re.compile(r"[ \t]{1,40}[^\s\\]")
+_HEX_RUN = re.compile(r"[0-9a-f]{8,4096}|[0-9A-F]{8,4096}")
+
+
+def own_line(text: str, run: str, end: int, before: str) -> bool:
+    """Whether ``run``, a run of token characters that starts the line after a break and
+    stops at ``end`` in ``text``, is that line's own text rather than the rest of
+    ``before`` (the token that ends the line before) wrapped over the break: a word, a
+    key (``name = v`` too), a line of marks, a flag, a section, a path, or a run of hex
+    with more text after it on its line; or the run before the break is words itself."""
+    if plain_run(run) or marks_only(run) or _OWN_START.fullmatch(run) is not None:
+        return True
+    if before and _KEBAB.fullmatch(before):
+        return True  # words before the break (``auth print-access-token`` then ``ya29.…``)
+    if _OWN_KEY_AFTER.match(text, end) is not None:
+        return True
+    return (
+        _HEX_RUN.fullmatch(run) is not None
+        and _HEX_RUN.fullmatch(before) is None
+        and _MORE_ON_LINE.match(text, end) is not None
+    )
 
 
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")

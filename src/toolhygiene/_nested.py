@@ -353,7 +353,8 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
     """Read the object or list opening at ``at`` (under a secret's label), adding a
     ``SPAN`` match over each value judged secret; return where it ends (or where reading
     stopped). One pass, each character read once."""
-    stack: list[tuple[bool, str]] = []  # per open bracket: an object?, the key above it
+    # per open bracket: an object?, the key above it, and its pair's name read so far
+    stack: list[tuple[bool, str, list[str | None]]] = []
     key = ""
     expect_key = False
     position = at
@@ -384,11 +385,11 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
         if mark in "{[":
             if len(stack) >= _DEPTH:
                 return position
-            stack.append((mark == "{", key))
+            stack.append((mark == "{", key, [None]))
             expect_key, last = mark == "{", None
         elif mark in "}]":
             if last is not None:
-                _judge(text, label, key, last, found)
+                _judge(text, label, key, last, found, name=stack[-1][2][0] if stack else None)
             last = None
             if not stack:
                 return position
@@ -398,7 +399,7 @@ def _object(text: str, at: int, label: str, found: list[re.Match[str]]) -> int:
             key, expect_key = stack[-1][1], False
         elif mark == ",":
             if last is not None:
-                _judge(text, label, key, last, found)
+                _judge(text, label, key, last, found, name=_named_pair(stack, key, last[0]))
             last = None
             expect_key = bool(stack) and stack[-1][0]
             if stack and not stack[-1][0]:
@@ -432,13 +433,65 @@ def _judged_once(label: str, key: str, value: Any) -> bool:
 
 
 def _judge(
-    text: str, label: str, key: str, scalar: tuple[Any, int, int], found: list[re.Match[str]]
+    text: str,
+    label: str,
+    key: str,
+    scalar: tuple[Any, int, int],
+    found: list[re.Match[str]],
+    *,
+    name: str | None = None,
 ) -> None:
     value, start, end = scalar
+    if key in _NAME_KEYS and isinstance(value, str) and _names_a_field(value):
+        return  # (fix21b) a pair's name (Postman's ``{"key": "password", "value": …}``)
+    if key == "value" and name is not None and _names_a_field(name):
+        # (fix21b) the pair's value, judged under the pair's own name: a secret's goes
+        # as a holder's, another field's (``username``) stays
+        if is_secret_label(name) is not True:
+            return
+        label, key = name, name
     if start < end and _judged_once(label, key, value):
         m = SPAN.match(text, start, end)
         if m is not None and m.end() == end:
             found.append(m)
+
+
+_NAME_KEYS = frozenset(["key", "name"])
+
+
+def _named_pair(
+    stack: list[tuple[bool, str, list[str | None]]], key: str, value: Any
+) -> str | None:
+    """The name of the pair the innermost open object holds (``{"key": "username",
+    "value": …}``), ``value`` remembered as it when read under ``key`` or ``name``."""
+    if not stack:
+        return None
+    if key in _NAME_KEYS and isinstance(value, str):
+        stack[-1][2][0] = value
+    return stack[-1][2][0]
+
+
+_LABEL_WORDS = frozenset(
+    ["password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "credential"]
+)
+_JOINED = re.compile(r"[_.\-]|[a-z][A-Z]")
+_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z_.\-]{0,39}")
+
+
+def _names_a_field(value: str) -> bool:
+    """Whether ``value`` under a pair's ``key`` or ``name`` names a field: a word of
+    letters that names a secret (``password``, ``X-Api-Key``) or a field known to be
+    open (``username``); a random key written there is no such word."""
+    if _FIELD_NAME.fullmatch(value) is None:
+        return False
+    if open_field(value):
+        return True
+    # a secret's name written as names are: one word of a label (``password``), or words
+    # joined by ``_ - .`` or in camel case (``smtp_password``, ``X-Api-Key``, ``apiKey``);
+    # not letters glued (``hunterpassword``: as likely the value itself)
+    return is_secret_label(value) is True and (
+        value.lower() in _LABEL_WORDS or _JOINED.search(value) is not None
+    )
 
 
 # A YAML key with nothing after it on its line: a mapping under it.

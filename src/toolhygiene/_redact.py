@@ -56,6 +56,7 @@ from toolhygiene._normalise import (
     latin_looking,
     normalise,
     printable_ascii,
+    unconfused,
 )
 from toolhygiene._orders import (
     addressed_is_prose,
@@ -2162,15 +2163,46 @@ def escape_marks(text: str) -> str:
         if "<" in done:
             done = _angle_marks().sub(lambda m: _or_kept(_angle_mark_sub(m), m), done)
         return text if done == text else done
-    if "[" not in text and "<" not in text and _bracket_in().isdisjoint(text):
+    if (
+        "[" not in text
+        and "<" not in text
+        and _bracket_in().isdisjoint(text)
+        and _WIDE_ANGLES.isdisjoint(text)
+    ):
         return text
     # Read as the model sees it: full-width letters as ASCII, and without what shows
     # nothing inside a word (``[result\u200b cut: …]``, ``［ｅｒｒｏｒ］``).
-    viewed = _viewed(text, MARKS_OR_HIDDEN, lines=False)
+    viewed = _mark_view(text)
     escaped = _sub(_patterns().every_mark, viewed, _own_marker_sub)
+    if escaped is not viewed:
+        escaped = _mark_view(escaped.text)
     if "<" in escaped.view:
-        escaped = _sub(_angle_marks(), escaped, _angle_mark_sub)
+        source = escaped
+
+        def angle(m: re.Match[str]) -> str | None:
+            # (fix21b) ``＜error＞``, ``﹤error﹥``: no XML document's tag is written in a
+            # full-width or small angle bracket, so the one word is a mark too
+            start = _in_text(source.marks, m.start(), m.end())[0]
+            if source.text[start : start + 1] != "<":
+                return _own_marker_sub(m)
+            return _angle_mark_sub(m)
+
+        escaped = _sub(_angle_marks(), escaped, angle)
     return text if escaped is viewed else escaped.text
+
+
+_WIDE_ANGLES = frozenset("\uff1c\ufe64")
+"""The full-width and small ``<`` (math symbols, not brackets: ``_bracket_in`` has none),
+which the view reads as ``<``."""
+
+
+def _mark_view(text: str) -> _Viewed:
+    """``text`` as the model reads a mark in it: full-width letters as ASCII, without
+    what shows nothing inside a word, and (fix21b) a word spelled in Latin look-alikes
+    as Latin (``[еrror]`` with a Cyrillic ``е``; same length, same positions)."""
+    viewed = _viewed(text, MARKS_OR_HIDDEN, lines=False)
+    view = unconfused(viewed.view)
+    return viewed if view is viewed.view else viewed._replace(view=view)
 
 
 @functools.cache

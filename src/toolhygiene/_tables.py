@@ -172,6 +172,8 @@ def _table(
     columns = [i for i, (_, _, name) in enumerate(names) if _secret_name(name)]
     if not columns:
         return following
+    if kind == "|" and _key_rows(text, following, names, columns):
+        return following
     at = following
     rows = 0
     if ranges is not None:
@@ -203,6 +205,51 @@ def _table(
             return stop
         at = row_next
     return at
+
+
+_NAME_WITH_NUMBER = re.compile(r"[A-Za-z_ ]{1,40}[0-9]{0,3}")
+
+
+def _value_cell(name: str) -> bool:
+    """Whether a header's cell is a value rather than a column's name: shaped as a
+    credential, with a digit or a symbol inside (``WXVEq7Zp2…``, ``Vel902Maple!``; not
+    ``Password``, ``address2``, ``sha256``)."""
+    return (
+        _NAME_WITH_NUMBER.fullmatch(name) is None
+        and not name.replace("_", "").replace(" ", "").isalpha()
+        and credential_shaped(name)
+    )
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]{0,39}(?:[_.\-][A-Za-z0-9]{1,39}){1,8}")
+
+
+def _key_rows(
+    text: str, following: int, names: list[tuple[int, int, str]], columns: list[int]
+) -> bool:
+    """Whether a barred line whose secret name stands in its first cell is a row of a
+    table of settings, not a header (fix21b): no rule line follows it, a cell after its
+    first holds more than letters (a value: ``hunter2``), and both its first cell and the
+    next line's are identifiers, the next one naming no secret (``| smtp_password | … |``
+    then ``| smtp_port | 587 |``): the names are keys, each with its value beside it."""
+    first = next((i for i, (_, _, name) in enumerate(names) if name), -1)
+    if columns != [first] or not _IDENTIFIER.fullmatch(names[first][2]):
+        return False
+    if all(_WORDS_ONLY.fullmatch(name) for _, _, name in names[first + 1 :]):
+        return False  # ``| db_password | user |``: every other cell a column's name
+    row_end, _ = _line_end(text, following)
+    row = text[following:row_end]
+    if _RULE.fullmatch(row):
+        return False
+    cells = [cell.strip().strip("\"'` *") for cell in row.strip().strip("|").split("|")]
+    return (
+        bool(cells)
+        and _IDENTIFIER.fullmatch(cells[0]) is not None
+        and is_secret_label(cells[0]) is False  # another setting's key (not ``my_pass_1``)
+    )
+
+
+_WORDS_ONLY = re.compile(r"[A-Za-z_ ]*")
 
 
 def _header(line: str) -> tuple[str, list[tuple[int, int, str]]]:
@@ -238,7 +285,9 @@ def _header(line: str) -> tuple[str, list[tuple[int, int, str]]]:
         if not name and kind == "|":
             named.append((cell_start, cell_end, name))
             continue
-        if not _NAME.fullmatch(name) or len(name.split()) > 3:
+        if not _NAME.fullmatch(name) or len(name.split()) > 3 or _value_cell(name):
+            # (fix21b: a cell shaped as a credential is a value: the line is a row of
+            # ``| smtp_password | WXVE… |``, no header)
             return kind, []
         named.append((cell_start, cell_end, name))
     if len([n for n in named if n[2]]) < 2:

@@ -228,6 +228,47 @@ _SSH_TYPES = (b"ssh-", b"ecdsa-", b"sk-ssh-", b"sk-ecdsa-")
 _INTEGRITY = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{40,90}={0,2}")
 
 
+# (fix21b) A Go module's checksum in go.sum or go.mod's tooling output: a version, an
+# optional ``/go.mod``, then ``h1:`` and a SHA-256 digest's base64 (43 characters and
+# ``=``), as public as a ``sha512-`` integrity string.
+_GOSUM_RUN = re.compile(r"[A-Za-z0-9+/]{43}=")
+_GOSUM_HEAD = re.compile(
+    r"[ \t]v[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}(?:[+\-][\w.+\-]{0,60})?(?:/go\.mod)?[ \t]h1:\Z"
+)
+# A cluster of one-letter flags, as a man page's synopsis or a usage line writes it
+# (``ssh [-46AaCfGgKkMNnqsTtVvXxYy]``): after ``[-`` or a blank and ``-``, letters and
+# digits each written once, in order (ASCII's, or by letter with a capital first): a
+# random run is almost never so.
+_FLAGS = re.compile(r"-?[A-Za-z0-9]{2,62}")
+
+
+_CHECKSUM_OR_FLAGS_BEFORE = frozenset(":-")
+"""What stands right before such a run (``h1:``, ``[-``): any other run is not asked."""
+
+
+def _checksum_or_flags(text: str, begin: int, run: str) -> bool:
+    """Whether the run ``run`` at ``begin`` is a go.sum checksum after its ``h1:`` or a
+    cluster of one-letter flags (``_GOSUM_RUN``, ``_FLAGS``): public, never a secret."""
+    if text.endswith("h1:", 0, begin):
+        return (
+            _GOSUM_RUN.fullmatch(run) is not None
+            and _GOSUM_HEAD.search(text, max(0, begin - 90), begin) is not None
+        )
+    flags = run[1:] if run[:1] == "-" else run
+    before = text[max(0, begin - 2) : begin] + run[: len(run) - len(flags)]
+    return (
+        before.endswith(("[-", " -", "\t-"))
+        and _FLAGS.fullmatch(run) is not None
+        and len(set(flags)) == len(flags)
+        and (list(flags) == sorted(flags) or list(flags) == sorted(flags, key=_flag_order))
+    )
+
+
+def _flag_order(char: str) -> tuple[str, bool]:
+    """A synopsis's order of flags: by letter, a capital before its small letter."""
+    return char.lower(), char.islower()
+
+
 def _public_blob(run: str) -> bool:
     if _INTEGRITY.fullmatch(run):
         return True
@@ -622,11 +663,15 @@ def find(
     has one of them inside is found (a span lies within its run), others may not be."""
     ascii_text = text.encode("ascii", "replace")
     mixed = ascii_text.translate(_MIXED_TABLE)
-    runs = [
-        (begin, end)
-        for begin, end in _runs(ascii_text.translate(_TABLE))
-        if mixed.count(b"D", begin, end) >= _MIXED_MIN
-    ]
+    runs = _past_escapes(
+        text,
+        ascii_text,
+        [
+            (begin, end)
+            for begin, end in _runs(ascii_text.translate(_TABLE))
+            if mixed.count(b"D", begin, end) >= _MIXED_MIN
+        ],
+    )
     runs = runs if crossing is None else _around(runs, crossing)
     if not runs:
         return
@@ -1015,6 +1060,17 @@ _EDGE = 2
 """How many ``-_+`` glued to a random piece's edge its span takes."""
 
 
+def _past_escapes(
+    text: str, ascii_text: bytes, runs: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """``runs`` with each that starts right after a line break or a tab written out
+    (``\\n`` in escaped JSON) starting past the escape's letter (fix21b), as it would after
+    a real break: ``\\nb11a…`` is a hex digest, not ``nb11a…``."""
+    if b"\\" not in ascii_text:
+        return runs
+    return [(_past_escape(text, begin), end) for begin, end in runs]
+
+
 def _past_escape(text: str, begin: int) -> int:
     """Where a run's value starts: past the letter of a line break or a tab written out
     right before it (``\\n``, ``\\r``, ``\\t`` in a repr or a log), which is the
@@ -1094,6 +1150,10 @@ def _run(
         return
     run = text[begin:end]
     if run.startswith(("AAAA", "sha")) and _public_blob(run):
+        return
+    if (run[:1] == "-" or text[begin - 1 : begin] in _CHECKSUM_OR_FLAGS_BEFORE) and (
+        _checksum_or_flags(text, begin, run)
+    ):
         return
     # Public identifiers whose format is certain (``_identifiers``): a publishable key,
     # a Google document's id in its URL, a checked crypto address, an IPFS CID. Read
