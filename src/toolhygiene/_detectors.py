@@ -2001,12 +2001,71 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
         seen = _SPACED_SEEN = (m.string, {})
     sep = m.group("sep")
+    if _TOWARDS.search(sep) and not _SET_TO.search(sep) and _set_before(m.string, m.start()):
+        sep = " set to "  # (leak21) "changed the password to v": a setting's value
     verdict = seen[1].get((key, sep, value))
     if verdict is None:
         verdict = seen[1][key, sep, value] = _spaced_value(key, sep, value)
+    if verdict is False and value[:1].islower() and _SAID_IS.search(sep):
+        # (leak21) "the wifi password is correct horse battery staple"
+        return _spoken_passphrase(m.string, key, m.start("secret"), m.end("secret"))
     if verdict is not _NETRC:
         return verdict is True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+# (leak21) A verb of setting before a secret's label, a few words between ("changed the
+# password to v", "reset her token to v", "set my wifi password to v"): what follows
+# ``to`` is the value given, judged as after ``set to``; a place still is none.
+_SETTING_VERB = re.compile(
+    r"(?<![\w\-])(?:set|sets|setting|change|changed|changes|changing|reset|resets|"
+    r"resetting|update|updated|updates|updating|rotate|rotated|rotates|rotating|switch|"
+    r"switched|switches|switching)(?:[ \t]{1,3}[A-Za-z'\u2019]{1,20}){0,3}[ \t]{0,3}\Z",
+    re.IGNORECASE,
+)
+_SET_WINDOW = 90
+
+
+def _set_before(text: str, key_at: int) -> bool:
+    """Whether a verb of setting stands before the label at ``key_at`` on its line, at
+    most three words between (``_SETTING_VERB``)."""
+    begin = max(0, key_at - _SET_WINDOW, text.rfind("\n", 0, key_at) + 1)
+    return _SETTING_VERB.search(text, begin, key_at) is not None
+
+
+# (leak21) A passphrase spoken after ``is`` or ``was`` (``_spoken_passphrase``).
+_SAID_IS = re.compile(r"(?<![\w])(?:is|was)(?:[ \t]{1,3}now)?[ \t:]*\Z", re.IGNORECASE)
+_SPOKEN_WORD = re.compile(r"[a-z]{2,30}")
+_PROSE_TAIL = re.compile(r"(?:ed|en|ing|ly)\Z")
+_NOT_IN_PASSPHRASE = frozenset(
+    """every each all any some only once twice never always still already again now here
+    there yesterday today tomorrow daily weekly monthly until since after before behind
+    when where while which who what how why very too also just more most less least
+    days hours minutes seconds weeks months years characters letters digits symbols""".split()
+)
+"""Words of prose about a password (time, degree, measure) that a spoken passphrase
+holds none of, besides ``_FUNCTION_WORDS``."""
+
+
+def _spoken_passphrase(text: str, key: str, start: int, end: int) -> bool:
+    """Whether the lowercase word at ``start`` after a password's label and ``is`` or
+    ``was`` opens a passphrase (the narrow rule, README): four to ten lowercase words of
+    2-30 letters running to the end of the line, a stop or a quote (``_passphrase``'s
+    reach), none a function word or a word of time, degree or measure, the first no
+    participle or adverb (``-ed``, ``-en``, ``-ing``, ``-ly``), and not all prose
+    (``prose_run``). "the password is correct horse battery staple" goes; "the password
+    is too short", "is stored encrypted at rest", "is hidden behind asterisks" stay."""
+    if not key.lower().endswith(PHRASE_HEADS):
+        return False
+    reach = _passphrase(text, end, start)
+    words = text[start:reach].rstrip(" \t.").split()
+    if not 4 <= len(words) <= 10 or _PROSE_TAIL.search(words[0]):
+        return False
+    if not all(_SPOKEN_WORD.fullmatch(word) for word in words):
+        return False
+    if not _FUNCTION_WORDS.isdisjoint(words) or not _NOT_IN_PASSPHRASE.isdisjoint(words):
+        return False
+    return not prose_run(" ".join(words))
 
 
 # (fix20b) Kubernetes names a Secret object by its kind: ``kubectl describe secret NAME``,
@@ -2056,6 +2115,15 @@ _SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
 def _spaced_value(key: str, sep: str, value: str) -> Any:
     """``_spaced``'s verdict from the key, the separator and the value (its tail glued
     on): ``True``, ``False`` or ``_NETRC``."""
+    if (
+        key[:1] == "-"
+        and not sep.strip(" \t")
+        and not value.isalpha()
+        and is_secret_label(key.lstrip("-")) is True
+    ):
+        # (leak21) a flag's argument (``--password Ab12=x``, ``--api-key a:b``): judged
+        # as after ``=`` (a key line's shape inside it is the value's own)
+        return _labelled_value(key, "=", value) is True
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
@@ -2076,6 +2144,8 @@ def _spaced_value(key: str, sep: str, value: str) -> Any:
         and not _towards_value(value.strip("\\\"'`"))
     ):
         return False  # where or what kind, not what: "reset your password to git@host:…"
+    if _SET_TO.search(sep) and _PLACE.match(value.strip("\\\"'`")):
+        return False  # (leak21) a place after "set to" still is none
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
