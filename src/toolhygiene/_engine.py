@@ -36,7 +36,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._edges import exact
-from toolhygiene._labels import marks_only, plain_run
+from toolhygiene._labels import literal_before_reference, marks_only, plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
@@ -339,6 +339,8 @@ def _detect(
             (start, stop), end = m.span(group), m.end(group)
             if text[end - 1] in "\"']" and end - start >= 2:  # (the rarer test first)
                 start, end = _unwrapped(text, start, end)
+                if text[end - 1] in "}srd" and end - start > 4:  # (leak21)
+                    end = literal_before_reference(text, start, end)
             if extend is not None and end == stop:
                 end = covered = extend(text, end)
             if start < end:

@@ -18,6 +18,7 @@ import functools
 import re
 
 __all__ = [
+    "literal_before_reference",
     "AUTH_SCHEMES",
     "BRACKETED",
     "DATA_KEY_QUALIFIERS",
@@ -1584,6 +1585,34 @@ def _passphrase(words: list[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its values
+def literal_before_reference(text: str, start: int, end: int) -> int:
+    """(leak21) Where the literal ends in a quoted value ``text[start:end]`` that is a
+    literal glued before one reference (``"Tr0ub4dor3${DB_PASSWORD}"``,
+    ``'hunter2%(x)s'``, ``"pw{{ .Values.pw }}"``, ``"pw#{db.pw}"``): at the reference's
+    sigil, so the literal goes and the reference stays, as the value's end does for an
+    unquoted value (``_detectors._reference_at``). Only a reference ``bracketed_verdict`` (or ``reference_name``) reads
+    as one, ending the value, with a literal before it; else ``end``."""
+    last = text[end - 1]
+    if last in "sdr" and text[end - 2 : end - 1] == ")":
+        at = text.rfind("%(", start, end)
+        if at <= start:
+            return end
+        field = PERCENT_FIELD.fullmatch(text, at, end)
+        return at if field is not None and reference_name(field[1]) else end
+    if last != "}":
+        return end
+    at = max(text.rfind("${", start, end), text.rfind("#{", start, end))
+    doubled = text.rfind("{{", start, end)
+    if doubled > start and text[doubled - 1] == "$":
+        doubled -= 1
+    at = max(at, doubled)
+    if at <= start or text[at - 1].isspace():
+        return end
+    if _BRACKETED.fullmatch(text, at, end) is None:
+        return end
+    return at if bracketed_verdict(text[at:end]) is False else end
+
+
 def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = False) -> bool | None:
     """Whether a labelled value written inside brackets (``BRACKETED``) is a secret, by
     what the brackets hold; ``None`` when ``value`` is no such value.
