@@ -2395,7 +2395,10 @@ def _flow_values(text: str) -> list[re.Match[str]]:
     often), or is a word of eight characters or more beside such a token. Bare items go
     all or none: a bare item that is none of these makes the list one of names or rules
     (``secrets: [db-password, api-key]``, ``password_rules: [min12x, upper]``), which
-    stays; so does a one-item list (a bracketed value, read as one). A SPAN match over
+    stays, unless the key names a secret for certain, ends in what it holds
+    (``_HELD``) and an item reads as a token: then
+    each item is judged on its own (``password: [hunter2, x]``: ``hunter2`` goes, ``x``
+    stays). A one-item list stays (a bracketed value, read as one). A SPAN match over
     each secret item: the list keeps its brackets, its commas and its length."""
     found: list[re.Match[str]] = []
     if "[" not in text or FLOW_SCREEN.search(text) is None:
@@ -2447,6 +2450,12 @@ def _flow_bare(value: str, sure: bool, beside: bool) -> bool:
     )
 
 
+_HELD = ("password", "passwords", "passwd", "pwd", "passphrase", "passphrases", "secret")
+_HELD += ("secrets", "token", "tokens", "key", "keys")
+"""(leak21) The last words of a key that names what its list holds: secrets (not
+``password_rules``)."""
+
+
 def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
     key = m.group("key")
     verdict = is_secret_label(key)
@@ -2478,8 +2487,10 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
         if pair and at == 0 and not credential_shaped(value):
             continue  # the user of a pair (``credentials: [deploy, v]``)
         secret = _flow_quoted(key, value) if quoted else token or _flow_bare(value, sure, beside)
-        if not secret and not quoted:
+        if not secret and not quoted and not (sure and beside and key.lower().endswith(_HELD)):
             return []  # a list of names or rules (``password_rules: [min12x, upper]``)
+        # (leak21) under a key naming a secret for certain, beside a token, each bare
+        # item is judged on its own: ``password: [hunter2, x]`` loses ``hunter2`` only
         if secret:
             span = SPAN.match(m.string, begin, stop)
             if span is not None and span.end() == stop:
