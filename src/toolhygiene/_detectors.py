@@ -31,6 +31,8 @@ from toolhygiene._labels import (
     GLUED_LABELS,
     PERCENT_FIELD,
     PHRASE_HEADS,
+    PREFERENCE_NAME,
+    PREFERENCE_VALUE,
     PHRASE_LABELS,
     bracketed_verdict,
     code_label,
@@ -1617,15 +1619,8 @@ def _secret_versions(text: str) -> list[int]:
 
 # (fix20b) A Cookie header whose every pair is a display preference with a word or a
 # language's code for its value (``Cookie: theme=dark; lang=en``) names no session.
-# One pair of any other name, or any other value, and the whole header goes.
-_PREFERENCE_NAME = (
-    r"theme|lang|language|locale|tz|timezone|currency|country|region|dark_mode|darkmode|"
-    r"color_scheme|font_size|layout|view|sort"
-)
-# (case matters: a word, a capitalised word, a code; not mixed-case random letters)
-_PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
-
-
+# One pair of any other name, or any other value, and the whole header goes
+# (``_labels.PREFERENCE_NAME``, ``PREFERENCE_VALUE``).
 def _preference_cookies(m: re.Match[str]) -> bool:
     """Whether the rest of the line from a labelled value is display-preference cookies."""
     text, at = m.string, m.start("secret")
@@ -1635,8 +1630,8 @@ def _preference_cookies(m: re.Match[str]) -> bool:
 
 
 _PREFERENCE_COOKIES = re.compile(
-    rf"(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}"
-    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}){{0,15}}"
+    rf"(?i:{PREFERENCE_NAME})={PREFERENCE_VALUE}"
+    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{PREFERENCE_NAME})={PREFERENCE_VALUE}){{0,15}}"
     r"[ \t;]{0,5}"
 )
 

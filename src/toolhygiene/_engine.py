@@ -36,7 +36,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._edges import exact
-from toolhygiene._labels import literal_before_reference, marks_only, plain_run
+from toolhygiene._labels import cookie_values, literal_before_reference, marks_only, plain_run
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
@@ -351,7 +351,24 @@ def _detect(
         _tokens.find(text, spans)
     else:
         spans.extend(tokens)
+    if "; " in text or ";" in text:
+        _cookie_pairs(text, spans)
     return spans
+
+
+def _cookie_pairs(text: str, spans: list[Span]) -> None:
+    """(leak21) A span over a cookie string holding a display preference (a HAR's
+    ``{"name": "Cookie", "value": "sid=v; theme=dark"}``) becomes a span over each other
+    pair's value (``_labels.cookie_values``): the preference and the names stay."""
+    for at, (start, end, name, rank) in enumerate(spans):
+        if end - start < 8 or text.find(";", start, end) == -1 or text.find("=", start, end) == -1:
+            continue
+        values = cookie_values(text, start, end)
+        if values is None:
+            continue
+        spans[at] = (start, start, name, rank)  # (emptied: dropped below)
+        spans.extend((begin, stop, name, rank) for begin, stop in values)
+    spans[:] = [span for span in spans if span[0] < span[1]]
 
 
 def _verdict(

@@ -18,6 +18,9 @@ import functools
 import re
 
 __all__ = [
+    "PREFERENCE_NAME",
+    "PREFERENCE_VALUE",
+    "cookie_values",
     "literal_before_reference",
     "AUTH_SCHEMES",
     "BRACKETED",
@@ -1611,6 +1614,45 @@ def literal_before_reference(text: str, start: int, end: int) -> int:
     if _BRACKETED.fullmatch(text, at, end) is None:
         return end
     return at if bracketed_verdict(text[at:end]) is False else end
+
+
+# (fix20b) Cookies that set how a page is shown (``theme=dark``, ``lang=en``): a
+# preference's name, and its value, a word, a capitalised word or a language's code
+# (case matters: not mixed-case random letters).
+PREFERENCE_NAME = (
+    r"theme|lang|language|locale|tz|timezone|currency|country|region|dark_mode|darkmode|"
+    r"color_scheme|font_size|layout|view|sort"
+)
+PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
+_PREFERENCE_PAIR = re.compile(rf"(?i:{PREFERENCE_NAME})={PREFERENCE_VALUE}")
+_COOKIE_NAME = r"[!#$%&*+\-.^_|~\w]{1,128}"
+_COOKIE_STRING = re.compile(
+    rf"{_COOKIE_NAME}=[^;\s\"',]{{0,4096}}"
+    rf"(?:;[ \t]{{0,3}}{_COOKIE_NAME}=[^;\s\"',]{{0,4096}}){{1,31}};?"
+)
+_COOKIE_PAIR = re.compile(rf"[ \t]{{0,3}}{_COOKIE_NAME}=([^;\s\"',]{{0,4096}})")
+
+
+def cookie_values(text: str, start: int, end: int) -> list[tuple[int, int]] | None:
+    """(leak21) The values to redact in ``text[start:end]`` when it is a cookie string
+    (``sid=v; theme=dark``) of two pairs or more, one of them a display preference: each
+    other pair's value (``sid=[redacted]; theme=dark``: only the secret goes, the names
+    and the preferences stay); ``None`` when it is no such string (it goes as found)."""
+    if _COOKIE_STRING.fullmatch(text, start, end) is None:
+        return None
+    values: list[tuple[int, int]] = []
+    kept = False
+    at = start
+    while at < end:
+        pair = _COOKIE_PAIR.match(text, at, end)
+        if pair is None:
+            return None
+        if _PREFERENCE_PAIR.fullmatch(text, pair.start() + len(pair.group()) - len(pair.group().lstrip(" \t")), pair.end()):
+            kept = True
+        elif pair.end(1) > pair.start(1):
+            values.append(pair.span(1))
+        at = pair.end() + 1  # past its ``;``
+    return values if kept else None
 
 
 def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = False) -> bool | None:
