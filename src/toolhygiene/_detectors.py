@@ -2381,6 +2381,87 @@ _FLOW_ITEM = re.compile(
 )
 
 
+# (leak21) TOML's values over several lines under a key: a multi-line string, literal
+# (``\'\'\'``) or basic (``"""``, its lines maybe ended by a line-continuation
+# backslash), and an array whose items stand on the lines after ``[``.
+_TOML_OPEN = re.compile(r"\'\'\'|\"\"\"|=[ \t]{0,5}\[")
+_TOML_KEY = re.compile(
+    r"(?:\A|(?<=[\r\n]))[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)"
+    r"[ \t]{0,5}=[ \t]{0,5}\Z"
+)
+_TOML_LINE_END = re.compile(r"[ \t]{0,40}\\?[ \t]{0,40}\r?\n")
+_TOML_ITEM = re.compile(r"\s{0,200}(?:#[^\r\n]{0,512}\s{0,200})*(?:\"([^\"\\\r\n]{0,1024})\"|'([^'\r\n]{0,1024})')\s{0,200},?")
+_TOML_MAX = 8192
+_TOML_CLOSE = re.compile(r"\s{0,200}\]")
+
+
+def _toml_values(text: str) -> list[re.Match[str]]:
+    """SPAN matches over what a TOML key naming a secret holds over several lines: a
+    multi-line string's text, from its first to its last non-blank character
+    (``password = \'\'\'`` then ``v`` then ``\'\'\'``; ``password = \"\"\"\\`` then
+    ``v \\``), and each item of an array whose items start on the line after ``[``,
+    judged as in a JSON list (``list_item_judge``). A key naming no secret keeps its
+    value; a string or array on one line is the labelled layer's."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    for opened in _TOML_OPEN.finditer(text):
+        at = opened.start()
+        if at < reach:
+            continue
+        begin = max(0, at - 130)
+        head = _TOML_KEY.search(text, begin, at + (opened.group()[0] == "="))
+        if head is None:
+            continue
+        key = head.group("key")
+        if opened.group()[0] != "=":
+            line = _TOML_LINE_END.match(text, opened.end())
+            if line is None or is_secret_label(key) is not True:
+                continue  # one line: the labelled layer's
+            close = text.find(opened.group(), line.end(), line.end() + _TOML_MAX)
+            if close == -1:
+                continue
+            reach = close + 3
+            start, end = line.end(), close
+            while start < end and text[start] in " \t\r\n\\":
+                start += 1
+            while end > start and text[end - 1] in " \t\r\n\\":
+                end -= 1
+            span = SPAN.match(text, start, end) if start < end else None
+            if span is not None and span.end() == end and not _toml_reference(text[start:end]):
+                found.append(span)
+            continue
+        line = _TOML_LINE_END.match(text, opened.end())
+        if line is None:
+            continue
+        judge = list_item_judge(key)
+        if judge is None:
+            continue
+        position = opened.end()
+        items: list[tuple[int, int]] = []
+        while True:
+            item = _TOML_ITEM.match(text, position, position + _TOML_MAX)
+            if item is None:
+                break
+            group = 1 if item.group(1) is not None else 2
+            if judge(item.group(group)) and not quoted_prose(item.group(group)):
+                items.append(item.span(group))
+            position = item.end()
+        closing = _TOML_CLOSE.match(text, position)
+        if closing is None:
+            continue
+        reach = closing.end()
+        for start, end in items:
+            span = SPAN.match(text, start, end)
+            if span is not None and span.end() == end:
+                found.append(span)
+    return found
+
+
+def _toml_reference(value: str) -> bool:
+    """Whether a multi-line string holds a reference alone (``${DB_PASSWORD}``)."""
+    return value[:1] in "${%" and bracketed_verdict(value) is False
+
+
 def _flow_values(text: str) -> list[re.Match[str]]:
     """Each secret item of a flow sequence of two items or more under a bare secret's
     key, singular or plural (``tokens: [v1, v2]``, ``passwords: ["v", "x"]``): a quoted
@@ -3422,6 +3503,14 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _LABEL_WORDS,
         finder=_flow_values,
+    ),
+    Detector(
+        # (leak21) TOML's multi-line strings and arrays under a secret's key
+        # (``_toml_values``).
+        "secret",
+        SPAN,
+        ("\'\'\'", '"""', "= [", "=["),
+        finder=_toml_values,
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``, each item
