@@ -2462,6 +2462,82 @@ def _toml_reference(value: str) -> bool:
     return value[:1] in "${%" and bracketed_verdict(value) is False
 
 
+# (leak21) Terraform's state (``terraform.tfstate``) and ``terraform show -json``: an
+# instance's ``attributes`` (a resource's ``values``) then its ``sensitive_attributes``
+# (paths: ``[{"type": "get_attr", "value": "result"}]``) or ``sensitive_values``
+# (``{"result": true}``) naming which of them are secret; and a few resource types
+# whose secret attributes are known whether marked or not.
+_TF_MARK = re.compile(r'\\{0,3}"(sensitive_attributes|sensitive_values|type)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}')
+_TF_TYPES = {
+    "random_password": ("result", "bcrypt_hash"),
+    "tls_private_key": ("private_key_pem", "private_key_openssh", "private_key_pem_pkcs8"),
+    "aws_iam_access_key": ("secret", "ses_smtp_password_v4"),
+    "aws_iam_user_login_profile": ("password",),
+    "azuread_application_password": ("value",),
+    "azuread_service_principal_password": ("value",),
+    "google_service_account_key": ("private_key",),
+}
+_TF_TYPE = re.compile(r'\\{0,3}"([a-z0-9_]{1,64})\\{0,3}"')
+_TF_REGION = re.compile(r'\\{0,3}"(?:attributes|values)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\{')
+_TF_PATH_NAME = re.compile(r'get_attr\\{0,3}"[ \t]{0,5},[ \t\r\n]{0,40}\\{0,3}"value\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\\{0,3}"([\w\-]{1,80})\\{0,3}"')
+_TF_TRUE = re.compile(r'\\{0,3}"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}true')
+_TF_MEMBER = re.compile(
+    r'(\\{0,3})"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\\{0,3}"((?:[^"\\\r\n]|\\(?!\\{0,2}")[^\r\n]){1,65536})\\{0,3}"'
+)
+_TF_BACK = 65536
+_TF_BLOCK = 4096
+
+
+def _terraform_values(text: str) -> list[re.Match[str]]:
+    """SPAN matches over the string values of a Terraform instance's attributes that
+    its ``sensitive_attributes`` or ``sensitive_values`` name, or that its resource's
+    type holds secret (``_TF_TYPES``: ``random_password``'s ``result`` and
+    ``bcrypt_hash``, ``tls_private_key``'s private keys, ``aws_iam_access_key``'s
+    ``secret`` and ``ses_smtp_password_v4``, …). An attribute is read inside its
+    instance only: from the ``attributes`` (``values``) object before the mark, up to
+    the mark; the type's names from the type to the next resource's type."""
+    found: list[re.Match[str]] = []
+    if '"type' not in text and '\\"type' not in text:
+        return found
+    marks = list(_TF_MARK.finditer(text))
+    for at, mark in enumerate(marks):
+        kind = mark.group(1)
+        names: set[str] = set()
+        if kind == "type":
+            typed = _TF_TYPE.match(text, mark.end())
+            if typed is None or typed.group(1) not in _TF_TYPES:
+                continue
+            names.update(_TF_TYPES[typed.group(1)])
+            stop = len(text)
+            for later in marks[at + 1 :]:
+                if later.group(1) == "type" and text.startswith('"', later.end()):
+                    following = _TF_TYPE.match(text, later.end())
+                    if following is not None and "_" in following.group(1):
+                        stop = later.start()  # the next resource
+                        break
+            begin = typed.end()
+        else:
+            block = text[mark.end() : mark.end() + _TF_BLOCK]
+            if kind == "sensitive_attributes":
+                names.update(n.group(1) for n in _TF_PATH_NAME.finditer(block))
+            else:
+                names.update(n.group(1) for n in _TF_TRUE.finditer(block))
+            if not names:
+                continue
+            region = None
+            for region in _TF_REGION.finditer(text, max(0, mark.start() - _TF_BACK), mark.start()):
+                pass  # the last: this instance's attributes
+            if region is None:
+                continue
+            begin, stop = region.end(), mark.start()
+        for member in _TF_MEMBER.finditer(text, begin, stop):
+            if member.group(2) in names:
+                span = SPAN.match(text, member.start(3), member.end(3))
+                if span is not None and span.end() == member.end(3):
+                    found.append(span)
+    return found
+
+
 def _flow_values(text: str) -> list[re.Match[str]]:
     """Each secret item of a flow sequence of two items or more under a bare secret's
     key, singular or plural (``tokens: [v1, v2]``, ``passwords: ["v", "x"]``): a quoted
@@ -3503,6 +3579,14 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _LABEL_WORDS,
         finder=_flow_values,
+    ),
+    Detector(
+        # (leak21) Terraform state: the attributes an instance marks sensitive, and
+        # those its type holds secret (``_terraform_values``).
+        "secret",
+        SPAN,
+        ("sensitive_attributes", "sensitive_values", *_TF_TYPES),
+        finder=_terraform_values,
     ),
     Detector(
         # (leak21) TOML's multi-line strings and arrays under a secret's key
