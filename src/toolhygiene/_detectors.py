@@ -2107,6 +2107,12 @@ unless a ``.netrc`` entry stands before it (read per match, in its text)."""
 _SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
 
 
+_FLAG_ENDS = ("password", "passwd", "passphrase", "pass", "pwd", "token", "secret", "api-key")
+_FLAG_ENDS += ("api_key", "apikey", "access-key", "secret-key", "auth")
+"""(leak21) The last words of a flag whose argument is the secret itself (not
+``--passphrase-fd 0``, ``--token-file f``)."""
+
+
 def _spaced_value(key: str, sep: str, value: str) -> Any:
     """``_spaced``'s verdict from the key, the separator and the value (its tail glued
     on): ``True``, ``False`` or ``_NETRC``."""
@@ -2115,6 +2121,7 @@ def _spaced_value(key: str, sep: str, value: str) -> Any:
         and not sep.strip(" \t")
         and not value.isalpha()
         and is_secret_label(key.lstrip("-")) is True
+        and key.lower().endswith(_FLAG_ENDS)
     ):
         # (leak21) a flag's argument (``--password Ab12=x``, ``--api-key a:b``): judged
         # as after ``=`` (a key line's shape inside it is the value's own)

@@ -358,17 +358,25 @@ def _detect(
 
 def _cookie_pairs(text: str, spans: list[Span]) -> None:
     """(leak21) A span over a cookie string holding a display preference (a HAR's
-    ``{"name": "Cookie", "value": "sid=v; theme=dark"}``) becomes a span over each other
-    pair's value (``_labels.cookie_values``): the preference and the names stay."""
+    ``{"name": "Cookie", "value": "sid=v; theme=dark"}``, a ``Cookie:`` header) becomes
+    a span over each other pair's value (``_labels.cookie_values``): the preferences and
+    the names stay, and no other span inside the string takes a preference."""
+    kept: list[tuple[int, int]] = []
     for at, (start, end, name, rank) in enumerate(spans):
         if end - start < 8 or text.find(";", start, end) == -1 or text.find("=", start, end) == -1:
             continue
-        values = cookie_values(text, start, end)
-        if values is None:
+        found = cookie_values(text, start, end)
+        if found is None:
             continue
         spans[at] = (start, start, name, rank)  # (emptied: dropped below)
-        spans.extend((begin, stop, name, rank) for begin, stop in values)
-    spans[:] = [span for span in spans if span[0] < span[1]]
+        spans.extend((begin, stop, name, rank) for begin, stop in found[0])
+        kept.extend(found[1])
+    if kept:
+        spans[:] = [
+            span
+            for span in spans
+            if span[0] < span[1] and not any(span[0] < stop and begin < span[1] for begin, stop in kept)
+        ]
 
 
 def _verdict(

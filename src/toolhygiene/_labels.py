@@ -1633,26 +1633,28 @@ _COOKIE_STRING = re.compile(
 _COOKIE_PAIR = re.compile(rf"[ \t]{{0,3}}{_COOKIE_NAME}=([^;\s\"',]{{0,4096}})")
 
 
-def cookie_values(text: str, start: int, end: int) -> list[tuple[int, int]] | None:
+def cookie_values(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
     """(leak21) The values to redact in ``text[start:end]`` when it is a cookie string
     (``sid=v; theme=dark``) of two pairs or more, one of them a display preference: each
     other pair's value (``sid=[redacted]; theme=dark``: only the secret goes, the names
-    and the preferences stay); ``None`` when it is no such string (it goes as found)."""
+    and the preferences stay), and the preferences' spans (kept); ``None`` when it is no
+    such string (it goes as found)."""
     if _COOKIE_STRING.fullmatch(text, start, end) is None:
         return None
     values: list[tuple[int, int]] = []
-    kept = False
+    kept: list[tuple[int, int]] = []
     at = start
     while at < end:
         pair = _COOKIE_PAIR.match(text, at, end)
         if pair is None:
             return None
-        if _PREFERENCE_PAIR.fullmatch(text, pair.start() + len(pair.group()) - len(pair.group().lstrip(" \t")), pair.end()):
-            kept = True
+        begin = pair.start() + len(pair.group()) - len(pair.group().lstrip(" \t"))
+        if _PREFERENCE_PAIR.fullmatch(text, begin, pair.end()):
+            kept.append((begin, pair.end()))
         elif pair.end(1) > pair.start(1):
             values.append(pair.span(1))
         at = pair.end() + 1  # past its ``;``
-    return values if kept else None
+    return (values, kept) if kept else None
 
 
 def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = False) -> bool | None:
