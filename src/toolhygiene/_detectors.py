@@ -764,6 +764,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             credential_shaped(value)
             # letters of one case, too many for a word: ``key: qwertyuiop…``
             or (_ONE_CASE_RUN.fullmatch(bare) is not None and _letter_token(bare))
+            # (leak21) camel-cased letters no name is made of: ``key QwertyUiopAsdfGhjk``
+            or _camel_token(bare)
             or (code_label(key) and code_value(bare))
         )
     return True
@@ -810,13 +812,57 @@ def named_by_words(value: str) -> bool:
     parts = re.split(r"[-_]", value)
     if parts[0] == "X" and len(parts) > 1:
         parts = parts[1:]
-    pieces = 0
+    pieces: list[str] = []
     for part in parts:
         found = _NAME_PIECE.findall(part)
         if not part or "".join(found) != part:
             return False
-        pieces += len(found)
-    return pieces <= 6
+        pieces.extend(found)
+    return len(pieces) <= 6 and not _unspoken(pieces)
+
+
+def _camel_token(value: str) -> bool:
+    """(leak21) A run of 12 letters or more, both cases, whose camel-cased pieces are no
+    name's (``_unspoken``)."""
+    if len(value) < 12 or len(value) > 64 or not value.isascii() or not value.isalpha():
+        return False
+    if value.islower() or value.isupper():
+        return False
+    pieces = _NAME_PIECE.findall(value)
+    return "".join(pieces) != value or len(pieces) > 6 or _unspoken(pieces)
+
+
+def _unspoken(pieces: list[str]) -> bool:
+    """(leak21) Whether the pieces of a camel-cased run of letters are too many no word
+    has (``QwertyUiopAsdfGhjk``: ``qw``, ``ghjk``) for a name: two pieces or more, or one
+    of four pieces or more and 16 letters, that hold no vowel (but the abbreviations
+    code writes, ``Cfg``, ``Http``, ``Xml``, ``Msg``) or a pair of letters no English word
+    holds (``_NO_WORD_PAIRS``). Acronyms in capitals are no such piece."""
+    bad = 0
+    for piece in pieces:
+        if piece.isupper():
+            continue
+        word = piece.lower()
+        if word in _ABBREVIATIONS:
+            continue
+        if _VOWELS.isdisjoint(word) or any(word[i : i + 2] in _NO_WORD_PAIRS for i in range(len(word) - 1)):
+            bad += 1
+    return bad >= 2 or (bad == 1 and len(pieces) >= 4 and sum(map(len, pieces)) >= 16)
+
+
+_VOWELS = frozenset("aeiouy")
+_ABBREVIATIONS = frozenset(
+    """cfg msg msgs ctx src dst pwd tmp cmd btn lbl txt mgr svc pkg std str fn db dns rgb
+    http https html xml css js json sql ssh tcp udp smtp ftp sftp nfs xss csrf rpc grpc
+    mfa sms vpn ldap dll px pt rx tx ws wss jwt kms gcp crm cdn nfc ttl cb cnt len hdr
+    req res resp ts png jpg svg pdf csv tsv md mb kb gb hz qps rps""".split()
+)
+_NO_WORD_PAIRS = frozenset(
+    """bq bx cj cv cx dx fq fv fx fz gq gv gx hx jb jc jd jf jg jh jk jl jm jn jp jq jr js
+    jt jv jw jx jy jz kq kx kz mx pq px qb qc qd qe qf qg qh qj qk ql qm qn qo qp qq qr qs
+    qt qv qw qx qy qz sx vb vf vh vj vk vm vp vq vw vx wq wv wx xd xg xj xk xr xz yq zf zj
+    zx gj hj fj sj dj lj wj tj nj rj gk pz vz bz cz dz fk hk ww hg""".split()
+)
 
 
 # A called or indexed name in code (``get_token``, ``requests.Session``,
