@@ -993,7 +993,9 @@ def _passphrase(text: str, end: int, start: int) -> int:
     wrapped = _WRAPPED_WORDS.match(text, m.end())
     if wrapped is not None and not _KEY_WORD.match(text, m.end()):
         return wrapped.end()
-    return m.end()
+    # (leak21) a closing quote after the last word is the string's, not the word's
+    # (``'the password is correct horse battery staple'`` keeps its quote)
+    return m.end() - 1 if m.end() > end and text[m.end() - 1] == "'" else m.end()
 
 
 _KEY_WORD = re.compile(r"\s{0,40}[a-z]{1,30}[ \t]{0,5}[:=]")
@@ -2099,7 +2101,7 @@ def _spoken_passphrase(text: str, key: str, start: int, end: int) -> bool:
     if not key.lower().endswith(PHRASE_HEADS):
         return False
     reach = _passphrase(text, end, start)
-    words = text[start:reach].rstrip(" \t.").split()
+    words = text[start:reach].rstrip(" \t.'\"").split()
     if not 4 <= len(words) <= 10 or _PROSE_TAIL.search(words[0]):
         return False
     if not all(_SPOKEN_WORD.fullmatch(word) for word in words):
@@ -2430,7 +2432,9 @@ _FLOW = re.compile(
     r"(?P<secret>[^\[\]\r\n{}<>`]{1,4096})\]"
 )
 _FLOW_ITEM = re.compile(
-    r"[ \t]*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))[ \t]*(?:,|\Z)"
+    # (leak21) line breaks written out before and after an item (a repr's ``[\\n  "v",``)
+    r"(?:[ \t]|\\n)*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))"
+    r"(?:[ \t]|\\n)*(?:,|\Z)"
 )
 
 
@@ -2439,13 +2443,21 @@ _FLOW_ITEM = re.compile(
 # backslash), and an array whose items stand on the lines after ``[``.
 _TOML_OPEN = re.compile(r"\'\'\'|\"\"\"|=[ \t]{0,5}\[")
 _TOML_KEY = re.compile(
-    r"(?:\A|(?<=[\r\n]))[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)"
+    r"(?:\A|(?<=[\r\n\"'])|(?<=\\n))[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)"
     r"[ \t]{0,5}=[ \t]{0,5}\Z"
 )
-_TOML_LINE_END = re.compile(r"[ \t]{0,40}\\?[ \t]{0,40}\r?\n")
-_TOML_ITEM = re.compile(r"\s{0,200}(?:#[^\r\n]{0,512}\s{0,200})*(?:\"([^\"\\\r\n]{0,1024})\"|'([^'\r\n]{0,1024})')\s{0,200},?")
+_TOML_LINE_END = re.compile(r"[ \t]{0,40}\\{0,2}[ \t]{0,40}(?:\r?\n|\\n)")
+_TOML_GAP = r"(?:\s|\\n){0,200}"
+_TOML_ITEM = re.compile(
+    _TOML_GAP
+    + r"(?:#(?:[^\r\n\\]|\\(?!n)){0,512}"
+    + _TOML_GAP
+    + r")*(?:\\?\"((?:[^\"\\\r\n]|\\(?!\")){0,1024})\\?\"|'([^'\r\n\\]{0,1024})')"
+    + _TOML_GAP
+    + ",?"
+)
 _TOML_MAX = 8192
-_TOML_CLOSE = re.compile(r"\s{0,200}\]")
+_TOML_CLOSE = re.compile(r"(?:\s|\\n){0,200}\]")
 
 
 def _toml_values(text: str) -> list[re.Match[str]]:
@@ -2475,10 +2487,7 @@ def _toml_values(text: str) -> list[re.Match[str]]:
                 continue
             reach = close + 3
             start, end = line.end(), close
-            while start < end and text[start] in " \t\r\n\\":
-                start += 1
-            while end > start and text[end - 1] in " \t\r\n\\":
-                end -= 1
+            start, end = _toml_trimmed(text, start, end)
             span = SPAN.match(text, start, end) if start < end else None
             if span is not None and span.end() == end and not _toml_reference(text[start:end]):
                 found.append(span)
@@ -2508,6 +2517,26 @@ def _toml_values(text: str) -> list[re.Match[str]]:
             if span is not None and span.end() == end:
                 found.append(span)
     return found
+
+
+def _toml_trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A multi-line string's text without the blanks, line breaks (also written out,
+    ``\\n`` in a repr) and line-continuation backslashes around it."""
+    while start < end:
+        if text.startswith("\\n", start):
+            start += 2
+        elif text[start] in " \t\r\n\\":
+            start += 1
+        else:
+            break
+    while end > start:
+        if text.endswith("\\n", start, end):
+            end -= 2
+        elif text[end - 1] in " \t\r\n\\":
+            end -= 1
+        else:
+            break
+    return start, end
 
 
 def _toml_reference(value: str) -> bool:
@@ -2618,8 +2647,11 @@ def _flow_values(text: str) -> list[re.Match[str]]:
         ends = at
         while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
             at -= 1
-        if at == ends or (at > 0 and text[at - 1] in "\"'\\"):
-            continue  # no key, or a quoted one (``_listed_values``)
+        if at == ends or (
+            at > 0 and text[at - 1] in "\"'\\" and text[ends : ends + 1] in ("\"", "'", "\\")
+        ):
+            continue  # no key, or a quoted one (``_listed_values``); (leak21) a string's
+            # opening quote before a key is no key's (``'password: [hunter2, x]'``)
         m = _FLOW.match(text, at)
         if m is None or m.end("key") != ends:
             continue

@@ -450,7 +450,14 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
         and text.startswith(('"""', "'''"), start)
         and text.startswith(text[start : start + 3], end - 3)
     ):
-        return start + 3, end - 3
+        start, end = start + 3, end - 3
+        # (leak21) without the line breaks written out around its text (a repr's
+        # ``\'\'\'\\nv\\n\'\'\'``) and the backslashes that continue its lines
+        while end - start > 2 and (text.startswith("\\n", start) or text[start] in " \t\\"):
+            start += 2 if text.startswith("\\n", start) else 1
+        while end - start > 2 and (text.endswith("\\n", start, end) or text[end - 1] in " \t\\"):
+            end -= 2 if text.endswith("\\n", start, end) else 1
+        return start, end
     if end - start >= 2 and text[end - 1] in "\"'" and text[start] in "\"'\\":
         value = text[start:end]
         inner = value.lstrip("\\")
