@@ -397,6 +397,8 @@ def _kept_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
     value runs to it."""
     if not _kept_word(*values[:3]):
         return False
+    if _member_ends(text, end, values[1]):
+        return False  # (leak21) a member of JSON or a repr: the next member is its own
     return _token_after(text, end, first=True) != end or _steered_on(text, end)
 
 
@@ -713,6 +715,12 @@ def _named_value(key: str, value: str) -> bool:
     if _SMALL_ID.fullmatch(bare):
         return _ID_KEY_END.search(key) is not None
     return bare.lower().replace("-", "_") in _HASH_NAMES and _HASH_KEY.search(key) is not None
+
+
+def names_something(key: str, value: str) -> bool:
+    """``_named_value`` for the data path (``_redact._labelled``): a labelled value that
+    names something (an ARN, a publishable key, …) stays there as it does in text."""
+    return _named_value(key, value)
 
 
 _LAST_WORDS_SEEN: tuple[str, dict[str, bool]] = ("", {})
