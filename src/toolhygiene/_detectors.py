@@ -1338,7 +1338,7 @@ def _labelled_value_end(text: str, end: int) -> int:
     last = text[end - 1 : end]
     if last.isalpha():
         start = letters = _letters_before(text, end)
-        if _letter_token(text[letters:end]):
+        if _letter_token(text[letters:end]) or _camel_token(text[letters:end]):
             return end  # a token of letters alone: no word of prose or a passphrase's
     else:  # no letters end the value (``_letters_before`` would give ``end``)
         if last not in _SENTENCE_ENDS or not end:
@@ -2451,9 +2451,27 @@ _FLOW_ITEM = re.compile(
 # backslash), and an array whose items stand on the lines after ``[``.
 _TOML_OPEN = re.compile(r"\'\'\'|\"\"\"|=[ \t]{0,5}\[")
 _TOML_KEY = re.compile(
-    r"(?:\A|(?<=[\r\n\"'])|(?<=\\n))[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)"
-    r"[ \t]{0,5}=[ \t]{0,5}\Z"
+    r"[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)[ \t]{0,5}=[ \t]{0,5}\Z"
 )
+
+
+def _toml_key(text: str, at: int, end: int) -> re.Match[str] | None:
+    """The key line before ``at`` (``end``: past its ``=``): from the line's start (a
+    line break, also written out, or the text's start), or after a string's opening
+    quote on that line (a repr's ``'password = \'\'\'…``)."""
+    begin = max(0, at - 130)
+    start = max(text.rfind("\n", begin, at), text.rfind("\r", begin, at)) + 1
+    written = text.rfind("\\n", begin, at)
+    if written != -1 and written + 2 > start:
+        start = written + 2
+    if not start and begin:
+        return None  # no line's start within reach
+    head = _TOML_KEY.match(text, start, end)
+    if head is None:
+        quote = max(text.rfind("'", start, at), text.rfind('"', start, at))
+        if quote != -1:
+            head = _TOML_KEY.match(text, quote + 1, end)
+    return head
 _TOML_LINE_END = re.compile(r"[ \t]{0,40}\\{0,2}[ \t]{0,40}(?:\r?\n|\\n)")
 _TOML_GAP = r"(?:\s|\\n){0,200}"
 _TOML_ITEM = re.compile(
@@ -2481,15 +2499,16 @@ def _toml_values(text: str) -> list[re.Match[str]]:
         at = opened.start()
         if at < reach:
             continue
-        begin = max(0, at - 130)
-        head = _TOML_KEY.search(text, begin, at + (opened.group()[0] == "="))
+        line = _TOML_LINE_END.match(text, opened.end())
+        if line is None:
+            continue  # one line: the labelled layer's
+        head = _toml_key(text, at, at + (opened.group()[0] == "="))
         if head is None:
             continue
         key = head.group("key")
         if opened.group()[0] != "=":
-            line = _TOML_LINE_END.match(text, opened.end())
-            if line is None or is_secret_label(key) is not True:
-                continue  # one line: the labelled layer's
+            if is_secret_label(key) is not True:
+                continue
             close = text.find(opened.group(), line.end(), line.end() + _TOML_MAX)
             if close == -1:
                 continue
@@ -2500,27 +2519,25 @@ def _toml_values(text: str) -> list[re.Match[str]]:
             if span is not None and span.end() == end and not _toml_reference(text[start:end]):
                 found.append(span)
             continue
-        line = _TOML_LINE_END.match(text, opened.end())
-        if line is None:
-            continue
         judge = list_item_judge(key)
         if judge is None:
             continue
         position = opened.end()
-        items: list[tuple[int, int]] = []
+        items: list[tuple[str, int, int]] = []
         while True:
             item = _TOML_ITEM.match(text, position, position + _TOML_MAX)
             if item is None:
                 break
             group = 1 if item.group(1) is not None else 2
-            if judge(item.group(group)) and not quoted_prose(item.group(group)):
-                items.append(item.span(group))
+            items.append((item.group(group), *item.span(group)))
             position = item.end()
         closing = _TOML_CLOSE.match(text, position)
         if closing is None:
-            continue
+            continue  # (the items judged only in an array that closes)
         reach = closing.end()
-        for start, end in items:
+        for value, start, end in items:
+            if not judge(value) or quoted_prose(value):
+                continue
             span = SPAN.match(text, start, end)
             if span is not None and span.end() == end:
                 found.append(span)
@@ -2590,36 +2607,38 @@ def _terraform_values(text: str) -> list[re.Match[str]]:
     if '"type' not in text and '\\"type' not in text:
         return found
     marks = list(_TF_MARK.finditer(text))
+    types = [_TF_TYPE.match(text, m.end()) if m.group(1) == "type" else None for m in marks]
+    # where the next resource's type is, after each mark (one pass back)
+    stops = [len(text)] * len(marks)
+    following = len(text)
+    for at in range(len(marks) - 1, -1, -1):
+        stops[at] = following
+        typed = types[at]
+        if typed is not None and "_" in typed.group(1) and typed.group(1) != "get_attr":
+            following = marks[at].start()
+    regions = 0  # the ``attributes``/``values`` objects read so far (in order)
+    region_list = list(_TF_REGION.finditer(text)) if any(t is None for t in types) else []
+    region_starts = [region.start() for region in region_list]
     for at, mark in enumerate(marks):
-        kind = mark.group(1)
         names: set[str] = set()
-        if kind == "type":
-            typed = _TF_TYPE.match(text, mark.end())
-            if typed is None or typed.group(1) not in _TF_TYPES:
+        typed = types[at]
+        if typed is not None:
+            if typed.group(1) not in _TF_TYPES:
                 continue
             names.update(_TF_TYPES[typed.group(1)])
-            stop = len(text)
-            for later in marks[at + 1 :]:
-                if later.group(1) == "type" and text.startswith('"', later.end()):
-                    following = _TF_TYPE.match(text, later.end())
-                    if following is not None and "_" in following.group(1):
-                        stop = later.start()  # the next resource
-                        break
-            begin = typed.end()
+            begin, stop = typed.end(), stops[at]
         else:
             block = text[mark.end() : mark.end() + _TF_BLOCK]
-            if kind == "sensitive_attributes":
+            if mark.group(1) == "sensitive_attributes":
                 names.update(n.group(1) for n in _TF_PATH_NAME.finditer(block))
             else:
                 names.update(n.group(1) for n in _TF_TRUE.finditer(block))
             if not names:
                 continue
-            region = None
-            for region in _TF_REGION.finditer(text, max(0, mark.start() - _TF_BACK), mark.start()):
-                pass  # the last: this instance's attributes
-            if region is None:
+            regions = bisect.bisect_left(region_starts, mark.start(), regions)
+            if not regions or region_starts[regions - 1] < mark.start() - _TF_BACK:
                 continue
-            begin, stop = region.end(), mark.start()
+            begin, stop = region_list[regions - 1].end(), mark.start()
         for member in _TF_MEMBER.finditer(text, begin, stop):
             if member.group(2) in names:
                 span = SPAN.match(text, member.start(3), member.end(3))

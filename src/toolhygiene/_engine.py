@@ -372,11 +372,15 @@ def _cookie_pairs(text: str, spans: list[Span]) -> None:
         spans.extend((begin, stop, name, rank) for begin, stop in found[0])
         kept.extend(found[1])
     if kept:
-        spans[:] = [
-            span
-            for span in spans
-            if span[0] < span[1] and not any(span[0] < stop and begin < span[1] for begin, stop in kept)
-        ]
+        kept.sort()
+        begins = [begin for begin, _ in kept]
+        spans[:] = [span for span in spans if span[0] < span[1] and not _overlaps(kept, begins, span)]
+
+
+def _overlaps(kept: list[tuple[int, int]], begins: list[int], span: Span) -> bool:
+    """Whether ``span`` overlaps one of ``kept`` (sorted, apart; ``begins``: theirs)."""
+    at = bisect.bisect_left(begins, span[1]) - 1
+    return at >= 0 and kept[at][1] > span[0]
 
 
 def _verdict(
