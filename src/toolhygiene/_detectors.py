@@ -31,9 +31,9 @@ from toolhygiene._labels import (
     GLUED_LABELS,
     PERCENT_FIELD,
     PHRASE_HEADS,
+    PHRASE_LABELS,
     PREFERENCE_NAME,
     PREFERENCE_VALUE,
-    PHRASE_LABELS,
     bracketed_verdict,
     code_label,
     code_value,
@@ -801,6 +801,11 @@ def _secret_in_data_key(key: str, value: str) -> bool:
     )
 
 
+def _lexicon(words: str) -> frozenset[str]:
+    """A word list written as text, one space or line between words."""
+    return frozenset(words.split())
+
+
 _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
 _ONE_CASE_RUN = re.compile(r"[a-z]{24,}|[A-Z]{24,}")
 
@@ -853,23 +858,24 @@ def _unspoken(pieces: list[str]) -> bool:
         word = piece.lower()
         if word in _ABBREVIATIONS:
             continue
-        if _VOWELS.isdisjoint(word) or any(word[i : i + 2] in _NO_WORD_PAIRS for i in range(len(word) - 1)):
+        pairs = (word[i : i + 2] for i in range(len(word) - 1))
+        if _VOWELS.isdisjoint(word) or any(pair in _NO_WORD_PAIRS for pair in pairs):
             bad += 1
     return bad >= 2 or (bad == 1 and len(pieces) >= 4 and sum(map(len, pieces)) >= 16)
 
 
 _VOWELS = frozenset("aeiouy")
-_ABBREVIATIONS = frozenset(
+_ABBREVIATIONS = _lexicon(
     """cfg msg msgs ctx src dst pwd tmp cmd btn lbl txt mgr svc pkg std str fn db dns rgb
     http https html xml css js json sql ssh tcp udp smtp ftp sftp nfs xss csrf rpc grpc
     mfa sms vpn ldap dll px pt rx tx ws wss jwt kms gcp crm cdn nfc ttl cb cnt len hdr
-    req res resp ts png jpg svg pdf csv tsv md mb kb gb hz qps rps""".split()
+    req res resp ts png jpg svg pdf csv tsv md mb kb gb hz qps rps"""
 )
-_NO_WORD_PAIRS = frozenset(
+_NO_WORD_PAIRS = _lexicon(
     """bq bx cj cv cx dx fq fv fx fz gq gv gx hx jb jc jd jf jg jh jk jl jm jn jp jq jr js
     jt jv jw jx jy jz kq kx kz mx pq px qb qc qd qe qf qg qh qj qk ql qm qn qo qp qq qr qs
     qt qv qw qx qy qz sx vb vf vh vj vk vm vp vq vw vx wq wv wx xd xg xj xk xr xz yq zf zj
-    zx gj hj fj sj dj lj wj tj nj rj gk pz vz bz cz dz fk hk ww hg""".split()
+    zx gj hj fj sj dj lj wj tj nj rj gk pz vz bz cz dz fk hk ww hg"""
 )
 
 
@@ -2088,11 +2094,11 @@ def _set_before(text: str, key_at: int) -> bool:
 _SAID_IS = re.compile(r"(?<![\w])(?:is|was)(?:[ \t]{1,3}now)?[ \t:]*\Z", re.IGNORECASE)
 _SPOKEN_WORD = re.compile(r"[a-z]{2,30}")
 _PROSE_TAIL = re.compile(r"(?:ed|en|ing|ly)\Z")
-_NOT_IN_PASSPHRASE = frozenset(
+_NOT_IN_PASSPHRASE = _lexicon(
     """every each all any some only once twice never always still already again now here
     there yesterday today tomorrow daily weekly monthly until since after before behind
     when where while which who what how why very too also just more most less least
-    days hours minutes seconds weeks months years characters letters digits symbols""".split()
+    days hours minutes seconds weeks months years characters letters digits symbols"""
 )
 """Words of prose about a password (time, degree, measure) that a spoken passphrase
 holds none of, besides ``_FUNCTION_WORDS``."""
@@ -2163,8 +2169,8 @@ unless a ``.netrc`` entry stands before it (read per match, in its text)."""
 _SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
 
 
-_FLAG_ENDS = ("password", "passwd", "passphrase", "pass", "pwd", "token", "secret", "api-key")
-_FLAG_ENDS += ("api_key", "apikey", "access-key", "secret-key", "auth")
+_FLAG_ENDS: tuple[str, ...] = ("password", "passwd", "passphrase", "pass", "pwd", "token")
+_FLAG_ENDS += ("secret", "api-key", "api_key", "apikey", "access-key", "secret-key", "auth")
 """(leak21) The last words of a flag whose argument is the secret itself (not
 ``--passphrase-fd 0``, ``--token-file f``)."""
 
@@ -2472,6 +2478,8 @@ def _toml_key(text: str, at: int, end: int) -> re.Match[str] | None:
         if quote != -1:
             head = _TOML_KEY.match(text, quote + 1, end)
     return head
+
+
 _TOML_LINE_END = re.compile(r"[ \t]{0,40}\\{0,2}[ \t]{0,40}(?:\r?\n|\\n)")
 _TOML_GAP = r"(?:\s|\\n){0,200}"
 _TOML_ITEM = re.compile(
@@ -2574,7 +2582,9 @@ def _toml_reference(value: str) -> bool:
 # (paths: ``[{"type": "get_attr", "value": "result"}]``) or ``sensitive_values``
 # (``{"result": true}``) naming which of them are secret; and a few resource types
 # whose secret attributes are known whether marked or not.
-_TF_MARK = re.compile(r'\\{0,3}"(sensitive_attributes|sensitive_values|type)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}')
+_TF_MARK = re.compile(
+    r'\\{0,3}"(sensitive_attributes|sensitive_values|type)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}'
+)
 _TF_TYPES = {
     "random_password": ("result", "bcrypt_hash"),
     "tls_private_key": ("private_key_pem", "private_key_openssh", "private_key_pem_pkcs8"),
@@ -2586,10 +2596,14 @@ _TF_TYPES = {
 }
 _TF_TYPE = re.compile(r'\\{0,3}"([a-z0-9_]{1,64})\\{0,3}"')
 _TF_REGION = re.compile(r'\\{0,3}"(?:attributes|values)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\{')
-_TF_PATH_NAME = re.compile(r'get_attr\\{0,3}"[ \t]{0,5},[ \t\r\n]{0,40}\\{0,3}"value\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\\{0,3}"([\w\-]{1,80})\\{0,3}"')
+_TF_PATH_NAME = re.compile(
+    r'get_attr\\{0,3}"[ \t]{0,5},[ \t\r\n]{0,40}\\{0,3}"value\\{0,3}"[ \t]{0,5}:[ \t]{0,5}'
+    r'\\{0,3}"([\w\-]{1,80})\\{0,3}"'
+)
 _TF_TRUE = re.compile(r'\\{0,3}"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}true')
 _TF_MEMBER = re.compile(
-    r'(\\{0,3})"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\\{0,3}"((?:[^"\\\r\n]|\\(?!\\{0,2}")[^\r\n]){1,65536})\\{0,3}"'
+    r'(\\{0,3})"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\\{0,3}"'
+    r'((?:[^"\\\r\n]|\\(?!\\{0,2}")[^\r\n]){1,65536})\\{0,3}"'
 )
 _TF_BACK = 65536
 _TF_BLOCK = 4096
@@ -2675,7 +2689,7 @@ def _flow_values(text: str) -> list[re.Match[str]]:
         while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
             at -= 1
         if at == ends or (
-            at > 0 and text[at - 1] in "\"'\\" and text[ends : ends + 1] in ("\"", "'", "\\")
+            at > 0 and text[at - 1] in "\"'\\" and text[ends : ends + 1] in ('"', "'", "\\")
         ):
             continue  # no key, or a quoted one (``_listed_values``); (leak21) a string's
             # opening quote before a key is no key's (``'password: [hunter2, x]'``)
@@ -2714,7 +2728,8 @@ def _flow_bare(value: str, sure: bool, beside: bool) -> bool:
     )
 
 
-_HELD = ("password", "passwords", "passwd", "pwd", "passphrase", "passphrases", "secret")
+_HELD: tuple[str, ...] = ("password", "passwords", "passwd", "pwd", "passphrase", "secret")
+_HELD += ("passphrases",)
 _HELD += ("secrets", "token", "tokens", "key", "keys")
 """(leak21) The last words of a key that names what its list holds: secrets (not
 ``password_rules``)."""
@@ -3705,7 +3720,7 @@ BUILT_IN: tuple[Detector, ...] = (
         # (``_toml_values``).
         "secret",
         SPAN,
-        ("\'\'\'", '"""', "= [", "=["),
+        ("'''", '"""', "= [", "=["),
         finder=_toml_values,
     ),
     Detector(

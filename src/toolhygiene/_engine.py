@@ -339,8 +339,6 @@ def _detect(
             (start, stop), end = m.span(group), m.end(group)
             if text[end - 1] in "\"']" and end - start >= 2:  # (the rarer test first)
                 start, end = _unwrapped(text, start, end)
-                if text[end - 1] in "}srd" and end - start > 4:  # (leak21)
-                    end = literal_before_reference(text, start, end)
             if extend is not None and end == stop:
                 end = covered = extend(text, end)
             if start < end:
@@ -351,16 +349,17 @@ def _detect(
         _tokens.find(text, spans)
     else:
         spans.extend(tokens)
-    if "; " in text or ";" in text:
-        _cookie_pairs(text, spans)
-    return spans
+    return _cookie_pairs(text, spans)
 
 
-def _cookie_pairs(text: str, spans: list[Span]) -> None:
+def _cookie_pairs(text: str, spans: list[Span]) -> list[Span]:
     """(leak21) A span over a cookie string holding a display preference (a HAR's
     ``{"name": "Cookie", "value": "sid=v; theme=dark"}``, a ``Cookie:`` header) becomes
     a span over each other pair's value (``_labels.cookie_values``): the preferences and
-    the names stay, and no other span inside the string takes a preference."""
+    the names stay, and no other span inside the string takes a preference. Returns
+    ``spans``, changed in place."""
+    if ";" not in text:
+        return spans
     kept: list[tuple[int, int]] = []
     for at, (start, end, name, rank) in enumerate(spans):
         if end - start < 8 or text.find(";", start, end) == -1 or text.find("=", start, end) == -1:
@@ -374,7 +373,10 @@ def _cookie_pairs(text: str, spans: list[Span]) -> None:
     if kept:
         kept.sort()
         begins = [begin for begin, _ in kept]
-        spans[:] = [span for span in spans if span[0] < span[1] and not _overlaps(kept, begins, span)]
+        spans[:] = [
+            span for span in spans if span[0] < span[1] and not _overlaps(kept, begins, span)
+        ]
+    return spans
 
 
 def _overlaps(kept: list[tuple[int, int]], begins: list[int], span: Span) -> bool:
@@ -426,10 +428,15 @@ def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> b
 
 
 def _unwrapped(text: str, start: int, end: int) -> tuple[int, int]:
-    """A quoted value's span without its quotes (``_inside_quotes``), a list of one quoted
-    item's without its brackets and quotes (``_quoted_item``); else the same span."""
+    """A quoted value's span without its quotes (``_inside_quotes``; a literal glued
+    before a reference, without the reference: ``_labels.literal_before_reference``), a
+    list of one quoted item's without its brackets and quotes (``_quoted_item``); else
+    the same span."""
     if text[end - 1] != "]":
-        return _inside_quotes(text, start, end)
+        start, end = _inside_quotes(text, start, end)
+        if text[end - 1] in "}srd" and end - start > 4:  # (leak21) ``"v${REF}"``: to the
+            end = literal_before_reference(text, start, end)  # reference
+        return start, end
     if text[start] == "[" and text[end - 2] in " \t\"'":
         return _quoted_item(text, start, end)
     return start, end

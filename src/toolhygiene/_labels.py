@@ -1587,14 +1587,14 @@ def _passphrase(words: list[str]) -> bool:
     )
 
 
-@functools.lru_cache(maxsize=4096)  # a text repeats its values
 def literal_before_reference(text: str, start: int, end: int) -> int:
     """(leak21) Where the literal ends in a quoted value ``text[start:end]`` that is a
     literal glued before one reference (``"Tr0ub4dor3${DB_PASSWORD}"``,
     ``'hunter2%(x)s'``, ``"pw{{ .Values.pw }}"``, ``"pw#{db.pw}"``): at the reference's
     sigil, so the literal goes and the reference stays, as the value's end does for an
-    unquoted value (``_detectors._reference_at``). Only a reference ``bracketed_verdict`` (or ``reference_name``) reads
-    as one, ending the value, with a literal before it; else ``end``."""
+    unquoted value (``_detectors._reference_at``). Only a reference that
+    ``bracketed_verdict`` (or ``reference_name``) reads as one, ending the value, with a
+    literal before it; else ``end``."""
     last = text[end - 1]
     if last in "sdr" and text[end - 2 : end - 1] == ")":
         at = text.rfind("%(", start, end)
@@ -1633,7 +1633,9 @@ _COOKIE_STRING = re.compile(
 _COOKIE_PAIR = re.compile(rf"[ \t]{{0,3}}{_COOKIE_NAME}=([^;\s\"',]{{0,4096}})")
 
 
-def cookie_values(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+def cookie_values(
+    text: str, start: int, end: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
     """(leak21) The values to redact in ``text[start:end]`` when it is a cookie string
     (``sid=v; theme=dark``) of two pairs or more, one of them a display preference: each
     other pair's value (``sid=[redacted]; theme=dark``: only the secret goes, the names
@@ -1657,6 +1659,7 @@ def cookie_values(text: str, start: int, end: int) -> tuple[list[tuple[int, int]
     return (values, kept) if kept else None
 
 
+@functools.lru_cache(maxsize=4096)  # a text repeats its values
 def bracketed_verdict(value: str, *, bare_key: bool = False, phrase: bool = False) -> bool | None:
     """Whether a labelled value written inside brackets (``BRACKETED``) is a secret, by
     what the brackets hold; ``None`` when ``value`` is no such value.

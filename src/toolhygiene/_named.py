@@ -299,6 +299,12 @@ class _Frame:
         self.key: str | None = None
         self.last: tuple[Any, int, int] | None = None
 
+    def take(self, scalar: tuple[Any, int, int]) -> None:
+        """A scalar read in it: a list's item, or an object's key or value."""
+        self.last = scalar
+        if not self.object:
+            self.settle()
+
     def settle(self) -> None:
         """The member read so far (its key, then its scalar) is one."""
         if self.object and self.key is not None and self.last is not None:
@@ -408,14 +414,8 @@ def _tokens(
             if not stack:
                 return position, True
             scalar = _scalar(token)
-            if scalar is None:
-                continue
-            frame = stack[-1]
-            if not frame.object:
-                frame.last = scalar
-                frame.settle()
-            else:
-                frame.last = scalar
+            if scalar is not None:
+                stack[-1].take(scalar)
         elif mark in "{[(":
             closed = budget.closed.get(position - 1) if stack and mark != "[" else None
             if closed is not None:  # (leak21) read whole before: passed over, a value
@@ -427,20 +427,8 @@ def _tokens(
                 break
             stack.append(_Frame(mark, position - 1))
         elif mark in "}])":
-            if not stack:
+            if not stack or _close(text, stack, position, found, budget):
                 return position, True
-            frame = stack.pop()
-            frame.settle()
-            if frame.object:
-                _judge_object(text, frame.members, found)
-                if frame.at >= 0:
-                    budget.closed[frame.at] = position
-            if not stack:
-                return position, True
-            parent = stack[-1]
-            if not frame.object and parent.object and parent.key is not None:
-                parent.members.append((parent.key, None, list(frame.items)))
-            parent.key = parent.last = None
         elif mark == ",":
             if stack:
                 stack[-1].settle()
@@ -452,6 +440,26 @@ def _tokens(
         if frame.object:
             _judge_object(text, frame.members, found)
     return position, settled or steps >= _WINDOW // 2
+
+
+def _close(
+    text: str, stack: list[_Frame], position: int, found: list[re.Match[str]], budget: _Budget
+) -> bool:
+    """Close the innermost frame at ``position`` (judged, and where it closes kept when an
+    object: ``_Budget.closed``), a value of its parent's; whether none is left open."""
+    frame = stack.pop()
+    frame.settle()
+    if frame.object:
+        _judge_object(text, frame.members, found)
+        if frame.at >= 0:
+            budget.closed[frame.at] = position
+    if not stack:
+        return True
+    parent = stack[-1]
+    if not frame.object and parent.object and parent.key is not None:
+        parent.members.append((parent.key, None, list(frame.items)))
+    parent.key = parent.last = None
+    return False
 
 
 _YAML_MEMBER = re.compile(
@@ -680,9 +688,7 @@ def _braces(text: str) -> tuple[list[int], list[int]]:
     return seen[1], seen[2]
 
 
-def _enclosing(
-    text: str, at: int, found: list[re.Match[str]], budget: _Budget, reach: int
-) -> int:
+def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: _Budget, reach: int) -> int:
     """Read the object the member at ``at`` belongs to (a line's members from ``reach``
     at the earliest: read already before it); return where reading ended."""
     done = _flat(text, at, found)
