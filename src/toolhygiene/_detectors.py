@@ -1001,6 +1001,12 @@ def _passphrase(text: str, end: int, start: int) -> int:
     start."""
     if start == end or (start > 0 and text[start - 1] not in " \t:=\uff1a"):
         return end
+    if start > 1 and text[start - 1] in ":=" and text[start - 2] not in " \t":
+        # (leak21) letters after a separator inside a token (``--secret Zq9=kk host``):
+        # the token's tail, no passphrase's first word, unless a label stands before
+        word = _WORD_BEFORE.search(text, max(0, start - 81), start - 1)
+        if word is None or is_secret_label(word.group()) is not True:
+            return end
     m = _MORE_WORDS.match(text, end)
     if m is None:
         return end
@@ -1012,6 +1018,9 @@ def _passphrase(text: str, end: int, start: int) -> int:
     return m.end() - 1 if m.end() > end and text[m.end() - 1] == "'" else m.end()
 
 
+_WORD_BEFORE = re.compile(r"(?<![^\s\"'`(\[{,;])[A-Za-z_][\w.\-]{0,79}\Z")
+"""A label's word ending where a separator starts, after a blank, a quote or a
+bracket (or the text's start), not inside a token."""
 _KEY_WORD = re.compile(r"\s{0,40}[a-z]{1,30}[ \t]{0,5}[:=]")
 
 
