@@ -355,32 +355,30 @@ def _detect(
 def _cookie_pairs(text: str, spans: list[Span]) -> list[Span]:
     """(leak21) A span over a cookie string holding a display preference (a HAR's
     ``{"name": "Cookie", "value": "sid=v; theme=dark"}``, a ``Cookie:`` header) becomes
-    a span over each other pair's value (``_labels.cookie_values``): the preferences and
-    the names stay, and no other span inside the string takes a preference. Returns
-    ``spans``, changed in place."""
+    a span over each other pair's value (``_labels.cookie_values``), named as it was:
+    the preferences and the names stay, and no other span inside the string is kept.
+    Returns ``spans``, changed in place."""
     if ";" not in text:
         return spans
-    kept: list[tuple[int, int]] = []
-    for at, (start, end, name, rank) in enumerate(spans):
+    regions: list[tuple[int, int]] = []
+    values: list[Span] = []
+    for start, end, name, rank in spans:
         if end - start < 8 or text.find(";", start, end) == -1 or text.find("=", start, end) == -1:
             continue
         found = cookie_values(text, start, end)
-        if found is None:
-            continue
-        spans[at] = (start, start, name, rank)  # (emptied: dropped below)
-        spans.extend((begin, stop, name, rank) for begin, stop in found[0])
-        kept.extend(found[1])
-    if kept:
-        kept.sort()
-        begins = [begin for begin, _ in kept]
-        spans[:] = [
-            span for span in spans if span[0] < span[1] and not _overlaps(kept, begins, span)
-        ]
+        if found is not None:
+            regions.append((start, end))
+            values.extend((begin, stop, name, rank) for begin, stop in found[0])
+    if regions:
+        regions.sort()
+        begins = [begin for begin, _ in regions]
+        spans[:] = [span for span in spans if not _overlaps(regions, begins, span)]
+        spans.extend(values)
     return spans
 
 
 def _overlaps(kept: list[tuple[int, int]], begins: list[int], span: Span) -> bool:
-    """Whether ``span`` overlaps one of ``kept`` (sorted, apart; ``begins``: theirs)."""
+    """Whether ``span`` overlaps one of ``kept`` (sorted; ``begins``: theirs)."""
     at = bisect.bisect_left(begins, span[1]) - 1
     return at >= 0 and kept[at][1] > span[0]
 
