@@ -1018,9 +1018,8 @@ def _passphrase(text: str, end: int, start: int) -> int:
     return m.end() - 1 if m.end() > end and text[m.end() - 1] == "'" else m.end()
 
 
-_WORD_BEFORE = re.compile(r"(?<![^\s\"'`(\[{,;])[A-Za-z_][\w.\-]{0,79}\Z")
-"""A label's word ending where a separator starts, after a blank, a quote or a
-bracket (or the text's start), not inside a token."""
+_WORD_BEFORE = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}\Z")
+"""A label's word ending where a separator starts (a whole word: ``?passphrase=``)."""
 _KEY_WORD = re.compile(r"\s{0,40}[a-z]{1,30}[ \t]{0,5}[:=]")
 
 
