@@ -2463,7 +2463,10 @@ _FLOW_ITEM = re.compile(
 # (leak21) TOML's values over several lines under a key: a multi-line string, literal
 # (``\'\'\'``) or basic (``"""``, its lines maybe ended by a line-continuation
 # backslash), and an array whose items stand on the lines after ``[``.
-_TOML_OPEN = re.compile(r"\'\'\'|\"\"\"|=[ \t]{0,5}\[")
+_TOML_OPEN = re.compile(
+    r"(?:\'\'\'|\"\"\"|=[ \t]{0,5}\[)(?=[ \t]{0,40}\\{0,2}[ \t]{0,40}(?:\r?\n|\\n))"
+)
+"""An opening that ends its line (the C scan rejects a flood of quotes at once)."""
 _TOML_KEY = re.compile(
     r"[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)[ \t]{0,5}=[ \t]{0,5}\Z"
 )
@@ -3728,7 +3731,11 @@ BUILT_IN: tuple[Detector, ...] = (
         # (``_toml_values``).
         "secret",
         SPAN,
-        ("'''", '"""', "= [", "=["),
+        # (an opening then its line's end: a flood of quotes holds no needle)
+        (
+            *("'''\n", "'''\r", "'''\\n", '"""\n', '"""\r', '"""\\n', '"""\\\n'),
+            *('"""\\\r', "= [\n", "=[\n", "= [\r", "=[\r", "= [\\n", "=[\\n"),
+        ),
         finder=_toml_values,
     ),
     Detector(
