@@ -158,6 +158,26 @@ SHAPES = {
     "is the password": "Xk9mQ2!vLp is the new password. ",
     "a is the token": "a is the token ",
     "(password)": "'a' (password) ",
+    # leak21: a spoken passphrase, a setting verb, camel letters after a bare key, a
+    # literal before a quoted reference, a flag's argument with "=", TOML over lines,
+    # Terraform state, flow lists beside short items, cookies with preferences, objects
+    # that _named reads past closed ones
+    "is correct horse": "the wifi password is correct horse battery staple\n",
+    "is horse (words)": "password is correct horse battery staple ",
+    "changed ... to": "changed the password to hunter2 ",
+    "key QwertyUiop": "key QwertyUiopAsdfGhjk ",
+    '"a${REF}"': 'password="Tr0ub4dor3${DB_PASSWORD}" ',
+    "--password a=b": "mytool --password Ab12=x ",
+    "= '''\\n": "password = '''\nhunter2abc\n'''\n",
+    "= [\\n": 'api_keys = [\n  "Qx7pLm2Rab9",\n',
+    "tfstate": '{"type": "random_password", "attributes": {"result": "k3Vq!9zR"}, '
+    '"sensitive_attributes": [[{"type": "get_attr", "value": "result"}]]}, ',
+    "sensitive_values": '"values": {"a": "b"}, "sensitive_values": {"a": true}, ',
+    "[hunter2, x]": "password: [hunter2, x]\n",
+    "cookie theme": '{"name": "Cookie", "value": "sid=3170bfb2512abb6e79c7c329bd455ecd; '
+    'theme=dark"}, ',
+    "{} {} {} name": '{"a": {}, "b": {}, "c": {}, "name": "DB_PASSWORD", "value": "hunterQ0"}, ',
+    "}}} name": '"name": "password", }',
     ", the password": "a, the password ",
     "password is a-b-c-d": "password is ab-cd-ef-gh ",
     # speed20: a certificate's first line under a secret's label, alone and as a block

@@ -253,7 +253,7 @@ def test_preference_cookies_stay(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Cookie: theme=dark; sid=Zx8qLm2R7tPk",
+        # ("Cookie: theme=dark; sid=v" now loses only v: test_leak21's cookie tests)
         "Cookie: lang=ZxqLmRtPk",
         "Cookie: theme=dark; lang=en Zx8qLm2R7tPk",
         "Cookie: sid=abc",

@@ -32,6 +32,8 @@ from toolhygiene._labels import (
     PERCENT_FIELD,
     PHRASE_HEADS,
     PHRASE_LABELS,
+    PREFERENCE_NAME,
+    PREFERENCE_VALUE,
     bracketed_verdict,
     code_label,
     code_value,
@@ -496,6 +498,8 @@ def _kept_then_token(text: str, end: int, values: tuple[str, ...]) -> bool:
     value runs to it."""
     if not _kept_word(*values[:3]):
         return False
+    if _member_ends(text, end, values[1]):
+        return False  # (leak21) a member of JSON or a repr: the next member is its own
     return _token_after(text, end, first=True) != end or _steered_on(text, end)
 
 
@@ -814,6 +818,12 @@ def _named_value(key: str, value: str) -> bool:
     return bare.lower().replace("-", "_") in _HASH_NAMES and _HASH_KEY.search(key) is not None
 
 
+def names_something(key: str, value: str) -> bool:
+    """``_named_value`` for the data path (``_redact._labelled``): a labelled value that
+    names something (an ARN, a publishable key, …) stays there as it does in text."""
+    return _named_value(key, value)
+
+
 _LAST_WORDS_SEEN: tuple[str, dict[str, bool]] = ("", {})
 """The last text ``_placeholder_rest`` read, and ``plausible_value`` of each value's last
 word in it (read and replaced whole)."""
@@ -869,6 +879,8 @@ def _labelled_value(key: str, sep: str, value: str) -> bool | None:
             credential_shaped(value)
             # letters of one case, too many for a word: ``key: qwertyuiop…``
             or (_ONE_CASE_RUN.fullmatch(bare) is not None and _letter_token(bare))
+            # (leak21) camel-cased letters no name is made of: ``key QwertyUiopAsdfGhjk``
+            or _camel_token(bare)
             or (code_label(key) and code_value(bare))
         )
     return True
@@ -902,6 +914,11 @@ def _secret_in_data_key(key: str, value: str) -> bool:
     )
 
 
+def _lexicon(words: str) -> frozenset[str]:
+    """A word list written as text, one space or line between words."""
+    return frozenset(words.split())
+
+
 _NAME_PIECE = re.compile(r"[A-Z]?[a-z]{2,12}|[A-Z]{2,6}(?![a-z])")
 _ONE_CASE_RUN = re.compile(r"[a-z]{24,}|[A-Z]{24,}")
 
@@ -921,13 +938,58 @@ def named_by_words(value: str) -> bool:
     parts = re.split(r"[-_]", value)
     if parts[0] == "X" and len(parts) > 1:
         parts = parts[1:]
-    pieces = 0
+    pieces: list[str] = []
     for part in parts:
         found = _NAME_PIECE.findall(part)
         if not part or "".join(found) != part:
             return False
-        pieces += len(found)
-    return pieces <= 6
+        pieces.extend(found)
+    return len(pieces) <= 6 and not _unspoken(pieces)
+
+
+def _camel_token(value: str) -> bool:
+    """(leak21) A run of 12 letters or more, both cases, whose camel-cased pieces are no
+    name's (``_unspoken``)."""
+    if len(value) < 12 or len(value) > 64 or not value.isascii() or not value.isalpha():
+        return False
+    if value.islower() or value.isupper():
+        return False
+    pieces = _NAME_PIECE.findall(value)
+    return "".join(pieces) != value or len(pieces) > 6 or _unspoken(pieces)
+
+
+def _unspoken(pieces: list[str]) -> bool:
+    """(leak21) Whether the pieces of a camel-cased run of letters are too many no word
+    has (``QwertyUiopAsdfGhjk``: ``qw``, ``ghjk``) for a name: two pieces or more, or one
+    of four pieces or more and 16 letters, that hold no vowel (but the abbreviations
+    code writes, ``Cfg``, ``Http``, ``Xml``, ``Msg``) or a pair of letters no English word
+    holds (``_NO_WORD_PAIRS``). Acronyms in capitals are no such piece."""
+    bad = 0
+    for piece in pieces:
+        if piece.isupper():
+            continue
+        word = piece.lower()
+        if word in _ABBREVIATIONS:
+            continue
+        pairs = (word[i : i + 2] for i in range(len(word) - 1))
+        if _VOWELS.isdisjoint(word) or any(pair in _NO_WORD_PAIRS for pair in pairs):
+            bad += 1
+    return bad >= 2 or (bad == 1 and len(pieces) >= 4 and sum(map(len, pieces)) >= 16)
+
+
+_VOWELS = frozenset("aeiouy")
+_ABBREVIATIONS = _lexicon(
+    """cfg msg msgs ctx src dst pwd tmp cmd btn lbl txt mgr svc pkg std str fn db dns rgb
+    http https html xml css js json sql ssh tcp udp smtp ftp sftp nfs xss csrf rpc grpc
+    mfa sms vpn ldap dll px pt rx tx ws wss jwt kms gcp crm cdn nfc ttl cb cnt len hdr
+    req res resp ts png jpg svg pdf csv tsv md mb kb gb hz qps rps"""
+)
+_NO_WORD_PAIRS = _lexicon(
+    """bq bx cj cv cx dx fq fv fx fz gq gv gx hx jb jc jd jf jg jh jk jl jm jn jp jq jr js
+    jt jv jw jx jy jz kq kx kz mx pq px qb qc qd qe qf qg qh qj qk ql qm qn qo qp qq qr qs
+    qt qv qw qx qy qz sx vb vf vh vj vk vm vp vq vw vx wq wv wx xd xg xj xk xr xz yq zf zj
+    zx gj hj fj sj dj lj wj tj nj rj gk pz vz bz cz dz fk hk ww hg"""
+)
 
 
 # A called or indexed name in code (``get_token``, ``requests.Session``,
@@ -1052,15 +1114,25 @@ def _passphrase(text: str, end: int, start: int) -> int:
     start."""
     if start == end or (start > 0 and text[start - 1] not in " \t:=\uff1a"):
         return end
+    if start > 1 and text[start - 1] in ":=" and text[start - 2] not in " \t":
+        # (leak21) letters after a separator inside a token (``--secret Zq9=kk host``):
+        # the token's tail, no passphrase's first word, unless a label stands before
+        word = _WORD_BEFORE.search(text, max(0, start - 81), start - 1)
+        if word is None or is_secret_label(word.group()) is not True:
+            return end
     m = _MORE_WORDS.match(text, end)
     if m is None:
         return end
     wrapped = _WRAPPED_WORDS.match(text, m.end())
     if wrapped is not None and not _KEY_WORD.match(text, m.end()):
         return wrapped.end()
-    return m.end()
+    # (leak21) a closing quote after the last word is the string's, not the word's
+    # (``'the password is correct horse battery staple'`` keeps its quote)
+    return m.end() - 1 if m.end() > end and text[m.end() - 1] == "'" else m.end()
 
 
+_WORD_BEFORE = re.compile(r"(?<![\w.\-])[A-Za-z_][\w.\-]{0,79}\Z")
+"""A label's word ending where a separator starts (a whole word: ``?passphrase=``)."""
 _KEY_WORD = re.compile(r"\s{0,40}[a-z]{1,30}[ \t]{0,5}[:=]")
 
 
@@ -1393,7 +1465,7 @@ def _labelled_value_end(text: str, end: int) -> int:
     last = text[end - 1 : end]
     if last.isalpha():
         start = letters = _letters_before(text, end)
-        if _letter_token(text[letters:end]):
+        if _letter_token(text[letters:end]) or _camel_token(text[letters:end]):
             return end  # a token of letters alone: no word of prose or a passphrase's
     else:  # no letters end the value (``_letters_before`` would give ``end``)
         if last not in _SENTENCE_ENDS or not end:
@@ -1730,15 +1802,8 @@ def _secret_versions(text: str) -> list[int]:
 
 # (fix20b) A Cookie header whose every pair is a display preference with a word or a
 # language's code for its value (``Cookie: theme=dark; lang=en``) names no session.
-# One pair of any other name, or any other value, and the whole header goes.
-_PREFERENCE_NAME = (
-    r"theme|lang|language|locale|tz|timezone|currency|country|region|dark_mode|darkmode|"
-    r"color_scheme|font_size|layout|view|sort"
-)
-# (case matters: a word, a capitalised word, a code; not mixed-case random letters)
-_PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
-
-
+# One pair of any other name, or any other value, and the whole header goes
+# (``_labels.PREFERENCE_NAME``, ``PREFERENCE_VALUE``).
 def _preference_cookies(m: re.Match[str]) -> bool:
     """Whether the rest of the line from a labelled value is display-preference cookies."""
     text, at = m.string, m.start("secret")
@@ -1748,8 +1813,8 @@ def _preference_cookies(m: re.Match[str]) -> bool:
 
 
 _PREFERENCE_COOKIES = re.compile(
-    rf"(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}"
-    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{_PREFERENCE_NAME})={_PREFERENCE_VALUE}){{0,15}}"
+    rf"(?i:{PREFERENCE_NAME})={PREFERENCE_VALUE}"
+    rf"(?:[ \t]{{0,3}};[ \t]{{0,3}}(?i:{PREFERENCE_NAME})={PREFERENCE_VALUE}){{0,15}}"
     r"[ \t;]{0,5}"
 )
 
@@ -2126,12 +2191,71 @@ def _spaced(m: re.Match[str], key: str) -> bool:
     if seen[0] is not m.string:  # the verdicts of this text's values, judged once each
         seen = _SPACED_SEEN = (m.string, {})
     sep = m.group("sep")
+    if _TOWARDS.search(sep) and not _SET_TO.search(sep) and _set_before(m.string, m.start()):
+        sep = " set to "  # (leak21) "changed the password to v": a setting's value
     verdict = seen[1].get((key, sep, value))
     if verdict is None:
         verdict = seen[1][key, sep, value] = _spaced_value(key, sep, value)
+    if verdict is False and value[:1].islower() and _SAID_IS.search(sep):
+        # (leak21) "the wifi password is correct horse battery staple"
+        return _spoken_passphrase(m.string, key, m.start("secret"), m.end("secret"))
     if verdict is not _NETRC:
         return verdict is True
     return not netrc_context(m.string[max(0, m.start() - NETRC_WINDOW) : m.start()])
+
+
+# (leak21) A verb of setting before a secret's label, a few words between ("changed the
+# password to v", "reset her token to v", "set my wifi password to v"): what follows
+# ``to`` is the value given, judged as after ``set to``; a place still is none.
+_SETTING_VERB = re.compile(
+    r"(?<![\w\-])(?:set|sets|setting|change|changed|changes|changing|reset|resets|"
+    r"resetting|update|updated|updates|updating|rotate|rotated|rotates|rotating|switch|"
+    r"switched|switches|switching)(?:[ \t]{1,3}[A-Za-z'\u2019]{1,20}){0,3}[ \t]{0,3}\Z",
+    re.IGNORECASE,
+)
+_SET_WINDOW = 90
+
+
+def _set_before(text: str, key_at: int) -> bool:
+    """Whether a verb of setting stands before the label at ``key_at`` on its line, at
+    most three words between (``_SETTING_VERB``)."""
+    begin = max(0, key_at - _SET_WINDOW, text.rfind("\n", 0, key_at) + 1)
+    return _SETTING_VERB.search(text, begin, key_at) is not None
+
+
+# (leak21) A passphrase spoken after ``is`` or ``was`` (``_spoken_passphrase``).
+_SAID_IS = re.compile(r"(?<![\w])(?:is|was)(?:[ \t]{1,3}now)?[ \t:]*\Z", re.IGNORECASE)
+_SPOKEN_WORD = re.compile(r"[a-z]{2,30}")
+_PROSE_TAIL = re.compile(r"(?:ed|en|ing|ly)\Z")
+_NOT_IN_PASSPHRASE = _lexicon(
+    """every each all any some only once twice never always still already again now here
+    there yesterday today tomorrow daily weekly monthly until since after before behind
+    when where while which who what how why very too also just more most less least
+    days hours minutes seconds weeks months years characters letters digits symbols"""
+)
+"""Words of prose about a password (time, degree, measure) that a spoken passphrase
+holds none of, besides ``_FUNCTION_WORDS``."""
+
+
+def _spoken_passphrase(text: str, key: str, start: int, end: int) -> bool:
+    """Whether the lowercase word at ``start`` after a password's label and ``is`` or
+    ``was`` opens a passphrase (the narrow rule, README): four to ten lowercase words of
+    2-30 letters running to the end of the line, a stop or a quote (``_passphrase``'s
+    reach), none a function word or a word of time, degree or measure, the first no
+    participle or adverb (``-ed``, ``-en``, ``-ing``, ``-ly``), and not all prose
+    (``prose_run``). "the password is correct horse battery staple" goes; "the password
+    is too short", "is stored encrypted at rest", "is hidden behind asterisks" stay."""
+    if not key.lower().endswith(PHRASE_HEADS):
+        return False
+    reach = _passphrase(text, end, start)
+    words = text[start:reach].rstrip(" \t.'\"").split()
+    if not 4 <= len(words) <= 10 or _PROSE_TAIL.search(words[0]):
+        return False
+    if not all(_SPOKEN_WORD.fullmatch(word) for word in words):
+        return False
+    if not _FUNCTION_WORDS.isdisjoint(words) or not _NOT_IN_PASSPHRASE.isdisjoint(words):
+        return False
+    return not prose_run(" ".join(words))
 
 
 # (fix20b) Kubernetes names a Secret object by its kind: ``kubectl describe secret NAME``,
@@ -2178,9 +2302,25 @@ unless a ``.netrc`` entry stands before it (read per match, in its text)."""
 _SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
 
 
+_FLAG_ENDS: tuple[str, ...] = ("password", "passwd", "passphrase", "pass", "pwd", "token")
+_FLAG_ENDS += ("secret", "api-key", "api_key", "apikey", "access-key", "secret-key", "auth")
+"""(leak21) The last words of a flag whose argument is the secret itself (not
+``--passphrase-fd 0``, ``--token-file f``)."""
+
+
 def _spaced_value(key: str, sep: str, value: str) -> Any:
     """``_spaced``'s verdict from the key, the separator and the value (its tail glued
     on): ``True``, ``False`` or ``_NETRC``."""
+    if (
+        key[:1] == "-"
+        and not sep.strip(" \t")
+        and not value.isalpha()
+        and is_secret_label(key.lstrip("-")) is True
+        and key.lower().endswith(_FLAG_ENDS)
+    ):
+        # (leak21) a flag's argument (``--password Ab12=x``, ``--api-key a:b``): judged
+        # as after ``=`` (a key line's shape inside it is the value's own)
+        return _labelled_value(key, "=", value) is True
     if code_label(key) and code_value(value):
         return True  # a PIN or a passcode is a number: ``PIN 4821``, ``passcode 482913``
     if key.lower() in _CARD_CODES and _CARD_CODE.fullmatch(value):
@@ -2201,6 +2341,8 @@ def _spaced_value(key: str, sep: str, value: str) -> Any:
         and not _towards_value(value.strip("\\\"'`"))
     ):
         return False  # where or what kind, not what: "reset your password to git@host:…"
+    if _SET_TO.search(sep) and _PLACE.match(value.strip("\\\"'`")):
+        return False  # (leak21) a place after "set to" still is none
     if _labelled_value(key, "=", value) is not True and not (
         # a bare ``key`` in a sentence: "use key Qx7pL2 to sign" (not "press key F5",
         # nor a validation message's ``missing key 'user_id'``)
@@ -2437,8 +2579,222 @@ _FLOW = re.compile(
     r"(?P<secret>[^\[\]\r\n{}<>`]{1,4096})\]"
 )
 _FLOW_ITEM = re.compile(
-    r"[ \t]*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))[ \t]*(?:,|\Z)"
+    # (leak21) line breaks written out before and after an item (a repr's ``[\\n  "v",``)
+    r"(?:[ \t]|\\n)*(?:\"(?P<d>[^\"\r\n]{0,1024})\"|'(?P<s>[^'\r\n]{0,1024})'|(?P<w>[^,]*))"
+    r"(?:[ \t]|\\n)*(?:,|\Z)"
 )
+
+
+# (leak21) TOML's values over several lines under a key: a multi-line string, literal
+# (``\'\'\'``) or basic (``"""``, its lines maybe ended by a line-continuation
+# backslash), and an array whose items stand on the lines after ``[``.
+_TOML_OPEN = re.compile(
+    r"(?:\'\'\'|\"\"\"|=[ \t]{0,5}\[)(?=[ \t]{0,40}\\{0,2}[ \t]{0,40}(?:\r?\n|\\n))"
+)
+"""An opening that ends its line (the C scan rejects a flood of quotes at once)."""
+_TOML_KEY = re.compile(
+    r"[ \t]{0,40}(?P<q>[\"']?)(?P<key>[A-Za-z0-9_\-.]{1,80})(?P=q)[ \t]{0,5}=[ \t]{0,5}\Z"
+)
+
+
+def _toml_key(text: str, at: int, end: int) -> re.Match[str] | None:
+    """The key line before ``at`` (``end``: past its ``=``): from the line's start (a
+    line break, also written out, or the text's start), or after a string's opening
+    quote on that line (a repr's ``'password = \'\'\'…``)."""
+    begin = max(0, at - 130)
+    start = max(text.rfind("\n", begin, at), text.rfind("\r", begin, at)) + 1
+    written = text.rfind("\\n", begin, at)
+    if written != -1 and written + 2 > start:
+        start = written + 2
+    if not start and begin:
+        return None  # no line's start within reach
+    head = _TOML_KEY.match(text, start, end)
+    if head is None:
+        quote = max(text.rfind("'", start, at), text.rfind('"', start, at))
+        if quote != -1:
+            head = _TOML_KEY.match(text, quote + 1, end)
+    return head
+
+
+_TOML_LINE_END = re.compile(r"[ \t]{0,40}\\{0,2}[ \t]{0,40}(?:\r?\n|\\n)")
+_TOML_GAP = r"(?:\s|\\n){0,200}"
+_TOML_ITEM = re.compile(
+    _TOML_GAP
+    + r"(?:#(?:[^\r\n\\]|\\(?!n)){0,512}"
+    + _TOML_GAP
+    + r")*(?:\\?\"((?:[^\"\\\r\n]|\\(?!\")){0,1024})\\?\"|'([^'\r\n\\]{0,1024})')"
+    + _TOML_GAP
+    + ",?"
+)
+_TOML_MAX = 8192
+_TOML_CLOSE = re.compile(r"(?:\s|\\n){0,200}\]")
+
+
+def _toml_values(text: str) -> list[re.Match[str]]:
+    """SPAN matches over what a TOML key naming a secret holds over several lines: a
+    multi-line string's text, from its first to its last non-blank character
+    (``password = \'\'\'`` then ``v`` then ``\'\'\'``; ``password = \"\"\"\\`` then
+    ``v \\``), and each item of an array whose items start on the line after ``[``,
+    judged as in a JSON list (``list_item_judge``). A key naming no secret keeps its
+    value; a string or array on one line is the labelled layer's."""
+    found: list[re.Match[str]] = []
+    reach = 0
+    for opened in _TOML_OPEN.finditer(text):
+        at = opened.start()
+        if at < reach:
+            continue
+        line = _TOML_LINE_END.match(text, opened.end())
+        if line is None:
+            continue  # one line: the labelled layer's
+        head = _toml_key(text, at, at + (opened.group()[0] == "="))
+        if head is None:
+            continue
+        key = head.group("key")
+        if opened.group()[0] != "=":
+            if is_secret_label(key) is not True:
+                continue
+            close = text.find(opened.group(), line.end(), line.end() + _TOML_MAX)
+            if close == -1:
+                continue
+            reach = close + 3
+            start, end = line.end(), close
+            start, end = _toml_trimmed(text, start, end)
+            span = SPAN.match(text, start, end) if start < end else None
+            if span is not None and span.end() == end and not _toml_reference(text[start:end]):
+                found.append(span)
+            continue
+        judge = list_item_judge(key)
+        if judge is None:
+            continue
+        position = opened.end()
+        items: list[tuple[str, int, int]] = []
+        while True:
+            item = _TOML_ITEM.match(text, position, position + _TOML_MAX)
+            if item is None:
+                break
+            group = 1 if item.group(1) is not None else 2
+            items.append((item.group(group), *item.span(group)))
+            position = item.end()
+        closing = _TOML_CLOSE.match(text, position)
+        if closing is None:
+            continue  # (the items judged only in an array that closes)
+        reach = closing.end()
+        for value, start, end in items:
+            if not judge(value) or quoted_prose(value):
+                continue
+            span = SPAN.match(text, start, end)
+            if span is not None and span.end() == end:
+                found.append(span)
+    return found
+
+
+def _toml_trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A multi-line string's text without the blanks, line breaks (also written out,
+    ``\\n`` in a repr) and line-continuation backslashes around it."""
+    while start < end:
+        if text.startswith("\\n", start):
+            start += 2
+        elif text[start] in " \t\r\n\\":
+            start += 1
+        else:
+            break
+    while end > start:
+        if text.endswith("\\n", start, end):
+            end -= 2
+        elif text[end - 1] in " \t\r\n\\":
+            end -= 1
+        else:
+            break
+    return start, end
+
+
+def _toml_reference(value: str) -> bool:
+    """Whether a multi-line string holds a reference alone (``${DB_PASSWORD}``)."""
+    return value[:1] in "${%" and bracketed_verdict(value) is False
+
+
+# (leak21) Terraform's state (``terraform.tfstate``) and ``terraform show -json``: an
+# instance's ``attributes`` (a resource's ``values``) then its ``sensitive_attributes``
+# (paths: ``[{"type": "get_attr", "value": "result"}]``) or ``sensitive_values``
+# (``{"result": true}``) naming which of them are secret; and a few resource types
+# whose secret attributes are known whether marked or not.
+_TF_MARK = re.compile(
+    r'\\{0,3}"(sensitive_attributes|sensitive_values|type)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}'
+)
+_TF_TYPES = {
+    "random_password": ("result", "bcrypt_hash"),
+    "tls_private_key": ("private_key_pem", "private_key_openssh", "private_key_pem_pkcs8"),
+    "aws_iam_access_key": ("secret", "ses_smtp_password_v4"),
+    "aws_iam_user_login_profile": ("password",),
+    "azuread_application_password": ("value",),
+    "azuread_service_principal_password": ("value",),
+    "google_service_account_key": ("private_key",),
+}
+_TF_TYPE = re.compile(r'\\{0,3}"([a-z0-9_]{1,64})\\{0,3}"')
+_TF_REGION = re.compile(r'\\{0,3}"(?:attributes|values)\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\{')
+_TF_PATH_NAME = re.compile(
+    r'get_attr\\{0,3}"[ \t]{0,5},[ \t\r\n]{0,40}\\{0,3}"value\\{0,3}"[ \t]{0,5}:[ \t]{0,5}'
+    r'\\{0,3}"([\w\-]{1,80})\\{0,3}"'
+)
+_TF_TRUE = re.compile(r'\\{0,3}"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}true')
+_TF_MEMBER = re.compile(
+    r'(\\{0,3})"([\w\-]{1,80})\\{0,3}"[ \t]{0,5}:[ \t]{0,5}\\{0,3}"'
+    r'((?:[^"\\\r\n]|\\(?!\\{0,2}")[^\r\n]){1,65536})\\{0,3}"'
+)
+_TF_BACK = 65536
+_TF_BLOCK = 4096
+
+
+def _terraform_values(text: str) -> list[re.Match[str]]:
+    """SPAN matches over the string values of a Terraform instance's attributes that
+    its ``sensitive_attributes`` or ``sensitive_values`` name, or that its resource's
+    type holds secret (``_TF_TYPES``: ``random_password``'s ``result`` and
+    ``bcrypt_hash``, ``tls_private_key``'s private keys, ``aws_iam_access_key``'s
+    ``secret`` and ``ses_smtp_password_v4``, …). An attribute is read inside its
+    instance only: from the ``attributes`` (``values``) object before the mark, up to
+    the mark; the type's names from the type to the next resource's type."""
+    found: list[re.Match[str]] = []
+    if '"type' not in text and '\\"type' not in text:
+        return found
+    marks = list(_TF_MARK.finditer(text))
+    types = [_TF_TYPE.match(text, m.end()) if m.group(1) == "type" else None for m in marks]
+    # where the next resource's type is, after each mark (one pass back)
+    stops = [len(text)] * len(marks)
+    following = len(text)
+    for at in range(len(marks) - 1, -1, -1):
+        stops[at] = following
+        typed = types[at]
+        if typed is not None and "_" in typed.group(1) and typed.group(1) != "get_attr":
+            following = marks[at].start()
+    regions = 0  # the ``attributes``/``values`` objects read so far (in order)
+    region_list = list(_TF_REGION.finditer(text)) if any(t is None for t in types) else []
+    region_starts = [region.start() for region in region_list]
+    for at, mark in enumerate(marks):
+        names: set[str] = set()
+        typed = types[at]
+        if typed is not None:
+            if typed.group(1) not in _TF_TYPES:
+                continue
+            names.update(_TF_TYPES[typed.group(1)])
+            begin, stop = typed.end(), stops[at]
+        else:
+            block = text[mark.end() : mark.end() + _TF_BLOCK]
+            if mark.group(1) == "sensitive_attributes":
+                names.update(n.group(1) for n in _TF_PATH_NAME.finditer(block))
+            else:
+                names.update(n.group(1) for n in _TF_TRUE.finditer(block))
+            if not names:
+                continue
+            regions = bisect.bisect_left(region_starts, mark.start(), regions)
+            if not regions or region_starts[regions - 1] < mark.start() - _TF_BACK:
+                continue
+            begin, stop = region_list[regions - 1].end(), mark.start()
+        for member in _TF_MEMBER.finditer(text, begin, stop):
+            if member.group(2) in names:
+                span = SPAN.match(text, member.start(3), member.end(3))
+                if span is not None and span.end() == member.end(3):
+                    found.append(span)
+    return found
 
 
 def _flow_values(text: str) -> list[re.Match[str]]:
@@ -2450,7 +2806,10 @@ def _flow_values(text: str) -> list[re.Match[str]]:
     often), or is a word of eight characters or more beside such a token. Bare items go
     all or none: a bare item that is none of these makes the list one of names or rules
     (``secrets: [db-password, api-key]``, ``password_rules: [min12x, upper]``), which
-    stays; so does a one-item list (a bracketed value, read as one). A SPAN match over
+    stays, unless the key names a secret for certain, ends in what it holds
+    (``_HELD``) and an item reads as a token: then
+    each item is judged on its own (``password: [hunter2, x]``: ``hunter2`` goes, ``x``
+    stays). A one-item list stays (a bracketed value, read as one). A SPAN match over
     each secret item: the list keeps its brackets, its commas and its length."""
     found: list[re.Match[str]] = []
     if "[" not in text or FLOW_SCREEN.search(text) is None:
@@ -2465,8 +2824,11 @@ def _flow_values(text: str) -> list[re.Match[str]]:
         ends = at
         while at > 0 and ends - at < 80 and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
             at -= 1
-        if at == ends or (at > 0 and text[at - 1] in "\"'\\"):
-            continue  # no key, or a quoted one (``_listed_values``)
+        if at == ends or (
+            at > 0 and text[at - 1] in "\"'\\" and text[ends : ends + 1] in ('"', "'", "\\")
+        ):
+            continue  # no key, or a quoted one (``_listed_values``); (leak21) a string's
+            # opening quote before a key is no key's (``'password: [hunter2, x]'``)
         m = _FLOW.match(text, at)
         if m is None or m.end("key") != ends:
             continue
@@ -2502,6 +2864,13 @@ def _flow_bare(value: str, sure: bool, beside: bool) -> bool:
     )
 
 
+_HELD: tuple[str, ...] = ("password", "passwords", "passwd", "pwd", "passphrase", "secret")
+_HELD += ("passphrases",)
+_HELD += ("secrets", "token", "tokens", "key", "keys")
+"""(leak21) The last words of a key that names what its list holds: secrets (not
+``password_rules``)."""
+
+
 def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
     key = m.group("key")
     verdict = is_secret_label(key)
@@ -2533,8 +2902,10 @@ def _flow_items(m: re.Match[str]) -> list[re.Match[str]]:
         if pair and at == 0 and not credential_shaped(value):
             continue  # the user of a pair (``credentials: [deploy, v]``)
         secret = _flow_quoted(key, value) if quoted else token or _flow_bare(value, sure, beside)
-        if not secret and not quoted:
+        if not secret and not quoted and not (sure and beside and key.lower().endswith(_HELD)):
             return []  # a list of names or rules (``password_rules: [min12x, upper]``)
+        # (leak21) under a key naming a secret for certain, beside a token, each bare
+        # item is judged on its own: ``password: [hunter2, x]`` loses ``hunter2`` only
         if secret:
             span = SPAN.match(m.string, begin, stop)
             if span is not None and span.end() == stop:
@@ -3472,6 +3843,26 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _LABEL_WORDS,
         finder=_flow_values,
+    ),
+    Detector(
+        # (leak21) Terraform state: the attributes an instance marks sensitive, and
+        # those its type holds secret (``_terraform_values``).
+        "secret",
+        SPAN,
+        ("sensitive_attributes", "sensitive_values", *_TF_TYPES),
+        finder=_terraform_values,
+    ),
+    Detector(
+        # (leak21) TOML's multi-line strings and arrays under a secret's key
+        # (``_toml_values``).
+        "secret",
+        SPAN,
+        # (an opening then its line's end: a flood of quotes holds no needle)
+        (
+            *("'''\n", "'''\r", "'''\\n", '"""\n', '"""\r', '"""\\n', '"""\\\n'),
+            *('"""\\\r', "= [\n", "=[\n", "= [\r", "=[\r", "= [\\n", "=[\\n"),
+        ),
+        finder=_toml_values,
     ),
     Detector(
         # A list of strings under a secret's key: ``"tokens": ["v1", "v2"]``, each item

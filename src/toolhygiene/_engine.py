@@ -36,7 +36,11 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 from toolhygiene import _config, _known, _registry, _tables, _tokens
 from toolhygiene import _echo as _echo_layer
 from toolhygiene._edges import exact
-from toolhygiene._labels import own_line
+from toolhygiene._labels import (
+    cookie_values,
+    literal_before_reference,
+    own_line,
+)
 from toolhygiene._markup import demarked
 from toolhygiene._normalise import MARKS, compatible, normalise, unconfused
 from toolhygiene._public import PEM, PGP, clip, may_hold_public, public_ranges
@@ -349,7 +353,38 @@ def _detect(
         _tokens.find(text, spans)
     else:
         spans.extend(tokens)
+    return _cookie_pairs(text, spans)
+
+
+def _cookie_pairs(text: str, spans: list[Span]) -> list[Span]:
+    """(leak21) A span over a cookie string holding a display preference (a HAR's
+    ``{"name": "Cookie", "value": "sid=v; theme=dark"}``, a ``Cookie:`` header) becomes
+    a span over each other pair's value (``_labels.cookie_values``), named as it was:
+    the preferences and the names stay, and no other span inside the string is kept.
+    Returns ``spans``, changed in place."""
+    if ";" not in text:
+        return spans
+    regions: list[tuple[int, int]] = []
+    values: list[Span] = []
+    for start, end, name, rank in spans:
+        if end - start < 8 or text.find(";", start, end) == -1 or text.find("=", start, end) == -1:
+            continue
+        found = cookie_values(text, start, end)
+        if found is not None:
+            regions.append((start, end))
+            values.extend((begin, stop, name, rank) for begin, stop in found[0])
+    if regions:
+        regions.sort()
+        begins = [begin for begin, _ in regions]
+        spans[:] = [span for span in spans if not _overlaps(regions, begins, span)]
+        spans.extend(values)
     return spans
+
+
+def _overlaps(kept: list[tuple[int, int]], begins: list[int], span: Span) -> bool:
+    """Whether ``span`` overlaps one of ``kept`` (sorted; ``begins``: theirs)."""
+    at = bisect.bisect_left(begins, span[1]) - 1
+    return at >= 0 and kept[at][1] > span[0]
 
 
 def _verdict(
@@ -395,10 +430,15 @@ def _searched(detector: Detector, text: str, internals: bool, emails: bool) -> b
 
 
 def _unwrapped(text: str, start: int, end: int) -> tuple[int, int]:
-    """A quoted value's span without its quotes (``_inside_quotes``), a list of one quoted
-    item's without its brackets and quotes (``_quoted_item``); else the same span."""
+    """A quoted value's span without its quotes (``_inside_quotes``; a literal glued
+    before a reference, without the reference: ``_labels.literal_before_reference``), a
+    list of one quoted item's without its brackets and quotes (``_quoted_item``); else
+    the same span."""
     if text[end - 1] != "]":
-        return _inside_quotes(text, start, end)
+        start, end = _inside_quotes(text, start, end)
+        if text[end - 1] in "}srd" and end - start > 4:  # (leak21) ``"v${REF}"``: to the
+            end = literal_before_reference(text, start, end)  # reference
+        return start, end
     if text[start] == "[" and text[end - 2] in " \t\"'":
         return _quoted_item(text, start, end)
     return start, end
@@ -423,7 +463,14 @@ def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
         and text.startswith(('"""', "'''"), start)
         and text.startswith(text[start : start + 3], end - 3)
     ):
-        return start + 3, end - 3
+        start, end = start + 3, end - 3
+        # (leak21) without the line breaks written out around its text (a repr's
+        # ``\'\'\'\\nv\\n\'\'\'``) and the backslashes that continue its lines
+        while end - start > 2 and (text.startswith("\\n", start) or text[start] in " \t\\"):
+            start += 2 if text.startswith("\\n", start) else 1
+        while end - start > 2 and (text.endswith("\\n", start, end) or text[end - 1] in " \t\\"):
+            end -= 2 if text.endswith("\\n", start, end) else 1
+        return start, end
     if end - start >= 2 and text[end - 1] in "\"'" and text[start] in "\"'\\":
         value = text[start:end]
         inner = value.lstrip("\\")

@@ -18,6 +18,10 @@ import functools
 import re
 
 __all__ = [
+    "PREFERENCE_NAME",
+    "PREFERENCE_VALUE",
+    "cookie_values",
+    "literal_before_reference",
     "AUTH_SCHEMES",
     "BRACKETED",
     "DATA_KEY_QUALIFIERS",
@@ -1607,6 +1611,78 @@ def _passphrase(words: list[str]) -> bool:
         and _NOTE_WORDS.isdisjoint(bare)
         and not prose_run(" ".join(bare))
     )
+
+
+def literal_before_reference(text: str, start: int, end: int) -> int:
+    """(leak21) Where the literal ends in a quoted value ``text[start:end]`` that is a
+    literal glued before one reference (``"Tr0ub4dor3${DB_PASSWORD}"``,
+    ``'hunter2%(x)s'``, ``"pw{{ .Values.pw }}"``, ``"pw#{db.pw}"``): at the reference's
+    sigil, so the literal goes and the reference stays, as the value's end does for an
+    unquoted value (``_detectors._reference_at``). Only a reference that
+    ``bracketed_verdict`` (or ``reference_name``) reads as one, ending the value, with a
+    literal before it; else ``end``."""
+    last = text[end - 1]
+    if last in "sdr" and text[end - 2 : end - 1] == ")":
+        at = text.rfind("%(", start, end)
+        if at <= start:
+            return end
+        field = PERCENT_FIELD.fullmatch(text, at, end)
+        return at if field is not None and reference_name(field[1]) else end
+    if last != "}":
+        return end
+    at = max(text.rfind("${", start, end), text.rfind("#{", start, end))
+    doubled = text.rfind("{{", start, end)
+    if doubled > start and text[doubled - 1] == "$":
+        doubled -= 1
+    at = max(at, doubled)
+    if at <= start or text[at - 1].isspace():
+        return end
+    if _BRACKETED.fullmatch(text, at, end) is None:
+        return end
+    return at if bracketed_verdict(text[at:end]) is False else end
+
+
+# (fix20b) Cookies that set how a page is shown (``theme=dark``, ``lang=en``): a
+# preference's name, and its value, a word, a capitalised word or a language's code
+# (case matters: not mixed-case random letters).
+PREFERENCE_NAME = (
+    r"theme|lang|language|locale|tz|timezone|currency|country|region|dark_mode|darkmode|"
+    r"color_scheme|font_size|layout|view|sort"
+)
+PREFERENCE_VALUE = r"(?:[a-z]{1,16}|[A-Z][a-z]{1,15}|[A-Z]{2,4}|[a-z]{2}[-_][A-Za-z]{2})"
+_PREFERENCE_PAIR = re.compile(rf"(?i:{PREFERENCE_NAME})={PREFERENCE_VALUE}")
+_COOKIE_NAME = r"[!#$%&*+\-.^_|~\w]{1,128}"
+_COOKIE_STRING = re.compile(
+    rf"{_COOKIE_NAME}=[^;\s\"',]{{0,4096}}"
+    rf"(?:;[ \t]{{0,3}}{_COOKIE_NAME}=[^;\s\"',]{{0,4096}}){{1,31}};?"
+)
+_COOKIE_PAIR = re.compile(rf"[ \t]{{0,3}}{_COOKIE_NAME}=([^;\s\"',]{{0,4096}})")
+
+
+def cookie_values(
+    text: str, start: int, end: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """(leak21) The values to redact in ``text[start:end]`` when it is a cookie string
+    (``sid=v; theme=dark``) of two pairs or more, one of them a display preference: each
+    other pair's value (``sid=[redacted]; theme=dark``: only the secret goes, the names
+    and the preferences stay), and the preferences' spans (kept); ``None`` when it is no
+    such string (it goes as found)."""
+    if _COOKIE_STRING.fullmatch(text, start, end) is None:
+        return None
+    values: list[tuple[int, int]] = []
+    kept: list[tuple[int, int]] = []
+    at = start
+    while at < end:
+        pair = _COOKIE_PAIR.match(text, at, end)
+        if pair is None:
+            return None
+        begin = pair.start() + len(pair.group()) - len(pair.group().lstrip(" \t"))
+        if _PREFERENCE_PAIR.fullmatch(text, begin, pair.end()):
+            kept.append((begin, pair.end()))
+        elif pair.end(1) > pair.start(1):
+            values.append(pair.span(1))
+        at = pair.end() + 1  # past its ``;``
+    return (values, kept) if kept else None
 
 
 @functools.lru_cache(maxsize=4096)  # a text repeats its values

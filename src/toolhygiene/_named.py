@@ -31,6 +31,7 @@ back, ``_TRIES`` braces), each object inside it judged in the same pass.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Mapping
@@ -288,14 +289,21 @@ _LITERALS.update({"True": True, "False": False, "None": None})
 
 
 class _Frame:
-    __slots__ = ("items", "key", "last", "members", "object")
+    __slots__ = ("at", "items", "key", "last", "members", "object")
 
-    def __init__(self, opener: str) -> None:
+    def __init__(self, opener: str, at: int = -1) -> None:
+        self.at = at  # where its bracket is (-1: a line's members)
         self.object = opener != "["
         self.members: list[tuple[str, Any, tuple[int, int] | list[Any]]] = []
         self.items: list[tuple[Any, int, int]] = []
         self.key: str | None = None
         self.last: tuple[Any, int, int] | None = None
+
+    def take(self, scalar: tuple[Any, int, int]) -> None:
+        """A scalar read in it: a list's item, or an object's key or value."""
+        self.last = scalar
+        if not self.object:
+            self.settle()
 
     def settle(self) -> None:
         """The member read so far (its key, then its scalar) is one."""
@@ -349,53 +357,78 @@ def _judge_object(text: str, members: list[Any], found: list[re.Match[str]]) -> 
                     found.append(m)
 
 
+class _Budget:
+    """What one text's reading may still spend (``tokens``), and where each object read
+    from its opening bracket stopped (``stops``: it closed there, or its tokens ran out
+    there), so that no object is read twice."""
+
+    __slots__ = ("closed", "stops", "tokens")
+
+    def __init__(self, tokens: int) -> None:
+        self.tokens = tokens
+        self.stops: dict[int, int] = {}
+        self.closed: dict[int, int] = {}
+        """Where each object read whole closes (by its opening bracket): read inside
+        another one later, it is passed over, judged already."""
+
+
 def _read(
-    text: str, at: int, end: int, found: list[re.Match[str]], *, implicit: bool, budget: list[int]
+    text: str, at: int, end: int, found: list[re.Match[str]], *, implicit: bool, budget: _Budget
 ) -> int:
     """Read the object opening at ``at`` (or, ``implicit``, the members from ``at`` to
     ``end``, a line), judging it and each object inside it; return where it ends, or
-    ``-1`` when it closed before ``end`` (``end``: the name that must be inside it)."""
+    ``-1`` when it closed before ``end`` (``end``: the name that must be inside it);
+    ``implicit``, where reading stopped. (leak21) An object read before is not read
+    again: where it stopped says whether ``end`` is inside it (judged then)."""
+    if implicit:
+        return _tokens(text, at, end, found, implicit=True, budget=budget)[0]
+    stop = budget.stops.get(at)
+    if stop is None:
+        stop, settled = _tokens(text, at, end, found, implicit=False, budget=budget)
+        if settled:  # (closed, or its steps spent: a read again would stop there too)
+            budget.stops[at] = stop
+    return stop if stop > end else -1
+
+
+def _tokens(
+    text: str, at: int, end: int, found: list[re.Match[str]], *, implicit: bool, budget: _Budget
+) -> tuple[int, bool]:
+    """``_read``'s reading: where it stopped, and whether it would stop there whatever
+    ``end`` (it closed, or read its most tokens; not cut at ``end``'s limit or by the
+    budget)."""
     stack = [_Frame("{")] if implicit else []
     position = at
     limit = end if implicit else min(len(text), end + _WINDOW)
     steps = 0
-    while position < limit and steps < _WINDOW // 2 and budget[0] > 0:
+    settled = False
+    while position < limit and steps < _WINDOW // 2 and budget.tokens > 0:
         steps += 1
-        budget[0] -= 1
+        budget.tokens -= 1
         token = _TOKEN.match(text, position)
         if token is None:
+            settled = True  # the text's end
             break
         position = token.end()
         mark = token.group("p")
         if mark is None:
             if not stack:
-                return -1
+                return position, True
             scalar = _scalar(token)
-            if scalar is None:
-                continue
-            frame = stack[-1]
-            if not frame.object:
-                frame.last = scalar
-                frame.settle()
-            else:
-                frame.last = scalar
+            if scalar is not None:
+                stack[-1].take(scalar)
         elif mark in "{[(":
+            closed = budget.closed.get(position - 1) if stack and mark != "[" else None
+            if closed is not None:  # (leak21) read whole before: passed over, a value
+                position = closed
+                stack[-1].key = stack[-1].last = None
+                continue
             if len(stack) >= 32:
+                settled = True  # too deep: read no further, whatever the name
                 break
-            stack.append(_Frame(mark))
+            stack.append(_Frame(mark, position - 1))
         elif mark in "}])":
-            if not stack:
-                return -1 if position <= end else position
-            frame = stack.pop()
-            frame.settle()
-            if frame.object:
-                _judge_object(text, frame.members, found)
-            if not stack:
-                return -1 if position <= end else position
-            parent = stack[-1]
-            if not frame.object and parent.object and parent.key is not None:
-                parent.members.append((parent.key, None, list(frame.items)))
-            parent.key = parent.last = None
+            if not stack or _close(text, stack, position, found, budget):
+                return position, True
         elif mark == ",":
             if stack:
                 stack[-1].settle()
@@ -406,7 +439,27 @@ def _read(
         frame.settle()
         if frame.object:
             _judge_object(text, frame.members, found)
-    return position if position > end else -1
+    return position, settled or steps >= _WINDOW // 2
+
+
+def _close(
+    text: str, stack: list[_Frame], position: int, found: list[re.Match[str]], budget: _Budget
+) -> bool:
+    """Close the innermost frame at ``position`` (judged, and where it closes kept when an
+    object: ``_Budget.closed``), a value of its parent's; whether none is left open."""
+    frame = stack.pop()
+    frame.settle()
+    if frame.object:
+        _judge_object(text, frame.members, found)
+        if frame.at >= 0:
+            budget.closed[frame.at] = position
+    if not stack:
+        return True
+    parent = stack[-1]
+    if not frame.object and parent.object and parent.key is not None:
+        parent.members.append((parent.key, None, list(frame.items)))
+    parent.key = parent.last = None
+    return False
 
 
 _YAML_MEMBER = re.compile(
@@ -494,7 +547,7 @@ def find(text: str) -> list[re.Match[str]]:
         return []  # (C scans: no name in the text may name a secret)
     found: list[re.Match[str]] = []
     reach = 0
-    budget = [_BUDGET + len(text) // 8]
+    budget = _Budget(_BUDGET + len(text))
     for m in _CANDIDATE.finditer(lowered):
         if m.start() < reach:
             continue
@@ -505,7 +558,7 @@ def find(text: str) -> list[re.Match[str]]:
         if m.group("kq") is None and _yaml_line(text, m):
             reach = max(reach, _yaml_item(text, m.start(), found, reach))
             continue
-        reach = max(reach, _enclosing(text, m.start(), found, budget))
+        reach = max(reach, _enclosing(text, m.start(), found, budget, reach))
     found.sort(key=re.Match.start)
     unique: list[re.Match[str]] = []
     for m in found:
@@ -601,12 +654,52 @@ def _flat(text: str, at: int, found: list[re.Match[str]]) -> int:
     return -1
 
 
-def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: list[int]) -> int:
-    """Read the object the member at ``at`` belongs to; return where reading ended."""
+def _opener_of(text: str, at: int) -> int:
+    """(leak21) The brace opening the object the member at ``at`` is in, each object
+    closed before it passed over whole (``{"a": {}, "b": {}, "c": {}, "name": …}``: the
+    first brace); ``-1``. The text's braces are paired once, in one pass
+    (``_braces``)."""
+    positions, enclosing = _braces(text)
+    index = bisect.bisect_left(positions, at) - 1
+    return enclosing[index] if index >= 0 else -1
+
+
+_BRACE = re.compile(r"[{}]")
+_BRACES_SEEN: list[Any] = [None, [], []]
+
+
+def _braces(text: str) -> tuple[list[int], list[int]]:
+    """Each brace of ``text`` and the brace opening the object open after it (``-1``:
+    none); a closing brace that closes nothing is passed over. Kept for the last text."""
+    seen = _BRACES_SEEN
+    if seen[0] is not text:
+        positions: list[int] = []
+        enclosing: list[int] = []
+        stack: list[int] = []
+        for brace in _BRACE.finditer(text):
+            at = brace.start()
+            if text[at] == "{":
+                stack.append(at)
+            elif stack:
+                stack.pop()
+            positions.append(at)
+            enclosing.append(stack[-1] if stack else -1)
+        seen[:] = [text, positions, enclosing]
+    return seen[1], seen[2]
+
+
+def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: _Budget, reach: int) -> int:
+    """Read the object the member at ``at`` belongs to (a line's members from ``reach``
+    at the earliest: read already before it); return where reading ended."""
     done = _flat(text, at, found)
     if done != -1:
         return done
     low = max(0, at - _WINDOW)
+    opener = _opener_of(text, at)
+    if opener >= low:
+        done = _read(text, opener, at, found, implicit=False, budget=budget)
+        if done != -1:
+            return done
     for mark in "{(":  # (a brace first: a parenthesis may be a string's)
         opener = at
         for _ in range(_TRIES):
@@ -616,8 +709,11 @@ def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: list[int]
             done = _read(text, opener, at, found, implicit=False, budget=budget)
             if done != -1:
                 return done
-    line_start = text.rfind("\n", 0, at) + 1
+    line_start = max(text.rfind("\n", 0, at) + 1, reach)
     line_end = text.find("\n", at)
     line_end = len(text) if line_end == -1 else line_end
-    _read(text, line_start, line_end, found, implicit=True, budget=budget)
-    return line_end
+    reached = _read(text, line_start, line_end, found, implicit=True, budget=budget)
+    # (leak21) a line read short of its end (its tokens too many, or a closing bracket
+    # of no object on it): the names after are read on their own, from there (before,
+    # the rest of a long line went unread)
+    return max(reached, at + 1)

@@ -2458,6 +2458,11 @@ def _labelled(key: Any, value: Any) -> bool:
         return False
     if isinstance(value, str) and quoted_prose(value):
         return False  # a sentence about the field: ``{"password": "is required"}``
+    if isinstance(value, str) and len(value) >= 6:
+        from toolhygiene._detectors import names_something  # (loaded with the detectors)
+
+        if names_something(key, value):
+            return False  # (leak21) ``{"publishable_key": "pk_live_…"}``, as in text
     # A key that may name a secret (``key``, ``appid``, ``pin``): the value decides.
     if verdict is True or (isinstance(value, str) and credential_shaped(value)):
         return True
