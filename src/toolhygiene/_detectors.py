@@ -68,6 +68,7 @@ from toolhygiene._public import (
     not_public_pgp,
     pgp_holds_secret,
 )
+from toolhygiene._sentences import FOREIGN_CONNECTORS
 from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
@@ -2505,7 +2506,8 @@ _VALUE = (
 # colon ("password is: v").
 _CONNECTORS = (
     r"(?:(?:is|was|were|are|now|to|as|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
-    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
+    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was)|" + FOREIGN_CONNECTORS + r")"
+    r"(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
 )
 # What may stand between a label and its value besides ``=`` or ``:``: an arrow (read as
 # a colon); after spaces, a colon glued to a connector ("is:"), a dash ("password -

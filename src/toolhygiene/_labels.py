@@ -493,6 +493,12 @@ _FOREIGN_STRONG = frozenset(
         "haslo",
         "lösenord",
         "losenord",
+        # (fix21a) the definite forms a Scandinavian sentence opens with ("Lösenordet
+        # är v", "Passordet er v", "Adgangskoden er v")
+        "lösenordet",
+        "losenordet",
+        "passordet",
+        "adgangskoden",
         "şifre",
         "sifre",
         "пароль",
