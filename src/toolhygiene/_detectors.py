@@ -3619,6 +3619,24 @@ BUILT_IN: tuple[Detector, ...] = (
         finder=_named.find,
     ),
     Detector(
+        # (fix21a) … and in XML, in neighbouring elements: Hadoop's ``<name>…</name>``
+        # then ``<value>v</value>``, KeePass's ``<Key>Password</Key><Value>v</Value>``, a
+        # property list's ``<key>password</key><string>v</string>`` (``_named``).
+        "secret",
+        _named.XML_SIBLINGS,
+        _named.XML_NEEDLES,
+        check=_named.xml_sibling,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        # (fix21a) … and Java's XML properties: ``<entry key="password">v</entry>``.
+        "secret",
+        _named.XML_ENTRY,
+        _named.ENTRY_NEEDLES,
+        check=_named.xml_sibling,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
         # A label in one item, its value in the next (``_positional``): an argv list's
         # ``'--password', 'v'``, a call's ``setdefault('SECRET_KEY', 'v')``.
         "secret",

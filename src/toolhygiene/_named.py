@@ -621,3 +621,41 @@ def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: list[int]
     line_end = len(text) if line_end == -1 else line_end
     _read(text, line_start, line_end, found, implicit=True, budget=budget)
     return line_end
+
+
+# -- XML siblings (fix21a) ------------------------------------------------------------
+
+# An XML value in an element of its own (a CDATA section or not), its name in the element
+# before it: Hadoop's and Hive's ``<property><name>fs.s3a.secret.key</name><value>v</value>``,
+# a KeePass export's ``<String><Key>Password</Key><Value>v</Value></String>``, a property
+# list's ``<key>password</key><string>v</string>``; or in the element's ``key``
+# attribute: Java's XML properties, ``<entry key="password">v</entry>``.
+_XML_TEXT = (
+    r"[ \t]{0,40}(?:<!\[CDATA\[)?(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)"
+    r"[ \t]{0,40}(?:\]\]>[ \t]{0,40})?"
+)
+XML_SIBLINGS = re.compile(
+    r"<(?P<nt>name|key)(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}"
+    r"(?P<key>[^<>\s](?:[^<>\r\n]{0,198}[^<>\s])?)[ \t]{0,40}</(?P=nt)[ \t]{0,5}>"
+    r"\s{0,400}<(?P<vt>value|string|data)(?:[ \t][^<>\r\n/]{0,256})?>"
+    + _XML_TEXT
+    + r"</(?P=vt)[ \t]{0,5}>",
+    re.IGNORECASE,
+)
+"""A name's element, then its value's (``XML_NEEDLES``)."""
+XML_ENTRY = re.compile(
+    r"<entry[ \t]{1,40}key[ \t]{0,5}=[ \t]{0,5}(?P<q>[\"'])"
+    r"(?P<key>[^\"'<>\r\n]{1,200})(?P=q)(?:[ \t][^<>\r\n/]{0,256})?>" + _XML_TEXT + r"</entry[ \t]{0,5}>",
+    re.IGNORECASE,
+)
+"""A Java XML property: ``<entry key="password">v</entry>``."""
+XML_NEEDLES = ("</name>", "</key>", "</name ", "</key ")
+ENTRY_NEEDLES = ("<entry",)
+
+
+def xml_sibling(m: re.Match[str]) -> bool:
+    """Whether the value of an XML name/value pair (``XML_SIBLINGS``, ``XML_ENTRY``) is
+    the secret its name names, judged as a JSON pair's (``{"name": …, "value": …}``)."""
+    name = m.group("key")
+    verdict = _verdict(name)
+    return verdict is not False and _judged(name, verdict, m.group("secret"))
