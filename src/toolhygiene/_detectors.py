@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
+from toolhygiene import _before_label, _commands, _dumps, _encoded, _named, _nested, _seeds
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,
@@ -177,6 +177,8 @@ def _labelled(m: re.Match[str]) -> bool:
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
     ):
         return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
+    if values[1] == ":" and m.string.startswith("]=>", m.end("secret")):
+        return False  # a PHP property's visibility: ``["password":protected]=>`` (fix21a)
     if values[1] == ":" and values[2][:1] == ":" and _SCOPED.fullmatch(values[2]):
         return False  # a path's ``::`` (``tests/test_auth.py::test_login``, ``auth::Token``)
     if (
@@ -1810,6 +1812,15 @@ def _users_at_hosts(text: str) -> list[re.Match[str]]:
 def _element(m: re.Match[str]) -> bool:
     """An XML element or a .NET ``<add key=… value=…/>`` named like a secret."""
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
+
+
+def _escaped_key(m: re.Match[str]) -> bool:
+    """(fix21a) A ``.properties`` value whose escaped key holds a secret's label in one of
+    its pieces (``mail.smtp.password\\:primary``)."""
+    value = m.group("secret")
+    return any(
+        _labelled_value(piece, "=", value) is True for piece in _dumps.key_pieces(m.group("key"))
+    )
 
 
 _LOCATION = re.compile(
@@ -3617,6 +3628,38 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _named.NEEDLES,
         finder=_named.find,
+    ),
+    Detector(
+        # (fix21a) a runtime's dump of a value under a secret's name (``_dumps``): PHP's
+        # ``var_dump``, Rust's ``Some("v")``, an Erlang or Elixir ``{password,<<"v">>}``,
+        # a ``.properties`` key with escapes (``mail.smtp.password\\:primary=v``).
+        "secret",
+        _dumps.PHP_DUMP,
+        _dumps.PHP_NEEDLES,
+        check=_element,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        "secret",
+        _dumps.SOME,
+        _dumps.SOME_NEEDLES,
+        check=_element,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        "secret",
+        _dumps.TUPLE,
+        _dumps.TUPLE_NEEDLES,
+        check=_element,
+        judged_by=("key", "secret"),
+        requires=",",
+    ),
+    Detector(
+        "secret",
+        _dumps.ESCAPED_KEY,
+        _dumps.ESCAPED_NEEDLES,
+        check=_escaped_key,
+        judged_by=("key", "secret"),
     ),
     Detector(
         # (fix21a) … and in XML, in neighbouring elements: Hadoop's ``<name>…</name>``
