@@ -177,7 +177,7 @@ def _labelled(m: re.Match[str]) -> bool:
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
     ):
         return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
-    if values[1] == ":" and m.string.startswith("]=>", m.end("secret")):
+    if values[1][-1:] == ":" and _dumps.PHP_MEMBER_END.match(m.string, m.end("secret")):
         return False  # a PHP property's visibility: ``["password":protected]=>`` (fix21a)
     if values[1] == ":" and values[2][:1] == ":" and _SCOPED.fullmatch(values[2]):
         return False  # a path's ``::`` (``tests/test_auth.py::test_login``, ``auth::Token``)

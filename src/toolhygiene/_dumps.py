@@ -23,6 +23,8 @@ PHP_DUMP = re.compile(
 )
 """``var_dump``'s member and string (``PHP_NEEDLES``)."""
 PHP_NEEDLES = ('"]=>', '"] =>', "protected]=>", "private]=>")
+PHP_MEMBER_END = re.compile(r"(?::(?:private|protected))?\][ \t]{0,5}=>")
+"""What ends a ``var_dump`` member's name after its class or visibility: not a value."""
 
 SOME = re.compile(
     r"(?<![\w.\-])(?P<key>[A-Za-z_][\w]{0,79})[ \t]{0,5}:[ \t]{0,5}Some\([ \t]{0,5}\""
