@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _before_label, _commands, _dumps, _encoded, _named, _nested, _seeds
+from toolhygiene import _before_label, _code_lists, _commands, _dumps, _encoded, _named, _nested, _seeds
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,
@@ -153,6 +153,12 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
+    if "\n" in values[1] and (
+        (values[2] == "-" and m.string[m.end("secret") : m.end("secret") + 1] == " ")
+        or (key[-5:].lower() == "codes" and _code_lists.listed(m.string, m.start("secret")))
+    ):
+        return False  # (fix21a) a list under the label: ``_nested`` or ``_code_lists``
+        # reads its items, each apart (its bullets and line breaks stay)
     if "\n" in values[1] and _YAML_KEY_AFTER.match(
         m.string,
         m.end("secret")
@@ -3628,6 +3634,14 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _named.NEEDLES,
         finder=_named.find,
+    ),
+    Detector(
+        # (fix21a) codes listed under a plural label of codes (``_code_lists``): a YAML,
+        # numbered or bulleted list, or a grid; each code goes, the list's shape stays.
+        "secret",
+        SPAN,
+        _code_lists.NEEDLES,
+        finder=_code_lists.find,
     ),
     Detector(
         # (fix21a) a runtime's dump of a value under a secret's name (``_dumps``): PHP's

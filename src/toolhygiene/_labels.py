@@ -688,6 +688,12 @@ def _when(tail: list[str]) -> bool:
     return "last" in tail and _WHEN_WORDS.issuperset(tail)
 
 
+def code_qualifier(word: str) -> bool:
+    """Whether ``word`` before ``codes`` names credentials (``recovery``, ``backup``,
+    ``2fa``; ``_CODE_QUALIFIERS``)."""
+    return word.lower() in _CODE_QUALIFIERS
+
+
 def _named_code(part: str, before: str, two_before: list[str]) -> bool:
     """Whether ``part``, after ``before``, names a code, an answer or a phrase that is a
     credential (``recovery_code``, ``one_time_code``, ``security_answer``, ``seed_phrase``)."""
