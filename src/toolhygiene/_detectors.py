@@ -1075,6 +1075,8 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
             glued = _GLUED_PIECES.match(text, end)
             end = end if glued is None else glued.end()
         cut = text[end]
+        if cut == "&" and text[end + 1 : end + 2] in _BLANK:
+            return end + 1  # (fix21a) a symbol ending the token: ``glacier-kite-57&``
         width = 1
         if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
             if text[end + 1 : end + 2] != "t":
