@@ -3665,7 +3665,7 @@ BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "secret",
         _dumps.TUPLE,
-        _dumps.TUPLE_NEEDLES,
+        _LABEL_WORDS,  # (a brace alone is in every JSON text)
         check=_element,
         judged_by=("key", "secret"),
         requires=",",

@@ -39,8 +39,8 @@ TUPLE = re.compile(
     + _QUOTED
     + r"\"(?:/utf8)?(?:>>)?[ \t]{0,5}\}",
 )
-"""An Erlang or Elixir pair: the atom, then a binary or a string (``TUPLE_NEEDLES``)."""
-TUPLE_NEEDLES = ("{",)
+"""An Erlang or Elixir pair: the atom, then a binary or a string (searched where a
+label's word is)."""
 
 ESCAPED_KEY = re.compile(
     r"(?:(?<=\n)|(?<=\A))[ \t]{0,40}(?P<key>[\w.\-]{0,80}(?:\\[:= #!][\w.\-]{0,80}){1,8})"
