@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _before_label, _code_lists, _commands, _dumps, _encoded, _named, _nested, _seeds
+from toolhygiene import _before_label, _code_lists, _commands, _dumps, _encoded, _key_shapes, _named, _nested, _seeds
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,
@@ -2466,6 +2466,8 @@ _LABEL_WORDS = (
     "cvv",
     "cvc",
     "psk",
+    "community",  # (fix21a) SNMP's
+    "_salt",  # (fix21a) WordPress's ``NONCE_SALT`` (``_labels._wordpress``)
     # session cookies named by a hash (``wordpress_logged_in_<md5>``, ``wp-postpass_…``,
     # ``wordpress_sec_…``, ``remember_web_<sha1>``: ``_labels._HASHED_COOKIE``)
     "logged_in",
@@ -3644,6 +3646,20 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _code_lists.NEEDLES,
         finder=_code_lists.find,
+    ),
+    Detector(
+        # (fix21a) a Solana keypair's 64 bytes, and a spaced TOTP setup key
+        # (``_key_shapes``).
+        "secret",
+        SPAN,
+        _key_shapes.BYTE_NEEDLES,
+        finder=_key_shapes.byte_keys,
+    ),
+    Detector(
+        "secret",
+        SPAN,
+        _key_shapes.SPACED_NEEDLES,
+        finder=_key_shapes.spaced_keys,
     ),
     Detector(
         # (fix21a) a runtime's dump of a value under a secret's name (``_dumps``): PHP's
