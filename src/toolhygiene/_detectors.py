@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _before_label, _code_lists, _commands, _dumps, _encoded, _key_shapes, _named, _nested, _seeds
+from toolhygiene import _before_label, _code_lists, _commands, _dumps, _encoded, _key_shapes, _named, _nested, _seeds, _sql_params
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,
@@ -183,6 +183,8 @@ def _labelled(m: re.Match[str]) -> bool:
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
     ):
         return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
+    if values[2][:1] == "@" and _sql_params.bind_parameter(values[2]):
+        return False  # a SQL statement's parameter (``SET [Password] = @p0``; fix21a)
     if values[1][-1:] == ":" and _dumps.PHP_MEMBER_END.match(m.string, m.end("secret")):
         return False  # a PHP property's visibility: ``["password":protected]=>`` (fix21a)
     if values[1] == ":" and values[2][:1] == ":" and _SCOPED.fullmatch(values[2]):
@@ -3646,6 +3648,14 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _code_lists.NEEDLES,
         finder=_code_lists.find,
+    ),
+    Detector(
+        # (fix21a) Entity Framework's logged parameters that a secret's column takes
+        # (``_sql_params``).
+        "secret",
+        SPAN,
+        _sql_params.NEEDLES,
+        finder=_sql_params.find,
     ),
     Detector(
         # (fix21a) a Solana keypair's 64 bytes, and a spaced TOTP setup key
