@@ -2129,8 +2129,9 @@ def _towards_value(value: str) -> bool:
 
 _INNER_SYMBOLS = frozenset("!#$%&*+<>?@^~|=")
 """Symbols a password holds and a name, a path or a record's key does not."""
-_TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
-"""A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
+_TOWARDS = re.compile(r"(?<![\w])(?:to|as|on)[ \t:]*\Z", re.IGNORECASE)
+"""A connector after which a value may be a place (``_CONNECTORS``: "password to v";
+Finnish "on", English's "is", is English's "on" too: "reset your password on host")."""
 _SET_TO = re.compile(r"(?<![\w])(?:set|changed)[ \t]{1,3}to[ \t:]*\Z", re.IGNORECASE)
 """The connectors that say a value was given ("token set to v", ``_CONNECTORS``)."""
 _PLACE = re.compile(
