@@ -15,6 +15,7 @@ in an ``INSERT``'s columns and ``VALUES`` rows, or beside ``=`` (``SET [Password
 from __future__ import annotations
 
 import re
+import string
 
 from toolhygiene._labels import is_secret_label
 from toolhygiene._positional import SPAN
@@ -34,13 +35,23 @@ _INSERT = re.compile(
     re.IGNORECASE,
 )
 _ROW = re.compile(r"\((?P<values>[^()]{1,4000})\)[ \t]{0,5},?\s{0,20}")
-_COMPARED = re.compile(r"(?P<column>[\w\[\]\"`.]{1,200})[ \t]{0,5}=[ \t]{0,5}@(?P<name>\w{1,80})")
+_COMPARED = re.compile(r"=[ \t]{0,5}@(?P<name>\w{1,80})")
+_COLUMN_CHARS = frozenset(string.ascii_letters + string.digits + "_[]\"`.")
 _IDENT = re.compile(r"[\[\]\"`\s]")
 
 
 def _column(written: str) -> str:
     """A column's name without its brackets, quotes and table (``[u].[Password]``)."""
     return _IDENT.sub("", written).rpartition(".")[2]
+
+
+def _before(window: str, at: int) -> str:
+    """The column written before ``=`` at ``at`` (at most 200 characters back)."""
+    end = len(window[:at].rstrip(" \t"))
+    start = end
+    while start > 0 and end - start < 200 and window[start - 1] in _COLUMN_CHARS:
+        start -= 1
+    return window[start:end]
 
 
 def find(text: str) -> list[re.Match[str]]:
@@ -60,7 +71,8 @@ def find(text: str) -> list[re.Match[str]]:
                 break
         if not spans:
             continue
-        window = text[at : at + _WINDOW]
+        following = text.find("Parameters=[", at, at + _WINDOW)  # (the next command's)
+        window = text[at : at + _WINDOW if following == -1 else following]
         secret: set[str] = set()
         for insert in _INSERT.finditer(window):
             columns = [_column(c) for c in insert.group("columns").split(",")]
@@ -75,7 +87,7 @@ def find(text: str) -> list[re.Match[str]]:
                         secret.add(value[1:].lower())
                 position = row.end()
         for compared in _COMPARED.finditer(window):
-            if is_secret_label(_column(compared.group("column"))) is True:
+            if is_secret_label(_column(_before(window, compared.start()))) is True:
                 secret.add(compared.group("name").lower())
         for name in sorted(secret):
             if name in spans and spans[name][0] < spans[name][1]:
