@@ -126,7 +126,7 @@ SENTENCES = [
 def test_a_password_in_another_language_s_sentence_goes(sentence: str) -> None:
     value = "Falcon2001!Copper"
     out = gone_everywhere(sentence.format(v=value), value)
-    assert sentence.split("{v}")[0].rstrip() in out["redact"], out
+    assert sentence.split("{v}", maxsplit=1)[0].rstrip() in out["redact"], out
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -260,7 +260,7 @@ DUMP_SURVIVORS = [
     'array(1) {\n  ["user"]=>\n  string(3) "bob"\n}',
     'Config { host: Some("smtp.acme.io"), pass: None }',
     '{user,<<"bob">>}',
-    "{ok, <<\"done\">>}",
+    '{ok, <<"done">>}',
     "mail.smtp.host\\:primary=smtp.acme.io",
 ]
 

@@ -30,9 +30,7 @@ _ITEM_LINE = re.compile(
 )
 _ITEM = re.compile(_BULLET + r"(?P<code>[A-Za-z0-9\-]{4,32})")
 _LINES = 64
-_SHAPE = str.maketrans(
-    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "x" * 62
-)
+_SHAPE = str.maketrans("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "x" * 62)
 
 
 def find(text: str) -> list[re.Match[str]]:

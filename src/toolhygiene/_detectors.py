@@ -22,7 +22,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _before_label, _code_lists, _commands, _dumps, _encoded, _key_shapes, _named, _nested, _seeds, _sql_params
+from toolhygiene import (
+    _before_label,
+    _code_lists,
+    _commands,
+    _dumps,
+    _encoded,
+    _key_shapes,
+    _named,
+    _nested,
+    _seeds,
+    _sql_params,
+)
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,

@@ -645,7 +645,9 @@ XML_SIBLINGS = re.compile(
 """A name's element, then its value's (``XML_NEEDLES``)."""
 XML_ENTRY = re.compile(
     r"<entry[ \t]{1,40}key[ \t]{0,5}=[ \t]{0,5}(?P<q>[\"'])"
-    r"(?P<key>[^\"'<>\r\n]{1,200})(?P=q)(?:[ \t][^<>\r\n/]{0,256})?>" + _XML_TEXT + r"</entry[ \t]{0,5}>",
+    r"(?P<key>[^\"'<>\r\n]{1,200})(?P=q)(?:[ \t][^<>\r\n/]{0,256})?>"
+    + _XML_TEXT
+    + r"</entry[ \t]{0,5}>",
     re.IGNORECASE,
 )
 """A Java XML property: ``<entry key="password">v</entry>``."""

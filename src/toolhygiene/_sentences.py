@@ -76,5 +76,19 @@ _AFTER_LABEL = (
     "initial",
     "iniziale",
 )
-FOREIGN_CONNECTORS = "|".join(sorted(_VERBS + _AFTER_LABEL, key=lambda word: -len(word)))
-"""The alternation of these words (longest first), for ``_detectors._CONNECTORS``."""
+
+
+def _by_first(words: tuple[str, ...]) -> str:
+    """An alternation of ``words`` grouped by their first character (one test of it per
+    group, not per word), each group's rests longest first."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[0], []).append(word[1:])
+    return "|".join(
+        first + "(?:" + "|".join(sorted(rests, key=lambda rest: -len(rest))) + ")"
+        for first, rests in sorted(groups.items())
+    )
+
+
+FOREIGN_CONNECTORS = _by_first(_VERBS + _AFTER_LABEL)
+"""The alternation of these words, for ``_detectors._CONNECTORS``."""

@@ -36,7 +36,7 @@ _INSERT = re.compile(
 )
 _ROW = re.compile(r"\((?P<values>[^()]{1,4000})\)[ \t]{0,5},?\s{0,20}")
 _COMPARED = re.compile(r"=[ \t]{0,5}@(?P<name>\w{1,80})")
-_COLUMN_CHARS = frozenset(string.ascii_letters + string.digits + "_[]\"`.")
+_COLUMN_CHARS = frozenset(string.ascii_letters + string.digits + '_[]"`.')
 _IDENT = re.compile(r"[\[\]\"`\s]")
 
 
@@ -81,8 +81,8 @@ def find(text: str) -> list[re.Match[str]]:
                 row = _ROW.match(window, position)
                 if row is None:
                     break
-                for column, value in zip(columns, row.group("values").split(",")):
-                    value = value.strip()
+                for column, written in zip(columns, row.group("values").split(","), strict=False):
+                    value = written.strip()
                     if value.startswith("@") and is_secret_label(column) is True:
                         secret.add(value[1:].lower())
                 position = row.end()
