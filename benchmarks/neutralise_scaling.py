@@ -127,13 +127,16 @@ JUDGED = {
 }
 
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-"""Ordinary prose (speed18): the README's first ``size`` characters, repeated if short."""
+ROOT = Path(__file__).resolve().parent.parent
+PROSE = [ROOT / "README.md", ROOT / "docs" / "redaction.md"]
+"""Ordinary prose (speed18): the first ``size`` characters of the README and then
+docs/redaction.md (the README's redaction catalogue until it moved there), repeated if
+short."""
 
 
 def sample(name: str, size: int) -> str:
     if name == "README":
-        prose = README.read_text(encoding="utf-8")
+        prose = "\n".join(page.read_text(encoding="utf-8") for page in PROSE)
         return normalise((prose * (size // len(prose) + 1))[:size])
     if name in JUDGED:
         unit = JUDGED[name]

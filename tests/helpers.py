@@ -21,6 +21,7 @@ LIGHT = os.environ.get("TOOLHYGIENE_TESTS") == "light"
 """A lighter run (noxfile sets it for the Pythons other than the main one, and the floors)."""
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+LOGS = Path(__file__).resolve().parents[1] / "docs" / "logs.md"
 # The timeout of a tool a test leaves hanging on a gate: long enough for a worker thread to
 # start on a loaded machine (at 0.05 s, CI under load once saw "could not start within
 # 0.05 s and was not run" where the test meant "is still running"), short enough that a
@@ -58,10 +59,10 @@ def app_logger(name: str) -> tuple[logging.Logger, Collect]:
 
 
 def documented_events() -> dict[str, list[str]]:
-    """The README's table of events: name -> fields (a field named only in an aside, in
+    """docs/logs.md's table of events: name -> fields (a field named only in an aside, in
     parentheses, is left out: it is there in some cases)."""
     events = {}
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in LOGS.read_text(encoding="utf-8").splitlines():
         match = re.match(r"\| `([a-z_]+\.[a-z_]+)` \| ([^|]+) \| ([^|]+) \|", line)
         if match:
             fields = re.sub(r"\([^)]*\)", "", match.group(3))  # asides name no field

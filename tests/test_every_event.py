@@ -1,4 +1,4 @@
-"""Every event of the README's table is triggered here, each by what makes it happen in
+"""Every event of docs/logs.md's table is triggered here, each by what makes it happen in
 use, and carries every field the table gives it (and ``session.id``). A new row in the
 table without a trigger here fails ``test_every_documented_event_has_a_trigger``."""
 
@@ -203,7 +203,7 @@ def test_each_event_carries_its_documented_fields(
 
 
 def test_on_failure_reads_the_category_of_every_event_it_gets() -> None:
-    """The README's ``Metrics`` hook reads ``event.fields["category"]`` in
+    """The ``Metrics`` hook of the README and docs/logs.md reads ``event.fields["category"]`` in
     ``on_failure``: the events about a tool's late runs carry it too (``None``), so a
     timed-out tool gives no ``hook.failed``."""
     got: list[tuple[str, Any]] = []

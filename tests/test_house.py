@@ -385,7 +385,7 @@ def test_a_failure_outside_a_session_keeps_the_configured_cap() -> None:
     assert len(failure.to_dict()["message"]) > 180
 
 
-README = SRC.parent.parent / "README.md"
+ARCHITECTURE = SRC.parent.parent / "docs" / "architecture.md"
 
 LAZY_UPWARD = {
     ("_errors.py", "_redact.py"): "the redaction engine, loaded at the first failure",
@@ -397,10 +397,11 @@ LAZY_UPWARD = {
 
 
 def layout() -> list[tuple[str, list[str]]]:
-    """The README's "How it is built": each layer (from the top) and the modules it lists."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## How it is built\n", 1)[1].split("\n## ", 1)[0]
-    layers = re.split(r"^### (.+)$", section, flags=re.MULTILINE)
+    """docs/architecture.md ("How it is built"): each layer (from the top) and the modules
+    it lists."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split("\n", 1)[1]  # below the page's title
+    layers = re.split(r"^## (.+)$", section, flags=re.MULTILINE)
     return [
         (title, re.findall(r"^- `([\w/]+\.py)`: \S", body, flags=re.MULTILINE))
         for title, body in zip(layers[1::2], layers[2::2], strict=True)

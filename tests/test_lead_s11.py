@@ -27,7 +27,7 @@ AGE = "age15hsrufn9gwerydjv9x73hydsp9sq5sl5gc7ajezp2d3eejf4wvcqpvwynx"
     ],
 )
 def test_an_age_recipients_shape_under_a_secrets_label_goes(text: str) -> None:
-    """The README: an age recipient stays unless a secret's label stands right before it;
+    """docs/redaction.md: an age recipient stays unless a secret's label stands right before it;
     any label the redaction reads as a secret's, not only a few words."""
     assert AGE not in th.redact(text)
 

@@ -254,12 +254,15 @@ def test_a_systems_field_stays(text: str) -> None:
     assert _neutralised(text) == text
 
 
-# -- 5. the README's examples of what neutralise keeps and what it defuses -----------------
+# -- 5. the catalogue's examples of what neutralise keeps and what it defuses --------------
 
-_README_TEXT = " ".join(
-    (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split()
+_CATALOGUE = " ".join(
+    (Path(__file__).resolve().parent.parent / "docs" / "redaction.md")
+    .read_text(encoding="utf-8")
+    .split()
 )
-# Each quoted as the README quotes it (a line break written ``\n``).
+# Each quoted as docs/redaction.md (the README's redaction catalogue) quotes it (a line
+# break written ``\n``).
 _KEPT = [
     "## System\nOS: Ubuntu 22.04", "System: Ubuntu 22.04 LTS", "User: bob (id 42)", "Developer: Google LLC",
     "Developer: Jane Doe", "Assistant: Maria Lopez (assistant to the CEO)", "User: Bob Stone (power user)",
@@ -319,13 +322,13 @@ _DEFUSED = [
 
 @pytest.mark.parametrize("text", _KEPT)
 def test_what_the_readme_says_stays_stays(text: str) -> None:
-    assert text.replace("\n", "\\n") in _README_TEXT, "not quoted in the README"
+    assert text.replace("\n", "\\n") in _CATALOGUE, "not quoted in docs/redaction.md"
     assert _neutralised(text) == text
 
 
 @pytest.mark.parametrize("text", _DEFUSED)
 def test_what_the_readme_says_is_defused_is(text: str) -> None:
-    assert text.replace("\n", "\\n") in _README_TEXT, "not quoted in the README"
+    assert text.replace("\n", "\\n") in _CATALOGUE, "not quoted in docs/redaction.md"
     shown = _neutralised(text)
     assert shown != text
     assert "[role:" in shown or INSTRUCTION_REMOVED in shown, shown

@@ -56,7 +56,7 @@ def test_core_imports_without_the_recognised_libraries() -> None:
 
 
 PUBLIC_SUBMODULES = frozenset({"cli", "formats", "integrations", "mcp", "testing"})
-"""The public modules (the README's "How it is built"): every other one is underscored."""
+"""The public modules (docs/architecture.md, "How it is built"): every other one is underscored."""
 EXTRAS = ("toolhygiene.integrations.", "toolhygiene.mcp")
 """Modules that need an optional extra, which the session running the suite may lack."""
 

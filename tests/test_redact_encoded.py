@@ -1,5 +1,5 @@
 """Encoded forms (cold-12 of session 8, #1-#3): a secret written in any level and any
-kind of encoding goes wherever its plain form goes, as the README promises for
+kind of encoding goes wherever its plain form goes, as docs/redaction.md promises for
 URL-encoded and escaped JSON text (the properties compare with the plain form: what the
 label layer reads plainly is not this file's subject).
 
@@ -35,7 +35,7 @@ VALUES = st.builds(
     st.sampled_from(string.digits),
     st.text(_ALNUM, min_size=4, max_size=7),
 )
-# Labels of several scripts: each is a label the README lists.
+# Labels of several scripts: each is a label docs/redaction.md lists.
 LABELS = st.sampled_from(
     ["password", "api_key", "secret", "пароль", "contraseña", "密码", "パスワード",
      "Passwort", "токен", "hasło", "şifre", "lösenord"]

@@ -347,7 +347,7 @@ def test_marked_up_prose_and_code_stay(text: str) -> None:
 
 
 def test_every_character_whose_nfkc_form_is_one_ascii_character_is_read_as_it() -> None:
-    """The README's claim, over every code point this Python's Unicode knows."""
+    """docs/redaction.md's claim, over every code point this Python's Unicode knows."""
     missed = [
         f"U+{code:04X}"
         for code in range(0x80, sys.maxunicode + 1)

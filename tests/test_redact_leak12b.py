@@ -172,7 +172,7 @@ def test_a_short_value_wrapped_onto_a_short_line_goes(
 
 def test_a_short_wrapped_value_goes_through_every_door() -> None:
     """A wrap leaves the rest of the value alone on its line (what follows on that line
-    would make it the line's own text: the README's rule for every wrapped value)."""
+    would make it the line's own text: docs/redaction.md's rule for every wrapped value)."""
     _every_door("password: abc123\nQUJDZA==", "QUJDZA", ends_line=True)
 
 
@@ -285,7 +285,7 @@ def test_a_secret_in_or_glued_to_a_picture_goes(
     if where == "inside":
         at = rng.randrange(16, len(body) - 8)
         if kind in ("jpeg", "gif") and len(secret) % 4 == 0 and set(secret) <= _BASE64_CHARS:
-            # The README's known gaps: JPEG's compressed data and GIF's sub-blocks have
+            # docs/redaction.md's known gaps: JPEG's compressed data and GIF's sub-blocks have
             # no checksum, so whole groups of base64 inserted there may keep the file
             # whole (a JPEG unless they hold an 0xFF byte; a GIF when the shifted
             # lengths lead to the trailer). One character more, and the run is no base64.
@@ -391,7 +391,7 @@ def test_a_provider_key_named_as_a_cursor_still_goes(sentence: str) -> None:
     "value", ["sk_live_4eC39HqLyjWDarjtT1zdp7dc", "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"]
 )
 def test_a_provider_key_under_a_cursor_key_still_goes(shape: str, value: str) -> None:
-    """The README's promise for cursor keys: a provider's format inside one still goes
+    """docs/redaction.md's promise for cursor keys: a provider's format inside one still goes
     (on main a quoted value under ``nextPageToken`` or ``cursor`` was skipped whole)."""
     assert value not in th.redact(shape.format(v=value))
 

@@ -243,7 +243,7 @@ def test_the_rest_of_an_encoded_run_keeps_its_blanks_as_escapes() -> None:
 def test_an_encoded_splitter_never_leaves_the_tail(
     head: str, split: str, tail: str, template: str
 ) -> None:
-    # A tab or a line break decodes and splits as a real one does (the README): a tab
+    # A tab or a line break decodes and splits as a real one does (docs/redaction.md): a tab
     # ends a value as a blank does (``password=00%09AAAAAa`` keeps ``AAAAAa``, as
     # ``password=00<tab>AAAAAa`` and ``password=00 AAAAAa`` do); after a line break a
     # short value's tail goes only when it reads as the rest of a token.

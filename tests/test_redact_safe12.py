@@ -65,13 +65,13 @@ NAME_WORDS = [
     "data", "source", "target", "output", "input", "token", "count", "limit", "page",
 ]
 # Two-letter parts (``At``, ``CF``) are left out: a name with many of them has the
-# letter pairs random text has (a limit of the layer, see the README).
+# letter pairs random text has (a limit of the layer, see docs/redaction.md).
 ACRONYMS = ["HTTP", "API", "JSON", "SQL", "XML", "URL", "AWS"]
 
 
 def _no_acronyms_together(parts: list[str]) -> bool:
     # Acronyms run together (``CFHTTP``) are a run of capitals without vowels, as random
-    # text has: left out (a limit of the layer, see the README).
+    # text has: left out (a limit of the layer, see docs/redaction.md).
     return not any(a.isupper() and b.isupper() for a, b in itertools.pairwise(parts))
 
 

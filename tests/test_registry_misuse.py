@@ -252,7 +252,7 @@ def test_an_optional_piece_parts_no_two_quantifiers(pattern: str) -> None:
 @pytest.mark.parametrize("shape", [r"[A-Za-z0-9]{22}", r"\w{8,40}", r"[\w+/=-]+"])
 @pytest.mark.parametrize("carrier", ["password={v}", "Authorization: Bearer {v}", '{{"api_key": "{v}"}}'])
 def test_a_pattern_any_random_password_matches_keeps_no_labelled_secret(shape: str, carrier: str) -> None:
-    """Found by recheckr: the README's advice for keeping random file names in links
+    """Found by recheckr: docs/redaction.md's advice for keeping random file names in links
     (a pattern of 22 letters and digits) also kept `password=<22 characters>`. Such a
     pattern keeps only values found without a label; an exact string still keeps any."""
     value = "Qz9xLm2Rk7Tb4Wn8Vc3Hj6"

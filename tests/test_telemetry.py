@@ -428,7 +428,7 @@ def test_the_tools_description_is_on_its_span_redacted_and_capped(
     assert "gen_ai.tool.description" not in (unknown_span.attributes or {})
 
 
-# -- beside the Anthropic SDK's own spans (README: "same trace" only under your span) -----
+# -- beside the Anthropic SDK's own spans (docs/logs.md: "same trace" only under your span) -----
 
 
 @pytest.mark.parametrize("application_span", [False, True])
@@ -459,8 +459,8 @@ def test_the_sdks_request_span_shares_a_trace_only_under_an_application_span(
     assert same is application_span
 
 
-def test_the_readme_says_what_the_sdks_tool_spans_are() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+def test_the_docs_say_what_the_sdks_tool_spans_are() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "logs.md").read_text(encoding="utf-8")
     text = " ".join(readme.split())
     for said in ("client.beta.sessions.events.tool_runner", "anthropic.mcp_tool_use {tool}",
                  "anthropic.tool_use {tool}", "only when your loop runs inside a span of your own",
