@@ -437,6 +437,12 @@ def test_a_spaced_totp_key_goes_whole(key: str, label: str, upper: bool) -> None
 
 def test_a_spaced_key_goes_in_every_carrier() -> None:
     gone_everywhere("TOTP setup key: jbsw y3dp ehpk 3pxp", "jbsw y3dp", "ehpk 3pxp")
+    gone_everywhere(
+        "Can't scan the QR code? Enter this setup key instead:\n"
+        "k2i7 s7ss ctvh th3f 7ll4 ypdv scoo dhs2",
+        "k2i7 s7ss",
+        "scoo dhs2",
+    )
 
 
 EF_INSERT = (

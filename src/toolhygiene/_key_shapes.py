@@ -6,7 +6,8 @@
   about 56), goes whole; its brackets stay.
 - a TOTP setup key written spaced, in lowercase or uppercase groups of four (``jbsw y3dp
   ehpk 3pxp``, as authenticator set-up pages print it) after a key's, a secret's or a
-  seed's word and a colon or "is" (``Secret key: …``, ``TOTP setup key: …``): every
+  seed's word and a colon or "is", or a word or two and a colon (``Secret key: …``,
+  ``TOTP setup key: …``, "Enter this setup key instead:" then the key's line): every
   group goes, not the first alone. A group of letters alone holds no base32 digit: a run
   without any (``have been with them``) is words."""
 
@@ -40,7 +41,9 @@ def byte_keys(text: str) -> list[re.Match[str]]:
 SPACED_NEEDLES = ("key", "secret", "seed")
 _WORD = re.compile(r"key|secret|seed", re.IGNORECASE)
 _GROUPS = re.compile(
-    r"s?[ \t]{0,3}(?:[:=\uff1a]|is(?=[ \t]))?[ \t]{0,3}(?:\r?\n[ \t]{0,8})?"
+    r"s?(?:[ \t]{0,3}(?:[:=\uff1a]|is(?=[ \t]))"
+    r"|(?:[ \t]{1,3}[A-Za-z]{2,12}){1,2}[ \t]{0,3}[:\uff1a])?"
+    r"[ \t]{0,3}(?:\r?\n[ \t]{0,8})?"
     r"(?P<secret>[a-z2-7]{4}(?:[ \t][a-z2-7]{4}){3,15}|[A-Z2-7]{4}(?:[ \t][A-Z2-7]{4}){3,15})"
     r"(?![\w\-])"
 )
