@@ -254,7 +254,7 @@ _STEMS = re.compile(
             *("pass", "pw", "psw", "secret", "token", "cred", "sig", "auth", "key", "sk"),
             *("sid", "sess", "cookie", "code", "seed", "pin", "otp", "mfa", "jwt", "bearer"),
             *("cert", "priv", "psk", "appid", "app_id", "salt", "hmac", "nonce", "sec"),
-            *("cvc", "cvv", "dsn", "hmac", "webhook"),
+            *("cvc", "cvv", "dsn", "hmac", "webhook", "community"),
             # frameworks' session cookies named with no secret word (``_labels``)
             *("cakephp", "symfony", "aspx", "aspnetcore", "logged", "remember"),
             *(re.escape(label.lower()) for label in FOREIGN_LABELS),
