@@ -184,10 +184,35 @@ SHAPES = {
     "password: -----BEGIN": "password: -----BEGIN CERTIFICATE-----\n",
     "password: PEM ... END": "password: -----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQx7pLm2R\n"
     "Ab3dEf6GhIjKlMnOpQr==\n-----END CERTIFICATE-----\n",
+    # fix21a: other languages' sentences, XML siblings, runtimes' dumps, lists of codes,
+    # SNMP, a keypair's bytes, a spaced TOTP key, Entity Framework's parameters
+    "Passwort ist": "Das Passwort ist Qx7pLm2R9! ",
+    "es es es": "contraseña temporal es es es ",
+    "<name>/<value>": "<name>password</name><value>Xk9mQ2vLpZr4</value>",
+    "<name>pw</name>": "<name>password</name>",
+    "<key>/<string>": "<key>token</key>\n<string>a",
+    "<entry key=": '<entry key="password">a',
+    '"]=> string(': '["password"]=>\n  string(3) "',
+    "Some(": 'pass: Some("a',
+    "{password,<<": '{password,<<"a',
+    "\\:key": "a.password\\:b=",
+    "codes: - x": "recovery codes:\n- 1234-5678\n",
+    "community": "snmp-server community a ",
+    "[1,2,": "[1,2,",
+    "key: jbsw": "key: jbsw y3dp ehpk 3pxp ",
+    "Parameters=[": "[Parameters=[@p0='a', ",
+    "_SALT": "define('NONCE_SALT', 'a b'); ",
 }
 
 # One label and a flood after it (leak15: a framework key's alphabet, a glued tail).
 FLOODS = {
+    # fix21a: a numbered list of codes, and a keypair's bytes, without end
+    "Backup codes 1.": ("Backup codes\n", "1. 56401357\n"),
+    "[64 bytes]": ("[", "7,"),
+    "EF INSERT": (
+        "[Parameters=[@p0='a', @p1='b']]\nINSERT INTO U ([Password], [Name]) VALUES ",
+        "(@p0, @p1),\n",
+    ),
     "SECRET_KEY=&(": ("SECRET_KEY=", "&("),
     "password is a`": ("password is ", "a`"),
     # cold15's prose and placeholders after a label, each before five fillers.

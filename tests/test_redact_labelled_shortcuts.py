@@ -73,6 +73,8 @@ def _cut_rest_before(text: str, end: int) -> int:
     word = text[start:end].isalpha()
     while text[end : end + 1] in _CUTS:
         cut = text[end]
+        if cut == "&" and text[end + 1 : end + 2] in ("", " ", "\t", "\n", "\r"):
+            return end + 1  # (fix21a) a symbol ending the token: ``glacier-kite-57&``
         width = 1
         if cut == "\\":
             if text[end + 1 : end + 2] != "t":

@@ -22,7 +22,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolhygiene import _before_label, _commands, _encoded, _named, _nested, _seeds
+from toolhygiene import (
+    _before_label,
+    _code_lists,
+    _commands,
+    _dumps,
+    _encoded,
+    _key_shapes,
+    _named,
+    _nested,
+    _seeds,
+    _sql_params,
+)
 from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,
@@ -70,6 +81,7 @@ from toolhygiene._public import (
     not_public_pgp,
     pgp_holds_secret,
 )
+from toolhygiene._sentences import FOREIGN_CONNECTORS
 from toolhygiene._survivors import format_value, quoted_prose, template_filter
 
 __all__ = [
@@ -154,6 +166,12 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
+    if "\n" in values[1] and (
+        (values[2] == "-" and m.string[m.end("secret") : m.end("secret") + 1] == " ")
+        or (key[-5:].lower() == "codes" and _code_lists.listed(m.string, m.start("secret")))
+    ):
+        return False  # (fix21a) a list under the label: ``_nested`` or ``_code_lists``
+        # reads its items, each apart (its bullets and line breaks stay)
     if ("\n" in values[1] or "\\n" in values[1]) and _YAML_KEY_AFTER.match(
         m.string,
         m.end("secret")
@@ -179,6 +197,10 @@ def _labelled(m: re.Match[str]) -> bool:
         and is_secret_label(re.split(r"[-_./]", values[0])[-1]) is False
     ):
         return False  # a package's or an image's version: ``auth-lib==1.4.2``, ``…/auth:2.0``
+    if values[2][:1] == "@" and _sql_params.bind_parameter(values[2]):
+        return False  # a SQL statement's parameter (``SET [Password] = @p0``; fix21a)
+    if values[1][-1:] == ":" and _dumps.PHP_MEMBER_END.match(m.string, m.end("secret")):
+        return False  # a PHP property's visibility: ``["password":protected]=>`` (fix21a)
     if values[1] == ":" and values[2][:1] == ":" and _SCOPED.fullmatch(values[2]):
         return False  # a path's ``::`` (``tests/test_auth.py::test_login``, ``auth::Token``)
     if (
@@ -1251,6 +1273,8 @@ def _cut_rest(text: str, end: int, word: bool) -> int:
             glued = _GLUED_PIECES.match(text, end)
             end = end if glued is None else glued.end()
         cut = text[end]
+        if cut == "&" and text[end + 1 : end + 2] in _BLANK:
+            return end + 1  # (fix21a) a symbol ending the token: ``glacier-kite-57&``
         width = 1
         if cut == "\\":  # an escaped tab in a repr or JSON; ``\\n`` is a line break
             if text[end + 1 : end + 2] != "t":
@@ -2001,6 +2025,15 @@ def _element(m: re.Match[str]) -> bool:
     return _labelled_value(m.group("key"), "=", m.group("secret")) is True
 
 
+def _escaped_key(m: re.Match[str]) -> bool:
+    """(fix21a) A ``.properties`` value whose escaped key holds a secret's label in one of
+    its pieces (``mail.smtp.password\\:primary``)."""
+    value = m.group("secret")
+    return any(
+        _labelled_value(piece, "=", value) is True for piece in _dumps.key_pieces(m.group("key"))
+    )
+
+
 _LOCATION = re.compile(
     r"(?:[A-Za-z_][\w\-]{0,80}|[0-9]{1,9})(?:\.(?:[A-Za-z_][\w\-]{0,80}|[0-9]{1,9})){0,12}"
 )
@@ -2374,8 +2407,9 @@ def _towards_value(value: str) -> bool:
 
 _INNER_SYMBOLS = frozenset("!#$%&*+<>?@^~|=")
 """Symbols a password holds and a name, a path or a record's key does not."""
-_TOWARDS = re.compile(r"(?<![\w])(?:to|as)[ \t:]*\Z", re.IGNORECASE)
-"""A connector after which a value may be a place (``_CONNECTORS``: "password to v")."""
+_TOWARDS = re.compile(r"(?<![\w])(?:to|as|on)[ \t:]*\Z", re.IGNORECASE)
+"""A connector after which a value may be a place (``_CONNECTORS``: "password to v";
+Finnish "on", English's "is", is English's "on" too: "reset your password on host")."""
 _SET_TO = re.compile(r"(?<![\w])(?:set|changed)[ \t]{1,3}to[ \t:]*\Z", re.IGNORECASE)
 """The connectors that say a value was given ("token set to v", ``_CONNECTORS``)."""
 _PLACE = re.compile(
@@ -2942,6 +2976,8 @@ _LABEL_WORDS = (
     "cvv",
     "cvc",
     "psk",
+    "community",  # (fix21a) SNMP's
+    "_salt",  # (fix21a) WordPress's ``NONCE_SALT`` (``_labels._wordpress``)
     # session cookies named by a hash (``wordpress_logged_in_<md5>``, ``wp-postpass_…``,
     # ``wordpress_sec_…``, ``remember_web_<sha1>``: ``_labels._HASHED_COOKIE``)
     "logged_in",
@@ -3001,7 +3037,8 @@ _VALUE = (
 # colon ("password is: v").
 _CONNECTORS = (
     r"(?:(?:is|was|were|are|now|to|as|set[ \t]{1,3}to|changed[ \t]{1,3}to|"
-    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was))(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
+    r"for[ \t]{1,3}[\w.@\-]{1,64}[ \t]{1,3}(?:is|was)|" + FOREIGN_CONNECTORS + r")"
+    r"(?:[ \t]{1,5}|(?=[:\uff1a]))){0,2}"
 )
 # What may stand between a label and its value besides ``=`` or ``:``: an arrow (read as
 # a colon); after spaces, a colon glued to a connector ("is:"), a dash ("password -
@@ -4132,6 +4169,86 @@ BUILT_IN: tuple[Detector, ...] = (
         SPAN,
         _named.NEEDLES,
         finder=_named.find,
+    ),
+    Detector(
+        # (fix21a) codes listed under a plural label of codes (``_code_lists``): a YAML,
+        # numbered or bulleted list, or a grid; each code goes, the list's shape stays.
+        "secret",
+        SPAN,
+        _code_lists.NEEDLES,
+        finder=_code_lists.find,
+    ),
+    Detector(
+        # (fix21a) Entity Framework's logged parameters that a secret's column takes
+        # (``_sql_params``).
+        "secret",
+        SPAN,
+        _sql_params.NEEDLES,
+        finder=_sql_params.find,
+    ),
+    Detector(
+        # (fix21a) a Solana keypair's 64 bytes, and a spaced TOTP setup key
+        # (``_key_shapes``).
+        "secret",
+        SPAN,
+        _key_shapes.BYTE_NEEDLES,
+        finder=_key_shapes.byte_keys,
+    ),
+    Detector(
+        "secret",
+        SPAN,
+        _key_shapes.SPACED_NEEDLES,
+        finder=_key_shapes.spaced_keys,
+    ),
+    Detector(
+        # (fix21a) a runtime's dump of a value under a secret's name (``_dumps``): PHP's
+        # ``var_dump``, Rust's ``Some("v")``, an Erlang or Elixir ``{password,<<"v">>}``,
+        # a ``.properties`` key with escapes (``mail.smtp.password\\:primary=v``).
+        "secret",
+        _dumps.PHP_DUMP,
+        _dumps.PHP_NEEDLES,
+        check=_element,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        "secret",
+        _dumps.SOME,
+        _dumps.SOME_NEEDLES,
+        check=_element,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        "secret",
+        _dumps.TUPLE,
+        _LABEL_WORDS,  # (a brace alone is in every JSON text)
+        check=_element,
+        judged_by=("key", "secret"),
+        requires=",",
+    ),
+    Detector(
+        "secret",
+        _dumps.ESCAPED_KEY,
+        _dumps.ESCAPED_NEEDLES,
+        check=_escaped_key,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        # (fix21a) … and in XML, in neighbouring elements: Hadoop's ``<name>…</name>``
+        # then ``<value>v</value>``, KeePass's ``<Key>Password</Key><Value>v</Value>``, a
+        # property list's ``<key>password</key><string>v</string>`` (``_named``).
+        "secret",
+        _named.XML_SIBLINGS,
+        _named.XML_NEEDLES,
+        check=_named.xml_sibling,
+        judged_by=("key", "secret"),
+    ),
+    Detector(
+        # (fix21a) … and Java's XML properties: ``<entry key="password">v</entry>``.
+        "secret",
+        _named.XML_ENTRY,
+        _named.ENTRY_NEEDLES,
+        check=_named.xml_sibling,
+        judged_by=("key", "secret"),
     ),
     Detector(
         # A label in one item, its value in the next (``_positional``): an argv list's

@@ -112,6 +112,11 @@ _STRONG = frozenset(
         "requirepass",
         "masterauth",
         "psk",
+        # (fix21a) net-snmp's community strings (``rocommunity v default``)
+        "rocommunity",
+        "rwcommunity",
+        "rocommunity6",
+        "rwcommunity6",
     ]
 )
 # What a ``code`` opens when a word before it says so (``recovery_codes``, "access
@@ -152,7 +157,9 @@ _CODE_QUALIFIERS = frozenset(
 # phrase: credentials in words.
 _ANSWER_QUALIFIERS = frozenset(["security", "secret", "challenge", "recovery", "memorable"])
 _PHRASE_QUALIFIERS = frozenset(["seed", "recovery", "mnemonic", "secret", "backup", "wallet"])
-_CODE_HEADS = frozenset(["code", "codes", "answer", "answers", "phrase", "key", "keys", "pin"])
+_CODE_HEADS = frozenset(
+    ["code", "codes", "answer", "answers", "phrase", "key", "keys", "pin", "community"]
+)
 # (fix20b) The qualifiers whose key's id names the key and grants nothing: a GPG key's id
 # (``signing.keyId=24875D73``, ``gpg_key_id``), an SSH key's, a KMS key's. (An access
 # key's id, ``access_key_id``, ``api_key_id``, is half a credential: it goes.)
@@ -497,6 +504,12 @@ _FOREIGN_STRONG = frozenset(
         "haslo",
         "lösenord",
         "losenord",
+        # (fix21a) the definite forms a Scandinavian sentence opens with ("Lösenordet
+        # är v", "Passordet er v", "Adgangskoden er v")
+        "lösenordet",
+        "losenordet",
+        "passordet",
+        "adgangskoden",
         "şifre",
         "sifre",
         "пароль",
@@ -578,6 +591,25 @@ def _is_data(key: str, parts: list[str]) -> bool:
     return len(key) > 48 or len(parts) > 10
 
 
+_WORDPRESS = (
+    ["auth"],
+    ["secure", "auth"],
+    ["logged", "in"],
+    ["nonce"],
+)
+"""What WordPress's eight keys and salts open with (``wp-config.php``'s ``AUTH_KEY`` …
+``NONCE_SALT``, also after a prefix: ``WORDPRESS_NONCE_SALT``)."""
+
+
+def _wordpress(parts: list[str]) -> bool:
+    head = parts[:-1]
+    return any(head[-len(words) :] == words for words in _WORDPRESS)
+
+
+_SNMP_WORDS = frozenset(["snmp", "snmpv2", "snmpv2c", "snmpv1", "server", "ro", "rw"])
+"""The words before ``community`` that make it SNMP's (``snmp-server community``)."""
+
+
 # Secret words long enough that random base64 does not end in them by chance (about one
 # run in 30 million for the shortest, in any case).
 _GLUED_TO_DATA = frozenset(["password", "passwd", "passphrase", "secret", "token", "apikey"])
@@ -610,6 +642,16 @@ def _label_verdict(key: str) -> bool | None:
         # a pagination cursor (``nextPageToken``, ``continuation_token``; not NextAuth's
         # ``next-auth.session-token``, which a session's word names)
         return False
+    if parts[-1] in ("key", "salt") and _wordpress(parts):
+        return True  # (fix21a) WordPress's keys and salts (``NONCE_SALT``, ``LOGGED_IN_KEY``)
+    if "community" in parts:
+        # (fix21a) an SNMP community string, a password in all but name: named by SNMP
+        # (``snmp_community``, ``snmp-server community v``, ``community_string``); a bare
+        # ``community`` is a word of prose as often: the value decides, as for ``key``
+        at = parts.index("community")
+        if _SNMP_WORDS.isdisjoint(parts[:at]) and parts[at + 1 :] != ["string"]:
+            return None if parts[at:] == ["community"] else False
+        return True
     if parts[-1] == "sk" and len(parts) > 1:
         return True  # a secret key after its service (``STRIPE_SK``, ``ALIYUN_SK``)
     if parts[-1] == "appid" or parts[-2:] == ["app", "id"]:
@@ -710,6 +752,12 @@ def _when(tail: list[str]) -> bool:
     """Whether the words after a secret's name say when it changed, not what it is:
     ``last`` among them, and nothing but words of time (``_last_used``, ``_last_set_at``)."""
     return "last" in tail and _WHEN_WORDS.issuperset(tail)
+
+
+def code_qualifier(word: str) -> bool:
+    """Whether ``word`` before ``codes`` names credentials (``recovery``, ``backup``,
+    ``2fa``; ``_CODE_QUALIFIERS``)."""
+    return word.lower() in _CODE_QUALIFIERS
 
 
 def _named_code(part: str, before: str, two_before: list[str]) -> bool:

@@ -255,7 +255,7 @@ _STEMS = re.compile(
             *("pass", "pw", "psw", "secret", "token", "cred", "sig", "auth", "key", "sk"),
             *("sid", "sess", "cookie", "code", "seed", "pin", "otp", "mfa", "jwt", "bearer"),
             *("cert", "priv", "psk", "appid", "app_id", "salt", "hmac", "nonce", "sec"),
-            *("cvc", "cvv", "dsn", "hmac", "webhook"),
+            *("cvc", "cvv", "dsn", "hmac", "webhook", "community"),
             # frameworks' session cookies named with no secret word (``_labels``)
             *("cakephp", "symfony", "aspx", "aspnetcore", "logged", "remember"),
             *(re.escape(label.lower()) for label in FOREIGN_LABELS),
@@ -717,3 +717,43 @@ def _enclosing(text: str, at: int, found: list[re.Match[str]], budget: _Budget, 
     # of no object on it): the names after are read on their own, from there (before,
     # the rest of a long line went unread)
     return max(reached, at + 1)
+
+
+# -- XML siblings (fix21a) ------------------------------------------------------------
+
+# An XML value in an element of its own (a CDATA section or not), its name in the element
+# before it: Hadoop's and Hive's ``<property><name>fs.s3a.secret.key</name><value>v</value>``,
+# a KeePass export's ``<String><Key>Password</Key><Value>v</Value></String>``, a property
+# list's ``<key>password</key><string>v</string>``; or in the element's ``key``
+# attribute: Java's XML properties, ``<entry key="password">v</entry>``.
+_XML_TEXT = (
+    r"[ \t]{0,40}(?:<!\[CDATA\[)?(?P<secret>[^<>\s](?:[^<>\r\n]{0,1022}[^<>\s])?)"
+    r"[ \t]{0,40}(?:\]\]>[ \t]{0,40})?"
+)
+XML_SIBLINGS = re.compile(
+    r"<(?P<nt>name|key)(?:[ \t][^<>\r\n]{0,256})?>[ \t]{0,40}"
+    r"(?P<key>[^<>\s](?:[^<>\r\n]{0,198}[^<>\s])?)[ \t]{0,40}</(?P=nt)[ \t]{0,5}>"
+    r"\s{0,400}<(?P<vt>value|string|data)(?:[ \t][^<>\r\n/]{0,256})?>"
+    + _XML_TEXT
+    + r"</(?P=vt)[ \t]{0,5}>",
+    re.IGNORECASE,
+)
+"""A name's element, then its value's (``XML_NEEDLES``)."""
+XML_ENTRY = re.compile(
+    r"<entry[ \t]{1,40}key[ \t]{0,5}=[ \t]{0,5}(?P<q>[\"'])"
+    r"(?P<key>[^\"'<>\r\n]{1,200})(?P=q)(?:[ \t][^<>\r\n/]{0,256})?>"
+    + _XML_TEXT
+    + r"</entry[ \t]{0,5}>",
+    re.IGNORECASE,
+)
+"""A Java XML property: ``<entry key="password">v</entry>``."""
+XML_NEEDLES = ("</name>", "</key>", "</name ", "</key ")
+ENTRY_NEEDLES = ("<entry",)
+
+
+def xml_sibling(m: re.Match[str]) -> bool:
+    """Whether the value of an XML name/value pair (``XML_SIBLINGS``, ``XML_ENTRY``) is
+    the secret its name names, judged as a JSON pair's (``{"name": …, "value": …}``)."""
+    name = m.group("key")
+    verdict = _verdict(name)
+    return verdict is not False and _judged(name, verdict, m.group("secret"))
