@@ -166,19 +166,8 @@ def _labelled(m: re.Match[str]) -> bool:
         return False  # the tail of a base64 run and its padding (``…+pwAAAA= end``)
     if m.string.endswith("${", 0, key_at) and values[1][:1] in ":=?+-":
         return False  # a variable's default (``${PW:-v}``): ``_reference_default`` reads it
-    if "\n" in values[1] and (
-        (values[2] == "-" and m.string[m.end("secret") : m.end("secret") + 1] == " ")
-        or (key[-5:].lower() == "codes" and _code_lists.listed(m.string, m.start("secret")))
-    ):
-        return False  # (fix21a) a list under the label: ``_nested`` or ``_code_lists``
-        # reads its items, each apart (its bullets and line breaks stay)
-    if ("\n" in values[1] or "\\n" in values[1]) and _YAML_KEY_AFTER.match(
-        m.string,
-        m.end("secret")
-        - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
-    ):
-        return False  # a YAML mapping under the label: its lines are read by ``_nested``
-        # (its line break written out too, in escaped JSON: fix21b)
+    if _read_below(m, key, values):
+        return False  # a list or a mapping under the label: read item by item elsewhere
     if (
         values[1] == ":"
         and key_at
@@ -337,6 +326,23 @@ _DEFINED = re.compile(
     r"(?:^|[\r\n])[ \t]{0,40}(?:async[ \t]{1,3})?(?:def|function|func|fn|sub)[ \t]{1,3}"
     r"\w{0,60}\Z"
 )
+
+
+def _read_below(m: re.Match[str], key: str, values: tuple[str, ...]) -> bool:
+    """Whether the labelled value ``m`` is a list or a YAML mapping under its label, whose
+    items another reader judges each apart: a list (fix21a) is read by ``_nested`` or
+    ``_code_lists`` (its bullets and line breaks stay); a mapping by ``_nested`` (its line
+    break written out too, in escaped JSON: fix21b)."""
+    if "\n" in values[1] and (
+        (values[2] == "-" and m.string[m.end("secret") : m.end("secret") + 1] == " ")
+        or (key[-5:].lower() == "codes" and _code_lists.listed(m.string, m.start("secret")))
+    ):
+        return True
+    return ("\n" in values[1] or "\\n" in values[1]) and _YAML_KEY_AFTER.match(
+        m.string,
+        m.end("secret")
+        - (values[2][-1:] == ":" and _KEY_NAME.fullmatch(values[2][:-1]) is not None),
+    ) is not None
 
 
 def _defined(text: str, key_at: int) -> bool:
