@@ -205,6 +205,8 @@ def _cut_rest_slowly(text: str, end: int, word: bool) -> int:
         return end
     while text[end : end + 1] in _detectors._CUTS:
         cut = text[end]
+        if cut == "&" and text[end + 1 : end + 2] in ("", " ", "\t", "\n", "\r"):
+            return end + 1  # (fix21a) a symbol ending the token: ``glacier-kite-57&``
         width = 1
         if cut == "\\":
             if text[end + 1 : end + 2] != "t":

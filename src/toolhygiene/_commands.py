@@ -238,11 +238,16 @@ def _value(text: str, start: int, end: int, form: str, marks: str) -> tuple[int,
     return start, end
 
 
-def _real(text: str, span: tuple[int, int] | None) -> bool:
+def _real(text: str, span: tuple[int, int] | None, *, dashed: bool = False) -> bool:
+    """Whether the argument at ``span`` holds a real value: not a mask, and not a flag
+    unless ``dashed`` (a value fed on standard input, its writer's flags left out
+    already: ``echo -00000Aa | sudo -S``)."""
     if span is None or span[0] >= span[1]:
         return False
     value = text[span[0] : span[1]]
-    return value[:1] not in "-*" and plausible_value(value, prose_allowed=False)
+    return value[:1] not in ("*" if dashed else "-*") and plausible_value(
+        value, prose_allowed=False
+    )
 
 
 _KEY_VALUE = re.compile(r"[a-z_][a-z0-9_\-]{0,40}=")
@@ -565,7 +570,7 @@ def _fed_values(text: str, spans: list[tuple[int, int]]) -> list[re.Match[str]]:
         value = text[start:stop]
         verdict = real.get(value)
         if verdict is None:
-            verdict = real[value] = _real(text, (start, stop))
+            verdict = real[value] = _real(text, (start, stop), dashed=True)
         if verdict:
             span = SPAN.match(text, start, stop)
             if span is not None:

@@ -38,6 +38,7 @@ from toolhygiene._identifiers import may_hold_identifier, public_spans
 from toolhygiene._labels import (
     AUTH_SCHEMES,
     BRACKETED,
+    FLAG_ENDS,
     FOREIGN_LABELS,
     GLUED_LABELS,
     PERCENT_FIELD,
@@ -2341,12 +2342,6 @@ unless a ``.netrc`` entry stands before it (read per match, in its text)."""
 _SPACED_SEEN: tuple[str, dict[tuple[str, str, str], Any]] = ("", {})
 
 
-_FLAG_ENDS: tuple[str, ...] = ("password", "passwd", "passphrase", "pass", "pwd", "token")
-_FLAG_ENDS += ("secret", "api-key", "api_key", "apikey", "access-key", "secret-key", "auth")
-"""(leak21) The last words of a flag whose argument is the secret itself (not
-``--passphrase-fd 0``, ``--token-file f``)."""
-
-
 def _spaced_value(key: str, sep: str, value: str) -> Any:
     """``_spaced``'s verdict from the key, the separator and the value (its tail glued
     on): ``True``, ``False`` or ``_NETRC``."""
@@ -2355,7 +2350,7 @@ def _spaced_value(key: str, sep: str, value: str) -> Any:
         and not sep.strip(" \t")
         and not value.isalpha()
         and is_secret_label(key.lstrip("-")) is True
-        and key.lower().endswith(_FLAG_ENDS)
+        and key.lower().endswith(FLAG_ENDS)
     ):
         # (leak21) a flag's argument (``--password Ab12=x``, ``--api-key a:b``): judged
         # as after ``=`` (a key line's shape inside it is the value's own)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from toolhygiene._labels import credential_shaped, is_secret_label
+from toolhygiene._labels import after_secret_flag, credential_shaped, is_secret_label
 from toolhygiene._tokens import Span
 
 __all__ = ["exact"]
@@ -54,7 +54,7 @@ def _exact(text: str, start: int, end: int, *, labelled: bool) -> list[tuple[int
         end -= 1
     if not labelled:
         return [(start, end)]
-    if "=" in text[start:end]:
+    if "=" in text[start:end] and not after_secret_flag(text, start):
         inner = _INNER_LABEL.match(text, start, end)
         if inner is not None and inner.end() < end and is_secret_label(inner.group(1)):
             start = inner.end()

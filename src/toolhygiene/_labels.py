@@ -25,6 +25,7 @@ __all__ = [
     "AUTH_SCHEMES",
     "BRACKETED",
     "DATA_KEY_QUALIFIERS",
+    "FLAG_ENDS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
     "PERCENT_FIELD",
@@ -35,6 +36,7 @@ __all__ = [
     "TRAILING",
     "bracketed_verdict",
     "code_label",
+    "after_secret_flag",
     "code_value",
     "credential_shaped",
     "is_secret_label",
@@ -2005,3 +2007,21 @@ def speaks_of_paging(text: str) -> bool:
 _PAGING_SEEN: tuple[str, bool] = ("", False)
 """The last text ``speaks_of_paging`` read, and its answer (a tuple: read and replaced
 whole, so threads never see half of one)."""
+
+
+FLAG_ENDS: tuple[str, ...] = ("password", "passwd", "passphrase", "pass", "pwd", "token")
+FLAG_ENDS += ("secret", "api-key", "api_key", "apikey", "access-key", "secret-key", "auth")
+"""The last words of a flag whose argument is the secret itself (``--password v``,
+``--api-key v``; not ``--passphrase-fd 0``, ``--token-file f``)."""
+
+_FLAG_BEFORE = re.compile(r"(?:^|(?<=[\s'\"]))(--?[A-Za-z][\w.\-]{0,60})[ \t]+\Z")
+
+
+def after_secret_flag(text: str, at: int) -> bool:
+    """Whether ``text[at:]`` is the argument of a flag naming a secret (``--password
+    A0000aPW=0Aa``): its whole argument is the value, a key's shape inside it too."""
+    m = _FLAG_BEFORE.search(text, max(0, at - 72), at)
+    if m is None:
+        return False
+    flag = m.group(1)
+    return flag.lower().endswith(FLAG_ENDS) and is_secret_label(flag.lstrip("-")) is True
