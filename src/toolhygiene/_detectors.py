@@ -1952,6 +1952,14 @@ _KEY_ID_SCOPE = re.compile(
 _SIGV4_SCOPE = re.compile(r"[0-9]{8}/[a-z0-9\-]{1,30}/[a-z0-9\-]{1,40}/aws4_request(?![\w/])")
 
 
+# (fix22c) A time's hour before a pair's colon (``21``, ``2026-11-29T21``, ``2026-11-29 21``
+# has a space: not one user) and its minutes, seconds, fraction and zone after it.
+_CLOCK_USER = re.compile(r"(?<![0-9])(?:[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt])?[0-9]{1,2}\Z")
+_CLOCK = re.compile(
+    r"[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]{1,9})?(?:[Zz]|[+\-][0-9]{2}(?::?[0-9]{2})?)?\.?"
+)
+
+
 def _pair(m: re.Match[str]) -> bool:
     """A user and a password after a credentials label (``credentials: bob / v``, ``creds
     bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
@@ -1965,6 +1973,9 @@ def _pair(m: re.Match[str]) -> bool:
         m.group("user"), prose_allowed=True
     ):
         return False
+    if m.group("pair") == ":" and _CLOCK_USER.search(m.group("user")) and _CLOCK.fullmatch(value):
+        return False  # (fix22c) a date and time, or a time, split at its colon: ``Last
+        # login: 2026-11-29T21:14:00Z`` is a record
     if value[:1] in "\"'":
         return True
     if value[:2] == "//" and m.group("pair") == ":":
