@@ -94,3 +94,59 @@ def test_a_time_after_login_stays_whole(text: str) -> None:
 )
 def test_a_password_beside_or_in_place_of_a_time_goes(text: str) -> None:
     _gone(text)
+
+
+# 2. An OpenID discovery document
+DISCOVERY = json.dumps(
+    {
+        "issuer": "https://login.example.com/v2.0",
+        "token_endpoint": "https://login.example.com/v2.0/oauth/token",
+        "jwks_uri": "https://login.example.com/v2.0/.well-known/jwks.json",
+        "response_types_supported": ["code", "id_token", "token id_token", "code id_token token"],
+        "id_token_signing_alg_values_supported": ["RS256", "ES256", "EdDSA"],
+        "token_endpoint_auth_methods_supported": [
+            "client_secret_basic",
+            "client_secret_post",
+            "private_key_jwt",
+        ],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "claims_supported": ["sub", "at_hash", "c_hash"],
+        "request_object_signing_alg_values_supported": ["none", "PS256"],
+    },
+    indent=2,
+)
+
+
+def test_a_discovery_document_stays_whole() -> None:
+    _kept(DISCOVERY, line=False)
+    short = (
+        '{"response_types_supported": ["code", "token id_token"], '
+        '"id_token_signing_alg_values_supported": ["RS256"]}'
+    )
+    assert short in _fail(short)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"token_endpoint_auth_method": "client_secret_basic"}',
+        '{"id_token_signed_response_alg": "RS256"}',
+        "response_type=code id_token token",
+        '{"alg": "RS256", "kty": "RSA"}',
+    ],
+)
+def test_public_names_stay(text: str) -> None:
+    _kept(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        DISCOVERY[:-2] + f',\n  "client_secret": "{SECRET}"\n}}',
+        f'{{"token_endpoint_auth_method": "client_secret_post", "client_secret": "{SECRET}"}}',
+        f"token {SECRET}",
+        f'{{"client_secret": "RS256{SECRET}"}}',
+    ],
+)
+def test_a_secret_beside_public_names_goes(text: str) -> None:
+    _gone(text)

@@ -1710,7 +1710,14 @@ _CURSOR_WORDS = frozenset(["token", "Token", "TOKEN", "tokens", "Tokens", "TOKEN
 """A bare ``token`` key as prose writes it: a cursor when its sentence is about paging."""
 
 
+# (fix22c) OAuth's response types, named after ``token`` in a list of them (an OpenID
+# discovery document's ``"token id_token"``, ``code id_token token``): public words.
+_RESPONSE_TYPES = frozenset(["id_token", "code", "none", "token"])
+
+
 def _token_credential(m: re.Match[str]) -> bool:
+    if m.group("secret").lower() in _RESPONSE_TYPES:
+        return False
     if paging_prose(m.string, m.start("secret"), m.end("secret")):
         return False  # "use token v for the next page": a cursor (layer 1 still reads it)
     return _credential(m)
