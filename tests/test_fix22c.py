@@ -150,3 +150,153 @@ def test_public_names_stay(text: str) -> None:
 )
 def test_a_secret_beside_public_names_goes(text: str) -> None:
     _gone(text)
+
+
+# 3, 6. Generated once with cryptography (RSA 2048, a self-signed certificate, P-256);
+# the private key's members below are a test key's, never used anywhere.
+N = (
+    "p8mcD11uFzoOsYKymWicCsO4qPnRuQjxVn4OVcM97ejUO_Vid-w7ojLyPG2pRgHHI3mwdoHCd3bA"
+    "lefT94FR80EniD108LyosQEQlDjUFpa0jxy6IiHgBkI7Ucx2eQ_BQghT5JjrFDZLdQmNMHxYpOwH"
+    "kvxqBY6zQFx_2FJldEZBqk-OLEOLoo6m6S1taAj7RTuvK2G8QiyYOu_vMQ-tqCVZonbWqAUwobBi"
+    "z1b2TEUz5-ADk4Cr_BxsF4U-7XpH7sypY6NdfrxETdOjnOxAzHuct8swrZZeKR_Fr3kGtBaLmA_Q"
+    "yhQbsnMo4DgNHrM_E8SCQLTaedXTCwQMh4_zrQ"
+)
+E = (
+    "AQAB"
+)
+D = (
+    "A17Y7DQXxI6tgeJavRstW0gAOyC9lkZ4NqEUn6Nq6I8PSF8PCdKshf8Y_57CUj4x5mQI5_CGXAj-"
+    "KGS-TNADueu6pBF7-mQHzXp0f02-8O85FFDi6lGc4vNMpsGBNcBbxPxO1x49RqwqiuDUvb8ZtsJp"
+    "CopYhOEPd8ED7nAFSrcgPy4urLbs4vYBF7EXPWY9lPpImodK8252fwkkNSEqcn-ifaukce9jp6JV"
+    "9fAaXquYaL9BB8A9vty8bJ0Cxwv7k-YNJhLhJUcmacbDk798S2IAwLx-Tqbe5yNpsfeRPuBMWyAy"
+    "cKbGdgWJKV36Zpnv5NhaxCA9-q_1J8KS9Smnvw"
+)
+P = (
+    "2hEK9gIXt8UeTb8oMBaA2Kqz6GJOR5p80pOHLnYGjtHqABiCyj_7THFrTRBTp6ndxFu-IY1mpvF8"
+    "auWnIln_x5JWoqfx9LrZmqqvn4SRJTidpQgs5ZN-VEXkqoPExiYkLeBJtvyRmgaQO_7X2dVgDPws"
+    "qfNmx-eAX5kRapDjTKM"
+)
+Q = (
+    "xPmJdatFFksh-PfQv_6A2MP5thlPD2XIe19WO3nq9wnw4CO9xebCHrcHbJ1DORgOXCHtnih3poQp"
+    "uGaT2d3neB6yTFLgU9Sl9J0s5GWK1pJZzxh6mjeE7DtB8cZwcXiMVE0zwrdltI-YBkaP-_LS9Bp2"
+    "Lr2yx594xm9gEYjh828"
+)
+DP = (
+    "Vhe4bhuxZXpLVoKLyUB5KhFq6eo14YsakMBx9GPgfu5dJiCHMnZELo_wvwIdJOqphWZ7ECAVUP-y"
+    "EToN3EAP_ajGz3zix64lTyzoHWBnNXy-sHMj1pd-nqLhfnh7bYeNbRdJwxbAHUFOHIGmknftbfL5"
+    "ZzeTcoTxZ8y01Y_STWU"
+)
+DQ = (
+    "iQzSvqOXI0bNcWwDu8J5pdjdgv0jDCSWlHimCCXw_UfWaC2WGf9P640Pxlu5bR02yJX2vceMULi-"
+    "SoZcswb5yZMaHY7AdLONcKB3nsakDl2vzS9MBsdAXhlw7adTjy__-5vnusBeLH6ImT05a2TtsFhF"
+    "CIqGvOxRXUgbALhL9lM"
+)
+QI = (
+    "X-H1Vi3PNPeZedMuMZNqEK9etzqbrq9DF42sdiSJ4b4bEu89TFcwb6wgkscKKiUSHmM4mwbQdl0O"
+    "196XqjElT7Z8SkG6W23zNQt4RLqnMCqUZmdxzglAquacw4nsJHORK-YUNz2xKzH-Kmg4AaK6AaJ1"
+    "wAZi0kBf6bovJDqSnDU"
+)
+X5C = (
+    "MIICrzCCAZegAwIBAgIDEtaHMA0GCSqGSIb3DQEBCwUAMBoxGDAWBgNVBAMMD2lkcC5leGFtcGxl"
+    "LmNvbTAeFw0yNjAxMDEwMDAwMDBaFw0zNTEyMzAwMDAwMDBaMBoxGDAWBgNVBAMMD2lkcC5leGFt"
+    "cGxlLmNvbTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBAKfJnA9dbhc6DrGCsplonArD"
+    "uKj50bkI8VZ+DlXDPe3o1Dv1YnfsO6Iy8jxtqUYBxyN5sHaBwnd2wJXn0/eBUfNBJ4g9dPC8qLEB"
+    "EJQ41BaWtI8cuiIh4AZCO1HMdnkPwUIIU+SY6xQ2S3UJjTB8WKTsB5L8agWOs0Bcf9hSZXRGQapP"
+    "jixDi6KOpuktbWgI+0U7rythvEIsmDrv7zEPraglWaJ21qgFMKGwYs9W9kxFM+fgA5OAq/wcbBeF"
+    "Pu16R+7MqWOjXX68RE3To5zsQMx7nLfLMK2WXikfxa95BrQWi5gP0MoUG7JzKOA4DR6zPxPEgkC0"
+    "2nnV0wsEDIeP860CAwEAATANBgkqhkiG9w0BAQsFAAOCAQEAkYR1UPogRoJl9b/HG5i022aS1HC/"
+    "ttZwqf5tcmFxxsML0P/e8cLMALFDh75AWrSXlVmXTvCvK1jTih7u9zl7h4x9K9sdOabowY2Hl78i"
+    "h8uwnLWKaZ3aCBenOwJLL+weLI81/kZnQxO+FEiwq30mOxuNBNUoYbcCuhLLZebKWY4No3BLY9yq"
+    "JxIhRVR4w2gHEAmnSwZPyach8LKZ/ibmM6sFmZSQlrkKJwcRxbL+IY+63LeQ9UbjiY4DdBS9Q1Va"
+    "GABdlK6ezZE2tvo2bTH93FWW17vxcl7VCE777Zoh/hxSkVdMfn5nxGplLKMfuPwcx9iBUL94LP1p"
+    "pJVk2iUU5g=="
+)
+X5T = (
+    "Ed6DFldL9h6-4JGIhNyX0kgHk_o"
+)
+X5T256 = (
+    "bXuTI3qiQnq4mJMmwVFg4IeNRWCCFJfYIUKthiUJtPU"
+)
+ECX = (
+    "Oq09F2Y-Op4Bkqr15Oy6vLtOjcQ89cpxrI4YOL5ro8I"
+)
+ECY = (
+    "xtZhzdmiAzLaSI7RWo01ch1vQJLpQ7d3w8bAOGspUb8"
+)
+ECD = (
+    "x76yNCvTuTUfu2hzHTAxCrxEpFQQIp46qsjTsms-0VM"
+)
+
+
+def _jwks() -> str:
+    rsa = {"kty": "RSA", "use": "sig", "kid": "k1", "alg": "RS256", "n": N, "e": E}
+    rsa |= {"x5t": X5T, "x5t#S256": X5T256, "x5c": [X5C]}
+    ec = {"kty": "EC", "crv": "P-256", "kid": "e1", "alg": "ES256", "x": ECX, "y": ECY}
+    return json.dumps({"keys": [rsa, ec]})
+
+
+def test_a_jwks_public_members_stay() -> None:
+    _kept(_jwks(), line=False)
+    one = json.dumps({"kty": "RSA", "n": N, "e": E})
+    assert th.redact(one) == one
+
+
+def test_a_private_jwk_loses_its_private_members_only() -> None:
+    rsa = {"kty": "RSA", "n": N, "e": E, "d": D, "p": P, "q": Q, "dp": DP, "dq": DQ, "qi": QI}
+    ec = {"kty": "EC", "crv": "P-256", "x": ECX, "y": ECY, "d": ECD}
+    for key, private in ((rsa, (D, P, Q, DP, DQ, QI)), (ec, (ECD,))):
+        text = json.dumps(key)
+        for out in (th.redact(text), _ok_str(text), _ok_dict(text)):
+            assert all(value not in out for value in private)
+            assert key["e" if "e" in key else "x"] in out
+        assert N in th.redact(json.dumps(rsa))
+
+
+def _saml(body: str) -> str:
+    return (
+        '<samlp:Response ID="_8f2c"><saml:Issuer>https://idp.example.com</saml:Issuer>'
+        "<ds:Signature><ds:KeyInfo><ds:X509Data><ds:X509Certificate>"
+        f"{body}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></ds:Signature>"
+        "</samlp:Response>"
+    )
+
+
+def _lines(body: str, indent: str) -> str:
+    return "\n".join(indent + body[i : i + 64] for i in range(0, len(body), 64))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _saml(X5C),
+        _saml("\n" + _lines(X5C, "        ") + "\n      "),
+        f"idp_certificate: {X5C}",
+        f'{{"x5c": ["{X5C}"]}}',
+    ],
+)
+def test_a_certificate_without_its_frame_stays(text: str) -> None:
+    _kept(text, line=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # beside the certificate, a signature value and a password still go
+        _saml(X5C).replace("<ds:KeyInfo>", f"<ds:SignatureValue>{SECRET}</ds:SignatureValue><ds:KeyInfo>"),
+        _saml(X5C) + f" password={SECRET}",
+        # a certificate's first bytes, then a secret: no certificate
+        _saml(X5C[:200] + SECRET * 20),
+    ],
+)
+def test_a_secret_beside_a_certificate_goes(text: str) -> None:
+    for out in (th.redact(text), _ok_str(text), _ok_dict(text)):
+        assert SECRET not in out
+
+
+def test_a_secret_under_a_private_label_is_no_certificate() -> None:
+    assert X5C not in th.redact(f"private_key: {X5C}")
+
+
+def test_a_certificate_after_an_escaped_line_break_stays() -> None:
+    text = json.dumps({"saml": _saml("\n" + _lines(X5C, ""))})
+    assert th.redact(text) == text
