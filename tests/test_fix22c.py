@@ -300,3 +300,43 @@ def test_a_secret_under_a_private_label_is_no_certificate() -> None:
 def test_a_certificate_after_an_escaped_line_break_stays() -> None:
     text = json.dumps({"saml": _saml("\n" + _lines(X5C, ""))})
     assert th.redact(text) == text
+
+
+# 4. Headers that carry a request's or a trace's id
+ID_HEADERS = [
+    "cf-ray: 8e1c2a3b4c5d6e7f-SJC",
+    "CF-RAY: 8e1c2a3b4c5d6e7f-SJC",
+    "x-amz-id-2: 5vX0c7mQ2kR9pL1sT8wY3nB6hJ4fG0dA+zE7uI2oP9qW5eR1tY8uI3oP6aS4dF2gH0jK=",
+    "x-amz-request-id: 4B7C9D2E1F3A5B6C",
+    "x-request-id: 7f3a9c2e-1b4d-4e8f-9a6c-2d5e7f1a3b9c",
+    "x-correlation-id: a8f3k2m9q4w7e1r6t5y0",
+    "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    "x-cloud-trace-context: 105445aa7843bc8bf206b12000100000/1;o=1",
+    "X-B3-TraceId: 80f198ee56343ba864fe8b2a57d3eff7",
+    "x-b3-spanid: e457b5a2e4d86bd1",
+]
+
+
+@pytest.mark.parametrize("text", ID_HEADERS)
+def test_an_id_header_stays(text: str) -> None:
+    _kept(text)
+    block = "HTTP/1.1 200 OK\ncontent-type: application/json\n" + text + "\n"
+    _kept(block, line=False)
+
+
+@pytest.mark.parametrize("header", ID_HEADERS)
+def test_a_secret_beside_an_id_header_goes(header: str) -> None:
+    _gone(f"{header}\nauthorization: Bearer {SECRET}")
+    _gone(f"{header}\nx-api-key: {SECRET}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x-amz-id-2: ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+        f"cf-ray: {SECRET}_secret_{SECRET}",
+    ],
+)
+def test_a_provider_token_or_a_named_secret_under_an_id_header_goes(text: str) -> None:
+    out = th.redact(text)
+    assert "[redacted:" in out and SECRET not in out and "a1B2c3D4e5F6" not in out

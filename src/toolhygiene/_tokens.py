@@ -211,6 +211,24 @@ def _spaced_id_value(text: str, begin: int) -> bool:
     return before is None or is_secret_label(f"{before}_{key}") is False
 
 
+# (fix22c) HTTP headers whose value is a request's or a trace's id though their names
+# hold no ``id`` before a separator (Cloudflare's ``cf-ray``, S3's ``x-amz-id-2``, GCP's
+# ``x-cloud-trace-context``, W3C's ``traceparent``, Zipkin's ``x-b3-*``): a header's
+# name, then its colon, right before the value.
+_ID_HEADER = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:cf-ray|x-amz-id-2|x-amz-cf-id|x-cloud-trace-context|traceparent"
+    r"|tracestate|x-b3-[a-z]{0,12}|x-vercel-id|x-[a-z0-9\-]{0,24}trace(?:-?id)?)"
+    r"[ \t]{0,3}:[ \t]{0,3}\Z",
+    re.IGNORECASE,
+)
+_ID_HEADER_MAX = 48
+"""The longest match of ``_ID_HEADER``."""
+
+
+def _id_header(text: str, begin: int) -> bool:
+    return _ID_HEADER.search(text, max(0, begin - _ID_HEADER_MAX), begin) is not None
+
+
 def _id_value(text: str, begin: int) -> bool:
     tail = _ID_TAIL.search(text, max(0, begin - _ID_TAIL_MAX), begin)
     if tail is None:
@@ -790,6 +808,7 @@ def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[i
                 lowered.find(b"key", max(0, begin - _ID_TAIL_MAX), begin) != -1
                 and _data_key_value(text, begin)
             )
+            or (lowered.find(b":", max(0, begin - 4), begin) != -1 and _id_header(text, begin))
         )
         and _NAMES_SECRET.search(text, begin, end) is None
     )
