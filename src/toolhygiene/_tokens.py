@@ -214,9 +214,10 @@ def _spaced_id_value(text: str, begin: int) -> bool:
 # (fix22c) HTTP headers whose value is a request's or a trace's id though their names
 # hold no ``id`` before a separator (Cloudflare's ``cf-ray``, S3's ``x-amz-id-2``, GCP's
 # ``x-cloud-trace-context``, W3C's ``traceparent``, Zipkin's ``x-b3-*``): a header's
-# name, then its colon, right before the value.
+# name (after a blank or an escaped line break: a JSON string), then its colon, right
+# before the value.
 _ID_HEADER = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:cf-ray|x-amz-id-2|x-amz-cf-id|x-cloud-trace-context|traceparent"
+    r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?:cf-ray|x-amz-id-2|x-amz-cf-id|x-cloud-trace-context|traceparent"
     r"|tracestate|x-b3-[a-z]{0,12}|x-vercel-id|x-[a-z0-9\-]{0,24}trace(?:-?id)?)"
     r"[ \t]{0,3}:[ \t]{0,3}\Z",
     re.IGNORECASE,
