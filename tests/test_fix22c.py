@@ -340,3 +340,34 @@ def test_a_secret_beside_an_id_header_goes(header: str) -> None:
 def test_a_provider_token_or_a_named_secret_under_an_id_header_goes(text: str) -> None:
     out = th.redact(text)
     assert "[redacted:" in out and SECRET not in out and "a1B2c3D4e5F6" not in out
+
+
+# 5. A page's slug in a public URL
+SLUGS = [
+    "https://www.notion.so/acme/Roadmap-9f86d081884c7d659a2feaa0c55ad015",
+    "https://acme.notion.site/Q4-Planning-Notes-9f86d081884c7d659a2feaa0c55ad015",
+    "https://www.notion.so/acme/Roadmap-9f86d081884c7d659a2feaa0c55ad015?pvs=4",
+    "See https://www.notion.so/Onboarding-Guide-2b7e151628aed2a6abf7158809cf4f3c for the steps.",
+]
+
+
+@pytest.mark.parametrize("text", SLUGS)
+def test_a_page_slug_stays(text: str) -> None:
+    _kept(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"https://www.notion.so/acme/Roadmap-9f86d081884c7d659a2feaa0c55ad015?token={SECRET}",
+        f"https://www.notion.so/acme/Roadmap-{SECRET}{SECRET}",
+        f"https://hooks.example.com/a/secret-{SECRET}",
+    ],
+)
+def test_a_secret_in_or_beside_a_page_url_goes(text: str) -> None:
+    _gone(text)
+
+
+def test_words_naming_a_secret_before_the_hex_are_no_slug() -> None:
+    text = "https://x.example.com/a/token-9f86d081884c7d659a2feaa0c55ad015"
+    assert "9f86d081884c7d659a2feaa0c55ad015" not in th.redact(text)

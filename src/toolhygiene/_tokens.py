@@ -1100,6 +1100,24 @@ def _past_escape(text: str, begin: int) -> int:
     return begin
 
 
+# (fix22c) A page's slug in a URL's path: its title's words, then its 32-hex id
+# (Notion's ``/acme/Roadmap-9f86d081884c7d659a2feaa0c55ad015``, ``notion.site``): the
+# hex id alone stays as a digest does; words naming a secret before it do not.
+_SLUG_ID = re.compile(r"(?:[A-Za-z0-9]{1,40}-){1,20}[0-9a-f]{32}")
+
+
+def _page_slug(text: str, begin: int, start: int, piece: str) -> bool:
+    return (
+        len(piece) > 33
+        and piece[-33] == "-"
+        and _SLUG_ID.fullmatch(piece) is not None
+        and not piece[:-33].replace("-", "").isdigit()
+        and _NAMES_SECRET.search("-" + piece[:-33] + "-") is None
+        and text.find("?", begin, start) == -1
+        and text.find("#", begin, start) == -1
+    )
+
+
 def _url_run(text: str, begin: int) -> bool:
     """Whether the run starting at ``begin`` is a URL or a path: each of its ``/``
     segments is then a piece, so a random segment goes alone and the host and the
@@ -1212,6 +1230,8 @@ def _run(
             continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
+            continue
+        if cut is _URL_PIECES and _page_slug(text, begin, start, piece):
             continue
         if is_random(piece):
             left = start + m.group().index(piece)
