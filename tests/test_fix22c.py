@@ -161,9 +161,7 @@ N = (
     "z1b2TEUz5-ADk4Cr_BxsF4U-7XpH7sypY6NdfrxETdOjnOxAzHuct8swrZZeKR_Fr3kGtBaLmA_Q"
     "yhQbsnMo4DgNHrM_E8SCQLTaedXTCwQMh4_zrQ"
 )
-E = (
-    "AQAB"
-)
+E = "AQAB"
 D = (
     "A17Y7DQXxI6tgeJavRstW0gAOyC9lkZ4NqEUn6Nq6I8PSF8PCdKshf8Y_57CUj4x5mQI5_CGXAj-"
     "KGS-TNADueu6pBF7-mQHzXp0f02-8O85FFDi6lGc4vNMpsGBNcBbxPxO1x49RqwqiuDUvb8ZtsJp"
@@ -211,21 +209,11 @@ X5C = (
     "GABdlK6ezZE2tvo2bTH93FWW17vxcl7VCE777Zoh/hxSkVdMfn5nxGplLKMfuPwcx9iBUL94LP1p"
     "pJVk2iUU5g=="
 )
-X5T = (
-    "Ed6DFldL9h6-4JGIhNyX0kgHk_o"
-)
-X5T256 = (
-    "bXuTI3qiQnq4mJMmwVFg4IeNRWCCFJfYIUKthiUJtPU"
-)
-ECX = (
-    "Oq09F2Y-Op4Bkqr15Oy6vLtOjcQ89cpxrI4YOL5ro8I"
-)
-ECY = (
-    "xtZhzdmiAzLaSI7RWo01ch1vQJLpQ7d3w8bAOGspUb8"
-)
-ECD = (
-    "x76yNCvTuTUfu2hzHTAxCrxEpFQQIp46qsjTsms-0VM"
-)
+X5T = "Ed6DFldL9h6-4JGIhNyX0kgHk_o"
+X5T256 = "bXuTI3qiQnq4mJMmwVFg4IeNRWCCFJfYIUKthiUJtPU"
+ECX = "Oq09F2Y-Op4Bkqr15Oy6vLtOjcQ89cpxrI4YOL5ro8I"
+ECY = "xtZhzdmiAzLaSI7RWo01ch1vQJLpQ7d3w8bAOGspUb8"
+ECD = "x76yNCvTuTUfu2hzHTAxCrxEpFQQIp46qsjTsms-0VM"
 
 
 def _jwks() -> str:
@@ -282,7 +270,9 @@ def test_a_certificate_without_its_frame_stays(text: str) -> None:
     "text",
     [
         # beside the certificate, a signature value and a password still go
-        _saml(X5C).replace("<ds:KeyInfo>", f"<ds:SignatureValue>{SECRET}</ds:SignatureValue><ds:KeyInfo>"),
+        _saml(X5C).replace(
+            "<ds:KeyInfo>", f"<ds:SignatureValue>{SECRET}</ds:SignatureValue><ds:KeyInfo>"
+        ),
         _saml(X5C) + f" password={SECRET}",
         # a certificate's first bytes, then a secret: no certificate
         _saml(X5C[:200] + SECRET * 20),

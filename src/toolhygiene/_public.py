@@ -216,9 +216,10 @@ def certificate_der(data: bytes) -> bool:
 
 # (fix22c) A certificate's base64 body without a PEM frame: a SAML document's
 # ``<ds:X509Certificate>``, a JWK's ``x5c`` item, ``-----BEGIN``-less settings. Its DER
-# opens with a long ``SEQUENCE`` (``MII``, ``MIH``); runs of base64 split by line breaks
-# (written or escaped, in a JSON string) and indentation: every part may stop anywhere, so nothing is tried twice (a run that
-# goes on with other characters is cut there, and its bytes decide).
+# opens with a ``SEQUENCE`` of 256 bytes or more (``MII``, ``MIJ``); runs of base64 split
+# by line breaks (written or escaped, in a JSON string) and indentation: every part may
+# stop anywhere, so nothing is tried twice (a run that goes on with other characters is
+# cut there, and its bytes decide).
 _BARE_DER = re.compile(
     r"(?:(?<![A-Za-z0-9+/])|(?<=\\n))MI[I-J][A-Za-z0-9+/]{60,8192}"
     r"(?:[ \t]{0,16}" + _BREAK + r"[ \t]{0,64}[A-Za-z0-9+/]{1,8192}){0,256}={0,2}"
