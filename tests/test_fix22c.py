@@ -361,3 +361,9 @@ def test_a_secret_in_or_beside_a_page_url_goes(text: str) -> None:
 def test_words_naming_a_secret_before_the_hex_are_no_slug() -> None:
     text = "https://x.example.com/a/token-9f86d081884c7d659a2feaa0c55ad015"
     assert "9f86d081884c7d659a2feaa0c55ad015" not in th.redact(text)
+
+
+@pytest.mark.parametrize("label", ["password", "client_secret", "signing_key"])
+def test_a_bare_certificate_under_a_secret_label_goes(label: str) -> None:
+    assert X5C[:40] not in th.redact(f"{label}: {X5C}")
+    assert X5C[:40] not in th.redact(json.dumps({label: X5C}))

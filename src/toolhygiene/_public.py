@@ -226,6 +226,13 @@ _BARE_DER = re.compile(
 )
 
 
+def _framed(text: str, start: int) -> bool:
+    """Whether a PEM frame's ``-----`` ends right before ``start`` (but for blanks and
+    line breaks): a PEM block's body, which ``PEM`` judges with its frame and label."""
+    head = text[max(0, start - 24) : start].replace("\\n", "").replace("\\r", "")
+    return head.rstrip().endswith("-----")
+
+
 def not_public(m: re.Match[str]) -> bool:
     """Whether a block framed as public material (a ``PEM`` match) holds something else:
     a private key's body, a secret pasted in, a body cut short. Its body goes, named
@@ -518,7 +525,12 @@ def _public_ranges(text: str) -> list[tuple[int, int]]:
     if "MII" in text:
         for m in _BARE_DER.finditer(text):
             data = strict_base64(_LAYOUT.sub("", m.group()))
-            if data is not None and certificate_der(data) and not _after_private(text, m.start()):
+            if (
+                data is not None
+                and certificate_der(data)
+                and not _framed(text, m.start())
+                and not _after_private(text, m.start())
+            ):
                 ranges.append(m.span())
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
