@@ -363,7 +363,7 @@ def test_words_naming_a_secret_before_the_hex_are_no_slug() -> None:
     assert "9f86d081884c7d659a2feaa0c55ad015" not in th.redact(text)
 
 
-@pytest.mark.parametrize("label", ["password", "client_secret", "signing_key"])
+@pytest.mark.parametrize("label", ["password", "client_secret", "private_key"])
 def test_a_bare_certificate_under_a_secret_label_goes(label: str) -> None:
     assert X5C[:40] not in th.redact(f"{label}: {X5C}")
     assert X5C[:40] not in th.redact(json.dumps({label: X5C}))

@@ -19,6 +19,7 @@ a secret key's.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -226,11 +227,10 @@ _BARE_DER = re.compile(
 )
 
 
-def _framed(text: str, start: int) -> bool:
-    """Whether a PEM frame's ``-----`` ends right before ``start`` (but for blanks and
-    line breaks): a PEM block's body, which ``PEM`` judges with its frame and label."""
-    head = text[max(0, start - 24) : start].replace("\\n", "").replace("\\r", "")
-    return head.rstrip().endswith("-----")
+def _inside_block(blocks: list[tuple[int, int]], at: int) -> bool:
+    """Whether ``at`` lies in one of ``blocks`` (ascending, apart)."""
+    index = bisect.bisect_right(blocks, (at, 1 << 62)) - 1
+    return index >= 0 and blocks[index][0] <= at < blocks[index][1]
 
 
 def not_public(m: re.Match[str]) -> bool:
@@ -514,8 +514,10 @@ _RANGES_SEEN: tuple[str | None, list[tuple[int, int]]] = (None, [])
 
 def _public_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = _key_ranges(text)
+    blocks: list[tuple[int, int]] = []  # PEM blocks: their bodies are judged with them
     if "-----BEGIN " in text:
         for m in PEM.finditer(text):
+            blocks.append(m.span())
             if not_public(m) or _after_private(text, m.start()):
                 continue
             if m.group("fields") is None:
@@ -528,7 +530,7 @@ def _public_ranges(text: str) -> list[tuple[int, int]]:
             if (
                 data is not None
                 and certificate_der(data)
-                and not _framed(text, m.start())
+                and not _inside_block(blocks, m.start())
                 and not _after_private(text, m.start())
             ):
                 ranges.append(m.span())
