@@ -217,8 +217,8 @@ ECD = "x76yNCvTuTUfu2hzHTAxCrxEpFQQIp46qsjTsms-0VM"
 
 
 def _jwks() -> str:
-    rsa = {"kty": "RSA", "use": "sig", "kid": "k1", "alg": "RS256", "n": N, "e": E}
-    rsa |= {"x5t": X5T, "x5t#S256": X5T256, "x5c": [X5C]}
+    rsa: dict[str, object] = {"kty": "RSA", "use": "sig", "kid": "k1", "alg": "RS256"}
+    rsa |= {"n": N, "e": E, "x5t": X5T, "x5t#S256": X5T256, "x5c": [X5C]}
     ec = {"kty": "EC", "crv": "P-256", "kid": "e1", "alg": "ES256", "x": ECX, "y": ECY}
     return json.dumps({"keys": [rsa, ec]})
 
