@@ -2,7 +2,15 @@
 through ``th.redact``, a successful result as a str and a dict, and a real exception's
 failure line where the text fits on one. Next to each survivor, a real secret still goes.
 
-1. a date or a time after a label stays whole (``Last login: 2026-11-29T21:14:00Z``).
+1. a date or a time after a label stays whole (``Last login: 2026-11-29T21:14:00Z``);
+2. an OpenID discovery document stays (``*_supported`` lists, JOSE algorithm names,
+   OAuth client authentication methods, response types);
+3. a JWKS's public members stay (``n``, ``e``, ``x``, ``y``, ``x5t``, ``x5c``), its
+   private ones go;
+4. a request's or a trace's id under its header stays (``cf-ray``, ``x-amz-id-2``);
+5. a page's slug in a URL's path stays (Notion's ``Roadmap-<32 hex>``);
+6. a certificate's base64 body without a PEM frame stays (SAML's
+   ``<ds:X509Certificate>``), checked by its DER structure.
 """
 
 from __future__ import annotations
