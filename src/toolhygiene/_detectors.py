@@ -1980,9 +1980,11 @@ def _pair(m: re.Match[str]) -> bool:
         m.group("user"), prose_allowed=True
     ):
         return False
-    if m.group("pair") == ":" and _CLOCK_USER.search(m.group("user")) and _CLOCK.fullmatch(value):
-        return False  # (fix22c) a date and time, or a time, split at its colon: ``Last
-        # login: 2026-11-29T21:14:00Z`` is a record
+    if m.group("pair") == ":" and _CLOCK_USER.search(m.group("user")):
+        clock, escape, rest = value.partition("\\")  # (a JSON string's ``\n`` ends it)
+        if _CLOCK.fullmatch(clock) and (not escape or rest[:1] in ("n", "r", "t")):
+            return False  # (fix22c) a date and time, or a time, split at its colon:
+            # ``Last login: 2026-11-29T21:14:00Z`` is a record
     if value[:1] in "\"'":
         return True
     if value[:2] == "//" and m.group("pair") == ":":
