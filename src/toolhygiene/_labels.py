@@ -626,6 +626,12 @@ def _label_verdict(key: str) -> bool | None:
     if not parts:
         return False
     if parts[-1] in _META:
+        if parts[-1] in _MEASURES and _measures_a_secret(parts):
+            # (fix22) how many or how long of a secret (``token_ttl``, ``token_count``,
+            # ``api_key_length``): the value decides, as for a setting's unit (``3600``,
+            # ``1h30m`` stay; ``Zx9Qw2Er7Ty4Ui`` goes). A plural's count
+            # (``passwords_count``) counts them and names none.
+            return None
         return False
     if parts[-1] in _SETTING_KINDS:
         # (fix21b) a setting whose last word says its value is a count, a duration, a
@@ -686,6 +692,23 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_MEASURES = frozenset(
+    ["count", "length", "len", "size", "ttl", "duration", "lifetime", "interval", "timeout"]
+)
+"""The last words of a name that say its value is a number or a duration (fix22)."""
+
+
+def _measures_a_secret(parts: list[str]) -> bool:
+    """Whether a measure's name names a secret before its last word (``token_ttl``,
+    ``api_key_length``; not ``passwords_count``, ``cache_key_size``)."""
+    for index, part in enumerate(parts[:-1]):
+        if part in _STRONG or _glued_secret(part):
+            return True
+        if part == "key" and index and parts[index - 1] in _KEY_QUALIFIERS:
+            return True
+    return False
 
 
 _SETTING_KINDS = frozenset(

@@ -1,0 +1,107 @@
+"""Secrets that still reached the model, and useful text that did not, after session 14's
+helpers (fix22, session 14), each fixed as a family and tested through ``th.redact``, a
+real exception's failure line through a session, and success results:
+
+1. a credential under a name ending in a count or a duration (``token_ttl``,
+   ``token_count``, ``api_key_length``): a number or a duration stays, a credential goes;
+2. argparse's and click's own messages after a flag stay prose ("expected one argument");
+3. a secret printed on the line after a command that prints one (``bw get password``,
+   ``gcloud auth print-access-token``, ``vault kv get -field=password`` …);
+4. an SNMP tool's community after ``-c``, Redis MONITOR's ``requirepass``, "SNMP community
+   string: v";
+5. toolhygiene's own marks written as HTML entities (``&#91;error&#93;``) are escaped as the
+   literal forms are.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from typing import Any
+
+import argparse
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from toolhygiene._labels import is_secret_label
+
+_CREDENTIALS = st.text(string.ascii_letters + string.digits, min_size=12, max_size=30).filter(
+    lambda v: (
+        any(c.isdigit() for c in v) and any(c.islower() for c in v) and any(c.isupper() for c in v)
+    )
+)
+
+
+def carried(text: str) -> dict[str, str]:
+    """What the model reads of ``text`` in each carrier."""
+
+    @th.tool(name="probe")
+    def fails(order_id: str) -> str:
+        raise RuntimeError(text)
+
+    @th.tool(name="as_str")
+    def as_str(order_id: str) -> str:
+        return text
+
+    @th.tool(name="as_dict")
+    def as_dict(order_id: str) -> dict[str, Any]:
+        return {"source": "fix22", "output": text}
+
+    session = th.Session([fails, as_str, as_dict], line_cap=4000, max_failures=99)
+    out = {"redact": th.redact(text)}
+    for name in ("probe", "as_str", "as_dict"):
+        out[name] = session.call(name, {"order_id": "ORD-1"}).content
+    return out
+
+
+def gone_everywhere(text: str, *secrets: str) -> dict[str, str]:
+    out = carried(text)
+    for carrier, seen in out.items():
+        for secret in secrets:
+            assert secret not in seen, (carrier, text, seen)
+    return out
+
+
+def kept_everywhere(text: str, *survivors: str) -> None:
+    for carrier, seen in carried(text).items():
+        for survivor in survivors:
+            shown = survivor
+            if carrier == "probe":  # (a failure line is one line)
+                shown = re.sub(r"[ \t]*\n[ \t]*", " ", survivor)
+            if carrier == "as_dict":
+                shown = json.dumps(survivor, ensure_ascii=False)[1:-1]
+            assert shown in seen, (carrier, text, seen)
+
+
+# -- 1. a credential under a count's or a duration's name ------------------------------
+
+MEASURED = ["token_ttl", "token_count", "api_key_length", "secret_ttl", "session_token_lifetime"]
+
+
+@pytest.mark.parametrize("name", MEASURED)
+@pytest.mark.parametrize("shape", ["{k}: {v}", "{k}={v}", '{{"{k}": "{v}"}}'])
+def test_a_credential_under_a_measure_s_name_goes(name: str, shape: str) -> None:
+    value = "Zx9Qw2Er7Ty4Ui"
+    out = gone_everywhere(shape.format(k=name, v=value), value)
+    assert name in out["redact"]
+
+
+@given(value=_CREDENTIALS)
+@settings(max_examples=60, deadline=None)
+def test_any_credential_under_a_ttl_goes(value: str) -> None:
+    assert value not in th.redact(f"token_ttl: {value}")
+
+
+@pytest.mark.parametrize("name", MEASURED)
+@pytest.mark.parametrize("value", ["3600", "-4821", "1h30m", "PT1H", "3600s", "30 minutes"])
+def test_a_number_or_a_duration_under_a_measure_s_name_stays(name: str, value: str) -> None:
+    kept_everywhere(f"{name}: {value}", f"{name}: {value}")
+
+
+def test_a_count_of_passwords_still_names_none() -> None:
+    assert is_secret_label("passwords_count") is False
+    assert th.redact("passwords_count: 3") == "passwords_count: 3"
