@@ -105,3 +105,55 @@ def test_a_number_or_a_duration_under_a_measure_s_name_stays(name: str, value: s
 def test_a_count_of_passwords_still_names_none() -> None:
     assert is_secret_label("passwords_count") is False
     assert th.redact("passwords_count: 3") == "passwords_count: 3"
+
+
+# -- 2. argparse's own messages after a flag -------------------------------------------
+
+ARGPARSE = [
+    "argument --password: expected one argument",
+    "error: argument --token: expected at most one argument",
+    "argument --password: expected 2 arguments",
+    "argument --password: not allowed with argument --token",
+]
+
+
+@pytest.mark.parametrize("text", ARGPARSE)
+def test_argparse_s_message_after_a_flag_stays(text: str) -> None:
+    kept_everywhere(text, text)
+
+
+def test_argparse_s_usage_and_message_stay() -> None:
+    # (as text; a dict's JSON escape glues the metavar to "\\np:", a gap left open)
+    text = "usage: p [-h] [--password PASSWORD]\np: error: argument --password: expected one argument"
+    assert th.redact(text) == text
+
+
+def _argparse_error(*argv: str) -> argparse.ArgumentError:
+    parser = argparse.ArgumentParser(prog="p", exit_on_error=False)
+    parser.add_argument("--password")
+    parser.add_argument("--token", type=int)
+    try:
+        parser.parse_args(list(argv))
+    except argparse.ArgumentError as error:
+        return error
+    raise AssertionError("argparse accepted it")
+
+
+def test_argparse_s_real_error_reaches_the_model_whole() -> None:
+    error = _argparse_error("--password")
+
+    @th.tool(name="run_cli")
+    def run_cli(order_id: str) -> str:
+        raise error
+
+    session = th.Session([run_cli], max_failures=99)
+    seen = session.call("run_cli", {"order_id": "ORD-1"}).content
+    assert "argument --password: expected one argument" in seen, seen
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["password: expected Hunter2xyz", "password: arguments Hunter2xyz", "--password Hunter2xyz"],
+)
+def test_a_value_after_those_words_still_goes(text: str) -> None:
+    gone_everywhere(text, "Hunter2xyz")

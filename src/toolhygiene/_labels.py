@@ -1010,6 +1010,8 @@ def _status_spelling(word: str) -> bool:
 
 _PROSE = STATUS_WORDS | frozenset(
     [
+        # (fix22) argparse's "argument --password: expected one argument"
+        "expected",
         "not",
         "must",
         "should",
@@ -1128,6 +1130,10 @@ _PROSE_AFTER = frozenset(
         "rotation",
         "schedule",
         "policy",
+        # (fix22) argparse's own messages after a flag: "argument --password: expected
+        # one argument", "expected at most one argument", "not allowed with argument -t"
+        "argument",
+        "arguments",
     ]
 )
 
@@ -1367,15 +1373,23 @@ _VAULTS = frozenset(
 TRAILING = ".,;:!?)"
 
 
+_FLAG_NAME = re.compile(r"--?[a-z][a-z0-9]{0,30}(?:-[a-z0-9]{1,30}){0,5}")
+"""A command-line flag's name as argparse names it in its messages (``--db-password``)."""
+
+
 def prose_run(run: str) -> bool:
     """Whether the words after a label, the first of them a word of prose, are all prose
     (``must be at least 12 characters``) rather than prose steering past a secret
     (``must be ThisIsMyRealPass1``): every word known or a number of at most three
     digits, all lowercase but the first letter."""
+    before = ""
     for index, word in enumerate(run.split()):
         bare = word.strip(TRAILING).lstrip("(")
         if not bare:
             continue
+        after, before = before, bare
+        if after in ("argument", "arguments") and _FLAG_NAME.fullmatch(bare):
+            continue  # (fix22) argparse: "not allowed with argument --token"
         if bare.isdigit():
             if len(bare) > 3:
                 return False
