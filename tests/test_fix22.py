@@ -157,3 +157,45 @@ def test_argparse_s_real_error_reaches_the_model_whole() -> None:
 )
 def test_a_value_after_those_words_still_goes(text: str) -> None:
     gone_everywhere(text, "Hunter2xyz")
+
+
+# -- 4. SNMP's community after -c, Redis MONITOR, "community string: v" ----------------
+
+SNMP_AND_REDIS = [
+    "snmpwalk -v2c -c {v} 10.0.0.1",
+    "snmpget -c {v} host sysDescr.0",
+    "snmpbulkwalk -v2c -c {v} host",
+    "['snmpwalk', '-v2c', '-c', '{v}', 'host']",
+    '1700000000.123 [0 127.0.0.1:5555] "CONFIG" "SET" "requirepass" "{v}"',
+    '1700000000.123 [0 127.0.0.1:5555] "config" "set" "masterauth" "{v}"',
+    '1700000000.123 [0 lua] "AUTH" "{v}"',
+    '1700000000.123 [0 lua] "AUTH" "bob" "{v}"',
+    "SNMP community string: {v}",
+    "The community string is {v}",
+]
+
+
+@pytest.mark.parametrize("shape", SNMP_AND_REDIS)
+def test_a_community_or_a_redis_password_goes(shape: str) -> None:
+    value = "n3tW0rk-Ops7"
+    gone_everywhere(shape.format(v=value), value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SNMP_AND_REDIS), _CREDENTIALS)
+def test_any_community_or_redis_password_goes(shape: str, value: str) -> None:
+    assert value not in th.redact(shape.format(v=value))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snmpwalk -v2c -c public host",
+        "SNMP community string: public",
+        "the community string is missing",
+        '"CONFIG" "GET" "requirepass"',
+        "snmpwalk -v2c host",
+    ],
+)
+def test_a_community_that_is_no_secret_stays(text: str) -> None:
+    kept_everywhere(text, text)

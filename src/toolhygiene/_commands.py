@@ -109,7 +109,9 @@ _TOOLS: dict[str, _Flags] = {
     **dict.fromkeys(("plink", "pscp", "psftp"), _Flags(("-pw",))),
     **dict.fromkeys(("xfreerdp", "wlfreerdp", "sdl-freerdp"), _Flags(glued=("/p:",))),
     **dict.fromkeys(
-        ("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpgetnext"), _Flags(("-A", "-X"))
+        ("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpgetnext", "snmpbulkget"),
+        # (fix22) ``-c``: SNMPv1/v2c's community, a password in all but name
+        _Flags(("-A", "-X", "-c"), form="community"),
     ),
     "curl": _Flags(
         ("-U", "--proxy-user", "-u", "--user"), form="user", whole=("--oauth2-bearer",), marks=":"
@@ -235,6 +237,8 @@ def _value(text: str, start: int, end: int, form: str, marks: str) -> tuple[int,
             if cut != -1:
                 return cut + 1, end
         return None  # a user alone: the tool prompts
+    if form == "community" and text[start:end].strip("\"'") == "public":
+        return None  # SNMP's default read community, no secret (as in ``community public``)
     return start, end
 
 
