@@ -199,3 +199,51 @@ def test_any_community_or_redis_password_goes(shape: str, value: str) -> None:
 )
 def test_a_community_that_is_no_secret_stays(text: str) -> None:
     kept_everywhere(text, text)
+
+
+# -- 3. a secret printed on the line after a command that prints one -------------------
+
+PRINTERS = [
+    "bw get password github",
+    "security find-generic-password -a bob -s foo -w",
+    "gcloud auth print-access-token",
+    "gcloud auth application-default print-access-token",
+    "aws ecr get-login-password --region us-east-1",
+    "kubectl get secret s -o jsonpath='{.data.password}' | base64 -d",
+    "kubectl get secret db -n prod -o jsonpath={.data.pw} | base64 --decode",
+    "vault kv get -field=password secret/db",
+    "vault read -field=token auth/x",
+    "gh auth token",
+    "op read op://vault/db/password",
+    "pass show email/work",
+]
+PROMPTS = ["$ ", "# ", "> ", "PS> ", "bob@host:~$ ", "PS C:\\Users\\Public> "]
+
+
+@pytest.mark.parametrize("command", PRINTERS)
+@pytest.mark.parametrize("prompt", PROMPTS)
+def test_a_secret_printed_after_its_command_goes(prompt: str, command: str) -> None:
+    value = "Zx9Qw2Er7Ty4-p"
+    out = gone_everywhere(f"{prompt}{command}\n{value}\n$ echo done", value)
+    assert "echo done" in out["redact"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PRINTERS), st.sampled_from(PROMPTS), _CREDENTIALS)
+def test_any_printed_secret_goes(command: str, prompt: str, value: str) -> None:
+    assert value not in th.redact(f"{prompt}{command}\n{value}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ gcloud auth print-access-token\nERROR: (gcloud.auth) You do not currently have an active account",
+        "$ bw get password x\nNot found.",
+        "$ ls -la\ntotal 0",
+        "$ aws ecr get-login-password > /tmp/p\n$ ls",
+        "$ cat README.md\nInstallation",
+        "$ security find-generic-password -s foo\nkeychain: /Library/Keychains/System.keychain",
+    ],
+)
+def test_a_line_after_another_command_stays(text: str) -> None:
+    kept_everywhere(text, text)

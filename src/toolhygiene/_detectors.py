@@ -4048,6 +4048,15 @@ BUILT_IN: tuple[Detector, ...] = (
         screen=re.compile(r"/(?<=[012]/)[0-9a-f]"),
     ),
     Detector(
+        # (fix22) a secret printed on the line after a command that prints one
+        # (``$ gcloud auth print-access-token`` then ``ya29.…``): ``_commands.PRINTED``
+        "secret",
+        _commands.PRINTED,
+        _commands.PRINTED_NEEDLES,
+        check=_commands.prints_a_secret,
+        finder=_commands.printed_find,
+    ),
+    Detector(
         # (fix22) Redis MONITOR's echo of a password command: ``"CONFIG" "SET"
         # "requirepass" "v"``, ``"AUTH" "v"``, ``"AUTH" "bob" "v"`` (the last argument goes)
         "secret",
