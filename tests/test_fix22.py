@@ -15,12 +15,11 @@ real exception's failure line through a session, and success results:
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import string
 from typing import Any
-
-import argparse
 
 import pytest
 from hypothesis import given, settings
@@ -124,7 +123,9 @@ def test_argparse_s_message_after_a_flag_stays(text: str) -> None:
 
 def test_argparse_s_usage_and_message_stay() -> None:
     # (as text; a dict's JSON escape glues the metavar to "\\np:", a gap left open)
-    text = "usage: p [-h] [--password PASSWORD]\np: error: argument --password: expected one argument"
+    text = (
+        "usage: p [-h] [--password PASSWORD]\np: error: argument --password: expected one argument"
+    )
     assert th.redact(text) == text
 
 
@@ -307,3 +308,34 @@ def test_a_redaction_s_own_mark_beside_an_encoded_one_stays() -> None:
 def test_entities_around_no_mark_are_left_as_they_were(text: str) -> None:
     for carrier, seen in _untrusted(text).items():
         assert "(1)" not in seen and "(i)" not in seen and "(x)" not in seen, (carrier, seen)
+
+
+# -- 5 and 6. an Ansible vault's body, a Markdown table's secret column -------------------
+
+VAULT = (
+    "$ANSIBLE_VAULT;1.1;AES256\n"
+    "62313365396662343061393464336163383764373764613739\n"
+    "3165373131613134363339626431303634333835336464360a"
+)
+
+
+def test_an_ansible_vault_body_goes_and_its_header_stays() -> None:
+    out = gone_everywhere(VAULT, "623133653966", "316537313161")
+    assert out["redact"] == "$ANSIBLE_VAULT;1.1;AES256\n[redacted:ansible-vault]"
+    kept_everywhere(VAULT, "$ANSIBLE_VAULT;1.1;AES256")
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| key | value |\n|---|---|\n| smtp_password | {v} |\n| smtp_user | bob |",
+        "| smtp_password | {v} |",
+        "| user | password |\n|---|---|\n| bob | {v} |",
+        "| Host | User | Password | Port |\n|:---|:---:|---:|---|\n| db1 | bob | {v} | 5432 |",
+    ],
+)
+def test_a_table_s_password_cells_go_and_the_rest_stays(table: str) -> None:
+    value = "Tr0ub4dor3x9"
+    gone_everywhere(table.format(v=value), value)
+    if "bob" in table:
+        kept_everywhere(table.format(v=value), "bob")

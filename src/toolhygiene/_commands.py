@@ -237,8 +237,8 @@ def _value(text: str, start: int, end: int, form: str, marks: str) -> tuple[int,
             if cut != -1:
                 return cut + 1, end
         return None  # a user alone: the tool prompts
-    if form == "community" and text[start:end].strip("\"'") == "public":
-        return None  # SNMP's default read community, no secret (as in ``community public``)
+    if form == "community" and text[start:end].strip("\"'") in ("public", "private"):
+        return None  # SNMP's default communities, no secret (as after ``community``)
     return start, end
 
 

@@ -4079,8 +4079,10 @@ BUILT_IN: tuple[Detector, ...] = (
             re.IGNORECASE,
         ),
         ("community string",),
-        check=lambda m: m.group("secret").lower() not in ("public", "private")
-        and plausible_value(m.group("secret"), prose_allowed=True),
+        check=lambda m: (
+            m.group("secret").lower() not in ("public", "private")
+            and plausible_value(m.group("secret"), prose_allowed=True)
+        ),
         anchored=True,
     ),
     Detector(

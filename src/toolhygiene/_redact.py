@@ -2154,7 +2154,9 @@ def _encoded_marks(run: str, decoded: str) -> str:
     count = iter(range(len(own)))
     held = _ascii_marks().sub(lambda m: f"zqmarkq{next(count)}q", run)
     done = escape_marks(normalise(_unescaped(held)))
-    return _HELD.sub(lambda m: own[int(m.group(1))] if int(m.group(1)) < len(own) else m.group(), done)
+    return _HELD.sub(
+        lambda m: own[int(m.group(1))] if int(m.group(1)) < len(own) else m.group(), done
+    )
 
 
 _HELD = re.compile(r"zqmarkq([0-9]{1,6})q")
