@@ -4043,6 +4043,44 @@ BUILT_IN: tuple[Detector, ...] = (
         screen=re.compile(r"/(?<=[012]/)[0-9a-f]"),
     ),
     Detector(
+        # (fix22) a secret printed on the line after a command that prints one
+        # (``$ gcloud auth print-access-token`` then ``ya29.…``): ``_commands.PRINTED``
+        "secret",
+        _commands.PRINTED,
+        _commands.PRINTED_NEEDLES,
+        check=_commands.prints_a_secret,
+        finder=_commands.printed_find,
+    ),
+    Detector(
+        # (fix22) Redis MONITOR's echo of a password command: ``"CONFIG" "SET"
+        # "requirepass" "v"``, ``"AUTH" "v"``, ``"AUTH" "bob" "v"`` (the last argument goes)
+        "secret",
+        re.compile(
+            r"\"(?:requirepass|masterauth|auth)\"(?:[ \t]\"(?:[^\"\\\r\n]|\\.){0,256}\")?"
+            r"[ \t]\"(?P<secret>(?:[^\"\\\r\n]|\\.){1,512})\"(?![ \t]\")",
+            re.IGNORECASE,
+        ),
+        ('"requirepass"', '"masterauth"', '"auth"'),
+        check=_anything,
+        anchored=True,
+    ),
+    Detector(
+        # (fix22) "SNMP community string: v", "the community string is v" (SNMP's
+        # default ``public`` stays, as after ``community``)
+        "secret",
+        re.compile(
+            r"community[ \t]{1,3}string[ \t]{0,3}(?:[:=\uff1a]|is|was)[ \t]{0,3}"
+            r"(?P<q>[\"'`]?)(?P<secret>[^\s\"'`]{1,256})(?P=q)",
+            re.IGNORECASE,
+        ),
+        ("community string",),
+        check=lambda m: (
+            m.group("secret").lower() not in ("public", "private")
+            and plausible_value(m.group("secret"), prose_allowed=True)
+        ),
+        anchored=True,
+    ),
+    Detector(
         # An Ansible Vault payload: the header stays, the hex lines after it go.
         "ansible-vault",
         re.compile(
