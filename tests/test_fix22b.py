@@ -1,0 +1,169 @@
+"""What cold22 found (fix22b, session 14), each tested as a family in every carrier the
+model reads: ``th.redact``, a real exception's failure line through a session, a
+successful result as a str, a dict and a list, and an ``untrusted=True`` result. Next to
+each survivor, the secret still goes.
+
+1. a lone surrogate (what ``os.listdir`` gives for a name that is not UTF-8) never fails
+   a call, with or without a secret's label beside it;
+2. a filler word between a secret's label and its value (``Invalid API key provided:``,
+   ``secret value:``, ``x-api-key header value "…"``) hides nothing;
+3. an expected or computed signature after a mismatch (``signature mismatch: expected
+   <hex>``) goes, the expected and the received alike.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolhygiene as th
+from toolhygiene._redact import neutralise
+from helpers import examples, pieces
+
+SECRET = "Qx7pLm2R9kZwTb4N"
+HEX64 = "6f1c0a9e4b7d2c58e3a1f09b6d4c2e7a5b8f3d1c0e9a7b6c5d4e3f2a1b0c9d8e"
+
+
+def _session(fn: object, **kw: object) -> th.Session:
+    return th.Session([th.tool(**kw)(fn) if kw else th.tool(fn)])  # type: ignore[call-overload]
+
+
+def _fail(text: str) -> str:
+    def probe(q: str) -> str:
+        """Probe."""
+        raise RuntimeError(text)
+
+    out = _session(probe).call("probe", {"q": "x"})
+    assert not out.ok
+    assert "\n" not in out.content and out.content.startswith("[error] probe: ")
+    return out.content
+
+
+def _ok(text: str, **kw: object) -> th.Outcome:
+    def probe(q: str) -> str:
+        """Probe."""
+        return text
+
+    return _session(probe, **kw).call("probe", {"q": "x"})
+
+
+def _ok_str(text: str) -> str:
+    out = _ok(text)
+    assert out.ok, out.content
+    return out.content
+
+
+def _ok_dict(text: str) -> str:
+    def probe(q: str) -> dict[str, str]:
+        """Probe."""
+        return {"source": "fix22b", "output": text}
+
+    out = _session(probe).call("probe", {"q": "x"})
+    assert out.ok, out.content
+    return str(json.loads(out.content)["output"])
+
+
+def _ok_list(text: str) -> str:
+    def probe(q: str) -> list[str]:
+        """Probe."""
+        return ["fix22b", text]
+
+    out = _session(probe).call("probe", {"q": "x"})
+    assert out.ok, out.content
+    return str(json.loads(out.content)[1])
+
+
+def _untrusted(text: str) -> str:
+    out = _ok(text, untrusted=True)
+    assert out.ok, out.content
+    return out.content
+
+
+SUCCESS = {"ok_str": _ok_str, "ok_dict": _ok_dict, "ok_list": _ok_list, "untrusted": _untrusted}
+
+
+def carriers(text: str, *, fail: bool = True) -> dict[str, str]:
+    """What the model reads of ``text`` in each carrier (the JSON carriers' string
+    decoded back)."""
+    out = {"redact": th.redact(text)}
+    if fail:
+        out["fail"] = _fail(text)
+    for name, make in SUCCESS.items():
+        out[name] = make(text)
+    return out
+
+
+def survives(text: str, survivors: list[str], secrets: list[str], *, fail: bool = True) -> None:
+    for carrier, out in carriers(text, fail=fail).items():
+        read = " ".join(out.split()) if carrier == "fail" else out
+        for survivor in survivors:
+            wanted = " ".join(survivor.split()) if carrier == "fail" else survivor
+            assert wanted in read, (carrier, text, out)
+        for secret in secrets:
+            assert secret not in out, (carrier, text, out)
+
+
+# 1. A lone surrogate ----------------------------------------------------------------
+
+
+def test_a_lone_surrogate_beside_a_label_never_fails_a_call() -> None:
+    for text in [
+        f"name \udcff token={SECRET}abcdEFG",
+        f"\udcffapi_key: {SECRET}",
+        f"ghp_Kd8s7Fq2Lx9Vb3Nm1Rt6Yw4Zp0Hc5Jg8Ua2S \ud800 password={SECRET}",
+        f"caf\udce9.txt\nsecret = {SECRET}\n\udcc3",
+        f"%ED%B3%BF token={SECRET}",
+        f"\\udcff token={SECRET}",
+    ]:
+        for carrier, out in carriers(text).items():
+            assert SECRET not in out, (carrier, text, out)
+            assert "\udcff" not in out and "\ud800" not in out, (carrier, out)
+            out.encode("utf-8")
+
+
+def test_a_lone_surrogate_with_no_label_stays_in_its_place() -> None:
+    for carrier, out in carriers("caf\udce9.txt  notes.md", fail=False).items():
+        assert "caf\ufffd.txt  notes.md" in out, (carrier, out)
+
+
+_SURROGATE_TEXTS = pieces(
+    "\udcff",
+    "\ud800",
+    "\udc80",
+    "\ufffd",
+    " ",
+    "\n",
+    "token=",
+    "api_key: ",
+    "password ",
+    "ghp_",
+    "AKIA",
+    "sk-",
+    SECRET,
+    HEX64[:32],
+    "%ED%B3%BF",
+    "\\udcff",
+    "&#xdcff;",
+    "é",
+    "=",
+    '"',
+    "{",
+    "}",
+)
+
+
+@settings(max_examples=examples(300))
+@given(text=st.one_of(_SURROGATE_TEXTS, st.text(max_size=60)))
+def test_texts_with_surrogates_never_fail(text: str) -> None:
+    th.redact(text).encode("utf-8")
+    neutralise(text)  # the text as it came, its surrogates too (the carriers make it valid)
+    neutralise(text, turns=True)
+    for kw in ({}, {"untrusted": True}):
+        outcome = _ok(text, **kw)
+        assert outcome.ok, (text, outcome.content)
+        outcome.content.encode("utf-8")
+    _ok_dict(text).encode("utf-8")
+    _ok_list(text).encode("utf-8")
+    _fail(text).encode("utf-8")
