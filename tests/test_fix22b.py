@@ -164,6 +164,13 @@ def test_texts_with_surrogates_never_fail(text: str) -> None:
         outcome = _ok(text, **kw)
         assert outcome.ok, (text, outcome.content)
         outcome.content.encode("utf-8")
-    _ok_dict(text).encode("utf-8")
-    _ok_list(text).encode("utf-8")
+    for shape in ({"output": text}, ["fix22b", text]):
+
+        def probe(q: str, shape: object = shape) -> object:
+            """Probe."""
+            return shape
+
+        outcome = _session(probe).call("probe", {"q": "x"})
+        assert outcome.ok, (text, outcome.content)
+        outcome.content.encode("utf-8")  # (JSON: an escape in it is the text's own)
     _fail(text).encode("utf-8")

@@ -252,6 +252,7 @@ def _labelled(m: re.Match[str]) -> bool:
     qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
     if (
         sep_at != qualified
+        and m.group("fill") is None  # (fix22b) a filler word: judged as the label's
         and m.string[qualified:sep_at].lstrip(" \t")[:1].isalpha()
         and not code_label(key)
     ):
@@ -3062,17 +3063,26 @@ _SPACED_END = (
 # ..." is no label: its value is judged as after words, ``_spaced``); a parenthesis
 # before ``:`` or ``=`` ("password (prod): v"); what a PIN is numbered by ("PIN
 # number: v", "PIN #: v", "pin no. v").
+_FILLERS = (
+    r"provided|value|header[ \t]{1,3}value|given|supplied|used|sent|received|string|"
+    r"passed|entered|specified|submitted"
+)
 _QUALIFIED = (
     # (entered only where a ``(``, a ``#`` or a first letter of its words follows the
     # blanks: every labelled match tries it, and a group entered costs ~0.1-0.2 us; its
     # blanks read once, then a branch per first letter)
-    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINA])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
+    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINAvpghsurVPGHSUR])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
     # (a colon before a word's character is the word's own: ``https://``, ``host:5432``,
     # ``git@host:org``; only one before a blank ends the words as a separator)
     r"(?:[ \t]{1,3}(?:[\w.\-@/]|:(?=[\w/@])){1,60}){1,3}"
     r"(?=[ \t]{0,5}(?::(?=[ \t\r\n]|\\[nrt]|\Z)|[=\uff1a]|(?:is|was)[ \t]))"
     r"|\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a])"
-    r"|(?<=[ \t])(?:number|num|no\.?|nr\.?)(?![\w])|#)))?"
+    r"|(?<=[ \t])(?:number|num|no\.?|nr\.?)(?![\w])|#"
+    # (fix22b) a filler word saying the value was handed over, then the separator or
+    # the value as after the label itself ("Invalid API key provided: v", "secret value:
+    # v", "token value v unknown", "x-api-key header value \"v\"", "the access token
+    # provided (v) has expired"): a closed list, its value judged as the label's
+    r"|(?<=[ \t])(?P<fill>" + _FILLERS + r")(?![\w.\-]))))?"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages (and ``token``, apart).
