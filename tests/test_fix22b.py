@@ -174,3 +174,43 @@ def test_texts_with_surrogates_never_fail(text: str) -> None:
         assert outcome.ok, (text, outcome.content)
         outcome.content.encode("utf-8")  # (JSON: an escape in it is the text's own)
     _fail(text).encode("utf-8")
+
+
+# 2. A filler word between a label and its value -------------------------------------
+
+
+def test_a_filler_word_between_a_label_and_its_value_hides_nothing() -> None:
+    uuid = "6f1c0a52-3b7e-4d2a-9c11-5e8f7a0b2d44"
+    hex32 = HEX64[:32]
+    for text, secret in [
+        (f"Invalid API key provided: {SECRET}", SECRET),
+        (f"openai.AuthenticationError: Incorrect API key provided: sk-{SECRET}x9", SECRET),
+        (f"secret value: {SECRET}", SECRET),
+        (f"token value {uuid} unknown", uuid),
+        (f'invalid x-api-key header value "{hex32}"', hex32),
+        (f"The access token provided ({SECRET}) has expired", SECRET),
+        (f"client_secret provided: {SECRET}", SECRET),
+        (f"password value '{SECRET}' is too old", SECRET),
+        (f"auth token value={uuid}", uuid),
+        (f"header X-Auth-Token value '{hex32}' rejected", hex32),
+        (f"x-api-key header value: {hex32}", hex32),
+        (f'api_key value "{SECRET}" not recognised', SECRET),
+        (f"Invalid token supplied: {SECRET}", SECRET),
+        (f"password given: {SECRET}", SECRET),
+    ]:
+        survives(text, [], [secret])
+
+
+def test_a_filler_word_then_prose_stays() -> None:
+    for text in [
+        "api key provided: none",
+        "token value is required",
+        "no token provided",
+        "password used for login",
+        "the token string is empty",
+        "api key provided by the user",
+        "secret value must be set",
+        "password provided: yes",
+        "token value: ${TOKEN}",
+    ]:
+        survives(text, [text], [])
