@@ -214,3 +214,40 @@ def test_a_filler_word_then_prose_stays() -> None:
         "token value: ${TOKEN}",
     ]:
         survives(text, [text], [])
+
+
+# 3. An expected or computed signature -----------------------------------------------
+
+OTHER64 = "9f86d081884c7d659a2feaa0c55ad0159f86d081884c7d659a2feaa0c55ad015"
+B64SIG = "Qx7pLm2R9kZwTb4NabcdEFGhij12"
+
+
+def test_an_expected_or_computed_signature_goes() -> None:
+    for text, secrets in [
+        (f"signature mismatch: expected {HEX64}", [HEX64]),
+        (f"HMAC mismatch: computed sha256={HEX64} header sha256={OTHER64}", [HEX64, OTHER64]),
+        (f"expected signature {HEX64[:32]}, got {OTHER64[:32]}", [HEX64[:32], OTHER64[:32]]),
+        (
+            "Stripe::SignatureVerificationError: No signatures found matching the expected"
+            f" signature for payload; expected v1={HEX64}",
+            [HEX64],
+        ),
+        (f"X-Hub-Signature-256 mismatch; expected sha256={HEX64}", [HEX64]),
+        (f"invalid sig, want {HEX64}", [HEX64]),
+        (f"JWT signature invalid: expected {B64SIG}, got {B64SIG[::-1]}", [B64SIG, B64SIG[::-1]]),
+    ]:
+        survives(text, [], secrets)
+
+
+def test_a_digest_with_no_signature_word_stays() -> None:
+    survives(f"HASHES. Expected sha256 {HEX64} Got {OTHER64}", [HEX64, OTHER64], [], fail=False)
+    for text in [
+        f"digest mismatch: expected sha256:{HEX64}",
+        "signature verification: expected header X-Signature, got none",
+    ]:
+        survives(text, [text], [])
+    survives(
+        f"webhook signature mismatch: expected {HEX64}\npip: Expected sha256 {OTHER64}",
+        [f"Expected sha256 {OTHER64}"],
+        [HEX64],
+    )

@@ -3268,6 +3268,34 @@ def _path_credential(m: re.Match[str]) -> bool:
     return credential_shaped(m.group("secret").rstrip("."))
 
 
+# (fix22b) A signature a check expected, computed or was sent, after a signature's or an
+# HMAC's word on its line ("signature mismatch: expected <hex>", "HMAC mismatch: computed
+# sha256=<hex> header sha256=<hex>", "expected signature <hex>, got <hex>", Stripe's
+# "expected v1=<hex>"): whoever holds it can sign as the sender. A digest with no such
+# word (pip's "Expected sha256 <hex>", a registry's digest mismatch) is public and stays.
+_SIGNATURE_WORDS = ("expected", "computed", "calculated", "got", "want", "received", "header")
+_SIGNATURE_VALUE = re.compile(
+    r"(?<![\w\-])(?:" + "|".join(_SIGNATURE_WORDS) + r")"
+    r"(?:[ \t]{1,3}(?:signature|sig|hmac|digest))?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(]?"
+    r"(?:(?:v[01]|sha(?:1|224|256|384|512)|s)[=:])?"
+    r"(?P<secret>[0-9a-f]{32,128}|[A-Za-z0-9+/_\-]{24,92}={0,2})(?![A-Za-z0-9+/=_\-])",
+    re.IGNORECASE,
+)
+_SIGNATURE_CONTEXT = re.compile(r"sig|hmac", re.IGNORECASE)
+_SIGNATURE_BACK = 160
+
+
+def _signature_value(m: re.Match[str]) -> bool:
+    """Whether a value after ``expected``/``got``/… is a signature: a signature's or an
+    HMAC's word before it on its line, within ``_SIGNATURE_BACK`` characters, and a
+    value of hex or of letters and digits both (no word)."""
+    value, start = m.group("secret"), m.start()
+    line = max(m.string.rfind("\n", 0, start) + 1, start - _SIGNATURE_BACK)
+    if _SIGNATURE_CONTEXT.search(m.string, line, m.end()) is None:
+        return False
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
 BUILT_IN: tuple[Detector, ...] = (
     Detector(
         "private-key",
@@ -3625,6 +3653,14 @@ BUILT_IN: tuple[Detector, ...] = (
         back=40,
         back_chars=_KEY_CHARS,
         scan=False,
+    ),
+    Detector(
+        "secret",
+        _SIGNATURE_VALUE,
+        _SIGNATURE_WORDS,
+        check=_signature_value,
+        anchored=True,
+        screen=_SIGNATURE_CONTEXT,  # (a text with no signature's word is not read)
     ),
     Detector(
         # A variable's default value under a secret's name or label (``${PW:-v}``,
