@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from toolhygiene._redact import neutralise
 from helpers import examples, pieces
+from toolhygiene._redact import neutralise
 
 SECRET = "Qx7pLm2R9kZwTb4N"
 HEX64 = "6f1c0a9e4b7d2c58e3a1f09b6d4c2e7a5b8f3d1c0e9a7b6c5d4e3f2a1b0c9d8e"

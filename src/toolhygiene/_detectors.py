@@ -3071,7 +3071,9 @@ _QUALIFIED = (
     # (entered only where a ``(``, a ``#`` or a first letter of its words follows the
     # blanks: every labelled match tries it, and a group entered costs ~0.1-0.2 us; its
     # blanks read once, then a branch per first letter)
-    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINAvpghsurVPGHSUR])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
+    # (and the first letters of ``_FILLERS``)
+    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINAvpghsurVPGHSUR])"
+    r"(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
     # (a colon before a word's character is the word's own: ``https://``, ``host:5432``,
     # ``git@host:org``; only one before a blank ends the words as a separator)
     r"(?:[ \t]{1,3}(?:[\w.\-@/]|:(?=[\w/@])){1,60}){1,3}"

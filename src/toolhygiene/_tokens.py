@@ -30,8 +30,8 @@ from toolhygiene._labels import (
     speaks_of_paging,
 )
 from toolhygiene._media import picture, strict_base64
-from toolhygiene._text import valid
 from toolhygiene._providers import FAMILIES, by_head
+from toolhygiene._text import valid
 
 __all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
 
