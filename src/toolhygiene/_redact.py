@@ -138,7 +138,9 @@ def redact(text: str) -> str:
     Ids the model needs (UUIDs, order numbers, hex digests, versions, dates, public URLs,
     file names) stay.
     """
-    return scrub(normalise(valid(text)))  # lone surrogates would stop the matcher
+    # lone surrogates would stop the matcher; (fix22b) and a text whose escapes were
+    # read decoded (``"\\udcff token=v"``) can come back holding one: made valid again
+    return valid(scrub(normalise(valid(text))))
 
 
 # An angle bracket in any of its look-alikes, or written as an HTML entity, URL-encoded
@@ -2488,7 +2490,8 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
         if may_repeat_keys(raw, text):
             text = distinct_keys(text, anywhere=True)
     if redacting:
-        text = scrub(text, internals=internals)
+        # (fix22b) escapes read decoded can bring a lone surrogate back: valid again
+        text = valid(scrub(text, internals=internals))
     done = neutralise(text)
     if "{" in done or "[" in done:
         from toolhygiene._carriers import read_embedded  # JSON standing in the text
