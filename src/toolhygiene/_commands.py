@@ -109,7 +109,9 @@ _TOOLS: dict[str, _Flags] = {
     **dict.fromkeys(("plink", "pscp", "psftp"), _Flags(("-pw",))),
     **dict.fromkeys(("xfreerdp", "wlfreerdp", "sdl-freerdp"), _Flags(glued=("/p:",))),
     **dict.fromkeys(
-        ("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpgetnext"), _Flags(("-A", "-X"))
+        ("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpgetnext", "snmpbulkget"),
+        # (fix22) ``-c``: SNMPv1/v2c's community, a password in all but name
+        _Flags(("-A", "-X", "-c"), form="community"),
     ),
     "curl": _Flags(
         ("-U", "--proxy-user", "-u", "--user"), form="user", whole=("--oauth2-bearer",), marks=":"
@@ -235,6 +237,8 @@ def _value(text: str, start: int, end: int, form: str, marks: str) -> tuple[int,
             if cut != -1:
                 return cut + 1, end
         return None  # a user alone: the tool prompts
+    if form == "community" and text[start:end].strip("\"'") in ("public", "private"):
+        return None  # SNMP's default communities, no secret (as after ``community``)
     return start, end
 
 
@@ -618,3 +622,71 @@ def send_find(text: str) -> list[re.Match[str]]:
             if span is not None:
                 found.append(span)
     return found
+
+
+# (fix22) Commands that print a secret alone on the next line, a closed table: a password
+# manager's ``get password``, a cloud CLI's access token, a Kubernetes secret decoded, a
+# vault's field.
+_PRINTS = re.compile(
+    r"(?:^|[ \t;&|(])(?:"
+    r"bw[ \t]+get[ \t]+(?:password|totp)"
+    r"|security[ \t]+find-(?:generic|internet)-password\b(?=.{0,400}?[ \t]-[a-z]{0,6}w\b)"
+    r"|gcloud[ \t]+auth[ \t]+(?:application-default[ \t]+)?print-(?:access|identity)-token"
+    r"|aws[ \t]+ecr(?:-public)?[ \t]+get-login-password"
+    r"|kubectl[ \t]+get[ \t]+secrets?\b.{0,400}?\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b"
+    r"|(?:vault|bao)[ \t]+(?:kv[ \t]+get|read)[ \t](?=.{0,400}?-field[= ])"
+    r"|(?:vault|bao)[ \t]+print[ \t]+token"
+    r"|gh[ \t]+auth[ \t]+token"
+    r"|op[ \t]+read[ \t]"
+    r"|(?:pass|gopass)[ \t]+(?:show[ \t]+)?[\w.@/\-]{1,200}[ \t]*\Z"
+    r"|heroku[ \t]+auth:token"
+    r"|az[ \t]+account[ \t]+get-access-token\b(?=.{0,400}?tsv)"
+    r")"
+)
+PRINTED_NEEDLES = (
+    "bw get",
+    "-password",
+    "print-access-token",
+    "print-identity-token",
+    "base64",
+    "-field",
+    "print token",
+    "auth token",
+    "op read",
+    "pass ",
+    "auth:token",
+    "get-access-token",
+)
+"""Where a command of ``_PRINTS`` may be (lowercase)."""
+
+# A prompt at a line's start (``$ ``, ``# ``, ``> ``, ``PS> ``, ``PS C:\\x> ``,
+# ``bob@host:~$ ``), the command line, and the one word printed on the next line. A line
+# ends at a newline or, in escaped JSON, at ``\\n``. (The line break before the prompt is
+# part of the match, so that a search skips in C to the next line; ``PRINTED_FIRST`` is
+# the text's first line.)
+_PRINTED_BODY = (
+    r"[ \t]{0,8}"
+    r"(?:PS(?:[ \t][^>\r\n]{1,120})?>|(?:[\w.@\-]{1,64}(?::[^\s$#]{0,80})?)?[$#]|>)[ \t]{1,4}"
+    r"(?P<cmd>[^\r\n]{1,400}?)(?:\r?\n|\\r\\n|\\n)"
+    r"(?P<secret>[^\s\\\"'`]{4,4096})(?=[ \t]*(?:\r|\n|\\[rn]|\Z|[\"'`]))"
+)
+PRINTED = re.compile(r"(?:\n|\\n)" + _PRINTED_BODY)
+PRINTED_FIRST = re.compile(_PRINTED_BODY)
+
+
+def printed_find(text: str) -> list[re.Match[str]]:
+    """``PRINTED``'s matches in ``text``, its first line's too."""
+    first = PRINTED_FIRST.match(text)
+    found = list(PRINTED.finditer(text))
+    return [first, *found] if first is not None else found
+
+
+def prints_a_secret(match: re.Match[str]) -> bool:
+    """Whether ``PRINTED``'s command prints a secret (``_PRINTS``) and its output is one."""
+    command = match.group("cmd").rstrip(" \t")
+    if "\\n" in command:
+        return False  # (escaped JSON: the line after the next one)
+    found = _PRINTS.search(command)
+    if found is None or "|" in command[found.end() :] or ">" in command[found.end() :]:
+        return False  # (or piped on, ``| docker login --password-stdin``, or to a file)
+    return plausible_value(match.group("secret"), prose_allowed=False)

@@ -252,6 +252,7 @@ def _labelled(m: re.Match[str]) -> bool:
     qualified, sep_at = m.end("key"), m.start("sep")  # ``_QUALIFIED`` stands between
     if (
         sep_at != qualified
+        and m.group("fill") is None  # (fix22b) a filler word: judged as the label's
         and m.string[qualified:sep_at].lstrip(" \t")[:1].isalpha()
         and not code_label(key)
     ):
@@ -3082,17 +3083,28 @@ _SPACED_END = (
 # ..." is no label: its value is judged as after words, ``_spaced``); a parenthesis
 # before ``:`` or ``=`` ("password (prod): v"); what a PIN is numbered by ("PIN
 # number: v", "PIN #: v", "pin no. v").
+_FILLERS = (
+    r"provided|value|header[ \t]{1,3}value|given|supplied|used|sent|received|string|"
+    r"passed|entered|specified|submitted"
+)
 _QUALIFIED = (
     # (entered only where a ``(``, a ``#`` or a first letter of its words follows the
     # blanks: every labelled match tries it, and a group entered costs ~0.1-0.2 us; its
     # blanks read once, then a branch per first letter)
-    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINA])(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
+    # (and the first letters of ``_FILLERS``)
+    r"(?:(?=[ \t]{0,3}[(#fotinaFOTINAvpghsurVPGHSUR])"
+    r"(?P<qual>[ \t]{0,3}(?:(?<=[ \t])(?:for|to|of|on|in|at)"
     # (a colon before a word's character is the word's own: ``https://``, ``host:5432``,
     # ``git@host:org``; only one before a blank ends the words as a separator)
     r"(?:[ \t]{1,3}(?:[\w.\-@/]|:(?=[\w/@])){1,60}){1,3}"
     r"(?=[ \t]{0,5}(?::(?=[ \t\r\n]|\\[nrt]|\Z)|[=\uff1a]|(?:is|was)[ \t]))"
     r"|\((?=[^\s)])[^()\r\n]{1,40}\)(?=[ \t]{0,5}[:=\uff1a])"
-    r"|(?<=[ \t])(?:number|num|no\.?|nr\.?)(?![\w])|#)))?"
+    r"|(?<=[ \t])(?:number|num|no\.?|nr\.?)(?![\w])|#"
+    # (fix22b) a filler word saying the value was handed over, then the separator or
+    # the value as after the label itself ("Invalid API key provided: v", "secret value:
+    # v", "token value v unknown", "x-api-key header value \"v\"", "the access token
+    # provided (v) has expired"): a closed list, its value judged as the label's
+    r"|(?<=[ \t])(?P<fill>" + _FILLERS + r")(?![\w.\-]))))?"
 )
 # Outside an Authorization header (which takes any scheme), the scheme words whose
 # credential is commonly quoted bare in logs and messages (and ``token``, apart).
@@ -3276,6 +3288,34 @@ _PATH_LABELS = (
 
 def _path_credential(m: re.Match[str]) -> bool:
     return credential_shaped(m.group("secret").rstrip("."))
+
+
+# (fix22b) A signature a check expected, computed or was sent, after a signature's or an
+# HMAC's word on its line ("signature mismatch: expected <hex>", "HMAC mismatch: computed
+# sha256=<hex> header sha256=<hex>", "expected signature <hex>, got <hex>", Stripe's
+# "expected v1=<hex>"): whoever holds it can sign as the sender. A digest with no such
+# word (pip's "Expected sha256 <hex>", a registry's digest mismatch) is public and stays.
+_SIGNATURE_WORDS = ("expected", "computed", "calculated", "got", "want", "received", "header")
+_SIGNATURE_VALUE = re.compile(
+    r"(?<![\w\-])(?:" + "|".join(_SIGNATURE_WORDS) + r")"
+    r"(?:[ \t]{1,3}(?:signature|sig|hmac|digest))?[ \t]{0,3}[:=]?[ \t]{0,3}[\"'(]?"
+    r"(?:(?:v[01]|sha(?:1|224|256|384|512)|s)[=:])?"
+    r"(?P<secret>[0-9a-f]{32,128}|[A-Za-z0-9+/_\-]{24,92}={0,2})(?![A-Za-z0-9+/=_\-])",
+    re.IGNORECASE,
+)
+_SIGNATURE_CONTEXT = re.compile(r"sig|hmac", re.IGNORECASE)
+_SIGNATURE_BACK = 160
+
+
+def _signature_value(m: re.Match[str]) -> bool:
+    """Whether a value after ``expected``/``got``/… is a signature: a signature's or an
+    HMAC's word before it on its line, within ``_SIGNATURE_BACK`` characters, and a
+    value of hex or of letters and digits both (no word)."""
+    value, start = m.group("secret"), m.start()
+    line = max(m.string.rfind("\n", 0, start) + 1, start - _SIGNATURE_BACK)
+    if _SIGNATURE_CONTEXT.search(m.string, line, m.end()) is None:
+        return False
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
 BUILT_IN: tuple[Detector, ...] = (
@@ -3635,6 +3675,14 @@ BUILT_IN: tuple[Detector, ...] = (
         back=40,
         back_chars=_KEY_CHARS,
         scan=False,
+    ),
+    Detector(
+        "secret",
+        _SIGNATURE_VALUE,
+        _SIGNATURE_WORDS,
+        check=_signature_value,
+        anchored=True,
+        screen=_SIGNATURE_CONTEXT,  # (a text with no signature's word is not read)
     ),
     Detector(
         # A variable's default value under a secret's name or label (``${PW:-v}``,
@@ -4061,6 +4109,44 @@ BUILT_IN: tuple[Detector, ...] = (
         # (looked for from the "/": a search for a literal first is several times faster
         # than one trying a class at every character)
         screen=re.compile(r"/(?<=[012]/)[0-9a-f]"),
+    ),
+    Detector(
+        # (fix22) a secret printed on the line after a command that prints one
+        # (``$ gcloud auth print-access-token`` then ``ya29.…``): ``_commands.PRINTED``
+        "secret",
+        _commands.PRINTED,
+        _commands.PRINTED_NEEDLES,
+        check=_commands.prints_a_secret,
+        finder=_commands.printed_find,
+    ),
+    Detector(
+        # (fix22) Redis MONITOR's echo of a password command: ``"CONFIG" "SET"
+        # "requirepass" "v"``, ``"AUTH" "v"``, ``"AUTH" "bob" "v"`` (the last argument goes)
+        "secret",
+        re.compile(
+            r"\"(?:requirepass|masterauth|auth)\"(?:[ \t]\"(?:[^\"\\\r\n]|\\.){0,256}\")?"
+            r"[ \t]\"(?P<secret>(?:[^\"\\\r\n]|\\.){1,512})\"(?![ \t]\")",
+            re.IGNORECASE,
+        ),
+        ('"requirepass"', '"masterauth"', '"auth"'),
+        check=_anything,
+        anchored=True,
+    ),
+    Detector(
+        # (fix22) "SNMP community string: v", "the community string is v" (SNMP's
+        # default ``public`` stays, as after ``community``)
+        "secret",
+        re.compile(
+            r"community[ \t]{1,3}string[ \t]{0,3}(?:[:=\uff1a]|is|was)[ \t]{0,3}"
+            r"(?P<q>[\"'`]?)(?P<secret>[^\s\"'`]{1,256})(?P=q)",
+            re.IGNORECASE,
+        ),
+        ("community string",),
+        check=lambda m: (
+            m.group("secret").lower() not in ("public", "private")
+            and plausible_value(m.group("secret"), prose_allowed=True)
+        ),
+        anchored=True,
     ),
     Detector(
         # An Ansible Vault payload: the header stays, the hex lines after it go.

@@ -81,6 +81,9 @@ def forms(value: str) -> tuple[str, ...]:
     import html
     from urllib.parse import quote, quote_plus
 
+    # A value holding a lone surrogate (a decoded view's) is looked for as a valid
+    # text shows it: every form below encodes it as UTF-8 (quote, base64, hex).
+    value = valid(value)
     raw = value.encode("utf-8", "replace")
     written = {
         value,

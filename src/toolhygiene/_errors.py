@@ -119,7 +119,9 @@ def fingerprint(tool: str, category: Category, message: str) -> str:
     import hashlib  # OpenSSL's bindings: at the first failure, not at import
 
     shape = _VOLATILE.sub("#", message.lower())
-    digest = hashlib.blake2b(f"{tool}\0{category.value}\0{shape}".encode(), digest_size=6)
+    # (fix22b) a message read decoded may hold a lone surrogate: hashed as written
+    key = f"{tool}\0{category.value}\0{shape}".encode("utf-8", "surrogatepass")
+    digest = hashlib.blake2b(key, digest_size=6)
     return digest.hexdigest()
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from toolhygiene._needles import Gate
 from toolhygiene._words import INSTRUCTION_REMOVED, image_marker
 
 __all__ = ["exfil_gate", "exfil_edits"]
@@ -206,16 +207,13 @@ _SECRET_NEEDLES = ("key", "token", "pass", "secret", "credential", "cookie", "se
                    "messages")  # fmt: skip
 
 
+_ASKING = Gate(_FILL_NEEDLES + _RELAY_NEEDLES)
+_NAMING_SECRETS = Gate(_SECRET_NEEDLES)
+
+
 def exfil_gate(lowered: str) -> bool:
     """Whether ``lowered`` may hold a shape of this module (C scans)."""
-    return (
-        "![" in lowered
-        or "<img" in lowered
-        or (
-            any(n in lowered for n in _FILL_NEEDLES + _RELAY_NEEDLES)
-            and any(n in lowered for n in _SECRET_NEEDLES)
-        )
-    )
+    return "![" in lowered or "<img" in lowered or (_ASKING(lowered) and _NAMING_SECRETS(lowered))
 
 
 def exfil_edits(text: str) -> list[tuple[int, int, str]]:

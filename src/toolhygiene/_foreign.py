@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import re
 
+from toolhygiene._needles import Gate
 from toolhygiene._orders import _lexicon
 
 __all__ = ["foreign_gate", "foreign_steering", "leet_reading", "may_be_leet", "worth_reading"]
@@ -111,6 +112,7 @@ _FOREIGN_NOUN_NEEDLES = (
     "директив", "промпт",
 )  # fmt: skip
 _REACH = 200
+_VERB, _NOUN, _CJK_VERB = Gate(_NEEDLES), Gate(_FOREIGN_NOUN_NEEDLES), Gate(_CJK_NEEDLES)
 
 
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -125,11 +127,9 @@ def _has_cjk(lowered: str) -> bool:
 def foreign_gate(lowered: str) -> bool:
     """Whether ``lowered`` may hold a phrase of this module (C scans): a verb's word and
     an orders' noun of a language, or a verb of Chinese or Japanese."""
-    if _has_cjk(lowered) and any(needle in lowered for needle in _CJK_NEEDLES):
+    if _has_cjk(lowered) and _CJK_VERB(lowered):
         return True
-    return any(needle in lowered for needle in _NEEDLES) and any(
-        needle in lowered for needle in _FOREIGN_NOUN_NEEDLES
-    )
+    return _VERB(lowered) and _NOUN(lowered)
 
 
 def _windows(lowered: str, needles: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -631,6 +631,12 @@ def _label_verdict(key: str) -> bool | None:
     if not parts:
         return False
     if parts[-1] in _META:
+        if parts[-1] in _MEASURES and _measures_a_secret(parts):
+            # (fix22) how many or how long of a secret (``token_ttl``, ``token_count``,
+            # ``api_key_length``): the value decides, as for a setting's unit (``3600``,
+            # ``1h30m`` stay; ``Zx9Qw2Er7Ty4Ui`` goes). A plural's count
+            # (``passwords_count``) counts them and names none.
+            return None
         return False
     if parts[-1] in _SETTING_KINDS:
         # (fix21b) a setting whose last word says its value is a count, a duration, a
@@ -691,6 +697,23 @@ def _label_verdict(key: str) -> bool | None:
         elif part in ("pin", "pins"):
             verdict = None  # a PIN, or a board's pin number: ``code_value`` decides
     return verdict
+
+
+_MEASURES = frozenset(
+    ["count", "length", "len", "size", "ttl", "duration", "lifetime", "interval", "timeout"]
+)
+"""The last words of a name that say its value is a number or a duration (fix22)."""
+
+
+def _measures_a_secret(parts: list[str]) -> bool:
+    """Whether a measure's name names a secret before its last word (``token_ttl``,
+    ``api_key_length``; not ``passwords_count``, ``cache_key_size``)."""
+    for index, part in enumerate(parts[:-1]):
+        if part in _STRONG or _glued_secret(part):
+            return True
+        if part == "key" and index and parts[index - 1] in _KEY_QUALIFIERS:
+            return True
+    return False
 
 
 _SETTING_KINDS = frozenset(
@@ -992,6 +1015,8 @@ def _status_spelling(word: str) -> bool:
 
 _PROSE = STATUS_WORDS | frozenset(
     [
+        # (fix22) argparse's "argument --password: expected one argument"
+        "expected",
         "not",
         "must",
         "should",
@@ -1110,6 +1135,10 @@ _PROSE_AFTER = frozenset(
         "rotation",
         "schedule",
         "policy",
+        # (fix22) argparse's own messages after a flag: "argument --password: expected
+        # one argument", "expected at most one argument", "not allowed with argument -t"
+        "argument",
+        "arguments",
     ]
 )
 
@@ -1349,15 +1378,23 @@ _VAULTS = frozenset(
 TRAILING = ".,;:!?)"
 
 
+_FLAG_NAME = re.compile(r"--?[a-z][a-z0-9]{0,30}(?:-[a-z0-9]{1,30}){0,5}")
+"""A command-line flag's name as argparse names it in its messages (``--db-password``)."""
+
+
 def prose_run(run: str) -> bool:
     """Whether the words after a label, the first of them a word of prose, are all prose
     (``must be at least 12 characters``) rather than prose steering past a secret
     (``must be ThisIsMyRealPass1``): every word known or a number of at most three
     digits, all lowercase but the first letter."""
+    before = ""
     for index, word in enumerate(run.split()):
         bare = word.strip(TRAILING).lstrip("(")
         if not bare:
             continue
+        after, before = before, bare
+        if after in ("argument", "arguments") and _FLAG_NAME.fullmatch(bare):
+            continue  # (fix22) argparse: "not allowed with argument --token"
         if bare.isdigit():
             if len(bare) > 3:
                 return False

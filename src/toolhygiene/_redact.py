@@ -138,7 +138,9 @@ def redact(text: str) -> str:
     Ids the model needs (UUIDs, order numbers, hex digests, versions, dates, public URLs,
     file names) stay.
     """
-    return scrub(normalise(valid(text)))  # lone surrogates would stop the matcher
+    # lone surrogates would stop the matcher; (fix22b) and a text whose escapes were
+    # read decoded (``"\\udcff token=v"``) can come back holding one: made valid again
+    return valid(scrub(normalise(valid(text))))
 
 
 # An angle bracket in any of its look-alikes, or written as an HTML entity, URL-encoded
@@ -2134,8 +2136,32 @@ def _defused(m: re.Match[str]) -> str:
     decoded = normalise(_unescaped(run))
     if decoded == run or not _revealing(run, decoded):
         return run
-    done = neutralise(decoded)
+    done = neutralise(_encoded_marks(run, decoded))
     return run if done == decoded else done
+
+
+def _encoded_marks(run: str, decoded: str) -> str:
+    """(fix22) ``decoded`` with a mark of toolhygiene's that ``run`` wrote encoded
+    (``&#91;redacted:secret&#93;``, ``%5Berror%5D``) escaped as the literal form was
+    before; a mark written as such in ``run`` is one toolhygiene put there (a
+    redaction's, or ``neutralise``'s on an earlier reading: the literal fakes are escaped
+    by then), and stays (the first of the same words, when an encoded one repeats it)."""
+    escaped = escape_marks(decoded)
+    if escaped is decoded or "[" not in run:
+        return escaped
+    own = [m.group() for m in _ascii_marks().finditer(run)]
+    if not own or "zqmarkq" in run.lower():
+        return escaped
+    # each mark written as such read as a word no decoding changes, then put back
+    count = iter(range(len(own)))
+    held = _ascii_marks().sub(lambda m: f"zqmarkq{next(count)}q", run)
+    done = escape_marks(normalise(_unescaped(held)))
+    return _HELD.sub(
+        lambda m: own[int(m.group(1))] if int(m.group(1)) < len(own) else m.group(), done
+    )
+
+
+_HELD = re.compile(r"zqmarkq([0-9]{1,6})q")
 
 
 def _own_marker_sub(m: re.Match[str]) -> str:
@@ -2148,12 +2174,37 @@ def _own_marker_sub(m: re.Match[str]) -> str:
     return f"({m.group('word')}{words}){rest[len(words) :]}"
 
 
+# (fix22) A bracket written as an HTML entity, once or twice escaped (``&#91;``,
+# ``&#x5B;``, ``&lsqb;``, ``&amp;#93;``), and a mark between two brackets at least one of
+# which is so written (``&#91;error&#93;``, ``[error&#93;``): the model reads it as the
+# mark, escaped as the literal form is.
+_OPEN_ENTITY = r"&(?:amp;)?(?:#0{0,4}91;?|#[xX]0{0,4}5[bB];?|lsqb;|lbrack;)"
+_CLOSE_ENTITY = r"&(?:amp;)?(?:#0{0,4}93;?|#[xX]0{0,4}5[dD];?|rsqb;|rbrack;)"
+_ENTITY_BRACKETS = re.compile(_OPEN_ENTITY + "|" + _CLOSE_ENTITY, re.IGNORECASE)
+_ENTITY_MARK = re.compile(
+    rf"(?:{_OPEN_ENTITY}|\[)(?P<inner>[^\[\]&\r\n]{{1,120}})(?:{_CLOSE_ENTITY}|\])",
+    re.IGNORECASE,
+)
+
+
+def _entity_mark_sub(m: re.Match[str]) -> str:
+    whole = m.group()
+    if "&" not in whole:
+        return whole  # both brackets literal: escaped as any mark is
+    inner = m.group("inner")
+    if escape_marks(f"[{inner}]") == f"[{inner}]":
+        return whole  # no mark of toolhygiene's between them
+    return f"({inner})"
+
+
 def escape_marks(text: str) -> str:
     """``text`` (a tool's result, before toolhygiene writes its own marks into it) with
     every mark toolhygiene writes (``_words.STATUS_MARKS`` and ``TEXT_MARKS``: ``[error]``,
     ``[result cut: …]``, ``[gap]``, ``[redacted:…]``, …) in any bracket pair made
     parentheses (``［error］`` becomes ``(error)``): whatever tool wrote it, a mark the
     model reads is one toolhygiene put there. The same object when there is none."""
+    if "&" in text and _ENTITY_BRACKETS.search(text) is not None:
+        text = _ENTITY_MARK.sub(_entity_mark_sub, text)  # (fix22) ``&#91;error&#93;``
     if text.isascii():  # most results: square brackets only, and no mark's word
         if "[" not in text and "<" not in text:
             return text
@@ -2439,7 +2490,8 @@ def sanitize(text: str, cap: int, *, redacting: bool = True, internals: bool = T
         if may_repeat_keys(raw, text):
             text = distinct_keys(text, anywhere=True)
     if redacting:
-        text = scrub(text, internals=internals)
+        # (fix22b) escapes read decoded can bring a lone surrogate back: valid again
+        text = valid(scrub(text, internals=internals))
     done = neutralise(text)
     if "{" in done or "[" in done:
         from toolhygiene._carriers import read_embedded  # JSON standing in the text

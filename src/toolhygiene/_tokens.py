@@ -31,6 +31,7 @@ from toolhygiene._labels import (
 )
 from toolhygiene._media import picture, strict_base64
 from toolhygiene._providers import FAMILIES, by_head
+from toolhygiene._text import valid
 
 __all__ = ["MIN_RUN", "PROVIDER_RANK", "Span", "find", "is_random"]
 
@@ -437,7 +438,9 @@ def _heads(text: str) -> list[int]:
     occurrence, overlapping ("EAKIA…": "AKIA" inside), found in one pass. Every
     family's pattern starts with its literal prefix, so no family can match anywhere
     else: the prefix, not only its first two characters, picks the places to try."""
-    found = _index()[1].find_matches_as_indexes(text, overlapping=True)
+    # the matcher takes valid UTF-8 only: a lone surrogate (a non-UTF-8 file name as
+    # os.listdir gives it, a decoded view) is replaced one for one (positions stay)
+    found = _index()[1].find_matches_as_indexes(valid(text), overlapping=True)
     return sorted({start for _, start, _ in found})
 
 
