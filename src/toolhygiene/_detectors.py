@@ -1711,7 +1711,14 @@ _CURSOR_WORDS = frozenset(["token", "Token", "TOKEN", "tokens", "Tokens", "TOKEN
 """A bare ``token`` key as prose writes it: a cursor when its sentence is about paging."""
 
 
+# (fix22c) OAuth's response types, named after ``token`` in a list of them (an OpenID
+# discovery document's ``"token id_token"``, ``code id_token token``): public words.
+_RESPONSE_TYPES = frozenset(["id_token", "code", "none", "token"])
+
+
 def _token_credential(m: re.Match[str]) -> bool:
+    if m.group("secret").lower() in _RESPONSE_TYPES:
+        return False
     if paging_prose(m.string, m.start("secret"), m.end("secret")):
         return False  # "use token v for the next page": a cursor (layer 1 still reads it)
     return _credential(m)
@@ -1953,6 +1960,14 @@ _KEY_ID_SCOPE = re.compile(
 _SIGV4_SCOPE = re.compile(r"[0-9]{8}/[a-z0-9\-]{1,30}/[a-z0-9\-]{1,40}/aws4_request(?![\w/])")
 
 
+# (fix22c) A time's hour before a pair's colon (``21``, ``2026-11-29T21``, ``2026-11-29 21``
+# has a space: not one user) and its minutes, seconds, fraction and zone after it.
+_CLOCK_USER = re.compile(r"(?<![0-9])(?:[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt])?[0-9]{1,2}\Z")
+_CLOCK = re.compile(
+    r"[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]{1,9})?(?:[Zz]|[+\-][0-9]{2}(?::?[0-9]{2})?)?\.?"
+)
+
+
 def _pair(m: re.Match[str]) -> bool:
     """A user and a password after a credentials label (``credentials: bob / v``, ``creds
     bob:v``, ``login: bob/v``): the password, when it is a value (not a placeholder); a
@@ -1966,6 +1981,11 @@ def _pair(m: re.Match[str]) -> bool:
         m.group("user"), prose_allowed=True
     ):
         return False
+    if m.group("pair") == ":" and _CLOCK_USER.search(m.group("user")):
+        clock, escape, rest = value.partition("\\")  # (a JSON string's ``\n`` ends it)
+        if _CLOCK.fullmatch(clock) and (not escape or rest[:1] in ("n", "r", "t")):
+            return False  # (fix22c) a date and time, or a time, split at its colon:
+            # ``Last login: 2026-11-29T21:14:00Z`` is a record
     if value[:1] in "\"'":
         return True
     if value[:2] == "//" and m.group("pair") == ":":

@@ -333,6 +333,9 @@ _META = frozenset(
         "algorithm",
         "alg",
         "method",
+        # (fix22c) what a server offers, a list of public names: an OpenID discovery
+        # document's ``token_endpoint_auth_methods_supported``, ``…_alg_values_supported``
+        "supported",
         "scheme",
         "strength",
         "rotation",
@@ -1497,10 +1500,46 @@ PERCENT_FIELD = re.compile(r"%\(([A-Za-z_]\w{0,60})\)[sdr]")
 """Python's ``%(name)s`` field (its name: group 1), as a value is written in one."""
 
 
+# (fix22c) Closed lists of public names: JOSE's algorithms (RFC 7518) and OAuth's client
+# authentication methods (RFC 7591, OpenID Connect), the words of an OpenID discovery
+# document and a JWK (``"alg": "RS256"``, ``"client_secret_basic"``).
+PUBLIC_NAMES = frozenset(
+    [
+        *(f"{f}{n}" for f in ("HS", "RS", "ES", "PS") for n in ("256", "384", "512")),
+        "ES256K",
+        "EdDSA",
+        "Ed25519",
+        "Ed448",
+        "RSA1_5",
+        "RSA-OAEP",
+        "RSA-OAEP-256",
+        "RSA-OAEP-384",
+        "RSA-OAEP-512",
+        "ECDH-ES",
+        "ECDH-ES+A128KW",
+        "ECDH-ES+A192KW",
+        "ECDH-ES+A256KW",
+        *(f"A{n}{m}" for n in ("128", "192", "256") for m in ("KW", "GCMKW", "GCM")),
+        "A128CBC-HS256",
+        "A192CBC-HS384",
+        "A256CBC-HS512",
+        "PBES2-HS256+A128KW",
+        "PBES2-HS384+A192KW",
+        "PBES2-HS512+A256KW",
+        "client_secret_basic",
+        "client_secret_post",
+        "client_secret_jwt",
+        "private_key_jwt",
+        "tls_client_auth",
+        "self_signed_tls_client_auth",
+    ]
+)
+
+
 def plausible_value(value: str, *, prose_allowed: bool) -> bool:
     """Whether a labelled value is a real value rather than a placeholder or prose."""
     bare = value.strip().strip("\"'`").strip()
-    if not bare or bare.lower() in _PLACEHOLDERS:
+    if not bare or bare.lower() in _PLACEHOLDERS or bare in PUBLIC_NAMES:
         return False
     # (each pattern asked only where what it needs is: a partial mask's ``*``, ``.`` or
     # a character beyond ASCII, a reference's first character)

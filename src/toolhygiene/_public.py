@@ -19,6 +19,7 @@ a secret key's.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -176,6 +177,62 @@ def _der(data: bytes) -> bool:
     return whole and data[head : head + 2] != b"\x02\x01"
 
 
+def _tlv(data: bytes, at: int) -> tuple[int, int] | None:
+    """The tag and the end of the DER element at ``at`` (``None``: no whole one)."""
+    if at + 2 > len(data):
+        return None
+    first = data[at + 1]
+    if first < 0x80:
+        head, size = at + 2, first
+    else:
+        count = first & 0x7F
+        if not 1 <= count <= 4 or at + 2 + count > len(data):
+            return None
+        head, size = at + 2 + count, int.from_bytes(data[at + 2 : at + 2 + count], "big")
+    end = head + size
+    return (data[at], end) if end <= len(data) else None
+
+
+def certificate_der(data: bytes) -> bool:
+    """(fix22c) Whether ``data`` is a signed public structure written without a PEM
+    frame: a certificate, a certificate request (``SEQUENCE { SEQUENCE, SEQUENCE, BIT
+    STRING }``) or a public key (``SEQUENCE { SEQUENCE, BIT STRING }``), filling
+    ``data`` exactly. A private key opens with its version (an ``INTEGER``), an
+    encrypted one ends with an ``OCTET STRING``: neither is one."""
+    if not _der(data):
+        return False
+    outer = _tlv(data, 0)
+    if outer is None:
+        return False
+    at = 2 + (data[1] & 0x7F if data[1] >= 0x80 else 0)
+    tags: list[int] = []
+    while at < len(data) and len(tags) < 4:
+        element = _tlv(data, at)
+        if element is None:
+            return False
+        tags.append(element[0])
+        at = element[1]
+    return at == len(data) and tags in ([0x30, 0x30, 0x03], [0x30, 0x03])
+
+
+# (fix22c) A certificate's base64 body without a PEM frame: a SAML document's
+# ``<ds:X509Certificate>``, a JWK's ``x5c`` item, ``-----BEGIN``-less settings. Its DER
+# opens with a ``SEQUENCE`` of 256 bytes or more (``MII``, ``MIJ``); runs of base64 split
+# by line breaks (written or escaped, in a JSON string) and indentation: every part may
+# stop anywhere, so nothing is tried twice (a run that goes on with other characters is
+# cut there, and its bytes decide).
+_BARE_DER = re.compile(
+    r"(?:(?<![A-Za-z0-9+/])|(?<=\\n))MI[I-J][A-Za-z0-9+/]{60,8192}"
+    r"(?:[ \t]{0,16}" + _BREAK + r"[ \t]{0,64}[A-Za-z0-9+/]{1,8192}){0,256}={0,2}"
+)
+
+
+def _inside_block(blocks: list[tuple[int, int]], at: int) -> bool:
+    """Whether ``at`` lies in one of ``blocks`` (ascending, apart)."""
+    index = bisect.bisect_right(blocks, (at, 1 << 62)) - 1
+    return index >= 0 and blocks[index][0] <= at < blocks[index][1]
+
+
 def not_public(m: re.Match[str]) -> bool:
     """Whether a block framed as public material (a ``PEM`` match) holds something else:
     a private key's body, a secret pasted in, a body cut short. Its body goes, named
@@ -254,7 +311,7 @@ _GPG = re.compile(
     r"|--recv-keys?[ \t]{1,4}|f(?<![A-Za-z0-9_\-]f)pr:{9})(?:0x)?"
     r"(?P<id>[0-9A-F]{64}|[0-9A-F]{40}|[0-9A-F]{16}|[0-9A-F]{8})(?![0-9A-Za-z])"
 )
-_NEEDLES = ("-----BEGIN ", "AAAA", "SHA256:", "MD5:", "age1", "kty", "gpg", "fpr:", "ublic")
+_NEEDLES = ("-----BEGIN ", "MII", "AAAA", "SHA256:", "MD5:", "age1", "kty", "gpg", "fpr:", "ublic")
 
 
 def may_hold_public(text: str) -> bool:
@@ -457,14 +514,26 @@ _RANGES_SEEN: tuple[str | None, list[tuple[int, int]]] = (None, [])
 
 def _public_ranges(text: str) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = _key_ranges(text)
+    blocks: list[tuple[int, int]] = []  # PEM blocks: their bodies are judged with them
     if "-----BEGIN " in text:
         for m in PEM.finditer(text):
+            blocks.append(m.span())
             if not_public(m) or _after_private(text, m.start()):
                 continue
             if m.group("fields") is None:
                 ranges.append(m.span())
             else:  # its headers (``Comment: …``) are read as any text is
                 ranges.extend(((m.start(), m.start("fields")), (m.end("fields"), m.end())))
+    if "MII" in text:
+        for m in _BARE_DER.finditer(text):
+            data = strict_base64(_LAYOUT.sub("", m.group()))
+            if (
+                data is not None
+                and certificate_der(data)
+                and not _inside_block(blocks, m.start())
+                and not _after_private(text, m.start())
+            ):
+                ranges.append(m.span())
     if "AAAA" in text:
         for m in _SSH_KEY.finditer(text):
             if _after_private(text, m.start()):

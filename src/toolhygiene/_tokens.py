@@ -212,6 +212,32 @@ def _spaced_id_value(text: str, begin: int) -> bool:
     return before is None or is_secret_label(f"{before}_{key}") is False
 
 
+# (fix22c) HTTP headers whose value is a request's or a trace's id though their names
+# hold no ``id`` before a separator (Cloudflare's ``cf-ray``, S3's ``x-amz-id-2``, GCP's
+# ``x-cloud-trace-context``, W3C's ``traceparent``, Zipkin's ``x-b3-*``): a header's
+# name (after a blank or an escaped line break: a JSON string), then its colon, right
+# before the value.
+_ID_HEADER = re.compile(
+    r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt]))(?:cf-ray|x-amz-id-2|x-amz-cf-id|x-cloud-trace-context|traceparent"
+    r"|tracestate|x-b3-[a-z]{0,12}|x-vercel-id|x-[a-z0-9\-]{0,24}trace(?:-?id)?)"
+    r"[ \t]{0,3}:[ \t]{0,3}\Z",
+    re.IGNORECASE,
+)
+_ID_HEADER_MAX = 48
+"""The longest match of ``_ID_HEADER``."""
+
+
+_ID_HEADER_WORDS = (b"ray", b"amz", b"trace", b"b3-", b"vercel")
+"""A word each of ``_ID_HEADER``'s names holds: looked for first, in C."""
+
+
+def _id_header(text: str, begin: int, lowered: bytes) -> bool:
+    window = lowered[max(0, begin - _ID_HEADER_MAX) : begin]
+    return any(word in window for word in _ID_HEADER_WORDS) and (
+        _ID_HEADER.search(text, max(0, begin - _ID_HEADER_MAX), begin) is not None
+    )
+
+
 def _id_value(text: str, begin: int) -> bool:
     tail = _ID_TAIL.search(text, max(0, begin - _ID_TAIL_MAX), begin)
     if tail is None:
@@ -793,6 +819,10 @@ def _named(text: str, begin: int, end: int, lowered: bytes, cursors: frozenset[i
                 lowered.find(b"key", max(0, begin - _ID_TAIL_MAX), begin) != -1
                 and _data_key_value(text, begin)
             )
+            or (
+                lowered.find(b":", max(0, begin - 4), begin) != -1
+                and _id_header(text, begin, lowered)
+            )
         )
         and _NAMES_SECRET.search(text, begin, end) is None
     )
@@ -1083,6 +1113,24 @@ def _past_escape(text: str, begin: int) -> int:
     return begin
 
 
+# (fix22c) A page's slug in a URL's path: its title's words, then its 32-hex id
+# (Notion's ``/acme/Roadmap-9f86d081884c7d659a2feaa0c55ad015``, ``notion.site``): the
+# hex id alone stays as a digest does; words naming a secret before it do not.
+_SLUG_ID = re.compile(r"(?:[A-Za-z0-9]{1,40}-){1,20}[0-9a-f]{32}")
+
+
+def _page_slug(text: str, begin: int, start: int, piece: str) -> bool:
+    return (
+        len(piece) > 33
+        and piece[-33] == "-"
+        and _SLUG_ID.fullmatch(piece) is not None
+        and not piece[:-33].replace("-", "").isdigit()
+        and _NAMES_SECRET.search("-" + piece[:-33] + "-") is None
+        and text.find("?", begin, start) == -1
+        and text.find("#", begin, start) == -1
+    )
+
+
 def _url_run(text: str, begin: int) -> bool:
     """Whether the run starting at ``begin`` is a URL or a path: each of its ``/``
     segments is then a piece, so a random segment goes alone and the host and the
@@ -1195,6 +1243,8 @@ def _run(
             continue  # ``next_page_token=…`` inside the run
         piece = m.group().strip("/-_+")
         if _file_name(text, stop, end) and _camel_words(piece.rsplit("/", 1)[-1]):
+            continue
+        if cut is _URL_PIECES and _page_slug(text, begin, start, piece):
             continue
         if is_random(piece):
             left = start + m.group().index(piece)
