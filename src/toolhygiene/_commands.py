@@ -23,7 +23,7 @@ import re
 
 from ahocorasick_rs import AhoCorasick
 
-from toolhygiene._labels import credential_shaped, plausible_value
+from toolhygiene._labels import SNMP_DEFAULTS, credential_shaped, plausible_value
 from toolhygiene._positional import SPAN
 from toolhygiene._text import valid
 
@@ -237,7 +237,7 @@ def _value(text: str, start: int, end: int, form: str, marks: str) -> tuple[int,
             if cut != -1:
                 return cut + 1, end
         return None  # a user alone: the tool prompts
-    if form == "community" and text[start:end].strip("\"'") in ("public", "private"):
+    if form == "community" and text[start:end].strip("\"'") in SNMP_DEFAULTS:
         return None  # SNMP's default communities, no secret (as after ``community``)
     return start, end
 

@@ -46,6 +46,7 @@ from toolhygiene._labels import (
     PHRASE_LABELS,
     PREFERENCE_NAME,
     PREFERENCE_VALUE,
+    SNMP_DEFAULTS,
     bracketed_verdict,
     code_label,
     code_value,
@@ -154,12 +155,8 @@ def _labelled(m: re.Match[str]) -> bool:
         item = values[2][1:-1].strip(" \t")
         if len(item) >= 2 and item[0] in "\"'" and item[-1] == item[0]:
             values = (key, values[1], item)  # a list of one quoted string: judged as it
-    if (
-        values[0] in _CURSOR_WORDS
-        and values[1][:1] not in "\"'\\]"
-        and paging_prose(m.string, m.start("secret"), m.end("secret"))
-    ):
-        return False  # a cursor in prose ("next page: token=v"); layer 1 still reads it
+    if _known_no_secret(m, values):
+        return False
     key_at = m.start("key")
     if key.lower() == "cookie" and values[2][:1].isalpha() and _preference_cookies(m):
         return False  # ``Cookie: theme=dark; lang=en``: display preferences (fix20b)
@@ -328,6 +325,19 @@ _DEFINED = re.compile(
     r"(?:^|[\r\n])[ \t]{0,40}(?:async[ \t]{1,3})?(?:def|function|func|fn|sub)[ \t]{1,3}"
     r"\w{0,60}\Z"
 )
+
+
+def _known_no_secret(m: re.Match[str], values: tuple[str, ...]) -> bool:
+    """Whether the labelled value is known to be none: a cursor in prose ("next page:
+    token=v"; layer 1 still reads it), or one of SNMP's well-known communities under any
+    of its labels (``SNMP community string: public``)."""
+    if values[2].strip("\"'").lower() in SNMP_DEFAULTS and "community" in values[0].lower():
+        return True
+    return (
+        values[0] in _CURSOR_WORDS
+        and values[1][:1] not in "\"'\\]"
+        and paging_prose(m.string, m.start("secret"), m.end("secret"))
+    )
 
 
 def _read_below(m: re.Match[str], key: str, values: tuple[str, ...]) -> bool:
@@ -4143,7 +4153,7 @@ BUILT_IN: tuple[Detector, ...] = (
         ),
         ("community string",),
         check=lambda m: (
-            m.group("secret").lower() not in ("public", "private")
+            m.group("secret").lower() not in SNMP_DEFAULTS
             and plausible_value(m.group("secret"), prose_allowed=True)
         ),
         anchored=True,

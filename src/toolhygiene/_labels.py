@@ -26,6 +26,7 @@ __all__ = [
     "BRACKETED",
     "DATA_KEY_QUALIFIERS",
     "FLAG_ENDS",
+    "SNMP_DEFAULTS",
     "FOREIGN_LABELS",
     "GLUED_LABELS",
     "PERCENT_FIELD",
@@ -610,6 +611,10 @@ def _wordpress(parts: list[str]) -> bool:
     head = parts[:-1]
     return any(head[-len(words) :] == words for words in _WORDPRESS)
 
+
+SNMP_DEFAULTS = ("public", "private")
+"""SNMP's well-known community strings, no secret (what an agent reads in a device's
+default configuration)."""
 
 _SNMP_WORDS = frozenset(["snmp", "snmpv2", "snmpv2c", "snmpv1", "server", "ro", "rw"])
 """The words before ``community`` that make it SNMP's (``snmp-server community``)."""
