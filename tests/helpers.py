@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -349,3 +350,54 @@ def crc24(data: bytes) -> int:
             if crc & 0x1000000:
                 crc ^= 0x1864CFB
     return crc & 0xFFFFFF
+
+
+def carried(text: str) -> dict[str, str]:
+    """What the model reads of ``text`` in each carrier."""
+
+    @th.tool(name="probe")
+    def fails(order_id: str) -> str:
+        raise RuntimeError(text)
+
+    @th.tool(name="as_str")
+    def as_str(order_id: str) -> str:
+        return text
+
+    @th.tool(name="as_dict")
+    def as_dict(order_id: str) -> dict[str, Any]:
+        return {"source": "probe", "output": text}
+
+    @th.tool(name="as_list")
+    def as_list(order_id: str) -> list[Any]:
+        return ["probe", text]
+
+    session = th.Session([fails, as_str, as_dict, as_list], line_cap=4000, max_failures=99)
+    out = {"redact": th.redact(text)}
+    for name in ("probe", "as_str", "as_dict", "as_list"):
+        out[name] = session.call(name, {"order_id": "ORD-1"}).content
+    return out
+
+
+def gone_everywhere(text: str, *secrets: str) -> dict[str, str]:
+    """``carried(text)``, asserting that no carrier shows any of ``secrets`` (in dict and
+    list results, nor JSON-escaped)."""
+    out = carried(text)
+    for carrier, seen in out.items():
+        for secret in secrets:
+            assert secret not in seen, (carrier, text, seen)
+            if carrier in ("as_dict", "as_list"):
+                assert json.dumps(secret, ensure_ascii=False)[1:-1] not in seen, (carrier, seen)
+    return out
+
+
+def kept_everywhere(text: str, *survivors: str) -> None:
+    """Assert that every carrier shows each of ``survivors`` as written (on one line in a
+    failure line, JSON-escaped in dict and list results)."""
+    for carrier, seen in carried(text).items():
+        for survivor in survivors:
+            shown = survivor
+            if carrier == "probe":  # (a failure line is one line)
+                shown = re.sub(r"[ \t]*\n[ \t]*", " ", survivor)
+            if carrier in ("as_dict", "as_list"):
+                shown = json.dumps(survivor, ensure_ascii=False)[1:-1]
+            assert shown in seen, (carrier, text, seen)

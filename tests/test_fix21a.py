@@ -17,18 +17,15 @@ through a session, and success results as a string, a dict and a list:
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import string
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
-from helpers import examples
+from helpers import examples, gone_everywhere, kept_everywhere
 
 _PASSWORDS = st.text(
     string.ascii_letters + string.digits + "#!%*-_?", min_size=10, max_size=22
@@ -43,53 +40,6 @@ _PASSWORDS = st.text(
         and v[0] != "-"
     )
 )
-
-
-def carried(text: str) -> dict[str, str]:
-    """What the model reads of ``text`` in each carrier."""
-
-    @th.tool(name="probe")
-    def fails(order_id: str) -> str:
-        raise RuntimeError(text)
-
-    @th.tool(name="as_str")
-    def as_str(order_id: str) -> str:
-        return text
-
-    @th.tool(name="as_dict")
-    def as_dict(order_id: str) -> dict[str, Any]:
-        return {"source": "fix21a", "output": text}
-
-    @th.tool(name="as_list")
-    def as_list(order_id: str) -> list[Any]:
-        return ["fix21a", text]
-
-    session = th.Session([fails, as_str, as_dict, as_list], line_cap=4000, max_failures=99)
-    out = {"redact": th.redact(text)}
-    for name in ("probe", "as_str", "as_dict", "as_list"):
-        out[name] = session.call(name, {"order_id": "ORD-1"}).content
-    return out
-
-
-def gone_everywhere(text: str, *secrets: str) -> dict[str, str]:
-    out = carried(text)
-    for carrier, seen in out.items():
-        for secret in secrets:
-            assert secret not in seen, (carrier, text, seen)
-            if carrier in ("as_dict", "as_list"):
-                assert json.dumps(secret, ensure_ascii=False)[1:-1] not in seen, (carrier, seen)
-    return out
-
-
-def kept_everywhere(text: str, *survivors: str) -> None:
-    for carrier, seen in carried(text).items():
-        for survivor in survivors:
-            shown = survivor
-            if carrier == "probe":  # (a failure line is one line)
-                shown = re.sub(r"[ \t]*\n[ \t]*", " ", survivor)
-            if carrier in ("as_dict", "as_list"):
-                shown = json.dumps(survivor, ensure_ascii=False)[1:-1]
-            assert shown in seen, (carrier, text, seen)
 
 
 # -- 1. other languages' sentences ----------------------------------------------------

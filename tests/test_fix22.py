@@ -16,7 +16,6 @@ real exception's failure line through a session, and success results:
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import string
 from typing import Any
@@ -26,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolhygiene as th
+from helpers import gone_everywhere, kept_everywhere
 from toolhygiene._labels import is_secret_label
 
 _CREDENTIALS = st.text(string.ascii_letters + string.digits, min_size=12, max_size=30).filter(
@@ -33,47 +33,6 @@ _CREDENTIALS = st.text(string.ascii_letters + string.digits, min_size=12, max_si
         any(c.isdigit() for c in v) and any(c.islower() for c in v) and any(c.isupper() for c in v)
     )
 )
-
-
-def carried(text: str) -> dict[str, str]:
-    """What the model reads of ``text`` in each carrier."""
-
-    @th.tool(name="probe")
-    def fails(order_id: str) -> str:
-        raise RuntimeError(text)
-
-    @th.tool(name="as_str")
-    def as_str(order_id: str) -> str:
-        return text
-
-    @th.tool(name="as_dict")
-    def as_dict(order_id: str) -> dict[str, Any]:
-        return {"source": "fix22", "output": text}
-
-    session = th.Session([fails, as_str, as_dict], line_cap=4000, max_failures=99)
-    out = {"redact": th.redact(text)}
-    for name in ("probe", "as_str", "as_dict"):
-        out[name] = session.call(name, {"order_id": "ORD-1"}).content
-    return out
-
-
-def gone_everywhere(text: str, *secrets: str) -> dict[str, str]:
-    out = carried(text)
-    for carrier, seen in out.items():
-        for secret in secrets:
-            assert secret not in seen, (carrier, text, seen)
-    return out
-
-
-def kept_everywhere(text: str, *survivors: str) -> None:
-    for carrier, seen in carried(text).items():
-        for survivor in survivors:
-            shown = survivor
-            if carrier == "probe":  # (a failure line is one line)
-                shown = re.sub(r"[ \t]*\n[ \t]*", " ", survivor)
-            if carrier == "as_dict":
-                shown = json.dumps(survivor, ensure_ascii=False)[1:-1]
-            assert shown in seen, (carrier, text, seen)
 
 
 # -- 1. a credential under a count's or a duration's name ------------------------------
