@@ -2033,7 +2033,9 @@ def touched(text: str) -> list[tuple[int, int]]:
         spans.extend(_in_text(marks, *span) for span in foreign_steering(view, view.lower()))
     if exfil_gate(lowered):
         spans.extend((start, end) for start, end, _ in exfil_edits(text))
-    if may_be_leet(text):
+    if may_be_leet(text) and worth_reading(text):
+        # (``neutralise`` reads a line in leetspeak only when a word of it so reads as a
+        # word of steering: ``_leet_read``; a JSON result's ids and times never do)
         read = leet_reading(text)
         if read != text:
             spans.extend(touched(read))
